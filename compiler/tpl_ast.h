@@ -1,0 +1,176 @@
+/* The template AST: what the re2c lexer and bison parser build, what the
+ * checker resolves and annotates, and what both back ends (the interpreter
+ * in runtime/ and the C generator in compiler/) walk.
+ *
+ * Ownership: every node, string and array of a parsed template lives in the
+ * tpl_arena given to tpl_parse and dies with it. Nodes carry the line and
+ * column of the token that starts them. */
+#ifndef OCTAVO_TPL_AST_H
+#define OCTAVO_TPL_AST_H
+
+#include "tpl_rt.h"
+
+typedef enum tpl_node_kind {
+  /* ---- statements ---- */
+  TPL_N_BODY,      /* list: kids */
+  TPL_N_TEXT,      /* str */
+  TPL_N_PRINT,     /* a: expression (after the checker: wrapped in ESCAPE) */
+  TPL_N_IF,        /* kids: alternating cond, body...; c: else body or NULL */
+  TPL_N_FOR,       /* name: value var; name2: key var or empty; a: seq;
+                      b: inline `if` condition or NULL (Twig 1); c: body;
+                      d: else body or NULL */
+  TPL_N_SET,       /* kids: targets (NAME nodes) then values; n = count */
+  TPL_N_SET_CAPTURE, /* name; a: body */
+  TPL_N_BLOCK_REF, /* name: a block displayed here (def in template blocks) */
+  TPL_N_INCLUDE,   /* a: name expr; b: with expr or NULL; flags ONLY,
+                      IGNORE_MISSING */
+  TPL_N_EMBED,     /* a: name expr; b: with expr or NULL; index: embed index;
+                      flags */
+  TPL_N_IMPORT,    /* a: template expr (NULL for _self); index: slot */
+  TPL_N_APPLY,     /* a: filter chain expr whose innermost input is a
+                      TPL_N_CAPTURED placeholder; b: body */
+  TPL_N_AUTOESCAPE, /* index: tpl_escape strategy; a: body */
+  TPL_N_WITH,      /* a: vars expr or NULL; b: body; flags ONLY */
+  TPL_N_DO,        /* a: expr */
+  TPL_N_EXTENDS,   /* a: parent expr; kept in tpl_ast_template.parent */
+
+  /* ---- expressions ---- */
+  TPL_N_CONST,   /* value */
+  TPL_N_NAME,    /* name: a variable */
+  TPL_N_ARRAY,   /* kids: items */
+  TPL_N_HASH,    /* kids: key, value, key, value... */
+  TPL_N_GETATTR, /* a: object; b: key expr (CONST for a.b); index:
+                    tpl_attr_kind; kids: method args */
+  TPL_N_BINARY,  /* index: tpl_binop; a, b */
+  TPL_N_UNARY,   /* index: tpl_unop; a */
+  TPL_N_COND,    /* a ? b : c (c NULL → ''), a ?: c when b is NULL */
+  TPL_N_NULLCOALESCE, /* a ?? b */
+  TPL_N_FILTER,  /* name; callable; a: input; kids: args (normalised to
+                    positional by the checker; missing optional → NULL) */
+  TPL_N_FUNCTION, /* name; callable; kids: args */
+  TPL_N_TEST,    /* name; callable; a: tested; kids: args; flags NEGATE */
+  TPL_N_DEFINED, /* a: NAME/GETATTR/BLOCK_FUNC/MACRO_CALL probed; flags */
+  TPL_N_DEFAULT, /* a: value (probed for definedness); b: default or NULL */
+  TPL_N_SLICE,   /* a: value; b: start or NULL; c: length or NULL */
+  TPL_N_MACRO_CALL, /* name: macro; index: import slot (-1 for _self);
+                       kids: positional args, then named; n: positional
+                       count; names: names of the named args */
+  TPL_N_ARROW,   /* names: params (nnames); a: body expr */
+  TPL_N_PARENT,  /* parent() */
+  TPL_N_BLOCK_FUNC, /* block(a[, b]) */
+  TPL_N_ESCAPE,  /* a: value; index: tpl_escape; flags AUTO (skip safe) */
+  TPL_N_CAPTURED /* the body output inside an apply chain */
+} tpl_node_kind;
+
+typedef enum tpl_binop {
+  TPL_OP_OR,
+  TPL_OP_AND,
+  TPL_OP_BOR,
+  TPL_OP_BXOR,
+  TPL_OP_BAND,
+  TPL_OP_EQ,
+  TPL_OP_NE,
+  TPL_OP_CMP, /* <=> */
+  TPL_OP_LT,
+  TPL_OP_GT,
+  TPL_OP_LE,
+  TPL_OP_GE,
+  TPL_OP_NOT_IN,
+  TPL_OP_IN,
+  TPL_OP_MATCHES,
+  TPL_OP_STARTS_WITH,
+  TPL_OP_ENDS_WITH,
+  TPL_OP_RANGE,
+  TPL_OP_ADD,
+  TPL_OP_SUB,
+  TPL_OP_CONCAT,
+  TPL_OP_MUL,
+  TPL_OP_DIV,
+  TPL_OP_FLOORDIV,
+  TPL_OP_MOD,
+  TPL_OP_POW
+} tpl_binop;
+
+typedef enum tpl_unop { TPL_OP_NOT, TPL_OP_NEG, TPL_OP_POS } tpl_unop;
+
+enum {
+  TPL_F_ONLY = 1,
+  TPL_F_IGNORE_MISSING = 2,
+  TPL_F_NEGATE = 4,
+  TPL_F_AUTO = 8,      /* ESCAPE inserted by autoescaping */
+  TPL_F_TRIM_LEFT = 16 /* lexer bookkeeping */
+};
+
+typedef struct tpl_node tpl_node;
+struct tpl_node {
+  uint8_t kind;
+  uint8_t flags;
+  int32_t index;
+  uint32_t line, col;
+  tpl_loc loc; /* file, line, col: what runtime errors report */
+  tpl_name name;
+  tpl_name name2;
+  tpl_value value; /* TPL_N_CONST; TPL_N_TEXT keeps its text here */
+  const tpl_callable *callable;
+  tpl_node *a, *b, *c, *d;
+  size_t n;
+  size_t nkids;
+  tpl_node **kids;
+  size_t nnames;
+  tpl_name *names;
+};
+
+typedef struct tpl_ast_block {
+  tpl_name name;
+  tpl_node *body;
+  tpl_loc loc;
+} tpl_ast_block;
+
+typedef struct tpl_ast_macro {
+  tpl_name name;
+  size_t nparams;
+  tpl_name *params;
+  tpl_node **defaults; /* per param, NULL when none */
+  tpl_node *body;
+  tpl_loc loc;
+} tpl_ast_macro;
+
+typedef struct tpl_ast_template tpl_ast_template;
+struct tpl_ast_template {
+  const char *name;
+  const char *source;
+  size_t source_len;
+  tpl_escape autoescape;
+  tpl_node *body;   /* for a child: only the top-level code outside blocks */
+  tpl_node *parent; /* extends expression or NULL */
+  size_t nblocks;
+  tpl_ast_block *blocks;
+  size_t nmacros;
+  tpl_ast_macro *macros;
+  size_t nuses;
+  tpl_use *uses;
+  size_t nimports; /* import slots used by this template */
+  size_t nembeds;
+  tpl_ast_template **embeds;
+};
+
+/* Everything a parse needs to know about the outside world. */
+typedef struct tpl_parse_opts {
+  /* Whether a template named by a string literal exists (include, extends,
+   * embed, import, from, use): missing ones are compile-time errors unless
+   * `ignore missing`. NULL: do not check. For `from ... import` and `use`,
+   * the checker also needs the template itself: load returns its AST or
+   * NULL when it does not exist. */
+  const tpl_ast_template *(*load)(void *data, const char *name, size_t len);
+  void *load_data;
+  tpl_escape autoescape; /* the template's default strategy */
+} tpl_parse_opts;
+
+/* Parses and checks one template. Errors are appended to diags (up to
+ * max_diags; *ndiags counts them all). Returns NULL if there were errors. */
+tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
+                            const char *source, size_t len,
+                            const tpl_parse_opts *opts, tpl_diag *diags,
+                            size_t max_diags, size_t *ndiags);
+
+#endif

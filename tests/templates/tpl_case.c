@@ -1,0 +1,170 @@
+/* Splits a .test file into its sections. A section's text runs from the line
+ * after its header to the line before the next header; its last newline
+ * belongs to the file layout, not to the text. */
+#include "tpl_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  size_t got;
+  while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += got;
+    if (cap - n < 2) {
+      char *bigger = realloc(buf, cap * 2);
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (buf) {
+    buf[n] = '\0';
+    *len = n;
+  }
+  return buf;
+}
+
+static char *dup_range(const char *s, size_t n) {
+  char *d = malloc(n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  return d;
+}
+
+/* A header is a whole line "--NAME--" or "--TEMPLATE(name)--". */
+static bool header_at(const char *line, const char *end, const char **name,
+                      size_t *name_len) {
+  size_t n = (size_t)(end - line);
+  if (n < 5 || line[0] != '-' || line[1] != '-' || end[-1] != '-' ||
+      end[-2] != '-')
+    return false;
+  for (const char *p = line + 2; p < end - 2; p++)
+    if (!((*p >= 'A' && *p <= 'Z') || *p == '-' || *p == '(' || *p == ')' ||
+          (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+          *p == '_' || *p == '/'))
+      return false;
+  *name = line + 2;
+  *name_len = n - 4;
+  return true;
+}
+
+int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
+  memset(c, 0, sizeof *c);
+  size_t len;
+  char *text = read_file(path, &len);
+  if (!text) {
+    snprintf(err, errlen, "%s: cannot read", path);
+    return -1;
+  }
+  c->path = dup_range(path, strlen(path));
+  const char *sec_name = NULL, *sec_start = NULL;
+  size_t sec_name_len = 0;
+  const char *p = text, *end = text + len;
+  int rc = 0;
+  for (;;) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    const char *line_end = eol ? eol : end;
+    const char *hname;
+    size_t hlen;
+    bool is_header = p < end && header_at(p, line_end, &hname, &hlen);
+    if (is_header || p >= end) {
+      if (sec_name) {
+        const char *body_end = p;
+        if (body_end > sec_start && body_end[-1] == '\n')
+          body_end--;
+        if (body_end < sec_start)
+          body_end = sec_start;
+        char *body = dup_range(sec_start, (size_t)(body_end - sec_start));
+        size_t blen = (size_t)(body_end - sec_start);
+#define IS(lit) (sec_name_len == sizeof(lit) - 1 && !memcmp(sec_name, lit, sec_name_len))
+        if (IS("TEST")) {
+          c->test = body;
+        } else if (IS("TEMPLATE") || (sec_name_len > 10 && !memcmp(sec_name, "TEMPLATE(", 9))) {
+          tpl_case_template *t =
+              realloc(c->templates, (c->ntemplates + 1) * sizeof *t);
+          if (!t) {
+            free(body);
+            rc = -1;
+            break;
+          }
+          c->templates = t;
+          t += c->ntemplates++;
+          t->name = IS("TEMPLATE")
+                        ? dup_range("index.twig", 10)
+                        : dup_range(sec_name + 9, sec_name_len - 10);
+          t->source = body;
+          t->len = blen;
+        } else if (IS("DATA")) {
+          c->data = body;
+        } else if (IS("CONFIG")) {
+          c->config = body;
+        } else if (IS("EXPECT")) {
+          c->expect = body;
+          c->expect_len = blen;
+        } else if (IS("EXCEPTION")) {
+          c->exception = body;
+        } else if (IS("SKIP-ORACLE")) {
+          c->skip_oracle = body;
+        } else {
+          snprintf(err, errlen, "%s: unknown section --%.*s--", path,
+                   (int)sec_name_len, sec_name);
+          free(body);
+          rc = -1;
+          break;
+        }
+#undef IS
+      }
+      if (p >= end)
+        break;
+      sec_name = hname;
+      sec_name_len = hlen;
+      sec_start = eol ? eol + 1 : end;
+    } else if (!sec_name && line_end > p) {
+      snprintf(err, errlen, "%s:1:1: text before the first section", path);
+      rc = -1;
+      break;
+    }
+    p = eol ? eol + 1 : end;
+  }
+  free(text);
+  if (rc == 0 && c->ntemplates == 0) {
+    snprintf(err, errlen, "%s: no --TEMPLATE-- section", path);
+    rc = -1;
+  }
+  if (rc == 0 && !c->expect == !c->exception) {
+    snprintf(err, errlen, "%s: needs exactly one of --EXPECT-- and --EXCEPTION--", path);
+    rc = -1;
+  }
+  if (rc != 0)
+    tpl_case_free(c);
+  return rc;
+}
+
+void tpl_case_free(tpl_case *c) {
+  for (size_t i = 0; i < c->ntemplates; i++) {
+    free(c->templates[i].name);
+    free(c->templates[i].source);
+  }
+  free(c->templates);
+  free(c->path);
+  free(c->test);
+  free(c->data);
+  free(c->config);
+  free(c->expect);
+  free(c->exception);
+  free(c->skip_oracle);
+  memset(c, 0, sizeof *c);
+}
