@@ -202,6 +202,10 @@ function collect(string $path, array &$files): void
     }
 }
 
+if (realpath($_SERVER['SCRIPT_FILENAME'] ?? '') !== __FILE__) {
+    return; // included as a library
+}
+
 $args = array_slice($argv, 1);
 $show = false;
 $files = [];
