@@ -88,7 +88,11 @@ typedef enum tpl_binop {
   TPL_OP_DIV,
   TPL_OP_FLOORDIV,
   TPL_OP_MOD,
-  TPL_OP_POW
+  TPL_OP_POW,
+  /* Twig 3.5's `has some` / `has every` (a sequence and an arrow function:
+   * whether some / every item passes it). */
+  TPL_OP_HAS_SOME,
+  TPL_OP_HAS_EVERY
 } tpl_binop;
 
 typedef enum tpl_unop { TPL_OP_NOT, TPL_OP_NEG, TPL_OP_POS } tpl_unop;
@@ -172,5 +176,10 @@ tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
                             const char *source, size_t len,
                             const tpl_parse_opts *opts, tpl_diag *diags,
                             size_t max_diags, size_t *ndiags);
+
+/* Debugging and tests: an expression or statement as an S-expression
+ * (malloc'd; "(+ 1 (* 2 3))"), and a whole template on f. */
+char *tpl_ast_sexpr(const tpl_node *n);
+void tpl_ast_dump(FILE *f, const tpl_ast_template *t);
 
 #endif

@@ -88,7 +88,8 @@ typedef struct tpl_macro_def {
   const tpl_name *params;
   /* Renders the body into rt's output. ctx holds the bound arguments (those
    * given), `varargs`, and the globals; the body sets the defaults of
-   * parameters not given itself (tpl_ctx_has_own). */
+   * parameters not given itself (tpl_ctx_has_own), null when a parameter
+   * has no default (Twig binds every parameter). */
   void (*fn)(tpl_rt *rt, const struct tpl_macro_def *def, tpl_ctx *ctx);
   const tpl_template *owner;
   const void *node;
@@ -150,10 +151,18 @@ typedef struct tpl_source {
   void *data;
 } tpl_source;
 
+/* Gives a source the raw texts of its templates without parsing them
+ * (source() must work on templates that do not parse): text() returns 1
+ * when found, 0 if not. Sources without one give their templates' source. */
+typedef int (*tpl_source_text_fn)(void *data, const char *name, size_t len,
+                                  const char **text, size_t *text_len);
+
 tpl_env *tpl_env_new(void);
 void tpl_env_free(tpl_env *env);
 tpl_arena *tpl_env_arena(tpl_env *env); /* for globals and loader data */
 void tpl_env_add_source(tpl_env *env, tpl_source src);
+void tpl_env_add_source_with_text(tpl_env *env, tpl_source src,
+                                  tpl_source_text_fn text);
 /* A compiled registry, as themec writes it. */
 void tpl_env_add_compiled(tpl_env *env, const tpl_template *const *templates,
                           size_t n);
@@ -164,6 +173,15 @@ void tpl_env_set_debug(tpl_env *env, bool debug);
 /* Overrides the per-name default escaping strategy for every template
  * (themec render --autoescape). -1 restores the per-name default. */
 void tpl_env_set_autoescape(tpl_env *env, int strategy);
+/* The raw text of template `name` (Twig's source()), from the first source
+ * that has it, parsed or not. Returns 1 when found, else 0. */
+int tpl_env_source(tpl_env *env, const char *name, size_t len,
+                   const char **text, size_t *text_len);
+/* The settings above, for the loader (autoescape: -1 = per name) and the
+ * library. */
+int tpl_env_get_autoescape(const tpl_env *env);
+bool tpl_env_get_debug(const tpl_env *env);
+bool tpl_env_get_strict(const tpl_env *env);
 /* Finds (and for interpreted sources, parses and caches) a template.
  * Returns -1 on a load error, 0 when not found, 1 when found. */
 int tpl_env_find(tpl_env *env, const char *name, size_t len,
@@ -200,6 +218,13 @@ struct tpl_rt {
   tpl_ctx *globals;
   tpl_import_slot *imports;
   const tpl_loc *loc; /* the statement being run, for errors deep down */
+  /* Filled by the engine when a render starts (zero is a fine default): */
+  bool debug;    /* dump() prints only in debug mode */
+  bool now_set;  /* `now` in dates is `now` (seconds since the epoch), */
+  int64_t now;   /* else the clock is read once per render */
+  /* The standard library's per-render caches (compiled regexes, time
+   * zones); NULL at the start of a render, owned by the arena. */
+  struct tpl_lib_state *lib;
 };
 
 /* Records the error and unwinds the render. */
@@ -250,6 +275,11 @@ tpl_value tpl_ctx_to_map(tpl_rt *rt, const tpl_ctx *ctx);
 tpl_value tpl_var(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
                   const tpl_name *name, const tpl_loc *loc);
 
+/* The same read for `is defined`, `??` and `|default`: false when the name
+ * is not defined, never an error (Twig's ignore_strict_check). */
+bool tpl_var_probe(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
+                   const tpl_name *name, tpl_value *out);
+
 /* ---- attributes ----------------------------------------------------- */
 
 typedef enum tpl_attr_kind {
@@ -291,6 +321,12 @@ bool tpl_op_matches(tpl_rt *rt, tpl_value subject, tpl_value regex,
                     const tpl_loc *l);
 tpl_value tpl_op_range(tpl_rt *rt, tpl_value low, tpl_value high,
                        tpl_value step, const tpl_loc *l);
+/* `seq has some fn` / `seq has every fn`: fn(value, key) per item, stopping
+ * at the first that decides; a non-iterable seq has no items. */
+bool tpl_op_has_some(tpl_rt *rt, tpl_value seq, tpl_value fn,
+                     const tpl_loc *l);
+bool tpl_op_has_every(tpl_rt *rt, tpl_value seq, tpl_value fn,
+                      const tpl_loc *l);
 /* a[start:length] on strings (UTF-8 characters) and arrays. */
 tpl_value tpl_slice(tpl_rt *rt, tpl_value v, tpl_value start, tpl_value length,
                     bool preserve_keys, const tpl_loc *l);
@@ -329,8 +365,14 @@ const tpl_callable *tpl_find_filter(const char *name, size_t len);
 const tpl_callable *tpl_find_function(const char *name, size_t len);
 const tpl_callable *tpl_find_test(const char *name, size_t len);
 
-/* Escapes s with strategy into the output / as a new safe string. */
+/* Escapes s with strategy into the output. */
 void tpl_escape_out(tpl_rt *rt, const char *s, size_t len, tpl_escape strat);
+/* The escape filter (Twig's twig_escape_filter without autoescape): escapes
+ * strings even when marked safe and returns a PLAIN string, as Twig does
+ * (`{% set y = x|e %}{{ y }}` escapes twice in Twig too); other scalars,
+ * null and arrays come back unchanged; objects go through their string
+ * form. Static safety (the checker) is what keeps `{{ x|e }}` from being
+ * escaped again. */
 tpl_value tpl_escape_value(tpl_rt *rt, tpl_value v, tpl_escape strat,
                            const tpl_loc *loc);
 
@@ -374,7 +416,9 @@ void tpl_for_begin(tpl_rt *rt, tpl_iter *it, tpl_ctx *ctx, tpl_value seq,
                    const tpl_name *key, const tpl_name *val, bool filtered);
 /* Binds the next key/value and `loop`; false when done. */
 bool tpl_for_next(tpl_rt *rt, tpl_iter *it);
-/* Counts the current item as iterated (after the inline `if` passed). */
+/* Counts the current item as iterated (after the inline `if` passed, for
+ * every item whose body runs; before or after the body, either works). The
+ * else branch, when there is one, runs in it->scope like the body. */
 void tpl_for_accept(tpl_rt *rt, tpl_iter *it);
 /* True when no item was accepted (run the `else` branch). */
 static inline bool tpl_for_empty(const tpl_iter *it) {
@@ -392,14 +436,28 @@ void tpl_display(tpl_rt *rt, const tpl_template *t, tpl_ctx *ctx,
 void tpl_display_parent(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
                         const tpl_blocks *blocks, tpl_value parent,
                         const tpl_loc *loc);
-/* {% block name %} inside a body: displays the most derived definition. */
+/* The block table of t displayed alone (its own blocks over those it
+ * `use`s): what a macro body passes for blocks, as Twig's macros run with
+ * no inherited blocks. */
+const tpl_blocks *tpl_blocks_of(tpl_rt *rt, const tpl_template *t);
+/* {% block name %} inside a body: displays the most derived definition.
+ * This and the other block displays below give def->fn a fresh opaque
+ * scope under ctx (Twig passes the context to blocks by value). */
 void tpl_display_block(tpl_rt *rt, tpl_ctx *ctx, const tpl_blocks *blocks,
                        const tpl_name *name, const tpl_loc *loc);
 /* parent() inside block def: displays the next definition up the chain. */
 void tpl_display_parent_block(tpl_rt *rt, const tpl_block_def *def,
                               tpl_ctx *ctx, const tpl_blocks *blocks,
                               const tpl_loc *loc);
-/* block("name") / block("name", "template") as a function: a safe string.
+/* parent() as a value: the next definition's output as a plain string, as
+ * Twig's renderParentBlock gives (printed directly, it is statically safe;
+ * tpl_display_parent_block prints the same bytes). */
+tpl_value tpl_parent_function(tpl_rt *rt, const tpl_block_def *def,
+                              tpl_ctx *ctx, const tpl_blocks *blocks,
+                              const tpl_loc *loc);
+/* block("name") / block("name", "template") as a function: a plain string,
+ * as in Twig, where only static safety keeps {{ block('x') }} unescaped
+ * (`{% set y = block('x') %}{{ y }}` escapes).
  * template is null for the current chain. */
 tpl_value tpl_block_function(tpl_rt *rt, tpl_ctx *ctx, const tpl_blocks *blocks,
                              tpl_value name, tpl_value tpl, const tpl_loc *loc);
@@ -411,7 +469,7 @@ bool tpl_block_defined(tpl_rt *rt, const tpl_blocks *blocks, tpl_value name,
  * with_vars is a map or null; only drops the current context. */
 void tpl_include(tpl_rt *rt, tpl_ctx *ctx, tpl_value name, tpl_value with_vars,
                  bool only, bool ignore_missing, const tpl_loc *loc);
-/* include() and source() functions. */
+/* The include() function: a plain string, as in Twig (see block()). */
 tpl_value tpl_include_function(tpl_rt *rt, tpl_ctx *ctx, tpl_value name,
                                tpl_value vars, bool with_context,
                                bool ignore_missing, const tpl_loc *loc);

@@ -67,7 +67,7 @@ static tpl_env *make_env(const char *data_path, const char *theme_dir,
                          bool compiled, tpl_value *data) {
   tpl_env *env = tpl_env_new();
   tpl_diag diag;
-  if (tpl_data_load_file(tpl_env_arena(env), data_path, data, &diag) != 0) {
+  if (tpl_data_load(tpl_env_arena(env), data_path, data, &diag) != 0) {
     tpl_diag_print(stderr, &diag);
     tpl_env_free(env);
     return NULL;
@@ -76,9 +76,7 @@ static tpl_env *make_env(const char *data_path, const char *theme_dir,
     tpl_env_add_compiled(env, octavo_theme_sample_templates,
                          octavo_theme_sample_ntemplates);
   } else {
-    tpl_loader *loader = tpl_loader_new(env);
-    tpl_loader_add_dir(loader, theme_dir);
-    tpl_env_add_source(env, tpl_loader_source(loader));
+    tpl_loader_add_dir(tpl_loader_new(env), theme_dir);
   }
   return env;
 }

@@ -235,7 +235,6 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < c.ntemplates; k++)
           tpl_loader_add_string(loader, c.templates[k].name,
                                 c.templates[k].source, c.templates[k].len);
-        tpl_env_add_source(env, tpl_loader_source(loader));
         int rc = run_env(env, &c, &cfg, &out, &out_len, errline,
                          sizeof errline);
         check(&t, "interpreted", &c, rc, out, out_len, errline, verbose);

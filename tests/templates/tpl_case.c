@@ -77,8 +77,8 @@ int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
   for (;;) {
     const char *eol = memchr(p, '\n', (size_t)(end - p));
     const char *line_end = eol ? eol : end;
-    const char *hname;
-    size_t hlen;
+    const char *hname = NULL;
+    size_t hlen = 0;
     bool is_header = p < end && header_at(p, line_end, &hname, &hlen);
     if (is_header || p >= end) {
       if (sec_name) {
