@@ -98,6 +98,13 @@ void tpl_perr(tpl_pctx *P, uint32_t line, uint32_t col, const char *fmt,
   d->source_line[n] = 0;
 }
 
+static void set_source(tpl_ast_template *t, const char *s, size_t len) {
+  t->source = s;
+  t->source_len = len;
+  for (size_t i = 0; i < t->nembeds; i++)
+    set_source(t->embeds[i], s, len);
+}
+
 tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
                             const char *source, size_t len,
                             const tpl_parse_opts *opts, tpl_diag *diags,
@@ -149,10 +156,8 @@ tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
     if (P.ndiags)
       t = NULL;
   }
-  if (t) {
-    t->source = orig;
-    t->source_len = len;
-  }
+  if (t)
+    set_source(t, orig, len);
   free(P.toks);
   free(P.brackets);
   free(P.open);

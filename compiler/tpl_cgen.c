@@ -74,6 +74,20 @@ static void buf_printf(buf *b, const char *fmt, ...) {
   free(big);
 }
 
+/* Text inside a C comment: no comment end, no control characters, and no
+ * trailing backslash-newline (there are no newlines at all). */
+static void buf_comment(buf *b, const char *s) {
+  for (; s && *s; s++) {
+    char c = *s;
+    if (c == '*' && s[1] == '/')
+      buf_add(b, "* ", 2);
+    else if ((unsigned char)c < 0x20 || c == 0x7f || c == '\\')
+      buf_add(b, "?", 1);
+    else
+      buf_add(b, &c, 1);
+  }
+}
+
 static void buf_free(buf *b) {
   free(b->p);
   b->p = NULL;
@@ -294,11 +308,35 @@ typedef struct fnc {
   int kind;
   int ntemp;
   int indent;
-  int captured;      /* temp holding the apply body, -1 outside apply */
-  const char *ctx;   /* C expression of the current scope */
+  int captured;    /* temp holding the apply body, -1 outside apply */
+  const char *ctx; /* C expression of the current scope */
   size_t ncalls, capcalls;
   callref *calls; /* callables this function looks up, lazily */
+  /* Reads reused within straight-line code (see cache_var). */
+  size_t ncache, capcache;
+  struct centry *cache;
+  int cdepth; /* conditional C blocks around the code being written */
+  size_t ntops, captops;
+  int *tops; /* temps declared at the top of the function */
+  /* An arrow function: its parameters and the temps bound to them. */
+  const tpl_node *arrow;
+  int *ptemps;
+  const char *outer_ctx; /* the closure's scope, for other names */
+  uint32_t line;         /* template line the function starts at */
 } fnc;
+
+/* A value already read in this function: variable `s` of scope `ctx`
+ * (kind 0), or attribute `s` of temp `obj` (kind 1), held by temp `temp`,
+ * valid while the code runs at conditional depth >= `depth`. */
+typedef struct centry {
+  int kind;
+  char ctx[40];
+  const char *s;
+  size_t len;
+  int obj;
+  int temp;
+  int depth;
+} centry;
 
 struct tpl_cgen {
   char *out_name;
@@ -314,6 +352,7 @@ struct tpl_cgen {
   int nname_arrays;
   int ncallables;
   bool need_callable_helper;
+  bool need_out_value, need_out_escaped;
   const char *path; /* the current template's source path for #line */
   fnc *fn;          /* the function being written */
   bool oom;
@@ -449,8 +488,7 @@ static const char *name_ref_n(tpl_cgen *g, const tpl_name *n) {
 static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
   const char *file = loc->file ? loc->file : "";
   char key[600];
-  int kn = snprintf(key, sizeof key, "%u:%u:%.500s", loc->line, loc->col,
-                    file);
+  int kn = snprintf(key, sizeof key, "%u:%u:%.500s", loc->line, loc->col, file);
   size_t klen = (size_t)kn < sizeof key ? (size_t)kn : sizeof key - 1;
   /* Very long file names share a prefix: keep the full name in the key. */
   char *heap = NULL;
@@ -477,8 +515,8 @@ static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
     const char *fref = file_ref(g, loc->file);
     char cname[32];
     snprintf(cname, sizeof cname, "L_%zu", g->locs.len);
-    buf_printf(&g->consts, "static const tpl_loc %s = {%s, %" PRIu32
-                           ", %" PRIu32 "};\n",
+    buf_printf(&g->consts,
+               "static const tpl_loc %s = {%s, %" PRIu32 ", %" PRIu32 "};\n",
                cname, fref, loc->line, loc->col);
     i = dedup_insert(&g->locs, k, klen, h, slot, xstrdup(g, cname));
     if (i < 0) {
@@ -527,6 +565,124 @@ static void emit(tpl_cgen *g, const char *fmt, ...) {
 }
 
 static int new_temp(tpl_cgen *g) { return g->fn->ntemp++; }
+
+/* ---- reusing reads ------------------------------------------------------ *
+ * Within straight-line code, a second read of the same variable in the same
+ * scope, or of the same attribute of the same value, gives what the first
+ * gave: values are immutable, and only `set` statements write to the
+ * scopes this function can see (blocks, includes, macros and embeds run in
+ * fresh opaque scopes; the library never writes to a scope). So the
+ * generated code reads once and reuses the temp, which is declared at the
+ * top of the function and stays valid until the conditional block it was
+ * assigned in closes, or until a `set` (or a loop whose body sets) for
+ * variables. The first read is the one that would fail in strict mode, so
+ * errors stay the same. */
+
+/* A temp declared at the top of the function, assigned where first read. */
+static int top_temp(tpl_cgen *g) {
+  fnc *f = g->fn;
+  if (f->ntops == f->captops) {
+    size_t cap = f->captops ? f->captops * 2 : 16;
+    int *p = realloc(f->tops, cap * sizeof *p);
+    if (!p) {
+      g->oom = true;
+      return new_temp(g);
+    }
+    f->tops = p;
+    f->captops = cap;
+  }
+  int t = new_temp(g);
+  f->tops[f->ntops++] = t;
+  return t;
+}
+
+static int cache_find(tpl_cgen *g, int kind, const char *ctx, int obj,
+                      const char *s, size_t len) {
+  fnc *f = g->fn;
+  for (size_t i = f->ncache; i-- > 0;) {
+    centry *e = &f->cache[i];
+    if (e->kind == kind && e->len == len &&
+        (len == 0 || !memcmp(e->s, s, len)) &&
+        (kind == 0 ? !strcmp(e->ctx, ctx) : e->obj == obj))
+      return e->temp;
+  }
+  return -1;
+}
+
+static void cache_add(tpl_cgen *g, int kind, const char *ctx, int obj,
+                      const char *s, size_t len, int temp) {
+  fnc *f = g->fn;
+  if (ctx && strlen(ctx) >= sizeof f->cache->ctx)
+    return;
+  if (f->ncache == f->capcache) {
+    size_t cap = f->capcache ? f->capcache * 2 : 16;
+    centry *p = realloc(f->cache, cap * sizeof *p);
+    if (!p)
+      return; /* not reusing is always correct */
+    f->cache = p;
+    f->capcache = cap;
+  }
+  centry *e = &f->cache[f->ncache++];
+  e->kind = kind;
+  snprintf(e->ctx, sizeof e->ctx, "%s", ctx ? ctx : "");
+  e->s = s;
+  e->len = len;
+  e->obj = obj;
+  e->temp = temp;
+  e->depth = f->cdepth;
+}
+
+/* A `set` ran: every variable may have changed. */
+static void cache_forget_vars(tpl_cgen *g) {
+  fnc *f = g->fn;
+  size_t j = 0;
+  for (size_t i = 0; i < f->ncache; i++)
+    if (f->cache[i].kind != 0)
+      f->cache[j++] = f->cache[i];
+  f->ncache = j;
+}
+
+/* Conditional C blocks: reads made inside may not have run after them. */
+static void cond_open(tpl_cgen *g) {
+  g->fn->indent++;
+  g->fn->cdepth++;
+}
+
+static void cond_close(tpl_cgen *g) {
+  fnc *f = g->fn;
+  size_t j = 0;
+  for (size_t i = 0; i < f->ncache; i++)
+    if (f->cache[i].depth < f->cdepth)
+      f->cache[j++] = f->cache[i];
+  f->ncache = j;
+  f->cdepth--;
+  f->indent--;
+}
+
+/* Whether running n may write a variable (a `set` anywhere in it). */
+static bool has_writes(const tpl_node *n) {
+  if (!n)
+    return false;
+  if (n->kind == TPL_N_SET || n->kind == TPL_N_SET_CAPTURE)
+    return true;
+  if (n->kind == TPL_N_ARROW)
+    return false; /* expressions only */
+  if (has_writes(n->a) || has_writes(n->b) || has_writes(n->c) ||
+      has_writes(n->d))
+    return true;
+  for (size_t i = 0; i < n->nkids; i++)
+    if (has_writes(n->kids[i]))
+      return true;
+  return false;
+}
+
+/* Names tpl_var answers itself whatever the scope holds. */
+static bool special_name(const tpl_name *n) {
+  return n->len > 1 && n->s && n->s[0] == '_' &&
+         ((n->len == 5 && !memcmp(n->s, "_self", 5)) ||
+          (n->len == 8 &&
+           (!memcmp(n->s, "_context", 8) || !memcmp(n->s, "_charset", 8))));
+}
 
 /* `#line` to the template line of a statement, so that C compiler messages
  * point at the template. */
@@ -799,7 +955,8 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     emit(g, "tpl_value v%d = tpl_null();\n", v);
     emit(g, "bool b%d = tpl_var_probe(rt, %s, self, &%s, &v%d);\n", d,
          g->fn->ctx, name_ref_n(g, &n->name), v);
-    emit(g, "if (!b%d)\n  v%d = tpl_null();\n", d, v);
+    emit(g, "if (!b%d)\n", d);
+    emit(g, "  v%d = tpl_null();\n", v);
     return;
   case TPL_N_GETATTR: {
     int od, ov;
@@ -818,7 +975,8 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     }
     emit(g, "tpl_value v%d = tpl_null();\n", v);
     emit(g, "bool b%d = tpl_has_attr(rt, v%d, v%d, &v%d);\n", d, ov, k, v);
-    emit(g, "if (!b%d)\n  v%d = tpl_null();\n", d, v);
+    emit(g, "if (!b%d)\n", d);
+    emit(g, "  v%d = tpl_null();\n", v);
     return;
   }
   default: {
@@ -830,8 +988,7 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
   }
 }
 
-static const char *cmp_op(int op, bool *swap) {
-  *swap = false;
+static const char *cmp_op(int op) {
   switch (op) {
   case TPL_OP_LT:
     return "<";
@@ -854,18 +1011,18 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
     if (op == TPL_OP_AND || op == TPL_OP_OR) {
       r = gen_cond(g, n->a);
       emit(g, "if (%sb%d) {\n", op == TPL_OP_AND ? "" : "!", r);
-      g->fn->indent++;
+      cond_open(g);
       int b = gen_cond(g, n->b);
       emit(g, "b%d = b%d;\n", r, b);
-      g->fn->indent--;
+      cond_close(g);
       emit(g, "}\n");
       return r;
     }
-    bool swap;
-    const char *cmp = cmp_op(op, &swap);
+    const char *cmp = cmp_op(op);
     if (cmp || op == TPL_OP_EQ || op == TPL_OP_NE || op == TPL_OP_IN ||
         op == TPL_OP_NOT_IN || op == TPL_OP_MATCHES ||
-        op == TPL_OP_STARTS_WITH || op == TPL_OP_ENDS_WITH) {
+        op == TPL_OP_STARTS_WITH || op == TPL_OP_ENDS_WITH ||
+        op == TPL_OP_HAS_SOME || op == TPL_OP_HAS_EVERY) {
       int a = gen_expr(g, n->a);
       int b = gen_expr(g, n->b);
       r = new_temp(g);
@@ -892,9 +1049,21 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
       case TPL_OP_ENDS_WITH:
         emit(g, "bool b%d = tpl_op_ends_with(rt, v%d, v%d);\n", r, a, b);
         break;
+      case TPL_OP_HAS_SOME:
+      case TPL_OP_HAS_EVERY:
+        emit(g, "bool b%d = %s(rt, v%d, v%d, &%s);\n", r,
+             op == TPL_OP_HAS_SOME ? "tpl_op_has_some" : "tpl_op_has_every", a,
+             b, loc_ref(g, &n->loc));
+        break;
+      case TPL_OP_GT:
+      case TPL_OP_GE:
+        /* PHP evaluates a > b as b < a, which differs for values that do
+         * not compare (arrays with other keys, NAN). */
+        emit(g, "bool b%d = tpl_compare(rt, v%d, v%d) %s 0;\n", r, b, a,
+             op == TPL_OP_GT ? "<" : "<=");
+        break;
       default:
-        emit(g, "bool b%d = tpl_compare(rt, v%d, v%d) %s 0;\n", r,
-             swap ? b : a, swap ? a : b, cmp);
+        emit(g, "bool b%d = tpl_compare(rt, v%d, v%d) %s 0;\n", r, a, b, cmp);
       }
       return r;
     }
@@ -933,8 +1102,8 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
       int y = a->b ? gen_expr(g, a->b) : -1;
       char yb[32];
       snprintf(yb, sizeof yb, y >= 0 ? "v%d" : "tpl_null()", y);
-      emit(g, "bool b%d = %stpl_block_defined(rt, blocks, v%d, %s);\n", r,
-           neg, x, yb);
+      emit(g, "bool b%d = %stpl_block_defined(rt, blocks, v%d, %s);\n", r, neg,
+           x, yb);
     } else if (a->kind == TPL_N_MACRO_CALL) {
       emit(g, "bool b%d = %stpl_macro_defined(rt, self, %d, &%s);\n", r, neg,
            (int)a->index, name_ref_n(g, &a->name));
@@ -975,6 +1144,8 @@ static bool is_bool_node(const tpl_node *n) {
     case TPL_OP_MATCHES:
     case TPL_OP_STARTS_WITH:
     case TPL_OP_ENDS_WITH:
+    case TPL_OP_HAS_SOME:
+    case TPL_OP_HAS_EVERY:
       return true;
     default:
       return false;
@@ -988,21 +1159,69 @@ static bool is_bool_node(const tpl_node *n) {
 static void gen_function_begin(tpl_cgen *g, fnc *f, int kind);
 static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature);
 
+/* Whether an arrow body needs its parameters in a real scope: when
+ * something in it receives the scope (calls, probes, nested arrows,
+ * `_context`). Otherwise parameters are plain C values and other names are
+ * read from the closure's scope, which is what the parameters' scope would
+ * have answered. */
+static bool arrow_needs_scope(const tpl_node *n) {
+  if (!n)
+    return false;
+  switch (n->kind) {
+  case TPL_N_FILTER:
+  case TPL_N_FUNCTION:
+  case TPL_N_TEST:
+  case TPL_N_ARROW:
+  case TPL_N_BLOCK_FUNC:
+  case TPL_N_PARENT:
+  case TPL_N_DEFINED:
+  case TPL_N_DEFAULT:
+  case TPL_N_NULLCOALESCE:
+    return true;
+  case TPL_N_NAME:
+    return special_name(&n->name);
+  default:
+    break;
+  }
+  if (arrow_needs_scope(n->a) || arrow_needs_scope(n->b) ||
+      arrow_needs_scope(n->c) || arrow_needs_scope(n->d))
+    return true;
+  for (size_t i = 0; i < n->nkids; i++)
+    if (arrow_needs_scope(n->kids[i]))
+      return true;
+  return false;
+}
+
 /* An arrow function: its own C function, bound to the current scope. */
 static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   int id = g->nfn++;
   fnc f, *saved = g->fn;
   gen_function_begin(g, &f, FN_ARROW);
-  emit_line(g, n->line);
-  emit(g, "tpl_ctx *scope = tpl_ctx_new(rt, cl->ctx, false);\n");
-  for (size_t i = 0; i < n->nnames; i++)
-    emit(g,
-         "tpl_ctx_set_own(rt, scope, &%s, argc > %zu ? argv[%zu] : "
-         "tpl_null());\n",
-         name_ref_n(g, &n->names[i]), i, i);
-  f.ctx = "scope";
+  f.line = n->line;
+  f.ptemps = calloc(n->nnames ? n->nnames : 1, sizeof *f.ptemps);
+  if (!f.ptemps)
+    g->oom = true;
+  for (size_t i = 0; f.ptemps && i < n->nnames; i++) {
+    f.ptemps[i] = new_temp(g);
+    emit(g, "tpl_value v%d = argc > %zu ? argv[%zu] : tpl_null();\n",
+         f.ptemps[i], i, i);
+    emit(g, "(void)v%d;\n", f.ptemps[i]);
+  }
+  f.outer_ctx = "cl->ctx";
+  f.ctx = "cl->ctx";
+  if (arrow_needs_scope(n->a)) {
+    emit(g, "tpl_ctx *scope = tpl_ctx_new(rt, cl->ctx, false);\n");
+    for (size_t i = 0; f.ptemps && i < n->nnames; i++)
+      emit(g, "tpl_ctx_set_own(rt, scope, &%s, v%d);\n",
+           name_ref_n(g, &n->names[i]), f.ptemps[i]);
+    f.ctx = "scope";
+  }
+  if (f.ptemps)
+    f.arrow = n;
   int r = gen_expr(g, n->a);
   emit(g, "return v%d;\n", r);
+  free(f.ptemps);
+  f.ptemps = NULL;
   char sig[160];
   snprintf(sig, sizeof sig,
            "static tpl_value fn%d(tpl_rt *rt, const tpl_closure *cl, int "
@@ -1010,8 +1229,9 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
            id);
   gen_function_end(g, saved, sig);
   int t = new_temp(g);
-  emit(g, "tpl_value v%d = tpl_closure_new(rt, fn%d, NULL, %s, self, "
-          "blocks);\n",
+  emit(g,
+       "tpl_value v%d = tpl_closure_new(rt, fn%d, NULL, %s, self, "
+       "blocks);\n",
        t, id, g->fn->ctx);
   return t;
 }
@@ -1027,17 +1247,44 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
   if (is_bool_node(n)) {
     int b = gen_cond(g, n);
     r = new_temp(g);
-    emit(g, "tpl_value v%d = tpl_bool(b%d);\n", r, b);
+    /* PHP's preg_match gives an int: `matches` prints 1 or 0. */
+    bool is_int = n->kind == TPL_N_BINARY && n->index == TPL_OP_MATCHES;
+    emit(g, "tpl_value v%d = %s(b%d);\n", r, is_int ? "tpl_int" : "tpl_bool",
+         b);
     return r;
   }
   switch (n->kind) {
   case TPL_N_CONST:
     return gen_const(g, n->value);
-  case TPL_N_NAME:
-    r = new_temp(g);
-    emit(g, "tpl_value v%d = tpl_var(rt, %s, self, &%s, &%s);\n", r, ctx,
+  case TPL_N_NAME: {
+    fnc *f = g->fn;
+    bool special = special_name(&n->name);
+    if (f->arrow && !special) {
+      /* Arrow parameters: the scope holds exactly what was bound (the last
+       * of two parameters with one name wins, as in the scope). */
+      for (size_t i = f->arrow->nnames; i-- > 0;) {
+        const tpl_name *p = &f->arrow->names[i];
+        if (p->len == n->name.len && !memcmp(p->s, n->name.s, p->len))
+          return f->ptemps[i];
+      }
+      /* Other names are not in the parameters' scope: ask the closure's. */
+      ctx = f->outer_ctx;
+    }
+    if (special) {
+      r = new_temp(g);
+      emit(g, "tpl_value v%d = tpl_var(rt, %s, self, &%s, &%s);\n", r, ctx,
+           name_ref_n(g, &n->name), loc_ref(g, &n->loc));
+      return r;
+    }
+    r = cache_find(g, 0, ctx, 0, n->name.s, n->name.len);
+    if (r >= 0)
+      return r;
+    r = top_temp(g);
+    emit(g, "v%d = tpl_var(rt, %s, self, &%s, &%s);\n", r, ctx,
          name_ref_n(g, &n->name), loc_ref(g, &n->loc));
+    cache_add(g, 0, ctx, 0, n->name.s, n->name.len, r);
     return r;
+  }
   case TPL_N_ARRAY: {
     int *ids = n->nkids ? calloc(n->nkids, sizeof *ids) : NULL;
     if (n->nkids && !ids) {
@@ -1072,9 +1319,13 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     const char *s;
     size_t len;
     if (getattr_name(n, &s, &len)) {
-      r = new_temp(g);
-      emit(g, "tpl_value v%d = tpl_getattr_name(rt, v%d, &%s, &%s);\n", r, o,
+      r = cache_find(g, 1, NULL, o, s, len);
+      if (r >= 0)
+        return r;
+      r = top_temp(g);
+      emit(g, "v%d = tpl_getattr_name(rt, v%d, &%s, &%s);\n", r, o,
            name_ref(g, s, len), loc_ref(g, &n->loc));
+      cache_add(g, 1, NULL, o, s, len, r);
       return r;
     }
     int k = gen_expr(g, n->b);
@@ -1091,14 +1342,19 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     return r;
   }
   case TPL_N_BINARY: {
-    static const char *const ops[] = {
-        [TPL_OP_BOR] = "tpl_op_bitor",     [TPL_OP_BXOR] = "tpl_op_bitxor",
-        [TPL_OP_BAND] = "tpl_op_bitand",   [TPL_OP_CONCAT] = "tpl_op_concat",
-        [TPL_OP_ADD] = "tpl_op_add",       [TPL_OP_SUB] = "tpl_op_sub",
-        [TPL_OP_MUL] = "tpl_op_mul",       [TPL_OP_DIV] = "tpl_op_div",
-        [TPL_OP_FLOORDIV] = "tpl_op_floordiv", [TPL_OP_MOD] = "tpl_op_mod",
-        [TPL_OP_POW] = "tpl_op_pow",       [TPL_OP_RANGE] = "tpl_op_range",
-        [TPL_OP_CMP] = "tpl_compare"};
+    static const char *const ops[] = {[TPL_OP_BOR] = "tpl_op_bitor",
+                                      [TPL_OP_BXOR] = "tpl_op_bitxor",
+                                      [TPL_OP_BAND] = "tpl_op_bitand",
+                                      [TPL_OP_CONCAT] = "tpl_op_concat",
+                                      [TPL_OP_ADD] = "tpl_op_add",
+                                      [TPL_OP_SUB] = "tpl_op_sub",
+                                      [TPL_OP_MUL] = "tpl_op_mul",
+                                      [TPL_OP_DIV] = "tpl_op_div",
+                                      [TPL_OP_FLOORDIV] = "tpl_op_floordiv",
+                                      [TPL_OP_MOD] = "tpl_op_mod",
+                                      [TPL_OP_POW] = "tpl_op_pow",
+                                      [TPL_OP_RANGE] = "tpl_op_range",
+                                      [TPL_OP_CMP] = "tpl_compare"};
     int op = n->index;
     int a = gen_expr(g, n->a);
     int b = gen_expr(g, n->b);
@@ -1119,12 +1375,10 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       emit(g, "tpl_value v%d = %s(rt, v%d, v%d);\n", r, ops[op], a, b);
       break;
     case TPL_OP_CMP:
-      emit(g, "tpl_value v%d = tpl_int(tpl_compare(rt, v%d, v%d));\n", r, a,
-           b);
+      emit(g, "tpl_value v%d = tpl_int(tpl_compare(rt, v%d, v%d));\n", r, a, b);
       break;
     case TPL_OP_RANGE:
-      emit(g,
-           "tpl_value v%d = tpl_op_range(rt, v%d, v%d, tpl_null(), &%s);\n",
+      emit(g, "tpl_value v%d = tpl_op_range(rt, v%d, v%d, tpl_null(), &%s);\n",
            r, a, b, loc_ref(g, &n->loc));
       break;
     default:
@@ -1148,25 +1402,25 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     if (n->b) {
       c = gen_cond(g, n->a);
       emit(g, "if (b%d) {\n", c);
-      g->fn->indent++;
+      cond_open(g);
       int b = gen_expr(g, n->b);
       emit(g, "v%d = v%d;\n", r, b);
     } else {
       int a = gen_expr(g, n->a);
       emit(g, "if (tpl_truthy(v%d)) {\n", a);
-      g->fn->indent++;
+      cond_open(g);
       emit(g, "v%d = v%d;\n", r, a);
     }
-    g->fn->indent--;
+    cond_close(g);
     emit(g, "} else {\n");
-    g->fn->indent++;
+    cond_open(g);
     if (n->c) {
       int e = gen_expr(g, n->c);
       emit(g, "v%d = v%d;\n", r, e);
     } else {
       emit(g, "v%d = tpl_str(\"\", 0);\n", r);
     }
-    g->fn->indent--;
+    cond_close(g);
     emit(g, "}\n");
     return r;
   }
@@ -1178,10 +1432,10 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     emit(g, "if (b%d && v%d.type != TPL_NULL) {\n", d, v);
     emit(g, "  v%d = v%d;\n", r, v);
     emit(g, "} else {\n");
-    g->fn->indent++;
+    cond_open(g);
     int b = gen_expr(g, n->b);
     emit(g, "v%d = v%d;\n", r, b);
-    g->fn->indent--;
+    cond_close(g);
     emit(g, "}\n");
     return r;
   }
@@ -1193,8 +1447,8 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     int av = gen_args(g, in, n, &argc);
     int k = callable_ref(g, n->callable, 0, &n->loc);
     r = new_temp(g);
-    emit(g, "tpl_value v%d = k%d->fn(rt, %s, %d, a%d, &%s);\n", r, k, ctx,
-         argc, av, loc_ref(g, &n->loc));
+    emit(g, "tpl_value v%d = k%d->fn(rt, %s, %d, a%d, &%s);\n", r, k, ctx, argc,
+         av, loc_ref(g, &n->loc));
     return r;
   }
   case TPL_N_FUNCTION: {
@@ -1209,8 +1463,8 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       snprintf(args, sizeof args, "a%d", av);
     else
       snprintf(args, sizeof args, "NULL");
-    emit(g, "tpl_value v%d = k%d->fn(rt, %s, %d, %s, &%s);\n", r, k, ctx,
-         argc, args, loc_ref(g, &n->loc));
+    emit(g, "tpl_value v%d = k%d->fn(rt, %s, %d, %s, &%s);\n", r, k, ctx, argc,
+         args, loc_ref(g, &n->loc));
     return r;
   }
   case TPL_N_DEFAULT: {
@@ -1221,14 +1475,14 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     emit(g, "if (b%d && !tpl_is_empty(rt, v%d)) {\n", d, v);
     emit(g, "  v%d = v%d;\n", r, v);
     emit(g, "} else {\n");
-    g->fn->indent++;
+    cond_open(g);
     if (n->b) {
       int b = gen_expr(g, n->b);
       emit(g, "v%d = v%d;\n", r, b);
     } else {
       emit(g, "v%d = tpl_str(\"\", 0);\n", r);
     }
-    g->fn->indent--;
+    cond_close(g);
     emit(g, "}\n");
     return r;
   }
@@ -1240,8 +1494,8 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     char sb[32], lb[32];
     snprintf(sb, sizeof sb, s >= 0 ? "v%d" : "tpl_int(0)", s);
     snprintf(lb, sizeof lb, l >= 0 ? "v%d" : "tpl_null()", l);
-    emit(g, "tpl_value v%d = tpl_slice(rt, v%d, %s, %s, false, &%s);\n", r,
-         a, sb, lb, loc_ref(g, &n->loc));
+    emit(g, "tpl_value v%d = tpl_slice(rt, v%d, %s, %s, false, &%s);\n", r, a,
+         sb, lb, loc_ref(g, &n->loc));
     return r;
   }
   case TPL_N_MACRO_CALL: {
@@ -1277,12 +1531,9 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     return gen_arrow(g, n);
   case TPL_N_PARENT: {
     r = new_temp(g);
-    int m = new_temp(g);
-    emit(g, "size_t c%d = tpl_capture_begin(rt);\n", m);
     /* Outside a block the run time reports the misuse. */
-    emit(g, "tpl_display_parent_block(rt, %s, %s, blocks, &%s);\n",
-         g->fn->kind == FN_BLOCK ? "def" : "NULL", ctx, loc_ref(g, &n->loc));
-    emit(g, "tpl_value v%d = tpl_capture_end(rt, c%d);\n", r, m);
+    emit(g, "tpl_value v%d = tpl_parent_function(rt, %s, %s, blocks, &%s);\n",
+         r, g->fn->kind == FN_BLOCK ? "def" : "NULL", ctx, loc_ref(g, &n->loc));
     return r;
   }
   case TPL_N_BLOCK_FUNC: {
@@ -1291,8 +1542,9 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     r = new_temp(g);
     char bb[32];
     snprintf(bb, sizeof bb, b >= 0 ? "v%d" : "tpl_null()", b);
-    emit(g, "tpl_value v%d = tpl_block_function(rt, %s, blocks, v%d, %s, "
-            "&%s);\n",
+    emit(g,
+         "tpl_value v%d = tpl_block_function(rt, %s, blocks, v%d, %s, "
+         "&%s);\n",
          r, ctx, a, bb, loc_ref(g, &n->loc));
     return r;
   }
@@ -1336,15 +1588,18 @@ static void gen_print_expr(tpl_cgen *g, const tpl_node *n) {
   /* parent() prints straight into the output: its captured text is safe,
    * so escaping it would change nothing. */
   if (e->kind == TPL_N_PARENT && g->fn->kind == FN_BLOCK) {
-    emit(g, "tpl_display_parent_block(rt, def, %s, blocks, &%s);\n",
-         g->fn->ctx, loc_ref(g, &e->loc));
+    emit(g, "tpl_display_parent_block(rt, def, %s, blocks, &%s);\n", g->fn->ctx,
+         loc_ref(g, &e->loc));
     return;
   }
   int v = gen_expr(g, e);
-  if (autoesc)
-    emit(g, "tpl_out_escaped(rt, v%d, %s);\n", v, escape_name(n->index));
-  else
-    emit(g, "tpl_out_value(rt, v%d);\n", v);
+  if (autoesc) {
+    emit(g, "tplc_out_escaped(rt, v%d, %s);\n", v, escape_name(n->index));
+    g->need_out_escaped = true;
+  } else {
+    emit(g, "tplc_out_value(rt, v%d);\n", v);
+    g->need_out_value = true;
+  }
 }
 
 /* Constant output of a statement that prints without any run-time rule:
@@ -1482,25 +1737,25 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     for (size_t i = 0; i < pairs; i++) {
       if (i > 0) {
         emit(g, "} else {\n");
-        g->fn->indent++;
+        cond_open(g);
         opened++;
         emit_line(g, n->kids[2 * i]->line);
       }
       int c = gen_cond(g, n->kids[2 * i]);
       emit(g, "if (b%d) {\n", c);
-      g->fn->indent++;
+      cond_open(g);
       gen_body(g, n->kids[2 * i + 1]);
-      g->fn->indent--;
+      cond_close(g);
     }
     if (n->c) {
       emit(g, "} else {\n");
-      g->fn->indent++;
+      cond_open(g);
       gen_body(g, n->c);
-      g->fn->indent--;
+      cond_close(g);
     }
     emit(g, "}\n");
     while (opened-- > 0) {
-      g->fn->indent--;
+      cond_close(g);
       emit(g, "}\n");
     }
     break;
@@ -1516,24 +1771,28 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
          key, name_ref_n(g, &n->name), n->b ? "true" : "false");
     char scope[32];
     snprintf(scope, sizeof scope, "it%d.scope", it);
+    /* The body runs again after its own writes. */
+    if (has_writes(n->b) || has_writes(n->c))
+      cache_forget_vars(g);
     emit(g, "while (tpl_for_next(rt, &it%d)) {\n", it);
-    g->fn->indent++;
+    cond_open(g);
     if (n->b) {
       const char *saved = g->fn->ctx;
       g->fn->ctx = scope;
       int c = gen_cond(g, n->b);
       g->fn->ctx = saved;
-      emit(g, "if (!b%d)\n  continue;\n", c);
+      emit(g, "if (!b%d)\n", c);
+      emit(g, "  continue;\n");
     }
     emit(g, "tpl_for_accept(rt, &it%d);\n", it);
     gen_body_in(g, n->c, scope);
-    g->fn->indent--;
+    cond_close(g);
     emit(g, "}\n");
     if (n->d) {
       emit(g, "if (tpl_for_empty(&it%d)) {\n", it);
-      g->fn->indent++;
+      cond_open(g);
       gen_body_in(g, n->d, scope);
-      g->fn->indent--;
+      cond_close(g);
       emit(g, "}\n");
     }
     break;
@@ -1552,6 +1811,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     for (size_t i = 0; i < cnt; i++)
       emit(g, "tpl_ctx_set(rt, %s, &%s, v%d);\n", ctx,
            name_ref_n(g, &n->kids[i]->name), ids[i]);
+    cache_forget_vars(g);
     free(ids);
     break;
   }
@@ -1563,6 +1823,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     emit(g, "tpl_value v%d = tpl_capture_end(rt, c%d);\n", v, m);
     emit(g, "tpl_ctx_set(rt, %s, &%s, v%d);\n", ctx, name_ref_n(g, &n->name),
          v);
+    cache_forget_vars(g);
     break;
   }
   case TPL_N_BLOCK_REF:
@@ -1577,7 +1838,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     emit(g, "tpl_include(rt, %s, v%d, %s, %s, %s, &%s);\n", ctx, a, bb,
          (n->flags & TPL_F_ONLY) ? "true" : "false",
          (n->flags & TPL_F_IGNORE_MISSING) ? "true" : "false",
-         loc_ref(g, n->a ? &n->a->loc : &n->loc));
+         loc_ref(g, &n->loc));
     break;
   }
   case TPL_N_EMBED: {
@@ -1587,7 +1848,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     emit(g, "tpl_embed(rt, self, %d, %s, %s, %s, %s, &%s);\n", (int)n->index,
          ctx, bb, (n->flags & TPL_F_ONLY) ? "true" : "false",
          (n->flags & TPL_F_IGNORE_MISSING) ? "true" : "false",
-         loc_ref(g, n->a ? &n->a->loc : &n->loc));
+         loc_ref(g, &n->loc));
     break;
   }
   case TPL_N_IMPORT: {
@@ -1595,7 +1856,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     char ab[32];
     snprintf(ab, sizeof ab, a >= 0 ? "v%d" : "tpl_null()", a);
     emit(g, "tpl_import(rt, self, %d, %s, &%s);\n", (int)n->index, ab,
-         loc_ref(g, n->a ? &n->a->loc : &n->loc));
+         loc_ref(g, &n->loc));
     break;
   }
   case TPL_N_APPLY: {
@@ -1662,7 +1923,13 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
   fnc *f = g->fn;
   buf_printf(&g->protos, "%s;\n", signature);
   buf *o = &g->fns;
-  buf_printf(o, "\n%s {\n", signature);
+  buf_adds(o, "\n");
+  if (g->path && f->line) {
+    buf_printf(o, "#line %" PRIu32 " ", f->line);
+    buf_cstr(o, g->path, strlen(g->path), 0);
+    buf_adds(o, "\n");
+  }
+  buf_printf(o, "%s {\n", signature);
   switch (f->kind) {
   case FN_BODY:
     buf_adds(o, "  (void)rt;\n  (void)self;\n  (void)ctx;\n  (void)blocks;\n");
@@ -1679,17 +1946,23 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
                 "  (void)blocks;\n");
     break;
   case FN_ARROW:
-    buf_adds(o, "  (void)argc;\n  (void)argv;\n"
+    buf_adds(o, "  (void)rt;\n  (void)cl;\n  (void)argc;\n  (void)argv;\n"
                 "  const tpl_template *self = cl->self;\n  (void)self;\n"
                 "  const tpl_blocks *blocks = cl->blocks;\n  (void)blocks;\n");
     break;
   }
   for (size_t i = 0; i < f->ncalls; i++)
     buf_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
+  for (size_t i = 0; i < f->ntops; i++)
+    buf_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
   buf_move(o, &f->body);
   buf_adds(o, "}\n");
   free(f->calls);
   f->calls = NULL;
+  free(f->cache);
+  f->cache = NULL;
+  free(f->tops);
+  f->tops = NULL;
   g->fn = saved;
 }
 
@@ -1697,11 +1970,13 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
                          const char *path, int tid);
 
 /* Writes the tables and struct of template t (number tid). */
-static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t,
-                                int tid, int body_fn, const int *block_fns,
+static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t, int tid,
+                                int body_fn, const int *block_fns,
                                 const int *macro_fns, const int *embed_tids) {
   buf *o = &g->tables;
-  buf_printf(o, "\n/* %s */\n", t->name ? t->name : "");
+  buf_adds(o, "\n/* ");
+  buf_comment(o, t->name);
+  buf_adds(o, " */\n");
   if (t->nblocks) {
     buf_printf(o, "static const tpl_block_def T%d_blocks[%zu] = {\n", tid,
                t->nblocks);
@@ -1811,6 +2086,7 @@ static int gen_code_fn(tpl_cgen *g, int kind, const tpl_node *body,
   int id = g->nfn++;
   fnc f, *saved = g->fn;
   gen_function_begin(g, &f, kind);
+  f.line = line;
   if (macro) {
     /* Twig binds every parameter: those not given get their default, or
      * null. */
@@ -1820,16 +2096,17 @@ static int gen_code_fn(tpl_cgen *g, int kind, const tpl_node *body,
                        ? macro->defaults[i]->line
                        : line);
       emit(g, "if (!tpl_ctx_has_own(ctx, &%s)) {\n", pn);
-      g->fn->indent++;
+      cond_open(g);
       if (macro->defaults && macro->defaults[i]) {
         int v = gen_expr(g, macro->defaults[i]);
         emit(g, "tpl_ctx_set_own(rt, ctx, &%s, v%d);\n", pn, v);
       } else {
         emit(g, "tpl_ctx_set_own(rt, ctx, &%s, tpl_null());\n", pn);
       }
-      g->fn->indent--;
+      cond_close(g);
       emit(g, "}\n");
     }
+    cache_forget_vars(g); /* the defaults were written */
   }
   gen_body(g, body);
   if (parent) {
@@ -1888,7 +2165,9 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
   }
   const char *saved_path = g->path;
   g->path = path;
-  buf_printf(&g->fns, "\n/* ---- %s ---- */\n", t->name ? t->name : "");
+  buf_adds(&g->fns, "\n/* ---- ");
+  buf_comment(&g->fns, t->name);
+  buf_adds(&g->fns, " ---- */\n");
   for (size_t i = 0; i < t->nmacros; i++)
     macro_fns[i] = gen_code_fn(g, FN_MACRO, t->macros[i].body, &t->macros[i],
                                NULL, t->macros[i].loc.line);
@@ -1904,9 +2183,33 @@ out:
   free(macro_fns);
 }
 
+/* A template that did not parse: its body fails with the diagnostic. */
+static void gen_broken_template(tpl_cgen *g, const tpl_ast_template *t,
+                                const tpl_diag *d, int tid) {
+  int id = g->nfn++;
+  fnc f, *saved = g->fn;
+  gen_function_begin(g, &f, FN_BODY);
+  tpl_loc loc = {d->file, d->line, d->col};
+  emit(g, "tpl_fail(rt, &%s, \"%%s\", ", loc_ref(g, &loc));
+  buf_cstr(&f.body, d->message, strnlen(d->message, sizeof d->message), 4);
+  buf_adds(&f.body, ");\n");
+  char sig[200];
+  snprintf(sig, sizeof sig,
+           "static void fn%d(tpl_rt *rt, const tpl_template *self, tpl_ctx "
+           "*ctx, const tpl_blocks *blocks)",
+           id);
+  gen_function_end(g, saved, sig);
+  tpl_ast_template stub = {.name = t->name,
+                           .source = t->source,
+                           .source_len = t->source_len,
+                           .autoescape = t->autoescape};
+  gen_template_tables(g, &stub, tid, id, NULL, NULL, NULL);
+}
+
 int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
                           const tpl_ast_template *const *templates,
-                          const char *const *paths, bool is_static) {
+                          const char *const *paths,
+                          const tpl_diag *const *broken, bool is_static) {
   int *tids = n ? calloc(n, sizeof *tids) : NULL;
   if (n && !tids)
     return -1;
@@ -1914,9 +2217,13 @@ int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
     tids[i] = g->ntpl++;
     buf_printf(&g->protos, "static const tpl_template T%d;\n", tids[i]);
   }
-  for (size_t i = 0; i < n; i++)
-    gen_template(g, templates[i], paths ? paths[i] : templates[i]->name,
-                 tids[i]);
+  for (size_t i = 0; i < n; i++) {
+    if (broken && broken[i])
+      gen_broken_template(g, templates[i], broken[i], tids[i]);
+    else
+      gen_template(g, templates[i], paths ? paths[i] : templates[i]->name,
+                   tids[i]);
+  }
   buf *o = &g->tables;
   const char *st = is_static ? "static " : "";
   buf_printf(o, "\n%sconst tpl_template *const %s_templates[%zu] = {\n", st,
@@ -1926,7 +2233,10 @@ int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
   if (!n)
     buf_adds(o, "  NULL,\n");
   buf_adds(o, "};\n");
-  buf_printf(o, "%sconst size_t %s_ntemplates = %zu;\n", st, prefix, n);
+  /* A static registry is used through the array only (its users take the
+   * count from the table they put it in). */
+  if (!is_static)
+    buf_printf(o, "const size_t %s_ntemplates = %zu;\n", prefix, n);
   free(tids);
   return g->oom ? -1 : 0;
 }
@@ -1964,6 +2274,27 @@ int tpl_cgen_finish(tpl_cgen *g, char **out, size_t *out_len) {
                  "name);\n"
                  "  return c;\n"
                  "}\n");
+  if (g->need_out_value || g->need_out_escaped)
+    buf_adds(&o, "\n/* Strings print as their bytes, raw or when already "
+                 "safe: the one case\n * worth an inline path. Everything "
+                 "else goes to the run time. */\n");
+  if (g->need_out_value)
+    buf_adds(&o, "static inline void tplc_out_value(tpl_rt *rt, tpl_value v) "
+                 "{\n"
+                 "  if (v.type == TPL_STR)\n"
+                 "    tpl_out(rt, v.u.s, v.len);\n"
+                 "  else\n"
+                 "    tpl_out_value(rt, v);\n"
+                 "}\n");
+  if (g->need_out_escaped)
+    buf_adds(&o, "static inline void tplc_out_escaped(tpl_rt *rt, tpl_value "
+                 "v,\n"
+                 "                                    tpl_escape strategy) {\n"
+                 "  if (v.type == TPL_STR && v.safe)\n"
+                 "    tpl_out(rt, v.u.s, v.len);\n"
+                 "  else\n"
+                 "    tpl_out_escaped(rt, v, strategy);\n"
+                 "}\n");
   buf_adds(&o, "\n");
   buf_add(&o, g->consts.p ? g->consts.p : "", g->consts.len);
   buf_adds(&o, "\n");
@@ -1993,15 +2324,16 @@ char *tpl_cgen_header(const char *prefix, const char *source_desc) {
   for (const char *p = prefix; *p && j + 3 < sizeof guard; p++)
     guard[j++] = (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p;
   guard[j] = 0;
+  buf_adds(&o, "/* Generated by themec from ");
+  buf_comment(&o, source_desc ? source_desc : "templates");
   buf_printf(&o,
-             "/* Generated by themec from %s: do not edit. The compiled "
-             "templates,\n * for tpl_env_add_compiled. */\n"
+             ": do not edit. The compiled templates,\n"
+             " * for tpl_env_add_compiled. */\n"
              "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n"
              "#include \"tpl_rt.h\"\n\n"
              "extern const tpl_template *const %s_templates[];\n"
              "extern const size_t %s_ntemplates;\n\n#endif\n",
-             source_desc ? source_desc : "templates", guard, guard, prefix,
-             prefix);
+             guard, guard, prefix, prefix);
   if (o.oom) {
     buf_free(&o);
     return NULL;

@@ -35,12 +35,16 @@ tpl_cgen *tpl_cgen_new(const char *out_name, size_t nincludes,
 void tpl_cgen_free(tpl_cgen *g);
 
 /* Adds the registry `PREFIX_templates` / `PREFIX_ntemplates` holding the
- * given templates in that order. paths[i] names templates[i]'s source file
- * in `#line` directives. Non-static unless is_static. Returns 0, or -1 when
- * out of memory. */
+ * given templates in that order (a static registry has no _ntemplates).
+ * paths[i] names templates[i]'s source file in `#line` directives. Non-static
+ * unless is_static. broken (may be NULL): when broken[i] is set, templates[i]
+ * did not parse and becomes a stub that keeps its name and source (for
+ * source()) and fails with that diagnostic when displayed; only its name,
+ * source and autoescape are read. Returns 0, or -1 when out of memory. */
 int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
                           const tpl_ast_template *const *templates,
-                          const char *const *paths, bool is_static);
+                          const char *const *paths,
+                          const tpl_diag *const *broken, bool is_static);
 
 /* Appends text after the registries (themec's case table). */
 int tpl_cgen_add_trailer(tpl_cgen *g, const char *text, size_t len);

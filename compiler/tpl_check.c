@@ -1,14 +1,13 @@
-/* The checker: turns the parser's raw tree into the AST both back ends
- * walk. It collects blocks, macros, uses and embeds into templates,
- * resolves filters, functions, tests, imports and macro calls, maps named
- * arguments to positions, applies Twig's autoescaping (EscaperNodeVisitor
- * and SafeAnalysisNodeVisitor) and for-loop analysis (OptimizerNodeVisitor),
- * and reports every compile-time error it can find. Twig resolves imports
- * while parsing, so the walk goes in source order, blocks in place. */
+/* The checker: turns the parser's raw tree into the AST the back ends walk
+ * (blocks, macros, embeds, resolved calls and imports, Twig's autoescaping
+ * and loop analysis) and reports every compile-time error it finds. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tpl_front.h"
+
+/* Twig resolves imports while parsing, so the walk goes in source order and
+ * visits each block's body where the block is defined. */
 
 /* ---- small arena vectors ------------------------------------------ */
 
@@ -70,6 +69,7 @@ typedef struct chk {
   int depth; /* control structures around the current statement */
   int esc;   /* the autoescape strategy in effect */
   chk_loops loops;
+  bool saw_raw; /* a |raw to drop at the end */
   int edepth; /* expression nesting, bounded so deep trees cannot overflow
                  the C stack of the checker or of the back ends */
   bool too_deep;
@@ -534,6 +534,7 @@ static tpl_node *filter(chk *C, tpl_node *n) {
   n->a = expr(C, n->a);
   if (tpl_name_is(nm, "raw")) {
     /* identity; dropped after the escaping analysis */
+    C->saw_raw = true;
     n->callable = tpl_find_filter("raw", 3);
     expr_kids(C, n);
     n->names = NULL;
@@ -1221,11 +1222,13 @@ static void finish_template(chk *C, chk_tpl *T) {
   }
   if (t->parent)
     filter_child_body(C, t->body, false);
-  t->body = strip_raw(t->body);
-  for (size_t i = 0; i < T->blocks.n; i++)
-    T->blocks.v[i].body = strip_raw(T->blocks.v[i].body);
-  for (size_t i = 0; i < T->macros.n; i++)
-    T->macros.v[i].body = strip_raw(T->macros.v[i].body);
+  if (C->saw_raw) {
+    t->body = strip_raw(t->body);
+    for (size_t i = 0; i < T->blocks.n; i++)
+      T->blocks.v[i].body = strip_raw(T->blocks.v[i].body);
+    for (size_t i = 0; i < T->macros.n; i++)
+      T->macros.v[i].body = strip_raw(T->macros.v[i].body);
+  }
   t->nblocks = T->blocks.n;
   t->blocks = T->blocks.v;
   t->nmacros = T->macros.n;

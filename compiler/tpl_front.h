@@ -72,7 +72,8 @@ typedef struct tpl_tok {
   uint8_t op;        /* TPL_T_OP: tpl_rop; TPL_T_PUNCT: the character */
   uint32_t line, col;
   uint32_t off, len; /* span in the (normalised) source */
-  const char *s;     /* NAME, TEXT, STRING: the value (arena, NUL-ended) */
+  const char *s;     /* NAME, STRING: the value (arena, NUL-ended); TEXT:
+                        the text in the source (not NUL-ended) */
   size_t slen;
   tpl_value num;     /* NUMBER */
 } tpl_tok;
@@ -133,8 +134,7 @@ typedef struct tpl_pctx {
 enum {
   TPL_N__MACRO = 200, /* name; names: params (nnames); kids: defaults (NULL
                          when none); a: body */
-  TPL_N__USE,         /* a: template expr; names: from, to pairs (nnames) */
-  TPL_N__FUNC_ARGS    /* marker kind, never in a tree */
+  TPL_N__USE          /* a: template expr; names: from, to pairs (nnames) */
 };
 
 /* Internal flag bits, in node->flags of parser-made nodes. */

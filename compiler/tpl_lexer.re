@@ -1,7 +1,6 @@
-/* The template lexer: splits a template into Twig's tokens (text, tag
- * delimiters, names, numbers, strings with #{} interpolation, operators,
- * punctuation) following Twig 3.5's Lexer, whitespace control included.
- * re2c recognises the expression tokens; the states around them are C. */
+/* The template lexer: Twig 3.5's tokens (text, tag delimiters with their
+ * whitespace control, names, numbers, strings with #{} interpolation,
+ * operators); re2c recognises expression tokens, C runs the states. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,6 @@
-/* The template grammar (Twig 3.5): statements, tags and expressions with
- * Twig's operator precedence, building the raw AST that tpl_check.c then
- * resolves. A token layer (yylex below) turns the lexer's raw tokens into
- * grammar tokens: tag names, tag keywords, test names, arrow functions and
- * named arguments, which need context or lookahead LALR(1) does not have. */
+/* The template grammar (Twig 3.5) with Twig's operator precedence, building
+ * the raw AST tpl_check.c resolves; its token layer (yylex) finds tag names,
+ * tag keywords, test names, arrows and named arguments by context. */
 
 %define api.pure full
 %define api.prefix {tpl_yy}
@@ -22,6 +20,7 @@ int tpl_yylex(TPL_YYSTYPE *lval, TPL_YYLTYPE *lloc, tpl_pctx *P);
 %code {
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void tpl_yyerror(TPL_YYLTYPE *loc, tpl_pctx *P, const char *msg);
 
@@ -1023,13 +1022,6 @@ static int tag_kind(const tpl_tok *t) {
   return T_UNKNOWN;
 }
 
-static const char *tag_name_of(int kind) {
-  for (size_t i = 0; i < sizeof tpl_tags / sizeof *tpl_tags; i++)
-    if (tpl_tags[i].kind == kind)
-      return tpl_tags[i].name;
-  return NULL;
-}
-
 /* Words that are keywords inside a given tag (after an expression). */
 static int tag_keyword(int tag, const char *s) {
   switch (tag) {
@@ -1284,8 +1276,17 @@ static void tpl_yyerror(TPL_YYLTYPE *loc, tpl_pctx *P, const char *msg) {
            msg);
 }
 
-/* How a grammar symbol reads in "expecting ..." */
-static const char *describe(yysymbol_kind_t k) {
+/* How a grammar symbol reads in "expecting ..."; punctuation comes out
+ * of bison's names ('(') into buf. */
+static const char *describe(yysymbol_kind_t k, char buf[8]) {
+  const char *bn = yysymbol_name(k);
+  if (bn && bn[0] == '\'' && bn[1] && bn[2] == '\'') {
+    buf[0] = '"';
+    buf[1] = bn[1];
+    buf[2] = '"';
+    buf[3] = 0;
+    return buf;
+  }
   switch (k) {
   case YYSYMBOL_YYEOF: return "end of template";
   case YYSYMBOL_TEXT: return "text";
@@ -1395,18 +1396,28 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, tpl_pctx *P) {
   int m = snprintf(msg, sizeof msg, "unexpected %s", what);
   if (n >= 1 && n <= 3) {
     bool ok = true;
+    char bufs[4][8];
     for (int i = 0; i < n; i++)
-      if (!describe(exp[i]))
+      if (!describe(exp[i], bufs[i]))
         ok = false;
     if (ok) {
-      for (int i = 0; i < n && m > 0 && (size_t)m < sizeof msg; i++)
+      const char *uniq[4];
+      int nu = 0;
+      for (int i = 0; i < n; i++) {
+        const char *d = describe(exp[i], bufs[i]);
+        bool seen = false;
+        for (int j = 0; j < nu; j++)
+          seen = seen || !strcmp(uniq[j], d);
+        if (!seen)
+          uniq[nu++] = d;
+      }
+      for (int i = 0; i < nu && m > 0 && (size_t)m < sizeof msg; i++)
         m += snprintf(msg + m, sizeof msg - (size_t)m, "%s%s",
-                      i == 0 ? ", expecting " : i == n - 1 ? " or " : ", ",
-                      describe(exp[i]));
+                      i == 0 ? ", expecting " : i == nu - 1 ? " or " : ", ",
+                      uniq[i]);
     }
   }
   tpl_perr(P, line, col, "%s", msg);
-  (void)tag_name_of;
   return 0;
 }
 

@@ -60,9 +60,7 @@ static int tpl_month_days(int64_t y, int m) {
 }
 
 /* 0 = Sunday */
-static int tpl_weekday(int64_t days) {
-  return (int)(((days % 7) + 11) % 7);
-}
+static int tpl_weekday(int64_t days) { return (int)(((days % 7) + 11) % 7); }
 
 /* ---- time zones ----------------------------------------------------- */
 
@@ -99,13 +97,13 @@ typedef struct tpl_tz {
   tpl_tz_rule rule;
 } tpl_tz;
 
-static const tpl_tz tpl_tz_utc = {NULL, "UTC", TPL_TZ_UTC, 0, 0, 0,
-                                  NULL, NULL, NULL, {0}};
+static const tpl_tz tpl_tz_utc = {NULL, "UTC", TPL_TZ_UTC, 0,    0,
+                                  0,    NULL,  NULL,       NULL, {0}};
 /* Zones named by an abbreviation in a date string ("... GMT", "...Z") */
-static const tpl_tz tpl_tz_gmt = {NULL, "GMT", TPL_TZ_UTC, 0, 0, 0,
-                                  NULL, NULL, NULL, {0}};
-static const tpl_tz tpl_tz_z = {NULL, "Z", TPL_TZ_UTC, 0, 0, 0,
-                                NULL, NULL, NULL, {0}};
+static const tpl_tz tpl_tz_gmt = {NULL, "GMT", TPL_TZ_UTC, 0,    0,
+                                  0,    NULL,  NULL,       NULL, {0}};
+static const tpl_tz tpl_tz_z = {NULL, "Z",  TPL_TZ_UTC, 0,    0,
+                                0,    NULL, NULL,       NULL, {0}};
 
 static bool tpl_tz_parse_name(const char **p, const char *end, char *out,
                               size_t cap) {
@@ -121,7 +119,8 @@ static bool tpl_tz_parse_name(const char **p, const char *end, char *out,
       return false;
     (*p)++;
   } else {
-    while (*p < end && ((**p >= 'A' && **p <= 'Z') || (**p >= 'a' && **p <= 'z'))) {
+    while (*p < end &&
+           ((**p >= 'A' && **p <= 'Z') || (**p >= 'a' && **p <= 'z'))) {
       if (n + 1 < cap)
         out[n++] = **p;
       (*p)++;
@@ -263,7 +262,8 @@ static tpl_tz_type tpl_tz_rule_at(const tpl_tz_rule *r, int64_t t) {
   /* start is given in standard time, end in daylight time */
   int64_t start = tpl_tz_when_local(&r->start, y) - r->std.off;
   int64_t end = tpl_tz_when_local(&r->end, y) - r->dst.off;
-  bool in_dst = start < end ? (t >= start && t < end) : !(t >= end && t < start);
+  bool in_dst =
+      start < end ? (t >= start && t < end) : !(t >= end && t < start);
   return in_dst ? r->dst : r->std;
 }
 
@@ -299,7 +299,8 @@ static tpl_tz_type tpl_tz_at(const tpl_tz *tz, int64_t t) {
 }
 
 static uint32_t tpl_be32(const unsigned char *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+         p[3];
 }
 
 static int64_t tpl_be64(const unsigned char *p) {
@@ -337,7 +338,8 @@ static bool tpl_tzif_parse(tpl_arena *a, const unsigned char *buf, size_t len,
     uint8_t *idx = tpl_arena_alloc(a, timecnt + 1);
     tpl_tz_type *types = tpl_arena_alloc(a, typecnt * sizeof(tpl_tz_type));
     for (uint32_t i = 0; i < timecnt; i++)
-      trans[i] = tsize == 8 ? tpl_be64(d + i * 8) : (int32_t)tpl_be32(d + i * 4);
+      trans[i] =
+          tsize == 8 ? tpl_be64(d + i * 8) : (int32_t)tpl_be32(d + i * 4);
     d += timecnt * tsize;
     for (uint32_t i = 0; i < timecnt; i++) {
       idx[i] = d[i];
@@ -467,7 +469,8 @@ static const tpl_tz *tpl_tz_value(tpl_rt *rt, tpl_value v, const tpl_loc *loc) {
   tpl_value s = tpl_to_str(rt, v);
   const tpl_tz *tz = tpl_tz_find(rt, s.u.s, s.len);
   if (!tz)
-    tpl_fail(rt, loc, "DateTimeZone::__construct(): Unknown or bad timezone (%.*s)",
+    tpl_fail(rt, loc,
+             "DateTimeZone::__construct(): Unknown or bad timezone (%.*s)",
              (int)(s.len > 100 ? 100 : s.len), s.u.s);
   return tz;
 }
@@ -527,6 +530,10 @@ int64_t tpl_now(tpl_rt *rt) {
 
 /* ---- parsing date strings ------------------------------------------- */
 
+/* Timestamps within about ±30 million years: enough for any date, and far
+ * from int64 overflow in the arithmetic below. */
+#define TPL_TS_MAX 1000000000000000ll
+
 typedef struct tpl_when {
   bool have_date, have_time, have_zone, have_ts, reset_time;
   int64_t y;
@@ -536,15 +543,15 @@ typedef struct tpl_when {
   const tpl_tz *zone;
   /* relative parts */
   int64_t ry, rm, rd, rh, ri, rs;
-  int weekday;      /* -1 none, else 0..6 (Sunday 0) */
-  int weekday_rel;  /* 0 this/plain, 1 next, -1 last */
-  int first_last;   /* 0, 1 first day of, 2 last day of */
+  int weekday;     /* -1 none, else 0..6 (Sunday 0) */
+  int weekday_rel; /* 0 this/plain, 1 next, -1 last */
+  int first_last;  /* 0, 1 first day of, 2 last day of */
 } tpl_when;
 
 static const char *const tpl_month_names[] = {
     "january", "february", "march",     "april",   "may",      "june",
     "july",    "august",   "september", "october", "november", "december"};
-static const char *const tpl_day_names[] = {"sunday",   "monday", "tuesday",
+static const char *const tpl_day_names[] = {"sunday",    "monday",   "tuesday",
                                             "wednesday", "thursday", "friday",
                                             "saturday"};
 
@@ -614,13 +621,26 @@ static int tpl_match_unit(const char *w, size_t n) {
   static const struct {
     const char *name;
     int unit;
-  } units[] = {{"sec", U_SEC},     {"secs", U_SEC},       {"second", U_SEC},
-               {"seconds", U_SEC}, {"min", U_MIN},        {"mins", U_MIN},
-               {"minute", U_MIN},  {"minutes", U_MIN},    {"hour", U_HOUR},
-               {"hours", U_HOUR},  {"day", U_DAY},        {"days", U_DAY},
-               {"week", U_WEEK},   {"weeks", U_WEEK},     {"fortnight", U_FORTNIGHT},
-               {"fortnights", U_FORTNIGHT}, {"forthnight", U_FORTNIGHT},
-               {"month", U_MONTH}, {"months", U_MONTH},   {"year", U_YEAR},
+  } units[] = {{"sec", U_SEC},
+               {"secs", U_SEC},
+               {"second", U_SEC},
+               {"seconds", U_SEC},
+               {"min", U_MIN},
+               {"mins", U_MIN},
+               {"minute", U_MIN},
+               {"minutes", U_MIN},
+               {"hour", U_HOUR},
+               {"hours", U_HOUR},
+               {"day", U_DAY},
+               {"days", U_DAY},
+               {"week", U_WEEK},
+               {"weeks", U_WEEK},
+               {"fortnight", U_FORTNIGHT},
+               {"fortnights", U_FORTNIGHT},
+               {"forthnight", U_FORTNIGHT},
+               {"month", U_MONTH},
+               {"months", U_MONTH},
+               {"year", U_YEAR},
                {"years", U_YEAR}};
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
     if (strlen(units[i].name) == n && memcmp(units[i].name, w, n) == 0)
@@ -628,16 +648,39 @@ static int tpl_match_unit(const char *w, size_t n) {
   return 0;
 }
 
+/* Relative amounts are bounded so that no later step can overflow. */
+#define TPL_REL_MAX 100000000000ll
+
 static void tpl_add_rel(tpl_when *w, int unit, int64_t n) {
+  if (n > TPL_REL_MAX)
+    n = TPL_REL_MAX;
+  if (n < -TPL_REL_MAX)
+    n = -TPL_REL_MAX;
   switch (unit) {
-  case U_SEC: w->rs += n; break;
-  case U_MIN: w->ri += n; break;
-  case U_HOUR: w->rh += n; break;
-  case U_DAY: w->rd += n; break;
-  case U_WEEK: w->rd += 7 * n; break;
-  case U_FORTNIGHT: w->rd += 14 * n; break;
-  case U_MONTH: w->rm += n; break;
-  case U_YEAR: w->ry += n; break;
+  case U_SEC:
+    w->rs += n;
+    break;
+  case U_MIN:
+    w->ri += n;
+    break;
+  case U_HOUR:
+    w->rh += n;
+    break;
+  case U_DAY:
+    w->rd += n;
+    break;
+  case U_WEEK:
+    w->rd += 7 * n;
+    break;
+  case U_FORTNIGHT:
+    w->rd += 14 * n;
+    break;
+  case U_MONTH:
+    w->rm += n;
+    break;
+  case U_YEAR:
+    w->ry += n;
+    break;
   }
 }
 
@@ -684,7 +727,8 @@ static bool tpl_sc_time(tpl_scan *c, tpl_when *w) {
   while (p < c->len && c->s[p] == ' ')
     p++;
   if (p + 1 < c->len && (c->s[p] == 'a' || c->s[p] == 'p') &&
-      (c->s[p + 1] == 'm' || (c->s[p + 1] == '.' && p + 2 < c->len && c->s[p + 2] == 'm')) &&
+      (c->s[p + 1] == 'm' ||
+       (c->s[p + 1] == '.' && p + 2 < c->len && c->s[p + 2] == 'm')) &&
       !tpl_sc_alpha(c, p + (c->s[p + 1] == '.' ? 3 : 2)) && h >= 1 && h <= 12) {
     bool pm = c->s[p] == 'p';
     h = h % 12 + (pm ? 12 : 0);
@@ -707,7 +751,8 @@ static bool tpl_sc_time(tpl_scan *c, tpl_when *w) {
 /* Zone suffixes: Z, UTC/GMT, +hh[:mm], or a tz database name. */
 static bool tpl_sc_zone(tpl_rt *rt, tpl_scan *c, tpl_when *w) {
   size_t p = c->pos;
-  if (p < c->len && (c->s[p] == '+' || c->s[p] == '-') && tpl_sc_digit(c, p + 1)) {
+  if (p < c->len && (c->s[p] == '+' || c->s[p] == '-') &&
+      tpl_sc_digit(c, p + 1)) {
     size_t e = p + 1;
     while (e < c->len && (tpl_sc_digit(c, e) || c->s[e] == ':'))
       e++;
@@ -726,7 +771,8 @@ static bool tpl_sc_zone(tpl_rt *rt, tpl_scan *c, tpl_when *w) {
     c->pos = p + 1;
     return true;
   }
-  if (n == 3 && (memcmp(c->s + p, "utc", 3) == 0 || memcmp(c->s + p, "gmt", 3) == 0)) {
+  if (n == 3 &&
+      (memcmp(c->s + p, "utc", 3) == 0 || memcmp(c->s + p, "gmt", 3) == 0)) {
     c->pos = p + 3;
     w->zone = c->s[p] == 'u' ? &tpl_tz_utc : &tpl_tz_gmt;
     w->have_zone = true;
@@ -749,8 +795,23 @@ static bool tpl_sc_zone(tpl_rt *rt, tpl_scan *c, tpl_when *w) {
   return false;
 }
 
+static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
+                             tpl_when *w);
+
 static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
                            tpl_when *w) {
+  if (!tpl_parse_date_1(rt, str, len, w))
+    return false;
+  /* years beyond a few million and overflowing sums are not dates */
+  int64_t lim = TPL_REL_MAX;
+  return w->ry > -10000000 && w->ry < 10000000 && w->rm > -lim && w->rm < lim &&
+         w->rd > -lim && w->rd < lim && w->rh > -lim && w->rh < lim &&
+         w->ri > -lim && w->ri < lim && w->rs > -lim && w->rs < lim &&
+         (!w->have_ts || (w->ts > -TPL_TS_MAX && w->ts < TPL_TS_MAX));
+}
+
+static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
+                             tpl_when *w) {
   char *low = tpl_arena_alloc(rt->arena, len + 1);
   for (size_t i = 0; i < len; i++)
     low[i] = (char)(str[i] >= 'A' && str[i] <= 'Z' ? str[i] + 32 : str[i]);
@@ -864,8 +925,9 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
           continue;
         }
       }
-      if (nd <= 2 && (sep == ':' || (sep == '.' && tpl_sc_digit(&c, e + 1) &&
-                                     tpl_sc_digit(&c, e + 2) && !tpl_sc_digit(&c, e + 3)))) {
+      if (nd <= 2 && (sep == ':' ||
+                      (sep == '.' && tpl_sc_digit(&c, e + 1) &&
+                       tpl_sc_digit(&c, e + 2) && !tpl_sc_digit(&c, e + 3)))) {
         if (!tpl_sc_time(&c, w))
           return false;
         continue;
@@ -875,16 +937,15 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
         while (q < c.len && c.s[q] == ' ')
           q++;
         size_t wl = tpl_sc_word(&c, q);
-        /* 5 March 2024, 5th of March */
+        /* 5 March 2024, 5th March */
         int64_t day;
         tpl_sc_num(&c, 2, &day);
-        size_t r = c.pos;
-        if (wl == 2 && (memcmp(c.s + q, "st", 2) == 0 || memcmp(c.s + q, "nd", 2) == 0 ||
-                        memcmp(c.s + q, "rd", 2) == 0 || memcmp(c.s + q, "th", 2) == 0)) {
-          r = q + 2;
-          while (r < c.len && c.s[r] == ' ')
-            r++;
-          q = r;
+        if (wl == 2 &&
+            (memcmp(c.s + q, "st", 2) == 0 || memcmp(c.s + q, "nd", 2) == 0 ||
+             memcmp(c.s + q, "rd", 2) == 0 || memcmp(c.s + q, "th", 2) == 0)) {
+          q += 2;
+          while (q < c.len && c.s[q] == ' ')
+            q++;
           wl = tpl_sc_word(&c, q);
         }
         int mon = tpl_match_month(c.s + q, wl);
@@ -895,7 +956,8 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
           w->d = (int)day;
           w->y = INT64_MIN;
           size_t y0 = c.pos;
-          while (y0 < c.len && (c.s[y0] == ' ' || c.s[y0] == ',' || c.s[y0] == '-' || c.s[y0] == '.'))
+          while (y0 < c.len && (c.s[y0] == ' ' || c.s[y0] == ',' ||
+                                c.s[y0] == '-' || c.s[y0] == '.'))
             y0++;
           size_t ye = y0;
           while (tpl_sc_digit(&c, ye))
@@ -907,7 +969,6 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
           }
           continue;
         }
-        (void)r;
         /* "+N unit" without sign: "3 days" */
         if (wl && tpl_match_unit(c.s + q, wl)) {
           tpl_add_rel(w, tpl_match_unit(c.s + q, wl), day);
@@ -915,7 +976,8 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
           continue;
         }
         /* 3pm */
-        if (wl == 2 && (memcmp(c.s + q, "am", 2) == 0 || memcmp(c.s + q, "pm", 2) == 0) &&
+        if (wl == 2 &&
+            (memcmp(c.s + q, "am", 2) == 0 || memcmp(c.s + q, "pm", 2) == 0) &&
             day >= 1 && day <= 12) {
           w->have_time = true;
           w->h = (int)(day % 12 + (c.s[q] == 'p' ? 12 : 0));
@@ -1041,7 +1103,8 @@ static bool tpl_parse_date(tpl_rt *rt, const char *str, size_t len,
         w->y = INT64_MIN;
         if (nd == 4) {
           w->y = v;
-        } else if (nd >= 1 && nd <= 2 && !(c.pos < c.len && c.s[c.pos] == ':')) {
+        } else if (nd >= 1 && nd <= 2 &&
+                   !(c.pos < c.len && c.s[c.pos] == ':')) {
           w->d = (int)v;
           size_t sfx = tpl_sc_word(&c, c.pos);
           if (sfx == 2)
@@ -1180,7 +1243,7 @@ static bool tpl_all_digits(const char *s, size_t len) {
 
 static tpl_value tpl_to_date(tpl_rt *rt, tpl_value date, tpl_value tzv,
                              bool keep_zone, const tpl_loc *loc) {
-  const tpl_tz *tz = keep_zone ? NULL
+  const tpl_tz *tz = keep_zone              ? NULL
                      : tzv.type == TPL_NULL ? &tpl_tz_utc
                                             : tpl_tz_value(rt, tzv, loc);
   if (date.type == TPL_OBJ && date.u.obj->cls == &tpl_date_class) {
@@ -1188,8 +1251,8 @@ static tpl_value tpl_to_date(tpl_rt *rt, tpl_value date, tpl_value tzv,
     return tpl_date_new(rt, d->ts, d->usec, tz ? tz : d->tz);
   }
   int64_t now = tpl_now(rt);
-  if (date.type == TPL_NULL ||
-      (date.type == TPL_STR && date.len == 3 && memcmp(date.u.s, "now", 3) == 0))
+  if (date.type == TPL_NULL || (date.type == TPL_STR && date.len == 3 &&
+                                memcmp(date.u.s, "now", 3) == 0))
     return tpl_date_new(rt, now, 0, tz ? tz : &tpl_tz_utc);
   tpl_value s = date.type == TPL_STR ? date : tpl_to_str(rt, date);
   if (tpl_all_digits(s.u.s, s.len) ||
@@ -1197,6 +1260,10 @@ static tpl_value tpl_to_date(tpl_rt *rt, tpl_value date, tpl_value tzv,
     tpl_value n;
     tpl_str_is_numeric(s.u.s, s.len, &n);
     int64_t ts = n.type == TPL_INT ? n.u.i : tpl_double_to_int(n.u.f);
+    if (ts <= -TPL_TS_MAX || ts >= TPL_TS_MAX)
+      tpl_fail(rt, loc,
+               "DateTime::__construct(): timestamp %.*s is out of range",
+               (int)(s.len > 40 ? 40 : s.len), s.u.s);
     return tpl_date_new(rt, ts, 0, tz ? tz : tpl_tz_offset(rt, 0));
   }
   tpl_when w;
@@ -1230,13 +1297,12 @@ static void tpl_put_offset(tpl_sb *b, int32_t off, bool colon) {
 static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
   static const char *const mon3[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  static const char *const monf[] = {"January", "February", "March",
-                                     "April",   "May",      "June",
-                                     "July",    "August",   "September",
-                                     "October", "November", "December"};
+  static const char *const monf[] = {
+      "January", "February", "March",     "April",   "May",      "June",
+      "July",    "August",   "September", "October", "November", "December"};
   static const char *const day3[] = {"Sun", "Mon", "Tue", "Wed",
                                      "Thu", "Fri", "Sat"};
-  static const char *const dayf[] = {"Sunday",   "Monday", "Tuesday",
+  static const char *const dayf[] = {"Sunday",    "Monday",   "Tuesday",
                                      "Wednesday", "Thursday", "Friday",
                                      "Saturday"};
   tpl_tz_type zt = tpl_tz_at(dt->tz, dt->ts);
@@ -1271,11 +1337,21 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
   for (size_t k = 0; k < f.len; k++) {
     char c = f.u.s[k];
     switch (c) {
-    case 'd': tpl_put2(&b, d); break;
-    case 'D': tpl_sb_adds(&b, day3[wd]); break;
-    case 'j': tpl_sb_add_int(&b, d); break;
-    case 'l': tpl_sb_adds(&b, dayf[wd]); break;
-    case 'N': tpl_sb_add_int(&b, iso_wd); break;
+    case 'd':
+      tpl_put2(&b, d);
+      break;
+    case 'D':
+      tpl_sb_adds(&b, day3[wd]);
+      break;
+    case 'j':
+      tpl_sb_add_int(&b, d);
+      break;
+    case 'l':
+      tpl_sb_adds(&b, dayf[wd]);
+      break;
+    case 'N':
+      tpl_sb_add_int(&b, iso_wd);
+      break;
     case 'S':
       if (d % 10 == 1 && d != 11)
         tpl_sb_adds(&b, "st");
@@ -1286,16 +1362,36 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       else
         tpl_sb_adds(&b, "th");
       break;
-    case 'w': tpl_sb_add_int(&b, wd); break;
-    case 'z': tpl_sb_add_int(&b, yday); break;
-    case 'W': tpl_put2(&b, week); break;
-    case 'F': tpl_sb_adds(&b, monf[m - 1]); break;
-    case 'm': tpl_put2(&b, m); break;
-    case 'M': tpl_sb_adds(&b, mon3[m - 1]); break;
-    case 'n': tpl_sb_add_int(&b, m); break;
-    case 't': tpl_sb_add_int(&b, tpl_month_days(y, m)); break;
-    case 'L': tpl_sb_addc(&b, tpl_leap(y) ? '1' : '0'); break;
-    case 'o': tpl_sb_add_int(&b, iso_y); break;
+    case 'w':
+      tpl_sb_add_int(&b, wd);
+      break;
+    case 'z':
+      tpl_sb_add_int(&b, yday);
+      break;
+    case 'W':
+      tpl_put2(&b, week);
+      break;
+    case 'F':
+      tpl_sb_adds(&b, monf[m - 1]);
+      break;
+    case 'm':
+      tpl_put2(&b, m);
+      break;
+    case 'M':
+      tpl_sb_adds(&b, mon3[m - 1]);
+      break;
+    case 'n':
+      tpl_sb_add_int(&b, m);
+      break;
+    case 't':
+      tpl_sb_add_int(&b, tpl_month_days(y, m));
+      break;
+    case 'L':
+      tpl_sb_addc(&b, tpl_leap(y) ? '1' : '0');
+      break;
+    case 'o':
+      tpl_sb_add_int(&b, iso_y);
+      break;
     case 'X':
     case 'x':
       if (c == 'X' || y >= 10000 || y < 0) {
@@ -1310,9 +1406,15 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
                (long long)(y < 0 ? -y : y));
       tpl_sb_adds(&b, buf);
       break;
-    case 'y': tpl_put2(&b, y % 100); break; /* -84 for -4084, as PHP */
-    case 'a': tpl_sb_adds(&b, h >= 12 ? "pm" : "am"); break;
-    case 'A': tpl_sb_adds(&b, h >= 12 ? "PM" : "AM"); break;
+    case 'y':
+      tpl_put2(&b, y % 100);
+      break; /* -84 for -4084, as PHP */
+    case 'a':
+      tpl_sb_adds(&b, h >= 12 ? "pm" : "am");
+      break;
+    case 'A':
+      tpl_sb_adds(&b, h >= 12 ? "PM" : "AM");
+      break;
     case 'B': {
       int64_t r = ((dt->ts % 86400 + 86400) % 86400 + 3600) * 10;
       if (r < 0)
@@ -1321,12 +1423,24 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       tpl_sb_adds(&b, buf);
       break;
     }
-    case 'g': tpl_sb_add_int(&b, h % 12 ? h % 12 : 12); break;
-    case 'G': tpl_sb_add_int(&b, h); break;
-    case 'h': tpl_put2(&b, h % 12 ? h % 12 : 12); break;
-    case 'H': tpl_put2(&b, h); break;
-    case 'i': tpl_put2(&b, mi); break;
-    case 's': tpl_put2(&b, s); break;
+    case 'g':
+      tpl_sb_add_int(&b, h % 12 ? h % 12 : 12);
+      break;
+    case 'G':
+      tpl_sb_add_int(&b, h);
+      break;
+    case 'h':
+      tpl_put2(&b, h % 12 ? h % 12 : 12);
+      break;
+    case 'H':
+      tpl_put2(&b, h);
+      break;
+    case 'i':
+      tpl_put2(&b, mi);
+      break;
+    case 's':
+      tpl_put2(&b, s);
+      break;
     case 'u':
       snprintf(buf, sizeof buf, "%06d", (int)dt->usec);
       tpl_sb_adds(&b, buf);
@@ -1335,13 +1449,22 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       snprintf(buf, sizeof buf, "%03d", (int)(dt->usec / 1000));
       tpl_sb_adds(&b, buf);
       break;
-    case 'e': tpl_sb_adds(&b, dt->tz->name); break;
-    case 'I': tpl_sb_addc(&b, zt.dst ? '1' : '0'); break;
-    case 'O': tpl_put_offset(&b, zt.off, false); break;
-    case 'P': tpl_put_offset(&b, zt.off, true); break;
+    case 'e':
+      tpl_sb_adds(&b, dt->tz->name);
+      break;
+    case 'I':
+      tpl_sb_addc(&b, zt.dst ? '1' : '0');
+      break;
+    case 'O':
+      tpl_put_offset(&b, zt.off, false);
+      break;
+    case 'P':
+      tpl_put_offset(&b, zt.off, true);
+      break;
     case 'p':
       if ((dt->tz->kind == TPL_TZ_OFFSET && zt.off == 0) ||
-          (zt.abbr && (strcmp(zt.abbr, "UTC") == 0 || strcmp(zt.abbr, "Z") == 0)))
+          (zt.abbr &&
+           (strcmp(zt.abbr, "UTC") == 0 || strcmp(zt.abbr, "Z") == 0)))
         tpl_sb_addc(&b, 'Z');
       else
         tpl_put_offset(&b, zt.off, true);
@@ -1354,7 +1477,9 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
         tpl_sb_adds(&b, zt.abbr ? zt.abbr : dt->tz->name);
       }
       break;
-    case 'Z': tpl_sb_add_int(&b, zt.off); break;
+    case 'Z':
+      tpl_sb_add_int(&b, zt.off);
+      break;
     case 'c':
       snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y,
                m, d, h, mi, s);
@@ -1367,7 +1492,9 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       tpl_sb_adds(&b, buf);
       tpl_put_offset(&b, zt.off, false);
       break;
-    case 'U': tpl_sb_add_int(&b, dt->ts); break;
+    case 'U':
+      tpl_sb_add_int(&b, dt->ts);
+      break;
     case '\\':
       if (k + 1 < f.len)
         k++;
@@ -1378,6 +1505,19 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
     }
   }
   return tpl_sb_value(&b);
+}
+
+/* PHP's json_encode of a DateTime: its public-looking properties. */
+tpl_value tpl_date_json_map(tpl_rt *rt, const tpl_date *d) {
+  tpl_map *m = tpl_map_new(rt->arena, 3);
+  tpl_map_set_str(rt->arena, m, "date",
+                  tpl_date_format(rt, d, tpl_cstr("Y-m-d H:i:s.u")));
+  int type = d->tz->kind == TPL_TZ_OFFSET                          ? 1
+             : (d->tz->kind == TPL_TZ_UTC && d->tz != &tpl_tz_utc) ? 2
+                                                                   : 3;
+  tpl_map_set_str(rt->arena, m, "timezone_type", tpl_int(type));
+  tpl_map_set_str(rt->arena, m, "timezone", tpl_cstr(d->tz->name));
+  return tpl_map_value(m);
 }
 
 /* ---- filters and function ------------------------------------------- */
@@ -1402,6 +1542,8 @@ tpl_value tpl_date_modify_filter(tpl_rt *rt, tpl_ctx *ctx, int argc,
   if (!tpl_parse_date_full(rt, mod.u.s, mod.len, &w))
     return tpl_bool(false); /* DateTime::modify() warns and gives false */
   tpl_when_apply(&w, &dt->ts, &dt->usec, &dt->tz);
+  if (dt->ts <= -TPL_TS_MAX || dt->ts >= TPL_TS_MAX)
+    return tpl_bool(false);
   return d;
 }
 

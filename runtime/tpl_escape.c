@@ -115,29 +115,29 @@ static void tpl_sink_close(tpl_sink *k) {
 
 /* 0: copy, 1: entity, 2: start of a multi-byte sequence to check. */
 static const unsigned char tpl_html_class[256] = {
-    ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1,
-    [0x80] = 2, [0x81] = 2, [0x82] = 2, [0x83] = 2, [0x84] = 2, [0x85] = 2,
-    [0x86] = 2, [0x87] = 2, [0x88] = 2, [0x89] = 2, [0x8A] = 2, [0x8B] = 2,
-    [0x8C] = 2, [0x8D] = 2, [0x8E] = 2, [0x8F] = 2, [0x90] = 2, [0x91] = 2,
-    [0x92] = 2, [0x93] = 2, [0x94] = 2, [0x95] = 2, [0x96] = 2, [0x97] = 2,
-    [0x98] = 2, [0x99] = 2, [0x9A] = 2, [0x9B] = 2, [0x9C] = 2, [0x9D] = 2,
-    [0x9E] = 2, [0x9F] = 2, [0xA0] = 2, [0xA1] = 2, [0xA2] = 2, [0xA3] = 2,
-    [0xA4] = 2, [0xA5] = 2, [0xA6] = 2, [0xA7] = 2, [0xA8] = 2, [0xA9] = 2,
-    [0xAA] = 2, [0xAB] = 2, [0xAC] = 2, [0xAD] = 2, [0xAE] = 2, [0xAF] = 2,
-    [0xB0] = 2, [0xB1] = 2, [0xB2] = 2, [0xB3] = 2, [0xB4] = 2, [0xB5] = 2,
-    [0xB6] = 2, [0xB7] = 2, [0xB8] = 2, [0xB9] = 2, [0xBA] = 2, [0xBB] = 2,
-    [0xBC] = 2, [0xBD] = 2, [0xBE] = 2, [0xBF] = 2, [0xC0] = 2, [0xC1] = 2,
-    [0xC2] = 2, [0xC3] = 2, [0xC4] = 2, [0xC5] = 2, [0xC6] = 2, [0xC7] = 2,
-    [0xC8] = 2, [0xC9] = 2, [0xCA] = 2, [0xCB] = 2, [0xCC] = 2, [0xCD] = 2,
-    [0xCE] = 2, [0xCF] = 2, [0xD0] = 2, [0xD1] = 2, [0xD2] = 2, [0xD3] = 2,
-    [0xD4] = 2, [0xD5] = 2, [0xD6] = 2, [0xD7] = 2, [0xD8] = 2, [0xD9] = 2,
-    [0xDA] = 2, [0xDB] = 2, [0xDC] = 2, [0xDD] = 2, [0xDE] = 2, [0xDF] = 2,
-    [0xE0] = 2, [0xE1] = 2, [0xE2] = 2, [0xE3] = 2, [0xE4] = 2, [0xE5] = 2,
-    [0xE6] = 2, [0xE7] = 2, [0xE8] = 2, [0xE9] = 2, [0xEA] = 2, [0xEB] = 2,
-    [0xEC] = 2, [0xED] = 2, [0xEE] = 2, [0xEF] = 2, [0xF0] = 2, [0xF1] = 2,
-    [0xF2] = 2, [0xF3] = 2, [0xF4] = 2, [0xF5] = 2, [0xF6] = 2, [0xF7] = 2,
-    [0xF8] = 2, [0xF9] = 2, [0xFA] = 2, [0xFB] = 2, [0xFC] = 2, [0xFD] = 2,
-    [0xFE] = 2, [0xFF] = 2};
+    ['&'] = 1,  ['<'] = 1,  ['>'] = 1,  ['"'] = 1,  ['\''] = 1, [0x80] = 2,
+    [0x81] = 2, [0x82] = 2, [0x83] = 2, [0x84] = 2, [0x85] = 2, [0x86] = 2,
+    [0x87] = 2, [0x88] = 2, [0x89] = 2, [0x8A] = 2, [0x8B] = 2, [0x8C] = 2,
+    [0x8D] = 2, [0x8E] = 2, [0x8F] = 2, [0x90] = 2, [0x91] = 2, [0x92] = 2,
+    [0x93] = 2, [0x94] = 2, [0x95] = 2, [0x96] = 2, [0x97] = 2, [0x98] = 2,
+    [0x99] = 2, [0x9A] = 2, [0x9B] = 2, [0x9C] = 2, [0x9D] = 2, [0x9E] = 2,
+    [0x9F] = 2, [0xA0] = 2, [0xA1] = 2, [0xA2] = 2, [0xA3] = 2, [0xA4] = 2,
+    [0xA5] = 2, [0xA6] = 2, [0xA7] = 2, [0xA8] = 2, [0xA9] = 2, [0xAA] = 2,
+    [0xAB] = 2, [0xAC] = 2, [0xAD] = 2, [0xAE] = 2, [0xAF] = 2, [0xB0] = 2,
+    [0xB1] = 2, [0xB2] = 2, [0xB3] = 2, [0xB4] = 2, [0xB5] = 2, [0xB6] = 2,
+    [0xB7] = 2, [0xB8] = 2, [0xB9] = 2, [0xBA] = 2, [0xBB] = 2, [0xBC] = 2,
+    [0xBD] = 2, [0xBE] = 2, [0xBF] = 2, [0xC0] = 2, [0xC1] = 2, [0xC2] = 2,
+    [0xC3] = 2, [0xC4] = 2, [0xC5] = 2, [0xC6] = 2, [0xC7] = 2, [0xC8] = 2,
+    [0xC9] = 2, [0xCA] = 2, [0xCB] = 2, [0xCC] = 2, [0xCD] = 2, [0xCE] = 2,
+    [0xCF] = 2, [0xD0] = 2, [0xD1] = 2, [0xD2] = 2, [0xD3] = 2, [0xD4] = 2,
+    [0xD5] = 2, [0xD6] = 2, [0xD7] = 2, [0xD8] = 2, [0xD9] = 2, [0xDA] = 2,
+    [0xDB] = 2, [0xDC] = 2, [0xDD] = 2, [0xDE] = 2, [0xDF] = 2, [0xE0] = 2,
+    [0xE1] = 2, [0xE2] = 2, [0xE3] = 2, [0xE4] = 2, [0xE5] = 2, [0xE6] = 2,
+    [0xE7] = 2, [0xE8] = 2, [0xE9] = 2, [0xEA] = 2, [0xEB] = 2, [0xEC] = 2,
+    [0xED] = 2, [0xEE] = 2, [0xEF] = 2, [0xF0] = 2, [0xF1] = 2, [0xF2] = 2,
+    [0xF3] = 2, [0xF4] = 2, [0xF5] = 2, [0xF6] = 2, [0xF7] = 2, [0xF8] = 2,
+    [0xF9] = 2, [0xFA] = 2, [0xFB] = 2, [0xFC] = 2, [0xFD] = 2, [0xFE] = 2,
+    [0xFF] = 2};
 
 /* Skips bytes that need no html escaping, eight at a time: a word is clean
  * when no byte has the high bit set or equals one of & < > " '. */
@@ -149,22 +149,36 @@ static inline uint64_t tpl_has_byte(uint64_t w, unsigned char c) {
   return (x - TPL_ONES) & ~x & TPL_HIGHS;
 }
 
+static inline bool tpl_html_word_clean(uint64_t w) {
+  return !((w & TPL_HIGHS) | tpl_has_byte(w, '&') | tpl_has_byte(w, '<') |
+           tpl_has_byte(w, '>') | tpl_has_byte(w, '"') | tpl_has_byte(w, '\''));
+}
+
 static inline size_t tpl_html_scan(const unsigned char *s, size_t i,
                                    size_t len) {
   while (len - i >= 8) {
     uint64_t w;
     memcpy(&w, s + i, 8);
-    if ((w & TPL_HIGHS) | tpl_has_byte(w, '&') | tpl_has_byte(w, '<') |
-        tpl_has_byte(w, '>') | tpl_has_byte(w, '"') | tpl_has_byte(w, '\''))
-      break;
+    if (!tpl_html_word_clean(w))
+      goto bytes;
     i += 8;
   }
+  if (i < len) {
+    /* the short tail, zero-padded: NUL bytes need no escaping */
+    uint64_t w = 0;
+    memcpy(&w, s + i, len - i);
+    if (tpl_html_word_clean(w))
+      return len;
+  }
+bytes:
   while (i < len && !tpl_html_class[s[i]])
     i++;
   return i;
 }
 
-static inline bool tpl_u8_trail(unsigned char c) { return c >= 0x80 && c <= 0xBF; }
+static inline bool tpl_u8_trail(unsigned char c) {
+  return c >= 0x80 && c <= 0xBF;
+}
 static inline bool tpl_u8_lead(unsigned char c) {
   return c < 0x80 || (c >= 0xC2 && c <= 0xF4);
 }
@@ -238,11 +252,21 @@ static void tpl_esc_html(tpl_sink *k, const char *str, size_t len,
       tpl_sink_put(k, str + run, i - run);
     if (cls == 1) {
       switch (s[i]) {
-      case '&': tpl_sink_put(k, "&amp;", 5); break;
-      case '<': tpl_sink_put(k, "&lt;", 4); break;
-      case '>': tpl_sink_put(k, "&gt;", 4); break;
-      case '"': tpl_sink_put(k, "&quot;", 6); break;
-      default: tpl_sink_put(k, "&#039;", 6); break;
+      case '&':
+        tpl_sink_put(k, "&amp;", 5);
+        break;
+      case '<':
+        tpl_sink_put(k, "&lt;", 4);
+        break;
+      case '>':
+        tpl_sink_put(k, "&gt;", 4);
+        break;
+      case '"':
+        tpl_sink_put(k, "&quot;", 6);
+        break;
+      default:
+        tpl_sink_put(k, "&#039;", 6);
+        break;
       }
       i++;
     } else {
@@ -298,13 +322,27 @@ static void tpl_esc_js(tpl_sink *k, const char *str, size_t len) {
     if (c >= 0x80)
       n = tpl_utf8_decode(s + i, len - i, &cp);
     switch (cp) {
-    case '\\': tpl_sink_put(k, "\\\\", 2); break;
-    case '/': tpl_sink_put(k, "\\/", 2); break;
-    case '\b': tpl_sink_put(k, "\\b", 2); break;
-    case '\f': tpl_sink_put(k, "\\f", 2); break;
-    case '\n': tpl_sink_put(k, "\\n", 2); break;
-    case '\r': tpl_sink_put(k, "\\r", 2); break;
-    case '\t': tpl_sink_put(k, "\\t", 2); break;
+    case '\\':
+      tpl_sink_put(k, "\\\\", 2);
+      break;
+    case '/':
+      tpl_sink_put(k, "\\/", 2);
+      break;
+    case '\b':
+      tpl_sink_put(k, "\\b", 2);
+      break;
+    case '\f':
+      tpl_sink_put(k, "\\f", 2);
+      break;
+    case '\n':
+      tpl_sink_put(k, "\\n", 2);
+      break;
+    case '\r':
+      tpl_sink_put(k, "\\r", 2);
+      break;
+    case '\t':
+      tpl_sink_put(k, "\\t", 2);
+      break;
     default:
       if (cp < 0x10000) {
         tpl_put_u16(k, cp);

@@ -19,12 +19,15 @@ static tpl_value tpl_minmax(tpl_rt *rt, int argc, const tpl_value *argv,
   if (argc == 1) {
     tpl_arr a;
     if (argv[0].type != TPL_LIST && argv[0].type != TPL_MAP)
-      tpl_fail(rt, loc, "%s(): Argument #1 ($value) must be of type array, %s given",
-               fn, tpl_type_name(argv[0]));
+      tpl_fail(rt, loc,
+               "%s(): Argument #1 ($value) must be of type array, %s given", fn,
+               tpl_type_name(argv[0]));
     tpl_arr_of(rt, argv[0], &a);
     if (a.n == 0)
-      tpl_fail(rt, loc, "%s(): Argument #1 ($value) must contain at least one "
-                        "element", fn);
+      tpl_fail(rt, loc,
+               "%s(): Argument #1 ($value) must contain at least one "
+               "element",
+               fn);
     tpl_value best = tpl_arr_val(&a, 0);
     for (size_t i = 1; i < a.n; i++) {
       tpl_value v = tpl_arr_val(&a, i);
@@ -117,8 +120,9 @@ static tpl_value tpl_fn_random(tpl_rt *rt, tpl_ctx *ctx, int argc,
       hi = tpl_to_int(max);
     }
     if (hi < lo)
-      tpl_fail(rt, loc, "mt_rand(): Argument #2 ($max) must be greater than or "
-                        "equal to argument #1 ($min)");
+      tpl_fail(rt, loc,
+               "mt_rand(): Argument #2 ($max) must be greater than or "
+               "equal to argument #1 ($min)");
     return tpl_int(tpl_rand_range(rt, lo, hi));
   }
   if (values.type == TPL_STR) {
@@ -142,8 +146,8 @@ static tpl_value tpl_fn_random(tpl_rt *rt, tpl_ctx *ctx, int argc,
 
 static tpl_value tpl_fn_include(tpl_rt *rt, tpl_ctx *ctx, int argc,
                                 const tpl_value *argv, const tpl_loc *loc) {
-  bool with_context = !(argc > 2 && argv[2].type != TPL_NULL &&
-                        !tpl_truthy(argv[2]));
+  bool with_context =
+      !(argc > 2 && argv[2].type != TPL_NULL && !tpl_truthy(argv[2]));
   bool ignore_missing = HAS(3) && tpl_truthy(argv[3]);
   return tpl_include_function(rt, ctx, ARG(0), ARG(1), with_context,
                               ignore_missing, loc);

@@ -110,18 +110,18 @@ static tpl_value ip_binary(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     return tpl_int(tpl_compare(rt, a, b));
   case TPL_OP_LT:
     return tpl_bool(tpl_compare(rt, a, b) < 0);
-  case TPL_OP_GT:
-    return tpl_bool(tpl_compare(rt, a, b) > 0);
+  case TPL_OP_GT: /* PHP evaluates a > b as b < a */
+    return tpl_bool(tpl_compare(rt, b, a) < 0);
   case TPL_OP_LE:
     return tpl_bool(tpl_compare(rt, a, b) <= 0);
   case TPL_OP_GE:
-    return tpl_bool(tpl_compare(rt, a, b) >= 0);
+    return tpl_bool(tpl_compare(rt, b, a) <= 0);
   case TPL_OP_NOT_IN:
     return tpl_bool(!tpl_op_in(rt, a, b));
   case TPL_OP_IN:
     return tpl_bool(tpl_op_in(rt, a, b));
   case TPL_OP_MATCHES:
-    return tpl_bool(tpl_op_matches(rt, a, b, l));
+    return tpl_int(tpl_op_matches(rt, a, b, l));
   case TPL_OP_STARTS_WITH:
     return tpl_bool(tpl_op_starts_with(rt, a, b));
   case TPL_OP_ENDS_WITH:
@@ -383,18 +383,18 @@ static void ip_exec(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     tpl_value name = ip_eval(f, ctx, n->a);
     tpl_value with = n->b ? ip_eval(f, ctx, n->b) : tpl_null();
     tpl_include(rt, ctx, name, with, n->flags & TPL_F_ONLY,
-                n->flags & TPL_F_IGNORE_MISSING, &n->a->loc);
+                n->flags & TPL_F_IGNORE_MISSING, &n->loc);
     return;
   }
   case TPL_N_EMBED: {
     tpl_value with = n->b ? ip_eval(f, ctx, n->b) : tpl_null();
     tpl_embed(rt, f->self, (size_t)n->index, ctx, with, n->flags & TPL_F_ONLY,
-              n->flags & TPL_F_IGNORE_MISSING, n->a ? &n->a->loc : &n->loc);
+              n->flags & TPL_F_IGNORE_MISSING, &n->loc);
     return;
   }
   case TPL_N_IMPORT:
     tpl_import(rt, f->self, n->index, n->a ? ip_eval(f, ctx, n->a) : tpl_null(),
-               n->a ? &n->a->loc : &n->loc);
+               &n->loc);
     return;
   case TPL_N_APPLY: {
     size_t mark = tpl_capture_begin(rt);

@@ -19,8 +19,12 @@ typedef struct tpl_json {
 static const char tpl_hex_lower[] = "0123456789abcdef";
 
 static void tpl_json_u(tpl_sb *b, uint32_t u, const char *hex) {
-  char tmp[6] = {'\\', 'u', hex[(u >> 12) & 15], hex[(u >> 8) & 15],
-                 hex[(u >> 4) & 15], hex[u & 15]};
+  char tmp[6] = {'\\',
+                 'u',
+                 hex[(u >> 12) & 15],
+                 hex[(u >> 8) & 15],
+                 hex[(u >> 4) & 15],
+                 hex[u & 15]};
   tpl_sb_add(b, tmp, 6);
 }
 
@@ -114,18 +118,30 @@ static void tpl_json_string(tpl_json *j, const char *str, size_t len,
       else
         tpl_sb_add(b, "\\\"", 2);
       break;
-    case '\\': tpl_sb_add(b, "\\\\", 2); break;
+    case '\\':
+      tpl_sb_add(b, "\\\\", 2);
+      break;
     case '/':
       if (flags & TPL_JSON_UNESCAPED_SLASHES)
         tpl_sb_addc(b, '/');
       else
         tpl_sb_add(b, "\\/", 2);
       break;
-    case '\b': tpl_sb_add(b, "\\b", 2); break;
-    case '\f': tpl_sb_add(b, "\\f", 2); break;
-    case '\n': tpl_sb_add(b, "\\n", 2); break;
-    case '\r': tpl_sb_add(b, "\\r", 2); break;
-    case '\t': tpl_sb_add(b, "\\t", 2); break;
+    case '\b':
+      tpl_sb_add(b, "\\b", 2);
+      break;
+    case '\f':
+      tpl_sb_add(b, "\\f", 2);
+      break;
+    case '\n':
+      tpl_sb_add(b, "\\n", 2);
+      break;
+    case '\r':
+      tpl_sb_add(b, "\\r", 2);
+      break;
+    case '\t':
+      tpl_sb_add(b, "\\t", 2);
+      break;
     case '<':
       if (flags & TPL_JSON_HEX_TAG)
         tpl_sb_add(b, "\\u003C", 6);
@@ -241,6 +257,11 @@ static void tpl_json_value(tpl_json *j, tpl_value v) {
   case TPL_OBJ: {
     /* PHP encodes an object's properties as a JSON object, always. */
     tpl_arr a;
+    if (v.u.obj->cls == &tpl_date_class) {
+      tpl_arr_of(j->rt, tpl_date_json_map(j->rt, v.u.obj->data), &a);
+      tpl_json_array(j, &a, true);
+      return;
+    }
     if (tpl_arr_of(j->rt, v, &a)) {
       tpl_json_array(j, &a, true);
       return;
@@ -261,8 +282,8 @@ static void tpl_json_value(tpl_json *j, tpl_value v) {
   }
 }
 
-tpl_value tpl_json_encode(tpl_rt *rt, tpl_value v, int64_t flags,
-                          int64_t depth, const tpl_loc *loc) {
+tpl_value tpl_json_encode(tpl_rt *rt, tpl_value v, int64_t flags, int64_t depth,
+                          const tpl_loc *loc) {
   tpl_sb b;
   tpl_sb_init(&b, rt->arena, 64);
   tpl_json j = {rt, &b, flags, depth <= 0 ? 0 : depth, 0, TPL_JSON_OK};
@@ -272,12 +293,12 @@ tpl_value tpl_json_encode(tpl_rt *rt, tpl_value v, int64_t flags,
     tpl_json_value(&j, v);
   if (j.error && !(flags & TPL_JSON_PARTIAL_OUTPUT_ON_ERROR)) {
     if (flags & TPL_JSON_THROW_ON_ERROR) {
-      const char *msg = j.error == TPL_JSON_ERR_DEPTH
-                            ? "Maximum stack depth exceeded"
-                        : j.error == TPL_JSON_ERR_UTF8
-                            ? "Malformed UTF-8 characters, possibly incorrectly "
-                              "encoded"
-                            : "Inf and NaN cannot be JSON encoded";
+      const char *msg =
+          j.error == TPL_JSON_ERR_DEPTH ? "Maximum stack depth exceeded"
+          : j.error == TPL_JSON_ERR_UTF8
+              ? "Malformed UTF-8 characters, possibly incorrectly "
+                "encoded"
+              : "Inf and NaN cannot be JSON encoded";
       tpl_fail(rt, loc, "%s", msg);
     }
     return tpl_bool(false);

@@ -82,8 +82,8 @@ size_t tpl_utf8_len(const char *s, size_t len);
 size_t tpl_utf8_offset(const char *s, size_t len, size_t index);
 /* PHP's mb_substr: start/length in code points, negative from the end,
  * length < 0 drops that many from the end, has_length false: to the end. */
-tpl_value tpl_mb_substr(tpl_rt *rt, tpl_value s, int64_t start,
-                        bool has_length, int64_t length);
+tpl_value tpl_mb_substr(tpl_rt *rt, tpl_value s, int64_t start, bool has_length,
+                        int64_t length);
 
 /* ---- arrays --------------------------------------------------------- */
 
@@ -114,8 +114,7 @@ tpl_value tpl_array_key(tpl_rt *rt, tpl_value key);
 bool tpl_map_get_name(const tpl_map *m, const char *s, size_t len,
                       uint32_t hash, tpl_value *out);
 /* Appends a key the caller knows is not in m yet (no lookup). */
-void tpl_map_append_new(tpl_arena *a, tpl_map *m, tpl_value key,
-                        tpl_value val);
+void tpl_map_append_new(tpl_arena *a, tpl_map *m, tpl_value key, tpl_value val);
 /* The strict-mode error of a missing attribute or key. */
 _Noreturn void tpl_attr_fail(tpl_rt *rt, tpl_value obj, tpl_value key,
                              const tpl_loc *loc);
@@ -157,6 +156,9 @@ tpl_value tpl_date_modify_filter(tpl_rt *rt, tpl_ctx *ctx, int argc,
                                  const tpl_value *argv, const tpl_loc *loc);
 tpl_value tpl_date_function(tpl_rt *rt, tpl_ctx *ctx, int argc,
                             const tpl_value *argv, const tpl_loc *loc);
+/* {"date": ..., "timezone_type": ..., "timezone": ...} as PHP encodes a
+ * DateTime in JSON. */
+tpl_value tpl_date_json_map(tpl_rt *rt, const tpl_date *d);
 /* Seconds since the epoch of `now` for this render. */
 int64_t tpl_now(tpl_rt *rt);
 
@@ -181,8 +183,8 @@ enum {
 };
 
 /* PHP's json_encode: a string, or false on error (as PHP). */
-tpl_value tpl_json_encode(tpl_rt *rt, tpl_value v, int64_t flags,
-                          int64_t depth, const tpl_loc *loc);
+tpl_value tpl_json_encode(tpl_rt *rt, tpl_value v, int64_t flags, int64_t depth,
+                          const tpl_loc *loc);
 
 /* ---- escaping helpers (tpl_escape.c) -------------------------------- */
 

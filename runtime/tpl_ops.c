@@ -44,8 +44,8 @@ static void tpl_out_number(tpl_rt *rt, tpl_value v) {
   if (rt->out_cap - rt->out_len < 40)
     tpl_out_grow(rt, 40);
   char *p = rt->out + rt->out_len;
-  rt->out_len += v.type == TPL_INT ? tpl_format_int(v.u.i, p)
-                                   : tpl_format_float(v.u.f, p);
+  rt->out_len +=
+      v.type == TPL_INT ? tpl_format_int(v.u.i, p) : tpl_format_float(v.u.f, p);
 }
 
 void tpl_out_value(tpl_rt *rt, tpl_value v) {
@@ -117,8 +117,8 @@ tpl_value tpl_arith_operand(tpl_rt *rt, tpl_value v, tpl_value other,
   tpl_fail(rt, loc, "unsupported operand types: %s %s %s", a, op, b);
 }
 
-static void tpl_operands(tpl_rt *rt, tpl_value *a, tpl_value *b,
-                         const char *op, const tpl_loc *l) {
+static void tpl_operands(tpl_rt *rt, tpl_value *a, tpl_value *b, const char *op,
+                         const tpl_loc *l) {
   tpl_value x = *a, y = *b;
   *a = tpl_arith_operand(rt, x, y, op, true, l);
   *b = tpl_arith_operand(rt, y, x, op, false, l);
@@ -241,12 +241,14 @@ tpl_value tpl_op_pow(tpl_rt *rt, tpl_value a, tpl_value b, const tpl_loc *l) {
       if (e % 2) {
         --e;
         if (__builtin_mul_overflow(acc, base, &r))
-          return tpl_float((double)acc * (double)base * pow((double)base, (double)e));
+          return tpl_float((double)acc * (double)base *
+                           pow((double)base, (double)e));
         acc = r;
       } else {
         e /= 2;
         if (__builtin_mul_overflow(base, base, &r))
-          return tpl_float((double)acc * pow((double)base * (double)base, (double)e));
+          return tpl_float((double)acc *
+                           pow((double)base * (double)base, (double)e));
         base = r;
       }
     }
@@ -387,8 +389,8 @@ static void tpl_regex_free(void *p) {
   pcre2_code_free(e->code);
 }
 
-static _Noreturn void tpl_regex_fail(tpl_rt *rt, const tpl_loc *l,
-                                     tpl_value re, const char *why) {
+static _Noreturn void tpl_regex_fail(tpl_rt *rt, const tpl_loc *l, tpl_value re,
+                                     const char *why) {
   tpl_fail(rt, l, "Regexp \"%.*s\" passed to \"matches\" is not valid: %s",
            (int)re.len, re.u.s, why);
 }
@@ -443,20 +445,46 @@ static tpl_regex_entry *tpl_regex_get(tpl_rt *rt, tpl_value re,
   uint32_t opts = 0;
   for (const char *f = p + 1; f < end; f++) {
     switch (*f) {
-    case 'i': opts |= PCRE2_CASELESS; break;
-    case 'm': opts |= PCRE2_MULTILINE; break;
-    case 's': opts |= PCRE2_DOTALL; break;
-    case 'x': opts |= PCRE2_EXTENDED; break;
-    case 'A': opts |= PCRE2_ANCHORED; break;
-    case 'D': opts |= PCRE2_DOLLAR_ENDONLY; break;
-    case 'U': opts |= PCRE2_UNGREEDY; break;
-    case 'u': opts |= PCRE2_UTF | PCRE2_UCP; break;
-    case 'J': opts |= PCRE2_DUPNAMES; break;
-    case 'n': opts |= PCRE2_NO_AUTO_CAPTURE; break;
-    case 'S': case 'X': case ' ': case '\n': case '\r': break;
+    case 'i':
+      opts |= PCRE2_CASELESS;
+      break;
+    case 'm':
+      opts |= PCRE2_MULTILINE;
+      break;
+    case 's':
+      opts |= PCRE2_DOTALL;
+      break;
+    case 'x':
+      opts |= PCRE2_EXTENDED;
+      break;
+    case 'A':
+      opts |= PCRE2_ANCHORED;
+      break;
+    case 'D':
+      opts |= PCRE2_DOLLAR_ENDONLY;
+      break;
+    case 'U':
+      opts |= PCRE2_UNGREEDY;
+      break;
+    case 'u':
+      opts |= PCRE2_UTF | PCRE2_UCP;
+      break;
+    case 'J':
+      opts |= PCRE2_DUPNAMES;
+      break;
+    case 'n':
+      opts |= PCRE2_NO_AUTO_CAPTURE;
+      break;
+    case 'S':
+    case 'X':
+    case ' ':
+    case '\n':
+    case '\r':
+      break;
     case 'e':
-      tpl_regex_fail(rt, l, re, "The /e modifier is no longer supported, use "
-                                "preg_replace_callback instead");
+      tpl_regex_fail(rt, l, re,
+                     "The /e modifier is no longer supported, use "
+                     "preg_replace_callback instead");
     default: {
       char msg[64];
       if (*f)
@@ -469,8 +497,8 @@ static tpl_regex_entry *tpl_regex_get(tpl_rt *rt, tpl_value re,
   }
   int err;
   PCRE2_SIZE erroff;
-  pcre2_code *code = pcre2_compile((PCRE2_SPTR)body, body_len, opts, &err,
-                                   &erroff, NULL);
+  pcre2_code *code =
+      pcre2_compile((PCRE2_SPTR)body, body_len, opts, &err, &erroff, NULL);
   if (!code) {
     PCRE2_UCHAR buf[256];
     pcre2_get_error_message(err, buf, sizeof buf);
@@ -511,27 +539,32 @@ bool tpl_op_matches(tpl_rt *rt, tpl_value subject, tpl_value regex,
 
 /* ---- ranges --------------------------------------------------------- */
 
-#define TPL_RANGE_MAX ((size_t)1 << 26)
+/* PHP stops at its memory limit (128 MB by default); so do we, roughly. */
+#define TPL_RANGE_MAX ((size_t)1 << 22)
 
 static const char tpl_byte_chars[256] = {
-    0,   1,   2,   3,   4,   5,   6,   7,   8,   9,   10,  11,  12,  13,  14,
-    15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,  28,  29,
-    30,  31,  32,  33,  34,  35,  36,  37,  38,  39,  40,  41,  42,  43,  44,
-    45,  46,  47,  48,  49,  50,  51,  52,  53,  54,  55,  56,  57,  58,  59,
-    60,  61,  62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73,  74,
-    75,  76,  77,  78,  79,  80,  81,  82,  83,  84,  85,  86,  87,  88,  89,
-    90,  91,  92,  93,  94,  95,  96,  97,  98,  99,  100, 101, 102, 103, 104,
-    105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119,
-    120, 121, 122, 123, 124, 125, 126, 127, -128, -127, -126, -125, -124, -123,
-    -122, -121, -120, -119, -118, -117, -116, -115, -114, -113, -112, -111,
-    -110, -109, -108, -107, -106, -105, -104, -103, -102, -101, -100, -99,
-    -98, -97, -96, -95, -94, -93, -92, -91, -90, -89, -88, -87, -86, -85, -84,
-    -83, -82, -81, -80, -79, -78, -77, -76, -75, -74, -73, -72, -71, -70, -69,
-    -68, -67, -66, -65, -64, -63, -62, -61, -60, -59, -58, -57, -56, -55, -54,
-    -53, -52, -51, -50, -49, -48, -47, -46, -45, -44, -43, -42, -41, -40, -39,
-    -38, -37, -36, -35, -34, -33, -32, -31, -30, -29, -28, -27, -26, -25, -24,
-    -23, -22, -21, -20, -19, -18, -17, -16, -15, -14, -13, -12, -11, -10, -9,
-    -8,  -7,  -6,  -5,  -4,  -3,  -2,  -1};
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,
+    12,   13,   14,   15,   16,   17,   18,   19,   20,   21,   22,   23,
+    24,   25,   26,   27,   28,   29,   30,   31,   32,   33,   34,   35,
+    36,   37,   38,   39,   40,   41,   42,   43,   44,   45,   46,   47,
+    48,   49,   50,   51,   52,   53,   54,   55,   56,   57,   58,   59,
+    60,   61,   62,   63,   64,   65,   66,   67,   68,   69,   70,   71,
+    72,   73,   74,   75,   76,   77,   78,   79,   80,   81,   82,   83,
+    84,   85,   86,   87,   88,   89,   90,   91,   92,   93,   94,   95,
+    96,   97,   98,   99,   100,  101,  102,  103,  104,  105,  106,  107,
+    108,  109,  110,  111,  112,  113,  114,  115,  116,  117,  118,  119,
+    120,  121,  122,  123,  124,  125,  126,  127,  -128, -127, -126, -125,
+    -124, -123, -122, -121, -120, -119, -118, -117, -116, -115, -114, -113,
+    -112, -111, -110, -109, -108, -107, -106, -105, -104, -103, -102, -101,
+    -100, -99,  -98,  -97,  -96,  -95,  -94,  -93,  -92,  -91,  -90,  -89,
+    -88,  -87,  -86,  -85,  -84,  -83,  -82,  -81,  -80,  -79,  -78,  -77,
+    -76,  -75,  -74,  -73,  -72,  -71,  -70,  -69,  -68,  -67,  -66,  -65,
+    -64,  -63,  -62,  -61,  -60,  -59,  -58,  -57,  -56,  -55,  -54,  -53,
+    -52,  -51,  -50,  -49,  -48,  -47,  -46,  -45,  -44,  -43,  -42,  -41,
+    -40,  -39,  -38,  -37,  -36,  -35,  -34,  -33,  -32,  -31,  -30,  -29,
+    -28,  -27,  -26,  -25,  -24,  -23,  -22,  -21,  -20,  -19,  -18,  -17,
+    -16,  -15,  -14,  -13,  -12,  -11,  -10,  -9,   -8,   -7,   -6,   -5,
+    -4,   -3,   -2,   -1};
 
 static _Noreturn void tpl_range_fail(tpl_rt *rt, const tpl_loc *l) {
   tpl_fail(rt, l,
@@ -622,8 +655,8 @@ tpl_value tpl_op_range(tpl_rt *rt, tpl_value low, tpl_value high,
   tpl_list *list;
   if (dstep <= 0)
     tpl_range_fail(rt, l);
-  uint64_t lstep = dstep >= 18446744073709551615.0 ? UINT64_MAX
-                                                   : (uint64_t)dstep;
+  uint64_t lstep =
+      dstep >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)dstep;
   if (lstep == 0)
     tpl_range_fail(rt, l);
   if (lo == hi) {
@@ -631,8 +664,8 @@ tpl_value tpl_op_range(tpl_rt *rt, tpl_value low, tpl_value high,
     list->items[0] = tpl_int(lo);
     return tpl_list_value(list);
   }
-  uint64_t span = lo > hi ? (uint64_t)lo - (uint64_t)hi
-                          : (uint64_t)hi - (uint64_t)lo;
+  uint64_t span =
+      lo > hi ? (uint64_t)lo - (uint64_t)hi : (uint64_t)hi - (uint64_t)lo;
   if (span < lstep)
     tpl_range_fail(rt, l);
   uint64_t count = span / lstep;

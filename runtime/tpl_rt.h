@@ -317,6 +317,9 @@ tpl_value tpl_op_bitxor(tpl_rt *rt, tpl_value a, tpl_value b);
 bool tpl_op_in(tpl_rt *rt, tpl_value needle, tpl_value haystack);
 bool tpl_op_starts_with(tpl_rt *rt, tpl_value a, tpl_value b);
 bool tpl_op_ends_with(tpl_rt *rt, tpl_value a, tpl_value b);
+/* Twig's `matches` is preg_match(): its value is the INT 0 or 1, so
+ * `{{ 'a' matches '/b/' }}` prints "0"; expression code should wrap the
+ * result as tpl_int(...), not tpl_bool(...). */
 bool tpl_op_matches(tpl_rt *rt, tpl_value subject, tpl_value regex,
                     const tpl_loc *l);
 tpl_value tpl_op_range(tpl_rt *rt, tpl_value low, tpl_value high,

@@ -144,6 +144,20 @@ static inline bool tpl_bytes_eq(const char *a, const char *b, size_t n) {
   return true;
 }
 
+static inline uint64_t tpl_key_prefix(const char *s, size_t len) {
+  uint64_t p = 0;
+  memcpy(&p, s, len < 8 ? len : 8);
+  return p;
+}
+
+/* A string key against entry e, the prefix and hash already computed. */
+static inline bool tpl_entry_is(const tpl_map_entry *e, const char *s,
+                                size_t len, uint32_t h, uint64_t prefix) {
+  return e->hash == h && e->prefix == prefix && e->key.type == TPL_STR &&
+         e->key.len == len &&
+         (len <= 8 || memcmp(e->key.u.s + 8, s + 8, len - 8) == 0);
+}
+
 static inline bool tpl_key_eq(const tpl_value *a, const tpl_value *b) {
   if (a->type != b->type)
     return false;
@@ -152,8 +166,13 @@ static inline bool tpl_key_eq(const tpl_value *a, const tpl_value *b) {
   return a->len == b->len && tpl_bytes_eq(a->u.s, b->u.s, a->len);
 }
 
+static ptrdiff_t tpl_map_find_str(const tpl_map *m, const char *s, size_t len,
+                                  uint32_t h);
+
 static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
                               uint32_t h) {
+  if (key->type == TPL_STR)
+    return tpl_map_find_str(m, key->u.s, key->len, h);
   if (!m->index) {
     for (size_t i = 0; i < m->len; i++) {
       const tpl_map_entry *e = &m->entries[i];
@@ -177,13 +196,11 @@ static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
  * numeric-key check and hashing. */
 static ptrdiff_t tpl_map_find_str(const tpl_map *m, const char *s, size_t len,
                                   uint32_t h) {
+  uint64_t prefix = len ? tpl_key_prefix(s, len) : 0;
   if (!m->index) {
-    for (size_t i = 0; i < m->len; i++) {
-      const tpl_map_entry *e = &m->entries[i];
-      if (e->hash == h && e->key.type == TPL_STR && e->key.len == len &&
-          tpl_bytes_eq(e->key.u.s, s, len))
+    for (size_t i = 0; i < m->len; i++)
+      if (tpl_entry_is(&m->entries[i], s, len, h, prefix))
         return (ptrdiff_t)i;
-    }
     return -1;
   }
   size_t mask = m->index_cap - 1;
@@ -191,9 +208,7 @@ static ptrdiff_t tpl_map_find_str(const tpl_map *m, const char *s, size_t len,
     uint32_t idx = m->index[pos];
     if (!idx)
       return -1;
-    const tpl_map_entry *e = &m->entries[idx - 1];
-    if (e->hash == h && e->key.type == TPL_STR && e->key.len == len &&
-        tpl_bytes_eq(e->key.u.s, s, len))
+    if (tpl_entry_is(&m->entries[idx - 1], s, len, h, prefix))
       return (ptrdiff_t)idx - 1;
   }
 }
@@ -214,9 +229,10 @@ tpl_map *tpl_map_new(tpl_arena *a, size_t cap_hint) {
   tpl_map *m = tpl_arena_alloc(a, sizeof *m);
   m->len = 0;
   m->cap = cap_hint;
-  m->entries = cap_hint ? tpl_arena_alloc(a, tpl_size_mul(cap_hint,
-                                                          sizeof(tpl_map_entry)))
-                        : NULL;
+  m->entries =
+      cap_hint
+          ? tpl_arena_alloc(a, tpl_size_mul(cap_hint, sizeof(tpl_map_entry)))
+          : NULL;
   m->index = NULL;
   m->index_cap = 0;
   m->next_int_key = 0;
@@ -249,6 +265,8 @@ static void tpl_map_append(tpl_arena *a, tpl_map *m, tpl_value key,
   e->key = key;
   e->val = val;
   e->hash = h;
+  e->prefix =
+      key.type == TPL_STR && key.len ? tpl_key_prefix(key.u.s, key.len) : 0;
   if (key.type == TPL_INT && key.u.i >= m->next_int_key)
     m->next_int_key = key.u.i == INT64_MAX ? INT64_MAX : key.u.i + 1;
   if (m->index) {
@@ -527,7 +545,9 @@ size_t tpl_gcvt(double f, int precision, char e, char *buf) {
   return (size_t)(d - buf);
 }
 
-size_t tpl_format_float(double f, char *buf) { return tpl_gcvt(f, 14, 'E', buf); }
+size_t tpl_format_float(double f, char *buf) {
+  return tpl_gcvt(f, 14, 'E', buf);
+}
 
 int64_t tpl_double_to_int(double d) {
   if (!isfinite(d))
@@ -883,11 +903,14 @@ int tpl_compare(tpl_rt *rt, tpl_value a, tpl_value b) {
   }
   /* NAN against a string is 1 both ways round, as in PHP */
   if ((ta == TPL_INT || ta == TPL_FLOAT) && tb == TPL_STR)
-    return ta == TPL_FLOAT && isnan(a.u.f) ? 1 : tpl_cmp_num_str(a, b.u.s, b.len);
+    return ta == TPL_FLOAT && isnan(a.u.f) ? 1
+                                           : tpl_cmp_num_str(a, b.u.s, b.len);
   if (ta == TPL_STR && (tb == TPL_INT || tb == TPL_FLOAT))
-    return tb == TPL_FLOAT && isnan(b.u.f) ? 1 : -tpl_cmp_num_str(b, a.u.s, a.len);
+    return tb == TPL_FLOAT && isnan(b.u.f) ? 1
+                                           : -tpl_cmp_num_str(b, a.u.s, a.len);
 
-  bool aa = ta == TPL_LIST || ta == TPL_MAP, ba = tb == TPL_LIST || tb == TPL_MAP;
+  bool aa = ta == TPL_LIST || ta == TPL_MAP,
+       ba = tb == TPL_LIST || tb == TPL_MAP;
   if (aa && ba) {
     tpl_arr x, y;
     tpl_arr_of(rt, a, &x);
@@ -994,8 +1017,8 @@ size_t tpl_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp) {
   if (c < 0xF0) {
     if (len < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
       return 0;
-    uint32_t u = ((c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) |
-                 (s[2] & 0x3F);
+    uint32_t u =
+        ((c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
     if (u < 0x800 || (u >= 0xD800 && u <= 0xDFFF))
       return 0;
     *cp = u;
@@ -1077,8 +1100,8 @@ size_t tpl_utf8_offset(const char *s, size_t len, size_t index) {
   return i < len ? i : len;
 }
 
-tpl_value tpl_mb_substr(tpl_rt *rt, tpl_value s, int64_t start,
-                        bool has_length, int64_t length) {
+tpl_value tpl_mb_substr(tpl_rt *rt, tpl_value s, int64_t start, bool has_length,
+                        int64_t length) {
   (void)rt;
   size_t n = 0;
   bool ascii = true;
@@ -1106,7 +1129,8 @@ tpl_value tpl_mb_substr(tpl_rt *rt, tpl_value s, int64_t start,
   } else {
     end = length > len - start ? len : start + length;
   }
-  size_t b0 = ascii ? (size_t)start : tpl_utf8_offset(s.u.s, s.len, (size_t)start);
+  size_t b0 =
+      ascii ? (size_t)start : tpl_utf8_offset(s.u.s, s.len, (size_t)start);
   size_t b1 = ascii ? (size_t)end
                     : b0 + tpl_utf8_offset(s.u.s + b0, s.len - b0,
                                            (size_t)(end - start));

@@ -74,6 +74,10 @@ typedef struct tpl_map_entry {
   tpl_value key; /* TPL_INT or TPL_STR (PHP normalises "5" to 5) */
   tpl_value val;
   uint32_t hash;
+  /* The first 8 bytes of a string key, zero-padded (0 for int keys): most
+   * keys then compare without reading their text, which is rarely in the
+   * cache. Maintained by the tpl_map_* functions. */
+  uint64_t prefix;
 } tpl_map_entry;
 
 typedef struct tpl_map {

@@ -4,6 +4,7 @@
 #include "cgen_asts.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct bld {
@@ -55,9 +56,7 @@ static tpl_node *text_n(bld *b, const char *s, size_t len) {
   n->value = tpl_str(tpl_arena_strndup(b->a, s, len), len);
   return n;
 }
-static tpl_node *text(bld *b, const char *s) {
-  return text_n(b, s, strlen(s));
-}
+static tpl_node *text(bld *b, const char *s) { return text_n(b, s, strlen(s)); }
 
 static tpl_node *cstr(bld *b, const char *s) {
   tpl_node *n = nd(b, TPL_N_CONST);
@@ -137,8 +136,7 @@ static tpl_node *call(bld *b, int kind, const char *name, tpl_node *input,
   tpl_node *n = nd(b, kind);
   n->name = nm(b, name);
   n->callable = kind == TPL_N_FILTER     ? tpl_find_filter(name, strlen(name))
-                : kind == TPL_N_FUNCTION ? tpl_find_function(name,
-                                                             strlen(name))
+                : kind == TPL_N_FUNCTION ? tpl_find_function(name, strlen(name))
                                          : tpl_find_test(name, strlen(name));
   n->a = input;
   tpl_node *v[8];
@@ -192,9 +190,8 @@ static tpl_node *set1(bld *b, const char *name, tpl_node *e) {
   return n;
 }
 
-static tpl_node *for_n(bld *b, const char *key, const char *val,
-                       tpl_node *seq, tpl_node *cond, tpl_node *bod,
-                       tpl_node *els) {
+static tpl_node *for_n(bld *b, const char *key, const char *val, tpl_node *seq,
+                       tpl_node *cond, tpl_node *bod, tpl_node *els) {
   tpl_node *n = nd(b, TPL_N_FOR);
   n->name = nm(b, val);
   if (key)
@@ -206,8 +203,8 @@ static tpl_node *for_n(bld *b, const char *key, const char *val,
   return n;
 }
 
-static tpl_node *if_n(bld *b, tpl_node *cond, tpl_node *then,
-                      tpl_node *cond2, tpl_node *then2, tpl_node *els) {
+static tpl_node *if_n(bld *b, tpl_node *cond, tpl_node *then, tpl_node *cond2,
+                      tpl_node *then2, tpl_node *els) {
   tpl_node *n = nd(b, TPL_N_IF);
   tpl_node *v[4] = {cond, then, cond2, then2};
   kids(b, n, cond2 ? 4 : 2, v);
@@ -242,8 +239,7 @@ static tpl_ast_template *tpl_new(bld *b, const char *name, tpl_node *bod) {
 
 static void add_block(bld *b, tpl_ast_template *t, const char *name,
                       tpl_node *bod) {
-  tpl_ast_block *bl =
-      tpl_arena_calloc(b->a, t->nblocks + 1, sizeof *bl);
+  tpl_ast_block *bl = tpl_arena_calloc(b->a, t->nblocks + 1, sizeof *bl);
   if (t->nblocks)
     memcpy(bl, t->blocks, t->nblocks * sizeof *bl);
   bl[t->nblocks].name = nm(b, name);
@@ -266,20 +262,22 @@ static tpl_ast_template *text_template(bld *b) {
    * backslashes, invalid and valid UTF-8, a line separator, and a text
    * longer than one literal chunk. */
   static const char tricky[] = "a\0b?\?=c?\?/d\"e\\f\xff\xc3\xa9\xe2\x80\xa8"
-                               "g\x7f\x01h\r\n\t?" "?(?" "?)?\?'";
+                               "g\x7f\x01h\r\n\t?"
+                               "?(?"
+                               "?)?\?'";
   char big[9001];
   for (size_t i = 0; i < sizeof big - 1; i++)
     big[i] = i % 97 == 96 ? '\n' : (char)('a' + i % 26);
   big[sizeof big - 1] = 0;
-  return tpl_new(
-      b, "text.twig",
-      body(b, text_n(b, tricky, sizeof tricky - 1), print_raw(b, cint(b, 42)),
-           print_raw(b, cval(b, tpl_bool(true))),
-           print_raw(b, cval(b, tpl_null())), text(b, "|"),
-           print(b, cval(b, tpl_safe_str("<i>", 3))), text(b, "|"),
-           print(b, cval(b, tpl_float(-0.0))), text(b, "|"),
-           print(b, cval(b, tpl_float(0.1))), text(b, "|"), text(b, big),
-           NULL));
+  return tpl_new(b, "text.twig",
+                 body(b, text_n(b, tricky, sizeof tricky - 1),
+                      print_raw(b, cint(b, 42)),
+                      print_raw(b, cval(b, tpl_bool(true))),
+                      print_raw(b, cval(b, tpl_null())), text(b, "|"),
+                      print(b, cval(b, tpl_safe_str("<i>", 3))), text(b, "|"),
+                      print(b, cval(b, tpl_float(-0.0))), text(b, "|"),
+                      print(b, cval(b, tpl_float(0.1))), text(b, "|"),
+                      text(b, big), NULL));
 }
 
 static tpl_ast_template *expr_template(bld *b) {
@@ -303,8 +301,8 @@ static tpl_ast_template *expr_template(bld *b) {
   tpl_node *undef = nd(b, TPL_N_DEFINED);
   undef->a = attr(b, var(b, "nope"), "k");
   undef->flags = TPL_F_NEGATE;
-  tpl_node *dflt = two(b, TPL_N_DEFAULT, attr(b, var(b, "m"), "zz"),
-                       cstr(b, "d"));
+  tpl_node *dflt =
+      two(b, TPL_N_DEFAULT, attr(b, var(b, "m"), "zz"), cstr(b, "d"));
   tpl_node *dflt2 = two(b, TPL_N_DEFAULT, var(b, "s"), NULL);
   tpl_node *slice = nd(b, TPL_N_SLICE);
   slice->a = cstr(b, "abcdef");
@@ -315,11 +313,22 @@ static tpl_ast_template *expr_template(bld *b) {
   slice2->c = cint(b, 2);
   tpl_node *elvis = cond_n(b, var(b, "missing"), NULL, cstr(b, "elvis"));
   tpl_node *loop_if = for_n(
-      b, NULL, "x", var(b, "list"),
-      bin(b, TPL_OP_GT, var(b, "x"), cint(b, 1)),
+      b, NULL, "x", var(b, "list"), bin(b, TPL_OP_GT, var(b, "x"), cint(b, 1)),
       body(b, print(b, attr(b, var(b, "loop"), "index")), text(b, ":"),
            print(b, var(b, "x")), text(b, ";"), NULL),
       NULL);
+  /* A constant list holding a map and a list (no front end folds these
+   * today; the generator builds them in the render's arena). */
+  tpl_list *cl = tpl_list_new(b->a, 3);
+  cl->items[0] = tpl_int(1);
+  tpl_map *cm = tpl_map_new(b->a, 2);
+  tpl_map_set_str(b->a, cm, "k", tpl_str("v", 1));
+  tpl_map_set(b->a, cm, tpl_int(7), tpl_float(2.5));
+  cl->items[1] = tpl_map_value(cm);
+  tpl_list *inner = tpl_list_new(b->a, 1);
+  inner->items[0] = tpl_bool(true);
+  cl->items[2] = tpl_list_value(inner);
+  tpl_node *const_list = cval(b, tpl_list_value(cl));
   tpl_node *set_two = nd(b, TPL_N_SET);
   set_two->n = 2;
   {
@@ -350,8 +359,7 @@ static tpl_ast_template *expr_template(bld *b) {
                      print(b, attr(b, var(b, "loop"), "index")), NULL)),
           text(b, "|"), loop_if, text(b, "|"),
           set1(b, "y", list(b, 2, cint(b, 1), cint(b, 2))),
-          print(b, call(b, TPL_N_FILTER, "join", var(b, "y"), 1,
-                        cstr(b, ","))),
+          print(b, call(b, TPL_N_FILTER, "join", var(b, "y"), 1, cstr(b, ","))),
           text(b, "|"),
           print(b, two(b, TPL_N_NULLCOALESCE, var(b, "undefined"),
                        cstr(b, "dflt"))),
@@ -388,7 +396,8 @@ static tpl_ast_template *expr_template(bld *b) {
           set_two, print(b, var(b, "p")), print(b, var(b, "q")),
           print(b, call(b, TPL_N_FUNCTION, "range", NULL, 2, cint(b, 1),
                         cint(b, 1))),
-          NULL));
+          text(b, "|"),
+          print(b, call(b, TPL_N_FILTER, "json_encode", const_list, 0)), NULL));
 }
 
 /* layout.twig, child.twig (extends, parent(), import, macros), macros.twig,
@@ -478,8 +487,9 @@ static size_t inherit_templates(bld *b, tpl_ast_template **out) {
   inc3->a = cstr(b, "emb.twig");
   inc3->b = hash(b, 1, cstr(b, "w"), cint(b, 5));
   inc3->flags = TPL_F_ONLY;
-  tpl_ast_template *inct = tpl_new(
-      b, "inc.twig", body(b, text(b, "("), inc, inc2, inc3, text(b, ")"), NULL));
+  tpl_ast_template *inct =
+      tpl_new(b, "inc.twig",
+              body(b, text(b, "("), inc, inc2, inc3, text(b, ")"), NULL));
 
   out[0] = layout;
   out[1] = macros;
@@ -498,4 +508,202 @@ size_t cgen_fixture_asts(tpl_arena *a, tpl_ast_template **out, size_t max) {
   out[n++] = expr_template(&b);
   n += inherit_templates(&b, out + n);
   return n;
+}
+
+/* ---- sources through the front end ----------------------------------- */
+
+const cgen_source cgen_sources[] = {
+    {"set_in_loop.twig",
+     "{% set s = 0 %}{% for x in list %}{{ s }}-{% set s = s + x %}{{ s }}"
+     ";{% endfor %}{{ s }}"},
+    {"set_in_branch.twig",
+     "{{ a }}{% if a %}{% set a = 5 %}{% endif %}{{ a }}{% if not a %}x{% "
+     "else %}{% set a = a + 1 %}{% endif %}{{ a }}"},
+    {"first_read_in_branch.twig",
+     "{% if list %}{{ b }}{% endif %}{{ b }}{{ z ? b : 'n' }}{{ b }}"},
+    {"nested_loops.twig",
+     "{% for r in rows %}{{ loop.index }}{{ r.t }}{% for c in r.c %}[{{ lo"
+     "op.index }}{{ loop.parent.loop.index ?\? '' }}{{ r.t }}{{ c }}]{% el"
+     "se %}E{{ loop.index ?\? '-' }}{% endfor %}{{ loop.index }}{{ loop.fi"
+     "rst }}{{ loop.last }};{% endfor %}"},
+    {"loop_var_restore.twig",
+     "{% set x = 'out' %}{% for x in list %}{{ x }}{% endfor %}{{ x }}{% f"
+     "or y in list %}{% set x = y %}{% endfor %}{{ x }}{{ y ?\? 'noy' }}"},
+    {"capture_then_read.twig",
+     "{{ a }}{% set a %}cap{{ a }}{% endset %}{{ a }}{{ a|length }}"},
+    {"with_scopes.twig",
+     "{% with {a: 9} %}{{ a }}{% set a = 10 %}{{ a }}{% endwith %}{{ a }}{"
+     "% with {q: 1} only %}{{ q }}{{ a ?\? 'none' }}{% endwith %}"},
+    {"attr_twice.twig",
+     "{{ m.k }}{{ m.k }}{% set m = {k: 'w'} %}{{ m.k }}{{ m.n.d ?\? 'nd' }"
+     "}{{ m.n is defined ? 'y' : 'n' }}"},
+    {"arrow_params.twig",
+     "{{ list|map(x => x * a)|join(',') }}|{{ list|map((x, k) => k ~ x)|jo"
+     "in }}|{{ list|filter(x => x > a)|join }}|{{ list|map(x => x ~ b)|joi"
+     "n }}|{{ list|map(x => [x]|length)|join }}|{{ list|reduce((c, x) => c"
+     " + x, 10) }}|{{ list|map(_context => 1)|join }}|{{ list|sort((p, q) "
+     "=> q <=> p)|join }}"},
+    {"arrow_shadow.twig",
+     "{% set x = 'outer' %}{{ list|map(x => x)|join }}{{ x }}{{ list|map(y"
+     " => x)|join }}"},
+    {"context_var.twig",
+     "{% set u = 1 %}{{ _context|keys|join(',') }}{% for i in [1] %}{{ _co"
+     "ntext|keys|join(',') }}{% endfor %}"},
+    {"short_circuit.twig",
+     "{{ (z and z.q) ? 'T' : 'F' }}{{ z.q ?\? 'dq' }}{{ (a or z.q) ? 'T' :"
+     " 'F' }}{{ z.q|default('dd') }}{{ b }}"},
+    {"cond_reads.twig",
+     "{{ a ? b : m.k }}{{ b }}{{ m.k }}{{ a ?: b }}{{ z ?: b }}"},
+    {"loop_else_reads.twig",
+     "{% for q in [] %}{{ q }}{% else %}{{ b }}{{ loop is defined ? 'L' : "
+     "'nl' }}{% endfor %}{{ b }}"},
+    {"macro_defaults.twig",
+     "{% macro f(p, q = 'dq') %}{{ p }}{{ q }}{{ p }}{% set p = 'x' %}{{ p"
+     " }}{% endmacro %}{% import _self as s %}{{ s.f(1) }}{{ s.f(1, 2) }}{"
+     "{ s.f(q = 3) }}"},
+    {"include_no_leak.twig",
+     "{% set v = 1 %}{% include 'inc.twig' %}{{ v }}{% include 'inc.twig' "
+     "with {v: 7} %}{{ v }}"},
+    {"inline_if_loop.twig",
+     "{% for x in list if x != a %}{{ x }}{{ loop.index }}{% endfor %}"},
+    {"set_multi.twig",
+     "{% set p, q = a, b %}{{ p }}{{ q }}{% set p, q = q, p %}{{ p }}{{ q "
+     "}}"},
+    {"apply_reads.twig",
+     "{% apply upper %}{{ b }}{% set b = 'y' %}{{ b }}{% endapply %}{{ b }"
+     "}"},
+    {"strict_like.twig",
+     "{{ undefined_var }}{{ undefined_var.x }}{{ m.missing }}{{ m.missing."
+     "deeper }}"},
+    {"for_with_set_before_use.twig",
+     "{% for x in list %}{% if loop.first %}{% set t = x %}{% endif %}{{ t"
+     " ?\? 'u' }}{% endfor %}{{ t ?\? 'gone' }}"},
+    {"has_ops.twig",
+     "{% if list has some x => x > 2 %}S{% endif %}{% if list has every x "
+     "=> x > a %}E{% else %}e{% endif %}{{ (list has some v => v == a) ? 1"
+     " : 0 }}"},
+    {"range_slice.twig",
+     "{{ (1..4)|join }}{{ list[1:]|join }}{{ list[:2]|join }}{{ 'abcdef'[2"
+     ":2] }}{{ list|slice(1)|join }}"},
+    {"tests_ops.twig",
+     "{{ a is odd ? 1 : 0 }}{{ a is not even }}{{ 3 is divisible by(3) }}{"
+     "{ z is null }}{{ list is iterable }}{{ b is same as('<x>') }}{{ m.k "
+     "starts with 'v' }}{{ 'ab' ends with 'b' }}{{ 'abc' matches '/^a/' }}"
+     "{{ 2 in list }}{{ 5 not in list }}{{ 1 <=> 2 }}{{ 2 ** 3 }}{{ 7 // 2"
+     " }}{{ -a }}{{ +a }}{{ a b-or 2 }}{{ 6 b-and 3 }}{{ 5 b-xor 1 }}"},
+    {"deep_if.twig",
+     "{% if a == 1 %}{% if b %}{{ b }}{% set b = 'c' %}{% endif %}{{ b }}{"
+     "% elseif b %}{{ b }}{% else %}{{ m.k }}{% endif %}{{ b }}"},
+    {"inc.twig", "[{{ v }}{% set v = 3 %}{{ v }}]"},
+    {"inh_layout.twig",
+     "{% set x = 1 %}<{% block a %}A{{ x }}{% endblock %}|{{ x }}|{{ block"
+     "('a') }}|{% block b %}B{% endblock %}>"},
+    {"inh_child.twig",
+     "{% extends 'inh_layout.twig' %}{% block a %}[{{ parent() }}|{{ x }}]"
+     "{% set x = 2 %}{{ x }}{% endblock %}{% block b %}{{ block('a') is de"
+     "fined ? 'd' : 'u' }}{{ parent()|upper }}{% endblock %}"},
+    {"inh_dynamic.twig",
+     "{% extends a ? 'inh_layout.twig' : 'nope.twig' %}{% block b %}dyn{{ "
+     "x }}{% endblock %}"},
+    {"inh_uses.twig",
+     "{% use 'inh_layout.twig' with a as c %}{% block b %}U{{ block('c') }"
+     "}{% endblock %}{{ block('b') }}{{ block('c') }}"},
+    {"embeds.twig",
+     "({% embed 'inh_layout.twig' with {x: 5} %}{% block a %}E{{ x }}{{ pa"
+     "rent() }}{% endblock %}{% endembed %}){% embed 'inh_layout.twig' onl"
+     "y %}{% block b %}{{ b ?\? 'nob' }}{% endblock %}{% endembed %}"},
+    {"macros.twig",
+     "{% import _self as s %}{% from 'macros_lib.twig' import wrap as w, d"
+     "eep %}{% macro m(a, b = 2) %}{{ a }}{{ b }}{{ varargs|join(',') }}{%"
+     " endmacro %}{{ s.m(1) }}|{{ s.m(1, 3, 4, 5) }}|{{ s.m(b = 7, a = 6) "
+     "}}|{{ w('x') }}|{{ deep(3) }}|{{ s.m is defined ? 'y' : 'n' }}|{{ s."
+     "zz is defined ? 'y' : 'n' }}"},
+    {"macros_lib.twig",
+     "{% macro wrap(t) %}<{{ t }}>{% endmacro %}{% macro deep(n) %}{% impo"
+     "rt _self as me %}{{ n }}{% if n > 0 %}{{ me.deep(n - 1) }}{% endif %"
+     "}{% endmacro %}"},
+    {"includes.twig",
+     "{% include ['nope.twig', 'inc.twig'] %}{% include 'nope.twig' ignore"
+     " missing %}{% include 'inc.twig' with {v: 2} only %}{{ include('inc."
+     "twig', {v: 4}) }}{{ include('nope.twig', ignore_missing = true) }}{{"
+     " source('inc.twig') }}"},
+    {"escaping.twig",
+     "{{ b }}{{ b|raw }}{{ b|e }}{{ b|e('js') }}{% autoescape 'js' %}{{ b "
+     "}}{{ 'a\\'b' }}{% endautoescape %}{% autoescape false %}{{ b }}{% en"
+     "dautoescape %}{{ b|e|e }}{{ '<lit>' }}{{ '<' ~ 'c>' }}{{ m.k|default"
+     "(b) }}{% apply escape %}{{ b }}{% endapply %}{% apply lower|escape('"
+     "html') %}<P>{% endapply %}"},
+    {"filters_misc.twig",
+     "{{ list|first }}{{ list|last }}{{ list|length }}{{ 'a,b'|split(',')|"
+     "join('+') }}{{ 'hello world'|title }}{{ '  x '|trim }}{{ 3.14159|rou"
+     "nd(2) }}{{ 1234.5|number_format(1, ',', '.') }}{{ '%s-%d'|format('a'"
+     ", 3) }}{{ {a: 1}|merge({b: 2})|keys|join }}{{ list|batch(2)|length }"
+     "}{{ rows|column('t')|join }}{{ list|reverse|join }}{{ 'abc'|reverse "
+     "}}{{ rows|map(r => r.t)|join }}{{ [3, 1, 2]|sort|join }}{{ max(list)"
+     " }}{{ min(1, 2) }}{{ range(0, 6, 2)|join }}{{ cycle(['x', 'y'], 3) }"
+     "}{{ attribute(m, 'k') }}{{ 'ab'|capitalize }}{{ list|json_encode }}{"
+     "{ m|json_encode }}{{ '<b>x</b>'|striptags }}{{ 'a b'|url_encode }}{{"
+     " 'x\\ny'|nl2br }}"},
+    {"strings.twig",
+     "{{ \"i#{a + 1}j\" }}{{ 'tab\\tx' }}{{ 1_000 }}{{ 0.1 + 0.2 }}{{ 1e+20"
+     " }}{{ 1/3 }}{{ -0.0 }}{{ 7 % 3 }}{{ '10' == 10 ? 't' : 'f' }}{{ 'abc"
+     "' == 0 ? 't' : 'f' }}{{ null ~ 'x' }}{{ true ~ false }}"},
+    {"with_only_novars.twig",
+     "{% set q = 1 %}{% with only %}{{ q ?\? 'none' }}{% endwith %}{% with"
+     " {r: 2} %}{{ q }}{{ r }}{% endwith %}{{ r ?\? 'nor' }}"},
+    {"do_and_set_order.twig",
+     "{% set a = 1 %}{% set a, b = 2, a %}{{ a }}{{ b }}{% do list|map(x ="
+     "> x) %}{% set t %}{% for x in list %}{{ x }}{% endfor %}{% endset %}"
+     "{{ t }}{{ t|length }}"},
+    {"strict_errors.twig",
+     "{{ m.k }}{% if strict_probe is defined %}{% endif %}{{ m.zz ?\? 'ok'"
+     " }}{{ m.nope|default('d') }}{{ undefined_thing.x }}"},
+    {"random_seeded.twig",
+     "{{ random(100) }}{{ random(['a', 'b', 'c']) }}{{ random('xyz') }}{{ "
+     "random() > 0 ? 'p' : 'z' }}"},
+};
+const size_t cgen_nsources = sizeof cgen_sources / sizeof *cgen_sources;
+
+typedef struct src_set {
+  tpl_arena *a;
+  tpl_ast_template **asts;
+  int *state; /* 0 not parsed, 1 parsing, 2 done, 3 failed */
+} src_set;
+
+static const tpl_ast_template *src_parse(src_set *s, size_t i);
+
+static const tpl_ast_template *src_load(void *data, const char *name,
+                                        size_t len) {
+  src_set *s = data;
+  for (size_t i = 0; i < cgen_nsources; i++)
+    if (strlen(cgen_sources[i].name) == len &&
+        !memcmp(cgen_sources[i].name, name, len))
+      return src_parse(s, i);
+  return NULL;
+}
+
+static const tpl_ast_template *src_parse(src_set *s, size_t i) {
+  if (s->state[i] == 0) {
+    s->state[i] = 1;
+    tpl_parse_opts opts = {src_load, s,
+                           tpl_escape_for_name(cgen_sources[i].name)};
+    tpl_diag d[4];
+    size_t nd = 0;
+    s->asts[i] = tpl_parse(s->a, cgen_sources[i].name, cgen_sources[i].text,
+                           strlen(cgen_sources[i].text), &opts, d, 4, &nd);
+    for (size_t k = 0; k < nd && k < 4; k++)
+      tpl_diag_print(stderr, &d[k]);
+    s->state[i] = s->asts[i] && !nd ? 2 : 3;
+  }
+  return s->state[i] == 2 ? s->asts[i] : NULL;
+}
+
+size_t cgen_parse_sources(tpl_arena *a, tpl_ast_template **out, size_t max) {
+  if (max < cgen_nsources)
+    return 0;
+  src_set s = {a, out, tpl_arena_calloc(a, cgen_nsources, sizeof(int))};
+  for (size_t i = 0; i < cgen_nsources; i++)
+    if (!src_parse(&s, i))
+      return 0;
+  return cgen_nsources;
 }

@@ -18,8 +18,20 @@ static int generate(const char *out_name, char **code, size_t *len) {
   tpl_cgen *g = tpl_cgen_new(out_name, 0, NULL);
   int rc = g ? tpl_cgen_add_registry(g, "cgen_fixture", n,
                                      (const tpl_ast_template *const *)t, paths,
-                                     false)
+                                     NULL, false)
              : -1;
+  /* The sources, through the real front end. */
+  tpl_ast_template *src[64];
+  size_t ns = cgen_parse_sources(a, src, 64);
+  const char *spaths[64];
+  for (size_t i = 0; i < ns; i++)
+    spaths[i] = src[i]->name;
+  if (ns == 0)
+    rc = -1;
+  if (rc == 0)
+    rc = tpl_cgen_add_registry(g, "cgen_diff", ns,
+                               (const tpl_ast_template *const *)src, spaths,
+                               NULL, false);
   if (rc == 0)
     rc = tpl_cgen_finish(g, code, len);
   tpl_cgen_free(g);

@@ -13,6 +13,8 @@
 
 extern const tpl_template *const cgen_fixture_templates[];
 extern const size_t cgen_fixture_ntemplates;
+extern const tpl_template *const cgen_diff_templates[];
+extern const size_t cgen_diff_ntemplates;
 
 static int passed, failed;
 
@@ -26,7 +28,7 @@ static void check(bool ok, const char *what) {
 }
 
 typedef struct interp_set {
-  const tpl_template *t[16];
+  const tpl_template *t[64];
   size_t n;
 } interp_set;
 
@@ -84,6 +86,72 @@ static void test_helpers(void) {
   free(h);
 }
 
+static const char diff_data[] =
+    "{\"a\": 1, \"b\": \"<x>\", \"list\": [1, 2, 3], \"m\": {\"k\": \"v\", "
+    "\"n\": {\"d\": 4}}, \"rows\": [{\"t\": \"r1\", \"c\": [1, 2]}, {\"t\": "
+    "\"r2\", \"c\": []}], \"z\": null}";
+
+/* Renders template `name` of env with the diff data; output or error. */
+static void render_diff(tpl_env *env, const char *name, char **out, size_t *len,
+                        char *err, size_t errlen) {
+  tpl_value data;
+  tpl_diag d;
+  *out = NULL;
+  *len = 0;
+  err[0] = 0;
+  if (tpl_data_parse(tpl_env_arena(env), "data", diff_data,
+                     sizeof diff_data - 1, &data, &d) != 0) {
+    snprintf(err, errlen, "bad data: %s", d.message);
+    return;
+  }
+  if (tpl_render(env, name, data, out, len, &d) != 0)
+    snprintf(err, errlen, "%s:%u:%u: error: %s", d.file, d.line, d.col,
+             d.message);
+}
+
+/* Every source, compiled (cgen_fixture.c) and interpreted, in normal and
+ * strict mode with one seed: the same bytes or the same error. */
+static void test_sources(void) {
+  tpl_arena *a = tpl_arena_new();
+  tpl_ast_template *asts[64];
+  size_t n = cgen_parse_sources(a, asts, 64);
+  check(n > 0 && n == cgen_diff_ntemplates, "sources parse");
+  interp_set set = {.n = n};
+  for (size_t i = 0; i < n; i++)
+    set.t[i] = tpl_interp_build(a, asts[i]);
+  for (int strict = 0; strict < 2; strict++) {
+    for (size_t i = 0; i < n; i++) {
+      const char *name = asts[i]->name;
+      tpl_env *ce = tpl_env_new(), *ie = tpl_env_new();
+      tpl_env_add_compiled(ce, cgen_diff_templates, cgen_diff_ntemplates);
+      tpl_env_add_source(ie, (tpl_source){interp_find, &set});
+      tpl_env_set_strict(ce, strict);
+      tpl_env_set_strict(ie, strict);
+      tpl_env_set_random_seed(ce, 42);
+      tpl_env_set_random_seed(ie, 42);
+      char *co, *io, cerr[1200], ierr[1200];
+      size_t cl, il;
+      render_diff(ce, name, &co, &cl, cerr, sizeof cerr);
+      render_diff(ie, name, &io, &il, ierr, sizeof ierr);
+      bool same =
+          cl == il && (cl == 0 || !memcmp(co, io, cl)) && !strcmp(cerr, ierr);
+      char what[300];
+      snprintf(what, sizeof what, "%s%s: compiled and interpreted agree", name,
+               strict ? " (strict)" : "");
+      check(same, what);
+      if (!same || getenv("CGEN_VERBOSE")) {
+        printf("  compiled:    %.*s%s\n", (int)cl, co ? co : "", cerr);
+        printf("  interpreted: %.*s%s\n", (int)il, io ? io : "", ierr);
+      }
+      free(co);
+      free(io);
+      tpl_env_free(ce);
+      tpl_env_free(ie);
+    }
+  }
+  tpl_arena_free(a);
+}
+
 int main(void) {
   test_helpers();
 
@@ -101,7 +169,7 @@ int main(void) {
     tpl_env *ce = tpl_env_new(), *ie = tpl_env_new();
     tpl_env_add_compiled(ce, cgen_fixture_templates, cgen_fixture_ntemplates);
     tpl_env_add_source(ie, (tpl_source){interp_find, &set});
-    char *co, *io, cerr[600] = "", ierr[600] = "";
+    char *co, *io, cerr[1200] = "", ierr[1200] = "";
     size_t cl, il;
     int crc = render(ce, name, &co, &cl, cerr, sizeof cerr);
     int irc = render(ie, name, &io, &il, ierr, sizeof ierr);
@@ -111,15 +179,18 @@ int main(void) {
                 !strcmp(cerr, ierr);
     check(same, what);
     if (!same || getenv("CGEN_VERBOSE")) {
-      printf("  %s compiled (%d): %.*s%s\n", name, crc, (int)cl,
-             co ? co : "", cerr);
+      printf("  %s compiled (%d): %.*s%s\n", name, crc, (int)cl, co ? co : "",
+             cerr);
       printf("  %s interpreted (%d): %.*s%s\n", name, irc, (int)il,
              io ? io : "", ierr);
     }
     if (!strcmp(name, "text.twig")) {
       static const char tricky[] =
           "a\0b?\?=c?\?/d\"e\\f\xff\xc3\xa9\xe2\x80\xa8"
-          "g\x7f\x01h\r\n\t?" "?(?" "?)?\?'" "421|<i>|-0|0.1|";
+          "g\x7f\x01h\r\n\t?"
+          "?(?"
+          "?)?\?'"
+          "421|<i>|-0|0.1|";
       bool ok = crc == 0 && cl == sizeof tricky - 1 + 9000 &&
                 !memcmp(co, tricky, sizeof tricky - 1);
       for (size_t k = 0; ok && k < 9000; k++)
@@ -133,6 +204,7 @@ int main(void) {
     tpl_env_free(ie);
   }
   tpl_arena_free(a);
+  test_sources();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -21,7 +21,8 @@ static int passed, failed;
     }                                                                          \
   } while (0)
 
-static void check_str(const char *file, int line, tpl_value v, const char *want) {
+static void check_str(const char *file, int line, tpl_value v,
+                      const char *want) {
   size_t n = strlen(want);
   if (v.type == TPL_STR && v.len == n && memcmp(v.u.s, want, n) == 0) {
     passed++;
@@ -135,15 +136,21 @@ static void test_conversions(void) {
   static const struct {
     double f;
     const char *s;
-  } floats[] = {{0.1 + 0.2, "0.3"},     {1e15, "1.0E+15"},
-                {1e14, "1.0E+14"},      {1.5e-7, "1.5E-7"},
-                {100.0, "100"},         {-0.0, "-0"},
+  } floats[] = {{0.1 + 0.2, "0.3"},
+                {1e15, "1.0E+15"},
+                {1e14, "1.0E+14"},
+                {1.5e-7, "1.5E-7"},
+                {100.0, "100"},
+                {-0.0, "-0"},
                 {1.0 / 3, "0.33333333333333"},
-                {0.0001, "0.0001"},     {0.00001, "1.0E-5"},
+                {0.0001, "0.0001"},
+                {0.00001, "1.0E-5"},
                 {12345678.9, "12345678.9"},
                 {123456789012345678.0, "1.2345678901235E+17"},
-                {-0.5, "-0.5"},         {1e100, "1.0E+100"},
-                {2.5, "2.5"},           {99999999999999.99, "1.0E+14"}};
+                {-0.5, "-0.5"},
+                {1e100, "1.0E+100"},
+                {2.5, "2.5"},
+                {99999999999999.99, "1.0E+14"}};
   for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++)
     CHECK_STR(echo(F(floats[i].f)), floats[i].s);
   CHECK_STR(echo(F(INFINITY)), "INF");
@@ -152,12 +159,14 @@ static void test_conversions(void) {
 
   tpl_value n;
   CHECK(tpl_str_is_numeric(" 10 ", 4, &n) && n.type == TPL_INT && n.u.i == 10);
-  CHECK(tpl_str_is_numeric("1e3", 3, &n) && n.type == TPL_FLOAT && n.u.f == 1000);
+  CHECK(tpl_str_is_numeric("1e3", 3, &n) && n.type == TPL_FLOAT &&
+        n.u.f == 1000);
   CHECK(tpl_str_is_numeric(".5", 2, &n) && n.u.f == 0.5);
   CHECK(!tpl_str_is_numeric("12abc", 5, &n));
   CHECK(!tpl_str_is_numeric("0x1A", 4, &n));
   CHECK(!tpl_str_is_numeric("", 0, &n));
-  CHECK(tpl_str_is_numeric("9223372036854775808", 19, &n) && n.type == TPL_FLOAT);
+  CHECK(tpl_str_is_numeric("9223372036854775808", 19, &n) &&
+        n.type == TPL_FLOAT);
   CHECK(tpl_to_int(S("12abc")) == 12);
   CHECK(tpl_to_int(F(1e19)) == (int64_t)-8446744073709551616ll);
   CHECK(tpl_to_float(S("3.5x")) == 3.5);
@@ -186,7 +195,8 @@ static void test_comparisons(void) {
   CHECK(!tpl_loose_eq(&rt, I(0), S("")));
   CHECK(tpl_loose_eq(&rt, I(1), F(1.0)));
   CHECK(!tpl_loose_eq(&rt, F(NAN), F(NAN)));
-  CHECK(tpl_loose_eq(&rt, list_of(2, I(1), I(2)), map_of(2, I(1), I(2), I(0), I(1))));
+  CHECK(tpl_loose_eq(&rt, list_of(2, I(1), I(2)),
+                     map_of(2, I(1), I(2), I(0), I(1))));
 
   CHECK(tpl_compare(&rt, I(1), I(2)) == -1);
   CHECK(tpl_compare(&rt, S("b"), S("a")) == 1);
@@ -196,7 +206,8 @@ static void test_comparisons(void) {
   CHECK(tpl_compare(&rt, S("abc"), I(5)) == 1);
   CHECK(tpl_compare(&rt, list_of(2, I(1), I(2)), list_of(2, I(1), I(3))) == -1);
   CHECK(tpl_compare(&rt, list_of(1, I(1)), I(5)) == 1);
-  CHECK(tpl_compare(&rt, S("9223372036854775807"), S("9223372036854775808")) == -1);
+  CHECK(tpl_compare(&rt, S("9223372036854775807"), S("9223372036854775808")) ==
+        -1);
   CHECK(tpl_compare(&rt, F(NAN), S("abc")) == 1);
 
   CHECK(tpl_identical(I(1), I(1)) && !tpl_identical(I(1), F(1.0)));
@@ -210,7 +221,7 @@ static void test_maps(void) {
   tpl_map *m = tpl_map_new(rt.arena, 0);
   tpl_map_set_str(rt.arena, m, "b", I(1));
   tpl_map_set_str(rt.arena, m, "a", I(2));
-  tpl_map_set(rt.arena, m, S("5"), S("five"));  /* int key 5 */
+  tpl_map_set(rt.arena, m, S("5"), S("five"));     /* int key 5 */
   tpl_map_set(rt.arena, m, S("05"), S("oh-five")); /* stays a string */
   tpl_map_set(rt.arena, m, S("-3"), S("minus"));
   tpl_map_set(rt.arena, m, S("-0"), S("minus zero"));
@@ -218,7 +229,7 @@ static void test_maps(void) {
   tpl_map_set(rt.arena, m, tpl_bool(true), S("one"));
   tpl_map_set(rt.arena, m, tpl_null(), S("empty"));
   tpl_map_set_str(rt.arena, m, "b", I(3)); /* keeps its position */
-  tpl_map_push(rt.arena, m, S("pushed")); /* key 8: after 7 */
+  tpl_map_push(rt.arena, m, S("pushed"));  /* key 8: after 7 */
   CHECK(m->len == 10);
   CHECK(m->entries[0].key.type == TPL_STR && m->entries[0].val.u.i == 3);
   CHECK(m->entries[2].key.type == TPL_INT && m->entries[2].key.u.i == 5);
@@ -233,7 +244,8 @@ static void test_maps(void) {
   CHECK(tpl_map_get(m, I(1), &v) && v.len == 3);
   CHECK(tpl_map_get_str(m, "", 0, &v) && v.len == 5);
   CHECK(!tpl_map_get_str(m, "c", 1, &v));
-  CHECK_STR(joined(filter("keys", 1, tpl_map_value(m))), "b,a,5,05,-3,-0,7,1,,8");
+  CHECK_STR(joined(filter("keys", 1, tpl_map_value(m))),
+            "b,a,5,05,-3,-0,7,1,,8");
 
   /* growth past the hash index threshold */
   tpl_map *big = tpl_map_new(rt.arena, 2);
@@ -249,7 +261,8 @@ static void test_maps(void) {
     snprintf(key, sizeof key, "k%d", i);
     if (!tpl_map_get_str(big, key, strlen(key), &v) || v.u.i != i)
       ok = false;
-    tpl_name name = {key, (uint32_t)strlen(key), tpl_hash_bytes(key, strlen(key))};
+    tpl_name name = {key, (uint32_t)strlen(key),
+                     tpl_hash_bytes(key, strlen(key))};
     if (tpl_getattr_name(&rt, tpl_map_value(big), &name, NULL).u.i != i)
       ok = false;
     if (big->entries[i].key.type != TPL_STR)
@@ -274,14 +287,18 @@ static void test_escaping(void) {
   CHECK_STR(tpl_escape_value(&rt, s, TPL_ESC_HTML, NULL),
             "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#039;s&lt;/a&gt;");
   /* invalid UTF-8 becomes U+FFFD, as ENT_SUBSTITUTE */
-  CHECK_STR(tpl_escape_value(&rt, S("a\x80" "b\xE2\x82x\xC3\xA9"), TPL_ESC_HTML, NULL),
-            "a\xEF\xBF\xBD" "b\xEF\xBF\xBDx\xC3\xA9");
+  CHECK_STR(tpl_escape_value(&rt,
+                             S("a\x80"
+                               "b\xE2\x82x\xC3\xA9"),
+                             TPL_ESC_HTML, NULL),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBDx\xC3\xA9");
   CHECK_STR(tpl_escape_value(&rt, S("é/\\ \n\t😀<a,b._"), TPL_ESC_JS, NULL),
             "\\u00E9\\/\\\\\\u0020\\n\\t\\uD83D\\uDE00\\u003Ca,b._");
   CHECK_STR(tpl_escape_value(&rt, S("a b-é😀"), TPL_ESC_CSS, NULL),
             "a\\20 b\\2D \\E9 \\1F600 ");
-  CHECK_STR(tpl_escape_value(&rt, S("a b,c.d-e_f\"&<>'\x01é"), TPL_ESC_HTML_ATTR,
-                             NULL),
+  CHECK_STR(tpl_escape_value(&rt, S("a b,c.d-e_f\"&<>'\x01é"),
+                             TPL_ESC_HTML_ATTR, NULL),
             "a&#x20;b,c.d-e_f&quot;&amp;&lt;&gt;&#x27;&#xFFFD;&#x00E9;");
   CHECK_STR(tpl_escape_value(&rt, S("a b&c/é~"), TPL_ESC_URL, NULL),
             "a%20b%26c%2F%C3%A9~");
@@ -308,7 +325,8 @@ static void test_escaping(void) {
 }
 
 static void test_operators(void) {
-  CHECK_STR(echo(tpl_op_add(&rt, I(INT64_MAX), I(1), NULL)), "9.2233720368548E+18");
+  CHECK_STR(echo(tpl_op_add(&rt, I(INT64_MAX), I(1), NULL)),
+            "9.2233720368548E+18");
   CHECK(tpl_op_add(&rt, S("3"), I(4), NULL).u.i == 7);
   CHECK_STR(echo(tpl_op_div(&rt, I(7), I(2), NULL)), "3.5");
   CHECK(tpl_op_div(&rt, I(6), I(2), NULL).type == TPL_INT);
@@ -324,8 +342,9 @@ static void test_operators(void) {
   CHECK_FAILS(tpl_op_mod(&rt, I(1), I(0), NULL), "modulo by zero");
   CHECK_FAILS(tpl_op_add(&rt, S("abc"), I(1), NULL),
               "unsupported operand types: string + int");
-  CHECK_STR(joined(tpl_op_add(&rt, list_of(1, I(1)), list_of(2, I(8), I(9)), NULL)),
-            "1,9");
+  CHECK_STR(
+      joined(tpl_op_add(&rt, list_of(1, I(1)), list_of(2, I(8), I(9)), NULL)),
+      "1,9");
 
   CHECK(tpl_op_in(&rt, S("ell"), S("hello")));
   CHECK(tpl_op_in(&rt, I(1), S("123")));
@@ -345,10 +364,13 @@ static void test_operators(void) {
               "Regexp \"/a\" passed to \"matches\" is not valid: No ending");
 
   CHECK_STR(joined(tpl_op_range(&rt, I(0), I(10), I(3), NULL)), "0,3,6,9");
-  CHECK_STR(joined(tpl_op_range(&rt, I(5), I(1), tpl_null(), NULL)), "5,4,3,2,1");
+  CHECK_STR(joined(tpl_op_range(&rt, I(5), I(1), tpl_null(), NULL)),
+            "5,4,3,2,1");
   CHECK_STR(joined(tpl_op_range(&rt, S("a"), S("i"), I(2), NULL)), "a,c,e,g,i");
-  CHECK_STR(joined(tpl_op_range(&rt, I(0), I(1), F(0.25), NULL)), "0,0.25,0.5,0.75,1");
-  CHECK_FAILS(tpl_op_range(&rt, I(1), I(2), I(5), NULL), "range(): Argument #3");
+  CHECK_STR(joined(tpl_op_range(&rt, I(0), I(1), F(0.25), NULL)),
+            "0,0.25,0.5,0.75,1");
+  CHECK_FAILS(tpl_op_range(&rt, I(1), I(2), I(5), NULL),
+              "range(): Argument #3");
 
   CHECK_STR(tpl_slice(&rt, S("héllo"), I(1), I(3), false, NULL), "éll");
   CHECK_STR(joined(tpl_slice(&rt, list_of(4, I(1), I(2), I(3), I(4)), I(-2),
@@ -366,7 +388,8 @@ static void test_attributes(void) {
   CHECK_STR(tpl_getattr_name(&rt, l, &one, NULL), "y");
   CHECK_STR(tpl_getattr(&rt, l, S("0"), TPL_ATTR_ARRAY, NULL), "x");
   CHECK(tpl_getattr(&rt, l, I(-1), TPL_ATTR_ARRAY, NULL).type == TPL_NULL);
-  CHECK(tpl_getattr(&rt, S("abc"), I(1), TPL_ATTR_ARRAY, NULL).type == TPL_NULL);
+  CHECK(tpl_getattr(&rt, S("abc"), I(1), TPL_ATTR_ARRAY, NULL).type ==
+        TPL_NULL);
   CHECK(tpl_has_attr(&rt, h, S("n"), NULL));
   CHECK(!tpl_has_attr(&rt, h, S("zz"), NULL));
   rt.strict = true;
@@ -378,15 +401,18 @@ static void test_attributes(void) {
 }
 
 static void test_filters(void) {
-  CHECK_STR(filter("join", 3, list_of(3, S("a"), S("b"), S("c")), S(", "), S(" and ")),
+  CHECK_STR(filter("join", 3, list_of(3, S("a"), S("b"), S("c")), S(", "),
+                   S(" and ")),
             "a, b and c");
   CHECK_STR(joined(filter("split", 3, S("one,two,three"), S(","), I(2))),
             "one,two,three");
   CHECK(filter("split", 3, S("one,two,three"), S(","), I(2)).u.list->len == 2);
   CHECK_STR(joined(filter("split", 3, S("abcde"), S(""), I(2))), "ab,cd,e");
-  CHECK_STR(filter("format", 4, S("%s has %05d (%.2f%%)"), S("x"), I(42), F(12.5)),
-            "x has 00042 (12.50%)");
-  CHECK_STR(filter("format", 3, S("%2$s %1$'*6s|%-5x|%e"), S("a"), S("b")), "b *****a|0    |0.000000e+0");
+  CHECK_STR(
+      filter("format", 4, S("%s has %05d (%.2f%%)"), S("x"), I(42), F(12.5)),
+      "x has 00042 (12.50%)");
+  CHECK_STR(filter("format", 3, S("%2$s %1$'*6s|%-5x|%e"), S("a"), S("b")),
+            "b *****a|0    |0.000000e+0");
   CHECK_STR(filter("number_format", 4, F(1234567.891), I(2), S(","), S(".")),
             "1.234.567,89");
   CHECK_STR(filter("number_format", 1, F(-0.4)), "0");
@@ -395,39 +421,51 @@ static void test_filters(void) {
   CHECK_STR(echo(filter("abs", 1, S("-7"))), "7");
   CHECK_STR(filter("upper", 1, S("straße été")), "STRASSE ÉTÉ");
   CHECK_STR(filter("lower", 1, S("HeLLo ÉTÉ")), "hello été");
-  CHECK_STR(filter("title", 1, S("o'neil mc-donald 1st")), "O'neil Mc-Donald 1St");
+  CHECK_STR(filter("title", 1, S("o'neil mc-donald 1st")),
+            "O'neil Mc-Donald 1St");
   CHECK_STR(filter("capitalize", 1, S("élan VITAL")), "Élan vital");
   CHECK_STR(filter("reverse", 1, S("héllo")), "olléh");
-  CHECK_STR(filter("replace", 2, S("abc"), map_of(2, S("ab"), S("x"), S("a"), S("y"))),
+  CHECK_STR(filter("replace", 2, S("abc"),
+                   map_of(2, S("ab"), S("x"), S("a"), S("y"))),
             "xc");
   CHECK_STR(filter("trim", 3, S("--a--"), S("-"), S("left")), "a--");
   CHECK_STR(filter("nl2br", 1, S("a\r\nb")), "a<br />\r\nb");
   CHECK_STR(filter("spaceless", 1, S(" <div>\n <p> x </p>\n</div> ")),
             "<div><p> x </p></div>");
-  CHECK_STR(filter("striptags", 2, S("<p>a <b>b</b><br/></p><!-- c -->"), S("<b>")),
-            "a <b>b</b>");
-  CHECK_STR(filter("url_encode", 1, map_of(2, S("q"), S("a b"), S("n"), tpl_bool(false))),
+  CHECK_STR(
+      filter("striptags", 2, S("<p>a <b>b</b><br/></p><!-- c -->"), S("<b>")),
+      "a <b>b</b>");
+  CHECK_STR(filter("url_encode", 1,
+                   map_of(2, S("q"), S("a b"), S("n"), tpl_bool(false))),
             "q=a%20b&n=0");
-  CHECK_STR(filter("json_encode", 1,
-                   list_of(5, I(1), S("é/\""), tpl_bool(true), tpl_null(), F(1.5))),
-            "[1,\"\\u00e9\\/\\\"\",true,null,1.5]");
-  CHECK_STR(filter("json_encode", 2, map_of(1, S("a"), list_of(0)), I(128 | 64)),
-            "{\n    \"a\": []\n}");
+  CHECK_STR(
+      filter("json_encode", 1,
+             list_of(5, I(1), S("é/\""), tpl_bool(true), tpl_null(), F(1.5))),
+      "[1,\"\\u00e9\\/\\\"\",true,null,1.5]");
+  CHECK_STR(
+      filter("json_encode", 2, map_of(1, S("a"), list_of(0)), I(128 | 64)),
+      "{\n    \"a\": []\n}");
   CHECK_STR(filter("json_encode", 1, map_of(2, I(1), S("a"), I(2), S("b"))),
             "{\"1\":\"a\",\"2\":\"b\"}");
-  CHECK_STR(joined(filter("sort", 1, list_of(4, I(3), S("10"), S("9"), F(1.5)))),
-            "1.5,3,9,10");
-  CHECK_STR(joined(filter("keys", 1, filter("sort", 1,
-                                            map_of(3, S("a"), I(3), S("b"), I(1), S("c"), I(2))))),
+  CHECK_STR(
+      joined(filter("sort", 1, list_of(4, I(3), S("10"), S("9"), F(1.5)))),
+      "1.5,3,9,10");
+  CHECK_STR(joined(filter(
+                "keys", 1,
+                filter("sort", 1,
+                       map_of(3, S("a"), I(3), S("b"), I(1), S("c"), I(2))))),
             "b,c,a");
   CHECK_STR(joined(filter("merge", 2, map_of(2, S("5"), S("a"), S("x"), S("b")),
                           map_of(1, S("5"), S("c")))),
             "a,b,c");
-  CHECK_STR(joined(filter("keys", 1, filter("merge", 2, map_of(2, S("5"), S("a"), S("x"), S("b")),
-                                            map_of(1, S("5"), S("c"))))),
+  CHECK_STR(joined(filter("keys", 1,
+                          filter("merge", 2,
+                                 map_of(2, S("5"), S("a"), S("x"), S("b")),
+                                 map_of(1, S("5"), S("c"))))),
             "0,x,1");
-  tpl_value rows = filter("batch", 3, list_of(5, S("a"), S("b"), S("c"), S("d"), S("e")),
-                          I(2), S("x"));
+  tpl_value rows =
+      filter("batch", 3, list_of(5, S("a"), S("b"), S("c"), S("d"), S("e")),
+             I(2), S("x"));
   CHECK(rows.type == TPL_LIST && rows.u.list->len == 3);
   CHECK_STR(joined(rows.u.list->items[2]), "e,x");
   CHECK_STR(filter("first", 1, S("été")), "é");
@@ -435,8 +473,10 @@ static void test_filters(void) {
   CHECK(filter("length", 1, map_of(1, S("a"), I(1))).u.i == 1);
   CHECK_STR(filter("default", 2, S(""), S("d")), "d");
   CHECK(filter("default", 2, I(0), S("d")).u.i == 0);
-  CHECK_FAILS(filter("escape", 2, S("x"), S("bogus")), "Invalid escaping strategy");
-  CHECK_FAILS(filter("format", 2, S("%s %s"), S("a")), "3 arguments are required, 2 given");
+  CHECK_FAILS(filter("escape", 2, S("x"), S("bogus")),
+              "Invalid escaping strategy");
+  CHECK_FAILS(filter("format", 2, S("%s %s"), S("a")),
+              "3 arguments are required, 2 given");
 }
 
 static void test_functions_and_tests(void) {
@@ -488,10 +528,12 @@ static void test_functions_and_tests(void) {
 
 static void test_dates(void) {
   CHECK_STR(filter("date", 1, I(1700000000)), "November 14, 2023 22:13");
-  CHECK_STR(filter("date", 3, I(1700000000), S("D, d M Y H:i:s jS N z W t L"), S("UTC")),
+  CHECK_STR(filter("date", 3, I(1700000000), S("D, d M Y H:i:s jS N z W t L"),
+                   S("UTC")),
             "Tue, 14 Nov 2023 22:13:20 14th 2 317 46 30 0");
   CHECK_STR(filter("date", 2, I(1700000000), S("c|r|U|\\Y\\e\\a\\r")),
-            "2023-11-14T22:13:20+00:00|Tue, 14 Nov 2023 22:13:20 +0000|1700000000|Year");
+            "2023-11-14T22:13:20+00:00|Tue, 14 Nov 2023 22:13:20 "
+            "+0000|1700000000|Year");
   CHECK_STR(filter("date", 2, S("2021-01-03"), S("W o")), "53 2020");
   CHECK_STR(filter("date", 2, S("2024-02-29 13:05:09"), S("Y/n/j G:i:s")),
             "2024/2/29 13:05:09");
@@ -503,20 +545,28 @@ static void test_dates(void) {
             "2100-06-30T02:53:20+02:00 CEST");
   CHECK_STR(filter("date", 3, I(1690000000), S("c T"), S("+05:30")),
             "2023-07-22T09:56:40+05:30 GMT+0530");
-  CHECK_STR(filter("date", 2, S("2023-11-14T22:13:20+02:00"), S("U")), "1699992800");
-  CHECK_STR(filter("date", 2, S("Tue, 14 Nov 2023 22:13:20 +0000"), S("U")), "1700000000");
-  CHECK_STR(filter("date", 2, S("2024-01-31 +1 month"), S("Y-m-d")), "2024-03-02");
-  CHECK_STR(filter("date", 2, S("2023-11-14 first day of next month"), S("Y-m-d")),
-            "2023-12-01");
-  CHECK_STR(filter("date", 2, S("2023-11-14 next monday"), S("Y-m-d")), "2023-11-20");
+  CHECK_STR(filter("date", 2, S("2023-11-14T22:13:20+02:00"), S("U")),
+            "1699992800");
+  CHECK_STR(filter("date", 2, S("Tue, 14 Nov 2023 22:13:20 +0000"), S("U")),
+            "1700000000");
+  CHECK_STR(filter("date", 2, S("2024-01-31 +1 month"), S("Y-m-d")),
+            "2024-03-02");
+  CHECK_STR(
+      filter("date", 2, S("2023-11-14 first day of next month"), S("Y-m-d")),
+      "2023-12-01");
+  CHECK_STR(filter("date", 2, S("2023-11-14 next monday"), S("Y-m-d")),
+            "2023-11-20");
   CHECK_STR(filter("date", 2, S("@86400"), S("Y-m-d e")), "1970-01-02 UTC");
   rt.now_set = true;
   rt.now = 1700000000;
   CHECK_STR(filter("date", 2, S("now"), S("U")), "1700000000");
-  CHECK_STR(filter("date", 2, S("tomorrow"), S("c")), "2023-11-15T00:00:00+00:00");
+  CHECK_STR(filter("date", 2, S("tomorrow"), S("c")),
+            "2023-11-15T00:00:00+00:00");
   tpl_value d = filter("date_modify", 2, I(1700000000), S("-1 day"));
   CHECK_STR(filter("date", 2, d, S("Y-m-d H:i")), "2023-11-13 22:13");
-  CHECK(tpl_compare(&rt, d, filter("date_modify", 2, I(1700000000), S("+1 day"))) == -1);
+  CHECK(tpl_compare(&rt, d,
+                    filter("date_modify", 2, I(1700000000), S("+1 day"))) ==
+        -1);
   CHECK_FAILS(filter("date", 3, I(0), S("Y"), S("Mars/Olympus")),
               "DateTimeZone::__construct(): Unknown or bad timezone");
   CHECK_FAILS(filter("date", 2, S("garbage"), S("Y")),
