@@ -323,6 +323,7 @@ typedef struct fnc {
   int *ptemps;
   const char *outer_ctx; /* the closure's scope, for other names */
   uint32_t line;         /* template line the function starts at */
+  int nics; /* inline caches of attribute lookups (tpl_getattr_name_ic) */
 } fnc;
 
 /* A value already read in this function: variable `s` of scope `ctx`
@@ -595,6 +596,9 @@ static int top_temp(tpl_cgen *g) {
   f->tops[f->ntops++] = t;
   return t;
 }
+
+/* A new inline cache, a local of the function being written. */
+static int new_ic(tpl_cgen *g) { return g->fn->nics++; }
 
 static int cache_find(tpl_cgen *g, int kind, const char *ctx, int obj,
                       const char *s, size_t len) {
@@ -1323,8 +1327,9 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       if (r >= 0)
         return r;
       r = top_temp(g);
-      emit(g, "v%d = tpl_getattr_name(rt, v%d, &%s, &%s);\n", r, o,
-           name_ref(g, s, len), loc_ref(g, &n->loc));
+      int ic = new_ic(g);
+      emit(g, "v%d = tpl_getattr_name_ic(rt, v%d, &%s, &%s, &ic%d);\n", r, o,
+           name_ref(g, s, len), loc_ref(g, &n->loc), ic);
       cache_add(g, 1, NULL, o, s, len, r);
       return r;
     }
@@ -1776,6 +1781,14 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
       cache_forget_vars(g);
     emit(g, "while (tpl_for_next(rt, &it%d)) {\n", it);
     cond_open(g);
+    /* Unless the loop assigns variables, reads of the loop variable in its
+     * own scope are the value the iterator just bound. */
+    if (!has_writes(n->b) && !has_writes(n->c) && n->name.len) {
+      int cur = top_temp(g);
+      emit(g, "v%d = it%d.cur;\n", cur, it);
+      emit(g, "(void)v%d;\n", cur);
+      cache_add(g, 0, scope, 0, n->name.s, n->name.len, cur);
+    }
     if (n->b) {
       const char *saved = g->fn->ctx;
       g->fn->ctx = scope;
@@ -1955,6 +1968,8 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
     buf_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
   for (size_t i = 0; i < f->ntops; i++)
     buf_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
+  for (int i = 0; i < f->nics; i++)
+    buf_printf(o, "  uint32_t ic%d = 0;\n", i);
   buf_move(o, &f->body);
   buf_adds(o, "}\n");
   free(f->calls);

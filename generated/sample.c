@@ -60,81 +60,78 @@ static const tpl_name N_styles = {"styles", 6u, 0xb5575dbfu};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_css = {"css", 3u, 0xf3471e80u};
 static const tpl_loc L_17 = {F_0, 7, 30};
-static const tpl_loc L_18 = {F_0, 7, 33};
-static const tpl_loc L_19 = {F_0, 10, 14};
-static const tpl_loc L_20 = {F_0, 10, 25};
+static const tpl_loc L_18 = {F_0, 10, 14};
+static const tpl_loc L_19 = {F_0, 10, 25};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_21 = {F_0, 11, 10};
+static const tpl_loc L_20 = {F_0, 11, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_22 = {F_0, 12, 18};
+static const tpl_loc L_21 = {F_0, 12, 18};
 static const tpl_name N_footer = {"footer", 6u, 0x114985b2u};
 static const tpl_name N_item = {"item", 4u, 0x9f3833e6u};
 static const char F_1[] = "macros.html.twig";
-static const tpl_loc L_23 = {F_1, 2, 4};
-static const tpl_loc L_24 = {F_1, 2, 7};
-static const tpl_loc L_25 = {F_1, 2, 12};
+static const tpl_loc L_22 = {F_1, 2, 4};
+static const tpl_loc L_23 = {F_1, 2, 7};
+static const tpl_loc L_24 = {F_1, 2, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_26 = {F_1, 2, 40};
+static const tpl_loc L_25 = {F_1, 2, 40};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_27 = {F_1, 5, 18};
-static const tpl_loc L_28 = {F_1, 5, 21};
-static const tpl_loc L_29 = {F_1, 5, 27};
+static const tpl_loc L_26 = {F_1, 5, 18};
+static const tpl_loc L_27 = {F_1, 5, 21};
+static const tpl_loc L_28 = {F_1, 5, 27};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_30 = {F_1, 5, 35};
-static const tpl_loc L_31 = {F_1, 5, 38};
-static const tpl_loc L_32 = {F_1, 5, 69};
-static const tpl_loc L_33 = {F_1, 5, 78};
+static const tpl_loc L_29 = {F_1, 5, 35};
+static const tpl_loc L_30 = {F_1, 5, 38};
+static const tpl_loc L_31 = {F_1, 5, 69};
+static const tpl_loc L_32 = {F_1, 5, 78};
 static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_34 = {F_1, 5, 87};
-static const tpl_loc L_35 = {F_1, 5, 90};
-static const tpl_loc L_36 = {F_1, 5, 111};
-static const tpl_loc L_37 = {F_1, 5, 120};
+static const tpl_loc L_33 = {F_1, 5, 87};
+static const tpl_loc L_34 = {F_1, 5, 90};
+static const tpl_loc L_35 = {F_1, 5, 111};
+static const tpl_loc L_36 = {F_1, 5, 120};
 static const char F_2[] = "page.html.twig";
-static const tpl_loc L_38 = {F_2, 3, 18};
-static const tpl_loc L_39 = {F_2, 3, 21};
-static const tpl_loc L_40 = {F_2, 3, 26};
-static const tpl_loc L_41 = {F_2, 3, 38};
-static const tpl_loc L_42 = {F_2, 3, 41};
-static const tpl_loc L_43 = {F_2, 6, 5};
+static const tpl_loc L_37 = {F_2, 3, 18};
+static const tpl_loc L_38 = {F_2, 3, 21};
+static const tpl_loc L_39 = {F_2, 3, 26};
+static const tpl_loc L_40 = {F_2, 3, 38};
+static const tpl_loc L_41 = {F_2, 3, 41};
+static const tpl_loc L_42 = {F_2, 6, 5};
 static const tpl_name N_labels = {"labels", 6u, 0xbdda148au};
-static const tpl_loc L_44 = {F_2, 8, 4};
-static const tpl_loc L_45 = {F_2, 8, 17};
+static const tpl_loc L_43 = {F_2, 8, 4};
+static const tpl_loc L_44 = {F_2, 8, 17};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_46 = {F_2, 8, 35};
-static const tpl_loc L_47 = {F_2, 8, 44};
-static const tpl_loc L_48 = {F_2, 8, 52};
+static const tpl_loc L_45 = {F_2, 8, 35};
+static const tpl_loc L_46 = {F_2, 8, 44};
+static const tpl_loc L_47 = {F_2, 8, 52};
 static const tpl_name N_toc_deep = {"toc_deep", 8u, 0x042bdad4u};
-static const tpl_loc L_49 = {F_2, 8, 21};
-static const tpl_loc L_50 = {F_2, 9, 18};
-static const tpl_loc L_51 = {F_2, 9, 21};
-static const tpl_loc L_52 = {F_2, 9, 27};
-static const tpl_loc L_53 = {F_2, 9, 35};
-static const tpl_loc L_54 = {F_2, 9, 38};
+static const tpl_loc L_48 = {F_2, 8, 21};
+static const tpl_loc L_49 = {F_2, 9, 18};
+static const tpl_loc L_50 = {F_2, 9, 27};
+static const tpl_loc L_51 = {F_2, 9, 35};
+static const tpl_loc L_52 = {F_2, 9, 38};
 static const tpl_name N_loop = {"loop", 4u, 0xddef486bu};
-static const tpl_loc L_55 = {F_2, 9, 43};
-static const tpl_loc L_56 = {F_2, 9, 74};
-static const tpl_loc L_57 = {F_2, 9, 83};
-static const tpl_loc L_58 = {F_2, 9, 95};
-static const tpl_loc L_59 = {F_2, 9, 104};
-static const tpl_loc L_60 = {F_2, 9, 132};
-static const tpl_loc L_61 = {F_2, 9, 168};
-static const tpl_loc L_62 = {F_2, 9, 177};
-static const tpl_loc L_63 = {F_2, 14, 9};
-static const tpl_loc L_64 = {F_2, 14, 12};
-static const tpl_loc L_65 = {F_2, 14, 17};
-static const tpl_loc L_66 = {F_2, 14, 26};
-static const tpl_loc L_67 = {F_2, 14, 29};
-static const tpl_loc L_68 = {F_2, 14, 45};
-static const tpl_loc L_69 = {F_2, 14, 53};
-static const tpl_loc L_70 = {F_2, 15, 4};
-static const tpl_loc L_71 = {F_2, 15, 26};
+static const tpl_loc L_53 = {F_2, 9, 43};
+static const tpl_loc L_54 = {F_2, 9, 74};
+static const tpl_loc L_55 = {F_2, 9, 83};
+static const tpl_loc L_56 = {F_2, 9, 95};
+static const tpl_loc L_57 = {F_2, 9, 104};
+static const tpl_loc L_58 = {F_2, 9, 132};
+static const tpl_loc L_59 = {F_2, 9, 168};
+static const tpl_loc L_60 = {F_2, 9, 177};
+static const tpl_loc L_61 = {F_2, 14, 9};
+static const tpl_loc L_62 = {F_2, 14, 12};
+static const tpl_loc L_63 = {F_2, 14, 17};
+static const tpl_loc L_64 = {F_2, 14, 26};
+static const tpl_loc L_65 = {F_2, 14, 29};
+static const tpl_loc L_66 = {F_2, 14, 45};
+static const tpl_loc L_67 = {F_2, 14, 53};
+static const tpl_loc L_68 = {F_2, 15, 4};
+static const tpl_loc L_69 = {F_2, 15, 26};
 static const tpl_name N_paragraphs = {"paragraphs", 10u, 0xf127277eu};
 static const tpl_name N_paragraph = {"paragraph", 9u, 0x8ffa6139u};
-static const tpl_loc L_72 = {F_2, 16, 1};
-static const tpl_loc L_73 = {F_2, 16, 4};
-static const tpl_loc L_74 = {F_2, 2, 11};
-static const tpl_loc L_75 = {F_2, 1, 12};
+static const tpl_loc L_70 = {F_2, 16, 1};
+static const tpl_loc L_71 = {F_2, 2, 11};
+static const tpl_loc L_72 = {F_2, 1, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -162,11 +159,12 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   (void)self;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
+  uint32_t ic0 = 0;
 #line 5 "themes/sample/layout.html.twig"
   {
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_book, &L_1);
-    v1 = tpl_getattr_name(rt, v0, &N_title, &L_2);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_2, &ic0);
     tplc_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 }
@@ -192,11 +190,14 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
   tpl_value v9 = tpl_null();
+  uint32_t ic0 = 0;
+  uint32_t ic1 = 0;
+  uint32_t ic2 = 0;
 #line 12 "themes/sample/layout.html.twig"
   {
     rt->loc = &L_3;
     v0 = tpl_var(rt, ctx, self, &N_book, &L_4);
-    v1 = tpl_getattr_name(rt, v0, &N_title, &L_5);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_5, &ic0);
     tplc_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 12 "themes/sample/layout.html.twig"
@@ -204,7 +205,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
 #line 12 "themes/sample/layout.html.twig"
   {
     rt->loc = &L_6;
-    v2 = tpl_getattr_name(rt, v0, &N_author, &L_7);
+    v2 = tpl_getattr_name_ic(rt, v0, &N_author, &L_7, &ic1);
     tplc_out_escaped(rt, v2, TPL_ESC_HTML);
   }
 #line 12 "themes/sample/layout.html.twig"
@@ -228,7 +229,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
 #line 12 "themes/sample/layout.html.twig"
       {
         rt->loc = &L_9;
-        v9 = tpl_getattr_name(rt, v0, &N_publication_date, &L_10);
+        v9 = tpl_getattr_name_ic(rt, v0, &N_publication_date, &L_10, &ic2);
         tpl_value v10 = tpl_str("F Y", 3u);
         tpl_value v11 = tpl_str("UTC", 3u);
         const tpl_value a12[3] = {v9, v10, v11};
@@ -251,6 +252,8 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v8 = tpl_null();
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
+  uint32_t ic0 = 0;
+  uint32_t ic1 = 0;
 #line 1 "themes/sample/layout.html.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 2 "themes/sample/layout.html.twig"
@@ -288,17 +291,18 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_14;
     v7 = tpl_var(rt, ctx, self, &N_edition, &L_15);
-    v8 = tpl_getattr_name(rt, v7, &N_styles, &L_16);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_styles, &L_16, &ic0);
     tpl_iter it9;
     tpl_for_begin(rt, &it9, ctx, v8, &N__key, &N_css, false);
     while (tpl_for_next(rt, &it9)) {
+      v10 = it9.cur;
+      (void)v10;
       tpl_for_accept(rt, &it9);
 #line 7 "themes/sample/layout.html.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 7 "themes/sample/layout.html.twig"
       {
         rt->loc = &L_17;
-        v10 = tpl_var(rt, it9.scope, self, &N_css, &L_18);
         tplc_out_escaped(rt, v10, TPL_ESC_HTML);
       }
 #line 7 "themes/sample/layout.html.twig"
@@ -309,23 +313,23 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 10 "themes/sample/layout.html.twig"
   {
-    rt->loc = &L_19;
-    v11 = tpl_getattr_name(rt, v7, &N_format, &L_20);
+    rt->loc = &L_18;
+    v11 = tpl_getattr_name_ic(rt, v7, &N_format, &L_19, &ic1);
     tplc_out_escaped(rt, v11, TPL_ESC_HTML);
   }
 #line 10 "themes/sample/layout.html.twig"
   tpl_out(rt, "\">\n", 3);
 #line 11 "themes/sample/layout.html.twig"
   {
-    rt->loc = &L_21;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_21);
+    rt->loc = &L_20;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_20);
   }
 #line 12 "themes/sample/layout.html.twig"
   tpl_out(rt, "<footer>", 8);
 #line 12 "themes/sample/layout.html.twig"
   {
-    rt->loc = &L_22;
-    tpl_display_block(rt, ctx, blocks, &N_footer, &L_22);
+    rt->loc = &L_21;
+    tpl_display_block(rt, ctx, blocks, &N_footer, &L_21);
   }
 #line 12 "themes/sample/layout.html.twig"
   tpl_out(rt, "</footer>\n</body>\n</html>\n", 26);
@@ -342,22 +346,23 @@ static void fn4(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)blocks;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
+  uint32_t ic0 = 0;
 #line 1 "themes/sample/macros.html.twig"
   if (!tpl_ctx_has_own(ctx, &N_item)) {
     tpl_ctx_set_own(rt, ctx, &N_item, tpl_null());
   }
 #line 2 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_23;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_24);
-    v1 = tpl_getattr_name(rt, v0, &N_label, &L_25);
+    rt->loc = &L_22;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_23);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_24, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 2 "themes/sample/macros.html.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 2 "themes/sample/macros.html.twig"
       {
-        rt->loc = &L_26;
+        rt->loc = &L_25;
         tplc_out_escaped(rt, v1, TPL_ESC_HTML);
       }
 #line 2 "themes/sample/macros.html.twig"
@@ -378,6 +383,9 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_value v3 = tpl_null();
   tpl_value v6 = tpl_null();
   tpl_value v9 = tpl_null();
+  uint32_t ic0 = 0;
+  uint32_t ic1 = 0;
+  uint32_t ic2 = 0;
 #line 4 "themes/sample/macros.html.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
@@ -390,16 +398,16 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_out(rt, "<li class=\"level-", 17);
 #line 5 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_27;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_28);
-    v1 = tpl_getattr_name(rt, v0, &N_level, &L_29);
+    rt->loc = &L_26;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_27);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_28, &ic0);
     tplc_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_30;
+    rt->loc = &L_29;
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_first, &L_31);
+    v3 = tpl_var(rt, ctx, self, &N_first, &L_30);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str(" first", 6u);
@@ -413,23 +421,23 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_out(rt, "\"><a href=\"#", 12);
 #line 5 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_32;
-    v6 = tpl_getattr_name(rt, v0, &N_slug, &L_33);
+    rt->loc = &L_31;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_32, &ic1);
     tplc_out_escaped(rt, v6, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_34;
+    rt->loc = &L_33;
     const tpl_value a7[1] = {v0};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_label, 1, 0, a7, NULL, &L_35);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_label, 1, 0, a7, NULL, &L_34);
     tplc_out_value(rt, v8);
   }
 #line 5 "themes/sample/macros.html.twig"
   {
-    rt->loc = &L_36;
-    v9 = tpl_getattr_name(rt, v0, &N_title, &L_37);
+    rt->loc = &L_35;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_title, &L_36, &ic2);
     tplc_out_escaped(rt, v9, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
@@ -455,19 +463,20 @@ static void fn7(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   (void)self;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
+  uint32_t ic0 = 0;
 #line 3 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_38;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_39);
-    v1 = tpl_getattr_name(rt, v0, &N_title, &L_40);
+    rt->loc = &L_37;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_38);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_39, &ic0);
     tplc_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 3 "themes/sample/page.html.twig"
   tpl_out(rt, " · ", 4);
 #line 3 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_41;
-    tpl_display_parent_block(rt, def, ctx, blocks, &L_42);
+    rt->loc = &L_40;
+    tpl_display_parent_block(rt, def, ctx, blocks, &L_41);
   }
 }
 
@@ -484,11 +493,13 @@ static tpl_value fn9(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
   tpl_value v3 = tpl_null();
+  uint32_t ic0 = 0;
+  uint32_t ic1 = 0;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name(rt, v0, &N_level, &L_46);
-  v2 = tpl_var(rt, cl->ctx, self, &N_edition, &L_47);
-  v3 = tpl_getattr_name(rt, v2, &N_toc_deep, &L_48);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_45, &ic0);
+  v2 = tpl_var(rt, cl->ctx, self, &N_edition, &L_46);
+  v3 = tpl_getattr_name_ic(rt, v2, &N_toc_deep, &L_47, &ic1);
   bool b4 = tpl_compare(rt, v1, v3) <= 0;
   tpl_value v5 = tpl_bool(b4);
   return v5;
@@ -515,11 +526,19 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v27 = tpl_null();
   tpl_value v28 = tpl_null();
   tpl_value v30 = tpl_null();
+  uint32_t ic0 = 0;
+  uint32_t ic1 = 0;
+  uint32_t ic2 = 0;
+  uint32_t ic3 = 0;
+  uint32_t ic4 = 0;
+  uint32_t ic5 = 0;
+  uint32_t ic6 = 0;
+  uint32_t ic7 = 0;
 #line 5 "themes/sample/page.html.twig"
   tpl_out(rt, "<nav class=\"toc\">\n<h2>", 22);
 #line 6 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_43;
+    rt->loc = &L_42;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_labels, &v3);
     if (!b2)
@@ -543,32 +562,33 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</h2>\n<ul>\n", 11);
 #line 8 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_44;
-    v7 = tpl_var(rt, ctx, self, &N_toc, &L_45);
+    rt->loc = &L_43;
+    v7 = tpl_var(rt, ctx, self, &N_toc, &L_44);
     tpl_value v8 = tpl_closure_new(rt, fn9, NULL, ctx, self, blocks);
     const tpl_value a9[2] = {v7, v8};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_49);
-    tpl_value v10 = k1->fn(rt, ctx, 2, a9, &L_49);
+      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_48);
+    tpl_value v10 = k1->fn(rt, ctx, 2, a9, &L_48);
     tpl_iter it11;
     tpl_for_begin(rt, &it11, ctx, v10, &N__key, &N_entry, false);
     while (tpl_for_next(rt, &it11)) {
+      v12 = it11.cur;
+      (void)v12;
       tpl_for_accept(rt, &it11);
 #line 9 "themes/sample/page.html.twig"
       tpl_out(rt, "<li class=\"level-", 17);
 #line 9 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_50;
-        v12 = tpl_var(rt, it11.scope, self, &N_entry, &L_51);
-        v13 = tpl_getattr_name(rt, v12, &N_level, &L_52);
+        rt->loc = &L_49;
+        v13 = tpl_getattr_name_ic(rt, v12, &N_level, &L_50, &ic0);
         tplc_out_escaped(rt, v13, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_53;
+        rt->loc = &L_51;
         tpl_value v14;
-        v15 = tpl_var(rt, it11.scope, self, &N_loop, &L_54);
-        v16 = tpl_getattr_name(rt, v15, &N_first, &L_55);
+        v15 = tpl_var(rt, it11.scope, self, &N_loop, &L_52);
+        v16 = tpl_getattr_name_ic(rt, v15, &N_first, &L_53, &ic1);
         bool b17 = tpl_truthy(v16);
         if (b17) {
           tpl_value v18 = tpl_str(" first", 6u);
@@ -582,23 +602,23 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "\"><a href=\"#", 12);
 #line 9 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_56;
-        v19 = tpl_getattr_name(rt, v12, &N_slug, &L_57);
+        rt->loc = &L_54;
+        v19 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_55, &ic2);
         tplc_out_escaped(rt, v19, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
       tpl_out(rt, "\">", 2);
 #line 9 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_58;
-        v20 = tpl_getattr_name(rt, v12, &N_label, &L_59);
+        rt->loc = &L_56;
+        v20 = tpl_getattr_name_ic(rt, v12, &N_label, &L_57, &ic3);
         bool b21 = tpl_truthy(v20);
         if (b21) {
 #line 9 "themes/sample/page.html.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/sample/page.html.twig"
           {
-            rt->loc = &L_60;
+            rt->loc = &L_58;
             tplc_out_escaped(rt, v20, TPL_ESC_HTML);
           }
 #line 9 "themes/sample/page.html.twig"
@@ -607,8 +627,8 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       }
 #line 9 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_61;
-        v22 = tpl_getattr_name(rt, v12, &N_title, &L_62);
+        rt->loc = &L_59;
+        v22 = tpl_getattr_name_ic(rt, v12, &N_title, &L_60, &ic4);
         tplc_out_escaped(rt, v22, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
@@ -619,40 +639,41 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</ul>\n</nav>\n<main>\n<h1 id=\"", 28);
 #line 14 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_63;
-    v23 = tpl_var(rt, ctx, self, &N_item, &L_64);
-    v24 = tpl_getattr_name(rt, v23, &N_slug, &L_65);
+    rt->loc = &L_61;
+    v23 = tpl_var(rt, ctx, self, &N_item, &L_62);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_slug, &L_63, &ic5);
     tplc_out_escaped(rt, v24, TPL_ESC_HTML);
   }
 #line 14 "themes/sample/page.html.twig"
   tpl_out(rt, "\">", 2);
 #line 14 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_66;
+    rt->loc = &L_64;
     const tpl_value a25[1] = {v23};
-    tpl_value v26 = tpl_call_macro(rt, self, 0, &N_label, 1, 0, a25, NULL, &L_67);
+    tpl_value v26 = tpl_call_macro(rt, self, 0, &N_label, 1, 0, a25, NULL, &L_65);
     tplc_out_value(rt, v26);
   }
 #line 14 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_68;
-    v27 = tpl_getattr_name(rt, v23, &N_title, &L_69);
+    rt->loc = &L_66;
+    v27 = tpl_getattr_name_ic(rt, v23, &N_title, &L_67, &ic6);
     tplc_out_escaped(rt, v27, TPL_ESC_HTML);
   }
 #line 14 "themes/sample/page.html.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 15 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_70;
-    v28 = tpl_getattr_name(rt, v23, &N_paragraphs, &L_71);
+    rt->loc = &L_68;
+    v28 = tpl_getattr_name_ic(rt, v23, &N_paragraphs, &L_69, &ic7);
     tpl_iter it29;
     tpl_for_begin(rt, &it29, ctx, v28, &N__key, &N_paragraph, false);
     while (tpl_for_next(rt, &it29)) {
+      v30 = it29.cur;
+      (void)v30;
       tpl_for_accept(rt, &it29);
 #line 16 "themes/sample/page.html.twig"
       {
-        rt->loc = &L_72;
-        v30 = tpl_var(rt, it29.scope, self, &N_paragraph, &L_73);
+        rt->loc = &L_70;
         tplc_out_value(rt, v30);
       }
 #line 16 "themes/sample/page.html.twig"
@@ -671,18 +692,18 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_74;
+    rt->loc = &L_71;
     tpl_value v0 = tpl_str("macros.html.twig", 16u);
-    tpl_import(rt, self, 0, v0, &L_74);
+    tpl_import(rt, self, 0, v0, &L_71);
   }
 #line 1 "themes/sample/page.html.twig"
   {
-    rt->loc = &L_75;
+    rt->loc = &L_72;
     tpl_value v1 = tpl_str("layout.html.twig", 16u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_75);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_72);
   }
 }
-#line 686 "sample.c"
+#line 707 "sample.c"
 
 /* layout.html.twig */
 static const tpl_block_def T0_blocks[3] = {

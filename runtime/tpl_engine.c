@@ -715,6 +715,7 @@ bool tpl_for_next(tpl_rt *rt, tpl_iter *it) {
     tpl_for_bind(rt, it->scope, &l->key_slot, it->key, k);
   /* With an inline `if`, Twig 1 counts only the items that passed. */
   l->index0 = it->filtered ? it->accepted : (int64_t)it->pos;
+  it->cur = v;
   it->pos++;
   return true;
 }

@@ -295,6 +295,31 @@ tpl_value tpl_getattr(tpl_rt *rt, tpl_value obj, tpl_value key,
 /* Same with a compile-time name (a.b): no key conversion needed. */
 tpl_value tpl_getattr_name(tpl_rt *rt, tpl_value obj, const tpl_name *key,
                            const tpl_loc *loc);
+/* tpl_getattr_name with an inline cache: *ic remembers where the name was
+ * found in the last map, so a loop over maps of one shape (a TOC's
+ * entries) finds it with one compare. Same result as tpl_getattr_name;
+ * compiled templates keep *ic in a local of the calling function. */
+static inline tpl_value tpl_getattr_name_ic(tpl_rt *rt, tpl_value obj,
+                                            const tpl_name *key,
+                                            const tpl_loc *loc, uint32_t *ic) {
+  if (obj.type == TPL_MAP) {
+    const tpl_map *m = obj.u.map;
+    if (*ic < m->len) {
+      const tpl_map_entry *e = &m->entries[*ic];
+      if (e->hash == key->hash && e->key.type == TPL_STR &&
+          e->key.len == key->len &&
+          (e->key.u.s == key->s || !memcmp(e->key.u.s, key->s, key->len)))
+        return e->val;
+    }
+    tpl_value out;
+    size_t at;
+    if (tpl_map_find_name(m, key, &at, &out)) {
+      *ic = (uint32_t)at;
+      return out;
+    }
+  }
+  return tpl_getattr_name(rt, obj, key, loc);
+}
 /* Existence check for `is defined`, `??` and `|default`. */
 bool tpl_has_attr(tpl_rt *rt, tpl_value obj, tpl_value key, tpl_value *out);
 
@@ -411,6 +436,7 @@ typedef struct tpl_iter {
   const tpl_name *key, *val;
   tpl_loop *loop;
   bool filtered; /* Twig 1's `for x in y if cond`: no length/last */
+  tpl_value cur; /* the value bound by the last tpl_for_next */
 } tpl_iter;
 
 /* Starts a loop over seq in a new transparent scope under ctx. Non-iterable

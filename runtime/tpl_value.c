@@ -347,6 +347,24 @@ bool tpl_map_get_name(const tpl_map *m, const char *s, size_t len,
   return true;
 }
 
+bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key,
+                       size_t *at, tpl_value *out) {
+  int64_t k;
+  ptrdiff_t i;
+  if (key->len && ((key->s[0] >= '0' && key->s[0] <= '9') || key->s[0] == '-') &&
+      tpl_key_is_int(key->s, key->len, &k)) {
+    tpl_value ik = tpl_int(k);
+    i = tpl_map_find(m, &ik, tpl_hash_int(k));
+  } else {
+    i = tpl_map_find_str(m, key->s, key->len, key->hash);
+  }
+  if (i < 0)
+    return false;
+  *at = (size_t)i;
+  *out = m->entries[i].val;
+  return true;
+}
+
 /* a.b with a compile-time name: the hot path of every template, kept next
  * to the map lookup so that it inlines. */
 tpl_value tpl_getattr_name(tpl_rt *rt, tpl_value obj, const tpl_name *key,

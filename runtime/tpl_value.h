@@ -151,6 +151,11 @@ void tpl_map_push(tpl_arena *a, tpl_map *m, tpl_value val); /* m[] = val */
 bool tpl_map_get(const tpl_map *m, tpl_value key, tpl_value *out);
 bool tpl_map_get_str(const tpl_map *m, const char *key, size_t len,
                      tpl_value *out);
+/* Looks up a string key given as a tpl_name (hash precomputed); stores its
+ * entry index in *at. Numeric names ("0") find int keys, as PHP does. */
+struct tpl_name;
+bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key,
+                       size_t *at, tpl_value *out);
 /* A map whose keys are 0..n-1 in order becomes a list, else stays a map. */
 tpl_value tpl_map_or_list(tpl_arena *a, tpl_map *m);
 /* Any iterable (list, map, iterable object) as a map; lists get int keys. */

@@ -83,18 +83,20 @@ static tpl_env *make_env(const char *data_path, const char *theme_dir,
 
 int main(int argc, char **argv) {
   int runs = 200;
-  bool render_only = false;
+  bool render_only = false, compiled_only = false; /* for profilers */
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (!strcmp(argv[i], "--render"))
       render_only = true;
+    else if (!strcmp(argv[i], "--compiled-only"))
+      compiled_only = true;
     else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
       runs = atoi(argv[++i]);
     else
       break;
   }
   if (argc - i != 2 || runs < 1) {
-    fprintf(stderr, "usage: bench_templates [--runs N | --render] THEME_DIR "
+    fprintf(stderr, "usage: bench_templates [--runs N] [--render | --compiled-only] THEME_DIR "
                     "DATA.json\n");
     return 2;
   }
@@ -106,6 +108,16 @@ int main(int argc, char **argv) {
     return 1;
   char *c_out;
   size_t c_len;
+  if (compiled_only) {
+    double c_ms;
+    int rc = time_renders(compiled, c_data, runs, &c_ms, &c_out, &c_len);
+    if (rc == 0) {
+      printf("bytes %zu\ncompiled_ms %.4f\n", c_len, c_ms);
+      free(c_out);
+    }
+    tpl_env_free(compiled);
+    return rc == 0 ? 0 : 1;
+  }
   if (render_only) {
     int rc = render(compiled, c_data, &c_out, &c_len);
     if (rc == 0) {
