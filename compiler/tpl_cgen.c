@@ -324,6 +324,7 @@ typedef struct fnc {
   const char *outer_ctx; /* the closure's scope, for other names */
   uint32_t line;         /* template line the function starts at */
   int nics; /* inline caches of attribute lookups (tpl_getattr_name_ic) */
+  int nslots; /* an arrow's cached outer variables (tpl_closure.slots) */
 } fnc;
 
 /* A value already read in this function: variable `s` of scope `ctx`
@@ -1226,6 +1227,7 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   emit(g, "return v%d;\n", r);
   free(f.ptemps);
   f.ptemps = NULL;
+  int nslots = f.nslots;
   char sig[160];
   snprintf(sig, sizeof sig,
            "static tpl_value fn%d(tpl_rt *rt, const tpl_closure *cl, int "
@@ -1234,9 +1236,9 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   gen_function_end(g, saved, sig);
   int t = new_temp(g);
   emit(g,
-       "tpl_value v%d = tpl_closure_new(rt, fn%d, NULL, %s, self, "
-       "blocks);\n",
-       t, id, g->fn->ctx);
+       "tpl_value v%d = tpl_closure_new_slots(rt, fn%d, %s, self, blocks, "
+       "%d);\n",
+       t, id, g->fn->ctx, nslots);
   return t;
 }
 
@@ -1278,6 +1280,16 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       r = new_temp(g);
       emit(g, "tpl_value v%d = tpl_var(rt, %s, self, &%s, &%s);\n", r, ctx,
            name_ref_n(g, &n->name), loc_ref(g, &n->loc));
+      return r;
+    }
+    if (f->arrow) {
+      /* Read once per closure (see tpl_closure.slots). */
+      int slot = f->nslots++;
+      r = new_temp(g);
+      emit(g, "if (cl->slots[%d].type == TPL_UNSET)\n", slot);
+      emit(g, "  cl->slots[%d] = tpl_var(rt, %s, self, &%s, &%s);\n", slot,
+           ctx, name_ref_n(g, &n->name), loc_ref(g, &n->loc));
+      emit(g, "tpl_value v%d = cl->slots[%d];\n", r, slot);
       return r;
     }
     r = cache_find(g, 0, ctx, 0, n->name.s, n->name.len);

@@ -491,14 +491,15 @@ static tpl_value fn9(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
   tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
   tpl_value v3 = tpl_null();
   uint32_t ic0 = 0;
   uint32_t ic1 = 0;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_45, &ic0);
-  v2 = tpl_var(rt, cl->ctx, self, &N_edition, &L_46);
+  if (cl->slots[0].type == TPL_UNSET)
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_edition, &L_46);
+  tpl_value v2 = cl->slots[0];
   v3 = tpl_getattr_name_ic(rt, v2, &N_toc_deep, &L_47, &ic1);
   bool b4 = tpl_compare(rt, v1, v3) <= 0;
   tpl_value v5 = tpl_bool(b4);
@@ -564,7 +565,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_43;
     v7 = tpl_var(rt, ctx, self, &N_toc, &L_44);
-    tpl_value v8 = tpl_closure_new(rt, fn9, NULL, ctx, self, blocks);
+    tpl_value v8 = tpl_closure_new_slots(rt, fn9, ctx, self, blocks, 1);
     const tpl_value a9[2] = {v7, v8};
     if (!k1)
       k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_48);
@@ -703,7 +704,7 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v1, &L_72);
   }
 }
-#line 707 "sample.c"
+#line 708 "sample.c"
 
 /* layout.html.twig */
 static const tpl_block_def T0_blocks[3] = {

@@ -811,7 +811,22 @@ tpl_value tpl_closure_new(tpl_rt *rt,
   c->ctx = ctx;
   c->self = self;
   c->blocks = blocks;
+  c->slots = NULL;
   tpl_value v = {TPL_FUNC, 0, 0, {.fn = c}};
+  return v;
+}
+
+tpl_value tpl_closure_new_slots(
+    tpl_rt *rt,
+    tpl_value (*fn)(tpl_rt *, const tpl_closure *, int, const tpl_value *),
+    tpl_ctx *ctx, const tpl_template *self, const tpl_blocks *blocks,
+    size_t nslots) {
+  tpl_value v = tpl_closure_new(rt, fn, NULL, ctx, self, blocks);
+  if (nslots) {
+    v.u.fn->slots = tpl_arena_alloc(rt->arena, tpl_size_mul(nslots, sizeof(tpl_value)));
+    for (size_t i = 0; i < nslots; i++)
+      v.u.fn->slots[i].type = TPL_UNSET;
+  }
   return v;
 }
 

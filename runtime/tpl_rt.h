@@ -413,13 +413,26 @@ typedef struct tpl_closure {
   tpl_ctx *ctx;     /* the scope it was made in */
   const tpl_template *self;
   const tpl_blocks *blocks;
+  /* Compiled arrows keep the outer variables they read here: an arrow is
+   * an expression, which cannot assign, and lives only while one filter
+   * call runs it, so what it reads from ctx cannot change. Slots start
+   * with type TPL_UNSET. */
+  tpl_value *slots;
 } tpl_closure;
+
+#define TPL_UNSET 0xff
 
 tpl_value tpl_closure_new(tpl_rt *rt,
                           tpl_value (*fn)(tpl_rt *, const tpl_closure *, int,
                                           const tpl_value *),
                           const void *node, tpl_ctx *ctx,
                           const tpl_template *self, const tpl_blocks *blocks);
+/* tpl_closure_new with nslots cache slots (see tpl_closure.slots). */
+tpl_value tpl_closure_new_slots(
+    tpl_rt *rt,
+    tpl_value (*fn)(tpl_rt *, const tpl_closure *, int, const tpl_value *),
+    tpl_ctx *ctx, const tpl_template *self, const tpl_blocks *blocks,
+    size_t nslots);
 tpl_value tpl_call(tpl_rt *rt, tpl_value fn, int argc, const tpl_value *argv,
                    const tpl_loc *loc);
 
