@@ -302,12 +302,30 @@ static size_t unitset_parse(unitset *s) {
   return failed;
 }
 
-static void unitset_print_diags(unitset *s) {
+/* Prints a diagnostic with the path the user can open: a template name
+ * becomes DIR/name for the first of dirs that holds it (the loader's own
+ * search order), as gcc names files the way they were found. */
+static void print_diag_in(const tpl_diag *d, const char *const *dirs,
+                          size_t ndirs) {
+  tpl_diag shown = *d;
+  for (size_t i = 0; i < ndirs && d->file[0] && d->file[0] != '/'; i++) {
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/%s", dirs[i], d->file);
+    if (n <= 0 || (size_t)n >= sizeof shown.file || access(path, R_OK) != 0)
+      continue;
+    if (strcmp(dirs[i], ".") != 0)
+      memcpy(shown.file, path, (size_t)n + 1);
+    break;
+  }
+  tpl_diag_print(stderr, &shown);
+}
+
+static void unitset_print_diags(unitset *s, const char *dir) {
   for (size_t i = 0; i < s->n; i++) {
     unit *u = &s->u[i];
     size_t shown = u->ndiags < MAX_DIAGS ? u->ndiags : MAX_DIAGS;
     for (size_t k = 0; k < shown; k++)
-      tpl_diag_print(stderr, &u->diags[k]);
+      print_diag_in(&u->diags[k], &dir, 1);
     if (u->ndiags > shown)
       fprintf(stderr, "%s: %zu more errors not shown\n", u->name,
               u->ndiags - shown);
@@ -419,7 +437,7 @@ static int cmd_check(int argc, char **argv) {
   int rc = 1;
   if (theme_load(&t, argv[0]) == 0) {
     size_t failed = unitset_parse(&t.set);
-    unitset_print_diags(&t.set);
+    unitset_print_diags(&t.set, argv[0]);
     rc = failed ? 1 : 0;
   }
   theme_free(&t);
@@ -475,7 +493,7 @@ static int cmd_compile(int argc, char **argv) {
   if (!prefix || theme_load(&t, dir) != 0)
     goto done;
   if (unitset_parse(&t.set) != 0) {
-    unitset_print_diags(&t.set);
+    unitset_print_diags(&t.set, dir);
     goto done;
   }
   const char *hbase = header ? base_name(header) : NULL;
@@ -591,20 +609,31 @@ static int cmd_render(int argc, char **argv) {
   tpl_loader_add_dir(loader, dir);
   for (size_t i = 0; i < includes.len; i++)
     tpl_loader_add_dir(loader, includes.v[i]);
-  free(dir);
+  /* The same folders, in the same order, to name files in messages. */
+  const char **dirs = malloc((includes.len + 1) * sizeof *dirs);
+  if (!dirs) {
+    free(dir);
+    tpl_env_free(env);
+    goto done;
+  }
+  dirs[0] = dir;
+  for (size_t i = 0; i < includes.len; i++)
+    dirs[i + 1] = includes.v[i];
 
   tpl_value data = tpl_null();
   tpl_diag diag;
   if (data_path &&
       tpl_data_load(tpl_env_arena(env), data_path, &data, &diag) != 0) {
     tpl_diag_print(stderr, &diag);
+    free(dirs);
+    free(dir);
     tpl_env_free(env);
     goto done;
   }
   char *out;
   size_t out_len;
   if (tpl_render(env, base_name(tpl), data, &out, &out_len, &diag) != 0) {
-    tpl_diag_print(stderr, &diag);
+    print_diag_in(&diag, dirs, includes.len + 1);
   } else {
     if (fwrite(out, 1, out_len, stdout) == out_len && fflush(stdout) == 0)
       rc = 0;
@@ -612,6 +641,8 @@ static int cmd_render(int argc, char **argv) {
       fprintf(stderr, "themec: cannot write the output: %s\n", strerror(errno));
     free(out);
   }
+  free(dirs);
+  free(dir);
   tpl_env_free(env);
 done:
   strlist_free(&includes);

@@ -16,8 +16,8 @@ static const char *const lib_names[] = {"base.twig", "forms.twig",
                                         "other.twig", "frame.twig"};
 static const char *const lib_sources[] = {
     "<{% block title %}{% endblock %}>{% block body %}{% endblock %}",
-    "{% macro input(name, value = '') %}<input>{% endmacro %}"
-    "{% macro label(text) %}{{ text }}{% endmacro %}",
+    ("{% macro input(name, value = '') %}<input>{% endmacro %}"
+     "{% macro label(text) %}{{ text }}{% endmacro %}"),
     "other",
     "[{% block content %}{% endblock %}]",
 };
