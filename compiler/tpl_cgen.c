@@ -1981,7 +1981,7 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
   for (size_t i = 0; i < f->ntops; i++)
     buf_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
   for (int i = 0; i < f->nics; i++)
-    buf_printf(o, "  uint32_t ic%d = 0;\n", i);
+    buf_printf(o, "  tpl_ic ic%d = {0, NULL};\n", i);
   buf_move(o, &f->body);
   buf_adds(o, "}\n");
   free(f->calls);

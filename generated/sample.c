@@ -159,7 +159,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   (void)self;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  uint32_t ic0 = 0;
+  tpl_ic ic0 = {0, NULL};
 #line 5 "themes/sample/layout.html.twig"
   {
     rt->loc = &L_0;
@@ -190,9 +190,9 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
   tpl_value v9 = tpl_null();
-  uint32_t ic0 = 0;
-  uint32_t ic1 = 0;
-  uint32_t ic2 = 0;
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
 #line 12 "themes/sample/layout.html.twig"
   {
     rt->loc = &L_3;
@@ -252,8 +252,8 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v8 = tpl_null();
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  uint32_t ic0 = 0;
-  uint32_t ic1 = 0;
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
 #line 1 "themes/sample/layout.html.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 2 "themes/sample/layout.html.twig"
@@ -346,7 +346,7 @@ static void fn4(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)blocks;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  uint32_t ic0 = 0;
+  tpl_ic ic0 = {0, NULL};
 #line 1 "themes/sample/macros.html.twig"
   if (!tpl_ctx_has_own(ctx, &N_item)) {
     tpl_ctx_set_own(rt, ctx, &N_item, tpl_null());
@@ -383,9 +383,9 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_value v3 = tpl_null();
   tpl_value v6 = tpl_null();
   tpl_value v9 = tpl_null();
-  uint32_t ic0 = 0;
-  uint32_t ic1 = 0;
-  uint32_t ic2 = 0;
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
 #line 4 "themes/sample/macros.html.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
@@ -463,7 +463,7 @@ static void fn7(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   (void)self;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  uint32_t ic0 = 0;
+  tpl_ic ic0 = {0, NULL};
 #line 3 "themes/sample/page.html.twig"
   {
     rt->loc = &L_37;
@@ -492,8 +492,8 @@ static tpl_value fn9(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   (void)blocks;
   tpl_value v1 = tpl_null();
   tpl_value v3 = tpl_null();
-  uint32_t ic0 = 0;
-  uint32_t ic1 = 0;
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_45, &ic0);
@@ -527,14 +527,14 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v27 = tpl_null();
   tpl_value v28 = tpl_null();
   tpl_value v30 = tpl_null();
-  uint32_t ic0 = 0;
-  uint32_t ic1 = 0;
-  uint32_t ic2 = 0;
-  uint32_t ic3 = 0;
-  uint32_t ic4 = 0;
-  uint32_t ic5 = 0;
-  uint32_t ic6 = 0;
-  uint32_t ic7 = 0;
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
 #line 5 "themes/sample/page.html.twig"
   tpl_out(rt, "<nav class=\"toc\">\n<h2>", 22);
 #line 6 "themes/sample/page.html.twig"

@@ -25,7 +25,39 @@ typedef struct dp {
   size_t len;
   tpl_diag *diag;
   dp_anchor *anchors;
+  /* Mapping keys, interned: a list of 2,000 TOC entries then holds one
+   * "title" instead of 2,000, and attribute lookups meet the same pointer
+   * again and again (see tpl_getattr_name_ic). */
+  tpl_value *keys;
+  size_t nkeys, keys_cap;
 } dp;
+
+static tpl_value dp_key(dp *d, const char *s, size_t n) {
+  if (d->nkeys * 2 >= d->keys_cap) {
+    size_t cap = d->keys_cap ? d->keys_cap * 2 : 64;
+    tpl_value *keys = tpl_arena_calloc(d->a, cap, sizeof *keys);
+    for (size_t i = 0; i < d->keys_cap; i++) {
+      tpl_value k = d->keys[i];
+      if (k.type != TPL_STR)
+        continue;
+      size_t pos = tpl_hash_bytes(k.u.s, k.len) & (cap - 1);
+      while (keys[pos].type == TPL_STR)
+        pos = (pos + 1) & (cap - 1);
+      keys[pos] = k;
+    }
+    d->keys = keys;
+    d->keys_cap = cap;
+  }
+  size_t pos = tpl_hash_bytes(s, n) & (d->keys_cap - 1);
+  for (; d->keys[pos].type == TPL_STR; pos = (pos + 1) & (d->keys_cap - 1)) {
+    tpl_value k = d->keys[pos];
+    if (k.len == n && !memcmp(k.u.s, s, n))
+      return k;
+  }
+  d->keys[pos] = tpl_str_copy(d->a, s, n);
+  d->nkeys++;
+  return d->keys[pos];
+}
 
 static void dp_error_at(dp *d, size_t line, size_t col, const char *fmt,
                         const char *a, const char *b) {
@@ -259,8 +291,8 @@ static bool dp_mapping(dp *d, yaml_event_t *start, tpl_value *out, int depth) {
     }
     tpl_value key;
     if (kev.type == YAML_SCALAR_EVENT) {
-      key = tpl_str_copy(d->a, (const char *)kev.data.scalar.value,
-                         kev.data.scalar.length);
+      key = dp_key(d, (const char *)kev.data.scalar.value,
+                   kev.data.scalar.length);
       dp_anchor_add(d, kev.data.scalar.anchor, key);
     } else if (kev.type == YAML_ALIAS_EVENT) {
       bool ok = dp_node(d, &kev, &key, depth + 1);

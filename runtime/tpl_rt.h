@@ -295,26 +295,39 @@ tpl_value tpl_getattr(tpl_rt *rt, tpl_value obj, tpl_value key,
 /* Same with a compile-time name (a.b): no key conversion needed. */
 tpl_value tpl_getattr_name(tpl_rt *rt, tpl_value obj, const tpl_name *key,
                            const tpl_loc *loc);
-/* tpl_getattr_name with an inline cache: *ic remembers where the name was
- * found in the last map, so a loop over maps of one shape (a TOC's
- * entries) finds it with one compare. Same result as tpl_getattr_name;
- * compiled templates keep *ic in a local of the calling function. */
+/* An inline cache for one attribute read of compiled code: where the name
+ * was found in the last map, and the key string it was found as (data
+ * files intern their keys, so maps of one shape share that pointer). */
+typedef struct tpl_ic {
+  uint32_t at;
+  const char *key;
+} tpl_ic;
+
+/* tpl_getattr_name with an inline cache, so that a loop over maps of one
+ * shape (a TOC's entries) finds the name with a compare or two. Same
+ * result as tpl_getattr_name; compiled templates keep the cache in a local
+ * of the calling function. */
 static inline tpl_value tpl_getattr_name_ic(tpl_rt *rt, tpl_value obj,
                                             const tpl_name *key,
-                                            const tpl_loc *loc, uint32_t *ic) {
+                                            const tpl_loc *loc, tpl_ic *ic) {
   if (obj.type == TPL_MAP) {
     const tpl_map *m = obj.u.map;
-    if (*ic < m->len) {
-      const tpl_map_entry *e = &m->entries[*ic];
-      if (e->hash == key->hash && e->key.type == TPL_STR &&
-          e->key.len == key->len &&
-          (e->key.u.s == key->s || !memcmp(e->key.u.s, key->s, key->len)))
+    if (ic->at < m->len) {
+      const tpl_map_entry *e = &m->entries[ic->at];
+      if (e->key.type == TPL_STR &&
+          (e->key.u.s == ic->key ||
+           (e->hash == key->hash && e->key.len == key->len &&
+            !memcmp(e->key.u.s, key->s, key->len)))) {
+        ic->key = e->key.u.s;
         return e->val;
+      }
     }
     tpl_value out;
     size_t at;
     if (tpl_map_find_name(m, key, &at, &out)) {
-      *ic = (uint32_t)at;
+      ic->at = (uint32_t)at;
+      ic->key = m->entries[at].key.type == TPL_STR ? m->entries[at].key.u.s
+                                                   : NULL;
       return out;
     }
   }
