@@ -1227,7 +1227,7 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   emit(g, "return v%d;\n", r);
   free(f.ptemps);
   f.ptemps = NULL;
-  int nslots = f.nslots;
+  int nslots = f.nslots, nics = f.nics;
   char sig[160];
   snprintf(sig, sizeof sig,
            "static tpl_value fn%d(tpl_rt *rt, const tpl_closure *cl, int "
@@ -1237,8 +1237,8 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   int t = new_temp(g);
   emit(g,
        "tpl_value v%d = tpl_closure_new_slots(rt, fn%d, %s, self, blocks, "
-       "%d);\n",
-       t, id, g->fn->ctx, nslots);
+       "%d, %d);\n",
+       t, id, g->fn->ctx, nslots, nics);
   return t;
 }
 
@@ -1340,8 +1340,11 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
         return r;
       r = top_temp(g);
       int ic = new_ic(g);
-      emit(g, "v%d = tpl_getattr_name_ic(rt, v%d, &%s, &%s, &ic%d);\n", r, o,
-           name_ref(g, s, len), loc_ref(g, &n->loc), ic);
+      /* An arrow runs once per item: its caches live in the closure. */
+      emit(g, "v%d = tpl_getattr_name_ic(rt, v%d, &%s, &%s, &%s%d%s);\n", r,
+           o, name_ref(g, s, len), loc_ref(g, &n->loc),
+           g->fn->kind == FN_ARROW ? "cl->ics[" : "ic", ic,
+           g->fn->kind == FN_ARROW ? "]" : "");
       cache_add(g, 1, NULL, o, s, len, r);
       return r;
     }
@@ -1980,7 +1983,7 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
     buf_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
   for (size_t i = 0; i < f->ntops; i++)
     buf_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
-  for (int i = 0; i < f->nics; i++)
+  for (int i = 0; f->kind != FN_ARROW && i < f->nics; i++)
     buf_printf(o, "  tpl_ic ic%d = {0, NULL};\n", i);
   buf_move(o, &f->body);
   buf_adds(o, "}\n");

@@ -492,15 +492,13 @@ static tpl_value fn9(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   (void)blocks;
   tpl_value v1 = tpl_null();
   tpl_value v3 = tpl_null();
-  tpl_ic ic0 = {0, NULL};
-  tpl_ic ic1 = {0, NULL};
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_45, &ic0);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_45, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
     cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_edition, &L_46);
   tpl_value v2 = cl->slots[0];
-  v3 = tpl_getattr_name_ic(rt, v2, &N_toc_deep, &L_47, &ic1);
+  v3 = tpl_getattr_name_ic(rt, v2, &N_toc_deep, &L_47, &cl->ics[1]);
   bool b4 = tpl_compare(rt, v1, v3) <= 0;
   tpl_value v5 = tpl_bool(b4);
   return v5;
@@ -565,7 +563,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_43;
     v7 = tpl_var(rt, ctx, self, &N_toc, &L_44);
-    tpl_value v8 = tpl_closure_new_slots(rt, fn9, ctx, self, blocks, 1);
+    tpl_value v8 = tpl_closure_new_slots(rt, fn9, ctx, self, blocks, 1, 2);
     const tpl_value a9[2] = {v7, v8};
     if (!k1)
       k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_48);
@@ -704,7 +702,7 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v1, &L_72);
   }
 }
-#line 708 "sample.c"
+#line 706 "sample.c"
 
 /* layout.html.twig */
 static const tpl_block_def T0_blocks[3] = {

@@ -163,13 +163,6 @@ static inline size_t tpl_html_scan(const unsigned char *s, size_t i,
       goto bytes;
     i += 8;
   }
-  if (i < len) {
-    /* the short tail, zero-padded: NUL bytes need no escaping */
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
-    if (tpl_html_word_clean(w))
-      return len;
-  }
 bytes:
   while (i < len && !tpl_html_class[s[i]])
     i++;

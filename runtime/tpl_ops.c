@@ -70,7 +70,7 @@ void tpl_out_value(tpl_rt *rt, tpl_value v) {
   }
 }
 
-void tpl_out_escaped(tpl_rt *rt, tpl_value v, tpl_escape strategy) {
+void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy) {
   if (v.type == TPL_STR) {
     if (strategy == TPL_ESC_NONE || v.safe || v.len == 0)
       tpl_out(rt, v.u.s, v.len);
@@ -812,6 +812,7 @@ tpl_value tpl_closure_new(tpl_rt *rt,
   c->self = self;
   c->blocks = blocks;
   c->slots = NULL;
+  c->ics = NULL;
   tpl_value v = {TPL_FUNC, 0, 0, {.fn = c}};
   return v;
 }
@@ -820,8 +821,10 @@ tpl_value tpl_closure_new_slots(
     tpl_rt *rt,
     tpl_value (*fn)(tpl_rt *, const tpl_closure *, int, const tpl_value *),
     tpl_ctx *ctx, const tpl_template *self, const tpl_blocks *blocks,
-    size_t nslots) {
+    size_t nslots, size_t nics) {
   tpl_value v = tpl_closure_new(rt, fn, NULL, ctx, self, blocks);
+  if (nics)
+    v.u.fn->ics = tpl_arena_calloc(rt->arena, nics, sizeof(tpl_ic));
   if (nslots) {
     v.u.fn->slots = tpl_arena_alloc(rt->arena, tpl_size_mul(nslots, sizeof(tpl_value)));
     for (size_t i = 0; i < nslots; i++)

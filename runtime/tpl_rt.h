@@ -235,14 +235,38 @@ void tpl_out_grow(tpl_rt *rt, size_t need);
 static inline void tpl_out(tpl_rt *rt, const char *s, size_t n) {
   if (rt->out_cap - rt->out_len < n)
     tpl_out_grow(rt, n);
-  memcpy(rt->out + rt->out_len, s, n);
+  char *d = rt->out + rt->out_len;
+  /* Most printed values are short: two overlapping fixed-size copies beat a
+   * call to memcpy. Constant lengths (template text) skip this at compile
+   * time and get an inlined memcpy. */
+  if (!__builtin_constant_p(n) && n <= 16) {
+    if (n >= 8) {
+      memcpy(d, s, 8);
+      memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+      memcpy(d, s, 4);
+      memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+      for (size_t i = 0; i < n; i++)
+        d[i] = s[i];
+    }
+  } else {
+    memcpy(d, s, n);
+  }
   rt->out_len += n;
 }
 /* Prints a value with no escaping (raw output, autoescape off). */
 void tpl_out_value(tpl_rt *rt, tpl_value v);
 /* Prints a value escaped with `strategy`, unless it is marked safe. This is
  * what autoescaping inserts around {{ }} (Twig's escape(..., autoescape)). */
-void tpl_out_escaped(tpl_rt *rt, tpl_value v, tpl_escape strategy);
+void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy);
+static inline void tpl_out_escaped(tpl_rt *rt, tpl_value v,
+                                   tpl_escape strategy) {
+  if (v.type == TPL_STR && (v.safe || strategy == TPL_ESC_NONE))
+    tpl_out(rt, v.u.s, v.len);
+  else
+    tpl_out_escaped_slow(rt, v, strategy);
+}
 
 /* Output capture for {% set %}...{% endset %}, macros, apply, block():
  * remember the mark, render, then take the text as a safe string. */
@@ -431,6 +455,7 @@ typedef struct tpl_closure {
    * call runs it, so what it reads from ctx cannot change. Slots start
    * with type TPL_UNSET. */
   tpl_value *slots;
+  struct tpl_ic *ics; /* compiled arrows' attribute caches, zeroed */
 } tpl_closure;
 
 #define TPL_UNSET 0xff
@@ -445,7 +470,7 @@ tpl_value tpl_closure_new_slots(
     tpl_rt *rt,
     tpl_value (*fn)(tpl_rt *, const tpl_closure *, int, const tpl_value *),
     tpl_ctx *ctx, const tpl_template *self, const tpl_blocks *blocks,
-    size_t nslots);
+    size_t nslots, size_t nics);
 tpl_value tpl_call(tpl_rt *rt, tpl_value fn, int argc, const tpl_value *argv,
                    const tpl_loc *loc);
 
