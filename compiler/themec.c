@@ -65,43 +65,6 @@ static const char *base_name(const char *path) {
 }
 
 /* Reads a whole file (malloc'd, NUL-terminated). */
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, n = 0;
-  char *p = malloc(cap);
-  while (p) {
-    size_t got = fread(p + n, 1, cap - n - 1, f);
-    n += got;
-    if (n < cap - 1) {
-      if (ferror(f)) {
-        free(p);
-        p = NULL;
-      }
-      break;
-    }
-    if (cap > SIZE_MAX / 2) {
-      free(p);
-      p = NULL;
-      break;
-    }
-    char *q = realloc(p, cap * 2);
-    if (!q) {
-      free(p);
-      p = NULL;
-      break;
-    }
-    p = q;
-    cap *= 2;
-  }
-  fclose(f);
-  if (p) {
-    p[n] = 0;
-    *len = n;
-  }
-  return p;
-}
 
 /* Writes data to path through a temporary file renamed into place, so that
  * a failed run never leaves a half-written output behind. */
@@ -402,7 +365,7 @@ static int theme_load(theme *t, const char *dir) {
   for (size_t i = 0; i < t->names.len; i++) {
     char *full = path_join(dir, t->names.v[i]);
     size_t len = 0;
-    char *src = full ? read_file(full, &len) : NULL;
+    char *src = full ? tpl_read_file(full, &len) : NULL;
     if (!src) {
       fprintf(stderr, "themec: cannot read %s: %s\n",
               full ? full : t->names.v[i], strerror(errno));

@@ -456,39 +456,11 @@ int tpl_data_parse(tpl_arena *a, const char *name, const char *text,
 
 int tpl_data_load(tpl_arena *a, const char *path, tpl_value *out,
                   tpl_diag *diag) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    tpl_diag_set(diag, &(tpl_loc){path, 0, 0}, "cannot open: %s",
+  size_t len;
+  char *buf = tpl_read_file(path, &len);
+  if (!buf) {
+    tpl_diag_set(diag, &(tpl_loc){path, 0, 0}, "cannot read: %s",
                  strerror(errno));
-    *out = tpl_null();
-    return -1;
-  }
-  size_t cap = 65536, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (len < cap)
-      break;
-    if (cap > SIZE_MAX / 2) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    char *bigger = realloc(buf, cap * 2);
-    if (!bigger) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = bigger;
-    cap *= 2;
-  }
-  bool read_error = ferror(f);
-  fclose(f);
-  if (!buf || read_error) {
-    free(buf);
-    tpl_diag_set(diag, &(tpl_loc){path, 0, 0}, "cannot read the file");
     *out = tpl_null();
     return -1;
   }

@@ -1227,25 +1227,12 @@ static tpl_value tpl_f_url_encode(tpl_rt *rt, tpl_ctx *ctx, int argc,
 /* An int|float parameter of a PHP function (coercive typing). */
 static tpl_value tpl_num_param(tpl_rt *rt, tpl_value v, const char *fn,
                                const char *param, const tpl_loc *loc) {
-  switch (v.type) {
-  case TPL_INT:
-  case TPL_FLOAT:
-    return v;
-  case TPL_NULL:
-    return tpl_int(0);
-  case TPL_BOOL:
-    return tpl_int(v.u.b);
-  case TPL_STR: {
-    tpl_value n;
-    if (tpl_str_numeric_prefix(v.u.s, v.len, &n))
-      return n;
-  }
-  /* fall through */
-  default:
-    tpl_fail(rt, loc,
-             "%s(): Argument #1 ($%s) must be of type int|float, %s given", fn,
-             param, tpl_type_name(v));
-  }
+  tpl_value n;
+  if (tpl_coerce_number(v, &n))
+    return n;
+  tpl_fail(rt, loc,
+           "%s(): Argument #1 ($%s) must be of type int|float, %s given", fn,
+           param, tpl_type_name(v));
 }
 
 static tpl_value tpl_f_abs(tpl_rt *rt, tpl_ctx *ctx, int argc,

@@ -37,6 +37,12 @@ void tpl_loader_add_dir(tpl_loader *l, const char *dir);
 int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
                      size_t max_diags, size_t *ndiags);
 
+/* ---- files ---------------------------------------------------------- */
+
+/* Reads a regular file whole: malloc'd, NUL-terminated, its length in
+ * *len. NULL with errno set when it cannot (missing, a folder, I/O). */
+char *tpl_read_file(const char *path, size_t *len);
+
 /* ---- data files ----------------------------------------------------- */
 
 /* Reads JSON or YAML (the first document) into values allocated in a:

@@ -63,6 +63,11 @@ int64_t tpl_double_to_int(double d);
  * 2 when the whole string (whitespace aside) is numeric, 1 when only a
  * prefix is, 0 when there is none; *out gets the int or float. */
 int tpl_str_numeric_prefix(const char *s, size_t len, tpl_value *out);
+/* PHP's coercion of a scalar to int|float, as arithmetic and numeric
+ * parameters do it: null and bools become ints, numeric (or leading-
+ * numeric) strings their number. False for other strings, arrays and
+ * objects, where the caller reports its own error or picks its own value. */
+bool tpl_coerce_number(tpl_value v, tpl_value *out);
 /* A number as PHP's arithmetic takes it: fails on arrays, non-numeric
  * strings and objects with `unsupported operand types`. */
 tpl_value tpl_arith_operand(tpl_rt *rt, tpl_value v, tpl_value other,

@@ -104,31 +104,14 @@ static bool ld_read(tpl_loader *l, const char *dir, const char *name,
   memcpy(path, dir, dl);
   path[dl] = '/';
   memcpy(path + dl + 1, name, nl + 1);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  size_t n;
+  char *buf = tpl_read_file(path, &n);
   free(path);
-  if (fd < 0)
+  if (!buf)
     return false;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-      (uint64_t)st.st_size >= SIZE_MAX) {
-    close(fd);
-    return false;
-  }
-  size_t size = (size_t)st.st_size;
-  char *buf = tpl_arena_alloc(l->arena, size + 1);
-  size_t got = 0;
-  while (got < size) {
-    ssize_t r = read(fd, buf + got, size - got);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    got += (size_t)r;
-  }
-  close(fd);
-  buf[got] = 0;
-  *text = buf;
-  *len = got;
+  *text = tpl_arena_strndup(l->arena, buf, n);
+  *len = n;
+  free(buf);
   return true;
 }
 

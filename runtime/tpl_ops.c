@@ -95,23 +95,9 @@ void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy) {
 
 tpl_value tpl_arith_operand(tpl_rt *rt, tpl_value v, tpl_value other,
                             const char *op, bool left, const tpl_loc *loc) {
-  switch (v.type) {
-  case TPL_INT:
-  case TPL_FLOAT:
-    return v;
-  case TPL_NULL:
-    return tpl_int(0);
-  case TPL_BOOL:
-    return tpl_int(v.u.b);
-  case TPL_STR: {
-    tpl_value n;
-    if (tpl_str_numeric_prefix(v.u.s, v.len, &n))
-      return n;
-    break;
-  }
-  default:
-    break;
-  }
+  tpl_value n;
+  if (tpl_coerce_number(v, &n))
+    return n;
   const char *a = tpl_type_name(left ? v : other);
   const char *b = tpl_type_name(left ? other : v);
   tpl_fail(rt, loc, "unsupported operand types: %s %s %s", a, op, b);

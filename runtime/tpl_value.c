@@ -764,20 +764,30 @@ tpl_value tpl_to_str(tpl_rt *rt, tpl_value v) {
   }
 }
 
-tpl_value tpl_to_number(tpl_value v) {
+bool tpl_coerce_number(tpl_value v, tpl_value *out) {
   switch (v.type) {
   case TPL_INT:
   case TPL_FLOAT:
-    return v;
+    *out = v;
+    return true;
   case TPL_NULL:
-    return tpl_int(0);
+    *out = tpl_int(0);
+    return true;
   case TPL_BOOL:
-    return tpl_int(v.u.b);
-  case TPL_STR: {
-    tpl_value out;
-    tpl_str_numeric_prefix(v.u.s, v.len, &out);
-    return out;
+    *out = tpl_int(v.u.b);
+    return true;
+  case TPL_STR:
+    return tpl_str_numeric_prefix(v.u.s, v.len, out) != 0;
+  default:
+    return false;
   }
+}
+
+tpl_value tpl_to_number(tpl_value v) {
+  tpl_value out;
+  if (tpl_coerce_number(v, &out) || v.type == TPL_STR)
+    return out; /* a non-numeric string gives what its prefix gave: 0 */
+  switch (v.type) {
   case TPL_LIST:
     return tpl_int(v.u.list->len ? 1 : 0);
   case TPL_MAP:

@@ -3,37 +3,12 @@
  * belongs to the file layout, not to the text. */
 #include "tpl_case.h"
 
+#include "tpl_interp.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t got;
-  while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += got;
-    if (cap - n < 2) {
-      char *bigger = realloc(buf, cap * 2);
-      if (!bigger) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-  }
-  fclose(f);
-  if (buf) {
-    buf[n] = '\0';
-    *len = n;
-  }
-  return buf;
-}
 
 static char *dup_range(const char *s, size_t n) {
   char *d = malloc(n + 1);
@@ -64,7 +39,7 @@ static bool header_at(const char *line, const char *end, const char **name,
 int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
   size_t len;
-  char *text = read_file(path, &len);
+  char *text = tpl_read_file(path, &len);
   if (!text) {
     snprintf(err, errlen, "%s: cannot read", path);
     return -1;
