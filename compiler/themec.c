@@ -552,6 +552,10 @@ static int cmd_render(int argc, char **argv) {
     goto done;
   }
   rc = 1;
+  if (access(tpl, R_OK) != 0) {
+    fprintf(stderr, "%s: error: cannot read: %s\n", tpl, strerror(errno));
+    goto done;
+  }
   char *dir = xstrdup(tpl);
   if (!dir)
     goto done;

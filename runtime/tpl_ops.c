@@ -12,8 +12,14 @@
 /* ---- diagnostics ---------------------------------------------------- */
 
 void tpl_diag_print(FILE *f, const tpl_diag *d) {
-  fprintf(f, "%s:%u:%u: error: %s\n", d->file[0] ? d->file : "<template>",
-          (unsigned)d->line, (unsigned)d->col, d->message);
+  /* As gcc does: no position when there is none to give. */
+  if (!d->file[0])
+    fprintf(f, "error: %s\n", d->message);
+  else if (!d->line)
+    fprintf(f, "%s: error: %s\n", d->file, d->message);
+  else
+    fprintf(f, "%s:%u:%u: error: %s\n", d->file, (unsigned)d->line,
+            (unsigned)d->col, d->message);
   if (!d->source_line[0])
     return;
   fprintf(f, "  %s\n  ", d->source_line);
