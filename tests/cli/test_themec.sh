@@ -1,0 +1,71 @@
+#!/bin/sh
+# The themec command as a user meets it: output, exit codes (0 success,
+# 1 a problem in the templates, 2 bad usage), gcc-style messages with the
+# source line and caret, and `compile` leaving the previous output intact
+# when it fails. Usage: test_themec.sh THEMEC
+set -u
+themec=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+check() { # NAME EXPECTED-STATUS ACTUAL-STATUS
+  if [ "$2" = "$3" ]; then passed=$((passed + 1))
+  else failed=$((failed + 1)); echo "FAIL $1: expected $2, got $3"; fi
+}
+contains() { # NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then passed=$((passed + 1))
+  else failed=$((failed + 1)); echo "FAIL $1: no '$3' in:"; cat "$2"; fi
+}
+
+mkdir -p "$tmp/theme/parts"
+printf '{%% extends "base.html.twig" %%}{%% block body %%}{{ include("parts/item.html.twig") }}{%% endblock %%}' > "$tmp/theme/page.html.twig"
+printf '<p>{%% block body %%}{%% endblock %%}</p>' > "$tmp/theme/base.html.twig"
+printf '{{ title|upper }} & {{ "<b>" }}{{ who }}' > "$tmp/theme/parts/item.html.twig"
+printf 'title: "x < y"\nwho: "<i>"\n' > "$tmp/data.yml"
+
+"$themec" render "$tmp/theme/page.html.twig" --data "$tmp/data.yml" > "$tmp/out" 2> "$tmp/err"
+check "render exit status" 0 $?
+contains "render output" "$tmp/out" '<p>X &lt; Y & <b>&lt;i&gt;</p>'
+
+"$themec" render "$tmp/theme/page.html.twig" --data "$tmp/data.yml" --autoescape false > "$tmp/out"
+contains "autoescape false" "$tmp/out" '<p>X < Y & <b><i></p>'
+
+printf '{{ missing }}' > "$tmp/theme/strict.html.twig"
+"$themec" render "$tmp/theme/strict.html.twig" --strict > "$tmp/out" 2> "$tmp/err"
+check "strict exit status" 1 $?
+contains "strict message" "$tmp/err" "strict.html.twig:1:4: error: variable \"missing\" does not exist"
+rm "$tmp/theme/strict.html.twig"
+
+printf '{{ random(1000) }}' > "$tmp/r.twig"
+a=$("$themec" render "$tmp/r.twig" --seed 7); b=$("$themec" render "$tmp/r.twig" --seed 7)
+check "seeded random is reproducible" "$a" "$b"
+
+# A theme with two errors: check reports both, compile fails without
+# touching the previous output.
+"$themec" compile "$tmp/theme" -o "$tmp/theme.c" --header "$tmp/theme.h"
+check "compile exit status" 0 $?
+cp "$tmp/theme.c" "$tmp/theme.c.before"
+printf '<h1>{{ title|uper }}</h1>\n{{ f(1) }}\n' > "$tmp/theme/bad.html.twig"
+"$themec" check "$tmp/theme" 2> "$tmp/err"
+check "check exit status" 1 $?
+contains "first error" "$tmp/err" "$tmp/theme/bad.html.twig:1:14: error: unknown filter \"uper\""
+contains "source line" "$tmp/err" "  <h1>{{ title|uper }}</h1>"
+contains "caret" "$tmp/err" "               ^"
+contains "second error" "$tmp/err" "$tmp/theme/bad.html.twig:2:4: error: unknown function \"f\""
+"$themec" compile "$tmp/theme" -o "$tmp/theme.c" 2> "$tmp/err"
+check "failed compile exit status" 1 $?
+if cmp -s "$tmp/theme.c" "$tmp/theme.c.before"; then passed=$((passed + 1))
+else failed=$((failed + 1)); echo "FAIL a failed compile changed the previous output"; fi
+ls "$tmp" | grep -q '\.tmp' && { failed=$((failed + 1)); echo "FAIL temporary file left behind"; } || passed=$((passed + 1))
+
+"$themec" render > /dev/null 2>&1
+check "usage exit status" 2 $?
+"$themec" frobnicate > /dev/null 2>&1
+check "unknown command exit status" 2 $?
+"$themec" render "$tmp/nope.twig" 2> "$tmp/err"
+check "missing template exit status" 1 $?
+contains "missing template message" "$tmp/err" "$tmp/nope.twig: error: cannot read"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
