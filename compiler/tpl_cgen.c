@@ -354,7 +354,6 @@ struct tpl_cgen {
   int nname_arrays;
   int ncallables;
   bool need_callable_helper;
-  bool need_out_value, need_out_escaped;
   const char *path; /* the current template's source path for #line */
   fnc *fn;          /* the function being written */
   bool oom;
@@ -1614,11 +1613,9 @@ static void gen_print_expr(tpl_cgen *g, const tpl_node *n) {
   }
   int v = gen_expr(g, e);
   if (autoesc) {
-    emit(g, "tplc_out_escaped(rt, v%d, %s);\n", v, escape_name(n->index));
-    g->need_out_escaped = true;
+    emit(g, "tpl_out_escaped(rt, v%d, %s);\n", v, escape_name(n->index));
   } else {
-    emit(g, "tplc_out_value(rt, v%d);\n", v);
-    g->need_out_value = true;
+    emit(g, "tpl_out_value(rt, v%d);\n", v);
   }
 }
 
@@ -2303,27 +2300,6 @@ int tpl_cgen_finish(tpl_cgen *g, char **out, size_t *out_len) {
                  "    tpl_fail(rt, loc, \"unknown %s \\\"%s\\\"\", what, "
                  "name);\n"
                  "  return c;\n"
-                 "}\n");
-  if (g->need_out_value || g->need_out_escaped)
-    buf_adds(&o, "\n/* Strings print as their bytes, raw or when already "
-                 "safe: the one case\n * worth an inline path. Everything "
-                 "else goes to the run time. */\n");
-  if (g->need_out_value)
-    buf_adds(&o, "static inline void tplc_out_value(tpl_rt *rt, tpl_value v) "
-                 "{\n"
-                 "  if (v.type == TPL_STR)\n"
-                 "    tpl_out(rt, v.u.s, v.len);\n"
-                 "  else\n"
-                 "    tpl_out_value(rt, v);\n"
-                 "}\n");
-  if (g->need_out_escaped)
-    buf_adds(&o, "static inline void tplc_out_escaped(tpl_rt *rt, tpl_value "
-                 "v,\n"
-                 "                                    tpl_escape strategy) {\n"
-                 "  if (v.type == TPL_STR && v.safe)\n"
-                 "    tpl_out(rt, v.u.s, v.len);\n"
-                 "  else\n"
-                 "    tpl_out_escaped(rt, v, strategy);\n"
                  "}\n");
   buf_adds(&o, "\n");
   buf_add(&o, g->consts.p ? g->consts.p : "", g->consts.len);

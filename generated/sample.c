@@ -17,22 +17,6 @@ static const tpl_callable *tplc_need(tpl_rt *rt, const tpl_callable *c,
   return c;
 }
 
-/* Strings print as their bytes, raw or when already safe: the one case
- * worth an inline path. Everything else goes to the run time. */
-static inline void tplc_out_value(tpl_rt *rt, tpl_value v) {
-  if (v.type == TPL_STR)
-    tpl_out(rt, v.u.s, v.len);
-  else
-    tpl_out_value(rt, v);
-}
-static inline void tplc_out_escaped(tpl_rt *rt, tpl_value v,
-                                    tpl_escape strategy) {
-  if (v.type == TPL_STR && v.safe)
-    tpl_out(rt, v.u.s, v.len);
-  else
-    tpl_out_escaped(rt, v, strategy);
-}
-
 static const char F_0[] = "layout.html.twig";
 static const tpl_loc L_0 = {F_0, 5, 25};
 static const tpl_loc L_1 = {F_0, 5, 28};
@@ -165,7 +149,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_book, &L_1);
     v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_2, &ic0);
-    tplc_out_escaped(rt, v1, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 }
 
@@ -198,7 +182,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_3;
     v0 = tpl_var(rt, ctx, self, &N_book, &L_4);
     v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_5, &ic0);
-    tplc_out_escaped(rt, v1, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 12 "themes/sample/layout.html.twig"
   tpl_out(rt, " · ", 4);
@@ -206,7 +190,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_6;
     v2 = tpl_getattr_name_ic(rt, v0, &N_author, &L_7, &ic1);
-    tplc_out_escaped(rt, v2, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v2, TPL_ESC_HTML);
   }
 #line 12 "themes/sample/layout.html.twig"
   {
@@ -236,7 +220,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         if (!k0)
           k0 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_11);
         tpl_value v13 = k0->fn(rt, ctx, 3, a12, &L_11);
-        tplc_out_escaped(rt, v13, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v13, TPL_ESC_HTML);
       }
     }
   }
@@ -276,7 +260,7 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_value v6 = tpl_str("en", 2u);
       v5 = v6;
     }
-    tplc_out_escaped(rt, v5, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v5, TPL_ESC_HTML);
   }
 #line 2 "themes/sample/layout.html.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"utf-8\">\n<title>", 40);
@@ -303,7 +287,7 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 7 "themes/sample/layout.html.twig"
       {
         rt->loc = &L_17;
-        tplc_out_escaped(rt, v10, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v10, TPL_ESC_HTML);
       }
 #line 7 "themes/sample/layout.html.twig"
       tpl_out(rt, "\">\n", 3);
@@ -315,7 +299,7 @@ static void fn3(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_18;
     v11 = tpl_getattr_name_ic(rt, v7, &N_format, &L_19, &ic1);
-    tplc_out_escaped(rt, v11, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v11, TPL_ESC_HTML);
   }
 #line 10 "themes/sample/layout.html.twig"
   tpl_out(rt, "\">\n", 3);
@@ -363,7 +347,7 @@ static void fn4(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 2 "themes/sample/macros.html.twig"
       {
         rt->loc = &L_25;
-        tplc_out_escaped(rt, v1, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v1, TPL_ESC_HTML);
       }
 #line 2 "themes/sample/macros.html.twig"
       tpl_out(rt, "</span> ", 8);
@@ -401,7 +385,7 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     rt->loc = &L_26;
     v0 = tpl_var(rt, ctx, self, &N_entry, &L_27);
     v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_28, &ic0);
-    tplc_out_escaped(rt, v1, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
   {
@@ -415,7 +399,7 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     } else {
       v2 = tpl_str("", 0);
     }
-    tplc_out_value(rt, v2);
+    tpl_out_value(rt, v2);
   }
 #line 5 "themes/sample/macros.html.twig"
   tpl_out(rt, "\"><a href=\"#", 12);
@@ -423,7 +407,7 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   {
     rt->loc = &L_31;
     v6 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_32, &ic1);
-    tplc_out_escaped(rt, v6, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v6, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
   tpl_out(rt, "\">", 2);
@@ -432,13 +416,13 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     rt->loc = &L_33;
     const tpl_value a7[1] = {v0};
     tpl_value v8 = tpl_call_macro(rt, self, -1, &N_label, 1, 0, a7, NULL, &L_34);
-    tplc_out_value(rt, v8);
+    tpl_out_value(rt, v8);
   }
 #line 5 "themes/sample/macros.html.twig"
   {
     rt->loc = &L_35;
     v9 = tpl_getattr_name_ic(rt, v0, &N_title, &L_36, &ic2);
-    tplc_out_escaped(rt, v9, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v9, TPL_ESC_HTML);
   }
 #line 5 "themes/sample/macros.html.twig"
   tpl_out(rt, "</a></li>", 9);
@@ -469,7 +453,7 @@ static void fn7(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_37;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_38);
     v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_39, &ic0);
-    tplc_out_escaped(rt, v1, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v1, TPL_ESC_HTML);
   }
 #line 3 "themes/sample/page.html.twig"
   tpl_out(rt, " · ", 4);
@@ -555,7 +539,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       tpl_value v6 = tpl_str("Table of contents", 17u);
       v5 = v6;
     }
-    tplc_out_escaped(rt, v5, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v5, TPL_ESC_HTML);
   }
 #line 6 "themes/sample/page.html.twig"
   tpl_out(rt, "</h2>\n<ul>\n", 11);
@@ -580,7 +564,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_49;
         v13 = tpl_getattr_name_ic(rt, v12, &N_level, &L_50, &ic0);
-        tplc_out_escaped(rt, v13, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v13, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
       {
@@ -595,7 +579,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         } else {
           v14 = tpl_str("", 0);
         }
-        tplc_out_value(rt, v14);
+        tpl_out_value(rt, v14);
       }
 #line 9 "themes/sample/page.html.twig"
       tpl_out(rt, "\"><a href=\"#", 12);
@@ -603,7 +587,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_54;
         v19 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_55, &ic2);
-        tplc_out_escaped(rt, v19, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v19, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
       tpl_out(rt, "\">", 2);
@@ -618,7 +602,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
 #line 9 "themes/sample/page.html.twig"
           {
             rt->loc = &L_58;
-            tplc_out_escaped(rt, v20, TPL_ESC_HTML);
+            tpl_out_escaped(rt, v20, TPL_ESC_HTML);
           }
 #line 9 "themes/sample/page.html.twig"
           tpl_out(rt, "</span> ", 8);
@@ -628,7 +612,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_59;
         v22 = tpl_getattr_name_ic(rt, v12, &N_title, &L_60, &ic4);
-        tplc_out_escaped(rt, v22, TPL_ESC_HTML);
+        tpl_out_escaped(rt, v22, TPL_ESC_HTML);
       }
 #line 9 "themes/sample/page.html.twig"
       tpl_out(rt, "</a></li>\n", 10);
@@ -641,7 +625,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_61;
     v23 = tpl_var(rt, ctx, self, &N_item, &L_62);
     v24 = tpl_getattr_name_ic(rt, v23, &N_slug, &L_63, &ic5);
-    tplc_out_escaped(rt, v24, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v24, TPL_ESC_HTML);
   }
 #line 14 "themes/sample/page.html.twig"
   tpl_out(rt, "\">", 2);
@@ -650,13 +634,13 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_64;
     const tpl_value a25[1] = {v23};
     tpl_value v26 = tpl_call_macro(rt, self, 0, &N_label, 1, 0, a25, NULL, &L_65);
-    tplc_out_value(rt, v26);
+    tpl_out_value(rt, v26);
   }
 #line 14 "themes/sample/page.html.twig"
   {
     rt->loc = &L_66;
     v27 = tpl_getattr_name_ic(rt, v23, &N_title, &L_67, &ic6);
-    tplc_out_escaped(rt, v27, TPL_ESC_HTML);
+    tpl_out_escaped(rt, v27, TPL_ESC_HTML);
   }
 #line 14 "themes/sample/page.html.twig"
   tpl_out(rt, "</h1>\n", 6);
@@ -673,7 +657,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
 #line 16 "themes/sample/page.html.twig"
       {
         rt->loc = &L_70;
-        tplc_out_value(rt, v30);
+        tpl_out_value(rt, v30);
       }
 #line 16 "themes/sample/page.html.twig"
       tpl_out(rt, "\n", 1);
@@ -702,7 +686,7 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v1, &L_72);
   }
 }
-#line 706 "sample.c"
+#line 690 "sample.c"
 
 /* layout.html.twig */
 static const tpl_block_def T0_blocks[3] = {

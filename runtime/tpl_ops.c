@@ -54,7 +54,7 @@ static void tpl_out_number(tpl_rt *rt, tpl_value v) {
       v.type == TPL_INT ? tpl_format_int(v.u.i, p) : tpl_format_float(v.u.f, p);
 }
 
-void tpl_out_value(tpl_rt *rt, tpl_value v) {
+void tpl_out_value_slow(tpl_rt *rt, tpl_value v) {
   switch (v.type) {
   case TPL_STR:
     tpl_out(rt, v.u.s, v.len);

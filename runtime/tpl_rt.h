@@ -256,7 +256,13 @@ static inline void tpl_out(tpl_rt *rt, const char *s, size_t n) {
   rt->out_len += n;
 }
 /* Prints a value with no escaping (raw output, autoescape off). */
-void tpl_out_value(tpl_rt *rt, tpl_value v);
+void tpl_out_value_slow(tpl_rt *rt, tpl_value v);
+static inline void tpl_out_value(tpl_rt *rt, tpl_value v) {
+  if (v.type == TPL_STR)
+    tpl_out(rt, v.u.s, v.len);
+  else
+    tpl_out_value_slow(rt, v);
+}
 /* Prints a value escaped with `strategy`, unless it is marked safe. This is
  * what autoescaping inserts around {{ }} (Twig's escape(..., autoescape)). */
 void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy);
