@@ -29,6 +29,9 @@ struct tpl_arena {
   tpl_chunk *full; /* retired chunks and oversized blocks */
   tpl_defer *defers;
   void *last; /* the most recent allocation in cur, for tpl_arena_grow */
+  size_t total, limit; /* bytes of chunks taken, and the most allowed */
+  void (*on_limit)(void *data);
+  void *limit_data;
 };
 
 static _Noreturn void tpl_oom(void) {
@@ -58,6 +61,27 @@ static tpl_chunk *tpl_chunk_new(size_t size) {
   return c;
 }
 
+/* Takes a chunk, within the arena's limit: past it on_limit unwinds (a
+ * render fails with a message) and only without one does the process
+ * stop. */
+static tpl_chunk *tpl_arena_chunk(tpl_arena *a, size_t size) {
+  size_t bytes = tpl_size_add(sizeof(tpl_chunk), size);
+  if (a->limit && (bytes > a->limit || a->total > a->limit - bytes)) {
+    if (a->on_limit)
+      a->on_limit(a->limit_data);
+    tpl_oom();
+  }
+  a->total += bytes;
+  return tpl_chunk_new(size);
+}
+
+void tpl_arena_set_limit(tpl_arena *a, size_t limit,
+                         void (*on_limit)(void *data), void *data) {
+  a->limit = limit;
+  a->on_limit = on_limit;
+  a->limit_data = data;
+}
+
 tpl_arena *tpl_arena_new(void) {
   tpl_arena *a = malloc(sizeof *a);
   if (!a)
@@ -66,6 +90,10 @@ tpl_arena *tpl_arena_new(void) {
   a->full = NULL;
   a->defers = NULL;
   a->last = NULL;
+  a->total = TPL_ARENA_CHUNK;
+  a->limit = 0;
+  a->on_limit = NULL;
+  a->limit_data = NULL;
   return a;
 }
 
@@ -105,15 +133,16 @@ void *tpl_arena_alloc(tpl_arena *a, size_t size) {
   }
   if (need > TPL_ARENA_CHUNK / 4) {
     /* Oversized: its own chunk, so the current one keeps its free space. */
-    tpl_chunk *big = tpl_chunk_new(need);
+    tpl_chunk *big = tpl_arena_chunk(a, need);
     big->used = need;
     big->next = a->full;
     a->full = big;
     return big->data;
   }
+  tpl_chunk *fresh = tpl_arena_chunk(a, TPL_ARENA_CHUNK - sizeof(tpl_chunk));
   c->next = a->full;
   a->full = c;
-  c = tpl_chunk_new(TPL_ARENA_CHUNK - sizeof(tpl_chunk));
+  c = fresh;
   a->cur = c;
   c->used = need;
   a->last = c->data;

@@ -260,6 +260,7 @@ struct tpl_env {
   /* The size of the last output: the next render's first buffer, so that
    * renders of similar pages do not grow it step by step. */
   size_t out_hint;
+  size_t memory_limit; /* per render: arena plus output, 0 for none */
   /* Resolved block tables per template, keyed by address (malloc'd). */
   tpl_tinfo **tinfo;
   size_t tinfo_n, tinfo_cap;
@@ -272,7 +273,19 @@ tpl_env *tpl_env_new(void) {
   env->arena = tpl_arena_new();
   env->globals = tpl_ctx_alloc(env->arena, NULL, false);
   env->autoescape = -1;
+  env->memory_limit = TPL_DEFAULT_MEMORY_LIMIT;
   return env;
+}
+
+void tpl_env_set_memory_limit(tpl_env *env, size_t bytes) {
+  env->memory_limit = bytes;
+}
+
+/* The arena's cap was reached: fail the render like any other error. */
+static void tpl_render_over_limit(void *data) {
+  tpl_rt *rt = data;
+  tpl_fail(rt, rt->loc, "the template needs more than %zu MiB of memory",
+           rt->env->memory_limit >> 20);
 }
 
 void tpl_env_free(tpl_env *env) {
@@ -489,6 +502,12 @@ void tpl_out_grow(tpl_rt *rt, size_t need) {
       tpl_fail(rt, NULL, "out of memory");
     cap *= 2;
   }
+  size_t limit = rt->env->memory_limit / 2;
+  if (limit && cap > limit) {
+    if (want > limit)
+      tpl_render_over_limit(rt);
+    cap = limit;
+  }
   char *p = realloc(rt->out, cap);
   if (!p)
     tpl_fail(rt, NULL, "out of memory");
@@ -541,6 +560,10 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->debug = env->debug;
   rt->rand_state = env->seed_set ? env->seed : tpl_clock_seed();
   rt->globals = env->globals;
+  /* Half the cap for values, half for the output (which may double). */
+  if (env->memory_limit)
+    tpl_arena_set_limit(arena, env->memory_limit / 2, tpl_render_over_limit,
+                        rt);
   rt->out_cap = env->out_hint > 16384 ? env->out_hint : 16384;
   rt->out = malloc(rt->out_cap);
   if (!rt->out)

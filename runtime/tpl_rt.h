@@ -170,6 +170,11 @@ void tpl_env_set_global(tpl_env *env, const char *name, tpl_value v);
 void tpl_env_set_strict(tpl_env *env, bool strict);
 void tpl_env_set_random_seed(tpl_env *env, uint64_t seed);
 void tpl_env_set_debug(tpl_env *env, bool debug);
+/* The most memory one render may take, values and output together; past
+ * it the render fails with "the template needs more than N MiB of memory"
+ * instead of exhausting the machine. 0 removes the cap. */
+#define TPL_DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
+void tpl_env_set_memory_limit(tpl_env *env, size_t bytes);
 /* Overrides the per-name default escaping strategy for every template
  * (themec render --autoescape). -1 restores the per-name default. */
 void tpl_env_set_autoescape(tpl_env *env, int strategy);

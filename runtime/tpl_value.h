@@ -24,6 +24,11 @@ void tpl_arena_free(tpl_arena *a);
 void *tpl_arena_alloc(tpl_arena *a, size_t size);
 void *tpl_arena_calloc(tpl_arena *a, size_t n, size_t size);
 char *tpl_arena_strndup(tpl_arena *a, const char *s, size_t n);
+/* Caps the bytes the arena may take (0: no cap). Past the cap it calls
+ * on_limit(data), which must not return (a render unwinds with an error);
+ * without one, or if it returns, the process stops as on out of memory. */
+void tpl_arena_set_limit(tpl_arena *a, size_t limit,
+                         void (*on_limit)(void *data), void *data);
 /* Runs fn(data) when the arena is freed (for pcre2 codes and the like). */
 void tpl_arena_defer(tpl_arena *a, void (*fn)(void *), void *data);
 

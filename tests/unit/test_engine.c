@@ -956,6 +956,32 @@ static void test_speed(void) {
   tpl_env_free(env);
 }
 
+/* A template that doubles a string 40 times fails cleanly at the cap,
+ * in values and in output alike, and the env renders again afterwards. */
+static void test_memory_limit(void) {
+  tpl_env *env = tpl_env_new();
+  tpl_env_set_memory_limit(env, (size_t)8 << 20);
+  tpl_loader *l = tpl_loader_new(env);
+  add_string(l, "values.twig",
+             "{% set s = 'xxxxxxxx' %}{% for i in 1..40 %}{% set s = s ~ s %}"
+             "{% endfor %}{{ s|length }}");
+  add_string(l, "output.twig",
+             "{% for i in 1..1000 %}{% for j in 1..1000 %}0123456789abcdef"
+             "{% endfor %}{% endfor %}");
+  add_string(l, "small.twig", "{{ 'fine' }}");
+  CHECK_RENDER(env, "values.twig", tpl_null(),
+               "ERR:values.twig:1:48: the template needs more than 8 MiB of "
+               "memory");
+  char *out = render(env, "output.twig", tpl_null());
+  if (!strstr(out, "needs more than 8 MiB")) {
+    fprintf(stderr, "%s:%d: got [%s]\n", __FILE__, __LINE__, out);
+    failures++;
+  }
+  free(out);
+  CHECK_RENDER(env, "small.twig", tpl_null(), "fine");
+  tpl_env_free(env);
+}
+
 int main(void) {
   init_names();
   setup_registry();
@@ -964,6 +990,7 @@ int main(void) {
   test_interp_ast();
   test_loader();
   test_data();
+  test_memory_limit();
   test_speed();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
