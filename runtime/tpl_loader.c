@@ -104,9 +104,20 @@ static bool ld_read(tpl_loader *l, const char *dir, const char *name,
   memcpy(path, dir, dl);
   path[dl] = '/';
   memcpy(path + dl + 1, name, nl + 1);
-  size_t n;
-  char *buf = tpl_read_file(path, &n);
+  /* The folder is canonical (tpl_loader_add_dir): a file whose real path
+   * lies outside it, through a symbolic link, is not found, so that a
+   * theme or book cannot make Octavo read elsewhere. */
+  char *real = realpath(path, NULL);
   free(path);
+  if (!real)
+    return false;
+  if (strncmp(real, dir, dl) != 0 || (real[dl] != '/' && dl != 1)) {
+    free(real);
+    return false;
+  }
+  size_t n;
+  char *buf = tpl_read_file(real, &n);
+  free(real);
   if (!buf)
     return false;
   *text = tpl_arena_strndup(l->arena, buf, n);
@@ -331,7 +342,12 @@ void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
     l->dirs = d;
     l->cdirs = cap;
   }
-  l->dirs[l->ndirs++] = tpl_arena_strndup(l->arena, dir, strlen(dir));
+  /* Kept canonical, for the containment check of ld_read. A folder that
+   * does not exist stays as given and finds nothing. */
+  char *real = realpath(dir, NULL);
+  const char *d = real ? real : dir;
+  l->dirs[l->ndirs++] = tpl_arena_strndup(l->arena, d, strlen(d));
+  free(real);
 }
 
 int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,

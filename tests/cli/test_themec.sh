@@ -59,6 +59,19 @@ if cmp -s "$tmp/theme.c" "$tmp/theme.c.before"; then passed=$((passed + 1))
 else failed=$((failed + 1)); echo "FAIL a failed compile changed the previous output"; fi
 ls "$tmp" | grep -q '\.tmp' && { failed=$((failed + 1)); echo "FAIL temporary file left behind"; } || passed=$((passed + 1))
 
+# A symbolic link out of the template folders is not followed.
+printf 'secret' > "$tmp/outside.twig"
+ln -s "$tmp/outside.twig" "$tmp/theme/link.twig"
+printf '{%% include "link.twig" %%}' > "$tmp/theme/uses_link.twig"
+"$themec" render "$tmp/theme/uses_link.twig" > "$tmp/out" 2> "$tmp/err"
+check "symlink out exit status" 1 $?
+contains "symlink out message" "$tmp/err" 'template "link.twig" not found'
+printf '{%% include "../outside.twig" %%}' > "$tmp/theme/uses_dotdot.twig"
+"$themec" render "$tmp/theme/uses_dotdot.twig" > "$tmp/out" 2> "$tmp/err"
+check "dot-dot exit status" 1 $?
+contains "dot-dot message" "$tmp/err" 'template "../outside.twig" not found'
+rm "$tmp/theme/link.twig" "$tmp/theme/uses_link.twig" "$tmp/theme/uses_dotdot.twig"
+
 "$themec" render > /dev/null 2>&1
 check "usage exit status" 2 $?
 "$themec" frobnicate > /dev/null 2>&1
