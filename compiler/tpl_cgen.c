@@ -1022,10 +1022,25 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
       emit(g, "}\n");
       return r;
     }
+    if (op == TPL_OP_STARTS_WITH || op == TPL_OP_ENDS_WITH) {
+      /* The right operand runs only if the left is a plain string, as in
+       * the interpreter (tpl_op_affix_evaluates_right). */
+      int a = gen_expr(g, n->a);
+      r = new_temp(g);
+      emit(g, "bool b%d = false;\n", r);
+      emit(g, "if (tpl_op_affix_evaluates_right(v%d)) {\n", a);
+      cond_open(g);
+      int b = gen_expr(g, n->b);
+      emit(g, "b%d = %s(rt, v%d, v%d);\n", r,
+           op == TPL_OP_STARTS_WITH ? "tpl_op_starts_with" : "tpl_op_ends_with",
+           a, b);
+      cond_close(g);
+      emit(g, "}\n");
+      return r;
+    }
     const char *cmp = cmp_op(op);
     if (cmp || op == TPL_OP_EQ || op == TPL_OP_NE || op == TPL_OP_IN ||
         op == TPL_OP_NOT_IN || op == TPL_OP_MATCHES ||
-        op == TPL_OP_STARTS_WITH || op == TPL_OP_ENDS_WITH ||
         op == TPL_OP_HAS_SOME || op == TPL_OP_HAS_EVERY) {
       int a = gen_expr(g, n->a);
       int b = gen_expr(g, n->b);
@@ -1046,12 +1061,6 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
       case TPL_OP_MATCHES:
         emit(g, "bool b%d = tpl_op_matches(rt, v%d, v%d, &%s);\n", r, a, b,
              loc_ref(g, &n->loc));
-        break;
-      case TPL_OP_STARTS_WITH:
-        emit(g, "bool b%d = tpl_op_starts_with(rt, v%d, v%d);\n", r, a, b);
-        break;
-      case TPL_OP_ENDS_WITH:
-        emit(g, "bool b%d = tpl_op_ends_with(rt, v%d, v%d);\n", r, a, b);
         break;
       case TPL_OP_HAS_SOME:
       case TPL_OP_HAS_EVERY:
@@ -1445,6 +1454,29 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
   }
   case TPL_N_NULLCOALESCE: {
     int d, v;
+    if (n->a->kind == TPL_N_BLOCK_FUNC) {
+      /* As the interpreter: a defined block gives its output, an
+       * undefined one the right operand. */
+      const tpl_node *a = n->a;
+      int x = gen_expr(g, a->a);
+      int y = a->b ? gen_expr(g, a->b) : -1;
+      char yb[32];
+      snprintf(yb, sizeof yb, y >= 0 ? "v%d" : "tpl_null()", y);
+      r = new_temp(g);
+      emit(g, "tpl_value v%d;\n", r);
+      emit(g, "if (tpl_block_defined(rt, blocks, v%d, %s)) {\n", x, yb);
+      cond_open(g);
+      int b = gen_expr(g, a);
+      emit(g, "v%d = v%d;\n", r, b);
+      cond_close(g);
+      emit(g, "} else {\n");
+      cond_open(g);
+      b = gen_expr(g, n->b);
+      emit(g, "v%d = v%d;\n", r, b);
+      cond_close(g);
+      emit(g, "}\n");
+      return r;
+    }
     gen_probe(g, n->a, &d, &v);
     r = new_temp(g);
     emit(g, "tpl_value v%d;\n", r);

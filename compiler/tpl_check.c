@@ -763,12 +763,16 @@ static tpl_node *expr_in(chk *C, tpl_node *n) {
     n->b = expr(C, n->b);
     n->c = expr(C, n->c);
     return n;
-  case TPL_N_NULLCOALESCE:
+  case TPL_N_NULLCOALESCE: {
+    /* A test is never simple, even `false is defined`, which folds to a
+     * constant below. */
+    bool test = n->a->kind == TPL_N_TEST;
     n->a = expr(C, n->a);
     n->b = expr(C, n->b);
-    if (!definable(n->a))
+    if (test || !definable(n->a))
       ERR(C, n, "the \"defined\" test only works with simple variables");
     return n;
+  }
   case TPL_N_FILTER:
     return filter(C, n);
   case TPL_N_FUNCTION:

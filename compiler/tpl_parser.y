@@ -49,6 +49,16 @@ static tpl_node *mk_bin(tpl_pctx *P, int op, tpl_node *a, tpl_node *b,
     a->a = mk_bin(P, op, a->a, b, loc);
     return a;
   }
+  /* `x is not t` is a `not` around the test in Twig, so the same holds:
+   * "(x is not t) ** y" is not ((x is t) ** y). */
+  if (op == TPL_OP_POW && a->kind == TPL_N_TEST &&
+      (a->flags & TPL_F_NEGATE)) {
+    a->flags &= ~TPL_F_NEGATE;
+    tpl_node *n = starts_at(NODE(TPL_N_UNARY, loc), a);
+    n->index = TPL_OP_NOT;
+    n->a = mk_bin(P, op, a, b, loc);
+    return n;
+  }
   tpl_node *n = NODE(TPL_N_BINARY, loc);
   n->index = op;
   n->a = a;

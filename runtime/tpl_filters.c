@@ -32,10 +32,15 @@ static const char *tpl_gettype(tpl_value v) {
   }
 }
 
-/* A string argument as PHP coerces it (null → ""). */
+/* A string argument as PHP coerces it (null → ""). A safe string loses its
+ * mark: PHP functions see a Markup's plain text, so a filter that hands its
+ * input back unchanged (striptags without tags, nl2br without newlines)
+ * returns a plain string that autoescaping escapes again, as in Twig. */
 static tpl_value tpl_str_arg(tpl_rt *rt, tpl_value v) {
-  if (v.type == TPL_STR)
+  if (v.type == TPL_STR) {
+    v.safe = 0;
     return v;
+  }
   return tpl_to_str(rt, v);
 }
 
@@ -1228,7 +1233,10 @@ static tpl_value tpl_f_url_encode(tpl_rt *rt, tpl_ctx *ctx, int argc,
 static tpl_value tpl_num_param(tpl_rt *rt, tpl_value v, const char *fn,
                                const char *param, const tpl_loc *loc) {
   tpl_value n;
-  if (tpl_coerce_number(v, &n))
+  /* Unlike arithmetic, an int|float parameter takes no leading-numeric
+   * string ("1 4", "1e3x"): PHP throws the TypeError. */
+  if (v.type == TPL_STR ? tpl_str_numeric_prefix(v.u.s, v.len, &n) == 2
+                        : tpl_coerce_number(v, &n))
     return n;
   tpl_fail(rt, loc,
            "%s(): Argument #1 ($%s) must be of type int|float, %s given", fn,

@@ -94,6 +94,9 @@ static tpl_value ip_binary(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     return tpl_bool(tpl_truthy(ip_eval(f, ctx, n->a)) &&
                     tpl_truthy(ip_eval(f, ctx, n->b)));
   tpl_value a = ip_eval(f, ctx, n->a);
+  if ((n->index == TPL_OP_STARTS_WITH || n->index == TPL_OP_ENDS_WITH) &&
+      !tpl_op_affix_evaluates_right(a))
+    return tpl_bool(false);
   tpl_value b = ip_eval(f, ctx, n->b);
   switch ((tpl_binop)n->index) {
   case TPL_OP_BOR:
@@ -218,8 +221,16 @@ static tpl_value ip_eval(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     return n->c ? ip_eval(f, ctx, n->c) : tpl_str("", 0);
   }
   case TPL_N_NULLCOALESCE: {
+    /* Twig tests block() with the defined test alone: a defined block
+     * gives its output, an undefined one the right operand. */
+    const tpl_node *a = n->a;
+    if (a->kind == TPL_N_BLOCK_FUNC)
+      return tpl_block_defined(rt, f->blocks, ip_eval(f, ctx, a->a),
+                               a->b ? ip_eval(f, ctx, a->b) : tpl_null())
+                 ? ip_eval(f, ctx, a)
+                 : ip_eval(f, ctx, n->b);
     bool defined;
-    tpl_value v = ip_probe(f, ctx, n->a, &defined);
+    tpl_value v = ip_probe(f, ctx, a, &defined);
     if (defined && v.type != TPL_NULL)
       return v;
     return ip_eval(f, ctx, n->b);

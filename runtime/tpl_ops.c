@@ -520,6 +520,11 @@ bool tpl_op_matches(tpl_rt *rt, tpl_value subject, tpl_value regex,
     regex = tpl_to_str(rt, regex);
   if (subject.type == TPL_NULL)
     subject = tpl_str("", 0);
+  else if (subject.type == TPL_LIST || subject.type == TPL_MAP)
+    /* twig_matches() declares ?string $str: an array is a TypeError */
+    tpl_fail(rt, l,
+             "twig_matches(): Argument #2 ($str) must be of type ?string, "
+             "array given");
   else if (subject.type != TPL_STR)
     subject = tpl_to_str(rt, subject);
   tpl_regex_entry *e = tpl_regex_get(rt, regex, l);

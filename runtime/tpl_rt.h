@@ -390,6 +390,12 @@ tpl_value tpl_op_bitxor(tpl_rt *rt, tpl_value a, tpl_value b);
 bool tpl_op_in(tpl_rt *rt, tpl_value needle, tpl_value haystack);
 bool tpl_op_starts_with(tpl_rt *rt, tpl_value a, tpl_value b);
 bool tpl_op_ends_with(tpl_rt *rt, tpl_value a, tpl_value b);
+/* Whether `a starts with b` / `a ends with b` evaluates b at all: Twig
+ * compiles them to is_string($a) && is_string($b) && ..., so b is not run
+ * (nor can it fail) unless a is a plain string. */
+static inline bool tpl_op_affix_evaluates_right(tpl_value a) {
+  return a.type == TPL_STR && !a.safe;
+}
 /* Twig's `matches` is preg_match(): its value is the INT 0 or 1, so
  * `{{ 'a' matches '/b/' }}` prints "0"; expression code should wrap the
  * result as tpl_int(...), not tpl_bool(...). */
