@@ -31,8 +31,7 @@ bool tpl_name_is(const tpl_name *n, const char *s) {
   return n->s && n->len == l && memcmp(n->s, s, l) == 0;
 }
 
-static void *tpl_grow(tpl_arena *a, void *old, size_t n, size_t *cap,
-                      size_t elem) {
+void *tpl_grow(tpl_arena *a, void *old, size_t n, size_t *cap, size_t elem) {
   size_t nc = *cap ? *cap * 2 : 4;
   if (nc < *cap || nc > SIZE_MAX / elem)
     abort();

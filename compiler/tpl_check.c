@@ -17,22 +17,10 @@
     size_t n, cap;                                                           \
   }
 
-static void *vgrow(tpl_arena *a, void *old, size_t n, size_t *cap,
-                   size_t elem) {
-  size_t nc = *cap ? *cap * 2 : 4;
-  if (nc < *cap || nc > SIZE_MAX / elem)
-    abort();
-  void *v = tpl_arena_alloc(a, nc * elem);
-  if (n)
-    memcpy(v, old, n * elem);
-  *cap = nc;
-  return v;
-}
-
 #define VPUSH(A, vec, x)                                                     \
   do {                                                                       \
     if ((vec).n == (vec).cap)                                                \
-      (vec).v = vgrow((A), (vec).v, (vec).n, &(vec).cap, sizeof *(vec).v);   \
+      (vec).v = tpl_grow((A), (vec).v, (vec).n, &(vec).cap, sizeof *(vec).v); \
     (vec).v[(vec).n++] = (x);                                                \
   } while (0)
 

@@ -165,4 +165,8 @@ int tpl_parse_tokens(tpl_pctx *P);
 /* The checker (tpl_check.c): turns P->root into a template. */
 tpl_ast_template *tpl_check(tpl_pctx *P);
 
+/* Doubles an arena array of n elements of size elem (capacity *cap),
+ * copying the old ones; for the front end's growing lists. */
+void *tpl_grow(tpl_arena *a, void *old, size_t n, size_t *cap, size_t elem);
+
 #endif
