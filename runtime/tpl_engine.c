@@ -467,18 +467,9 @@ static void tpl_fill_source_line(tpl_env *env, tpl_diag *d) {
 
 _Noreturn void tpl_fail(tpl_rt *rt, const tpl_loc *loc, const char *fmt, ...) {
   tpl_diag *d = rt->diag;
-  memset(d, 0, sizeof *d);
-  if (!loc)
-    loc = rt->loc;
-  if (loc) {
-    if (loc->file)
-      snprintf(d->file, sizeof d->file, "%s", loc->file);
-    d->line = loc->line;
-    d->col = loc->col;
-  }
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(d->message, sizeof d->message, fmt, ap);
+  tpl_diag_vset(d, loc ? loc : rt->loc, fmt, ap);
   va_end(ap);
   tpl_fill_source_line(rt->env, d);
   longjmp(*rt->on_error, 1);

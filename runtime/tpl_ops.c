@@ -30,7 +30,8 @@ void tpl_diag_print(FILE *f, const tpl_diag *d) {
   fputs("^\n", f);
 }
 
-void tpl_diag_set(tpl_diag *d, const tpl_loc *loc, const char *fmt, ...) {
+void tpl_diag_vset(tpl_diag *d, const tpl_loc *loc, const char *fmt,
+                   va_list ap) {
   memset(d, 0, sizeof *d);
   if (loc) {
     if (loc->file)
@@ -38,9 +39,13 @@ void tpl_diag_set(tpl_diag *d, const tpl_loc *loc, const char *fmt, ...) {
     d->line = loc->line;
     d->col = loc->col;
   }
+  vsnprintf(d->message, sizeof d->message, fmt, ap);
+}
+
+void tpl_diag_set(tpl_diag *d, const tpl_loc *loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(d->message, sizeof d->message, fmt, ap);
+  tpl_diag_vset(d, loc, fmt, ap);
   va_end(ap);
 }
 

@@ -40,6 +40,8 @@ typedef struct tpl_diag {
 void tpl_diag_print(FILE *f, const tpl_diag *d);
 void tpl_diag_set(tpl_diag *d, const tpl_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void tpl_diag_vset(tpl_diag *d, const tpl_loc *loc, const char *fmt,
+                   va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* A name known when the template is compiled: literal variable, attribute,
  * block and macro names. Compiled templates keep these in static storage;
