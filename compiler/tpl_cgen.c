@@ -1250,6 +1250,14 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   return t;
 }
 
+/* v<r> = e, or '' when the operand was left out (`a ? b`, `|default`). */
+static void gen_assign_or_empty(tpl_cgen *g, int r, const tpl_node *e) {
+  if (e)
+    emit(g, "v%d = v%d;\n", r, gen_expr(g, e));
+  else
+    emit(g, "v%d = tpl_str(\"\", 0);\n", r);
+}
+
 static int gen_expr(tpl_cgen *g, const tpl_node *n) {
   int r;
   if (!n) {
@@ -1442,12 +1450,7 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     cond_close(g);
     emit(g, "} else {\n");
     cond_open(g);
-    if (n->c) {
-      int e = gen_expr(g, n->c);
-      emit(g, "v%d = v%d;\n", r, e);
-    } else {
-      emit(g, "v%d = tpl_str(\"\", 0);\n", r);
-    }
+    gen_assign_or_empty(g, r, n->c);
     cond_close(g);
     emit(g, "}\n");
     return r;
@@ -1527,12 +1530,7 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     emit(g, "  v%d = v%d;\n", r, v);
     emit(g, "} else {\n");
     cond_open(g);
-    if (n->b) {
-      int b = gen_expr(g, n->b);
-      emit(g, "v%d = v%d;\n", r, b);
-    } else {
-      emit(g, "v%d = tpl_str(\"\", 0);\n", r);
-    }
+    gen_assign_or_empty(g, r, n->b);
     cond_close(g);
     emit(g, "}\n");
     return r;
