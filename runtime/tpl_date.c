@@ -748,6 +748,21 @@ static bool tpl_sc_time(tpl_scan *c, tpl_when *w) {
   return true;
 }
 
+/* An ISO date just read (2024-03-05 or 20240305), and the time that may
+ * follow it after a 'T' (the text is lower-cased by then). */
+static bool tpl_sc_iso_date(tpl_scan *c, tpl_when *w, int64_t y, int64_t m,
+                            int64_t d) {
+  w->have_date = true;
+  w->y = y;
+  w->m = (int)m;
+  w->d = (int)d;
+  if (c->pos < c->len && c->s[c->pos] == 't' && tpl_sc_digit(c, c->pos + 1)) {
+    c->pos++;
+    return tpl_sc_time(c, w);
+  }
+  return true;
+}
+
 /* Zone suffixes: Z, UTC/GMT, +hh[:mm], or a tz database name. */
 static bool tpl_sc_zone(tpl_rt *rt, tpl_scan *c, tpl_when *w) {
   size_t p = c->pos;
@@ -869,15 +884,8 @@ static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
           return false;
         if (a < 1 || a > 12 || b < 0 || b > 31)
           return false;
-        w->have_date = true;
-        w->y = y;
-        w->m = (int)a;
-        w->d = (int)b;
-        if (c.pos < c.len && c.s[c.pos] == 't' && tpl_sc_digit(&c, c.pos + 1)) {
-          c.pos++;
-          if (!tpl_sc_time(&c, w))
-            return false;
-        }
+        if (!tpl_sc_iso_date(&c, w, y, a, b))
+          return false;
         continue;
       }
       if (nd == 8 && sep != ':' && !tpl_sc_alpha(&c, e)) {
@@ -886,15 +894,8 @@ static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
         tpl_sc_num(&c, 2, &b);
         if (a < 1 || a > 12 || b > 31)
           return false;
-        w->have_date = true;
-        w->y = y;
-        w->m = (int)a;
-        w->d = (int)b;
-        if (c.pos < c.len && c.s[c.pos] == 't' && tpl_sc_digit(&c, c.pos + 1)) {
-          c.pos++;
-          if (!tpl_sc_time(&c, w))
-            return false;
-        }
+        if (!tpl_sc_iso_date(&c, w, y, a, b))
+          return false;
         continue;
       }
       if (nd <= 2 && (sep == '/' || sep == '-' || sep == '.') &&
