@@ -1,0 +1,1 @@
+/* book_config: being written. */

@@ -1,0 +1,1 @@
+/* book_i18n: being written. */

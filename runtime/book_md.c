@@ -1,0 +1,1 @@
+/* book_md: being written. */

@@ -1,0 +1,1 @@
+/* book_slug: being written. */
