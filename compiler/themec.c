@@ -19,9 +19,10 @@
 #define MAX_DIAGS 64
 
 static const char usage_text[] =
-    "usage: themec compile THEME_DIR -o OUT.c [--prefix NAME] [--header "
+    "usage: themec compile THEME_DIR... -o OUT.c [--prefix NAME] [--header "
     "OUT.h]\n"
-    "       themec check THEME_DIR\n"
+    "                     [--autoescape html|js|css|url|html_attr|false]\n"
+    "       themec check THEME_DIR...\n"
     "       themec render [-I DIR]... TEMPLATE [--data FILE]\n"
     "                     [--autoescape html|js|css|url|html_attr|false]\n"
     "                     [--strict] [--seed N]\n"
@@ -341,28 +342,82 @@ static char *display_dir(const char *dir) {
   return p;
 }
 
+/* Loads the templates of one or more folders as one set; a name in an
+ * earlier folder hides the same name in later ones (a theme's format folder
+ * over its shared one). autoescape < 0: each template's strategy by name. */
+static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
+                           int autoescape);
+
 static int theme_load(theme *t, const char *dir) {
+  char *d = (char *)dir;
+  return theme_load_dirs(t, &d, 1, -1);
+}
+
+static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
+                           int autoescape) {
   memset(t, 0, sizeof *t);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "themec: %s: not a folder\n", dir);
+  for (size_t k = 0; k < ndirs; k++) {
+    struct stat st;
+    if (stat(dirs[k], &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "themec: %s: not a folder\n", dirs[k]);
+      return -1;
+    }
+  }
+  /* names holds "NAME\0" + the folder's index in one byte after the NUL,
+   * so that sorting keeps each name with the folder it came from. */
+  strlist found = {0};
+  for (size_t k = 0; k < ndirs; k++) {
+    strlist one = {0};
+    if (collect(dirs[k], "", ".twig", &one) != 0) {
+      strlist_free(&one);
+      strlist_free(&found);
+      return -1;
+    }
+    for (size_t i = 0; i < one.len; i++) {
+      bool shadowed = false;
+      for (size_t j = 0; j < found.len && !shadowed; j++)
+        shadowed = !strcmp(found.v[j], one.v[i]);
+      if (shadowed)
+        continue;
+      size_t n = strlen(one.v[i]);
+      char *e = malloc(n + 2);
+      if (!e || strlist_add(&found, e) != 0) {
+        free(e);
+        strlist_free(&one);
+        strlist_free(&found);
+        return -1;
+      }
+      memcpy(e, one.v[i], n + 1);
+      e[n + 1] = (char)k;
+    }
+    strlist_free(&one);
+  }
+  if (found.len)
+    qsort(found.v, found.len, sizeof *found.v, cmp_strp);
+  size_t *from = calloc(found.len ? found.len : 1, sizeof *from);
+  if (!from) {
+    strlist_free(&found);
     return -1;
   }
-  if (collect(dir, "", ".twig", &t->names) != 0)
+  for (size_t i = 0; i < found.len; i++)
+    from[i] = (unsigned char)found.v[i][strlen(found.v[i]) + 1];
+  t->names = found;
+  char **shown_dirs = calloc(ndirs, sizeof *shown_dirs);
+  if (!shown_dirs) {
+    free(from);
     return -1;
-  if (t->names.len)
-    qsort(t->names.v, t->names.len, sizeof *t->names.v, cmp_strp);
-  char *shown = display_dir(dir);
-  if (!shown)
-    return -1;
+  }
+  int rc = -1;
+  for (size_t k = 0; k < ndirs; k++)
+    if (!(shown_dirs[k] = display_dir(dirs[k])))
+      goto out;
   t->set.arena = tpl_arena_new();
   t->set.u = calloc(t->names.len ? t->names.len : 1, sizeof *t->set.u);
-  if (!t->set.u) {
-    free(shown);
-    return -1;
-  }
+  if (!t->set.u)
+    goto out;
   t->set.n = t->names.len;
   for (size_t i = 0; i < t->names.len; i++) {
+    const char *dir = dirs[from[i]], *shown = shown_dirs[from[i]];
     char *full = path_join(dir, t->names.v[i]);
     size_t len = 0;
     char *src = full ? tpl_read_file(full, &len) : NULL;
@@ -370,35 +425,38 @@ static int theme_load(theme *t, const char *dir) {
       fprintf(stderr, "themec: cannot read %s: %s\n",
               full ? full : t->names.v[i], strerror(errno));
       free(full);
-      free(shown);
-      return -1;
+      goto out;
     }
     free(full);
     if (strlist_add(&t->sources, src) != 0 ||
         strlist_add(&t->paths, strcmp(shown, ".")
                                    ? path_join(shown, t->names.v[i])
-                                   : xstrdup(t->names.v[i])) != 0) {
-      free(shown);
-      return -1;
-    }
+                                   : xstrdup(t->names.v[i])) != 0)
+      goto out;
     unit *u = &t->set.u[i];
     u->name = t->names.v[i];
     u->source = src;
     u->len = len;
-    u->autoescape = tpl_escape_for_name(u->name);
+    u->autoescape = autoescape >= 0 ? (tpl_escape)autoescape
+                                    : tpl_escape_for_name(u->name);
   }
-  free(shown);
-  return 0;
+  rc = 0;
+out:
+  for (size_t k = 0; k < ndirs; k++)
+    free(shown_dirs[k]);
+  free(shown_dirs);
+  free(from);
+  return rc;
 }
 
 /* ---- themec check / compile ------------------------------------------- */
 
 static int cmd_check(int argc, char **argv) {
-  if (argc != 1)
-    return usage("check takes one THEME_DIR");
+  if (argc < 1)
+    return usage("check takes THEME_DIR...");
   theme t;
   int rc = 1;
-  if (theme_load(&t, argv[0]) == 0) {
+  if (theme_load_dirs(&t, argv, (size_t)argc, -1) == 0) {
     size_t failed = unitset_parse(&t.set);
     unitset_print_diags(&t.set, argv[0]);
     rc = failed ? 1 : 0;
@@ -432,6 +490,9 @@ static char *default_prefix(const char *dir) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *dir = NULL, *out = NULL, *header = NULL, *prefix_arg = NULL;
+  char *dirs[16];
+  size_t ndirs = 0;
+  int autoescape = -1;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc)
       out = argv[++i];
@@ -439,11 +500,22 @@ static int cmd_compile(int argc, char **argv) {
       header = argv[++i];
     else if (!strcmp(argv[i], "--prefix") && i + 1 < argc)
       prefix_arg = argv[++i];
-    else if (argv[i][0] != '-' && !dir)
-      dir = argv[i];
+    else if (!strcmp(argv[i], "--autoescape") && i + 1 < argc) {
+      const char *s = argv[++i];
+      tpl_escape e;
+      if (!strcmp(s, "false"))
+        autoescape = TPL_ESC_NONE;
+      else if (tpl_escape_by_name(s, strlen(s), &e))
+        autoescape = (int)e;
+      else
+        return usage("--autoescape takes html, js, css, url, html_attr or "
+                     "false");
+    } else if (argv[i][0] != '-' && ndirs < 16)
+      dirs[ndirs++] = argv[i];
     else
       return usage(NULL);
   }
+  dir = ndirs ? dirs[0] : NULL;
   if (!dir || !out)
     return usage("compile needs THEME_DIR and -o OUT.c");
   if (prefix_arg && !tpl_cgen_is_ident(prefix_arg))
@@ -453,7 +525,7 @@ static int cmd_compile(int argc, char **argv) {
   int rc = 1;
   char *code = NULL, *hdr = NULL;
   tpl_cgen *g = NULL;
-  if (!prefix || theme_load(&t, dir) != 0)
+  if (!prefix || theme_load_dirs(&t, dirs, ndirs, autoescape) != 0)
     goto done;
   if (unitset_parse(&t.set) != 0) {
     unitset_print_diags(&t.set, dir);

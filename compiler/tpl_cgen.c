@@ -963,6 +963,8 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     emit(g, "  v%d = tpl_null();\n", v);
     return;
   case TPL_N_GETATTR: {
+    if (n->index == TPL_ATTR_METHOD)
+      goto evaluate; /* a method call is defined: its result decides */
     int od, ov;
     gen_probe(g, n->a, &od, &ov);
     emit(g, "(void)b%d;\n", od);
@@ -983,7 +985,8 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     emit(g, "  v%d = tpl_null();\n", v);
     return;
   }
-  default: {
+  default:
+  evaluate: {
     emit(g, "bool b%d = true;\n", d);
     int r = gen_expr(g, n);
     emit(g, "tpl_value v%d = v%d;\n", v, r);
@@ -1365,13 +1368,19 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       return r;
     }
     int k = gen_expr(g, n->b);
-    /* Host objects take no method arguments; they are evaluated for what
-     * they may fail on, as the interpreter does. */
-    for (size_t i = 0; i < n->nkids; i++)
-      if (n->kids[i]) {
-        int x = gen_expr(g, n->kids[i]);
-        emit(g, "(void)v%d;\n", x);
-      }
+    if (n->index == TPL_ATTR_METHOD) {
+      int argc;
+      int av = gen_args(g, -1, n, &argc);
+      char args[32];
+      if (av >= 0)
+        snprintf(args, sizeof args, "a%d", av);
+      else
+        snprintf(args, sizeof args, "NULL");
+      r = new_temp(g);
+      emit(g, "tpl_value v%d = tpl_call_method(rt, v%d, v%d, %d, %s, &%s);\n",
+           r, o, k, argc, args, loc_ref(g, &n->loc));
+      return r;
+    }
     r = new_temp(g);
     emit(g, "tpl_value v%d = tpl_getattr(rt, v%d, v%d, %s, &%s);\n", r, o, k,
          attr_kind_name(n->index), loc_ref(g, &n->loc));

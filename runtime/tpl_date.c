@@ -506,7 +506,8 @@ static bool tpl_date_attr(tpl_rt *rt, tpl_obj *self, const char *name,
   return false;
 }
 
-const tpl_obj_class tpl_date_class = {"DateTime", tpl_date_attr, NULL, NULL};
+const tpl_obj_class tpl_date_class = {"DateTime", tpl_date_attr, NULL, NULL,
+                                      NULL};
 
 static tpl_value tpl_date_new(tpl_rt *rt, int64_t ts, int32_t usec,
                               const tpl_tz *tz) {

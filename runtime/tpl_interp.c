@@ -71,7 +71,7 @@ static tpl_value ip_probe(ip_frame *f, tpl_ctx *ctx, const tpl_node *n,
     *defined = tpl_var_probe(f->rt, ctx, f->self, &n->name, &v);
     return *defined ? v : tpl_null();
   }
-  if (n->kind == TPL_N_GETATTR) {
+  if (n->kind == TPL_N_GETATTR && n->index != TPL_ATTR_METHOD) {
     bool obj_defined;
     tpl_value obj = ip_probe(f, ctx, n->a, &obj_defined);
     tpl_value key = n->index == TPL_ATTR_ANY && n->name.s && !n->nkids
@@ -195,12 +195,15 @@ static tpl_value ip_eval(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     if (n->index == TPL_ATTR_ANY && n->name.s && !n->nkids)
       return tpl_getattr_name(rt, obj, &n->name, &n->loc);
     tpl_value key = ip_eval(f, ctx, n->b);
-    /* Host objects take no method arguments; they are evaluated for what
-     * they may fail on, as PHP would. */
+    if (n->index != TPL_ATTR_METHOD)
+      return tpl_getattr(rt, obj, key, (tpl_attr_kind)n->index, &n->loc);
+    tpl_value *argv =
+        n->nkids ? tpl_arena_alloc(rt->arena, n->nkids * sizeof *argv) : NULL;
+    int argc = 0;
     for (size_t i = 0; i < n->nkids; i++)
       if (n->kids[i])
-        ip_eval(f, ctx, n->kids[i]);
-    return tpl_getattr(rt, obj, key, (tpl_attr_kind)n->index, &n->loc);
+        argv[argc++] = ip_eval(f, ctx, n->kids[i]);
+    return tpl_call_method(rt, obj, key, argc, argv, &n->loc);
   }
   case TPL_N_BINARY:
     return ip_binary(f, ctx, n);

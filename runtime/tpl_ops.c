@@ -791,6 +791,17 @@ tpl_value tpl_getattr(tpl_rt *rt, tpl_value obj, tpl_value key,
   return tpl_null();
 }
 
+tpl_value tpl_call_method(tpl_rt *rt, tpl_value obj, tpl_value key, int argc,
+                          const tpl_value *argv, const tpl_loc *loc) {
+  if (obj.type == TPL_OBJ && obj.u.obj->cls->call) {
+    tpl_value k = key.type == TPL_STR ? key : tpl_to_str(rt, key);
+    tpl_value out;
+    if (obj.u.obj->cls->call(rt, obj.u.obj, k.u.s, k.len, argc, argv, &out))
+      return out;
+  }
+  return tpl_getattr(rt, obj, key, TPL_ATTR_METHOD, loc);
+}
+
 bool tpl_has_attr(tpl_rt *rt, tpl_value obj, tpl_value key, tpl_value *out) {
   tpl_value tmp;
   if (!tpl_lookup(rt, obj, key, TPL_ATTR_ANY, &tmp))

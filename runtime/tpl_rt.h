@@ -372,6 +372,10 @@ static inline tpl_value tpl_getattr_name_ic(tpl_rt *rt, tpl_value obj,
 }
 /* Existence check for `is defined`, `??` and `|default`. */
 bool tpl_has_attr(tpl_rt *rt, tpl_value obj, tpl_value key, tpl_value *out);
+/* obj.key(argv...): a host object's method when it has one, else the same
+ * as tpl_getattr with TPL_ATTR_METHOD (the arguments are ignored). */
+tpl_value tpl_call_method(tpl_rt *rt, tpl_value obj, tpl_value key, int argc,
+                          const tpl_value *argv, const tpl_loc *loc);
 
 /* ---- operators ------------------------------------------------------ */
 

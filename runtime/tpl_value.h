@@ -106,6 +106,10 @@ typedef struct tpl_obj_class {
   tpl_value (*to_array)(tpl_rt *rt, struct tpl_obj *self);
   /* Optional: string conversion (PHP's __toString). */
   tpl_value (*to_string)(tpl_rt *rt, struct tpl_obj *self);
+  /* Optional: a method call with arguments, `obj.name(args)`; false when
+   * the object has no such method (the call then reads the attribute). */
+  bool (*call)(tpl_rt *rt, struct tpl_obj *self, const char *name,
+               size_t len, int argc, const tpl_value *argv, tpl_value *out);
 } tpl_obj_class;
 
 typedef struct tpl_obj {
