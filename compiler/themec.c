@@ -348,11 +348,6 @@ static char *display_dir(const char *dir) {
 static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
                            int autoescape);
 
-static int theme_load(theme *t, const char *dir) {
-  char *d = (char *)dir;
-  return theme_load_dirs(t, &d, 1, -1);
-}
-
 static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
                            int autoescape) {
   memset(t, 0, sizeof *t);
