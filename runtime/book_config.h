@@ -5,7 +5,11 @@
  * Values become template values (maps keep the file's order; YAML 1.1
  * scalars as Symfony YAML types them: ~ null, ints, floats, booleans,
  * quoted strings stay strings). Lists replace lists when merged (Easybook
- * merged them by index, a bug). Unknown keys are kept.
+ * merged them by index, a bug). Unknown keys are kept; one within an edit
+ * or two of a known option (one for words of four letters or fewer) warns
+ * "did you mean". A margin written as a number is in millimetres (25 →
+ * "25mm"), `margin.outter` is read as `outer`, an isbn written as a number
+ * is kept as text, and `generator`, when given, is kept whole.
  *
  * Memory: everything lives in the arena given. */
 #ifndef OCTAVO_BOOK_CONFIG_H
@@ -48,9 +52,44 @@ const char *bk_config_edition_name(const bk_config *c, size_t i);
 tpl_value bk_config_edition(const bk_config *c, const char *name);
 
 /* Where the user wrote a value, by dotted path ("book.editions.web.format",
- * "book.contents.3.content", "book.title"); the nearest written ancestor
- * when that value came from the defaults. false when nothing matches. */
+ * "book.contents.3.content", "book.title"; list indexes from 0); the
+ * nearest written ancestor when that value came from the defaults or is
+ * not there. An edition answers for what it inherits too: the place in
+ * the edition that wrote it. false when nothing matches. */
 bool bk_config_where(const bk_config *c, const char *path, bk_pos *out);
+
+/* The whole document, defaults left out (config.yml ← json): for the
+ * top-level keys other than `book:`, such as `easybook: parameters:`. */
+tpl_value bk_config_root(const bk_config *c);
+
+/* ---- YAML and the book's files ---------------------------------------- */
+
+/* Reads YAML text (its first document) as Symfony YAML 2.8 types it:
+ * plain ~, null and "" (any case) are null, true and false (any case)
+ * booleans, decimal, 0x and 0o integers ints (floats when too big),
+ * 1.5, 1e3, .inf and .nan floats; everything else, unquoted dates
+ * included, strings; `<<` merge keys are applied and a duplicate key
+ * warns (the first one counts, as in Symfony 2.8). Errors are reported
+ * as name:line:col. Returns 0, or -1 after reporting. */
+int bk_yaml_parse(tpl_arena *a, const char *name, const char *text,
+                  size_t len, const bk_reporter *r, tpl_value *out);
+
+/* Maps merged key by key, recursively; anything else in over (lists
+ * too) replaces what base holds. Neither input is changed. */
+tpl_value bk_value_merge(tpl_arena *a, tpl_value base, tpl_value over);
+
+typedef enum bk_read_status {
+  BK_READ_OK,
+  BK_READ_MISSING, /* no such file (a dangling link too) */
+  BK_READ_OUTSIDE, /* its real path leaves the book folder */
+  BK_READ_FAILED   /* a folder, unreadable...: errno tells */
+} bk_read_status;
+
+/* Reads BOOK_DIR/REL whole (malloc'd, NUL-terminated, length in *len),
+ * after resolving symbolic links: a file whose real path is not inside
+ * the book folder is refused. NULL with *st saying why. */
+char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
+                        bk_read_status *st);
 
 /* ---- labels and titles ---------------------------------------------- */
 
@@ -58,11 +97,20 @@ bool bk_config_where(const bk_config *c, const char *path, bk_pos *out);
  * figure, table, part… templates, date_format…) and titles (`title:` map)
  * for language lang, built in for ca de en es eu fr it nl ro zh, deep-
  * merged with the book's Resources/Translations/{<edition>,<format>,.}/
- * {labels,titles}.<lang>.yml (first found of each). An unknown language
- * warns and falls back to English. Returns 0, or -1 after reporting an
- * error in a book's file. */
+ * {labels,titles}.<lang>.yml (first found of each; html_chunked also
+ * looks in `htmlchunked/`). A regional variant ("fr_CA") uses its
+ * language. An unknown language falls back to English, and warns unless
+ * the book brings both files for it. book_dir may be NULL (built-ins
+ * only). Returns 0, or -1 after reporting an error in a book's file (bad
+ * YAML, unreadable, or a link leading out of the book). */
 int bk_i18n_load(tpl_arena *a, const char *book_dir, const char *lang,
                  const char *edition, const char *format,
                  const bk_reporter *r, tpl_value *labels, tpl_value *titles);
+/* The same, with where book.language was written (from bk_config_where,
+ * may be NULL) for the warning about an unknown language. */
+int bk_i18n_load_at(tpl_arena *a, const char *book_dir, const char *lang,
+                    const bk_pos *lang_pos, const char *edition,
+                    const char *format, const bk_reporter *r,
+                    tpl_value *labels, tpl_value *titles);
 
 #endif
