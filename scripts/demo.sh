@@ -1,10 +1,17 @@
 #!/bin/sh
-# make demo: renders the sample theme's page (themes/sample) with generated
-# data, interpreted and compiled, and checks both give the same bytes.
-# Usage: demo.sh THEMEC BENCH_TEMPLATES OUT_DIR (run from the source root)
+# make demo: publishes the user guide (docs/guide, a book in Octavo's own
+# format) to every edition Octavo can make, then renders the sample theme's
+# page interpreted and compiled and checks both give the same bytes.
+# Usage: demo.sh PUBLISH THEMEC BENCH_TEMPLATES OUT_DIR (from the source root)
 set -eu
-themec=$1 bench=$2 out=$3
+publish=$1 themec=$2 bench=$3 out=$4
 mkdir -p "$out"
+
+# The editions whose format this version makes (epub and pdf come later).
+"$publish" docs/guide web website
+echo "demo: the guide is in docs/guide/Output/web/book.html and" \
+  "docs/guide/Output/website/book/index.html"
+
 php bench/templates/make-data.php > "$out/data.json"
 "$themec" render themes/sample/page.html.twig --data "$out/data.json" \
   > "$out/page-interpreted.html"

@@ -1,14 +1,28 @@
 #!/bin/sh
 # Installs the Debian 12 packages Octavo needs to build and test, when any is
-# missing. Idempotent and quiet when everything is already there.
+# missing, and the Nu HTML checker (npm package vnu-jar) into .tools/.
+# Idempotent and quiet when everything is already there.
 set -eu
 
 PACKAGES="
   make cmake pkg-config gcc re2c bison
   clang libfuzzer-14-dev libclang-rt-14-dev
   libyaml-dev libutf8proc-dev libpcre2-dev
-  php-cli php-twig valgrind
+  libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
+  php-cli php-twig valgrind python3 default-jre-headless
+  pandoc chromium
 "
+# Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
+# brings its own npm is installed already.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+install_vnu() {
+  [ -f "$root/.tools/node_modules/vnu-jar/build/dist/vnu.jar" ] && return 0
+  echo "install-deps: installing the Nu HTML checker (npm vnu-jar) in .tools/"
+  npm install --prefix "$root/.tools" --no-audit --no-fund --silent \
+    vnu-jar@26.9.27 >/dev/null
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -19,7 +33,10 @@ for p in $PACKAGES; do
   esac
 done
 
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+  install_vnu
+  exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing Debian packages:$missing" >&2
@@ -32,3 +49,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+install_vnu
