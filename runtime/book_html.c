@@ -336,8 +336,11 @@ static int plan_pages(site *s) {
       sp->file = aprintf(e->a, "%s/%s.html", name, sid);
       sp->root = "../";
       sp->item = it;
+      /* The page's template prints the section's heading itself. */
+      const char *body = strstr(from, "</h2>");
+      body = body && body < to ? body + 5 : from;
       sp->content = fix_srcs(
-          e, tpl_arena_strndup(e->a, from, (size_t)(to - from)), "../");
+          e, tpl_arena_strndup(e->a, body, (size_t)(to - body)), "../");
       sp->slug = sid;
       sp->level = 2;
       for (size_t h = 0; h < it->md.nheadings; h++)
@@ -347,6 +350,8 @@ static int plan_pages(site *s) {
         }
       if (!sp->title)
         sp->title = sid, sp->label = "";
+      if (id)
+        tpl_map_set_str(e->a, s->id_page, id, tpl_int((int64_t)si));
       map_ids(s, sp->content, si);
     }
   }
