@@ -10,7 +10,7 @@ PACKAGES="
   libyaml-dev libutf8proc-dev libpcre2-dev
   libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
   php-cli php-twig valgrind python3 default-jre-headless
-  pandoc chromium
+  pandoc chromium cmark-gfm
 "
 # Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
 # brings its own npm is installed already.
