@@ -77,18 +77,19 @@ static int write_styles(bk_edition *e, bk_out *o, const char *prefix) {
  * images_base_dir. A missing image is a warning. */
 static int copy_images(bk_edition *e, bk_out *o, const char *prefix) {
   const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
-  size_t bl = strlen(base);
   tpl_map *done = tpl_map_new(e->a, 16);
   int rc = 0;
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
     for (size_t k = 0; k < it->md.nimages; k++) {
       const bk_md_ref *im = &it->md.images[k];
-      const char *src = im->target, *written = src, *dest = src;
-      if (bl && !strncmp(src, base, bl)) {
-        written = aprintf(e->a, "images/%s", src + bl);
-        dest = written;
-      }
+      /* target is the path as written; its output place is where the
+       * <img> points after images_base_dir replaced a leading images/. */
+      const char *written = im->target, *dest = written;
+      bool plain_base = !strstr(base, "..") && base[0] != '/' &&
+                        !strstr(base, "://");
+      if (plain_base && !strncmp(written, "images/", 7))
+        dest = aprintf(e->a, "%s%s", base, written + 7);
       if (tpl_map_get_str(done, dest, strlen(dest), NULL))
         continue;
       tpl_map_set_str(e->a, done, dest, tpl_bool(true));

@@ -119,7 +119,8 @@ static void *md_push(tpl_arena *a, void *arrp, size_t *len, size_t *cap,
   memset(slot, 0, elem);
   return slot;
 }
-#define MD_PUSH(m, arr, n, cap) md_push((m)->a, &(arr), &(n), &(cap), sizeof *(arr))
+#define MD_PUSH(m, arr, n, cap)                                                \
+  md_push((m)->a, &(arr), &(n), &(cap), sizeof *(arr))
 
 /* ---- state of one render -------------------------------------------- */
 
@@ -127,9 +128,8 @@ typedef struct md_heading {
   bk_md_heading h;
   cmark_node *node;
   unsigned col;
-  bool explicit_id; /* h.id came from {#id} */
-  bool has_note;    /* holds a footnote reference */
-  bool is_title;    /* the extracted H1: out of the body */
+  bool has_note; /* holds a footnote reference */
+  bool is_title; /* the extracted H1: out of the body */
 } md_heading;
 
 typedef struct md_figure {
@@ -175,6 +175,8 @@ typedef struct md {
   md_admonition *admons;
   size_t nadmons, cap_admons, next_admon;
 
+  bk_idset *idset;     /* opt->ids, or one of this render's own */
+  bk_slugger *slugger; /* opt->slugger, or one of this render's own */
   cmark_parser *parser;
   cmark_node *doc;
   cmark_node_type table_type; /* the extension's, found on first sight */
@@ -317,7 +319,7 @@ static void md_add_id(md *m, const char *id) {
  * free; a duplicate is reported, and made unique when we may change it. */
 static const char *md_claim_id(md *m, const char *id, unsigned line,
                                unsigned col, bool may_change) {
-  if (bk_idset_add(m->opt->ids, id)) {
+  if (bk_idset_add(m->idset, id)) {
     const char *copy = tpl_arena_strndup(m->a, id, strlen(id));
     md_add_id(m, copy);
     return copy;
@@ -327,7 +329,7 @@ static const char *md_claim_id(md *m, const char *id, unsigned line,
               "duplicate id '%s'", id);
     return NULL;
   }
-  const char *unique = bk_idset_unique(m->opt->ids, id);
+  const char *unique = bk_idset_unique(m->idset, id);
   bk_report(m->opt->report, BK_WARNING, md_file(m), line, col,
             "duplicate id '%s' (renamed '%s')", id, unique);
   md_add_id(m, unique);
@@ -335,7 +337,7 @@ static const char *md_claim_id(md *m, const char *id, unsigned line,
 }
 
 static const char *md_generate_id(md *m, const char *base) {
-  const char *id = bk_idset_unique(m->opt->ids, base);
+  const char *id = bk_idset_unique(m->idset, base);
   md_add_id(m, id);
   return id;
 }
@@ -354,6 +356,26 @@ static const char *md_numbered_id(md *m, const char *kind, long n) {
 }
 
 /* ---- the source: UTF-8 check and the admonition rewrite ------------- */
+
+static bool md_is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool md_is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* s[0..n) is name (lower case), ASCII case aside. */
+static bool md_name_is(const char *s, size_t n, const char *name) {
+  if (strlen(name) != n)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+    if (c != name[i])
+      return false;
+  }
+  return true;
+}
 
 static bool md_blank(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -448,6 +470,44 @@ static bool md_check_utf8(md *m, const char *src, size_t len) {
   return true;
 }
 
+/* The end marker of an HTML block that keeps its lines as they are, blank
+ * ones included (CommonMark's kinds 1 and 2: <pre>, <script>, <style>,
+ * <textarea>, comments), when the line s opens one; NULL otherwise.
+ * *after is where the opener ends. */
+static const char *md_raw_block_end(const char *s, size_t n, size_t *after) {
+  static const char *const tags[] = {"pre", "script", "style", "textarea"};
+  static const char *const ends[] = {"</pre>", "</script>", "</style>",
+                                     "</textarea>"};
+  size_t i = 0;
+  while (i < n && i < 3 && s[i] == ' ')
+    i++;
+  if (n - i < 4 || s[i] != '<')
+    return NULL;
+  if (memcmp(s + i, "<!--", 4) == 0) {
+    *after = i + 4;
+    return "-->";
+  }
+  for (size_t t = 0; t < sizeof tags / sizeof tags[0]; t++) {
+    size_t tl = strlen(tags[t]);
+    if (n - i - 1 >= tl && md_name_is(s + i + 1, tl, tags[t]) &&
+        (n - i - 1 == tl || s[i + 1 + tl] == '>' ||
+         md_is_space(s[i + 1 + tl]))) {
+      *after = i + 1 + tl;
+      return ends[t];
+    }
+  }
+  return NULL;
+}
+
+/* Whether s holds end, ASCII case aside. */
+static bool md_line_has(const char *s, size_t n, const char *end) {
+  size_t el = strlen(end);
+  for (size_t i = 0; i + el <= n; i++)
+    if (md_name_is(s + i, el, end))
+      return true;
+  return false;
+}
+
 /* Finds the lines that are admonitions ("N> " outside code fences) and
  * where blank lines must keep two of them, or one and its neighbours,
  * apart. */
@@ -456,21 +516,36 @@ static void md_scan_admonitions(md *m, const char *src, size_t len) {
   unsigned line = 1;
   char fence_ch = 0, prev_kind = 0;
   size_t fence_len = 0, prev_start = 0, prev_len = 0, next;
+  const char *raw_end = NULL; /* inside such an HTML block: its end */
   for (size_t start = 0; start < len; start = next, line++) {
     size_t end = md_line_end(src, len, start, has_cr, &next);
     const char *s = src + start;
     size_t n = end - start;
     char kind = 0, ch;
-    /* Only a line that starts with a space, a fence character or a prefix
-     * letter can matter; most lines are decided by their first byte. */
-    if (n && (s[0] == ' ' || s[0] == '`' || s[0] == '~' ||
+    if (raw_end) {
+      if (md_line_has(s, n, raw_end))
+        raw_end = NULL;
+      prev_kind = 0;
+      prev_start = start;
+      prev_len = n;
+      continue;
+    }
+    /* Only a line that starts with a space, a fence character, '<' or a
+     * prefix letter can matter; most are decided by their first byte. */
+    if (n && (s[0] == ' ' || s[0] == '`' || s[0] == '~' || s[0] == '<' ||
               md_admonition_kind(s[0]))) {
-      if (fence_len) {
+      size_t after;
+      if (!fence_len && (raw_end = md_raw_block_end(s, n, &after)) &&
+          md_line_has(s + after, n - after, raw_end))
+        raw_end = NULL; /* it ends on its own line */
+      if (raw_end) {
+        /* an HTML block: nothing else on this line */
+      } else if (fence_len) {
         size_t run = md_fence(s, n, &ch, false);
         if (run >= fence_len && ch == fence_ch)
           fence_len = 0;
-      } else if ((fence_len = md_fence(s, n, &fence_ch, true)) == 0 &&
-                 n >= 2 && md_admonition_kind(s[0]) && s[1] == '>' &&
+      } else if ((fence_len = md_fence(s, n, &fence_ch, true)) == 0 && n >= 2 &&
+                 md_admonition_kind(s[0]) && s[1] == '>' &&
                  (n == 2 || s[2] == ' ' || s[2] == '\t')) {
         kind = s[0];
       }
@@ -531,23 +606,6 @@ static char *md_rewrite(md *m, const char *src, size_t len, size_t *out_len) {
 
 /* ---- raw HTML: ids and internal links ------------------------------- */
 
-static bool md_is_alpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool md_is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-static bool md_name_is(const char *s, size_t n, const char *name) {
-  if (strlen(name) != n)
-    return false;
-  for (size_t i = 0; i < n; i++)
-    if ((s[i] | 0x20) != name[i])
-      return false;
-  return true;
-}
-
 static void md_add_link(md *m, const char *target, size_t n, unsigned line,
                         unsigned col) {
   bk_md_ref *r = MD_PUSH(m, m->links, m->nlinks, m->cap_links);
@@ -577,8 +635,8 @@ static void md_scan_html(md *m, const char *s, size_t n, unsigned line,
     }
     if (i >= n || !md_is_alpha(s[i]))
       continue;
-    while (i < n && (md_is_alpha(s[i]) || (s[i] >= '0' && s[i] <= '9') ||
-                     s[i] == '-'))
+    while (i < n &&
+           (md_is_alpha(s[i]) || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
       i++;
     for (;;) {
       while (i < n && (md_is_space(s[i]) || s[i] == '/'))
@@ -721,7 +779,8 @@ static const char *md_take_id(md *m, cmark_node *parent, bool closing_hashes,
     while (h && s[h - 1] == '#')
       h--;
     bool at_start = h == 0 && !cmark_node_previous(last);
-    if (h < keep && (at_start || (h && (s[h - 1] == ' ' || s[h - 1] == '\t')))) {
+    if (h < keep &&
+        (at_start || (h && (s[h - 1] == ' ' || s[h - 1] == '\t')))) {
       keep = h;
       while (keep && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
         keep--;
@@ -743,10 +802,8 @@ static void md_visit_heading(md *m, cmark_node *n) {
   h->col = (unsigned)cmark_node_get_start_column(n);
   bool atx = cmark_node_get_end_line(n) <= cmark_node_get_start_line(n);
   const char *id = md_take_id(m, n, atx, h->h.line, h->col);
-  if (id) {
+  if (id)
     h->h.id = md_claim_id(m, id, h->h.line, h->col, true);
-    h->explicit_id = true;
-  }
   h->is_title = m->opt->extract_title && level == 1 && m->nheadings == 1 &&
                 cmark_node_first_child(m->doc) == n;
 
@@ -758,8 +815,7 @@ static void md_visit_heading(md *m, cmark_node *n) {
     m->counters[i] = 0;
   const char *label = NULL;
   if (m->opt->hooks.heading_label)
-    label = m->opt->hooks.heading_label(m->opt->hooks.user, level,
-                                        m->counters);
+    label = m->opt->hooks.heading_label(m->opt->hooks.user, level, m->counters);
   h->h.label = label ? label : "";
 }
 
@@ -878,8 +934,7 @@ static void md_visit_table(md *m, cmark_node *n) {
       cmark_node_get_start_line(prev) == 0)
     line += (int)md_para_lines(prev);
   t->t.line = md_line(m, line);
-  if (!md_take_caption(m, prev, t) &&
-      md_take_caption(m, cmark_node_next(n), t))
+  if (!md_take_caption(m, prev, t) && md_take_caption(m, cmark_node_next(n), t))
     m->claimed_caption = t->caption;
 }
 
@@ -953,14 +1008,12 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
   return md_replace_block(n, html);
 }
 
-/* A page break inside a paragraph ends it: the text after it goes into a
- * paragraph of its own, and an emptied paragraph goes. Returns the break,
- * whose successor the walk visits next. */
 /* Drops the line breaks and spaces at one end of a paragraph (its start
  * with at_start, else its end). */
 static void md_trim_edge(md *m, cmark_node *p, bool at_start) {
   cmark_node *c;
-  while ((c = at_start ? cmark_node_first_child(p) : cmark_node_last_child(p))) {
+  while (
+      (c = at_start ? cmark_node_first_child(p) : cmark_node_last_child(p))) {
     cmark_node_type t = cmark_node_get_type(c);
     if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) {
       cmark_node_free(c);
@@ -985,6 +1038,9 @@ static void md_trim_edge(md *m, cmark_node *p, bool at_start) {
   }
 }
 
+/* A page break inside a paragraph ends it: the text after it goes into a
+ * paragraph of its own, and an emptied paragraph goes. Returns the break,
+ * whose successor the walk visits next. */
 static cmark_node *md_split_at_break(md *m, cmark_node *comment) {
   cmark_node *para = cmark_node_parent(comment);
   cmark_node *brk = md_custom_block(MD_PAGE_BREAK, NULL);
@@ -1011,9 +1067,9 @@ static bool md_is_local(const char *url) {
   if (!*url || (url[0] == '/' && url[1] == '/'))
     return false;
   size_t i = 0;
-  while (md_is_alpha(url[i]) || (i && ((url[i] >= '0' && url[i] <= '9') ||
-                                       url[i] == '+' || url[i] == '-' ||
-                                       url[i] == '.')))
+  while (md_is_alpha(url[i]) ||
+         (i && ((url[i] >= '0' && url[i] <= '9') || url[i] == '+' ||
+                url[i] == '-' || url[i] == '.')))
     i++;
   /* "c:/…" is a drive, not a scheme: recorded, for the caller to refuse. */
   return !(i >= 2 && url[i] == ':');
@@ -1075,8 +1131,8 @@ static cmark_node *md_visit_quote(md *m, cmark_node *n) {
   static const struct {
     char kind;
     const char *name;
-  } kinds[] = {{'A', "aside"},   {'N', "note"},        {'W', "warning"},
-               {'T', "tip"},     {'E', "error"},       {'I', "information"},
+  } kinds[] = {{'A', "aside"},    {'N', "note"},      {'W', "warning"},
+               {'T', "tip"},      {'E', "error"},     {'I', "information"},
                {'Q', "question"}, {'D', "discussion"}};
   char kind = m->admons[m->next_admon++].kind;
   const char *name = "note";
@@ -1189,7 +1245,7 @@ static void md_finish_headings(md *m) {
     h->h.text = sb_dup(&m->sb);
     if (!h->h.id)
       h->h.id = md_generate_id(
-          m, bk_slug(m->opt->slugger, m->a, h->h.title, strlen(h->h.title)));
+          m, bk_slug(m->slugger, m->a, h->h.title, strlen(h->h.title)));
   }
 }
 
@@ -1277,7 +1333,10 @@ static void md_finish_figures(md *m) {
     size_t alt_len = m->sb.len;
     bool left = alt_len && md_is_space(alt[0]);
     bool right = alt_len && md_is_space(alt[alt_len - 1]);
-    f->f.align = left && right ? "center" : left ? "left" : right ? "right" : "";
+    f->f.align = left && right ? "center"
+                 : left        ? "left"
+                 : right       ? "right"
+                               : "";
     while (alt_len && md_is_space(*alt))
       alt++, alt_len--;
     while (alt_len && md_is_space(alt[alt_len - 1]))
@@ -1287,9 +1346,8 @@ static void md_finish_figures(md *m) {
     f->f.caption = sb_dup(&cap);
     const char *url = cmark_node_get_url(f->img);
     f->f.src = tpl_arena_strndup(m->a, url, strlen(url));
-    const char *label = hk->figure_label
-                            ? hk->figure_label(hk->user, f->f.number)
-                            : NULL;
+    const char *label =
+        hk->figure_label ? hk->figure_label(hk->user, f->f.number) : NULL;
     f->f.label = label ? label : "";
 
     md_trim_alt(m, f->img);
@@ -1351,7 +1409,7 @@ static void md_finish_tables(md *m) {
   }
 }
 
-/* Reference i's markup: a link to its note. */
+/* A footnote reference's markup: a link to its note. */
 static void md_note_ref_markup(md *m, const md_note_ref *r,
                                const char *note_id) {
   m->sb.len = 0;
@@ -1373,6 +1431,19 @@ static void md_finish_notes(md *m) {
   const char **note_ids = tpl_arena_calloc(m->a, m->nnotes, sizeof *note_ids);
   for (size_t i = 0; i < m->nnotes; i++)
     note_ids[i] = md_numbered_id(m, "fn", (long)i + 1);
+  /* Each note's references, in the order of the text: a chain through
+   * next_ref from first_ref (SIZE_MAX ends it). */
+  size_t *first_ref = tpl_arena_alloc(m->a, m->nnotes * sizeof(size_t));
+  size_t *next_ref = tpl_arena_calloc(m->a, m->nrefs + 1, sizeof(size_t));
+  for (size_t i = 0; i < m->nnotes; i++)
+    first_ref[i] = SIZE_MAX;
+  for (size_t i = m->nrefs; i-- > 0;) {
+    md_note_ref *r = &m->refs[i];
+    if (r->number < 1 || (size_t)r->number > m->nnotes)
+      continue;
+    next_ref[i] = first_ref[r->number - 1];
+    first_ref[r->number - 1] = i;
+  }
   for (size_t i = 0; i < m->nrefs; i++) {
     md_note_ref *r = &m->refs[i];
     if (r->number < 1 || (size_t)r->number > m->nnotes)
@@ -1382,8 +1453,8 @@ static void md_finish_notes(md *m) {
   }
 
   cmark_node *section = md_custom_block(
-      "<section class=\"footnotes\" role=\"doc-endnotes\">\n<ol>",
-      "</ol>\n</section>");
+      "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>",
+      "</ol>\n</div>");
   cmark_node_append_child(m->doc, section);
   for (size_t i = 0; i < m->nnotes; i++) {
     m->sb.len = 0;
@@ -1397,11 +1468,13 @@ static void md_finish_notes(md *m) {
       cmark_node_append_child(li, c);
     cmark_node_free(m->notes[i]);
 
+    /* A note can lose its only reference when that sat in a duplicate
+     * definition, which cmark drops: then it has no link back. */
+    if (first_ref[i] == SIZE_MAX)
+      continue;
     m->sb.len = 0;
     int seen = 0;
-    for (size_t r = 0; r < m->nrefs; r++) {
-      if (m->refs[r].number != (int)i + 1 || !m->refs[r].id)
-        continue;
+    for (size_t r = first_ref[i]; r != SIZE_MAX; r = next_ref[r]) {
       seen++;
       sb_adds(&m->sb, " <a href=\"#");
       sb_add_escaped(&m->sb, m->refs[r].id, strlen(m->refs[r].id));
@@ -1414,12 +1487,8 @@ static void md_finish_notes(md *m) {
       }
       sb_adds(&m->sb, "</a>");
     }
-    /* Inside the note's last paragraph, as readers expect the arrow. A
-     * note can lose its only reference when it sat in a duplicate
-     * definition, which cmark drops. */
+    /* Inside the note's last paragraph, where readers look for it. */
     cmark_node *last = cmark_node_last_child(li);
-    if (!seen)
-      continue;
     if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH) {
       cmark_node *back = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
       cmark_node_set_on_enter(back, sb_cstr(&m->sb));
@@ -1443,6 +1512,7 @@ int bk_md_render(tpl_arena *a, const char *src, size_t len,
   m.images_dir = opt->images_base_dir ? opt->images_base_dir : "images/";
   m.line_offset = opt->first_line > 1 ? opt->first_line - 1 : 0;
   m.sb.a = m.tmp.a = a;
+  m.idset = opt->ids ? opt->ids : bk_idset_new(a);
 
   if (!md_check_utf8(&m, src, len))
     return -1;
@@ -1459,8 +1529,8 @@ int bk_md_render(tpl_arena *a, const char *src, size_t len,
 
   cmark_gfm_core_extensions_ensure_registered();
   m.parser = cmark_parser_new(MD_CMARK_OPTIONS);
-  static const char *const extensions[] = {"table", "strikethrough",
-                                           "autolink", "tasklist"};
+  static const char *const extensions[] = {"table", "strikethrough", "autolink",
+                                           "tasklist"};
   for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++) {
     cmark_syntax_extension *ext = cmark_find_syntax_extension(extensions[i]);
     if (ext)
@@ -1470,6 +1540,8 @@ int bk_md_render(tpl_arena *a, const char *src, size_t len,
   m.doc = cmark_parser_finish(m.parser);
   free(text);
 
+  bk_slugger *own_slugger = opt->slugger ? NULL : bk_slugger_new();
+  m.slugger = opt->slugger ? opt->slugger : own_slugger;
   md_walk(&m);
   /* Headings' titles first, while footnote references render as nothing;
    * then the references get their markup before anything holding one
@@ -1486,6 +1558,7 @@ int bk_md_render(tpl_arena *a, const char *src, size_t len,
   free(html);
   cmark_node_free(m.doc);
   cmark_parser_free(m.parser);
+  bk_slugger_free(own_slugger);
 
   out->headings = tpl_arena_calloc(a, m.nheadings, sizeof *out->headings);
   for (size_t i = 0; i < m.nheadings; i++)

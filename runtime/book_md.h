@@ -20,6 +20,34 @@
  *    indented code whose first line is `[lang]`;
  *  - footnotes numbered per content file, with ids unique in the book.
  *
+ * Markup (valid HTML5 and well-formed XML, void elements self-closed):
+ *  - heading: <hN id="ID"><span class="label">LABEL</span> TITLE</hN>;
+ *  - admonition: <aside class="admonition aside">…</aside> for A>,
+ *    <div class="admonition note|warning|tip|error|information|question|
+ *    discussion">…</div> for the others;
+ *  - page break: <div class="page-break"></div> (a break inside a paragraph
+ *    splits it);
+ *  - figure: <figure class="figure ALIGN" id="ID"><img … /><figcaption
+ *    class="caption"><strong class="label">LABEL</strong> CAPTION
+ *    </figcaption></figure> (no label element without a label, no
+ *    figcaption without either);
+ *  - table: <figure class="table" id="ID"><figcaption …>…</figcaption>
+ *    <table>…</table></figure>, caption first, cells aligned by style;
+ *  - code: <div class="code LANG"><pre><code class="language-LANG">…
+ *    </code></pre></div>;
+ *  - footnotes: <sup class="footnote-ref"><a href="#fn-P-N" id="fnref-P-N"
+ *    role="doc-noteref">N</a></sup> (a second reference to a note gets
+ *    fnref-P-N-2), and at the end <section class="footnotes"
+ *    role="doc-endnotes"><ol><li id="fn-P-N">… <a href="#fnref-P-N"
+ *    class="footnote-backref" role="doc-backlink" …>↩</a></li></ol>
+ *    </section>, P being id_prefix ("fn-N" without one).
+ *
+ * Ids: a {#id} (heading, table caption) is claimed as the walk meets it,
+ * before any id is generated, so that generated ones (slugs, figure-…,
+ * table-…, fn-…) step aside; a {#id} already in the book is reported and
+ * renamed (id-2…). An id="…" of raw HTML cannot be renamed: a duplicate is
+ * reported only (and not listed in result.ids).
+ *
  * Memory: everything in the result lives in the arena given. */
 #ifndef OCTAVO_BOOK_MD_H
 #define OCTAVO_BOOK_MD_H
@@ -32,11 +60,11 @@
 #include "tpl_value.h"
 
 typedef struct bk_md_heading {
-  int level;          /* 1..6 */
-  const char *id;     /* unique in the book */
-  const char *title;  /* inline HTML of the text, without {#id} and label */
-  const char *text;   /* the same as plain text */
-  const char *label;  /* from hooks.heading_label, "" when none */
+  int level;         /* 1..6 */
+  const char *id;    /* unique in the book */
+  const char *title; /* inline HTML of the text, without {#id} and label */
+  const char *text;  /* the same as plain text */
+  const char *label; /* from hooks.heading_label, "" when none */
   unsigned line;
 } bk_md_heading;
 
@@ -80,19 +108,21 @@ typedef struct bk_md_hooks {
                              const char *inner);
   const char *(*table_html)(void *user, const bk_md_table *t,
                             const char *inner);
+  /* lang is "" for code without a language. */
   const char *(*code_html)(void *user, const char *lang, const char *inner);
 } bk_md_hooks;
 
 typedef struct bk_md_options {
-  const char *file;       /* for messages, e.g. "Contents/chapter1.md" */
-  unsigned first_line;    /* line of the source's first line (1) */
-  const char *id_prefix;  /* for figure/table/footnote ids: the item's
-                             number or slug ("1", "a", "preface") */
+  const char *file;            /* for messages, e.g. "Contents/chapter1.md" */
+  unsigned first_line;         /* line of the source's first line (1) */
+  const char *id_prefix;       /* for figure/table/footnote ids: the item's
+                                  number or slug ("1", "a", "preface") */
   const char *images_base_dir; /* replaces a leading "images/" in local
-                                  image sources ("images/" by default) */
-  bool extract_title;     /* a leading H1 becomes the title, out of body */
-  bk_idset *ids;          /* the book's ids */
-  bk_slugger *slugger;
+                                  image sources ("images/" by default;
+                                  give the trailing slash) */
+  bool extract_title;          /* a leading H1 becomes the title, out of body */
+  bk_idset *ids;               /* the book's ids (NULL: this render's own) */
+  bk_slugger *slugger;         /* NULL: one for this render, freed after it */
   const bk_reporter *report;
   bk_md_hooks hooks;
 } bk_md_options;
@@ -101,7 +131,9 @@ typedef struct bk_md_result {
   const char *html; /* the fragment, NUL-terminated */
   size_t html_len;
   /* The extracted H1 (extract_title): its inline HTML, text and id; NULL
-   * when the content does not start with an H1. It stays headings[0]. */
+   * when the content does not start with an H1, or without extract_title.
+   * It stays headings[0]. Footnote references are left out of every
+   * heading's title and text (they stay in the body's heading). */
   const char *title, *title_text, *title_id;
   bk_md_heading *headings;
   size_t nheadings;
@@ -113,9 +145,11 @@ typedef struct bk_md_result {
                        tables, footnotes and notes' back references, and
                        id="…" attributes of raw HTML) */
   size_t nids;
-  bk_md_ref *links;  /* internal links (href="#…") to check */
+  bk_md_ref *links; /* internal links (href="#…") to check */
   size_t nlinks;
-  bk_md_ref *images; /* local images (not URLs, not data:) to copy */
+  bk_md_ref *images; /* local images (no URL scheme, not //host/…), as
+                        written (before images_base_dir), to copy; "/…"
+                        and "../…" included, for the caller to refuse */
   size_t nimages;
 } bk_md_result;
 

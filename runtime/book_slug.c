@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unicode/utrans.h>
 #include <unicode/ustring.h>
+#include <unicode/utrans.h>
 #include <utf8proc.h>
 
 struct bk_slugger {
@@ -39,12 +39,11 @@ static size_t slug_put_utf8(uint32_t cp, char *out) {
 
 /* Decodes the entity at s (s[0] == '&') into out; returns the bytes of
  * source it took, 0 when it is not one we know (then '&' stays). */
-static size_t slug_entity(const char *s, size_t n, char *out,
-                          size_t *out_len) {
+static size_t slug_entity(const char *s, size_t n, char *out, size_t *out_len) {
   static const struct {
     const char *name;
     char c;
-  } named[] = {{"&amp;", '&'},  {"&lt;", '<'},   {"&gt;", '>'},
+  } named[] = {{"&amp;", '&'},  {"&lt;", '<'},    {"&gt;", '>'},
                {"&quot;", '"'}, {"&apos;", '\''}, {"&nbsp;", ' '}};
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
     size_t len = strlen(named[i].name);
@@ -238,8 +237,7 @@ static size_t slug_ascii(const char *s, size_t len, char *out) {
   return o;
 }
 
-const char *bk_slug(bk_slugger *s, tpl_arena *a, const char *text,
-                    size_t len) {
+const char *bk_slug(bk_slugger *s, tpl_arena *a, const char *text, size_t len) {
   char small[256];
   char *plain = len <= sizeof small ? small : malloc(len);
   if (!plain)

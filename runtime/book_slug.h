@@ -24,10 +24,10 @@ bk_slugger *bk_slugger_new(void);
 void bk_slugger_free(bk_slugger *s);
 
 /* The slug of text (UTF-8; may hold inline HTML, whose tags are skipped and
- * whose entities &amp; &lt; &gt; &quot; &#39; &#NNN; &#xHH; are decoded
- * first), allocated in a. "" when nothing is left. */
-const char *bk_slug(bk_slugger *s, tpl_arena *a, const char *text,
-                    size_t len);
+ * whose entities &amp; &lt; &gt; &quot; &apos; &nbsp; &#NNN; &#xHH; are
+ * decoded first), allocated in a. "" when nothing is left. Not thread-safe
+ * (the transliterator is the slugger's). */
+const char *bk_slug(bk_slugger *s, tpl_arena *a, const char *text, size_t len);
 
 typedef struct bk_idset bk_idset;
 

@@ -1,0 +1,861 @@
+/* Unit tests of the Markdown module (runtime/book_md.c): every book
+ * extension, every hook and the default markup, ids unique in the book,
+ * what the result gathers (headings, figures, tables, ids, links, images)
+ * with their lines, and the diagnostics. The important outputs are
+ * compared whole. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicode/uclean.h>
+
+#include "book_md.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) {                                                                \
+      passed++;                                                                \
+    } else {                                                                   \
+      failed++;                                                                \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
+  } while (0)
+
+static void check_str(int line, const char *got, const char *want) {
+  if (got && strcmp(got, want) == 0) {
+    passed++;
+    return;
+  }
+  failed++;
+  fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", __FILE__, line,
+          got ? got : "(null)", want);
+}
+#define CHECK_STR(got, want) check_str(__LINE__, (got), (want))
+
+#define CHECK_REF(ref, t, l, c)                                                \
+  do {                                                                         \
+    CHECK_STR((ref).target, (t));                                              \
+    CHECK((ref).line == (l));                                                  \
+    CHECK((ref).col == (c));                                                   \
+  } while (0)
+
+/* ---- a render with hooks that show what they were given ------------- */
+
+typedef struct fixture {
+  tpl_arena *a;
+  bk_slugger *slugger;
+  bk_idset *ids;
+  bk_reporter reporter;
+  bk_md_options opt;
+  bk_md_result r;
+  char log[4096]; /* "line:col: severity: message" lines */
+  int code_calls;
+} fixture;
+
+static void on_report(void *user, bk_severity sev, const char *file,
+                      unsigned line, unsigned col, const char *message) {
+  fixture *f = user;
+  size_t n = strlen(f->log);
+  snprintf(f->log + n, sizeof f->log - n, "%s:%u:%u: %s: %s\n", file, line, col,
+           sev == BK_ERROR     ? "error"
+           : sev == BK_WARNING ? "warning"
+                               : "note",
+           message);
+}
+
+static const char *fmt(fixture *f, const char *format, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(buf, sizeof buf, format, ap);
+  va_end(ap);
+  return tpl_arena_strndup(f->a, buf, (size_t)n);
+}
+
+/* Easybook's English labels: "Chapter 1", then the dotted counters. */
+static const char *heading_label(void *user, int level, const int c[6]) {
+  if (level == 1)
+    return "Chapter 1";
+  char buf[64] = "1";
+  for (int i = 1; i < level; i++) {
+    size_t n = strlen(buf);
+    snprintf(buf + n, sizeof buf - n, ".%d", c[i]);
+  }
+  return fmt(user, "%s", buf);
+}
+
+static const char *figure_label(void *user, int n) {
+  return fmt(user, "Figure 1.%d", n);
+}
+
+static const char *table_label(void *user, int n) {
+  return fmt(user, "Table 1.%d", n);
+}
+
+/* The theme's figure.twig: everything it was given, visibly. Even numbers
+ * only: NULL asks for the module's own markup. */
+static const char *figure_html(void *user, const bk_md_figure *fig,
+                               const char *inner) {
+  if (fig->number % 2)
+    return NULL;
+  return fmt(user,
+             "<div class=\"fig %s\" id=\"%s\" data-n=\"%d\" data-src=\"%s\" "
+             "data-line=\"%u\">%s<p>%s: %s</p></div>",
+             fig->align, fig->id, fig->number, fig->src, fig->line, inner,
+             fig->label, fig->caption);
+}
+
+static const char *table_html(void *user, const bk_md_table *t,
+                              const char *inner) {
+  return fmt(user,
+             "<div class=\"tbl\" id=\"%s\" data-line=\"%u\">%s|%s|%s</div>",
+             t->id, t->line, t->label, t->caption, inner);
+}
+
+static const char *code_html(void *user, const char *lang, const char *inner) {
+  fixture *f = user;
+  f->code_calls++;
+  if (strcmp(lang, "none") == 0)
+    return NULL;
+  return fmt(user, "<div class=\"hl\" data-lang=\"%s\">%s</div>", lang, inner);
+}
+
+static void fx_open(fixture *f) {
+  memset(f, 0, sizeof *f);
+  f->a = tpl_arena_new();
+  f->slugger = bk_slugger_new();
+  f->ids = bk_idset_new(f->a);
+  f->reporter.fn = on_report;
+  f->reporter.user = f;
+  f->opt.file = "chapter1.md";
+  f->opt.first_line = 1;
+  f->opt.id_prefix = "1";
+  f->opt.ids = f->ids;
+  f->opt.slugger = f->slugger;
+  f->opt.report = &f->reporter;
+  f->opt.hooks.user = f;
+}
+
+static void fx_hooks(fixture *f) {
+  f->opt.hooks.heading_label = heading_label;
+  f->opt.hooks.figure_label = figure_label;
+  f->opt.hooks.table_label = table_label;
+}
+
+static int fx_render(fixture *f, const char *src) {
+  return bk_md_render(f->a, src, strlen(src), &f->opt, &f->r);
+}
+
+/* Renders src and returns the HTML ("(failed)" when the render failed). */
+static const char *html_of(fixture *f, const char *src) {
+  return fx_render(f, src) == 0 ? f->r.html : "(failed)";
+}
+
+static void fx_close(fixture *f) {
+  bk_slugger_free(f->slugger);
+  tpl_arena_free(f->a);
+}
+
+/* ---- headings ------------------------------------------------------- */
+
+static void test_headings(void) {
+  fixture f;
+  fx_open(&f);
+  fx_hooks(&f);
+  f.opt.extract_title = true;
+  const char *src = "# The *Title*\n"
+                    "\n"
+                    "### Straight under the H1\n"
+                    "\n"
+                    "## Section ## {#sec}\n"
+                    "\n"
+                    "### Sub `code`\n"
+                    "\n"
+                    "## C# ## {#c-sharp}\n"
+                    "\n"
+                    "Setext title {#setext}\n"
+                    "----------------------\n"
+                    "\n"
+                    "#### Deep\n"
+                    "\n"
+                    "## Section\n"
+                    "\n"
+                    "## Chloë & <em>Co</em>\n";
+  CHECK_STR(
+      html_of(&f, src),
+      "<h3 id=\"straight-under-the-h1\"><span class=\"label\">1.0.1</span> "
+      "Straight under the H1</h3>\n"
+      "<h2 id=\"sec\"><span class=\"label\">1.1</span> Section</h2>\n"
+      "<h3 id=\"sub-code\"><span class=\"label\">1.1.1</span> Sub "
+      "<code>code</code></h3>\n"
+      "<h2 id=\"c-sharp\"><span class=\"label\">1.2</span> C#</h2>\n"
+      "<h2 id=\"setext\"><span class=\"label\">1.3</span> Setext "
+      "title</h2>\n"
+      "<h4 id=\"deep\"><span class=\"label\">1.3.0.1</span> Deep</h4>\n"
+      "<h2 id=\"section\"><span class=\"label\">1.4</span> Section</h2>\n"
+      "<h2 id=\"chloe-co\"><span class=\"label\">1.5</span> Chloë &amp; "
+      "<em>Co</em></h2>\n");
+  CHECK_STR(f.r.title, "The <em>Title</em>");
+  CHECK_STR(f.r.title_text, "The Title");
+  CHECK_STR(f.r.title_id, "the-title");
+  CHECK(f.r.nheadings == 9);
+  if (f.r.nheadings == 9) {
+    bk_md_heading *h = f.r.headings;
+    CHECK(h[0].level == 1 && h[0].line == 1);
+    CHECK_STR(h[0].id, "the-title");
+    CHECK_STR(h[0].label, "Chapter 1");
+    CHECK_STR(h[1].label, "1.0.1");
+    CHECK(h[2].level == 2 && h[2].line == 5);
+    CHECK_STR(h[2].title, "Section");
+    CHECK_STR(h[3].title, "Sub <code>code</code>");
+    CHECK_STR(h[3].text, "Sub code");
+    CHECK(h[5].line == 11);
+    CHECK_STR(h[5].id, "setext");
+    CHECK_STR(h[8].text, "Chloë & Co");
+  }
+  CHECK_STR(f.log, "");
+  fx_close(&f);
+
+  /* No label hook: no label span; no extract_title: the H1 stays. */
+  fx_open(&f);
+  CHECK_STR(html_of(&f, "# Title\n\nText.\n"),
+            "<h1 id=\"title\">Title</h1>\n<p>Text.</p>\n");
+  CHECK(f.r.title == NULL && f.r.title_id == NULL);
+  CHECK_STR(f.r.headings[0].label, "");
+  fx_close(&f);
+
+  /* extract_title takes only an H1 that comes first. */
+  fx_open(&f);
+  f.opt.extract_title = true;
+  CHECK_STR(html_of(&f, "Intro.\n\n# Title\n"),
+            "<p>Intro.</p>\n<h1 id=\"title\">Title</h1>\n");
+  CHECK(f.r.title == NULL);
+  CHECK_STR(html_of(&f, "## Not a title\n"),
+            "<h2 id=\"not-a-title\">Not a title</h2>\n");
+  CHECK(f.r.title == NULL);
+  fx_close(&f);
+}
+
+static void test_heading_ids(void) {
+  fixture f;
+  fx_open(&f);
+  /* An explicit id wins over a slug made earlier in the same file; a
+   * duplicate explicit id is renamed and reported; an invalid one stays
+   * text. */
+  const char *src = "## Intro\n"
+                    "\n"
+                    "## Later ## {#intro}\n"
+                    "\n"
+                    "## Again {#intro}\n"
+                    "\n"
+                    "## Bad {#a/b}\n"
+                    "\n"
+                    "## Braces {# not an id}\n"
+                    "\n"
+                    "## x.y:z_w-1 {#x.y:z_w-1}\n"
+                    "\n"
+                    "## Last ##\n";
+  CHECK_STR(html_of(&f, src),
+            "<h2 id=\"intro-3\">Intro</h2>\n"
+            "<h2 id=\"intro\">Later</h2>\n"
+            "<h2 id=\"intro-2\">Again</h2>\n"
+            "<h2 id=\"bad-a-b\">Bad {#a/b}</h2>\n"
+            "<h2 id=\"braces-not-an-id\">Braces {# not an id}</h2>\n"
+            "<h2 id=\"x.y:z_w-1\">x.y:z_w-1</h2>\n"
+            "<h2 id=\"last\">Last</h2>\n");
+  CHECK_STR(f.log,
+            "chapter1.md:5:1: warning: duplicate id 'intro' (renamed "
+            "'intro-2')\n"
+            "chapter1.md:7:1: warning: invalid id 'a/b' (letters, digits, "
+            "'-', '_', ':' and '.' only)\n");
+  fx_close(&f);
+}
+
+/* Two files of one book share the idset: nothing repeats. */
+static void test_ids_across_renders(void) {
+  fixture f;
+  fx_open(&f);
+  const char *src = "# Intro\n\nA note.[^a]\n\n![Cat](cat.png)\n\n"
+                    "| a |\n|---|\n| 1 |\n\n[^a]: Note.\n";
+  CHECK(fx_render(&f, src) == 0);
+  CHECK(f.r.nids == 5);
+  const char *first[5];
+  for (size_t i = 0; i < 5 && i < f.r.nids; i++)
+    first[i] = f.r.ids[i];
+  /* The same file again, with the same prefix (the worst case). */
+  CHECK(fx_render(&f, src) == 0);
+  CHECK(f.r.nids == 5);
+  for (size_t i = 0; i < 5 && i < f.r.nids; i++)
+    for (size_t j = 0; j < 5; j++)
+      CHECK(strcmp(f.r.ids[i], first[j]) != 0);
+  CHECK_STR(f.r.headings[0].id, "intro-2");
+  CHECK_STR(f.r.figures[0].id, "figure-1-1-2");
+  CHECK_STR(f.r.tables[0].id, "table-1-1-2");
+  /* The next chapter, with its own prefix. */
+  f.opt.id_prefix = "2";
+  CHECK_STR(html_of(&f, "# Intro\n\nB.[^b]\n\n[^b]: Other.\n"),
+            "<h1 id=\"intro-3\">Intro</h1>\n"
+            "<p>B.<sup class=\"footnote-ref\"><a href=\"#fn-2-1\" "
+            "id=\"fnref-2-1\" role=\"doc-noteref\">1</a></sup></p>\n"
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>\n"
+            "<li id=\"fn-2-1\">\n"
+            "<p>Other. <a href=\"#fnref-2-1\" class=\"footnote-backref\" "
+            "role=\"doc-backlink\" aria-label=\"Back to the text\">↩</a></p>\n"
+            "</li>\n</ol>\n</div>\n");
+  CHECK(bk_idset_has(f.ids, "fn-1-1") && bk_idset_has(f.ids, "fn-1-1-2"));
+  CHECK(bk_idset_has(f.ids, "fnref-2-1"));
+  fx_close(&f);
+}
+
+/* ---- admonitions and page breaks ------------------------------------ */
+
+static void test_admonitions(void) {
+  fixture f;
+  fx_open(&f);
+  const char *src = "A> An aside.\n"
+                    "\n"
+                    "N> A note with a list:\n"
+                    "N>\n"
+                    "N> - one\n"
+                    "N> - two\n"
+                    "N>\n"
+                    "N> ```php\n"
+                    "N> echo 1;\n"
+                    "N> ```\n"
+                    "N>\n"
+                    "N> > quoted\n"
+                    "W> A warning right after.\n"
+                    "T> Tip.\n"
+                    "E> Error.\n"
+                    "I> Information.\n"
+                    "Q> Question?\n"
+                    "D> Discussion [link](#here).\n"
+                    "Plain text after.\n"
+                    "\n"
+                    "```\n"
+                    "N> in code, kept\n"
+                    "```\n"
+                    "\n"
+                    "N>not a prefix\n";
+  CHECK_STR(
+      html_of(&f, src),
+      "<aside class=\"admonition aside\">\n<p>An aside.</p>\n</aside>\n"
+      "<div class=\"admonition note\">\n"
+      "<p>A note with a list:</p>\n"
+      "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"
+      "<div class=\"code php\"><pre><code class=\"language-php\">echo 1;\n"
+      "</code></pre></div>\n"
+      "<blockquote>\n<p>quoted</p>\n</blockquote>\n"
+      "</div>\n"
+      "<div class=\"admonition warning\">\n<p>A warning right "
+      "after.</p>\n</div>\n"
+      "<div class=\"admonition tip\">\n<p>Tip.</p>\n</div>\n"
+      "<div class=\"admonition error\">\n<p>Error.</p>\n</div>\n"
+      "<div class=\"admonition information\">\n<p>Information.</p>\n"
+      "</div>\n"
+      "<div class=\"admonition question\">\n<p>Question?</p>\n</div>\n"
+      "<div class=\"admonition discussion\">\n<p>Discussion <a "
+      "href=\"#here\">link</a>.</p>\n</div>\n"
+      "<p>Plain text after.</p>\n"
+      "<div class=\"code\"><pre><code>N&gt; in code, kept\n"
+      "</code></pre></div>\n"
+      "<p>N&gt;not a prefix</p>\n");
+  /* The blank lines put between admonitions do not shift lines. */
+  CHECK(f.r.nlinks == 1);
+  if (f.r.nlinks == 1)
+    CHECK_REF(f.r.links[0], "here", 18, 15);
+
+  /* A block quote right before an admonition stays apart; CRLF and lone CR
+   * line ends keep their lines too. */
+  CHECK_STR(html_of(&f, "> quote\r\nN> note\r\n\r\ntext\rW> warn\r[l](#x)\r"),
+            "<blockquote>\n<p>quote</p>\n</blockquote>\n"
+            "<div class=\"admonition note\">\n<p>note</p>\n</div>\n"
+            "<p>text</p>\n"
+            "<div class=\"admonition warning\">\n<p>warn</p>\n</div>\n"
+            "<p><a href=\"#x\">l</a></p>\n");
+  CHECK(f.r.nlinks == 1);
+  if (f.r.nlinks == 1)
+    CHECK_REF(f.r.links[0], "x", 6, 1);
+
+  /* HTML blocks that keep their lines (<pre>, comments) keep prefixes. */
+  CHECK_STR(html_of(&f, "<pre>\nN> kept\n\nW> kept\n</pre>\n"
+                        "<!--\nN> commented\n-->\n"
+                        "<PRE class=\"x\">N> kept</pre>\n"
+                        "N> note\n"),
+            "<pre>\nN> kept\n\nW> kept\n</pre>\n"
+            "<!--\nN> commented\n-->\n"
+            "<PRE class=\"x\">N> kept</pre>\n"
+            "<div class=\"admonition note\">\n<p>note</p>\n</div>\n");
+  fx_close(&f);
+}
+
+static void test_page_breaks(void) {
+  fixture f;
+  fx_open(&f);
+  const char *src = "One.\n"
+                    "\n"
+                    "{pagebreak}\n"
+                    "\n"
+                    "<!--BREAK-->\n"
+                    "\n"
+                    "<!-- BREAK -->\n"
+                    "\n"
+                    "Before <!-- BREAK --> after *this*.\n"
+                    "\n"
+                    "Line one\n"
+                    "<!--BREAK-->\n"
+                    "\n"
+                    "Ends with <!--BREAK-->\n"
+                    "\n"
+                    "- item {pagebreak}\n"
+                    "\n"
+                    "<!-- other comment -->\n";
+  CHECK_STR(html_of(&f, src), "<p>One.</p>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<p>Before</p>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<p>after <em>this</em>.</p>\n"
+                              "<p>Line one</p>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<p>Ends with</p>\n"
+                              "<div class=\"page-break\"></div>\n"
+                              "<ul>\n<li>item {pagebreak}</li>\n</ul>\n"
+                              "<!-- other comment -->\n");
+  fx_close(&f);
+}
+
+/* ---- figures and images --------------------------------------------- */
+
+static void test_figures(void) {
+  fixture f;
+  fx_open(&f);
+  fx_hooks(&f);
+  f.opt.hooks.figure_html = figure_html;
+  f.opt.images_base_dir = "../img/";
+  const char *src = "![A *cat* & dog](images/cat.png)\n"
+                    "\n"
+                    "![ Left](images/left.png \"title\")\n"
+                    "\n"
+                    "![Right ](right.png)\n"
+                    "\n"
+                    "  ![ Centre ](http://example.com/c.png)  \n"
+                    "\n"
+                    "![*](images/deco.png)\n"
+                    "\n"
+                    "Text ![inline](images/in.png) and ![ * ](/abs.png).\n"
+                    "\n"
+                    "![](../up.png)\n"
+                    "\n"
+                    "![x](data:image/png;base64,AAAA) ![y](//cdn/y.png) "
+                    "![z](https://h/z.png)\n";
+  CHECK_STR(html_of(&f, src),
+            "<figure class=\"figure\" id=\"figure-1-1\"><img "
+            "src=\"../img/cat.png\" alt=\"A cat &amp; dog\" /><figcaption "
+            "class=\"caption\"><strong class=\"label\">Figure 1.1</strong> A "
+            "cat &amp; dog</figcaption></figure>\n"
+            "<div class=\"fig left\" id=\"figure-1-2\" data-n=\"2\" "
+            "data-src=\"../img/left.png\" data-line=\"3\"><img "
+            "src=\"../img/left.png\" alt=\"Left\" title=\"title\" /><p>Figure "
+            "1.2: Left</p></div>\n"
+            "<figure class=\"figure right\" id=\"figure-1-3\"><img "
+            "src=\"right.png\" alt=\"Right\" /><figcaption "
+            "class=\"caption\"><strong class=\"label\">Figure 1.3</strong> "
+            "Right</figcaption></figure>\n"
+            "<div class=\"fig center\" id=\"figure-1-4\" data-n=\"4\" "
+            "data-src=\"http://example.com/c.png\" data-line=\"7\"><img "
+            "src=\"http://example.com/c.png\" alt=\"Centre\" /><p>Figure 1.4: "
+            "Centre</p></div>\n"
+            "<p><img src=\"../img/deco.png\" alt=\"\" /></p>\n"
+            "<p>Text <img src=\"../img/in.png\" alt=\"inline\" /> and <img "
+            "src=\"/abs.png\" alt=\"\" />.</p>\n"
+            "<figure class=\"figure\" id=\"figure-1-5\"><img src=\"../up.png\" "
+            "alt=\"\" /><figcaption class=\"caption\"><strong "
+            "class=\"label\">Figure 1.5</strong></figcaption></figure>\n"
+            "<p><img src=\"data:image/png;base64,AAAA\" alt=\"x\" /> <img "
+            "src=\"//cdn/y.png\" alt=\"y\" /> <img src=\"https://h/z.png\" "
+            "alt=\"z\" /></p>\n");
+  CHECK(f.r.nfigures == 5);
+  if (f.r.nfigures == 5) {
+    bk_md_figure *g = f.r.figures;
+    CHECK(g[0].number == 1 && g[0].line == 1);
+    CHECK_STR(g[0].caption, "A cat &amp; dog");
+    CHECK_STR(g[0].label, "Figure 1.1");
+    CHECK_STR(g[0].align, "");
+    CHECK_STR(g[0].src, "../img/cat.png");
+    CHECK_STR(g[1].align, "left");
+    CHECK_STR(g[2].align, "right");
+    CHECK_STR(g[3].align, "center");
+    CHECK_STR(g[4].caption, "");
+    CHECK(g[4].line == 13);
+  }
+  /* Local images as written, with where they were written. */
+  CHECK(f.r.nimages == 7);
+  if (f.r.nimages == 7) {
+    CHECK_REF(f.r.images[0], "images/cat.png", 1, 1);
+    CHECK_REF(f.r.images[1], "images/left.png", 3, 1);
+    CHECK_REF(f.r.images[2], "right.png", 5, 1);
+    CHECK_REF(f.r.images[3], "images/deco.png", 9, 1);
+    CHECK_REF(f.r.images[4], "images/in.png", 11, 6);
+    CHECK_REF(f.r.images[5], "/abs.png", 11, 35);
+    CHECK_REF(f.r.images[6], "../up.png", 13, 1);
+  }
+  fx_close(&f);
+
+  /* No hooks at all: no label, so a caption alone; none: no figcaption. */
+  fx_open(&f);
+  CHECK_STR(html_of(&f, "![Cap](images/a.png)\n\n![](images/b.png)\n"),
+            "<figure class=\"figure\" id=\"figure-1-1\"><img "
+            "src=\"images/a.png\" alt=\"Cap\" /><figcaption "
+            "class=\"caption\">Cap</figcaption></figure>\n"
+            "<figure class=\"figure\" id=\"figure-1-2\"><img "
+            "src=\"images/b.png\" alt=\"\" /></figure>\n");
+  fx_close(&f);
+}
+
+/* ---- tables --------------------------------------------------------- */
+
+static void test_tables(void) {
+  fixture f;
+  fx_open(&f);
+  fx_hooks(&f);
+  const char *src = "Table: Before, with *emphasis* {#tab-first}\n"
+                    "\n"
+                    "| Left | Centre | Right |\n"
+                    "|:-----|:------:|------:|\n"
+                    "| a    | b      | c     |\n"
+                    "\n"
+                    "| Plain |\n"
+                    "|-------|\n"
+                    "| [x](#tab-first) |\n"
+                    "\n"
+                    "Table: After\n"
+                    "\n"
+                    "| Bare |\n"
+                    "|------|\n"
+                    "| 1    |\n"
+                    "\n"
+                    "Text.\n"
+                    "\n"
+                    "Table: not next to a table\n";
+  CHECK_STR(html_of(&f, src),
+            "<figure class=\"table\" id=\"tab-first\"><figcaption "
+            "class=\"caption\"><strong class=\"label\">Table 1.1</strong> "
+            "Before, with <em>emphasis</em></figcaption><table>\n"
+            "<thead>\n<tr>\n"
+            "<th style=\"text-align: left\">Left</th>\n"
+            "<th style=\"text-align: center\">Centre</th>\n"
+            "<th style=\"text-align: right\">Right</th>\n"
+            "</tr>\n</thead>\n<tbody>\n<tr>\n"
+            "<td style=\"text-align: left\">a</td>\n"
+            "<td style=\"text-align: center\">b</td>\n"
+            "<td style=\"text-align: right\">c</td>\n"
+            "</tr>\n</tbody>\n</table></figure>\n"
+            "<figure class=\"table\" id=\"table-1-2\"><figcaption "
+            "class=\"caption\"><strong class=\"label\">Table 1.2</strong> "
+            "After</figcaption><table>\n"
+            "<thead>\n<tr>\n<th>Plain</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+            "<td><a href=\"#tab-first\">x</a></td>\n"
+            "</tr>\n</tbody>\n</table></figure>\n"
+            "<figure class=\"table\" id=\"table-1-3\"><figcaption "
+            "class=\"caption\"><strong class=\"label\">Table "
+            "1.3</strong></figcaption><table>\n"
+            "<thead>\n<tr>\n<th>Bare</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+            "<td>1</td>\n"
+            "</tr>\n</tbody>\n</table></figure>\n"
+            "<p>Text.</p>\n"
+            "<p>Table: not next to a table</p>\n");
+  CHECK(f.r.ntables == 3);
+  if (f.r.ntables == 3) {
+    CHECK(f.r.tables[0].number == 1 && f.r.tables[0].line == 3);
+    CHECK_STR(f.r.tables[0].id, "tab-first");
+    CHECK_STR(f.r.tables[0].caption, "Before, with <em>emphasis</em>");
+    CHECK_STR(f.r.tables[0].label, "Table 1.1");
+    CHECK(f.r.tables[1].line == 7);
+    CHECK_STR(f.r.tables[1].caption, "After");
+    CHECK(f.r.tables[2].line == 13);
+    CHECK_STR(f.r.tables[2].caption, "");
+  }
+  CHECK(f.r.nlinks == 1);
+  if (f.r.nlinks == 1)
+    CHECK_REF(f.r.links[0], "tab-first", 9, 3);
+  fx_close(&f);
+
+  /* The theme's table.twig; a caption straight above the table (the table
+   * extension takes it off the table's first line), no label hook. */
+  fx_open(&f);
+  f.opt.hooks.table_html = table_html;
+  f.opt.first_line = 10;
+  CHECK_STR(html_of(&f, "Intro\n\nTable: Tight\n| a |\n|---|\n| 1 |\n"),
+            "<p>Intro</p>\n"
+            "<div class=\"tbl\" id=\"table-1-1\" data-line=\"13\">|Tight|"
+            "<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n<tbody>\n"
+            "<tr>\n<td>1</td>\n</tr>\n</tbody>\n</table></div>\n");
+  CHECK_STR(html_of(&f, "| a |\n|---|\n"),
+            "<div class=\"tbl\" id=\"table-1-1-2\" data-line=\"10\">||"
+            "<table>\n<thead>\n<tr>\n<th>a</th>\n</tr>\n</thead>\n"
+            "</table></div>\n");
+  fx_close(&f);
+}
+
+/* ---- code ----------------------------------------------------------- */
+
+static void test_code(void) {
+  fixture f;
+  fx_open(&f);
+  const char *src = "```php\n<?php echo \"a & b\";\n```\n"
+                    "\n"
+                    "~~~ .js extra words\nvar x;\n~~~\n"
+                    "\n"
+                    "```{.rb}\nputs 1\n```\n"
+                    "\n"
+                    "```\nplain\n```\n"
+                    "\n"
+                    "    [python]\n    print(1)\n"
+                    "\n"
+                    "text\n"
+                    "\n"
+                    "    [code]\n    no language\n"
+                    "\n"
+                    "text\n"
+                    "\n"
+                    "    just code\n";
+  CHECK_STR(
+      html_of(&f, src),
+      "<div class=\"code php\"><pre><code class=\"language-php\">&lt;?php "
+      "echo &quot;a &amp; b&quot;;\n</code></pre></div>\n"
+      "<div class=\"code js\"><pre><code class=\"language-js\">var x;\n"
+      "</code></pre></div>\n"
+      "<div class=\"code rb\"><pre><code class=\"language-rb\">puts 1\n"
+      "</code></pre></div>\n"
+      "<div class=\"code\"><pre><code>plain\n</code></pre></div>\n"
+      "<div class=\"code python\"><pre><code "
+      "class=\"language-python\">print(1)\n</code></pre></div>\n"
+      "<p>text</p>\n"
+      "<div class=\"code\"><pre><code>no language\n</code></pre></div>\n"
+      "<p>text</p>\n"
+      "<div class=\"code\"><pre><code>just code\n</code></pre></div>\n");
+  fx_close(&f);
+
+  /* The theme's code.twig gets the language and the escaped <pre>. */
+  fx_open(&f);
+  f.opt.hooks.code_html = code_html;
+  CHECK_STR(html_of(&f, "```c\nint a<b;\n```\n\n```none\nx\n```\n\n    y\n"),
+            "<div class=\"hl\" data-lang=\"c\"><pre><code "
+            "class=\"language-c\">int a&lt;b;\n</code></pre></div>\n"
+            "<div class=\"code none\"><pre><code "
+            "class=\"language-none\">x\n</code></pre></div>\n"
+            "<div class=\"hl\" data-lang=\"\"><pre><code>y\n"
+            "</code></pre></div>\n");
+  CHECK(f.code_calls == 3);
+  fx_close(&f);
+}
+
+/* ---- footnotes ------------------------------------------------------ */
+
+static void test_footnotes(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.id_prefix = "a";
+  const char *src = "Second[^z] first[^y], again[^z], missing[^nope].\n"
+                    "\n"
+                    "| Cell |\n|---|\n| in a cell[^y] |\n"
+                    "\n"
+                    "[^y]: Note *y*\n"
+                    "    with two paragraphs.\n"
+                    "\n"
+                    "    Second paragraph.\n"
+                    "[^z]: Note z.\n"
+                    "[^unused]: Never referenced.\n";
+  CHECK_STR(html_of(&f, src),
+            "<p>Second<sup class=\"footnote-ref\"><a href=\"#fn-a-1\" "
+            "id=\"fnref-a-1\" role=\"doc-noteref\">1</a></sup> first<sup "
+            "class=\"footnote-ref\"><a href=\"#fn-a-2\" id=\"fnref-a-2\" "
+            "role=\"doc-noteref\">2</a></sup>, again<sup "
+            "class=\"footnote-ref\"><a href=\"#fn-a-1\" id=\"fnref-a-1-2\" "
+            "role=\"doc-noteref\">1</a></sup>, missing[^nope].</p>\n"
+            "<figure class=\"table\" id=\"table-a-1\"><table>\n"
+            "<thead>\n<tr>\n<th>Cell</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n"
+            "<td>in a cell<sup class=\"footnote-ref\"><a href=\"#fn-a-2\" "
+            "id=\"fnref-a-2-2\" role=\"doc-noteref\">2</a></sup></td>\n"
+            "</tr>\n</tbody>\n</table></figure>\n"
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>\n"
+            "<li id=\"fn-a-1\">\n"
+            "<p>Note z. <a href=\"#fnref-a-1\" class=\"footnote-backref\" "
+            "role=\"doc-backlink\" aria-label=\"Back to the text\">↩</a> <a "
+            "href=\"#fnref-a-1-2\" class=\"footnote-backref\" "
+            "role=\"doc-backlink\" aria-label=\"Back to the "
+            "text\">↩<sup>2</sup></a></p>\n"
+            "</li>\n"
+            "<li id=\"fn-a-2\">\n"
+            "<p>Note <em>y</em>\nwith two paragraphs.</p>\n"
+            "<p>Second paragraph. <a href=\"#fnref-a-2\" "
+            "class=\"footnote-backref\" role=\"doc-backlink\" "
+            "aria-label=\"Back to the text\">↩</a> <a href=\"#fnref-a-2-2\" "
+            "class=\"footnote-backref\" role=\"doc-backlink\" "
+            "aria-label=\"Back to the text\">↩<sup>2</sup></a></p>\n"
+            "</li>\n</ol>\n</div>\n");
+  CHECK(f.r.nids == 7);
+  if (f.r.nids == 7) {
+    CHECK_STR(f.r.ids[0], "fn-a-1");
+    CHECK_STR(f.r.ids[1], "fn-a-2");
+    CHECK_STR(f.r.ids[2], "fnref-a-1");
+    CHECK_STR(f.r.ids[3], "fnref-a-2");
+    CHECK_STR(f.r.ids[4], "fnref-a-1-2");
+    CHECK_STR(f.r.ids[5], "fnref-a-2-2");
+    CHECK_STR(f.r.ids[6], "table-a-1");
+  }
+  fx_close(&f);
+
+  /* A note ending in a list gets its back link after it; a reference in a
+   * heading stays out of the title the TOC prints. No prefix: plain
+   * numbers. */
+  fx_open(&f);
+  f.opt.id_prefix = NULL;
+  CHECK_STR(html_of(&f, "## Heading[^1]\n\n[^1]: - item\n"),
+            "<h2 id=\"heading\">Heading<sup class=\"footnote-ref\"><a "
+            "href=\"#fn-1\" id=\"fnref-1\" "
+            "role=\"doc-noteref\">1</a></sup></h2>\n"
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>\n"
+            "<li id=\"fn-1\">\n<ul>\n<li>item</li>\n</ul>\n"
+            "<a href=\"#fnref-1\" class=\"footnote-backref\" "
+            "role=\"doc-backlink\" aria-label=\"Back to the text\">↩</a>\n"
+            "</li>\n</ol>\n</div>\n");
+  CHECK_STR(f.r.headings[0].title, "Heading");
+  CHECK_STR(f.r.headings[0].text, "Heading");
+
+  /* cmark drops a duplicate definition with the reference it held: the
+   * note it pointed to has no reference left, hence no back link. */
+  CHECK_STR(html_of(&f, "[^1]:\n[^1]: note\n| 1 | 2[^1] |\n"),
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>\n"
+            "<li id=\"fn-1-2\">\n</li>\n</ol>\n</div>\n");
+  fx_close(&f);
+}
+
+/* Without the book's idset and slugger, a render uses its own. */
+static void test_without_book(void) {
+  tpl_arena *a = tpl_arena_new();
+  bk_md_options opt;
+  memset(&opt, 0, sizeof opt);
+  bk_md_result r;
+  const char *src = "# Chloë\n\n# Chloë\n\n![x](images/x.png)\n";
+  CHECK(bk_md_render(a, src, strlen(src), &opt, &r) == 0);
+  CHECK_STR(r.html, "<h1 id=\"chloe\">Chloë</h1>\n"
+                    "<h1 id=\"chloe-2\">Chloë</h1>\n"
+                    "<figure class=\"figure\" id=\"figure-1\"><img "
+                    "src=\"images/x.png\" alt=\"x\" /><figcaption "
+                    "class=\"caption\">x</figcaption></figure>\n");
+  CHECK(r.nimages == 1 && r.images[0].line == 5);
+  tpl_arena_free(a);
+}
+
+/* ---- links, ids of raw HTML, GFM extensions -------------------------- */
+
+static void test_links_and_raw_html(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.first_line = 5; /* after a front matter, say */
+  const char *src =
+      "See [one](#one), [out](http://x.org/#a), [top](#).\n"
+      "> Quoted [two](#two \"t\").\n"
+      "\n"
+      "<div id=\"box\" class=x>\n"
+      "<a href=\"#three\">3</a> <a href='#four' id=four>\n"
+      "<!-- <a href=\"#not\" id=\"not\"> -->\n"
+      "</div>\n"
+      "\n"
+      "Inline <span id=\"inl\">x</span> <a href=\"#five\">5</a>.\n";
+  CHECK_STR(html_of(&f, src),
+            "<p>See <a href=\"#one\">one</a>, <a "
+            "href=\"http://x.org/#a\">out</a>, <a href=\"#\">top</a>.</p>\n"
+            "<blockquote>\n<p>Quoted <a href=\"#two\" "
+            "title=\"t\">two</a>.</p>\n</blockquote>\n"
+            "<div id=\"box\" class=x>\n"
+            "<a href=\"#three\">3</a> <a href='#four' id=four>\n"
+            "<!-- <a href=\"#not\" id=\"not\"> -->\n"
+            "</div>\n"
+            "<p>Inline <span id=\"inl\">x</span> <a "
+            "href=\"#five\">5</a>.</p>\n");
+  CHECK(f.r.nlinks == 5);
+  if (f.r.nlinks == 5) {
+    CHECK_REF(f.r.links[0], "one", 5, 5);
+    CHECK_REF(f.r.links[1], "two", 6, 10);
+    CHECK_REF(f.r.links[2], "three", 9, 4);
+    CHECK_REF(f.r.links[3], "four", 9, 27);
+    CHECK_REF(f.r.links[4], "five", 13, 35);
+  }
+  CHECK(f.r.nids == 3);
+  if (f.r.nids == 3) {
+    CHECK_STR(f.r.ids[0], "box");
+    CHECK_STR(f.r.ids[1], "four");
+    CHECK_STR(f.r.ids[2], "inl");
+  }
+  /* Raw ids are the writer's: a duplicate is reported, not renamed. */
+  CHECK_STR(html_of(&f, "## Box\n\n<p id=\"box\">again</p>\n"),
+            "<h2 id=\"box-2\">Box</h2>\n<p id=\"box\">again</p>\n");
+  CHECK_STR(f.log, "chapter1.md:7:4: warning: duplicate id 'box'\n");
+  fx_close(&f);
+
+  fx_open(&f);
+  CHECK_STR(html_of(&f, "- [ ] todo\n- [x] done\n\n~~gone~~ www.example.com "
+                        "<b>raw</b>\n\n---\n\nline  \nbreak\n"),
+            "<ul>\n<li><input type=\"checkbox\" disabled=\"\" /> todo</li>\n"
+            "<li><input type=\"checkbox\" checked=\"\" disabled=\"\" /> "
+            "done</li>\n</ul>\n"
+            "<p><del>gone</del> <a "
+            "href=\"http://www.example.com\">www.example.com</a> "
+            "<b>raw</b></p>\n"
+            "<hr />\n"
+            "<p>line<br />\nbreak</p>\n");
+  /* Tabs are CommonMark's: a tab indents code as four spaces do. */
+  CHECK_STR(html_of(&f, "\tcode\n"),
+            "<div class=\"code\"><pre><code>code\n</code></pre></div>\n");
+  fx_close(&f);
+}
+
+/* ---- errors --------------------------------------------------------- */
+
+static void test_invalid_utf8(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.first_line = 3;
+  CHECK(fx_render(&f, "Fine line\r\nsecond caf\xE9 line\n") == -1);
+  CHECK_STR(f.log, "chapter1.md:4:11: error: invalid UTF-8 (byte 0xE9)\n");
+  f.log[0] = '\0';
+  /* A truncated sequence at the very end, and an overlong one. */
+  CHECK(fx_render(&f, "ok \xE2\x82") == -1);
+  CHECK_STR(f.log, "chapter1.md:3:4: error: invalid UTF-8 (byte 0xE2)\n");
+  f.log[0] = '\0';
+  CHECK(fx_render(&f, "a\nb\nlong line of ascii text \xC0\xAF") == -1);
+  CHECK_STR(f.log, "chapter1.md:5:25: error: invalid UTF-8 (byte 0xC0)\n");
+  f.log[0] = '\0';
+  CHECK(fx_render(&f, "é ü 種 \xF0\x9F\x98\x80\n") == 0);
+  CHECK_STR(f.log, "");
+  /* Empty input: an empty fragment. */
+  CHECK(fx_render(&f, "") == 0);
+  CHECK_STR(f.r.html, "");
+  CHECK(f.r.nheadings == 0 && f.r.nids == 0);
+  fx_close(&f);
+}
+
+int main(void) {
+  test_headings();
+  test_heading_ids();
+  test_ids_across_renders();
+  test_admonitions();
+  test_page_breaks();
+  test_figures();
+  test_tables();
+  test_code();
+  test_footnotes();
+  test_without_book();
+  test_links_and_raw_html();
+  test_invalid_utf8();
+  u_cleanup(); /* ICU's caches, so that valgrind sees no leak */
+  printf("test_markdown: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
