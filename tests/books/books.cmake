@@ -1,0 +1,26 @@
+# End-to-end tests of `publish` for the HTML editions (tests/books/README.md):
+# the catalogue of broken books, the golden books, HTML validity and links,
+# the large synthetic book, and the command line.
+find_program(OCTAVO_PYTHON3 python3 HINTS /usr/bin)
+set(OCTAVO_MAKE_CORPUS /work/shared/corpus/make-corpus CACHE FILEPATH
+    "make-corpus, the generator of synthetic books (books_corpus_large)")
+set(BOOKS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/books)
+
+add_test(NAME books_errors
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/run_errors.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/errors)
+add_test(NAME books_golden
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/run_golden.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/golden)
+add_test(NAME books_html_valid
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_html_valid.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+add_test(NAME books_corpus_large
+         COMMAND sh ${BOOKS_DIR}/test_corpus.sh $<TARGET_FILE:publish>
+                 ${OCTAVO_MAKE_CORPUS})
+add_test(NAME books_cli
+         COMMAND sh ${BOOKS_DIR}/test_cli.sh $<TARGET_FILE:publish>
+                 ${PROJECT_VERSION})
+set_tests_properties(books_errors books_golden books_html_valid
+                     books_corpus_large books_cli PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Publishes every golden book and the user guide into temporary copies,
+then checks the HTML they give: links (check_html.py) and validity (the Nu
+HTML checker).
+
+usage: test_html_valid.py PUBLISH SOURCE_DIR
+
+Exit status: 0 good, 1 problems, 77 when vnu.jar is missing (the links
+were checked and are good).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_html  # noqa: E402
+
+
+def read_args(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [ln.rstrip("\n") for ln in f if ln.strip()]
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: test_html_valid.py PUBLISH SOURCE_DIR", file=sys.stderr)
+        return 2
+    publish = os.path.abspath(argv[1])
+    source = os.path.abspath(argv[2])
+    golden = os.path.join(source, "tests/books/golden")
+    books = [(n, os.path.join(golden, n, "book"),
+              read_args(os.path.join(golden, n, "args")))
+             for n in sorted(os.listdir(golden))
+             if os.path.isdir(os.path.join(golden, n, "book"))]
+    books.append(("guide", os.path.join(source, "docs/guide"),
+                  ["web", "website"]))
+    failed = False
+    roots = []
+    with tempfile.TemporaryDirectory(prefix="octavo-html-") as tmp:
+        for name, src, args in books:
+            book = os.path.join(tmp, name)
+            shutil.copytree(src, book, symlinks=True,
+                            ignore=shutil.ignore_patterns("Output"))
+            p = subprocess.run([publish, book] + args, capture_output=True,
+                               text=True, timeout=120)
+            if p.returncode != 0:
+                print(f"FAIL {name}: publish exited with {p.returncode}")
+                print("    " + p.stderr.strip().replace("\n", "\n    "))
+                failed = True
+                continue
+            out = os.path.join(book, "Output")
+            roots += [os.path.join(out, e) for e in sorted(os.listdir(out))]
+        problems, pages, links = check_html.check_links(roots)
+        for pr in problems:
+            print("link: " + pr.replace(tmp + "/", ""))
+        print(f"links: {pages} pages, {links} links, {len(problems)} problems "
+              f"in {len(roots)} editions")
+        if problems or not pages:
+            failed = True
+        jar, why = check_html.find_vnu()
+        if not jar:
+            print(f"SKIPPED the Nu HTML checker: {why}")
+            return 1 if failed else check_html.SKIP
+        vnu = check_html.run_vnu(jar, roots)
+        for pr in vnu:
+            print(pr.replace(tmp + "/", ""))
+        print("vnu: " + ("errors" if vnu else "no error"))
+        failed = failed or bool(vnu)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
