@@ -216,8 +216,10 @@ static char *slug_icu(bk_slugger *s, const char *text, size_t len,
 
 /* ---- the slug ------------------------------------------------------- */
 
-/* Lower-cases ASCII letters and digits into out and turns every run of
- * anything else (non-ASCII bytes included) into one '-', trimmed. */
+/* Easybook's last step: lower-cases ASCII letters and digits into out,
+ * turns every run of separators (space and other white space, '-', '_',
+ * '/', '|', '+') into one '-', drops everything else ("Octavo's" gives
+ * "octavos", as Easybook's slugger did), and trims '-'. */
 static size_t slug_ascii(const char *s, size_t len, char *out) {
   size_t o = 0;
   bool sep = false;
@@ -230,7 +232,8 @@ static size_t slug_ascii(const char *s, size_t len, char *out) {
         out[o++] = '-';
       sep = false;
       out[o++] = c;
-    } else {
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' ||
+               c == '_' || c == '/' || c == '|' || c == '+') {
       sep = true;
     }
   }

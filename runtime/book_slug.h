@@ -4,8 +4,10 @@
  * stripped, text transliterated to ASCII (accents removed through utf8proc;
  * other scripts through ICU's "Any-Latin; Latin-ASCII" transliterator, as
  * Easybook did, so "種の起源" gives "zhongno-qi-yuan"), lower-cased, every
- * run of characters other than [a-z0-9] turned into one '-', and '-'
- * trimmed from both ends. ICU is opened only when a text needs it.
+ * run of separators (white space, '-', '_', '/', '|', '+') turned into one
+ * '-', every other character dropped ("Octavo's tools" gives
+ * "octavos-tools", "1.2" gives "12", as Easybook's did), and '-' trimmed
+ * from both ends. ICU is opened only when a text needs it.
  *
  * Ids: one set per book, so that heading, figure, table and footnote ids are
  * unique across the whole book (a one-page edition holds every item). */

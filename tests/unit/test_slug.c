@@ -43,8 +43,8 @@ static void test_ascii(void) {
   CHECK_STR(slug("  --Hello--  "), "hello");
   CHECK_STR(slug(""), "");
   CHECK_STR(slug("---"), "");
-  CHECK_STR(slug("Chapter 1.2: Setup & Use"), "chapter-1-2-setup-use");
-  CHECK_STR(slug("don't"), "don-t");
+  CHECK_STR(slug("Chapter 1.2: Setup & Use"), "chapter-12-setup-use"); /* Easybook drops "." and ":" */
+  CHECK_STR(slug("don't"), "dont"); /* as Easybook: "'" is dropped */
   CHECK_STR(slug("CamelCase42"), "camelcase42");
   /* len, not the NUL, ends the text. */
   CHECK_STR(bk_slug(slugger, arena, "abc def", 3), "abc");
@@ -67,7 +67,7 @@ static void test_other_scripts(void) {
   CHECK_STR(slug("Привет, мир"), "privet-mir");
   CHECK_STR(slug("Ελληνικά"), "ellenika");
   CHECK_STR(slug("Þingvellir Æsir Øre"), "thingvellir-aesir-ore");
-  CHECK_STR(slug("1 ½ cups"), "1-1-2-cups");
+  CHECK_STR(slug("1 ½ cups"), "1-12-cups");
 }
 
 static void test_html(void) {
@@ -79,7 +79,7 @@ static void test_html(void) {
   CHECK_STR(slug("&#x7A2E;&#x306E;"), "zhongno");
   CHECK_STR(slug("a&nbsp;b"), "a-b");
   /* Not entities, not tags: just characters. */
-  CHECK_STR(slug("AT&T &unknown; &#; &#xZZ;"), "at-t-unknown-xzz");
+  CHECK_STR(slug("AT&T &unknown; &#; &#xZZ;"), "att-unknown-xzz");
   CHECK_STR(slug("a < b"), "a-b");
   CHECK_STR(slug("x <!-- note --> y"), "x-y");
 }
