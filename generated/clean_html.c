@@ -203,496 +203,500 @@ static const tpl_loc L_151 = {F_10, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_152 = {F_10, 11, 6};
 static const tpl_loc L_153 = {F_10, 11, 22};
-static const tpl_loc L_154 = {F_10, 14, 23};
-static const tpl_loc L_155 = {F_10, 14, 30};
+static const tpl_loc L_154 = {F_10, 14, 1};
+static const tpl_loc L_155 = {F_10, 14, 63};
+static const tpl_loc L_156 = {F_10, 14, 8};
 static const char F_11[] = "edition.twig";
-static const tpl_loc L_156 = {F_11, 1, 12};
+static const tpl_loc L_157 = {F_11, 1, 12};
 static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_157 = {F_12, 1, 12};
+static const tpl_loc L_158 = {F_12, 1, 12};
 static const char F_13[] = "figure.twig";
-static const tpl_loc L_158 = {F_13, 4, 4};
-static const tpl_loc L_159 = {F_13, 4, 18};
-static const tpl_loc L_160 = {F_13, 4, 23};
+static const tpl_loc L_159 = {F_13, 4, 4};
+static const tpl_loc L_160 = {F_13, 4, 18};
+static const tpl_loc L_161 = {F_13, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_161 = {F_13, 4, 74};
+static const tpl_loc L_162 = {F_13, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_162 = {F_13, 5, 23};
-static const tpl_loc L_163 = {F_13, 5, 26};
-static const tpl_loc L_164 = {F_13, 5, 31};
+static const tpl_loc L_163 = {F_13, 5, 23};
+static const tpl_loc L_164 = {F_13, 5, 26};
+static const tpl_loc L_165 = {F_13, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_165 = {F_13, 5, 55};
-static const tpl_loc L_166 = {F_13, 5, 63};
-static const tpl_loc L_167 = {F_13, 5, 75};
-static const tpl_loc L_168 = {F_13, 6, 1};
-static const tpl_loc L_169 = {F_13, 6, 9};
-static const tpl_loc L_170 = {F_13, 7, 4};
-static const tpl_loc L_171 = {F_13, 7, 12};
-static const tpl_loc L_172 = {F_13, 7, 26};
-static const tpl_loc L_173 = {F_13, 9, 5};
-static const tpl_loc L_174 = {F_13, 9, 41};
-static const tpl_loc L_175 = {F_13, 9, 67};
-static const tpl_loc L_176 = {F_13, 9, 75};
-static const tpl_loc L_177 = {F_13, 10, 5};
-static const tpl_loc L_178 = {F_13, 10, 8};
-static const tpl_loc L_179 = {F_13, 10, 43};
-static const tpl_loc L_180 = {F_13, 10, 51};
-static const tpl_loc L_181 = {F_13, 10, 78};
-static const tpl_loc L_182 = {F_13, 10, 86};
+static const tpl_loc L_166 = {F_13, 5, 55};
+static const tpl_loc L_167 = {F_13, 5, 63};
+static const tpl_loc L_168 = {F_13, 5, 75};
+static const tpl_loc L_169 = {F_13, 6, 1};
+static const tpl_loc L_170 = {F_13, 6, 9};
+static const tpl_loc L_171 = {F_13, 7, 4};
+static const tpl_loc L_172 = {F_13, 7, 12};
+static const tpl_loc L_173 = {F_13, 7, 26};
+static const tpl_loc L_174 = {F_13, 9, 5};
+static const tpl_loc L_175 = {F_13, 9, 41};
+static const tpl_loc L_176 = {F_13, 9, 67};
+static const tpl_loc L_177 = {F_13, 9, 75};
+static const tpl_loc L_178 = {F_13, 10, 5};
+static const tpl_loc L_179 = {F_13, 10, 8};
+static const tpl_loc L_180 = {F_13, 10, 43};
+static const tpl_loc L_181 = {F_13, 10, 51};
+static const tpl_loc L_182 = {F_13, 10, 78};
+static const tpl_loc L_183 = {F_13, 10, 86};
 static const char F_14[] = "foreword.twig";
-static const tpl_loc L_183 = {F_14, 1, 12};
+static const tpl_loc L_184 = {F_14, 1, 12};
 static const char F_15[] = "glossary.twig";
-static const tpl_loc L_184 = {F_15, 1, 12};
+static const tpl_loc L_185 = {F_15, 1, 12};
 static const char F_16[] = "introduction.twig";
-static const tpl_loc L_185 = {F_16, 1, 12};
+static const tpl_loc L_186 = {F_16, 1, 12};
 static const char F_17[] = "item.twig";
-static const tpl_loc L_186 = {F_17, 7, 4};
-static const tpl_loc L_187 = {F_17, 7, 7};
-static const tpl_loc L_188 = {F_17, 8, 9};
-static const tpl_loc L_189 = {F_17, 8, 12};
-static const tpl_loc L_190 = {F_17, 8, 17};
-static const tpl_loc L_191 = {F_17, 8, 29};
-static const tpl_loc L_192 = {F_17, 8, 37};
-static const tpl_loc L_193 = {F_17, 8, 65};
-static const tpl_loc L_194 = {F_17, 8, 91};
-static const tpl_loc L_195 = {F_17, 8, 99};
-static const tpl_loc L_196 = {F_17, 8, 130};
-static const tpl_loc L_197 = {F_17, 8, 138};
-static const tpl_loc L_198 = {F_17, 12, 1};
-static const tpl_loc L_199 = {F_17, 12, 4};
-static const tpl_loc L_200 = {F_17, 12, 9};
-static const tpl_loc L_201 = {F_17, 4, 4};
-static const tpl_loc L_202 = {F_17, 4, 22};
-static const tpl_loc L_203 = {F_17, 4, 27};
-static const tpl_loc L_204 = {F_17, 4, 41};
-static const tpl_loc L_205 = {F_17, 5, 22};
-static const tpl_loc L_206 = {F_17, 5, 25};
-static const tpl_loc L_207 = {F_17, 5, 30};
-static const tpl_loc L_208 = {F_17, 5, 37};
-static const tpl_loc L_209 = {F_17, 5, 45};
-static const tpl_loc L_210 = {F_17, 5, 53};
-static const tpl_loc L_211 = {F_17, 5, 60};
-static const tpl_loc L_212 = {F_17, 5, 79};
-static const tpl_loc L_213 = {F_17, 5, 87};
-static const tpl_loc L_214 = {F_17, 6, 10};
+static const tpl_loc L_187 = {F_17, 7, 4};
+static const tpl_loc L_188 = {F_17, 7, 7};
+static const tpl_loc L_189 = {F_17, 8, 9};
+static const tpl_loc L_190 = {F_17, 8, 12};
+static const tpl_loc L_191 = {F_17, 8, 17};
+static const tpl_loc L_192 = {F_17, 8, 29};
+static const tpl_loc L_193 = {F_17, 8, 37};
+static const tpl_loc L_194 = {F_17, 8, 65};
+static const tpl_loc L_195 = {F_17, 8, 91};
+static const tpl_loc L_196 = {F_17, 8, 99};
+static const tpl_loc L_197 = {F_17, 8, 130};
+static const tpl_loc L_198 = {F_17, 8, 138};
+static const tpl_loc L_199 = {F_17, 12, 1};
+static const tpl_loc L_200 = {F_17, 12, 4};
+static const tpl_loc L_201 = {F_17, 12, 9};
+static const tpl_loc L_202 = {F_17, 4, 4};
+static const tpl_loc L_203 = {F_17, 4, 22};
+static const tpl_loc L_204 = {F_17, 4, 27};
+static const tpl_loc L_205 = {F_17, 4, 41};
+static const tpl_loc L_206 = {F_17, 5, 22};
+static const tpl_loc L_207 = {F_17, 5, 25};
+static const tpl_loc L_208 = {F_17, 5, 30};
+static const tpl_loc L_209 = {F_17, 5, 37};
+static const tpl_loc L_210 = {F_17, 5, 45};
+static const tpl_loc L_211 = {F_17, 5, 53};
+static const tpl_loc L_212 = {F_17, 5, 60};
+static const tpl_loc L_213 = {F_17, 5, 79};
+static const tpl_loc L_214 = {F_17, 5, 87};
+static const tpl_loc L_215 = {F_17, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_215 = {F_17, 11, 10};
+static const tpl_loc L_216 = {F_17, 11, 10};
 static const char F_18[] = "license.md.twig";
-static const tpl_loc L_216 = {F_18, 2, 4};
-static const tpl_loc L_217 = {F_18, 2, 44};
-static const tpl_loc L_218 = {F_18, 2, 57};
-static const tpl_loc L_219 = {F_18, 2, 60};
-static const tpl_loc L_220 = {F_18, 2, 65};
-static const tpl_loc L_221 = {F_18, 2, 72};
+static const tpl_loc L_217 = {F_18, 2, 4};
+static const tpl_loc L_218 = {F_18, 2, 44};
+static const tpl_loc L_219 = {F_18, 2, 57};
+static const tpl_loc L_220 = {F_18, 2, 60};
+static const tpl_loc L_221 = {F_18, 2, 65};
+static const tpl_loc L_222 = {F_18, 2, 72};
+static const tpl_loc L_223 = {F_18, 4, 1};
+static const tpl_loc L_224 = {F_18, 4, 4};
+static const tpl_loc L_225 = {F_18, 4, 8};
 static const char F_19[] = "license.twig";
-static const tpl_loc L_222 = {F_19, 1, 12};
+static const tpl_loc L_226 = {F_19, 1, 12};
 static const char F_20[] = "lof.twig";
-static const tpl_loc L_223 = {F_20, 3, 9};
-static const tpl_loc L_224 = {F_20, 3, 12};
-static const tpl_loc L_225 = {F_20, 3, 17};
-static const tpl_loc L_226 = {F_20, 3, 26};
-static const tpl_loc L_227 = {F_20, 3, 34};
-static const tpl_loc L_228 = {F_20, 4, 12};
-static const tpl_loc L_229 = {F_20, 4, 52};
-static const tpl_loc L_230 = {F_20, 4, 56};
+static const tpl_loc L_227 = {F_20, 3, 9};
+static const tpl_loc L_228 = {F_20, 3, 12};
+static const tpl_loc L_229 = {F_20, 3, 17};
+static const tpl_loc L_230 = {F_20, 3, 26};
+static const tpl_loc L_231 = {F_20, 3, 34};
+static const tpl_loc L_232 = {F_20, 4, 12};
+static const tpl_loc L_233 = {F_20, 4, 52};
+static const tpl_loc L_234 = {F_20, 4, 56};
 static const char F_21[] = "lot.twig";
-static const tpl_loc L_231 = {F_21, 3, 9};
-static const tpl_loc L_232 = {F_21, 3, 12};
-static const tpl_loc L_233 = {F_21, 3, 17};
-static const tpl_loc L_234 = {F_21, 3, 26};
-static const tpl_loc L_235 = {F_21, 3, 34};
-static const tpl_loc L_236 = {F_21, 4, 12};
-static const tpl_loc L_237 = {F_21, 4, 52};
-static const tpl_loc L_238 = {F_21, 4, 56};
+static const tpl_loc L_235 = {F_21, 3, 9};
+static const tpl_loc L_236 = {F_21, 3, 12};
+static const tpl_loc L_237 = {F_21, 3, 17};
+static const tpl_loc L_238 = {F_21, 3, 26};
+static const tpl_loc L_239 = {F_21, 3, 34};
+static const tpl_loc L_240 = {F_21, 4, 12};
+static const tpl_loc L_241 = {F_21, 4, 52};
+static const tpl_loc L_242 = {F_21, 4, 56};
 static const char F_22[] = "part.twig";
-static const tpl_loc L_239 = {F_22, 3, 4};
-static const tpl_loc L_240 = {F_22, 3, 22};
-static const tpl_loc L_241 = {F_22, 3, 27};
-static const tpl_loc L_242 = {F_22, 3, 41};
-static const tpl_loc L_243 = {F_22, 4, 30};
-static const tpl_loc L_244 = {F_22, 4, 37};
-static const tpl_loc L_245 = {F_22, 4, 56};
-static const tpl_loc L_246 = {F_22, 4, 59};
-static const tpl_loc L_247 = {F_22, 4, 64};
-static const tpl_loc L_248 = {F_22, 5, 4};
-static const tpl_loc L_249 = {F_22, 6, 9};
-static const tpl_loc L_250 = {F_22, 6, 12};
-static const tpl_loc L_251 = {F_22, 6, 17};
-static const tpl_loc L_252 = {F_22, 6, 29};
-static const tpl_loc L_253 = {F_22, 6, 37};
-static const tpl_loc L_254 = {F_22, 6, 65};
-static const tpl_loc L_255 = {F_22, 6, 91};
-static const tpl_loc L_256 = {F_22, 6, 99};
-static const tpl_loc L_257 = {F_22, 6, 130};
-static const tpl_loc L_258 = {F_22, 6, 138};
-static const tpl_loc L_259 = {F_22, 8, 1};
-static const tpl_loc L_260 = {F_22, 8, 4};
-static const tpl_loc L_261 = {F_22, 8, 9};
+static const tpl_loc L_243 = {F_22, 3, 4};
+static const tpl_loc L_244 = {F_22, 3, 22};
+static const tpl_loc L_245 = {F_22, 3, 27};
+static const tpl_loc L_246 = {F_22, 3, 41};
+static const tpl_loc L_247 = {F_22, 4, 30};
+static const tpl_loc L_248 = {F_22, 4, 37};
+static const tpl_loc L_249 = {F_22, 4, 56};
+static const tpl_loc L_250 = {F_22, 4, 59};
+static const tpl_loc L_251 = {F_22, 4, 64};
+static const tpl_loc L_252 = {F_22, 5, 4};
+static const tpl_loc L_253 = {F_22, 6, 9};
+static const tpl_loc L_254 = {F_22, 6, 12};
+static const tpl_loc L_255 = {F_22, 6, 17};
+static const tpl_loc L_256 = {F_22, 6, 29};
+static const tpl_loc L_257 = {F_22, 6, 37};
+static const tpl_loc L_258 = {F_22, 6, 65};
+static const tpl_loc L_259 = {F_22, 6, 91};
+static const tpl_loc L_260 = {F_22, 6, 99};
+static const tpl_loc L_261 = {F_22, 6, 130};
+static const tpl_loc L_262 = {F_22, 6, 138};
+static const tpl_loc L_263 = {F_22, 8, 1};
+static const tpl_loc L_264 = {F_22, 8, 4};
+static const tpl_loc L_265 = {F_22, 8, 9};
 static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_262 = {F_23, 3, 31};
-static const tpl_loc L_263 = {F_23, 3, 60};
-static const tpl_loc L_264 = {F_23, 3, 63};
-static const tpl_loc L_265 = {F_23, 3, 68};
-static const tpl_loc L_266 = {F_23, 4, 24};
-static const tpl_loc L_267 = {F_23, 4, 27};
-static const tpl_loc L_268 = {F_23, 4, 32};
-static const tpl_loc L_269 = {F_23, 4, 38};
-static const tpl_loc L_270 = {F_23, 5, 4};
-static const tpl_loc L_271 = {F_23, 6, 26};
-static const tpl_loc L_272 = {F_23, 6, 34};
+static const tpl_loc L_266 = {F_23, 3, 31};
+static const tpl_loc L_267 = {F_23, 3, 60};
+static const tpl_loc L_268 = {F_23, 3, 63};
+static const tpl_loc L_269 = {F_23, 3, 68};
+static const tpl_loc L_270 = {F_23, 4, 24};
+static const tpl_loc L_271 = {F_23, 4, 27};
+static const tpl_loc L_272 = {F_23, 4, 32};
+static const tpl_loc L_273 = {F_23, 4, 38};
+static const tpl_loc L_274 = {F_23, 5, 4};
+static const tpl_loc L_275 = {F_23, 6, 26};
+static const tpl_loc L_276 = {F_23, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_273 = {F_23, 6, 43};
-static const tpl_loc L_274 = {F_23, 8, 4};
-static const tpl_loc L_275 = {F_23, 8, 12};
-static const tpl_loc L_276 = {F_23, 9, 24};
-static const tpl_loc L_277 = {F_23, 9, 39};
-static const tpl_loc L_278 = {F_23, 11, 4};
-static const tpl_loc L_279 = {F_23, 11, 12};
-static const tpl_loc L_280 = {F_23, 12, 25};
-static const tpl_loc L_281 = {F_23, 12, 41};
+static const tpl_loc L_277 = {F_23, 6, 43};
+static const tpl_loc L_278 = {F_23, 8, 4};
+static const tpl_loc L_279 = {F_23, 8, 12};
+static const tpl_loc L_280 = {F_23, 9, 24};
+static const tpl_loc L_281 = {F_23, 9, 39};
+static const tpl_loc L_282 = {F_23, 11, 4};
+static const tpl_loc L_283 = {F_23, 11, 12};
+static const tpl_loc L_284 = {F_23, 12, 25};
+static const tpl_loc L_285 = {F_23, 12, 41};
 static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_282 = {F_24, 4, 4};
+static const tpl_loc L_286 = {F_24, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_283 = {F_24, 4, 61};
-static const tpl_loc L_284 = {F_24, 4, 36};
+static const tpl_loc L_287 = {F_24, 4, 61};
+static const tpl_loc L_288 = {F_24, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_285 = {F_24, 5, 4};
-static const tpl_loc L_286 = {F_24, 5, 7};
-static const tpl_loc L_287 = {F_24, 5, 22};
-static const tpl_loc L_288 = {F_24, 7, 4};
+static const tpl_loc L_289 = {F_24, 5, 4};
+static const tpl_loc L_290 = {F_24, 5, 7};
+static const tpl_loc L_291 = {F_24, 5, 22};
+static const tpl_loc L_292 = {F_24, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_289 = {F_24, 8, 4};
-static const tpl_loc L_290 = {F_24, 8, 16};
-static const tpl_loc L_291 = {F_24, 8, 22};
+static const tpl_loc L_293 = {F_24, 8, 4};
+static const tpl_loc L_294 = {F_24, 8, 16};
+static const tpl_loc L_295 = {F_24, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_292 = {F_24, 9, 14};
-static const tpl_loc L_293 = {F_24, 9, 17};
+static const tpl_loc L_296 = {F_24, 9, 14};
+static const tpl_loc L_297 = {F_24, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_294 = {F_24, 9, 24};
-static const tpl_loc L_295 = {F_24, 9, 27};
-static const tpl_loc L_296 = {F_24, 9, 33};
+static const tpl_loc L_298 = {F_24, 9, 24};
+static const tpl_loc L_299 = {F_24, 9, 27};
+static const tpl_loc L_300 = {F_24, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_297 = {F_24, 9, 61};
-static const tpl_loc L_298 = {F_24, 9, 70};
-static const tpl_loc L_299 = {F_24, 9, 79};
-static const tpl_loc L_300 = {F_24, 9, 92};
+static const tpl_loc L_301 = {F_24, 9, 61};
+static const tpl_loc L_302 = {F_24, 9, 70};
+static const tpl_loc L_303 = {F_24, 9, 79};
+static const tpl_loc L_304 = {F_24, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_301 = {F_24, 9, 121};
-static const tpl_loc L_302 = {F_24, 9, 127};
-static const tpl_loc L_303 = {F_24, 9, 135};
-static const tpl_loc L_304 = {F_24, 9, 83};
-static const tpl_loc L_305 = {F_24, 9, 156};
-static const tpl_loc L_306 = {F_24, 9, 165};
-static const tpl_loc L_307 = {F_24, 9, 176};
+static const tpl_loc L_305 = {F_24, 9, 121};
+static const tpl_loc L_306 = {F_24, 9, 127};
+static const tpl_loc L_307 = {F_24, 9, 135};
+static const tpl_loc L_308 = {F_24, 9, 83};
+static const tpl_loc L_309 = {F_24, 9, 156};
+static const tpl_loc L_310 = {F_24, 9, 165};
+static const tpl_loc L_311 = {F_24, 9, 176};
 static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_308 = {F_25, 4, 8};
-static const tpl_loc L_309 = {F_25, 4, 11};
+static const tpl_loc L_312 = {F_25, 4, 8};
+static const tpl_loc L_313 = {F_25, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_310 = {F_25, 5, 4};
-static const tpl_loc L_311 = {F_25, 5, 7};
-static const tpl_loc L_312 = {F_25, 5, 12};
-static const tpl_loc L_313 = {F_25, 6, 30};
-static const tpl_loc L_314 = {F_25, 6, 45};
-static const tpl_loc L_315 = {F_25, 8, 4};
-static const tpl_loc L_316 = {F_25, 8, 44};
+static const tpl_loc L_314 = {F_25, 5, 4};
+static const tpl_loc L_315 = {F_25, 5, 7};
+static const tpl_loc L_316 = {F_25, 5, 12};
+static const tpl_loc L_317 = {F_25, 6, 30};
+static const tpl_loc L_318 = {F_25, 6, 45};
+static const tpl_loc L_319 = {F_25, 8, 4};
+static const tpl_loc L_320 = {F_25, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_317 = {F_25, 9, 35};
-static const tpl_loc L_318 = {F_25, 9, 43};
-static const tpl_loc L_319 = {F_25, 9, 55};
-static const tpl_loc L_320 = {F_25, 11, 33};
-static const tpl_loc L_321 = {F_25, 11, 74};
-static const tpl_loc L_322 = {F_25, 11, 79};
-static const tpl_loc L_323 = {F_25, 11, 113};
-static const tpl_loc L_324 = {F_25, 11, 117};
-static const tpl_loc L_325 = {F_25, 11, 131};
-static const tpl_loc L_326 = {F_25, 13, 4};
-static const tpl_loc L_327 = {F_25, 13, 7};
-static const tpl_loc L_328 = {F_25, 13, 15};
+static const tpl_loc L_321 = {F_25, 9, 35};
+static const tpl_loc L_322 = {F_25, 9, 43};
+static const tpl_loc L_323 = {F_25, 9, 55};
+static const tpl_loc L_324 = {F_25, 11, 33};
+static const tpl_loc L_325 = {F_25, 11, 74};
+static const tpl_loc L_326 = {F_25, 11, 79};
+static const tpl_loc L_327 = {F_25, 11, 113};
+static const tpl_loc L_328 = {F_25, 11, 117};
+static const tpl_loc L_329 = {F_25, 11, 131};
+static const tpl_loc L_330 = {F_25, 13, 4};
+static const tpl_loc L_331 = {F_25, 13, 7};
+static const tpl_loc L_332 = {F_25, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_329 = {F_25, 14, 30};
-static const tpl_loc L_330 = {F_25, 14, 33};
-static const tpl_loc L_331 = {F_25, 16, 4};
-static const tpl_loc L_332 = {F_25, 16, 7};
+static const tpl_loc L_333 = {F_25, 14, 30};
+static const tpl_loc L_334 = {F_25, 14, 33};
+static const tpl_loc L_335 = {F_25, 16, 4};
+static const tpl_loc L_336 = {F_25, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_333 = {F_25, 17, 30};
-static const tpl_loc L_334 = {F_25, 17, 33};
+static const tpl_loc L_337 = {F_25, 17, 30};
+static const tpl_loc L_338 = {F_25, 17, 33};
 static const char F_26[] = "partials/macros.twig";
-static const tpl_loc L_335 = {F_26, 6, 4};
-static const tpl_loc L_336 = {F_26, 6, 7};
-static const tpl_loc L_337 = {F_26, 6, 13};
-static const tpl_loc L_338 = {F_26, 6, 41};
-static const tpl_loc L_339 = {F_26, 6, 68};
-static const tpl_loc L_340 = {F_26, 6, 77};
-static const tpl_loc L_341 = {F_26, 6, 108};
-static const tpl_loc L_342 = {F_26, 6, 117};
-static const tpl_loc L_343 = {F_26, 13, 4};
-static const tpl_loc L_344 = {F_26, 13, 36};
+static const tpl_loc L_339 = {F_26, 6, 4};
+static const tpl_loc L_340 = {F_26, 6, 7};
+static const tpl_loc L_341 = {F_26, 6, 13};
+static const tpl_loc L_342 = {F_26, 6, 41};
+static const tpl_loc L_343 = {F_26, 6, 68};
+static const tpl_loc L_344 = {F_26, 6, 77};
+static const tpl_loc L_345 = {F_26, 6, 108};
+static const tpl_loc L_346 = {F_26, 6, 117};
+static const tpl_loc L_347 = {F_26, 13, 4};
+static const tpl_loc L_348 = {F_26, 13, 36};
 static const tpl_name N_parts = {"parts", 5u, 0x583da425u};
-static const tpl_loc L_345 = {F_26, 14, 4};
-static const tpl_loc L_346 = {F_26, 14, 16};
-static const tpl_loc L_347 = {F_26, 14, 22};
-static const tpl_loc L_348 = {F_26, 14, 36};
+static const tpl_loc L_349 = {F_26, 14, 4};
+static const tpl_loc L_350 = {F_26, 14, 16};
+static const tpl_loc L_351 = {F_26, 14, 22};
+static const tpl_loc L_352 = {F_26, 14, 36};
 static const tpl_name N_p = {"p", 1u, 0xf50c43efu};
-static const tpl_loc L_349 = {F_26, 14, 56};
-static const tpl_loc L_350 = {F_26, 14, 72};
-static const tpl_loc L_351 = {F_26, 14, 81};
-static const tpl_loc L_352 = {F_26, 14, 45};
-static const tpl_loc L_353 = {F_26, 14, 97};
-static const tpl_loc L_354 = {F_26, 15, 4};
-static const tpl_loc L_355 = {F_26, 15, 16};
-static const tpl_loc L_356 = {F_26, 15, 46};
-static const tpl_loc L_357 = {F_26, 15, 64};
-static const tpl_loc L_358 = {F_26, 15, 74};
-static const tpl_loc L_359 = {F_26, 16, 1};
-static const tpl_loc L_360 = {F_26, 16, 57};
-static const tpl_loc L_361 = {F_26, 16, 5};
+static const tpl_loc L_353 = {F_26, 14, 56};
+static const tpl_loc L_354 = {F_26, 14, 72};
+static const tpl_loc L_355 = {F_26, 14, 81};
+static const tpl_loc L_356 = {F_26, 14, 45};
+static const tpl_loc L_357 = {F_26, 14, 97};
+static const tpl_loc L_358 = {F_26, 15, 4};
+static const tpl_loc L_359 = {F_26, 15, 16};
+static const tpl_loc L_360 = {F_26, 15, 46};
+static const tpl_loc L_361 = {F_26, 15, 64};
+static const tpl_loc L_362 = {F_26, 15, 74};
+static const tpl_loc L_363 = {F_26, 16, 1};
+static const tpl_loc L_364 = {F_26, 16, 57};
+static const tpl_loc L_365 = {F_26, 16, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_362 = {F_26, 22, 1};
-static const tpl_loc L_363 = {F_26, 22, 28};
-static const tpl_loc L_364 = {F_26, 22, 34};
-static const tpl_loc L_365 = {F_26, 22, 49};
-static const tpl_loc L_366 = {F_26, 22, 4};
+static const tpl_loc L_366 = {F_26, 22, 1};
+static const tpl_loc L_367 = {F_26, 22, 28};
+static const tpl_loc L_368 = {F_26, 22, 34};
+static const tpl_loc L_369 = {F_26, 22, 49};
+static const tpl_loc L_370 = {F_26, 22, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_367 = {F_26, 22, 57};
-static const tpl_loc L_368 = {F_26, 22, 67};
+static const tpl_loc L_371 = {F_26, 22, 57};
+static const tpl_loc L_372 = {F_26, 22, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_369 = {F_26, 30, 4};
-static const tpl_loc L_370 = {F_26, 30, 7};
-static const tpl_loc L_371 = {F_26, 30, 22};
-static const tpl_loc L_372 = {F_26, 31, 4};
+static const tpl_loc L_373 = {F_26, 30, 4};
+static const tpl_loc L_374 = {F_26, 30, 7};
+static const tpl_loc L_375 = {F_26, 30, 22};
+static const tpl_loc L_376 = {F_26, 31, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_373 = {F_26, 33, 4};
-static const tpl_loc L_374 = {F_26, 33, 17};
-static const tpl_loc L_375 = {F_26, 34, 4};
-static const tpl_loc L_376 = {F_26, 34, 7};
-static const tpl_loc L_377 = {F_26, 34, 19};
-static const tpl_loc L_378 = {F_26, 35, 4};
-static const tpl_loc L_379 = {F_26, 35, 7};
-static const tpl_loc L_380 = {F_26, 35, 13};
+static const tpl_loc L_377 = {F_26, 33, 4};
+static const tpl_loc L_378 = {F_26, 33, 17};
+static const tpl_loc L_379 = {F_26, 34, 4};
+static const tpl_loc L_380 = {F_26, 34, 7};
+static const tpl_loc L_381 = {F_26, 34, 19};
+static const tpl_loc L_382 = {F_26, 35, 4};
+static const tpl_loc L_383 = {F_26, 35, 7};
+static const tpl_loc L_384 = {F_26, 35, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_381 = {F_26, 35, 26};
-static const tpl_loc L_382 = {F_26, 38, 4};
-static const tpl_loc L_383 = {F_26, 38, 40};
-static const tpl_loc L_384 = {F_26, 38, 46};
-static const tpl_loc L_385 = {F_26, 38, 23};
-static const tpl_loc L_386 = {F_26, 38, 53};
+static const tpl_loc L_385 = {F_26, 35, 26};
+static const tpl_loc L_386 = {F_26, 38, 4};
+static const tpl_loc L_387 = {F_26, 38, 40};
+static const tpl_loc L_388 = {F_26, 38, 46};
+static const tpl_loc L_389 = {F_26, 38, 23};
+static const tpl_loc L_390 = {F_26, 38, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_387 = {F_26, 40, 4};
-static const tpl_loc L_388 = {F_26, 40, 7};
-static const tpl_loc L_389 = {F_26, 40, 24};
-static const tpl_loc L_390 = {F_26, 40, 34};
+static const tpl_loc L_391 = {F_26, 40, 4};
+static const tpl_loc L_392 = {F_26, 40, 7};
+static const tpl_loc L_393 = {F_26, 40, 24};
+static const tpl_loc L_394 = {F_26, 40, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_391 = {F_26, 42, 4};
-static const tpl_loc L_392 = {F_26, 42, 15};
-static const tpl_loc L_393 = {F_26, 42, 34};
-static const tpl_loc L_394 = {F_26, 42, 41};
-static const tpl_loc L_395 = {F_26, 42, 20};
-static const tpl_loc L_396 = {F_26, 45, 4};
-static const tpl_loc L_397 = {F_26, 45, 15};
-static const tpl_loc L_398 = {F_26, 45, 27};
-static const tpl_loc L_399 = {F_26, 45, 33};
-static const tpl_loc L_400 = {F_26, 45, 20};
-static const tpl_loc L_401 = {F_26, 46, 4};
-static const tpl_loc L_402 = {F_26, 46, 34};
-static const tpl_loc L_403 = {F_26, 46, 40};
-static const tpl_loc L_404 = {F_26, 47, 15};
-static const tpl_loc L_405 = {F_26, 47, 50};
-static const tpl_loc L_406 = {F_26, 47, 53};
-static const tpl_loc L_407 = {F_26, 47, 59};
-static const tpl_loc L_408 = {F_26, 47, 66};
-static const tpl_loc L_409 = {F_26, 47, 74};
-static const tpl_loc L_410 = {F_26, 47, 96};
-static const tpl_loc L_411 = {F_26, 47, 99};
-static const tpl_loc L_412 = {F_26, 47, 105};
-static const tpl_loc L_413 = {F_26, 47, 124};
-static const tpl_loc L_414 = {F_26, 47, 127};
-static const tpl_loc L_415 = {F_26, 47, 134};
-static const tpl_loc L_416 = {F_26, 47, 137};
-static const tpl_loc L_417 = {F_26, 47, 147};
-static const tpl_loc L_418 = {F_26, 47, 150};
-static const tpl_loc L_419 = {F_26, 47, 211};
-static const tpl_loc L_420 = {F_26, 47, 214};
-static const tpl_loc L_421 = {F_26, 50, 4};
-static const tpl_loc L_422 = {F_26, 50, 7};
-static const tpl_loc L_423 = {F_26, 50, 12};
-static const tpl_loc L_424 = {F_26, 50, 28};
-static const tpl_loc L_425 = {F_26, 50, 46};
-static const tpl_loc L_426 = {F_26, 50, 38};
+static const tpl_loc L_395 = {F_26, 42, 4};
+static const tpl_loc L_396 = {F_26, 42, 15};
+static const tpl_loc L_397 = {F_26, 42, 34};
+static const tpl_loc L_398 = {F_26, 42, 41};
+static const tpl_loc L_399 = {F_26, 42, 20};
+static const tpl_loc L_400 = {F_26, 45, 4};
+static const tpl_loc L_401 = {F_26, 45, 15};
+static const tpl_loc L_402 = {F_26, 45, 27};
+static const tpl_loc L_403 = {F_26, 45, 33};
+static const tpl_loc L_404 = {F_26, 45, 20};
+static const tpl_loc L_405 = {F_26, 46, 4};
+static const tpl_loc L_406 = {F_26, 46, 34};
+static const tpl_loc L_407 = {F_26, 46, 40};
+static const tpl_loc L_408 = {F_26, 47, 15};
+static const tpl_loc L_409 = {F_26, 47, 50};
+static const tpl_loc L_410 = {F_26, 47, 53};
+static const tpl_loc L_411 = {F_26, 47, 59};
+static const tpl_loc L_412 = {F_26, 47, 66};
+static const tpl_loc L_413 = {F_26, 47, 74};
+static const tpl_loc L_414 = {F_26, 47, 96};
+static const tpl_loc L_415 = {F_26, 47, 99};
+static const tpl_loc L_416 = {F_26, 47, 105};
+static const tpl_loc L_417 = {F_26, 47, 124};
+static const tpl_loc L_418 = {F_26, 47, 127};
+static const tpl_loc L_419 = {F_26, 47, 134};
+static const tpl_loc L_420 = {F_26, 47, 137};
+static const tpl_loc L_421 = {F_26, 47, 147};
+static const tpl_loc L_422 = {F_26, 47, 150};
+static const tpl_loc L_423 = {F_26, 47, 211};
+static const tpl_loc L_424 = {F_26, 47, 214};
+static const tpl_loc L_425 = {F_26, 50, 4};
+static const tpl_loc L_426 = {F_26, 50, 7};
+static const tpl_loc L_427 = {F_26, 50, 12};
+static const tpl_loc L_428 = {F_26, 50, 28};
+static const tpl_loc L_429 = {F_26, 50, 46};
+static const tpl_loc L_430 = {F_26, 50, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_427 = {F_26, 58, 4};
-static const tpl_loc L_428 = {F_26, 58, 7};
-static const tpl_loc L_429 = {F_26, 58, 22};
-static const tpl_loc L_430 = {F_26, 59, 13};
-static const tpl_loc L_431 = {F_26, 59, 58};
-static const tpl_loc L_432 = {F_26, 59, 61};
-static const tpl_loc L_433 = {F_26, 60, 27};
-static const tpl_loc L_434 = {F_26, 60, 37};
-static const tpl_loc L_435 = {F_26, 60, 40};
-static const tpl_loc L_436 = {F_26, 61, 1};
-static const tpl_loc L_437 = {F_26, 61, 28};
-static const tpl_loc L_438 = {F_26, 61, 34};
-static const tpl_loc L_439 = {F_26, 61, 4};
+static const tpl_loc L_431 = {F_26, 58, 4};
+static const tpl_loc L_432 = {F_26, 58, 7};
+static const tpl_loc L_433 = {F_26, 58, 22};
+static const tpl_loc L_434 = {F_26, 59, 13};
+static const tpl_loc L_435 = {F_26, 59, 58};
+static const tpl_loc L_436 = {F_26, 59, 61};
+static const tpl_loc L_437 = {F_26, 60, 27};
+static const tpl_loc L_438 = {F_26, 60, 37};
+static const tpl_loc L_439 = {F_26, 60, 40};
+static const tpl_loc L_440 = {F_26, 61, 1};
+static const tpl_loc L_441 = {F_26, 61, 28};
+static const tpl_loc L_442 = {F_26, 61, 34};
+static const tpl_loc L_443 = {F_26, 61, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const tpl_name N_key = {"key", 3u, 0x6815c86cu};
-static const tpl_loc L_440 = {F_26, 68, 4};
+static const tpl_loc L_444 = {F_26, 68, 4};
 static const tpl_name N_strings = {"strings", 7u, 0xb0727511u};
-static const tpl_loc L_441 = {F_26, 74, 4};
-static const tpl_loc L_442 = {F_26, 74, 38};
-static const tpl_loc L_443 = {F_26, 74, 44};
-static const tpl_loc L_444 = {F_26, 74, 55};
-static const tpl_loc L_445 = {F_26, 74, 61};
-static const tpl_loc L_446 = {F_26, 74, 72};
+static const tpl_loc L_445 = {F_26, 74, 4};
+static const tpl_loc L_446 = {F_26, 74, 38};
+static const tpl_loc L_447 = {F_26, 74, 44};
+static const tpl_loc L_448 = {F_26, 74, 55};
+static const tpl_loc L_449 = {F_26, 74, 61};
+static const tpl_loc L_450 = {F_26, 74, 72};
 static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_447 = {F_26, 75, 1};
-static const tpl_loc L_448 = {F_26, 75, 14};
-static const tpl_loc L_449 = {F_26, 75, 19};
-static const tpl_loc L_450 = {F_26, 75, 28};
-static const tpl_loc L_451 = {F_26, 75, 36};
-static const tpl_loc L_452 = {F_26, 75, 41};
+static const tpl_loc L_451 = {F_26, 75, 1};
+static const tpl_loc L_452 = {F_26, 75, 14};
+static const tpl_loc L_453 = {F_26, 75, 19};
+static const tpl_loc L_454 = {F_26, 75, 28};
+static const tpl_loc L_455 = {F_26, 75, 36};
+static const tpl_loc L_456 = {F_26, 75, 41};
 static const tpl_name N_en = {"en", 2u, 0x411a658au};
-static const tpl_loc L_453 = {F_26, 75, 45};
+static const tpl_loc L_457 = {F_26, 75, 45};
 static const char F_27[] = "preface.twig";
-static const tpl_loc L_454 = {F_27, 1, 12};
+static const tpl_loc L_458 = {F_27, 1, 12};
 static const char F_28[] = "prologue.twig";
-static const tpl_loc L_455 = {F_28, 1, 12};
+static const tpl_loc L_459 = {F_28, 1, 12};
 static const char F_29[] = "style.css.twig";
-static const tpl_loc L_456 = {F_29, 6, 33};
-static const tpl_loc L_457 = {F_29, 7, 28};
-static const tpl_loc L_458 = {F_29, 8, 34};
-static const tpl_loc L_459 = {F_29, 9, 31};
-static const tpl_loc L_460 = {F_29, 10, 28};
-static const tpl_loc L_461 = {F_29, 11, 31};
-static const tpl_loc L_462 = {F_29, 12, 30};
-static const tpl_loc L_463 = {F_29, 13, 29};
-static const tpl_loc L_464 = {F_29, 14, 30};
-static const tpl_loc L_465 = {F_29, 15, 34};
-static const tpl_loc L_466 = {F_29, 16, 29};
-static const tpl_loc L_467 = {F_29, 6, 10};
+static const tpl_loc L_460 = {F_29, 6, 33};
+static const tpl_loc L_461 = {F_29, 7, 28};
+static const tpl_loc L_462 = {F_29, 8, 34};
+static const tpl_loc L_463 = {F_29, 9, 31};
+static const tpl_loc L_464 = {F_29, 10, 28};
+static const tpl_loc L_465 = {F_29, 11, 31};
+static const tpl_loc L_466 = {F_29, 12, 30};
+static const tpl_loc L_467 = {F_29, 13, 29};
+static const tpl_loc L_468 = {F_29, 14, 30};
+static const tpl_loc L_469 = {F_29, 15, 34};
+static const tpl_loc L_470 = {F_29, 16, 29};
+static const tpl_loc L_471 = {F_29, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_468 = {F_29, 7, 10};
+static const tpl_loc L_472 = {F_29, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_469 = {F_29, 8, 10};
+static const tpl_loc L_473 = {F_29, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_470 = {F_29, 9, 10};
-static const tpl_loc L_471 = {F_29, 10, 10};
+static const tpl_loc L_474 = {F_29, 9, 10};
+static const tpl_loc L_475 = {F_29, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_472 = {F_29, 11, 10};
+static const tpl_loc L_476 = {F_29, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_473 = {F_29, 12, 10};
+static const tpl_loc L_477 = {F_29, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_474 = {F_29, 13, 10};
-static const tpl_loc L_475 = {F_29, 14, 10};
+static const tpl_loc L_478 = {F_29, 13, 10};
+static const tpl_loc L_479 = {F_29, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_476 = {F_29, 15, 10};
+static const tpl_loc L_480 = {F_29, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_477 = {F_29, 16, 10};
+static const tpl_loc L_481 = {F_29, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_478 = {F_29, 17, 10};
+static const tpl_loc L_482 = {F_29, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_479 = {F_30, 4, 4};
-static const tpl_loc L_480 = {F_30, 4, 20};
-static const tpl_loc L_481 = {F_30, 4, 25};
-static const tpl_loc L_482 = {F_30, 4, 39};
+static const tpl_loc L_483 = {F_30, 4, 4};
+static const tpl_loc L_484 = {F_30, 4, 20};
+static const tpl_loc L_485 = {F_30, 4, 25};
+static const tpl_loc L_486 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_483 = {F_30, 5, 25};
-static const tpl_loc L_484 = {F_30, 5, 28};
-static const tpl_loc L_485 = {F_30, 5, 33};
-static const tpl_loc L_486 = {F_30, 5, 45};
-static const tpl_loc L_487 = {F_30, 6, 4};
-static const tpl_loc L_488 = {F_30, 6, 7};
-static const tpl_loc L_489 = {F_30, 7, 31};
-static const tpl_loc L_490 = {F_30, 7, 51};
-static const tpl_loc L_491 = {F_30, 8, 5};
-static const tpl_loc L_492 = {F_30, 8, 13};
-static const tpl_loc L_493 = {F_30, 8, 41};
-static const tpl_loc L_494 = {F_30, 8, 67};
-static const tpl_loc L_495 = {F_30, 8, 75};
-static const tpl_loc L_496 = {F_30, 8, 108};
-static const tpl_loc L_497 = {F_30, 8, 116};
-static const tpl_loc L_498 = {F_30, 11, 42};
-static const tpl_loc L_499 = {F_30, 11, 103};
-static const tpl_loc L_500 = {F_30, 12, 1};
-static const tpl_loc L_501 = {F_30, 12, 9};
+static const tpl_loc L_487 = {F_30, 5, 25};
+static const tpl_loc L_488 = {F_30, 5, 28};
+static const tpl_loc L_489 = {F_30, 5, 33};
+static const tpl_loc L_490 = {F_30, 5, 45};
+static const tpl_loc L_491 = {F_30, 6, 4};
+static const tpl_loc L_492 = {F_30, 6, 7};
+static const tpl_loc L_493 = {F_30, 7, 31};
+static const tpl_loc L_494 = {F_30, 7, 51};
+static const tpl_loc L_495 = {F_30, 8, 5};
+static const tpl_loc L_496 = {F_30, 8, 13};
+static const tpl_loc L_497 = {F_30, 8, 41};
+static const tpl_loc L_498 = {F_30, 8, 67};
+static const tpl_loc L_499 = {F_30, 8, 75};
+static const tpl_loc L_500 = {F_30, 8, 108};
+static const tpl_loc L_501 = {F_30, 8, 116};
+static const tpl_loc L_502 = {F_30, 11, 42};
+static const tpl_loc L_503 = {F_30, 11, 103};
+static const tpl_loc L_504 = {F_30, 12, 1};
+static const tpl_loc L_505 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_502 = {F_31, 3, 3};
-static const tpl_loc L_503 = {F_31, 3, 6};
-static const tpl_loc L_504 = {F_31, 3, 11};
-static const tpl_loc L_505 = {F_31, 3, 17};
-static const tpl_loc L_506 = {F_31, 5, 4};
-static const tpl_loc L_507 = {F_31, 5, 12};
-static const tpl_loc L_508 = {F_31, 6, 24};
-static const tpl_loc L_509 = {F_31, 6, 39};
-static const tpl_loc L_510 = {F_31, 9, 4};
-static const tpl_loc L_511 = {F_31, 9, 12};
-static const tpl_loc L_512 = {F_31, 10, 25};
-static const tpl_loc L_513 = {F_31, 10, 41};
+static const tpl_loc L_506 = {F_31, 3, 3};
+static const tpl_loc L_507 = {F_31, 3, 6};
+static const tpl_loc L_508 = {F_31, 3, 11};
+static const tpl_loc L_509 = {F_31, 3, 17};
+static const tpl_loc L_510 = {F_31, 5, 4};
+static const tpl_loc L_511 = {F_31, 5, 12};
+static const tpl_loc L_512 = {F_31, 6, 24};
+static const tpl_loc L_513 = {F_31, 6, 39};
+static const tpl_loc L_514 = {F_31, 9, 4};
+static const tpl_loc L_515 = {F_31, 9, 12};
+static const tpl_loc L_516 = {F_31, 10, 25};
+static const tpl_loc L_517 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_514 = {F_32, 4, 4};
-static const tpl_loc L_515 = {F_32, 4, 18};
-static const tpl_loc L_516 = {F_32, 4, 23};
-static const tpl_loc L_517 = {F_32, 4, 47};
-static const tpl_loc L_518 = {F_32, 4, 51};
-static const tpl_loc L_519 = {F_32, 4, 84};
-static const tpl_loc L_520 = {F_32, 4, 89};
-static const tpl_loc L_521 = {F_32, 4, 95};
-static const tpl_loc L_522 = {F_32, 6, 9};
-static const tpl_loc L_523 = {F_32, 6, 12};
-static const tpl_loc L_524 = {F_32, 6, 17};
-static const tpl_loc L_525 = {F_32, 6, 26};
-static const tpl_loc L_526 = {F_32, 6, 29};
-static const tpl_loc L_527 = {F_32, 7, 1};
-static const tpl_loc L_528 = {F_32, 7, 9};
+static const tpl_loc L_518 = {F_32, 4, 4};
+static const tpl_loc L_519 = {F_32, 4, 18};
+static const tpl_loc L_520 = {F_32, 4, 23};
+static const tpl_loc L_521 = {F_32, 4, 47};
+static const tpl_loc L_522 = {F_32, 4, 51};
+static const tpl_loc L_523 = {F_32, 4, 84};
+static const tpl_loc L_524 = {F_32, 4, 89};
+static const tpl_loc L_525 = {F_32, 4, 95};
+static const tpl_loc L_526 = {F_32, 6, 9};
+static const tpl_loc L_527 = {F_32, 6, 12};
+static const tpl_loc L_528 = {F_32, 6, 17};
+static const tpl_loc L_529 = {F_32, 6, 26};
+static const tpl_loc L_530 = {F_32, 6, 29};
+static const tpl_loc L_531 = {F_32, 7, 1};
+static const tpl_loc L_532 = {F_32, 7, 9};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_529 = {F_33, 5, 11};
-static const tpl_loc L_530 = {F_33, 6, 4};
+static const tpl_loc L_533 = {F_33, 5, 11};
+static const tpl_loc L_534 = {F_33, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_531 = {F_33, 7, 4};
+static const tpl_loc L_535 = {F_33, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_532 = {F_33, 8, 4};
-static const tpl_loc L_533 = {F_33, 9, 4};
-static const tpl_loc L_534 = {F_33, 9, 17};
-static const tpl_loc L_535 = {F_33, 9, 21};
+static const tpl_loc L_536 = {F_33, 8, 4};
+static const tpl_loc L_537 = {F_33, 9, 4};
+static const tpl_loc L_538 = {F_33, 9, 17};
+static const tpl_loc L_539 = {F_33, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_536 = {F_33, 10, 4};
-static const tpl_loc L_537 = {F_33, 10, 7};
-static const tpl_loc L_538 = {F_33, 10, 13};
-static const tpl_loc L_539 = {F_33, 10, 20};
-static const tpl_loc L_540 = {F_33, 10, 31};
-static const tpl_loc L_541 = {F_33, 11, 4};
-static const tpl_loc L_542 = {F_33, 11, 46};
-static const tpl_loc L_543 = {F_33, 11, 55};
-static const tpl_loc L_544 = {F_33, 11, 32};
+static const tpl_loc L_540 = {F_33, 10, 4};
+static const tpl_loc L_541 = {F_33, 10, 7};
+static const tpl_loc L_542 = {F_33, 10, 13};
+static const tpl_loc L_543 = {F_33, 10, 20};
+static const tpl_loc L_544 = {F_33, 10, 31};
+static const tpl_loc L_545 = {F_33, 11, 4};
+static const tpl_loc L_546 = {F_33, 11, 46};
+static const tpl_loc L_547 = {F_33, 11, 55};
+static const tpl_loc L_548 = {F_33, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_545 = {F_33, 12, 4};
-static const tpl_loc L_546 = {F_33, 12, 7};
-static const tpl_loc L_547 = {F_33, 12, 14};
-static const tpl_loc L_548 = {F_33, 12, 25};
-static const tpl_loc L_549 = {F_33, 12, 31};
-static const tpl_loc L_550 = {F_33, 12, 46};
-static const tpl_loc L_551 = {F_33, 13, 4};
-static const tpl_loc L_552 = {F_33, 13, 33};
-static const tpl_loc L_553 = {F_33, 13, 39};
-static const tpl_loc L_554 = {F_33, 13, 59};
-static const tpl_loc L_555 = {F_33, 13, 77};
-static const tpl_loc L_556 = {F_33, 15, 4};
-static const tpl_loc L_557 = {F_33, 15, 18};
-static const tpl_loc L_558 = {F_33, 15, 32};
+static const tpl_loc L_549 = {F_33, 12, 4};
+static const tpl_loc L_550 = {F_33, 12, 7};
+static const tpl_loc L_551 = {F_33, 12, 14};
+static const tpl_loc L_552 = {F_33, 12, 25};
+static const tpl_loc L_553 = {F_33, 12, 31};
+static const tpl_loc L_554 = {F_33, 12, 46};
+static const tpl_loc L_555 = {F_33, 13, 4};
+static const tpl_loc L_556 = {F_33, 13, 33};
+static const tpl_loc L_557 = {F_33, 13, 39};
+static const tpl_loc L_558 = {F_33, 13, 59};
+static const tpl_loc L_559 = {F_33, 13, 77};
+static const tpl_loc L_560 = {F_33, 15, 4};
+static const tpl_loc L_561 = {F_33, 15, 18};
+static const tpl_loc L_562 = {F_33, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_559 = {F_33, 15, 62};
-static const tpl_loc L_560 = {F_33, 15, 68};
-static const tpl_loc L_561 = {F_33, 15, 47};
-static const tpl_loc L_562 = {F_33, 15, 36};
-static const tpl_loc L_563 = {F_33, 15, 26};
-static const tpl_loc L_564 = {F_33, 18, 1};
-static const tpl_loc L_565 = {F_33, 18, 14};
-static const tpl_loc L_566 = {F_33, 18, 23};
-static const tpl_loc L_567 = {F_33, 18, 28};
-static const tpl_loc L_568 = {F_33, 18, 40};
-static const tpl_loc L_569 = {F_33, 18, 46};
-static const tpl_loc L_570 = {F_33, 18, 4};
+static const tpl_loc L_563 = {F_33, 15, 62};
+static const tpl_loc L_564 = {F_33, 15, 68};
+static const tpl_loc L_565 = {F_33, 15, 47};
+static const tpl_loc L_566 = {F_33, 15, 36};
+static const tpl_loc L_567 = {F_33, 15, 26};
+static const tpl_loc L_568 = {F_33, 18, 1};
+static const tpl_loc L_569 = {F_33, 18, 14};
+static const tpl_loc L_570 = {F_33, 18, 23};
+static const tpl_loc L_571 = {F_33, 18, 28};
+static const tpl_loc L_572 = {F_33, 18, 40};
+static const tpl_loc L_573 = {F_33, 18, 46};
+static const tpl_loc L_574 = {F_33, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -2656,13 +2660,21 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 #line 14 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "Published with Octavo ", 22);
-#line 14 "themes/clean/contents/edition.md.twig"
   {
     rt->loc = &L_154;
-    tpl_value v27 = tpl_str("getVersion", 10u);
-    tpl_value v28 = tpl_call_method(rt, v16, v27, 0, NULL, &L_155);
-    tpl_out_value(rt, v28);
+    tpl_value v27 = tpl_str("getLabel", 8u);
+    tpl_value v28 = tpl_str("published_with", 14u);
+    tpl_map *m29 = tpl_map_new(rt->arena, 1);
+    tpl_value v30 = tpl_str("generator", 9u);
+    tpl_value v31 = tpl_str("Octavo ", 7u);
+    tpl_value v32 = tpl_str("getVersion", 10u);
+    tpl_value v33 = tpl_call_method(rt, v16, v32, 0, NULL, &L_155);
+    tpl_value v34 = tpl_op_concat(rt, v31, v33);
+    tpl_map_set(rt->arena, m29, v30, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m29);
+    const tpl_value a36[2] = {v28, v35};
+    tpl_value v37 = tpl_call_method(rt, v16, v27, 2, a36, &L_156);
+    tpl_out_value(rt, v37);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -2678,9 +2690,9 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/edition.twig"
   {
-    rt->loc = &L_156;
+    rt->loc = &L_157;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_156);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_157);
   }
 }
 
@@ -2694,9 +2706,9 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/epilogue.twig"
   {
-    rt->loc = &L_157;
+    rt->loc = &L_158;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_157);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_158);
   }
 }
 
@@ -2733,16 +2745,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_158;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_159);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_160, &ic0);
+    rt->loc = &L_159;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_160);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_161, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_161, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_162, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2753,10 +2765,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_162;
+    rt->loc = &L_163;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_163);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_164, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_164);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_165, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2769,15 +2781,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_165;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_166, &ic3);
+    rt->loc = &L_166;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_167, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_167;
+        rt->loc = &L_168;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2788,19 +2800,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_168;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_169, &ic4);
+    rt->loc = &L_169;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_170, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_170;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_171, &ic5);
+    rt->loc = &L_171;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_172, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_172, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_173, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2809,22 +2821,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_173;
+        rt->loc = &L_174;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_174;
+            rt->loc = &L_175;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_175;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_176, &ic7);
+            rt->loc = &L_176;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_177, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2835,16 +2847,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_177;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_178);
+        rt->loc = &L_178;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_179);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_179;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_180, &ic8);
+            rt->loc = &L_180;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_181, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2852,8 +2864,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_181;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_182, &ic9);
+            rt->loc = &L_182;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_183, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2876,9 +2888,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/foreword.twig"
   {
-    rt->loc = &L_183;
+    rt->loc = &L_184;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_183);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_184);
   }
 }
 
@@ -2892,9 +2904,9 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/glossary.twig"
   {
-    rt->loc = &L_184;
+    rt->loc = &L_185;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_184);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_185);
   }
 }
 
@@ -2908,9 +2920,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/introduction.twig"
   {
-    rt->loc = &L_185;
+    rt->loc = &L_186;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_185);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_186);
   }
 }
 
@@ -2935,40 +2947,40 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 7 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_186;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_187);
+    rt->loc = &L_187;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_188);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_188;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_189);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_190, &ic0);
+        rt->loc = &L_189;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_190);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_191, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_191;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_192, &ic1);
+        rt->loc = &L_192;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_193, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_193;
+            rt->loc = &L_194;
             tpl_out_value(rt, v4);
           }
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_194;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_195, &ic2);
+            rt->loc = &L_195;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_196, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 8 "themes/clean/html/item.twig"
@@ -2979,8 +2991,8 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_196;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_197, &ic3);
+        rt->loc = &L_197;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_198, &ic3);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/html/item.twig"
@@ -3001,9 +3013,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_198;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_199);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_200, &ic0);
+    rt->loc = &L_199;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_200);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_201, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/clean/html/item.twig"
@@ -3031,12 +3043,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_201;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_202);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_203, &ic0);
+    rt->loc = &L_202;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_203);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_204, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_204, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_205, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3047,19 +3059,19 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_205;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_206);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_207, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_208, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_209);
+    rt->loc = &L_206;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_207);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_208, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_209, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_210);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/clean/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_210;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_211);
+    rt->loc = &L_211;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_212);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3067,8 +3079,8 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_212;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_213, &ic4);
+        rt->loc = &L_213;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_214, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/clean/html/item.twig"
@@ -3079,13 +3091,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_214;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_214);
+    rt->loc = &L_215;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_215);
   }
 #line 11 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_215;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_215);
+    rt->loc = &L_216;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_216);
   }
 #line 14 "themes/clean/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3102,12 +3114,13 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   const tpl_callable *k5 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
+  tpl_value v13 = tpl_null();
   tpl_ic ic0 = {0, NULL};
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_216;
+    rt->loc = &L_217;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3128,27 +3141,34 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_217);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_217);
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_218);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_218);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_218;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_219);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_220, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_221);
+    rt->loc = &L_219;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_220);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_221, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_222);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "\n"
-             "\n"
-             "All rights reserved. No part of this book may be reproduced, stored in a\n"
-             "retrieval system or transmitted in any form or by any means, electronic,\n"
-             "mechanical, photocopying, recording or otherwise, without the prior written\n"
-             "permission of the copyright holder.\n", 260);
+  tpl_out(rt, "\n\n", 2);
+#line 4 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_223;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_224);
+    tpl_value v14 = tpl_str("getLabel", 8u);
+    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a16[1] = {v15};
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_225);
+    tpl_out_value(rt, v17);
+  }
+#line 4 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "\n", 1);
 }
 
 /* ---- license.twig ---- */
@@ -3161,9 +3181,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/license.twig"
   {
-    rt->loc = &L_222;
+    rt->loc = &L_226;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_226);
   }
 }
 
@@ -3185,38 +3205,38 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_223;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_224);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_225, &ic0);
+    rt->loc = &L_227;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_228);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_229, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_226;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_227, &ic1);
+    rt->loc = &L_230;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_231, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_228;
+    rt->loc = &L_232;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_229);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_233);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_230);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_234);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_228);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_232);
   }
 #line 5 "themes/clean/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3240,38 +3260,38 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_231;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_232);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_233, &ic0);
+    rt->loc = &L_235;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_236);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_237, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_234;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_235, &ic1);
+    rt->loc = &L_238;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_239, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_236;
+    rt->loc = &L_240;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_237);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_241);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_238);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_242);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_236);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_240);
   }
 #line 5 "themes/clean/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3308,12 +3328,12 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_239;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_240);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_241, &ic0);
+    rt->loc = &L_243;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_245, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_242, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_246, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3324,8 +3344,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_243;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_244);
+    rt->loc = &L_247;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_248);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3333,9 +3353,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_245;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_246);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_247, &ic2);
+        rt->loc = &L_249;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_250);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_251, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/part.twig"
@@ -3346,39 +3366,39 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_248;
+    rt->loc = &L_252;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_249;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_250);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_251, &ic3);
+        rt->loc = &L_253;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_254);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_255, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_252;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_253, &ic4);
+        rt->loc = &L_256;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_257, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_254;
+            rt->loc = &L_258;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_255;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_256, &ic5);
+            rt->loc = &L_259;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_260, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/part.twig"
@@ -3389,8 +3409,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_257;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_258, &ic6);
+        rt->loc = &L_261;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_262, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/part.twig"
@@ -3399,9 +3419,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_259;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_260);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_261, &ic7);
+    rt->loc = &L_263;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_264);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_265, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/part.twig"
@@ -3432,7 +3452,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_262;
+    rt->loc = &L_266;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3456,9 +3476,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_263;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_264);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_265, &ic0);
+        rt->loc = &L_267;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_268);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_269, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3469,17 +3489,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_266;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_267);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_268, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_269);
+    rt->loc = &L_270;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_271);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_272, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_273);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_274;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3503,9 +3523,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_271;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_272, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_273);
+        rt->loc = &L_275;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_276, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_277);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3514,16 +3534,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_274;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_275, &ic3);
+    rt->loc = &L_278;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_279, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_276;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_277);
+        rt->loc = &L_280;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_281);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3532,16 +3552,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_278;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_279, &ic4);
+    rt->loc = &L_282;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_283, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_280;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_281);
+        rt->loc = &L_284;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_285);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3574,8 +3594,8 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k6)
-    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_283);
-  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_283);
+    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_287);
+  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_287);
   return v3;
 }
 
@@ -3608,7 +3628,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_282;
+    rt->loc = &L_286;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3626,74 +3646,74 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_284);
-    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_284);
+      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_288);
+    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_288);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_285;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_286);
+    rt->loc = &L_289;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_290);
     const tpl_value a11[1] = {v10};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_287);
-    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_287));
+      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_291);
+    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_291));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_288;
+        rt->loc = &L_292;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_289;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_290);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_291, &ic0);
+            rt->loc = &L_293;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_294);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_295, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_292;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_293);
+            rt->loc = &L_296;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_297);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_294;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_295);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_296, &ic1);
+            rt->loc = &L_298;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_299);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_300, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_297;
+            rt->loc = &L_301;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_298, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_302, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_299);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_303);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_300);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_304);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_301);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_302, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_303, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_305);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_306, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_307, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_304);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_308);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3702,15 +3722,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_305;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_306, &ic5);
+            rt->loc = &L_309;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_310, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_307;
+                rt->loc = &L_311;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3754,25 +3774,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_308;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_309);
+    rt->loc = &L_312;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_313);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_310;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_311);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_312, &ic0);
+    rt->loc = &L_314;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_315);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_316, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_313;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_314);
+        rt->loc = &L_317;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_318);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3781,7 +3801,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_319;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3795,7 +3815,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_316, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_320, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3804,9 +3824,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_317;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_318, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_319);
+        rt->loc = &L_321;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_322, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_323);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3817,7 +3837,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_320;
+    rt->loc = &L_324;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3841,14 +3861,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_321);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_325);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_322;
+    rt->loc = &L_326;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3869,29 +3889,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_323);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_327);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_324);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_328);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_325);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_329);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_326;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_327);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_328, &ic3);
+    rt->loc = &L_330;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_331);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_332, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_329;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_330);
+        rt->loc = &L_333;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_334);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3900,16 +3920,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_331;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_332);
+    rt->loc = &L_335;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_336);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_333;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_334);
+        rt->loc = &L_337;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_338);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3940,24 +3960,24 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_335;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_336);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_337, &ic0);
+    rt->loc = &L_339;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_340);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_341, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_338;
+        rt->loc = &L_342;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_339;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_340, &ic1);
+        rt->loc = &L_343;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_344, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3968,8 +3988,8 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_341;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_342, &ic2);
+    rt->loc = &L_345;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_346, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -3994,18 +4014,18 @@ static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_str("</sup>", 6u);
   const tpl_value a2[2] = {v0, v1};
   if (!k12)
-    k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_349);
-  tpl_value v3 = k12->fn(rt, scope, 2, a2, &L_349);
+    k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_353);
+  tpl_value v3 = k12->fn(rt, scope, 2, a2, &L_353);
   tpl_value v4 = tpl_int(INT64_C(1));
   const tpl_value a5[2] = {v3, v4};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_350);
-  tpl_value v6 = k13->fn(rt, scope, 2, a5, &L_350);
+    k13 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_354);
+  tpl_value v6 = k13->fn(rt, scope, 2, a5, &L_354);
   tpl_value v7 = tpl_str("</sup>", 6u);
   const tpl_value a8[2] = {v6, v7};
   if (!k14)
-    k14 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_351);
-  tpl_value v9 = k14->fn(rt, scope, 2, a8, &L_351);
+    k14 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_355);
+  tpl_value v9 = k14->fn(rt, scope, 2, a8, &L_355);
   return v9;
 }
 
@@ -4032,7 +4052,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_343;
+    rt->loc = &L_347;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4053,40 +4073,40 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v7 = tpl_str("<sup class=\"footnote-ref\">", 26u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_344);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_344);
+      k9 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_348);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_348);
     tpl_ctx_set(rt, ctx, &N_parts, v9);
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_345;
-    v10 = tpl_var(rt, ctx, self, &N_parts, &L_346);
+    rt->loc = &L_349;
+    v10 = tpl_var(rt, ctx, self, &N_parts, &L_350);
     const tpl_value a11[1] = {v10};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_347);
-    tpl_value v12 = k10->fn(rt, ctx, 1, a11, &L_347);
+      k10 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_351);
+    tpl_value v12 = k10->fn(rt, ctx, 1, a11, &L_351);
     tpl_value v13 = tpl_int(INT64_C(1));
     const tpl_value a14[2] = {v10, v13};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_348);
-    tpl_value v15 = k11->fn(rt, ctx, 2, a14, &L_348);
+      k11 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_352);
+    tpl_value v15 = k11->fn(rt, ctx, 2, a14, &L_352);
     tpl_value v16 = tpl_closure_new_slots(rt, fn44, ctx, self, blocks, 0, 0);
     const tpl_value a17[2] = {v15, v16};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_352);
-    tpl_value v18 = k15->fn(rt, ctx, 2, a17, &L_352);
+      k15 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_356);
+    tpl_value v18 = k15->fn(rt, ctx, 2, a17, &L_356);
     const tpl_value a19[1] = {v18};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_353);
-    tpl_value v20 = k16->fn(rt, ctx, 1, a19, &L_353);
+      k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_357);
+    tpl_value v20 = k16->fn(rt, ctx, 1, a19, &L_357);
     tpl_value v21 = tpl_op_concat(rt, v12, v20);
     tpl_ctx_set(rt, ctx, &N_title, v21);
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_354;
+    rt->loc = &L_358;
     tpl_value v22 = tpl_str("<a ", 3u);
-    v23 = tpl_var(rt, ctx, self, &N_title, &L_355);
+    v23 = tpl_var(rt, ctx, self, &N_title, &L_359);
     bool b24 = tpl_op_in(rt, v22, v23);
     if (!b24) {
       tpl_value v25 = tpl_str(" id=", 4u);
@@ -4096,22 +4116,22 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b24) {
 #line 15 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_356;
+        rt->loc = &L_360;
         const tpl_value a27[1] = {v23};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_357);
-        tpl_value v28 = k17->fn(rt, ctx, 1, a27, &L_357);
+          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_361);
+        tpl_value v28 = k17->fn(rt, ctx, 1, a27, &L_361);
         const tpl_value a29[1] = {v28};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_358);
-        tpl_value v30 = k18->fn(rt, ctx, 1, a29, &L_358);
+          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_362);
+        tpl_value v30 = k18->fn(rt, ctx, 1, a29, &L_362);
         tpl_ctx_set(rt, ctx, &N_title, v30);
       }
     }
   }
 #line 16 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_359;
+    rt->loc = &L_363;
     tpl_map *m31 = tpl_map_new(rt->arena, 2);
     tpl_value v32 = tpl_str("label", 5u);
     tpl_value v36 = tpl_null();
@@ -4133,11 +4153,11 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m31, v32, v38);
     tpl_value v40 = tpl_str("title", 5u);
-    v41 = tpl_var(rt, ctx, self, &N_title, &L_360);
+    v41 = tpl_var(rt, ctx, self, &N_title, &L_364);
     tpl_map_set(rt->arena, m31, v40, v41);
     tpl_value v42 = tpl_map_or_list(rt->arena, m31);
     const tpl_value a43[1] = {v42};
-    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_361);
+    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_365);
     tpl_out_value(rt, v44);
   }
 }
@@ -4162,30 +4182,30 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 22 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_362;
+    rt->loc = &L_366;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_363);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_364, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_367);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_368, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_365, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_369, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_366);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_370);
     const tpl_value a9[1] = {v8};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_367);
-    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_367);
+      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_371);
+    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_371);
     const tpl_value a11[1] = {v10};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_368);
-    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_368);
+      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_372);
+    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_372);
     tpl_out_value(rt, v12);
   }
 }
@@ -4204,9 +4224,9 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_383);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_387);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_384, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_388, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4268,16 +4288,16 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 30 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_369;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_370);
+    rt->loc = &L_373;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_374);
     const tpl_value a1[1] = {v0};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_371);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_371));
+      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_375);
+    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_375));
     if (b2) {
 #line 31 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_372;
+        rt->loc = &L_376;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4286,30 +4306,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 33 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_373;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_374);
+        rt->loc = &L_377;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_378);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 34 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_375;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_376);
+            rt->loc = &L_379;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_380);
             const tpl_value a8[1] = {v7};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_377);
-            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_377));
+              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_381);
+            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_381));
             if (b9) {
 #line 35 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_378;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_379);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_380, &ic0);
+                rt->loc = &L_382;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_383);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_384, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k22)
-                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_381);
-                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_381);
+                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_385);
+                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_385);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 36 "themes/clean/common/partials/macros.twig"
@@ -4317,32 +4337,32 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 38 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_382;
+                    rt->loc = &L_386;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k23)
-                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_385);
-                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_385);
+                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_389);
+                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_389);
                     const tpl_value a18[1] = {v17};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_386);
-                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_386);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_390);
+                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_390);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 39 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 40 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_387;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_388);
+                    rt->loc = &L_391;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_392);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 40 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_389;
+                        rt->loc = &L_393;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_390);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_394);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4357,18 +4377,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 42 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_391;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_392);
+                    rt->loc = &L_395;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_396);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_393);
-                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_393);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_394);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_397);
+                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_397);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_398);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_395);
-                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_395);
+                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_399);
+                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_399);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4377,22 +4397,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_396;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_397);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_398);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_399, &ic1);
+            rt->loc = &L_400;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_401);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_402);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_403, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_400);
-            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_400);
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_404);
+            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_404);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_401;
+            rt->loc = &L_405;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4408,8 +4428,8 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_402);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_403, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_407, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4419,7 +4439,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_404;
+            rt->loc = &L_408;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4447,11 +4467,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 47 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_405;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_407, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_408, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_409);
+                rt->loc = &L_409;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_410);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_411, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_412, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_413);
                 tpl_out_value(rt, v65);
               }
 #line 47 "themes/clean/common/partials/macros.twig"
@@ -4462,31 +4482,31 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_410;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_411);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_412, &ic5);
+            rt->loc = &L_414;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_415);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_416, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_413;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_414);
+            rt->loc = &L_417;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_418);
             tpl_out_value(rt, v68);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_415;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_416);
+            rt->loc = &L_419;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_420);
             tpl_out_value(rt, v69);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_417;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_418);
+            rt->loc = &L_421;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_422);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4501,9 +4521,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_419;
+            rt->loc = &L_423;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_420);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_424);
             tpl_out_value(rt, v74);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
@@ -4514,24 +4534,24 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 50 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_421;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_422);
+        rt->loc = &L_425;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_426);
         const tpl_value a76[1] = {v75};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
-        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_423);
+          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_427);
+        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_427);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 50 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_424;
+            rt->loc = &L_428;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_425);
-            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_425);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_426);
+              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_429);
+            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_429);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_430);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4589,18 +4609,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 58 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_427;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_428);
+    rt->loc = &L_431;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_432);
     const tpl_value a1[1] = {v0};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_429);
-    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_429));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_433);
+    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_433));
     if (b2) {
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_430;
+        rt->loc = &L_434;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4618,34 +4638,34 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_431;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_432);
+        rt->loc = &L_435;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_436);
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_433;
+        rt->loc = &L_437;
         tpl_out_value(rt, v7);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_434;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_435);
+        rt->loc = &L_438;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_439);
         tpl_out_value(rt, v8);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 61 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_436;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_437);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_438);
+        rt->loc = &L_440;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_441);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_442);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_439);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_443);
         tpl_out_value(rt, v12);
       }
 #line 61 "themes/clean/common/partials/macros.twig"
@@ -4679,7 +4699,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 68 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_440;
+    rt->loc = &L_444;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("skip", 4u);
     tpl_map *m2 = tpl_map_new(rt->arena, 11);
@@ -4723,7 +4743,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 74 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_445;
     tpl_value v28 = tpl_null();
     bool b27 = tpl_var_probe(rt, ctx, self, &N_language, &v28);
     if (!b27)
@@ -4737,43 +4757,43 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     const tpl_value a31[1] = {v29};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_442);
-    tpl_value v32 = k28->fn(rt, ctx, 1, a31, &L_442);
+      k28 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_446);
+    tpl_value v32 = k28->fn(rt, ctx, 1, a31, &L_446);
     tpl_value v33 = tpl_str("-", 1u);
     const tpl_value a34[2] = {v32, v33};
     if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_443);
-    tpl_value v35 = k29->fn(rt, ctx, 2, a34, &L_443);
+      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_447);
+    tpl_value v35 = k29->fn(rt, ctx, 2, a34, &L_447);
     const tpl_value a36[1] = {v35};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_444);
-    tpl_value v37 = k30->fn(rt, ctx, 1, a36, &L_444);
+      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_448);
+    tpl_value v37 = k30->fn(rt, ctx, 1, a36, &L_448);
     tpl_value v38 = tpl_str("_", 1u);
     const tpl_value a39[2] = {v37, v38};
     if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_445);
-    tpl_value v40 = k29->fn(rt, ctx, 2, a39, &L_445);
+      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_449);
+    tpl_value v40 = k29->fn(rt, ctx, 2, a39, &L_449);
     const tpl_value a41[1] = {v40};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_446);
-    tpl_value v42 = k30->fn(rt, ctx, 1, a41, &L_446);
+      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_450);
+    tpl_value v42 = k30->fn(rt, ctx, 1, a41, &L_450);
     tpl_ctx_set(rt, ctx, &N_lang, v42);
   }
 #line 75 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_447;
+    rt->loc = &L_451;
     tpl_value v48 = tpl_null();
     bool b47 = tpl_var_probe(rt, ctx, self, &N_strings, &v48);
     if (!b47)
       v48 = tpl_null();
     (void)b47;
-    v49 = tpl_var(rt, ctx, self, &N_key, &L_448);
+    v49 = tpl_var(rt, ctx, self, &N_key, &L_452);
     tpl_value v46 = tpl_null();
     bool b45 = tpl_has_attr(rt, v48, v49, &v46);
     if (!b45)
       v46 = tpl_null();
     (void)b45;
-    v50 = tpl_var(rt, ctx, self, &N_lang, &L_449);
+    v50 = tpl_var(rt, ctx, self, &N_lang, &L_453);
     tpl_value v44 = tpl_null();
     bool b43 = tpl_has_attr(rt, v46, v50, &v44);
     if (!b43)
@@ -4782,12 +4802,12 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b43 && v44.type != TPL_NULL) {
       v51 = v44;
     } else {
-      v52 = tpl_var(rt, ctx, self, &N_strings, &L_450);
-      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_451);
-      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_452, &ic0);
+      v52 = tpl_var(rt, ctx, self, &N_strings, &L_454);
+      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_455);
+      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_456, &ic0);
       v51 = v54;
     }
-    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_453);
+    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_457);
     tpl_out_value(rt, v55);
   }
 }
@@ -4810,9 +4830,9 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_454;
+    rt->loc = &L_458;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_454);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_458);
   }
 }
 
@@ -4826,9 +4846,9 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_455;
+    rt->loc = &L_459;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_455);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_459);
   }
 }
 
@@ -4843,9 +4863,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_456;
+    rt->loc = &L_460;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_456);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_460);
   }
 }
 
@@ -4858,9 +4878,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_457;
+    rt->loc = &L_461;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_457);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_461);
   }
 }
 
@@ -4873,9 +4893,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_458;
+    rt->loc = &L_462;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_458);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_462);
   }
 }
 
@@ -4888,9 +4908,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_459;
+    rt->loc = &L_463;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_459);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_463);
   }
 }
 
@@ -4903,9 +4923,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_460;
+    rt->loc = &L_464;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_460);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_464);
   }
 }
 
@@ -4918,9 +4938,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_461;
+    rt->loc = &L_465;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_461);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_465);
   }
 }
 
@@ -4933,9 +4953,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_462;
+    rt->loc = &L_466;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_462);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
   }
 }
 
@@ -4948,9 +4968,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_463;
+    rt->loc = &L_467;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_463);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
   }
 }
 
@@ -4963,9 +4983,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_464;
+    rt->loc = &L_468;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_464);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
   }
 }
 
@@ -4978,9 +4998,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_465;
+    rt->loc = &L_469;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_465);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
   }
 }
 
@@ -4993,9 +5013,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_466;
+    rt->loc = &L_470;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
   }
 }
 
@@ -5018,63 +5038,63 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_467;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_467);
+    rt->loc = &L_471;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_471);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_468;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_468);
+    rt->loc = &L_472;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_472);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_469;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_469);
+    rt->loc = &L_473;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_473);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_470;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_470);
+    rt->loc = &L_474;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_474);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_471;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_471);
+    rt->loc = &L_475;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_475);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_472);
+    rt->loc = &L_476;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_476);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_473;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_473);
+    rt->loc = &L_477;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_477);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_474);
+    rt->loc = &L_478;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_478);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_475);
+    rt->loc = &L_479;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_479);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_476);
+    rt->loc = &L_480;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_480);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_477);
+    rt->loc = &L_481;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_481);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_478);
+    rt->loc = &L_482;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_482);
   }
 }
 
@@ -5105,12 +5125,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_479;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_480);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_481, &ic0);
+    rt->loc = &L_483;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_484);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_485, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_482, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_486, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5121,16 +5141,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_483;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_484);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_485, &ic2);
+    rt->loc = &L_487;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_488);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_489, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_486;
+        rt->loc = &L_490;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5141,22 +5161,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_487;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_488);
+    rt->loc = &L_491;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_492);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_489;
+        rt->loc = &L_493;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_490;
+            rt->loc = &L_494;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5167,23 +5187,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_491;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_492, &ic3);
+        rt->loc = &L_495;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_496, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_493;
+            rt->loc = &L_497;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_494;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_495, &ic4);
+            rt->loc = &L_498;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_499, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5194,8 +5214,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_496;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_497, &ic5);
+        rt->loc = &L_500;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_501, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5206,7 +5226,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_498;
+    rt->loc = &L_502;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5217,7 +5237,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_499;
+        rt->loc = &L_503;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5228,8 +5248,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_500;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_501, &ic6);
+    rt->loc = &L_504;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_505, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5255,26 +5275,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_502;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_503);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_504, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_505);
+    rt->loc = &L_506;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_507);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_508, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_509);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_506;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_507, &ic1);
+    rt->loc = &L_510;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_511, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_508;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_509);
+        rt->loc = &L_512;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_513);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5283,16 +5303,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_510;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_511, &ic2);
+    rt->loc = &L_514;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_515, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_512;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_513);
+        rt->loc = &L_516;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_517);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5324,26 +5344,26 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_514;
+    rt->loc = &L_518;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_515);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_516, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_519);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_520, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_517);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_521);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_518);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_522);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_519);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_520, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_521);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_523);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_524, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_525);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5352,25 +5372,25 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_522;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_523);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_524, &ic2);
+    rt->loc = &L_526;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_527);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_528, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_525;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_526);
+    rt->loc = &L_529;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_530);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_527;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_528, &ic3);
+    rt->loc = &L_531;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_532, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5392,9 +5412,9 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_542, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_546, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_543);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_547);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5420,15 +5440,15 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_559);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_563);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_560, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_564, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k33)
-    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_561);
-  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_561);
+    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_565);
+  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_565);
   return v7;
 }
 
@@ -5473,13 +5493,13 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_529;
+    rt->loc = &L_533;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_529);
+    tpl_import(rt, self, 0, v0, &L_533);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_530;
+    rt->loc = &L_534;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5512,7 +5532,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_531;
+    rt->loc = &L_535;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5540,35 +5560,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_532;
+    rt->loc = &L_536;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_533;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_534);
+    rt->loc = &L_537;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_538);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_535);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_539);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_536;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_537);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_538, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_539, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_540);
+        rt->loc = &L_540;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_541);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_542, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_543, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_544);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_541;
+            rt->loc = &L_545;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5590,24 +5610,24 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k31)
-              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_544);
-            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_544);
+              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_548);
+            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_548);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_545;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_546);
+            rt->loc = &L_549;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_550);
             const tpl_value a49[1] = {v48};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_547);
-            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_547));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_551);
+            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_551));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_548);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_549, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_552);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_553, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_550, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_554, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5616,20 +5636,20 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_551;
+                rt->loc = &L_555;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_552);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_553, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_556);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_557, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_554, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_558, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_555, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_559, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5641,18 +5661,18 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_556;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_557);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_558);
+            rt->loc = &L_560;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_561);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_562);
             tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k34)
-              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_562);
-            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_562);
+              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_566);
+            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_566);
             const tpl_value a74[2] = {v69, v73};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_563);
-            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_563);
+              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_567);
+            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_567);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5661,22 +5681,22 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_564;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_565);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_566);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_567, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_568, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_569);
+    rt->loc = &L_568;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_569);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_570);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_571, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_572, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_573);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_570);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_574);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5680 "clean_html.c"
+#line 5700 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -6754,13 +6774,13 @@ static const char T21_source[] =
     "ISBN {{ edition.isbn|e }}\n"
     "\n"
     "{% endif %}\n"
-    "Published with Octavo {{ app.getVersion() }}.\n";
+    "{{ app.getLabel('published_with', {generator: 'Octavo ' ~ app.getVersion()}) }}.\n";
 static const tpl_template T21 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn23,
   .source = T21_source,
-  .source_len = 538,
+  .source_len = 573,
   .ast = NULL,
 };
 
@@ -6884,16 +6904,13 @@ static const char T29_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
-    "All rights reserved. No part of this book may be reproduced, stored in a\n"
-    "retrieval system or transmitted in any form or by any means, electronic,\n"
-    "mechanical, photocopying, recording or otherwise, without the prior written\n"
-    "permission of the copyright holder.\n";
+    "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T29 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn33,
   .source = T29_source,
-  .source_len = 389,
+  .source_len = 173,
   .ast = NULL,
 };
 

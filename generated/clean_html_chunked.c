@@ -222,435 +222,439 @@ static const tpl_loc L_173 = {F_2, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_174 = {F_2, 11, 6};
 static const tpl_loc L_175 = {F_2, 11, 22};
-static const tpl_loc L_176 = {F_2, 14, 23};
-static const tpl_loc L_177 = {F_2, 14, 30};
+static const tpl_loc L_176 = {F_2, 14, 1};
+static const tpl_loc L_177 = {F_2, 14, 63};
+static const tpl_loc L_178 = {F_2, 14, 8};
 static const char F_3[] = "figure.twig";
-static const tpl_loc L_178 = {F_3, 4, 4};
-static const tpl_loc L_179 = {F_3, 4, 18};
-static const tpl_loc L_180 = {F_3, 4, 23};
+static const tpl_loc L_179 = {F_3, 4, 4};
+static const tpl_loc L_180 = {F_3, 4, 18};
+static const tpl_loc L_181 = {F_3, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_181 = {F_3, 4, 74};
+static const tpl_loc L_182 = {F_3, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_182 = {F_3, 5, 23};
-static const tpl_loc L_183 = {F_3, 5, 26};
-static const tpl_loc L_184 = {F_3, 5, 31};
+static const tpl_loc L_183 = {F_3, 5, 23};
+static const tpl_loc L_184 = {F_3, 5, 26};
+static const tpl_loc L_185 = {F_3, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_185 = {F_3, 5, 55};
-static const tpl_loc L_186 = {F_3, 5, 63};
-static const tpl_loc L_187 = {F_3, 5, 75};
-static const tpl_loc L_188 = {F_3, 6, 1};
-static const tpl_loc L_189 = {F_3, 6, 9};
-static const tpl_loc L_190 = {F_3, 7, 4};
-static const tpl_loc L_191 = {F_3, 7, 12};
-static const tpl_loc L_192 = {F_3, 7, 26};
-static const tpl_loc L_193 = {F_3, 9, 5};
-static const tpl_loc L_194 = {F_3, 9, 41};
-static const tpl_loc L_195 = {F_3, 9, 67};
-static const tpl_loc L_196 = {F_3, 9, 75};
-static const tpl_loc L_197 = {F_3, 10, 5};
-static const tpl_loc L_198 = {F_3, 10, 8};
-static const tpl_loc L_199 = {F_3, 10, 43};
-static const tpl_loc L_200 = {F_3, 10, 51};
-static const tpl_loc L_201 = {F_3, 10, 78};
-static const tpl_loc L_202 = {F_3, 10, 86};
+static const tpl_loc L_186 = {F_3, 5, 55};
+static const tpl_loc L_187 = {F_3, 5, 63};
+static const tpl_loc L_188 = {F_3, 5, 75};
+static const tpl_loc L_189 = {F_3, 6, 1};
+static const tpl_loc L_190 = {F_3, 6, 9};
+static const tpl_loc L_191 = {F_3, 7, 4};
+static const tpl_loc L_192 = {F_3, 7, 12};
+static const tpl_loc L_193 = {F_3, 7, 26};
+static const tpl_loc L_194 = {F_3, 9, 5};
+static const tpl_loc L_195 = {F_3, 9, 41};
+static const tpl_loc L_196 = {F_3, 9, 67};
+static const tpl_loc L_197 = {F_3, 9, 75};
+static const tpl_loc L_198 = {F_3, 10, 5};
+static const tpl_loc L_199 = {F_3, 10, 8};
+static const tpl_loc L_200 = {F_3, 10, 43};
+static const tpl_loc L_201 = {F_3, 10, 51};
+static const tpl_loc L_202 = {F_3, 10, 78};
+static const tpl_loc L_203 = {F_3, 10, 86};
 static const char F_4[] = "index.twig";
-static const tpl_loc L_203 = {F_4, 5, 18};
-static const tpl_loc L_204 = {F_4, 5, 21};
-static const tpl_loc L_205 = {F_4, 5, 26};
-static const tpl_loc L_206 = {F_4, 5, 32};
-static const tpl_loc L_207 = {F_4, 9, 12};
-static const tpl_loc L_208 = {F_4, 13, 4};
-static const tpl_loc L_209 = {F_4, 13, 19};
+static const tpl_loc L_204 = {F_4, 5, 18};
+static const tpl_loc L_205 = {F_4, 5, 21};
+static const tpl_loc L_206 = {F_4, 5, 26};
+static const tpl_loc L_207 = {F_4, 5, 32};
+static const tpl_loc L_208 = {F_4, 9, 12};
+static const tpl_loc L_209 = {F_4, 13, 4};
+static const tpl_loc L_210 = {F_4, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_210 = {F_4, 13, 39};
-static const tpl_loc L_211 = {F_4, 13, 46};
-static const tpl_loc L_212 = {F_4, 13, 25};
-static const tpl_loc L_213 = {F_4, 13, 64};
+static const tpl_loc L_211 = {F_4, 13, 39};
+static const tpl_loc L_212 = {F_4, 13, 46};
+static const tpl_loc L_213 = {F_4, 13, 25};
+static const tpl_loc L_214 = {F_4, 13, 64};
 static const tpl_name N_toc_item = {"toc_item", 8u, 0x7939094du};
-static const tpl_loc L_214 = {F_4, 14, 4};
-static const tpl_loc L_215 = {F_4, 14, 16};
-static const tpl_loc L_216 = {F_4, 14, 36};
-static const tpl_loc L_217 = {F_4, 14, 43};
-static const tpl_loc L_218 = {F_4, 14, 22};
-static const tpl_loc L_219 = {F_4, 14, 76};
+static const tpl_loc L_215 = {F_4, 14, 4};
+static const tpl_loc L_216 = {F_4, 14, 16};
+static const tpl_loc L_217 = {F_4, 14, 36};
+static const tpl_loc L_218 = {F_4, 14, 43};
+static const tpl_loc L_219 = {F_4, 14, 22};
+static const tpl_loc L_220 = {F_4, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_220 = {F_4, 17, 1};
-static const tpl_loc L_221 = {F_4, 17, 14};
-static const tpl_loc L_222 = {F_4, 17, 19};
-static const tpl_loc L_223 = {F_4, 17, 39};
-static const tpl_loc L_224 = {F_4, 17, 47};
-static const tpl_loc L_225 = {F_4, 17, 51};
-static const tpl_loc L_226 = {F_4, 17, 81};
-static const tpl_loc L_227 = {F_4, 17, 4};
-static const tpl_loc L_228 = {F_4, 18, 4};
-static const tpl_loc L_229 = {F_4, 18, 7};
-static const tpl_loc L_230 = {F_4, 19, 45};
-static const tpl_loc L_231 = {F_4, 19, 48};
-static const tpl_loc L_232 = {F_4, 19, 52};
-static const tpl_loc L_233 = {F_4, 19, 69};
-static const tpl_loc L_234 = {F_4, 20, 23};
-static const tpl_loc L_235 = {F_4, 20, 33};
-static const tpl_loc L_236 = {F_4, 20, 42};
-static const tpl_loc L_237 = {F_4, 20, 91};
-static const tpl_loc L_238 = {F_4, 20, 98};
-static const tpl_loc L_239 = {F_4, 20, 115};
-static const tpl_loc L_240 = {F_4, 20, 163};
-static const tpl_loc L_241 = {F_4, 20, 166};
-static const tpl_loc L_242 = {F_4, 4, 11};
-static const tpl_loc L_243 = {F_4, 3, 12};
+static const tpl_loc L_221 = {F_4, 17, 1};
+static const tpl_loc L_222 = {F_4, 17, 14};
+static const tpl_loc L_223 = {F_4, 17, 19};
+static const tpl_loc L_224 = {F_4, 17, 39};
+static const tpl_loc L_225 = {F_4, 17, 47};
+static const tpl_loc L_226 = {F_4, 17, 51};
+static const tpl_loc L_227 = {F_4, 17, 81};
+static const tpl_loc L_228 = {F_4, 17, 4};
+static const tpl_loc L_229 = {F_4, 18, 4};
+static const tpl_loc L_230 = {F_4, 18, 7};
+static const tpl_loc L_231 = {F_4, 19, 45};
+static const tpl_loc L_232 = {F_4, 19, 48};
+static const tpl_loc L_233 = {F_4, 19, 52};
+static const tpl_loc L_234 = {F_4, 19, 69};
+static const tpl_loc L_235 = {F_4, 20, 23};
+static const tpl_loc L_236 = {F_4, 20, 33};
+static const tpl_loc L_237 = {F_4, 20, 42};
+static const tpl_loc L_238 = {F_4, 20, 91};
+static const tpl_loc L_239 = {F_4, 20, 98};
+static const tpl_loc L_240 = {F_4, 20, 115};
+static const tpl_loc L_241 = {F_4, 20, 163};
+static const tpl_loc L_242 = {F_4, 20, 166};
+static const tpl_loc L_243 = {F_4, 4, 11};
+static const tpl_loc L_244 = {F_4, 3, 12};
 static const char F_5[] = "layout.twig";
-static const tpl_loc L_244 = {F_5, 4, 11};
-static const tpl_loc L_245 = {F_5, 6, 13};
-static const tpl_loc L_246 = {F_5, 6, 44};
-static const tpl_loc L_247 = {F_5, 8, 12};
-static const tpl_loc L_248 = {F_5, 8, 51};
-static const tpl_loc L_249 = {F_5, 8, 66};
-static const tpl_loc L_250 = {F_5, 9, 10};
+static const tpl_loc L_245 = {F_5, 4, 11};
+static const tpl_loc L_246 = {F_5, 6, 13};
+static const tpl_loc L_247 = {F_5, 6, 44};
+static const tpl_loc L_248 = {F_5, 8, 12};
+static const tpl_loc L_249 = {F_5, 8, 51};
+static const tpl_loc L_250 = {F_5, 8, 66};
+static const tpl_loc L_251 = {F_5, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_251 = {F_5, 11, 23};
+static const tpl_loc L_252 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_252 = {F_5, 12, 43};
-static const tpl_loc L_253 = {F_5, 12, 59};
-static const tpl_loc L_254 = {F_5, 12, 64};
-static const tpl_loc L_255 = {F_5, 12, 46};
+static const tpl_loc L_253 = {F_5, 12, 43};
+static const tpl_loc L_254 = {F_5, 12, 59};
+static const tpl_loc L_255 = {F_5, 12, 64};
+static const tpl_loc L_256 = {F_5, 12, 46};
 static const tpl_name N_ui = {"ui", 2u, 0x5c43327bu};
-static const tpl_loc L_256 = {F_5, 13, 10};
+static const tpl_loc L_257 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_257 = {F_5, 14, 10};
+static const tpl_loc L_258 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_258 = {F_5, 16, 4};
-static const tpl_loc L_259 = {F_5, 16, 12};
-static const tpl_loc L_260 = {F_5, 16, 18};
-static const tpl_loc L_261 = {F_5, 16, 25};
-static const tpl_loc L_262 = {F_5, 16, 33};
-static const tpl_loc L_263 = {F_5, 16, 46};
-static const tpl_loc L_264 = {F_5, 16, 61};
-static const tpl_loc L_265 = {F_5, 16, 79};
-static const tpl_loc L_266 = {F_5, 16, 87};
-static const tpl_loc L_267 = {F_5, 16, 101};
-static const tpl_loc L_268 = {F_5, 16, 117};
+static const tpl_loc L_259 = {F_5, 16, 4};
+static const tpl_loc L_260 = {F_5, 16, 12};
+static const tpl_loc L_261 = {F_5, 16, 18};
+static const tpl_loc L_262 = {F_5, 16, 25};
+static const tpl_loc L_263 = {F_5, 16, 33};
+static const tpl_loc L_264 = {F_5, 16, 46};
+static const tpl_loc L_265 = {F_5, 16, 61};
+static const tpl_loc L_266 = {F_5, 16, 79};
+static const tpl_loc L_267 = {F_5, 16, 87};
+static const tpl_loc L_268 = {F_5, 16, 101};
+static const tpl_loc L_269 = {F_5, 16, 117};
 static const char F_6[] = "license.md.twig";
-static const tpl_loc L_269 = {F_6, 2, 4};
-static const tpl_loc L_270 = {F_6, 2, 44};
-static const tpl_loc L_271 = {F_6, 2, 57};
-static const tpl_loc L_272 = {F_6, 2, 60};
-static const tpl_loc L_273 = {F_6, 2, 65};
-static const tpl_loc L_274 = {F_6, 2, 72};
+static const tpl_loc L_270 = {F_6, 2, 4};
+static const tpl_loc L_271 = {F_6, 2, 44};
+static const tpl_loc L_272 = {F_6, 2, 57};
+static const tpl_loc L_273 = {F_6, 2, 60};
+static const tpl_loc L_274 = {F_6, 2, 65};
+static const tpl_loc L_275 = {F_6, 2, 72};
+static const tpl_loc L_276 = {F_6, 4, 1};
+static const tpl_loc L_277 = {F_6, 4, 4};
+static const tpl_loc L_278 = {F_6, 4, 8};
 static const char F_7[] = "lof.twig";
-static const tpl_loc L_275 = {F_7, 5, 9};
-static const tpl_loc L_276 = {F_7, 5, 12};
-static const tpl_loc L_277 = {F_7, 5, 17};
-static const tpl_loc L_278 = {F_7, 5, 26};
-static const tpl_loc L_279 = {F_7, 5, 34};
-static const tpl_loc L_280 = {F_7, 6, 12};
-static const tpl_loc L_281 = {F_7, 6, 52};
-static const tpl_loc L_282 = {F_7, 6, 56};
-static const tpl_loc L_283 = {F_7, 2, 12};
+static const tpl_loc L_279 = {F_7, 5, 9};
+static const tpl_loc L_280 = {F_7, 5, 12};
+static const tpl_loc L_281 = {F_7, 5, 17};
+static const tpl_loc L_282 = {F_7, 5, 26};
+static const tpl_loc L_283 = {F_7, 5, 34};
+static const tpl_loc L_284 = {F_7, 6, 12};
+static const tpl_loc L_285 = {F_7, 6, 52};
+static const tpl_loc L_286 = {F_7, 6, 56};
+static const tpl_loc L_287 = {F_7, 2, 12};
 static const char F_8[] = "lot.twig";
-static const tpl_loc L_284 = {F_8, 5, 9};
-static const tpl_loc L_285 = {F_8, 5, 12};
-static const tpl_loc L_286 = {F_8, 5, 17};
-static const tpl_loc L_287 = {F_8, 5, 26};
-static const tpl_loc L_288 = {F_8, 5, 34};
-static const tpl_loc L_289 = {F_8, 6, 12};
-static const tpl_loc L_290 = {F_8, 6, 52};
-static const tpl_loc L_291 = {F_8, 6, 56};
-static const tpl_loc L_292 = {F_8, 2, 12};
+static const tpl_loc L_288 = {F_8, 5, 9};
+static const tpl_loc L_289 = {F_8, 5, 12};
+static const tpl_loc L_290 = {F_8, 5, 17};
+static const tpl_loc L_291 = {F_8, 5, 26};
+static const tpl_loc L_292 = {F_8, 5, 34};
+static const tpl_loc L_293 = {F_8, 6, 12};
+static const tpl_loc L_294 = {F_8, 6, 52};
+static const tpl_loc L_295 = {F_8, 6, 56};
+static const tpl_loc L_296 = {F_8, 2, 12};
 static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_293 = {F_9, 3, 31};
-static const tpl_loc L_294 = {F_9, 3, 60};
-static const tpl_loc L_295 = {F_9, 3, 63};
-static const tpl_loc L_296 = {F_9, 3, 68};
-static const tpl_loc L_297 = {F_9, 4, 24};
-static const tpl_loc L_298 = {F_9, 4, 27};
-static const tpl_loc L_299 = {F_9, 4, 32};
-static const tpl_loc L_300 = {F_9, 4, 38};
-static const tpl_loc L_301 = {F_9, 5, 4};
-static const tpl_loc L_302 = {F_9, 6, 26};
-static const tpl_loc L_303 = {F_9, 6, 34};
+static const tpl_loc L_297 = {F_9, 3, 31};
+static const tpl_loc L_298 = {F_9, 3, 60};
+static const tpl_loc L_299 = {F_9, 3, 63};
+static const tpl_loc L_300 = {F_9, 3, 68};
+static const tpl_loc L_301 = {F_9, 4, 24};
+static const tpl_loc L_302 = {F_9, 4, 27};
+static const tpl_loc L_303 = {F_9, 4, 32};
+static const tpl_loc L_304 = {F_9, 4, 38};
+static const tpl_loc L_305 = {F_9, 5, 4};
+static const tpl_loc L_306 = {F_9, 6, 26};
+static const tpl_loc L_307 = {F_9, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_304 = {F_9, 6, 43};
-static const tpl_loc L_305 = {F_9, 8, 4};
-static const tpl_loc L_306 = {F_9, 8, 12};
-static const tpl_loc L_307 = {F_9, 9, 24};
-static const tpl_loc L_308 = {F_9, 9, 39};
-static const tpl_loc L_309 = {F_9, 11, 4};
-static const tpl_loc L_310 = {F_9, 11, 12};
-static const tpl_loc L_311 = {F_9, 12, 25};
-static const tpl_loc L_312 = {F_9, 12, 41};
+static const tpl_loc L_308 = {F_9, 6, 43};
+static const tpl_loc L_309 = {F_9, 8, 4};
+static const tpl_loc L_310 = {F_9, 8, 12};
+static const tpl_loc L_311 = {F_9, 9, 24};
+static const tpl_loc L_312 = {F_9, 9, 39};
+static const tpl_loc L_313 = {F_9, 11, 4};
+static const tpl_loc L_314 = {F_9, 11, 12};
+static const tpl_loc L_315 = {F_9, 12, 25};
+static const tpl_loc L_316 = {F_9, 12, 41};
 static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_313 = {F_10, 4, 4};
+static const tpl_loc L_317 = {F_10, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_314 = {F_10, 4, 61};
-static const tpl_loc L_315 = {F_10, 4, 36};
+static const tpl_loc L_318 = {F_10, 4, 61};
+static const tpl_loc L_319 = {F_10, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_316 = {F_10, 5, 4};
-static const tpl_loc L_317 = {F_10, 5, 7};
-static const tpl_loc L_318 = {F_10, 5, 22};
-static const tpl_loc L_319 = {F_10, 7, 4};
+static const tpl_loc L_320 = {F_10, 5, 4};
+static const tpl_loc L_321 = {F_10, 5, 7};
+static const tpl_loc L_322 = {F_10, 5, 22};
+static const tpl_loc L_323 = {F_10, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_320 = {F_10, 8, 4};
-static const tpl_loc L_321 = {F_10, 8, 16};
-static const tpl_loc L_322 = {F_10, 8, 22};
+static const tpl_loc L_324 = {F_10, 8, 4};
+static const tpl_loc L_325 = {F_10, 8, 16};
+static const tpl_loc L_326 = {F_10, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_323 = {F_10, 9, 14};
-static const tpl_loc L_324 = {F_10, 9, 17};
-static const tpl_loc L_325 = {F_10, 9, 24};
-static const tpl_loc L_326 = {F_10, 9, 27};
-static const tpl_loc L_327 = {F_10, 9, 33};
-static const tpl_loc L_328 = {F_10, 9, 61};
-static const tpl_loc L_329 = {F_10, 9, 70};
-static const tpl_loc L_330 = {F_10, 9, 79};
-static const tpl_loc L_331 = {F_10, 9, 92};
+static const tpl_loc L_327 = {F_10, 9, 14};
+static const tpl_loc L_328 = {F_10, 9, 17};
+static const tpl_loc L_329 = {F_10, 9, 24};
+static const tpl_loc L_330 = {F_10, 9, 27};
+static const tpl_loc L_331 = {F_10, 9, 33};
+static const tpl_loc L_332 = {F_10, 9, 61};
+static const tpl_loc L_333 = {F_10, 9, 70};
+static const tpl_loc L_334 = {F_10, 9, 79};
+static const tpl_loc L_335 = {F_10, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_332 = {F_10, 9, 121};
-static const tpl_loc L_333 = {F_10, 9, 127};
-static const tpl_loc L_334 = {F_10, 9, 135};
-static const tpl_loc L_335 = {F_10, 9, 83};
-static const tpl_loc L_336 = {F_10, 9, 156};
-static const tpl_loc L_337 = {F_10, 9, 165};
-static const tpl_loc L_338 = {F_10, 9, 176};
+static const tpl_loc L_336 = {F_10, 9, 121};
+static const tpl_loc L_337 = {F_10, 9, 127};
+static const tpl_loc L_338 = {F_10, 9, 135};
+static const tpl_loc L_339 = {F_10, 9, 83};
+static const tpl_loc L_340 = {F_10, 9, 156};
+static const tpl_loc L_341 = {F_10, 9, 165};
+static const tpl_loc L_342 = {F_10, 9, 176};
 static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_339 = {F_11, 4, 8};
-static const tpl_loc L_340 = {F_11, 4, 11};
+static const tpl_loc L_343 = {F_11, 4, 8};
+static const tpl_loc L_344 = {F_11, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_341 = {F_11, 5, 4};
-static const tpl_loc L_342 = {F_11, 5, 7};
-static const tpl_loc L_343 = {F_11, 5, 12};
-static const tpl_loc L_344 = {F_11, 6, 30};
-static const tpl_loc L_345 = {F_11, 6, 45};
-static const tpl_loc L_346 = {F_11, 8, 4};
-static const tpl_loc L_347 = {F_11, 8, 44};
+static const tpl_loc L_345 = {F_11, 5, 4};
+static const tpl_loc L_346 = {F_11, 5, 7};
+static const tpl_loc L_347 = {F_11, 5, 12};
+static const tpl_loc L_348 = {F_11, 6, 30};
+static const tpl_loc L_349 = {F_11, 6, 45};
+static const tpl_loc L_350 = {F_11, 8, 4};
+static const tpl_loc L_351 = {F_11, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_348 = {F_11, 9, 35};
-static const tpl_loc L_349 = {F_11, 9, 43};
-static const tpl_loc L_350 = {F_11, 9, 55};
-static const tpl_loc L_351 = {F_11, 11, 33};
-static const tpl_loc L_352 = {F_11, 11, 74};
-static const tpl_loc L_353 = {F_11, 11, 79};
-static const tpl_loc L_354 = {F_11, 11, 113};
-static const tpl_loc L_355 = {F_11, 11, 117};
-static const tpl_loc L_356 = {F_11, 11, 131};
-static const tpl_loc L_357 = {F_11, 13, 4};
-static const tpl_loc L_358 = {F_11, 13, 7};
-static const tpl_loc L_359 = {F_11, 13, 15};
+static const tpl_loc L_352 = {F_11, 9, 35};
+static const tpl_loc L_353 = {F_11, 9, 43};
+static const tpl_loc L_354 = {F_11, 9, 55};
+static const tpl_loc L_355 = {F_11, 11, 33};
+static const tpl_loc L_356 = {F_11, 11, 74};
+static const tpl_loc L_357 = {F_11, 11, 79};
+static const tpl_loc L_358 = {F_11, 11, 113};
+static const tpl_loc L_359 = {F_11, 11, 117};
+static const tpl_loc L_360 = {F_11, 11, 131};
+static const tpl_loc L_361 = {F_11, 13, 4};
+static const tpl_loc L_362 = {F_11, 13, 7};
+static const tpl_loc L_363 = {F_11, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_360 = {F_11, 14, 30};
-static const tpl_loc L_361 = {F_11, 14, 33};
-static const tpl_loc L_362 = {F_11, 16, 4};
-static const tpl_loc L_363 = {F_11, 16, 7};
+static const tpl_loc L_364 = {F_11, 14, 30};
+static const tpl_loc L_365 = {F_11, 14, 33};
+static const tpl_loc L_366 = {F_11, 16, 4};
+static const tpl_loc L_367 = {F_11, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_364 = {F_11, 17, 30};
-static const tpl_loc L_365 = {F_11, 17, 33};
+static const tpl_loc L_368 = {F_11, 17, 30};
+static const tpl_loc L_369 = {F_11, 17, 33};
 static const char F_12[] = "partials/macros.twig";
-static const tpl_loc L_366 = {F_12, 6, 4};
-static const tpl_loc L_367 = {F_12, 6, 7};
-static const tpl_loc L_368 = {F_12, 6, 13};
-static const tpl_loc L_369 = {F_12, 6, 41};
-static const tpl_loc L_370 = {F_12, 6, 68};
-static const tpl_loc L_371 = {F_12, 6, 77};
-static const tpl_loc L_372 = {F_12, 6, 108};
-static const tpl_loc L_373 = {F_12, 6, 117};
-static const tpl_loc L_374 = {F_12, 13, 4};
-static const tpl_loc L_375 = {F_12, 13, 36};
+static const tpl_loc L_370 = {F_12, 6, 4};
+static const tpl_loc L_371 = {F_12, 6, 7};
+static const tpl_loc L_372 = {F_12, 6, 13};
+static const tpl_loc L_373 = {F_12, 6, 41};
+static const tpl_loc L_374 = {F_12, 6, 68};
+static const tpl_loc L_375 = {F_12, 6, 77};
+static const tpl_loc L_376 = {F_12, 6, 108};
+static const tpl_loc L_377 = {F_12, 6, 117};
+static const tpl_loc L_378 = {F_12, 13, 4};
+static const tpl_loc L_379 = {F_12, 13, 36};
 static const tpl_name N_parts = {"parts", 5u, 0x583da425u};
-static const tpl_loc L_376 = {F_12, 14, 4};
-static const tpl_loc L_377 = {F_12, 14, 16};
-static const tpl_loc L_378 = {F_12, 14, 22};
-static const tpl_loc L_379 = {F_12, 14, 36};
+static const tpl_loc L_380 = {F_12, 14, 4};
+static const tpl_loc L_381 = {F_12, 14, 16};
+static const tpl_loc L_382 = {F_12, 14, 22};
+static const tpl_loc L_383 = {F_12, 14, 36};
 static const tpl_name N_p = {"p", 1u, 0xf50c43efu};
-static const tpl_loc L_380 = {F_12, 14, 56};
-static const tpl_loc L_381 = {F_12, 14, 72};
-static const tpl_loc L_382 = {F_12, 14, 81};
-static const tpl_loc L_383 = {F_12, 14, 45};
-static const tpl_loc L_384 = {F_12, 14, 97};
-static const tpl_loc L_385 = {F_12, 15, 4};
-static const tpl_loc L_386 = {F_12, 15, 16};
-static const tpl_loc L_387 = {F_12, 15, 46};
-static const tpl_loc L_388 = {F_12, 15, 64};
-static const tpl_loc L_389 = {F_12, 15, 74};
-static const tpl_loc L_390 = {F_12, 16, 1};
-static const tpl_loc L_391 = {F_12, 16, 57};
-static const tpl_loc L_392 = {F_12, 16, 5};
-static const tpl_loc L_393 = {F_12, 22, 1};
-static const tpl_loc L_394 = {F_12, 22, 28};
-static const tpl_loc L_395 = {F_12, 22, 34};
-static const tpl_loc L_396 = {F_12, 22, 49};
-static const tpl_loc L_397 = {F_12, 22, 4};
-static const tpl_loc L_398 = {F_12, 22, 57};
-static const tpl_loc L_399 = {F_12, 22, 67};
+static const tpl_loc L_384 = {F_12, 14, 56};
+static const tpl_loc L_385 = {F_12, 14, 72};
+static const tpl_loc L_386 = {F_12, 14, 81};
+static const tpl_loc L_387 = {F_12, 14, 45};
+static const tpl_loc L_388 = {F_12, 14, 97};
+static const tpl_loc L_389 = {F_12, 15, 4};
+static const tpl_loc L_390 = {F_12, 15, 16};
+static const tpl_loc L_391 = {F_12, 15, 46};
+static const tpl_loc L_392 = {F_12, 15, 64};
+static const tpl_loc L_393 = {F_12, 15, 74};
+static const tpl_loc L_394 = {F_12, 16, 1};
+static const tpl_loc L_395 = {F_12, 16, 57};
+static const tpl_loc L_396 = {F_12, 16, 5};
+static const tpl_loc L_397 = {F_12, 22, 1};
+static const tpl_loc L_398 = {F_12, 22, 28};
+static const tpl_loc L_399 = {F_12, 22, 34};
+static const tpl_loc L_400 = {F_12, 22, 49};
+static const tpl_loc L_401 = {F_12, 22, 4};
+static const tpl_loc L_402 = {F_12, 22, 57};
+static const tpl_loc L_403 = {F_12, 22, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_400 = {F_12, 30, 4};
-static const tpl_loc L_401 = {F_12, 30, 7};
-static const tpl_loc L_402 = {F_12, 30, 22};
-static const tpl_loc L_403 = {F_12, 31, 4};
+static const tpl_loc L_404 = {F_12, 30, 4};
+static const tpl_loc L_405 = {F_12, 30, 7};
+static const tpl_loc L_406 = {F_12, 30, 22};
+static const tpl_loc L_407 = {F_12, 31, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_404 = {F_12, 33, 4};
-static const tpl_loc L_405 = {F_12, 33, 17};
-static const tpl_loc L_406 = {F_12, 34, 4};
-static const tpl_loc L_407 = {F_12, 34, 7};
-static const tpl_loc L_408 = {F_12, 34, 19};
-static const tpl_loc L_409 = {F_12, 35, 4};
-static const tpl_loc L_410 = {F_12, 35, 7};
-static const tpl_loc L_411 = {F_12, 35, 13};
+static const tpl_loc L_408 = {F_12, 33, 4};
+static const tpl_loc L_409 = {F_12, 33, 17};
+static const tpl_loc L_410 = {F_12, 34, 4};
+static const tpl_loc L_411 = {F_12, 34, 7};
+static const tpl_loc L_412 = {F_12, 34, 19};
+static const tpl_loc L_413 = {F_12, 35, 4};
+static const tpl_loc L_414 = {F_12, 35, 7};
+static const tpl_loc L_415 = {F_12, 35, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_412 = {F_12, 35, 26};
-static const tpl_loc L_413 = {F_12, 38, 4};
-static const tpl_loc L_414 = {F_12, 38, 40};
-static const tpl_loc L_415 = {F_12, 38, 46};
-static const tpl_loc L_416 = {F_12, 38, 23};
-static const tpl_loc L_417 = {F_12, 38, 53};
+static const tpl_loc L_416 = {F_12, 35, 26};
+static const tpl_loc L_417 = {F_12, 38, 4};
+static const tpl_loc L_418 = {F_12, 38, 40};
+static const tpl_loc L_419 = {F_12, 38, 46};
+static const tpl_loc L_420 = {F_12, 38, 23};
+static const tpl_loc L_421 = {F_12, 38, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_418 = {F_12, 40, 4};
-static const tpl_loc L_419 = {F_12, 40, 7};
-static const tpl_loc L_420 = {F_12, 40, 24};
-static const tpl_loc L_421 = {F_12, 40, 34};
+static const tpl_loc L_422 = {F_12, 40, 4};
+static const tpl_loc L_423 = {F_12, 40, 7};
+static const tpl_loc L_424 = {F_12, 40, 24};
+static const tpl_loc L_425 = {F_12, 40, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_422 = {F_12, 42, 4};
-static const tpl_loc L_423 = {F_12, 42, 15};
-static const tpl_loc L_424 = {F_12, 42, 34};
-static const tpl_loc L_425 = {F_12, 42, 41};
-static const tpl_loc L_426 = {F_12, 42, 20};
-static const tpl_loc L_427 = {F_12, 45, 4};
-static const tpl_loc L_428 = {F_12, 45, 15};
-static const tpl_loc L_429 = {F_12, 45, 27};
-static const tpl_loc L_430 = {F_12, 45, 33};
-static const tpl_loc L_431 = {F_12, 45, 20};
-static const tpl_loc L_432 = {F_12, 46, 4};
-static const tpl_loc L_433 = {F_12, 46, 34};
-static const tpl_loc L_434 = {F_12, 46, 40};
-static const tpl_loc L_435 = {F_12, 47, 15};
-static const tpl_loc L_436 = {F_12, 47, 50};
-static const tpl_loc L_437 = {F_12, 47, 53};
-static const tpl_loc L_438 = {F_12, 47, 59};
-static const tpl_loc L_439 = {F_12, 47, 66};
-static const tpl_loc L_440 = {F_12, 47, 74};
-static const tpl_loc L_441 = {F_12, 47, 96};
-static const tpl_loc L_442 = {F_12, 47, 99};
-static const tpl_loc L_443 = {F_12, 47, 105};
-static const tpl_loc L_444 = {F_12, 47, 124};
-static const tpl_loc L_445 = {F_12, 47, 127};
-static const tpl_loc L_446 = {F_12, 47, 134};
-static const tpl_loc L_447 = {F_12, 47, 137};
-static const tpl_loc L_448 = {F_12, 47, 147};
-static const tpl_loc L_449 = {F_12, 47, 150};
-static const tpl_loc L_450 = {F_12, 47, 211};
-static const tpl_loc L_451 = {F_12, 47, 214};
-static const tpl_loc L_452 = {F_12, 50, 4};
-static const tpl_loc L_453 = {F_12, 50, 7};
-static const tpl_loc L_454 = {F_12, 50, 12};
-static const tpl_loc L_455 = {F_12, 50, 28};
-static const tpl_loc L_456 = {F_12, 50, 46};
-static const tpl_loc L_457 = {F_12, 50, 38};
+static const tpl_loc L_426 = {F_12, 42, 4};
+static const tpl_loc L_427 = {F_12, 42, 15};
+static const tpl_loc L_428 = {F_12, 42, 34};
+static const tpl_loc L_429 = {F_12, 42, 41};
+static const tpl_loc L_430 = {F_12, 42, 20};
+static const tpl_loc L_431 = {F_12, 45, 4};
+static const tpl_loc L_432 = {F_12, 45, 15};
+static const tpl_loc L_433 = {F_12, 45, 27};
+static const tpl_loc L_434 = {F_12, 45, 33};
+static const tpl_loc L_435 = {F_12, 45, 20};
+static const tpl_loc L_436 = {F_12, 46, 4};
+static const tpl_loc L_437 = {F_12, 46, 34};
+static const tpl_loc L_438 = {F_12, 46, 40};
+static const tpl_loc L_439 = {F_12, 47, 15};
+static const tpl_loc L_440 = {F_12, 47, 50};
+static const tpl_loc L_441 = {F_12, 47, 53};
+static const tpl_loc L_442 = {F_12, 47, 59};
+static const tpl_loc L_443 = {F_12, 47, 66};
+static const tpl_loc L_444 = {F_12, 47, 74};
+static const tpl_loc L_445 = {F_12, 47, 96};
+static const tpl_loc L_446 = {F_12, 47, 99};
+static const tpl_loc L_447 = {F_12, 47, 105};
+static const tpl_loc L_448 = {F_12, 47, 124};
+static const tpl_loc L_449 = {F_12, 47, 127};
+static const tpl_loc L_450 = {F_12, 47, 134};
+static const tpl_loc L_451 = {F_12, 47, 137};
+static const tpl_loc L_452 = {F_12, 47, 147};
+static const tpl_loc L_453 = {F_12, 47, 150};
+static const tpl_loc L_454 = {F_12, 47, 211};
+static const tpl_loc L_455 = {F_12, 47, 214};
+static const tpl_loc L_456 = {F_12, 50, 4};
+static const tpl_loc L_457 = {F_12, 50, 7};
+static const tpl_loc L_458 = {F_12, 50, 12};
+static const tpl_loc L_459 = {F_12, 50, 28};
+static const tpl_loc L_460 = {F_12, 50, 46};
+static const tpl_loc L_461 = {F_12, 50, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_458 = {F_12, 58, 4};
-static const tpl_loc L_459 = {F_12, 58, 7};
-static const tpl_loc L_460 = {F_12, 58, 22};
-static const tpl_loc L_461 = {F_12, 59, 13};
-static const tpl_loc L_462 = {F_12, 59, 58};
-static const tpl_loc L_463 = {F_12, 59, 61};
-static const tpl_loc L_464 = {F_12, 60, 27};
-static const tpl_loc L_465 = {F_12, 60, 37};
-static const tpl_loc L_466 = {F_12, 60, 40};
-static const tpl_loc L_467 = {F_12, 61, 1};
-static const tpl_loc L_468 = {F_12, 61, 28};
-static const tpl_loc L_469 = {F_12, 61, 34};
-static const tpl_loc L_470 = {F_12, 61, 4};
+static const tpl_loc L_462 = {F_12, 58, 4};
+static const tpl_loc L_463 = {F_12, 58, 7};
+static const tpl_loc L_464 = {F_12, 58, 22};
+static const tpl_loc L_465 = {F_12, 59, 13};
+static const tpl_loc L_466 = {F_12, 59, 58};
+static const tpl_loc L_467 = {F_12, 59, 61};
+static const tpl_loc L_468 = {F_12, 60, 27};
+static const tpl_loc L_469 = {F_12, 60, 37};
+static const tpl_loc L_470 = {F_12, 60, 40};
+static const tpl_loc L_471 = {F_12, 61, 1};
+static const tpl_loc L_472 = {F_12, 61, 28};
+static const tpl_loc L_473 = {F_12, 61, 34};
+static const tpl_loc L_474 = {F_12, 61, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const tpl_name N_key = {"key", 3u, 0x6815c86cu};
-static const tpl_loc L_471 = {F_12, 68, 4};
+static const tpl_loc L_475 = {F_12, 68, 4};
 static const tpl_name N_strings = {"strings", 7u, 0xb0727511u};
-static const tpl_loc L_472 = {F_12, 74, 4};
-static const tpl_loc L_473 = {F_12, 74, 38};
-static const tpl_loc L_474 = {F_12, 74, 44};
-static const tpl_loc L_475 = {F_12, 74, 55};
-static const tpl_loc L_476 = {F_12, 74, 61};
-static const tpl_loc L_477 = {F_12, 74, 72};
+static const tpl_loc L_476 = {F_12, 74, 4};
+static const tpl_loc L_477 = {F_12, 74, 38};
+static const tpl_loc L_478 = {F_12, 74, 44};
+static const tpl_loc L_479 = {F_12, 74, 55};
+static const tpl_loc L_480 = {F_12, 74, 61};
+static const tpl_loc L_481 = {F_12, 74, 72};
 static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_478 = {F_12, 75, 1};
-static const tpl_loc L_479 = {F_12, 75, 14};
-static const tpl_loc L_480 = {F_12, 75, 19};
-static const tpl_loc L_481 = {F_12, 75, 28};
-static const tpl_loc L_482 = {F_12, 75, 36};
-static const tpl_loc L_483 = {F_12, 75, 41};
+static const tpl_loc L_482 = {F_12, 75, 1};
+static const tpl_loc L_483 = {F_12, 75, 14};
+static const tpl_loc L_484 = {F_12, 75, 19};
+static const tpl_loc L_485 = {F_12, 75, 28};
+static const tpl_loc L_486 = {F_12, 75, 36};
+static const tpl_loc L_487 = {F_12, 75, 41};
 static const tpl_name N_en = {"en", 2u, 0x411a658au};
-static const tpl_loc L_484 = {F_12, 75, 45};
+static const tpl_loc L_488 = {F_12, 75, 45};
 static const char F_13[] = "style.css.twig";
-static const tpl_loc L_485 = {F_13, 6, 33};
-static const tpl_loc L_486 = {F_13, 7, 28};
-static const tpl_loc L_487 = {F_13, 8, 34};
-static const tpl_loc L_488 = {F_13, 9, 31};
-static const tpl_loc L_489 = {F_13, 10, 28};
-static const tpl_loc L_490 = {F_13, 11, 31};
-static const tpl_loc L_491 = {F_13, 12, 30};
-static const tpl_loc L_492 = {F_13, 13, 29};
-static const tpl_loc L_493 = {F_13, 14, 30};
-static const tpl_loc L_494 = {F_13, 15, 34};
-static const tpl_loc L_495 = {F_13, 16, 29};
-static const tpl_loc L_496 = {F_13, 6, 10};
+static const tpl_loc L_489 = {F_13, 6, 33};
+static const tpl_loc L_490 = {F_13, 7, 28};
+static const tpl_loc L_491 = {F_13, 8, 34};
+static const tpl_loc L_492 = {F_13, 9, 31};
+static const tpl_loc L_493 = {F_13, 10, 28};
+static const tpl_loc L_494 = {F_13, 11, 31};
+static const tpl_loc L_495 = {F_13, 12, 30};
+static const tpl_loc L_496 = {F_13, 13, 29};
+static const tpl_loc L_497 = {F_13, 14, 30};
+static const tpl_loc L_498 = {F_13, 15, 34};
+static const tpl_loc L_499 = {F_13, 16, 29};
+static const tpl_loc L_500 = {F_13, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_497 = {F_13, 7, 10};
+static const tpl_loc L_501 = {F_13, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_498 = {F_13, 8, 10};
+static const tpl_loc L_502 = {F_13, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_499 = {F_13, 9, 10};
-static const tpl_loc L_500 = {F_13, 10, 10};
+static const tpl_loc L_503 = {F_13, 9, 10};
+static const tpl_loc L_504 = {F_13, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_501 = {F_13, 11, 10};
+static const tpl_loc L_505 = {F_13, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_502 = {F_13, 12, 10};
+static const tpl_loc L_506 = {F_13, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_503 = {F_13, 13, 10};
-static const tpl_loc L_504 = {F_13, 14, 10};
+static const tpl_loc L_507 = {F_13, 13, 10};
+static const tpl_loc L_508 = {F_13, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_505 = {F_13, 15, 10};
+static const tpl_loc L_509 = {F_13, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_506 = {F_13, 16, 10};
+static const tpl_loc L_510 = {F_13, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_507 = {F_13, 17, 10};
+static const tpl_loc L_511 = {F_13, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_14[] = "table.twig";
-static const tpl_loc L_508 = {F_14, 4, 4};
-static const tpl_loc L_509 = {F_14, 4, 20};
-static const tpl_loc L_510 = {F_14, 4, 25};
-static const tpl_loc L_511 = {F_14, 4, 39};
+static const tpl_loc L_512 = {F_14, 4, 4};
+static const tpl_loc L_513 = {F_14, 4, 20};
+static const tpl_loc L_514 = {F_14, 4, 25};
+static const tpl_loc L_515 = {F_14, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_512 = {F_14, 5, 25};
-static const tpl_loc L_513 = {F_14, 5, 28};
-static const tpl_loc L_514 = {F_14, 5, 33};
-static const tpl_loc L_515 = {F_14, 5, 45};
-static const tpl_loc L_516 = {F_14, 6, 4};
-static const tpl_loc L_517 = {F_14, 6, 7};
-static const tpl_loc L_518 = {F_14, 7, 31};
-static const tpl_loc L_519 = {F_14, 7, 51};
-static const tpl_loc L_520 = {F_14, 8, 5};
-static const tpl_loc L_521 = {F_14, 8, 13};
-static const tpl_loc L_522 = {F_14, 8, 41};
-static const tpl_loc L_523 = {F_14, 8, 67};
-static const tpl_loc L_524 = {F_14, 8, 75};
-static const tpl_loc L_525 = {F_14, 8, 108};
-static const tpl_loc L_526 = {F_14, 8, 116};
-static const tpl_loc L_527 = {F_14, 11, 42};
-static const tpl_loc L_528 = {F_14, 11, 103};
-static const tpl_loc L_529 = {F_14, 12, 1};
-static const tpl_loc L_530 = {F_14, 12, 9};
+static const tpl_loc L_516 = {F_14, 5, 25};
+static const tpl_loc L_517 = {F_14, 5, 28};
+static const tpl_loc L_518 = {F_14, 5, 33};
+static const tpl_loc L_519 = {F_14, 5, 45};
+static const tpl_loc L_520 = {F_14, 6, 4};
+static const tpl_loc L_521 = {F_14, 6, 7};
+static const tpl_loc L_522 = {F_14, 7, 31};
+static const tpl_loc L_523 = {F_14, 7, 51};
+static const tpl_loc L_524 = {F_14, 8, 5};
+static const tpl_loc L_525 = {F_14, 8, 13};
+static const tpl_loc L_526 = {F_14, 8, 41};
+static const tpl_loc L_527 = {F_14, 8, 67};
+static const tpl_loc L_528 = {F_14, 8, 75};
+static const tpl_loc L_529 = {F_14, 8, 108};
+static const tpl_loc L_530 = {F_14, 8, 116};
+static const tpl_loc L_531 = {F_14, 11, 42};
+static const tpl_loc L_532 = {F_14, 11, 103};
+static const tpl_loc L_533 = {F_14, 12, 1};
+static const tpl_loc L_534 = {F_14, 12, 9};
 static const char F_15[] = "title.md.twig";
-static const tpl_loc L_531 = {F_15, 3, 3};
-static const tpl_loc L_532 = {F_15, 3, 6};
-static const tpl_loc L_533 = {F_15, 3, 11};
-static const tpl_loc L_534 = {F_15, 3, 17};
-static const tpl_loc L_535 = {F_15, 5, 4};
-static const tpl_loc L_536 = {F_15, 5, 12};
-static const tpl_loc L_537 = {F_15, 6, 24};
-static const tpl_loc L_538 = {F_15, 6, 39};
-static const tpl_loc L_539 = {F_15, 9, 4};
-static const tpl_loc L_540 = {F_15, 9, 12};
-static const tpl_loc L_541 = {F_15, 10, 25};
-static const tpl_loc L_542 = {F_15, 10, 41};
+static const tpl_loc L_535 = {F_15, 3, 3};
+static const tpl_loc L_536 = {F_15, 3, 6};
+static const tpl_loc L_537 = {F_15, 3, 11};
+static const tpl_loc L_538 = {F_15, 3, 17};
+static const tpl_loc L_539 = {F_15, 5, 4};
+static const tpl_loc L_540 = {F_15, 5, 12};
+static const tpl_loc L_541 = {F_15, 6, 24};
+static const tpl_loc L_542 = {F_15, 6, 39};
+static const tpl_loc L_543 = {F_15, 9, 4};
+static const tpl_loc L_544 = {F_15, 9, 12};
+static const tpl_loc L_545 = {F_15, 10, 25};
+static const tpl_loc L_546 = {F_15, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -2558,13 +2562,21 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 #line 14 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "Published with Octavo ", 22);
-#line 14 "themes/clean/contents/edition.md.twig"
   {
     rt->loc = &L_176;
-    tpl_value v27 = tpl_str("getVersion", 10u);
-    tpl_value v28 = tpl_call_method(rt, v16, v27, 0, NULL, &L_177);
-    tpl_out_value(rt, v28);
+    tpl_value v27 = tpl_str("getLabel", 8u);
+    tpl_value v28 = tpl_str("published_with", 14u);
+    tpl_map *m29 = tpl_map_new(rt->arena, 1);
+    tpl_value v30 = tpl_str("generator", 9u);
+    tpl_value v31 = tpl_str("Octavo ", 7u);
+    tpl_value v32 = tpl_str("getVersion", 10u);
+    tpl_value v33 = tpl_call_method(rt, v16, v32, 0, NULL, &L_177);
+    tpl_value v34 = tpl_op_concat(rt, v31, v33);
+    tpl_map_set(rt->arena, m29, v30, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m29);
+    const tpl_value a36[2] = {v28, v35};
+    tpl_value v37 = tpl_call_method(rt, v16, v27, 2, a36, &L_178);
+    tpl_out_value(rt, v37);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -2603,16 +2615,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_178;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_179);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_180, &ic0);
+    rt->loc = &L_179;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_180);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_181, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_181, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_182, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2623,10 +2635,10 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_182;
+    rt->loc = &L_183;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_183);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_184, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_184);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_185, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2639,15 +2651,15 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_185;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_186, &ic3);
+    rt->loc = &L_186;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_187, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_187;
+        rt->loc = &L_188;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2658,19 +2670,19 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_188;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_189, &ic4);
+    rt->loc = &L_189;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_190, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_190;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_191, &ic5);
+    rt->loc = &L_191;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_192, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_192, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_193, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2679,22 +2691,22 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_193;
+        rt->loc = &L_194;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_194;
+            rt->loc = &L_195;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_195;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_196, &ic7);
+            rt->loc = &L_196;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_197, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2705,16 +2717,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_197;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_198);
+        rt->loc = &L_198;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_199);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_199;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_200, &ic8);
+            rt->loc = &L_200;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_201, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2722,8 +2734,8 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_201;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_202, &ic9);
+            rt->loc = &L_202;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_203, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2750,10 +2762,10 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_203;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_204);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_205, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_206);
+    rt->loc = &L_204;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_205);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_206, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_207);
     tpl_out_value(rt, v2);
   }
 }
@@ -2780,7 +2792,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_207;
+    rt->loc = &L_208;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -2791,7 +2803,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_207);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_208);
   }
 #line 10 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
@@ -2811,8 +2823,8 @@ static tpl_value fn24(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_210, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_211, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_211, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_212, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
@@ -2833,8 +2845,8 @@ static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_216, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_217, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_217, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_218, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -2869,32 +2881,32 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_208;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_209);
+    rt->loc = &L_209;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_210);
     tpl_value v1 = tpl_closure_new_slots(rt, fn24, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_212);
-    tpl_value v3 = k3->fn(rt, ctx, 2, a2, &L_212);
+      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_213);
+    tpl_value v3 = k3->fn(rt, ctx, 2, a2, &L_213);
     const tpl_value a4[1] = {v3};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_213);
-    tpl_value v5 = k4->fn(rt, ctx, 1, a4, &L_213);
+      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_214);
+    tpl_value v5 = k4->fn(rt, ctx, 1, a4, &L_214);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_214;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_215);
+    rt->loc = &L_215;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_216);
     tpl_value v7 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_218);
-    tpl_value v9 = k3->fn(rt, ctx, 2, a8, &L_218);
+      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_219);
+    tpl_value v9 = k3->fn(rt, ctx, 2, a8, &L_219);
     const tpl_value a10[1] = {v9};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_219);
-    tpl_value v11 = k4->fn(rt, ctx, 1, a10, &L_219);
+      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_220);
+    tpl_value v11 = k4->fn(rt, ctx, 1, a10, &L_220);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/clean/html_chunked/index.twig"
@@ -2902,83 +2914,83 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_220;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_221);
+    rt->loc = &L_221;
+    v12 = tpl_var(rt, ctx, self, &N_toc, &L_222);
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_222);
+    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_223);
     bool b15 = tpl_truthy(v14);
     if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_223, &ic0);
+      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_224, &ic0);
       v13 = v16;
     } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_224);
+      v17 = tpl_var(rt, ctx, self, &N_app, &L_225);
       tpl_value v18 = tpl_str("getTitle", 8u);
       tpl_value v19 = tpl_str("toc", 3u);
       const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_225);
+      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_226);
       v13 = v21;
     }
     tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_226);
+    v23 = tpl_var(rt, ctx, self, &N_root, &L_227);
     tpl_value v24 = tpl_str("", 0u);
     tpl_value v25 = tpl_str("toc", 3u);
     const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_227);
+    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_228);
     tpl_out_value(rt, v27);
   }
 #line 17 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 18 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_228;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_229);
+    rt->loc = &L_229;
+    v28 = tpl_var(rt, ctx, self, &N_first, &L_230);
     bool b29 = tpl_truthy(v28);
     if (b29) {
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 19 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_230;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_231);
+        rt->loc = &L_231;
+        v30 = tpl_var(rt, ctx, self, &N_app, &L_232);
         tpl_value v31 = tpl_str("getLabel", 8u);
         tpl_value v32 = tpl_str("next", 4u);
         const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_232);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_233);
+        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_233);
+        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_234);
         tpl_out_value(rt, v35);
       }
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_234;
+        rt->loc = &L_235;
         tpl_out_value(rt, v23);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_235;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_236, &ic1);
+        rt->loc = &L_236;
+        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_237, &ic1);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_237;
+        rt->loc = &L_238;
         tpl_value v37 = tpl_str("getLabel", 8u);
         tpl_value v38 = tpl_str("next", 4u);
         const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_238);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_239);
+        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_239);
+        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_240);
         tpl_out_value(rt, v41);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_240;
+        rt->loc = &L_241;
         const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_241);
+        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_242);
         tpl_out_value(rt, v43);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
@@ -2997,15 +3009,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_242;
+    rt->loc = &L_243;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_242);
+    tpl_import(rt, self, 0, v0, &L_243);
   }
 #line 3 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_243;
+    rt->loc = &L_244;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_243);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_244);
   }
 }
 
@@ -3067,15 +3079,15 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_245;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_244);
+    tpl_import(rt, self, 0, v0, &L_245);
   }
 #line 5 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_245;
+    rt->loc = &L_246;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3093,100 +3105,100 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_str("en", 2u);
       v6 = v7;
     }
-    tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_246);
+    tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_247);
     tpl_out_value(rt, v8);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_247;
+    rt->loc = &L_248;
     tpl_value v9 = tpl_str("partials/head.twig", 18u);
     tpl_map *m10 = tpl_map_new(rt->arena, 1);
     tpl_value v11 = tpl_str("page_title", 10u);
     tpl_value v12 = tpl_str("title", 5u);
-    tpl_value v13 = tpl_block_function(rt, ctx, blocks, v12, tpl_null(), &L_248);
+    tpl_value v13 = tpl_block_function(rt, ctx, blocks, v12, tpl_null(), &L_249);
     const tpl_value a14[1] = {v13};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_249);
-    tpl_value v15 = k5->fn(rt, ctx, 1, a14, &L_249);
+      k5 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_250);
+    tpl_value v15 = k5->fn(rt, ctx, 1, a14, &L_250);
     tpl_map_set(rt->arena, m10, v11, v15);
     tpl_value v16 = tpl_map_or_list(rt->arena, m10);
-    tpl_include(rt, ctx, v9, v16, false, false, &L_247);
+    tpl_include(rt, ctx, v9, v16, false, false, &L_248);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_250;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_250);
+    rt->loc = &L_251;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_251);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_251;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_251);
+    rt->loc = &L_252;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_252);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_252;
+    rt->loc = &L_253;
     tpl_value v17 = tpl_str("skip", 4u);
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_253);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_language, &L_254, &ic0);
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_254);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_language, &L_255, &ic0);
     const tpl_value a20[2] = {v17, v19};
-    tpl_value v21 = tpl_call_macro(rt, self, 0, &N_ui, 2, 0, a20, NULL, &L_255);
+    tpl_value v21 = tpl_call_macro(rt, self, 0, &N_ui, 2, 0, a20, NULL, &L_256);
     tpl_out_value(rt, v21);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_256;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_256);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_257);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_257;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_257);
+    rt->loc = &L_258;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_258);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
-    v22 = tpl_getattr_name_ic(rt, v18, &N_title, &L_259, &ic1);
-    tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_260);
+    rt->loc = &L_259;
+    v22 = tpl_getattr_name_ic(rt, v18, &N_title, &L_260, &ic1);
+    tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_261);
     tpl_out_value(rt, v23);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_261;
-    v24 = tpl_getattr_name_ic(rt, v18, &N_author, &L_262, &ic2);
+    rt->loc = &L_262;
+    v24 = tpl_getattr_name_ic(rt, v18, &N_author, &L_263, &ic2);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_263;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_264);
+        rt->loc = &L_264;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_265);
         tpl_out_value(rt, v26);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_265;
-    v27 = tpl_getattr_name_ic(rt, v18, &N_edition, &L_266, &ic3);
+    rt->loc = &L_266;
+    v27 = tpl_getattr_name_ic(rt, v18, &N_edition, &L_267, &ic3);
     bool b28 = tpl_truthy(v27);
     if (b28) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_267;
-        tpl_value v29 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_268);
+        rt->loc = &L_268;
+        tpl_value v29 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_269);
         tpl_out_value(rt, v29);
       }
     }
@@ -3206,12 +3218,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   const tpl_callable *k6 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
+  tpl_value v13 = tpl_null();
   tpl_ic ic0 = {0, NULL};
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_269;
+    rt->loc = &L_270;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3232,27 +3245,34 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_270);
-    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_270);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_271);
+    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_271);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_271;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_272);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_273, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_274);
+    rt->loc = &L_272;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_273);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_274, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_275);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "\n"
-             "\n"
-             "All rights reserved. No part of this book may be reproduced, stored in a\n"
-             "retrieval system or transmitted in any form or by any means, electronic,\n"
-             "mechanical, photocopying, recording or otherwise, without the prior written\n"
-             "permission of the copyright holder.\n", 260);
+  tpl_out(rt, "\n\n", 2);
+#line 4 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_276;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_277);
+    tpl_value v14 = tpl_str("getLabel", 8u);
+    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a16[1] = {v15};
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_278);
+    tpl_out_value(rt, v17);
+  }
+#line 4 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "\n", 1);
 }
 
 /* ---- lof.twig ---- */
@@ -3274,38 +3294,38 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_275;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_276);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_277, &ic0);
+    rt->loc = &L_279;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_280);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_281, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_278;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_279, &ic1);
+    rt->loc = &L_282;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_283, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_280;
+    rt->loc = &L_284;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_281);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_285);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_282);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_286);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_280);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_284);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3319,9 +3339,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_283;
+    rt->loc = &L_287;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_283);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_287);
   }
 }
 
@@ -3344,38 +3364,38 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_284;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_285);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_286, &ic0);
+    rt->loc = &L_288;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_289);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_290, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_287;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_288, &ic1);
+    rt->loc = &L_291;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_292, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_289;
+    rt->loc = &L_293;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_290);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_294);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_291);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_295);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_289);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_293);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3389,9 +3409,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_292;
+    rt->loc = &L_296;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_292);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_296);
   }
 }
 
@@ -3419,7 +3439,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_293;
+    rt->loc = &L_297;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3443,9 +3463,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_294;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_295);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_296, &ic0);
+        rt->loc = &L_298;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_299);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_300, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3456,17 +3476,17 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_297;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_298);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_299, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_300);
+    rt->loc = &L_301;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_302);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_303, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_304);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_301;
+    rt->loc = &L_305;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3490,9 +3510,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_302;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_303, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_304);
+        rt->loc = &L_306;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_307, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_308);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3501,16 +3521,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_305;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_306, &ic3);
+    rt->loc = &L_309;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_310, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_307;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_308);
+        rt->loc = &L_311;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_312);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3519,16 +3539,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_309;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_310, &ic4);
+    rt->loc = &L_313;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_314, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_311;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_312);
+        rt->loc = &L_315;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_316);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3561,8 +3581,8 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k7)
-    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_314);
-  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_314);
+    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_318);
+  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_318);
   return v3;
 }
 
@@ -3595,7 +3615,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_317;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3613,74 +3633,74 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_315);
-    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_315);
+      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_319);
+    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_319);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_316;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_317);
+    rt->loc = &L_320;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_321);
     const tpl_value a11[1] = {v10};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_318);
-    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_318));
+      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_322);
+    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_322));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_319;
+        rt->loc = &L_323;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_320;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_321);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_322, &ic0);
+            rt->loc = &L_324;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_325);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_326, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_323;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_324);
+            rt->loc = &L_327;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_328);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_325;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_326);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_327, &ic1);
+            rt->loc = &L_329;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_330);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_331, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_328;
+            rt->loc = &L_332;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_329, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_333, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_330);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_334);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_331);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_335);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_332);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_333, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_334, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_336);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_337, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_338, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_335);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_339);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3689,15 +3709,15 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_336;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_337, &ic5);
+            rt->loc = &L_340;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_341, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_338;
+                rt->loc = &L_342;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3741,25 +3761,25 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_339;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_340);
+    rt->loc = &L_343;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_344);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_341;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_342);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_343, &ic0);
+    rt->loc = &L_345;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_346);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_347, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_344;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_345);
+        rt->loc = &L_348;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_349);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3768,7 +3788,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_346;
+    rt->loc = &L_350;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3782,7 +3802,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_347, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_351, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3791,9 +3811,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_348;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_349, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_350);
+        rt->loc = &L_352;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_353, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_354);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3804,7 +3824,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_355;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3828,14 +3848,14 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_352);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_356);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_353;
+    rt->loc = &L_357;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3856,29 +3876,29 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_354);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_358);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_355);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_359);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_356);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_360);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_357;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_358);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_359, &ic3);
+    rt->loc = &L_361;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_362);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_363, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_360;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_361);
+        rt->loc = &L_364;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_365);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3887,16 +3907,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_362;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_363);
+    rt->loc = &L_366;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_367);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_364;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_365);
+        rt->loc = &L_368;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_369);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3927,24 +3947,24 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_366;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_367);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_368, &ic0);
+    rt->loc = &L_370;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_371);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_372, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_369;
+        rt->loc = &L_373;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_370;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_371, &ic1);
+        rt->loc = &L_374;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_375, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3955,8 +3975,8 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_372;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_373, &ic2);
+    rt->loc = &L_376;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_377, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -3981,18 +4001,18 @@ static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_str("</sup>", 6u);
   const tpl_value a2[2] = {v0, v1};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_380);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_380);
+    k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_384);
+  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_384);
   tpl_value v4 = tpl_int(INT64_C(1));
   const tpl_value a5[2] = {v3, v4};
   if (!k14)
-    k14 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_381);
-  tpl_value v6 = k14->fn(rt, scope, 2, a5, &L_381);
+    k14 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_385);
+  tpl_value v6 = k14->fn(rt, scope, 2, a5, &L_385);
   tpl_value v7 = tpl_str("</sup>", 6u);
   const tpl_value a8[2] = {v6, v7};
   if (!k15)
-    k15 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_382);
-  tpl_value v9 = k15->fn(rt, scope, 2, a8, &L_382);
+    k15 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_386);
+  tpl_value v9 = k15->fn(rt, scope, 2, a8, &L_386);
   return v9;
 }
 
@@ -4019,7 +4039,7 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_374;
+    rt->loc = &L_378;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4040,40 +4060,40 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v7 = tpl_str("<sup class=\"footnote-ref\">", 26u);
     const tpl_value a8[2] = {v5, v7};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_375);
-    tpl_value v9 = k10->fn(rt, ctx, 2, a8, &L_375);
+      k10 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_379);
+    tpl_value v9 = k10->fn(rt, ctx, 2, a8, &L_379);
     tpl_ctx_set(rt, ctx, &N_parts, v9);
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_376;
-    v10 = tpl_var(rt, ctx, self, &N_parts, &L_377);
+    rt->loc = &L_380;
+    v10 = tpl_var(rt, ctx, self, &N_parts, &L_381);
     const tpl_value a11[1] = {v10};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_378);
-    tpl_value v12 = k11->fn(rt, ctx, 1, a11, &L_378);
+      k11 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_382);
+    tpl_value v12 = k11->fn(rt, ctx, 1, a11, &L_382);
     tpl_value v13 = tpl_int(INT64_C(1));
     const tpl_value a14[2] = {v10, v13};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_379);
-    tpl_value v15 = k12->fn(rt, ctx, 2, a14, &L_379);
+      k12 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_383);
+    tpl_value v15 = k12->fn(rt, ctx, 2, a14, &L_383);
     tpl_value v16 = tpl_closure_new_slots(rt, fn43, ctx, self, blocks, 0, 0);
     const tpl_value a17[2] = {v15, v16};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_383);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_383);
+      k16 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_387);
+    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_387);
     const tpl_value a19[1] = {v18};
     if (!k17)
-      k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_384);
-    tpl_value v20 = k17->fn(rt, ctx, 1, a19, &L_384);
+      k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_388);
+    tpl_value v20 = k17->fn(rt, ctx, 1, a19, &L_388);
     tpl_value v21 = tpl_op_concat(rt, v12, v20);
     tpl_ctx_set(rt, ctx, &N_title, v21);
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_385;
+    rt->loc = &L_389;
     tpl_value v22 = tpl_str("<a ", 3u);
-    v23 = tpl_var(rt, ctx, self, &N_title, &L_386);
+    v23 = tpl_var(rt, ctx, self, &N_title, &L_390);
     bool b24 = tpl_op_in(rt, v22, v23);
     if (!b24) {
       tpl_value v25 = tpl_str(" id=", 4u);
@@ -4083,22 +4103,22 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b24) {
 #line 15 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_387;
+        rt->loc = &L_391;
         const tpl_value a27[1] = {v23};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_388);
-        tpl_value v28 = k18->fn(rt, ctx, 1, a27, &L_388);
+          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_392);
+        tpl_value v28 = k18->fn(rt, ctx, 1, a27, &L_392);
         const tpl_value a29[1] = {v28};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_389);
-        tpl_value v30 = k19->fn(rt, ctx, 1, a29, &L_389);
+          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_393);
+        tpl_value v30 = k19->fn(rt, ctx, 1, a29, &L_393);
         tpl_ctx_set(rt, ctx, &N_title, v30);
       }
     }
   }
 #line 16 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_390;
+    rt->loc = &L_394;
     tpl_map *m31 = tpl_map_new(rt->arena, 2);
     tpl_value v32 = tpl_str("label", 5u);
     tpl_value v36 = tpl_null();
@@ -4120,11 +4140,11 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m31, v32, v38);
     tpl_value v40 = tpl_str("title", 5u);
-    v41 = tpl_var(rt, ctx, self, &N_title, &L_391);
+    v41 = tpl_var(rt, ctx, self, &N_title, &L_395);
     tpl_map_set(rt->arena, m31, v40, v41);
     tpl_value v42 = tpl_map_or_list(rt->arena, m31);
     const tpl_value a43[1] = {v42};
-    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_392);
+    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_396);
     tpl_out_value(rt, v44);
   }
 }
@@ -4149,30 +4169,30 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 22 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_393;
+    rt->loc = &L_397;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_394);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_395, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_398);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_399, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_396, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_400, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_397);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_401);
     const tpl_value a9[1] = {v8};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_398);
-    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_398);
+      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_402);
+    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_402);
     const tpl_value a11[1] = {v10};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_399);
-    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_399);
+      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_403);
+    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_403);
     tpl_out_value(rt, v12);
   }
 }
@@ -4191,9 +4211,9 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_414);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_418);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_415, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_419, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4255,16 +4275,16 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 30 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_400;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_401);
+    rt->loc = &L_404;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_405);
     const tpl_value a1[1] = {v0};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_402);
-    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_402));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_406);
+    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_406));
     if (b2) {
 #line 31 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_403;
+        rt->loc = &L_407;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4273,30 +4293,30 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 33 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_404;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_405);
+        rt->loc = &L_408;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_409);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 34 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_406;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_407);
+            rt->loc = &L_410;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_411);
             const tpl_value a8[1] = {v7};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_408);
-            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_408));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_412);
+            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_412));
             if (b9) {
 #line 35 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_409;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_410);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_411, &ic0);
+                rt->loc = &L_413;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_414);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_415, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k23)
-                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_412);
-                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_412);
+                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_416);
+                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_416);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 36 "themes/clean/common/partials/macros.twig"
@@ -4304,32 +4324,32 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 38 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_413;
+                    rt->loc = &L_417;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_416);
-                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_416);
+                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_420);
+                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_420);
                     const tpl_value a18[1] = {v17};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_417);
-                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_417);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_421);
+                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_421);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 39 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 40 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_418;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_419);
+                    rt->loc = &L_422;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_423);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 40 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_420;
+                        rt->loc = &L_424;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_421);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_425);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4344,18 +4364,18 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 42 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_422;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_423);
+                    rt->loc = &L_426;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_424);
-                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_424);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_425);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_428);
+                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_428);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_429);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k26)
-                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_426);
-                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_426);
+                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_430);
+                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_430);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4364,22 +4384,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_427;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_428);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_429);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_430, &ic1);
+            rt->loc = &L_431;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_432);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_433);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_434, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_431);
-            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_431);
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_435);
+            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_435);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_432;
+            rt->loc = &L_436;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4395,8 +4415,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_433);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_434, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_438, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4406,7 +4426,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_435;
+            rt->loc = &L_439;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4434,11 +4454,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 47 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_436;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_438, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_439, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_440);
+                rt->loc = &L_440;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_442, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_443, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_444);
                 tpl_out_value(rt, v65);
               }
 #line 47 "themes/clean/common/partials/macros.twig"
@@ -4449,31 +4469,31 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_441;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_442);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_443, &ic5);
+            rt->loc = &L_445;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_446);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_447, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_444;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_445);
+            rt->loc = &L_448;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_449);
             tpl_out_value(rt, v68);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_446;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_447);
+            rt->loc = &L_450;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_451);
             tpl_out_value(rt, v69);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_448;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_449);
+            rt->loc = &L_452;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_453);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4488,9 +4508,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 47 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_450;
+            rt->loc = &L_454;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_451);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_455);
             tpl_out_value(rt, v74);
           }
 #line 47 "themes/clean/common/partials/macros.twig"
@@ -4501,24 +4521,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 50 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_452;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_453);
+        rt->loc = &L_456;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_457);
         const tpl_value a76[1] = {v75};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_454);
-        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_454);
+          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_458);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 50 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_455;
+            rt->loc = &L_459;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
-            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_456);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_457);
+              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_460);
+            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_460);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_461);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4576,18 +4596,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 58 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_458;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_459);
+    rt->loc = &L_462;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_463);
     const tpl_value a1[1] = {v0};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_460);
-    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_460));
+      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_464);
+    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_464));
     if (b2) {
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
+        rt->loc = &L_465;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4605,34 +4625,34 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_462;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_463);
+        rt->loc = &L_466;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_467);
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_464;
+        rt->loc = &L_468;
         tpl_out_value(rt, v7);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_465;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_466);
+        rt->loc = &L_469;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_470);
         tpl_out_value(rt, v8);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 61 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_467;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_468);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_469);
+        rt->loc = &L_471;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_472);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_473);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_470);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_474);
         tpl_out_value(rt, v12);
       }
 #line 61 "themes/clean/common/partials/macros.twig"
@@ -4666,7 +4686,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 68 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_475;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("skip", 4u);
     tpl_map *m2 = tpl_map_new(rt->arena, 11);
@@ -4710,7 +4730,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 74 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_476;
     tpl_value v28 = tpl_null();
     bool b27 = tpl_var_probe(rt, ctx, self, &N_language, &v28);
     if (!b27)
@@ -4724,43 +4744,43 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     const tpl_value a31[1] = {v29};
     if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_473);
-    tpl_value v32 = k29->fn(rt, ctx, 1, a31, &L_473);
+      k29 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_477);
+    tpl_value v32 = k29->fn(rt, ctx, 1, a31, &L_477);
     tpl_value v33 = tpl_str("-", 1u);
     const tpl_value a34[2] = {v32, v33};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_474);
-    tpl_value v35 = k30->fn(rt, ctx, 2, a34, &L_474);
+      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_478);
+    tpl_value v35 = k30->fn(rt, ctx, 2, a34, &L_478);
     const tpl_value a36[1] = {v35};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_475);
-    tpl_value v37 = k31->fn(rt, ctx, 1, a36, &L_475);
+      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_479);
+    tpl_value v37 = k31->fn(rt, ctx, 1, a36, &L_479);
     tpl_value v38 = tpl_str("_", 1u);
     const tpl_value a39[2] = {v37, v38};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_476);
-    tpl_value v40 = k30->fn(rt, ctx, 2, a39, &L_476);
+      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_480);
+    tpl_value v40 = k30->fn(rt, ctx, 2, a39, &L_480);
     const tpl_value a41[1] = {v40};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_477);
-    tpl_value v42 = k31->fn(rt, ctx, 1, a41, &L_477);
+      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_481);
+    tpl_value v42 = k31->fn(rt, ctx, 1, a41, &L_481);
     tpl_ctx_set(rt, ctx, &N_lang, v42);
   }
 #line 75 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_482;
     tpl_value v48 = tpl_null();
     bool b47 = tpl_var_probe(rt, ctx, self, &N_strings, &v48);
     if (!b47)
       v48 = tpl_null();
     (void)b47;
-    v49 = tpl_var(rt, ctx, self, &N_key, &L_479);
+    v49 = tpl_var(rt, ctx, self, &N_key, &L_483);
     tpl_value v46 = tpl_null();
     bool b45 = tpl_has_attr(rt, v48, v49, &v46);
     if (!b45)
       v46 = tpl_null();
     (void)b45;
-    v50 = tpl_var(rt, ctx, self, &N_lang, &L_480);
+    v50 = tpl_var(rt, ctx, self, &N_lang, &L_484);
     tpl_value v44 = tpl_null();
     bool b43 = tpl_has_attr(rt, v46, v50, &v44);
     if (!b43)
@@ -4769,12 +4789,12 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b43 && v44.type != TPL_NULL) {
       v51 = v44;
     } else {
-      v52 = tpl_var(rt, ctx, self, &N_strings, &L_481);
-      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_482);
-      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_483, &ic0);
+      v52 = tpl_var(rt, ctx, self, &N_strings, &L_485);
+      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_486);
+      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_487, &ic0);
       v51 = v54;
     }
-    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_484);
+    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_488);
     tpl_out_value(rt, v55);
   }
 }
@@ -4798,9 +4818,9 @@ static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
+    rt->loc = &L_489;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_489);
   }
 }
 
@@ -4813,9 +4833,9 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
+    rt->loc = &L_490;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_490);
   }
 }
 
@@ -4828,9 +4848,9 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
+    rt->loc = &L_491;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_487);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_491);
   }
 }
 
@@ -4843,9 +4863,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
+    rt->loc = &L_492;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_488);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_492);
   }
 }
 
@@ -4858,9 +4878,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
+    rt->loc = &L_493;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_489);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_493);
   }
 }
 
@@ -4873,9 +4893,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
+    rt->loc = &L_494;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_490);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_494);
   }
 }
 
@@ -4888,9 +4908,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
+    rt->loc = &L_495;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_491);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_495);
   }
 }
 
@@ -4903,9 +4923,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
+    rt->loc = &L_496;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_492);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_496);
   }
 }
 
@@ -4918,9 +4938,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
+    rt->loc = &L_497;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_493);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_497);
   }
 }
 
@@ -4933,9 +4953,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
+    rt->loc = &L_498;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_494);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_498);
   }
 }
 
@@ -4948,9 +4968,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_495;
+    rt->loc = &L_499;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_495);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_499);
   }
 }
 
@@ -4973,63 +4993,63 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_496;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_496);
+    rt->loc = &L_500;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_500);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_497;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_497);
+    rt->loc = &L_501;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_501);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_498;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_498);
+    rt->loc = &L_502;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_502);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_499;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_499);
+    rt->loc = &L_503;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_503);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_500;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_500);
+    rt->loc = &L_504;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_504);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_501;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_501);
+    rt->loc = &L_505;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_505);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_502;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_502);
+    rt->loc = &L_506;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_506);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_503;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_503);
+    rt->loc = &L_507;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_507);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_504;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_504);
+    rt->loc = &L_508;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_508);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_505;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_505);
+    rt->loc = &L_509;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_509);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_506;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_506);
+    rt->loc = &L_510;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_510);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_507;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_507);
+    rt->loc = &L_511;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_511);
   }
 }
 
@@ -5060,12 +5080,12 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_508;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_509);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_510, &ic0);
+    rt->loc = &L_512;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_513);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_514, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_511, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_515, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5076,16 +5096,16 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_512;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_513);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_514, &ic2);
+    rt->loc = &L_516;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_517);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_518, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_515;
+        rt->loc = &L_519;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5096,22 +5116,22 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_516;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_517);
+    rt->loc = &L_520;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_521);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_518;
+        rt->loc = &L_522;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_519;
+            rt->loc = &L_523;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5122,23 +5142,23 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_520;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_521, &ic3);
+        rt->loc = &L_524;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_525, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_522;
+            rt->loc = &L_526;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_523;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_524, &ic4);
+            rt->loc = &L_527;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_528, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5149,8 +5169,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_525;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_526, &ic5);
+        rt->loc = &L_529;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_530, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5161,7 +5181,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_527;
+    rt->loc = &L_531;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5172,7 +5192,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_528;
+        rt->loc = &L_532;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5183,8 +5203,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_529;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_530, &ic6);
+    rt->loc = &L_533;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_534, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5210,26 +5230,26 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_531;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_532);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_533, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_534);
+    rt->loc = &L_535;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_536);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_537, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_538);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_535;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_536, &ic1);
+    rt->loc = &L_539;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_540, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_537;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_538);
+        rt->loc = &L_541;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_542);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5238,16 +5258,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_539;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_540, &ic2);
+    rt->loc = &L_543;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_544, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_541;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_542);
+        rt->loc = &L_545;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_546);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5255,7 +5275,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5259 "clean_html_chunked.c"
+#line 5279 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -6248,13 +6268,13 @@ static const char T13_source[] =
     "ISBN {{ edition.isbn|e }}\n"
     "\n"
     "{% endif %}\n"
-    "Published with Octavo {{ app.getVersion() }}.\n";
+    "{{ app.getLabel('published_with', {generator: 'Octavo ' ~ app.getVersion()}) }}.\n";
 static const tpl_template T13 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn18,
   .source = T13_source,
-  .source_len = 538,
+  .source_len = 573,
   .ast = NULL,
 };
 
@@ -6369,16 +6389,13 @@ static const char T17_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
-    "All rights reserved. No part of this book may be reproduced, stored in a\n"
-    "retrieval system or transmitted in any form or by any means, electronic,\n"
-    "mechanical, photocopying, recording or otherwise, without the prior written\n"
-    "permission of the copyright holder.\n";
+    "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T17 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn32,
   .source = T17_source,
-  .source_len = 389,
+  .source_len = 173,
   .ast = NULL,
 };
 

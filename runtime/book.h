@@ -57,6 +57,13 @@ typedef struct bk_options {
   int verbosity;        /* -1 quiet, 0 normal, 1 verbose */
 } bk_options;
 
+/* Where a template text came from (a config value, a label). */
+typedef struct bk_origin {
+  const char *file;
+  unsigned line, col;
+  const char *what; /* "the template in book.title", "label 'figure'" */
+} bk_origin;
+
 typedef struct bk_edition {
   tpl_arena *a;
   const char *book_dir;  /* canonical, absolute */
@@ -81,6 +88,10 @@ typedef struct bk_edition {
   const char *root;        /* the `root` global of the page being written */
   tpl_map *text_cache;     /* template text → its name in the loader */
   tpl_map *tpl_exists;     /* template name → whether it exists */
+  tpl_map *origins;        /* template text's name → index in origin_list */
+  bk_origin *origin_list;
+  size_t norigins, corigins;
+  tpl_map *failed;         /* names of templates that failed once */
   size_t label_seq;        /* names of those templates */
   int errors;              /* errors reported while loading */
 } bk_edition;
@@ -96,8 +107,10 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
  * checks internal links. Returns 0, or -1 after reporting errors. */
 int bk_edition_load_items(bk_edition *e);
 /* A string rendered as a template with the globals (book, edition, app);
- * NULL after reporting an error. */
-const char *bk_render_string(bk_edition *e, const char *text);
+ * NULL after reporting an error at the config value `path`
+ * ("book.editions.web.before_publish"). */
+const char *bk_render_string(bk_edition *e, const char *text,
+                             const char *path);
 void bk_edition_free(bk_edition *e);
 
 /* Renders template `name` with data (a map) and returns its output in the

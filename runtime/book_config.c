@@ -272,15 +272,44 @@ static void yp_parser_error(yp *y) {
         col++;
       }
     }
+    /* A bad trailing octet is reported after its lead byte; the user's
+     * character starts at the lead byte. */
+    if (strstr(problem, "trailing") && col > 1)
+      col--;
     bk_report(y->r, BK_ERROR, y->name, line, col, "%s", problem);
+    return;
+  }
+  unsigned line = (unsigned)p->problem_mark.line + 1;
+  unsigned col = (unsigned)p->problem_mark.column + 1;
+  /* At the end of a text without a final newline libyaml points at the
+   * line after it; point at the end of the last line instead. */
+  unsigned nlines = 1;
+  size_t last_start = 0;
+  for (size_t i = 0; i < y->len; i++)
+    if (y->text[i] == '\n' && i + 1 < y->len) {
+      nlines++;
+      last_start = i + 1;
+    }
+  if (line > nlines) {
+    line = nlines;
+    col = 1;
+    for (size_t i = last_start; i < y->len && y->text[i] != '\n'; i++)
+      if (((unsigned char)y->text[i] & 0xC0) != 0x80)
+        col++;
+  }
+  /* The one character YAML never allows at a token's start, with the
+   * advice a writer needs. */
+  size_t off = p->problem_mark.index;
+  if (off < y->len && y->text[off] == '\t' &&
+      strstr(problem, "cannot start any token")) {
+    bk_report(y->r, BK_ERROR, y->name, line, col,
+              "a tab character: YAML is indented with spaces, never tabs");
   } else if (p->context) {
-    bk_report(y->r, BK_ERROR, y->name, (unsigned)p->problem_mark.line + 1,
-              (unsigned)p->problem_mark.column + 1, "%s (%s started at %u:%u)",
+    bk_report(y->r, BK_ERROR, y->name, line, col, "%s (%s started at %u:%u)",
               problem, p->context, (unsigned)p->context_mark.line + 1,
               (unsigned)p->context_mark.column + 1);
   } else {
-    bk_report(y->r, BK_ERROR, y->name, (unsigned)p->problem_mark.line + 1,
-              (unsigned)p->problem_mark.column + 1, "%s", problem);
+    bk_report(y->r, BK_ERROR, y->name, line, col, "%s", problem);
   }
 }
 

@@ -78,9 +78,15 @@ const char *bk_book_path(bk_edition *e, const char *base_rel,
     return NULL;
   }
   struct stat st;
-  if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (stat(real, &st) != 0) {
     free(real);
     *missing = true;
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    bk_report(e->rep, BK_ERROR, file, line, col, "'%s' is %s, not a file",
+              both, S_ISDIR(st.st_mode) ? "a folder" : "a special file");
+    free(real);
     return NULL;
   }
   char *r = tpl_arena_strndup(e->a, real, strlen(real));

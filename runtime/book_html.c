@@ -491,17 +491,6 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
                          ? nav_entry(e, s.pages[i + 1].title,
                                      s.pages[i + 1].label, s.pages[i + 1].file)
                          : tpl_null();
-    if (pg->root[0]) {
-      /* Links in the navigation are relative to the page. */
-      if (prev.type == TPL_MAP)
-        bk_set(e, prev.u.map, "url",
-               bk_s(e, aprintf(e->a, "../%s",
-                               bk_get(prev, "url").u.s)));
-      if (next.type == TPL_MAP)
-        bk_set(e, next.u.map, "url",
-               bk_s(e, aprintf(e->a, "../%s",
-                               bk_get(next, "url").u.s)));
-    }
     tpl_map *pv = tpl_map_new(e->a, 6);
     bk_set(e, pv, "item", item);
     bk_set(e, pv, "toc", s.toc);

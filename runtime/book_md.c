@@ -1478,8 +1478,13 @@ static void md_finish_notes(md *m) {
       seen++;
       sb_adds(&m->sb, " <a href=\"#");
       sb_add_escaped(&m->sb, m->refs[r].id, strlen(m->refs[r].id));
+      const char *back = m->opt->backref_label && m->opt->backref_label[0]
+                             ? m->opt->backref_label
+                             : "Back to the text";
       sb_adds(&m->sb, "\" class=\"footnote-backref\" role=\"doc-backlink\" "
-                      "aria-label=\"Back to the text\">\xE2\x86\xA9");
+                      "aria-label=\"");
+      sb_add_escaped(&m->sb, back, strlen(back));
+      sb_adds(&m->sb, "\">\xE2\x86\xA9");
       if (seen > 1) {
         sb_adds(&m->sb, "<sup>");
         sb_addint(&m->sb, seen);

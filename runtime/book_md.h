@@ -121,6 +121,9 @@ typedef struct bk_md_options {
                                   image sources ("images/" by default;
                                   give the trailing slash) */
   bool extract_title;          /* a leading H1 becomes the title, out of body */
+  const char *backref_label;   /* aria-label of a note's link back to the
+                                  text, in the book's language; NULL: "Back
+                                  to the text" */
   bk_idset *ids;               /* the book's ids (NULL: this render's own) */
   bk_slugger *slugger;         /* NULL: one for this render, freed after it */
   const bk_reporter *report;

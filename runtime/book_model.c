@@ -134,11 +134,46 @@ static int theme_find(void *data, tpl_env *env, const char *name, size_t len,
 
 /* ---- rendering ------------------------------------------------------ */
 
+/* Where a template named `name` lives, as the user should read it: the
+ * book's file (Resources/Templates/…), or the theme's. */
+static const char *template_file(bk_edition *e, const char *name) {
+  /* Content files rendered as templates are named by their path. */
+  if (!strncmp(name, "Contents/", 9))
+    return name;
+  const char *dirs[] = {e->name, e->format,
+                        strcmp(e->format, "html_chunked") ? "" : "htmlchunked",
+                        ""};
+  for (size_t i = 0; i < 4; i++) {
+    if (i == 2 && !dirs[2][0])
+      continue;
+    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s",
+                                   dirs[i], dirs[i][0] ? "/" : "", name);
+    struct stat st;
+    if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+      return rel;
+  }
+  return arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
+}
+
+/* Reports a template error once per template, at the place the user
+ * wrote it: a template file, or the config value or label a template
+ * string came from. */
 static void report_tpl_diag(bk_edition *e, const tpl_diag *d) {
-  /* The book's own templates are named as the loader found them; say
-   * where they live. */
-  bk_report(e->rep, BK_ERROR, d->file, d->line, d->col, "%s", d->message);
   e->errors++;
+  if (tpl_map_get_str(e->failed, d->file, strlen(d->file), NULL))
+    return;
+  tpl_map_set_str(e->a, e->failed,
+                  tpl_arena_strndup(e->a, d->file, strlen(d->file)),
+                  tpl_bool(true));
+  tpl_value at;
+  if (tpl_map_get_str(e->origins, d->file, strlen(d->file), &at)) {
+    const bk_origin *o = &e->origin_list[at.u.i];
+    bk_report(e->rep, BK_ERROR, o->file, o->line, o->col, "in %s: %s",
+              o->what, d->message);
+    return;
+  }
+  bk_report(e->rep, BK_ERROR, template_file(e, d->file), d->line, d->col,
+            "%s", d->message);
 }
 
 const char *bk_render(bk_edition *e, const char *name, tpl_value data,
@@ -147,6 +182,10 @@ const char *bk_render(bk_edition *e, const char *name, tpl_value data,
   size_t n = 0;
   tpl_diag diag;
   memset(&diag, 0, sizeof diag);
+  if (tpl_map_get_str(e->failed, name, strlen(name), NULL)) {
+    e->errors++; /* reported the first time */
+    return NULL;
+  }
   if (tpl_render(e->env, name, data, &out, &n, &diag) != 0) {
     report_tpl_diag(e, &diag);
     return NULL;
@@ -166,9 +205,9 @@ bool bk_has_template(bk_edition *e, const char *name) {
     return known.u.b;
   const tpl_template *t;
   tpl_diag diag;
+  /* A template that exists but does not parse counts as existing: the
+   * render that follows reports its error. */
   int r = tpl_env_find(e->env, name, strlen(name), &t, &diag);
-  if (r < 0)
-    report_tpl_diag(e, &diag); /* it exists, and is broken */
   tpl_map_set_str(e->a, e->tpl_exists,
                   tpl_arena_strndup(e->a, name, strlen(name)),
                   tpl_bool(r != 0));
@@ -176,9 +215,11 @@ bool bk_has_template(bk_edition *e, const char *name) {
 }
 
 /* Renders a template given as text (a label, a book string), compiling
- * each distinct text once. Plain text is returned as it is. */
+ * each distinct text once; `o` says where the text comes from, for error
+ * messages. Plain text is returned as it is. A text that failed once gives
+ * NULL without a second message. */
 static const char *render_text(bk_edition *e, const char *text,
-                               tpl_value data) {
+                               tpl_value data, const bk_origin *o) {
   if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
     return text;
   tpl_value name;
@@ -188,8 +229,58 @@ static const char *render_text(bk_edition *e, const char *text,
     tpl_loader_add_string(e->loader, buf, text, strlen(text));
     name = bk_s(e, buf);
     tpl_map_set_str(e->a, e->text_cache, text, name);
+    if (e->norigins == e->corigins) {
+      size_t cap = e->corigins ? e->corigins * 2 : 16;
+      bk_origin *n = tpl_arena_alloc(e->a, cap * sizeof *n);
+      if (e->norigins)
+        memcpy(n, e->origin_list, e->norigins * sizeof *n);
+      e->origin_list = n;
+      e->corigins = cap;
+    }
+    e->origin_list[e->norigins] = *o;
+    tpl_map_set_str(e->a, e->origins, name.u.s,
+                    tpl_int((int64_t)e->norigins++));
   }
+  if (tpl_map_get_str(e->failed, name.u.s, name.len, NULL))
+    return NULL;
   return bk_render(e, name.u.s, data, NULL);
+}
+
+/* The origin of label `name` of the book's language. */
+static bk_origin label_origin(bk_edition *e, const char *name, int level) {
+  const char *lang = bk_get_str(e->a, e->book, "language", "en");
+  const char *file = arena_printf(e->a, "labels.%s.yml", lang);
+  const char *rel = arena_printf(e->a, "Resources/Translations/%s", file);
+  struct stat st;
+  if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+    file = rel;
+  bk_origin o = {file, 0, 0,
+                 level ? arena_printf(e->a, "label '%s' (level %d)", name,
+                                      level)
+                       : arena_printf(e->a, "label '%s'", name)};
+  /* In the book's own file, point at the line that defines the label. */
+  if (file == rel) {
+    size_t len;
+    char *text =
+        tpl_read_file(arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
+    size_t kl = strlen(name);
+    unsigned line = 1;
+    for (char *p = text; p && *p; line++) {
+      char *q = p;
+      while (*q == ' ' || *q == '\t')
+        q++;
+      if (!strncmp(q, name, kl) && q[kl] == ':') {
+        o.line = line;
+        o.col = (unsigned)(q - p) + 1;
+        break;
+      }
+      p = strchr(p, '\n');
+      if (p)
+        p++;
+    }
+    free(text);
+  }
+  return o;
 }
 
 const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
@@ -198,8 +289,9 @@ const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
     t = t.u.list->len ? t.u.list->items[0] : tpl_null();
   if (t.type != TPL_STR)
     return "";
+  bk_origin o = label_origin(e, name, 0);
   const char *r =
-      render_text(e, tpl_arena_strndup(e->a, t.u.s, t.len), vars);
+      render_text(e, tpl_arena_strndup(e->a, t.u.s, t.len), vars, &o);
   return r ? r : "";
 }
 
@@ -336,6 +428,15 @@ static int setup_env(bk_edition *e) {
   return 0;
 }
 
+/* The place of a config value, for messages about its template. */
+static bk_origin value_origin(bk_edition *e, const char *path) {
+  bk_pos pos = {"config.yml", 0, 0};
+  bk_config_where(e->cfg, path, &pos);
+  bk_origin o = {pos.file ? pos.file : "config.yml", pos.line, pos.col,
+                 arena_printf(e->a, "the template in %s", path)};
+  return o;
+}
+
 /* Renders the book's string values (and those one level down) as
  * templates, as Easybook did: `title: "{{ book.author }}'s diary"`. */
 static void render_book_strings(bk_edition *e) {
@@ -346,11 +447,14 @@ static void render_book_strings(bk_edition *e) {
   for (size_t i = 0; i < raw.u.map->len; i++) {
     tpl_map_entry *en = &raw.u.map->entries[i];
     tpl_value v = en->val;
-    const char *key = en->key.type == TPL_STR ? en->key.u.s : "";
+    const char *key = en->key.type == TPL_STR
+                          ? tpl_arena_strndup(e->a, en->key.u.s, en->key.len)
+                          : "";
     bool skip = !strcmp(key, "contents") || !strcmp(key, "editions");
     if (!skip && v.type == TPL_STR) {
       const char *text = tpl_arena_strndup(e->a, v.u.s, v.len);
-      const char *r = render_text(e, text, tpl_null());
+      bk_origin o = value_origin(e, arena_printf(e->a, "book.%s", key));
+      const char *r = render_text(e, text, tpl_null(), &o);
       if (r)
         v = bk_s(e, r);
     } else if (!skip && v.type == TPL_MAP) {
@@ -359,8 +463,14 @@ static void render_book_strings(bk_edition *e) {
         tpl_map_entry *se = &v.u.map->entries[j];
         tpl_value sv = se->val;
         if (sv.type == TPL_STR) {
+          const char *sk =
+              se->key.type == TPL_STR
+                  ? tpl_arena_strndup(e->a, se->key.u.s, se->key.len)
+                  : "";
+          bk_origin o =
+              value_origin(e, arena_printf(e->a, "book.%s.%s", key, sk));
           const char *r = render_text(
-              e, tpl_arena_strndup(e->a, sv.u.s, sv.len), tpl_null());
+              e, tpl_arena_strndup(e->a, sv.u.s, sv.len), tpl_null(), &o);
           if (r)
             sv = bk_s(e, r);
         }
@@ -389,6 +499,46 @@ static bool is_builtin(const char *el) {
     if (!strcmp(builtin_elements[i], el))
       return true;
   return false;
+}
+
+/* Levenshtein distance, for "did you mean"; long words are not compared. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 40 || lb > 40)
+    return 99;
+  size_t row[41];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The built-in element a misspelt name most likely meant, or NULL. */
+static const char *nearest_element(const char *el) {
+  const char *best = NULL;
+  size_t best_d = strlen(el) <= 4 ? 1 : 2;
+  for (size_t i = 0; i < sizeof builtin_elements / sizeof *builtin_elements;
+       i++) {
+    size_t d = edit_distance(el, builtin_elements[i]);
+    if (d <= best_d && (!best || d < best_d)) {
+      best = builtin_elements[i];
+      best_d = d;
+    }
+  }
+  return best;
 }
 
 static bool has_default_content(const char *el) {
@@ -440,8 +590,9 @@ static const char *hook_heading_label(void *user, int level,
   if (t.type != TPL_STR)
     return "";
   const char *text = tpl_arena_strndup(c->e->a, t.u.s, t.len);
+  bk_origin o = label_origin(c->e, c->it->element, level);
   const char *r =
-      render_text(c->e, text, label_vars(c->e, c->it, level, counters));
+      render_text(c->e, text, label_vars(c->e, c->it, level, counters), &o);
   return r ? r : "";
 }
 
@@ -599,10 +750,16 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   snprintf(path, sizeof path, "book.contents.%zu.element", i);
   if (!is_builtin(it->element) &&
       !bk_has_template(e, arena_printf(e->a, "%s.twig", it->element))) {
-    report_at(e, BK_ERROR, path,
-              "unknown element '%s': a book's own element needs a template "
-              "'%s.twig' in Resources/Templates/",
-              it->element, it->element);
+    const char *near = nearest_element(it->element);
+    if (near)
+      report_at(e, BK_ERROR, path,
+                "unknown element '%s' (did you mean '%s'?)", it->element,
+                near);
+    else
+      report_at(e, BK_ERROR, path,
+                "unknown element '%s': a book's own element needs a "
+                "template '%s.twig' in Resources/Templates/",
+                it->element, it->element);
     return -1;
   }
   const char *src;
@@ -618,6 +775,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.images_base_dir =
       bk_get_str(e->a, e->edition, "images_base_dir", "images/");
   mo.extract_title = true;
+  mo.backref_label = bk_label(e, "back_to_text", tpl_null());
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;
@@ -662,19 +820,20 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
     it->slug = bk_idset_unique(e->ids, base[0] ? base : it->element);
   }
   /* TOC: the item's headings; an item without any gets one entry. */
+  /* TOC: the item's headings, its title first: the leading H1 when the
+   * content has one, else an entry made of its title and label. */
   size_t n = it->md.nheadings;
-  it->toc = tpl_list_new(e->a, n ? n : 1);
-  if (!n) {
+  size_t extra = it->md.title ? 0 : 1;
+  it->toc = tpl_list_new(e->a, n + extra);
+  if (extra)
     it->toc->items[0] =
         tpl_map_value(toc_entry(e, 1, it->title, it->label, it->slug));
-  } else {
-    for (size_t k = 0; k < n; k++) {
-      const bk_md_heading *h = &it->md.headings[k];
-      bool title = k == 0 && it->md.title;
-      it->toc->items[k] = tpl_map_value(toc_entry(
-          e, h->level, title ? it->title : h->title,
-          title ? it->label : h->label, title ? it->slug : h->id));
-    }
+  for (size_t k = 0; k < n; k++) {
+    const bk_md_heading *h = &it->md.headings[k];
+    bool title = k == 0 && it->md.title;
+    it->toc->items[k + extra] = tpl_map_value(
+        toc_entry(e, h->level, title ? it->title : h->title,
+                  title ? it->label : h->label, title ? it->slug : h->id));
   }
   return 0;
 }
@@ -772,6 +931,8 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->slugger = bk_slugger_new();
   e->text_cache = tpl_map_new(e->a, 16);
   e->tpl_exists = tpl_map_new(e->a, 16);
+  e->origins = tpl_map_new(e->a, 16);
+  e->failed = tpl_map_new(e->a, 4);
   e->ids = bk_idset_new(e->a);
   if (setup_env(e) != 0)
     return -1;
@@ -785,9 +946,11 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   return e->errors ? -1 : 0;
 }
 
-const char *bk_render_string(bk_edition *e, const char *text) {
+const char *bk_render_string(bk_edition *e, const char *text,
+                             const char *path) {
+  bk_origin o = value_origin(e, path);
   return render_text(e, tpl_arena_strndup(e->a, text, strlen(text)),
-                     tpl_null());
+                     tpl_null(), &o);
 }
 
 int bk_edition_load_items(bk_edition *e) {

@@ -63,6 +63,7 @@ typedef struct report_state {
   bool strict;
   int verbosity;
   unsigned errors, warnings;
+  unsigned usage_errors; /* errors in the --configuration argument */
 } report_state;
 
 static void print_diag(void *user, bk_severity sev, const char *file,
@@ -72,6 +73,8 @@ static void print_diag(void *user, bk_severity sev, const char *file,
     sev = BK_ERROR;
   if (sev == BK_ERROR)
     st->errors++;
+  if (sev == BK_ERROR && file && !strcmp(file, "--configuration"))
+    st->usage_errors++;
   else if (sev == BK_WARNING)
     st->warnings++;
   if (sev != BK_ERROR && st->verbosity < 0)
@@ -112,16 +115,24 @@ static int run_scripts(bk_edition *e, const char *which) {
                 e->name);
       return 0;
     }
+    char path[300];
+    if (v.type == TPL_LIST)
+      snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which,
+               i);
+    else
+      snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
+    bk_pos pos = {"config.yml", 0, 0};
+    bk_config_where(e->cfg, path, &pos);
     const char *cmd =
-        bk_render_string(e, tpl_arena_strndup(e->a, c.u.s, c.len));
+        bk_render_string(e, tpl_arena_strndup(e->a, c.u.s, c.len), path);
     if (!cmd)
       return -1;
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-      bk_report(e->rep, BK_ERROR, "config.yml", 0, 0, "cannot run %s: %s",
-                which, strerror(errno));
+      bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+                "cannot run %s: %s", which, strerror(errno));
       return -1;
     }
     if (pid == 0) {
@@ -134,10 +145,15 @@ static int run_scripts(bk_edition *e, const char *which) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
       ;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      bk_report(e->rep, BK_ERROR, "config.yml", 0, 0,
-                "the %s script of edition '%s' failed (exit status %d): %s",
-                which, e->name, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                cmd);
+      if (WIFEXITED(status))
+        bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+                  "the %s script of edition '%s' failed (exit status %d): %s",
+                  which, e->name, WEXITSTATUS(status), cmd);
+      else
+        bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+                  "the %s script of edition '%s' was killed by signal %d: %s",
+                  which, e->name,
+                  WIFSIGNALED(status) ? WTERMSIG(status) : 0, cmd);
       return -1;
     }
   }
@@ -157,6 +173,7 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   unsigned errors_before = st->errors;
   bk_edition e;
   int rc = -1;
+  bool published = false;
   bk_out out = {0};
   if (bk_edition_init(&e, cfg, book_dir, name, opt, rep) != 0)
     goto done;
@@ -164,6 +181,9 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
     goto done;
   if (bk_edition_load_items(&e) != 0 || st->errors != errors_before)
     goto done;
+  if (opt->verbosity > 0)
+    printf("%s: read %zu items in %.3f s\n", name, e.nitems,
+           now_seconds() - t0);
   if (bk_out_begin(&e, &out) != 0)
     goto done;
   int w = !strcmp(e.format, "html") ? bk_write_html(&e, &out)
@@ -174,20 +194,19 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   }
   if (bk_out_commit(&e, &out) != 0)
     goto done;
+  published = true;
+  if (opt->verbosity >= 0)
+    printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format,
+           name, now_seconds() - t0);
   if (run_scripts(&e, "after_publish") != 0)
     goto done;
   rc = 0;
 done:
   if (out.tmp_dir)
     bk_out_abort(&out);
-  if (opt->verbosity >= 0) {
-    if (rc == 0)
-      printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format,
-             name, now_seconds() - t0);
-    else
-      fprintf(stderr, "publish: edition '%s' was not published%s\n", name,
-              out.final_dir ? "; the previous output is left as it was" : "");
-  }
+  if (rc != 0 && !published && opt->verbosity >= 0)
+    fprintf(stderr, "publish: edition '%s' was not published%s\n", name,
+            out.final_dir ? "; the previous output is left as it was" : "");
   bk_edition_free(&e);
   return rc;
 }
@@ -206,7 +225,7 @@ static char *book_folder(const char *arg) {
 
 static int cmd_publish(const char *dir, char **editions, int neditions,
                        const bk_options *opt, bool list) {
-  report_state st = {opt->strict, opt->verbosity, 0, 0};
+  report_state st = {opt->strict, opt->verbosity, 0, 0, 0};
   bk_reporter rep = {print_diag, &st};
   char *book_dir = book_folder(dir);
   if (!book_dir)
@@ -220,7 +239,8 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   }
   bk_config *cfg = bk_config_load(a, book_dir, opt->json, &rep);
   if (!cfg || st.errors) {
-    rc = 1;
+    /* A --configuration that does not parse is a bad command line. */
+    rc = st.usage_errors ? 2 : 1;
     goto out;
   }
   size_t n = bk_config_nedition(cfg);
@@ -230,10 +250,16 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       tpl_value ed = bk_config_edition(cfg, name);
       const char *format = bk_get_str(a, ed, "format", "");
       const char *ext = bk_get_str(a, ed, "extends", "");
-      printf("%-16s %-13s%s%s%s\n", name, format[0] ? format : "(base only)",
-             ext[0] ? " extends " : "", ext,
-             format[0] && !format_supported(format) ? "  (not available yet)"
-                                                    : "");
+      char line[512];
+      snprintf(line, sizeof line, "%-16s %-13s%s%s%s", name,
+               format[0] ? format : "(base only)", ext[0] ? " extends " : "",
+               ext,
+               format[0] && !format_supported(format) ? "  (not available yet)"
+                                                      : "");
+      size_t ll = strlen(line);
+      while (ll && line[ll - 1] == ' ')
+        line[--ll] = 0;
+      puts(line);
     }
     goto out;
   }
@@ -509,7 +535,7 @@ static const char starter_css[] =
     "nav.toc li { }\n";
 
 static int cmd_customize(const char *dir, const char *edition) {
-  report_state st = {false, 0, 0, 0};
+  report_state st = {false, 0, 0, 0, 0};
   bk_reporter rep = {print_diag, &st};
   char *book_dir = book_folder(dir);
   if (!book_dir)
@@ -589,6 +615,10 @@ int main(int argc, char **argv) {
       opt.verbosity = 1;
     } else if (!strcmp(a, "--list")) {
       list = true;
+    } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir")) {
+      fprintf(stderr, "publish: option '%s' needs a value\n", a);
+      rc = usage(NULL);
+      goto out;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "publish: unknown option '%s'\n", a);
       rc = usage(NULL);
