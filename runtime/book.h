@@ -149,6 +149,7 @@ const char *bk_book_path(bk_edition *e, const char *base_rel,
 typedef struct bk_out {
   const char *final_dir; /* BOOK/Output/<edition> */
   const char *tmp_dir;   /* BOOK/Output/.<edition>.tmp-XXXXXX */
+  const char *old_dir;   /* the previous output, until bk_out_finish */
 } bk_out;
 
 int bk_out_begin(bk_edition *e, bk_out *o);
@@ -156,9 +157,12 @@ int bk_out_begin(bk_edition *e, bk_out *o);
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
                  size_t len);
 int bk_out_copy(bk_edition *e, bk_out *o, const char *rel, const char *src);
-/* Renames the temporary folder into place (the old output is removed
- * only after the rename succeeded). */
+/* Renames the temporary folder into place, keeping the previous output
+ * aside; then either bk_out_finish removes it, or bk_out_rollback (an
+ * after_publish script failed) puts it back. */
 int bk_out_commit(bk_edition *e, bk_out *o);
+void bk_out_finish(bk_out *o);
+int bk_out_rollback(bk_edition *e, bk_out *o);
 /* Removes the temporary folder (on failure). */
 void bk_out_abort(bk_out *o);
 int bk_rmtree(const char *path);

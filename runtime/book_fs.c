@@ -236,9 +236,30 @@ int bk_out_commit(bk_edition *e, bk_out *o) {
               o->final_dir, strerror(err));
     return -1;
   }
-  if (had)
-    bk_rmtree(old);
+  o->old_dir = had ? tpl_arena_strndup(e->a, old, strlen(old)) : NULL;
   o->tmp_dir = NULL;
+  return 0;
+}
+
+void bk_out_finish(bk_out *o) {
+  if (o->old_dir)
+    bk_rmtree(o->old_dir);
+  o->old_dir = NULL;
+}
+
+int bk_out_rollback(bk_edition *e, bk_out *o) {
+  char failed[PATH_MAX];
+  snprintf(failed, sizeof failed, "%s.failed", o->final_dir);
+  bk_rmtree(failed);
+  if (rename(o->final_dir, failed) != 0 ||
+      (o->old_dir && rename(o->old_dir, o->final_dir) != 0)) {
+    bk_report(e->rep, BK_ERROR, "Output", 0, 0,
+              "cannot put the previous output back in %s: %s", o->final_dir,
+              strerror(errno));
+    return -1;
+  }
+  o->old_dir = NULL;
+  bk_rmtree(failed);
   return 0;
 }
 

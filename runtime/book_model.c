@@ -411,6 +411,15 @@ static int setup_env(bk_edition *e) {
   tpl_value title = bk_get(e->book, "title");
   tpl_env_set_random_seed(
       e->env, title.type == TPL_STR ? tpl_hash_bytes(title.u.s, title.len) : 1);
+  /* Reproducible builds: SOURCE_DATE_EPOCH fixes "now" (the date a book
+   * without publication_date prints). */
+  const char *sde = getenv("SOURCE_DATE_EPOCH");
+  if (sde && *sde) {
+    char *end;
+    long long t = strtoll(sde, &end, 10);
+    if (!*end && t >= 0)
+      tpl_env_set_now(e->env, (int64_t)t);
+  }
   e->loader = tpl_loader_new(e->env);
   add_template_dir(e, e->name);
   add_template_dir(e, e->format);

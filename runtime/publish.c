@@ -173,7 +173,6 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   unsigned errors_before = st->errors;
   bk_edition e;
   int rc = -1;
-  bool published = false;
   bk_out out = {0};
   if (bk_edition_init(&e, cfg, book_dir, name, opt, rep) != 0)
     goto done;
@@ -194,17 +193,22 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   }
   if (bk_out_commit(&e, &out) != 0)
     goto done;
-  published = true;
+  /* after_publish sees the new output; when it fails, the edition counts
+   * as not published and the previous output comes back. */
+  if (run_scripts(&e, "after_publish") != 0) {
+    bk_out_rollback(&e, &out);
+    goto done;
+  }
+  bk_out_finish(&out);
   if (opt->verbosity >= 0)
     printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format,
            name, now_seconds() - t0);
-  if (run_scripts(&e, "after_publish") != 0)
-    goto done;
   rc = 0;
 done:
   if (out.tmp_dir)
     bk_out_abort(&out);
-  if (rc != 0 && !published && opt->verbosity >= 0)
+  bk_out_finish(&out);
+  if (rc != 0 && opt->verbosity >= 0)
     fprintf(stderr, "publish: edition '%s' was not published%s\n", name,
             out.final_dir ? "; the previous output is left as it was" : "");
   bk_edition_free(&e);

@@ -254,8 +254,9 @@ struct tpl_env {
   tpl_source_text_fn *texts; /* per source, may be NULL */
   size_t nsources, csources;
   tpl_ctx *globals;
-  bool strict, debug, seed_set;
+  bool strict, debug, seed_set, now_set;
   uint64_t seed;
+  int64_t now;
   int autoescape;
   /* The size of the last output: the next render's first buffer, so that
    * renders of similar pages do not grow it step by step. */
@@ -387,6 +388,11 @@ void tpl_env_set_global(tpl_env *env, const char *name, tpl_value v) {
 }
 
 void tpl_env_set_strict(tpl_env *env, bool strict) { env->strict = strict; }
+
+void tpl_env_set_now(tpl_env *env, int64_t now) {
+  env->now = now;
+  env->now_set = true;
+}
 
 void tpl_env_set_random_seed(tpl_env *env, uint64_t seed) {
   env->seed = seed;
@@ -548,6 +554,10 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->on_error = jb;
   rt->diag = diag;
   rt->strict = env->strict;
+  if (env->now_set) {
+    rt->now_set = true;
+    rt->now = env->now;
+  }
   rt->debug = env->debug;
   rt->rand_state = env->seed_set ? env->seed : tpl_clock_seed();
   rt->globals = env->globals;

@@ -171,6 +171,10 @@ void tpl_env_add_compiled(tpl_env *env, const tpl_template *const *templates,
 void tpl_env_set_global(tpl_env *env, const char *name, tpl_value v);
 void tpl_env_set_strict(tpl_env *env, bool strict);
 void tpl_env_set_random_seed(tpl_env *env, uint64_t seed);
+/* Fixes what `now` means in dates (seconds since the epoch), for
+ * reproducible output (SOURCE_DATE_EPOCH); by default the clock is read
+ * once per render. */
+void tpl_env_set_now(tpl_env *env, int64_t now);
 void tpl_env_set_debug(tpl_env *env, bool debug);
 /* The most memory one render may take, values and output together; past
  * it the render fails with "the template needs more than N MiB of memory"
