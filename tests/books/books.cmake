@@ -2,7 +2,8 @@
 # the catalogue of broken books, the golden books, HTML validity and links,
 # the large synthetic book, and the command line.
 find_program(OCTAVO_PYTHON3 python3 HINTS /usr/bin)
-set(OCTAVO_MAKE_CORPUS /work/shared/corpus/make-corpus CACHE FILEPATH
+set(OCTAVO_MAKE_CORPUS ${PROJECT_SOURCE_DIR}/../shared/corpus/make-corpus
+    CACHE FILEPATH
     "make-corpus, the generator of synthetic books (books_corpus_large)")
 set(BOOKS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/books)
 
@@ -21,6 +22,16 @@ add_test(NAME books_corpus_large
 add_test(NAME books_cli
          COMMAND sh ${BOOKS_DIR}/test_cli.sh $<TARGET_FILE:publish>
                  ${PROJECT_VERSION})
-set_tests_properties(books_errors books_golden books_html_valid
-                     books_corpus_large books_cli PROPERTIES
+add_test(NAME books_interpreted_theme
+         COMMAND sh ${BOOKS_DIR}/test_interpreted_theme.sh
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+set(book_tests books_errors books_golden books_html_valid books_corpus_large
+    books_cli books_interpreted_theme)
+if(OCTAVO_VALGRIND_TESTS)
+  add_test(NAME books_valgrind
+           COMMAND sh ${BOOKS_DIR}/test_valgrind.sh $<TARGET_FILE:publish>
+                   ${PROJECT_SOURCE_DIR})
+  list(APPEND book_tests books_valgrind)
+endif()
+set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)

@@ -1,0 +1,17 @@
+#!/bin/sh
+# publish under valgrind on the user guide (both HTML editions): no invalid
+# reads or writes, no use of uninitialised memory, no definite or indirect
+# leaks (ICU's caches are only "possibly lost" and not counted).
+# Usage: test_valgrind.sh PUBLISH SOURCE_DIR
+set -eu
+publish=$1 src=$2
+command -v valgrind >/dev/null || { echo "valgrind missing: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r "$src/docs/guide" "$tmp/guide"
+rm -rf "$tmp/guide/Output"
+valgrind -q --error-exitcode=99 --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect "$publish" -q "$tmp/guide" web website
+test -f "$tmp/guide/Output/web/book.html"
+test -f "$tmp/guide/Output/website/book/index.html"
+echo "test_valgrind: clean"
