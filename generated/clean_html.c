@@ -98,10 +98,8 @@ static const tpl_loc L_57 = {F_4, 17, 51};
 static const tpl_loc L_58 = {F_4, 17, 56};
 static const tpl_loc L_59 = {F_4, 17, 62};
 static const tpl_loc L_60 = {F_4, 20, 43};
-static const tpl_loc L_61 = {F_4, 20, 64};
-static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_62 = {F_4, 20, 46};
-static const tpl_name N_ui = {"ui", 2u, 0x5c43327bu};
+static const tpl_loc L_61 = {F_4, 20, 46};
+static const tpl_loc L_62 = {F_4, 20, 50};
 static const tpl_loc L_63 = {F_4, 22, 4};
 static const tpl_loc L_64 = {F_4, 22, 7};
 static const tpl_loc L_65 = {F_4, 23, 1};
@@ -161,6 +159,7 @@ static const char F_6[] = "code.twig";
 static const tpl_loc L_114 = {F_6, 4, 20};
 static const tpl_loc L_115 = {F_6, 4, 23};
 static const tpl_loc L_116 = {F_6, 4, 28};
+static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
 static const tpl_loc L_117 = {F_6, 4, 40};
 static const tpl_loc L_118 = {F_6, 4, 57};
 static const tpl_loc L_119 = {F_6, 4, 87};
@@ -431,272 +430,242 @@ static const tpl_loc L_344 = {F_26, 6, 77};
 static const tpl_loc L_345 = {F_26, 6, 108};
 static const tpl_loc L_346 = {F_26, 6, 117};
 static const tpl_loc L_347 = {F_26, 13, 4};
-static const tpl_loc L_348 = {F_26, 13, 36};
-static const tpl_name N_parts = {"parts", 5u, 0x583da425u};
-static const tpl_loc L_349 = {F_26, 14, 4};
-static const tpl_loc L_350 = {F_26, 14, 16};
-static const tpl_loc L_351 = {F_26, 14, 22};
-static const tpl_loc L_352 = {F_26, 14, 36};
-static const tpl_name N_p = {"p", 1u, 0xf50c43efu};
-static const tpl_loc L_353 = {F_26, 14, 56};
-static const tpl_loc L_354 = {F_26, 14, 72};
-static const tpl_loc L_355 = {F_26, 14, 81};
-static const tpl_loc L_356 = {F_26, 14, 45};
-static const tpl_loc L_357 = {F_26, 14, 97};
-static const tpl_loc L_358 = {F_26, 15, 4};
-static const tpl_loc L_359 = {F_26, 15, 16};
-static const tpl_loc L_360 = {F_26, 15, 46};
-static const tpl_loc L_361 = {F_26, 15, 64};
-static const tpl_loc L_362 = {F_26, 15, 74};
-static const tpl_loc L_363 = {F_26, 16, 1};
-static const tpl_loc L_364 = {F_26, 16, 57};
-static const tpl_loc L_365 = {F_26, 16, 5};
+static const tpl_loc L_348 = {F_26, 14, 4};
+static const tpl_loc L_349 = {F_26, 14, 16};
+static const tpl_loc L_350 = {F_26, 14, 46};
+static const tpl_loc L_351 = {F_26, 14, 64};
+static const tpl_loc L_352 = {F_26, 14, 74};
+static const tpl_loc L_353 = {F_26, 15, 1};
+static const tpl_loc L_354 = {F_26, 15, 57};
+static const tpl_loc L_355 = {F_26, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_366 = {F_26, 22, 1};
-static const tpl_loc L_367 = {F_26, 22, 28};
-static const tpl_loc L_368 = {F_26, 22, 34};
-static const tpl_loc L_369 = {F_26, 22, 49};
-static const tpl_loc L_370 = {F_26, 22, 4};
+static const tpl_loc L_356 = {F_26, 21, 1};
+static const tpl_loc L_357 = {F_26, 21, 28};
+static const tpl_loc L_358 = {F_26, 21, 34};
+static const tpl_loc L_359 = {F_26, 21, 49};
+static const tpl_loc L_360 = {F_26, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_371 = {F_26, 22, 57};
-static const tpl_loc L_372 = {F_26, 22, 67};
+static const tpl_loc L_361 = {F_26, 21, 57};
+static const tpl_loc L_362 = {F_26, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_373 = {F_26, 30, 4};
-static const tpl_loc L_374 = {F_26, 30, 7};
-static const tpl_loc L_375 = {F_26, 30, 22};
-static const tpl_loc L_376 = {F_26, 31, 4};
+static const tpl_loc L_363 = {F_26, 29, 4};
+static const tpl_loc L_364 = {F_26, 29, 7};
+static const tpl_loc L_365 = {F_26, 29, 22};
+static const tpl_loc L_366 = {F_26, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_377 = {F_26, 33, 4};
-static const tpl_loc L_378 = {F_26, 33, 17};
-static const tpl_loc L_379 = {F_26, 34, 4};
-static const tpl_loc L_380 = {F_26, 34, 7};
-static const tpl_loc L_381 = {F_26, 34, 19};
-static const tpl_loc L_382 = {F_26, 35, 4};
-static const tpl_loc L_383 = {F_26, 35, 7};
-static const tpl_loc L_384 = {F_26, 35, 13};
+static const tpl_loc L_367 = {F_26, 32, 4};
+static const tpl_loc L_368 = {F_26, 32, 17};
+static const tpl_loc L_369 = {F_26, 33, 4};
+static const tpl_loc L_370 = {F_26, 33, 7};
+static const tpl_loc L_371 = {F_26, 33, 19};
+static const tpl_loc L_372 = {F_26, 34, 4};
+static const tpl_loc L_373 = {F_26, 34, 7};
+static const tpl_loc L_374 = {F_26, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_385 = {F_26, 35, 26};
-static const tpl_loc L_386 = {F_26, 38, 4};
-static const tpl_loc L_387 = {F_26, 38, 40};
-static const tpl_loc L_388 = {F_26, 38, 46};
-static const tpl_loc L_389 = {F_26, 38, 23};
-static const tpl_loc L_390 = {F_26, 38, 53};
+static const tpl_loc L_375 = {F_26, 34, 26};
+static const tpl_loc L_376 = {F_26, 37, 4};
+static const tpl_loc L_377 = {F_26, 37, 40};
+static const tpl_loc L_378 = {F_26, 37, 46};
+static const tpl_loc L_379 = {F_26, 37, 23};
+static const tpl_loc L_380 = {F_26, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_391 = {F_26, 40, 4};
-static const tpl_loc L_392 = {F_26, 40, 7};
-static const tpl_loc L_393 = {F_26, 40, 24};
-static const tpl_loc L_394 = {F_26, 40, 34};
+static const tpl_loc L_381 = {F_26, 39, 4};
+static const tpl_loc L_382 = {F_26, 39, 7};
+static const tpl_loc L_383 = {F_26, 39, 24};
+static const tpl_loc L_384 = {F_26, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_395 = {F_26, 42, 4};
-static const tpl_loc L_396 = {F_26, 42, 15};
-static const tpl_loc L_397 = {F_26, 42, 34};
-static const tpl_loc L_398 = {F_26, 42, 41};
-static const tpl_loc L_399 = {F_26, 42, 20};
-static const tpl_loc L_400 = {F_26, 45, 4};
-static const tpl_loc L_401 = {F_26, 45, 15};
-static const tpl_loc L_402 = {F_26, 45, 27};
-static const tpl_loc L_403 = {F_26, 45, 33};
-static const tpl_loc L_404 = {F_26, 45, 20};
-static const tpl_loc L_405 = {F_26, 46, 4};
-static const tpl_loc L_406 = {F_26, 46, 34};
-static const tpl_loc L_407 = {F_26, 46, 40};
-static const tpl_loc L_408 = {F_26, 47, 15};
-static const tpl_loc L_409 = {F_26, 47, 50};
-static const tpl_loc L_410 = {F_26, 47, 53};
-static const tpl_loc L_411 = {F_26, 47, 59};
-static const tpl_loc L_412 = {F_26, 47, 66};
-static const tpl_loc L_413 = {F_26, 47, 74};
-static const tpl_loc L_414 = {F_26, 47, 96};
-static const tpl_loc L_415 = {F_26, 47, 99};
-static const tpl_loc L_416 = {F_26, 47, 105};
-static const tpl_loc L_417 = {F_26, 47, 124};
-static const tpl_loc L_418 = {F_26, 47, 127};
-static const tpl_loc L_419 = {F_26, 47, 134};
-static const tpl_loc L_420 = {F_26, 47, 137};
-static const tpl_loc L_421 = {F_26, 47, 147};
-static const tpl_loc L_422 = {F_26, 47, 150};
-static const tpl_loc L_423 = {F_26, 47, 211};
-static const tpl_loc L_424 = {F_26, 47, 214};
-static const tpl_loc L_425 = {F_26, 50, 4};
-static const tpl_loc L_426 = {F_26, 50, 7};
-static const tpl_loc L_427 = {F_26, 50, 12};
-static const tpl_loc L_428 = {F_26, 50, 28};
-static const tpl_loc L_429 = {F_26, 50, 46};
-static const tpl_loc L_430 = {F_26, 50, 38};
+static const tpl_loc L_385 = {F_26, 41, 4};
+static const tpl_loc L_386 = {F_26, 41, 15};
+static const tpl_loc L_387 = {F_26, 41, 34};
+static const tpl_loc L_388 = {F_26, 41, 41};
+static const tpl_loc L_389 = {F_26, 41, 20};
+static const tpl_loc L_390 = {F_26, 44, 4};
+static const tpl_loc L_391 = {F_26, 44, 15};
+static const tpl_loc L_392 = {F_26, 44, 27};
+static const tpl_loc L_393 = {F_26, 44, 33};
+static const tpl_loc L_394 = {F_26, 44, 20};
+static const tpl_loc L_395 = {F_26, 45, 4};
+static const tpl_loc L_396 = {F_26, 45, 34};
+static const tpl_loc L_397 = {F_26, 45, 40};
+static const tpl_loc L_398 = {F_26, 46, 15};
+static const tpl_loc L_399 = {F_26, 46, 50};
+static const tpl_loc L_400 = {F_26, 46, 53};
+static const tpl_loc L_401 = {F_26, 46, 59};
+static const tpl_loc L_402 = {F_26, 46, 66};
+static const tpl_loc L_403 = {F_26, 46, 74};
+static const tpl_loc L_404 = {F_26, 46, 96};
+static const tpl_loc L_405 = {F_26, 46, 99};
+static const tpl_loc L_406 = {F_26, 46, 105};
+static const tpl_loc L_407 = {F_26, 46, 124};
+static const tpl_loc L_408 = {F_26, 46, 127};
+static const tpl_loc L_409 = {F_26, 46, 134};
+static const tpl_loc L_410 = {F_26, 46, 137};
+static const tpl_loc L_411 = {F_26, 46, 147};
+static const tpl_loc L_412 = {F_26, 46, 150};
+static const tpl_loc L_413 = {F_26, 46, 211};
+static const tpl_loc L_414 = {F_26, 46, 214};
+static const tpl_loc L_415 = {F_26, 49, 4};
+static const tpl_loc L_416 = {F_26, 49, 7};
+static const tpl_loc L_417 = {F_26, 49, 12};
+static const tpl_loc L_418 = {F_26, 49, 28};
+static const tpl_loc L_419 = {F_26, 49, 46};
+static const tpl_loc L_420 = {F_26, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_431 = {F_26, 58, 4};
-static const tpl_loc L_432 = {F_26, 58, 7};
-static const tpl_loc L_433 = {F_26, 58, 22};
-static const tpl_loc L_434 = {F_26, 59, 13};
-static const tpl_loc L_435 = {F_26, 59, 58};
-static const tpl_loc L_436 = {F_26, 59, 61};
-static const tpl_loc L_437 = {F_26, 60, 27};
-static const tpl_loc L_438 = {F_26, 60, 37};
-static const tpl_loc L_439 = {F_26, 60, 40};
-static const tpl_loc L_440 = {F_26, 61, 1};
-static const tpl_loc L_441 = {F_26, 61, 28};
-static const tpl_loc L_442 = {F_26, 61, 34};
-static const tpl_loc L_443 = {F_26, 61, 4};
+static const tpl_loc L_421 = {F_26, 57, 4};
+static const tpl_loc L_422 = {F_26, 57, 7};
+static const tpl_loc L_423 = {F_26, 57, 22};
+static const tpl_loc L_424 = {F_26, 58, 13};
+static const tpl_loc L_425 = {F_26, 58, 58};
+static const tpl_loc L_426 = {F_26, 58, 61};
+static const tpl_loc L_427 = {F_26, 59, 27};
+static const tpl_loc L_428 = {F_26, 59, 37};
+static const tpl_loc L_429 = {F_26, 59, 40};
+static const tpl_loc L_430 = {F_26, 60, 1};
+static const tpl_loc L_431 = {F_26, 60, 28};
+static const tpl_loc L_432 = {F_26, 60, 34};
+static const tpl_loc L_433 = {F_26, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const tpl_name N_key = {"key", 3u, 0x6815c86cu};
-static const tpl_loc L_444 = {F_26, 68, 4};
-static const tpl_name N_strings = {"strings", 7u, 0xb0727511u};
-static const tpl_loc L_445 = {F_26, 74, 4};
-static const tpl_loc L_446 = {F_26, 74, 38};
-static const tpl_loc L_447 = {F_26, 74, 44};
-static const tpl_loc L_448 = {F_26, 74, 55};
-static const tpl_loc L_449 = {F_26, 74, 61};
-static const tpl_loc L_450 = {F_26, 74, 72};
-static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_451 = {F_26, 75, 1};
-static const tpl_loc L_452 = {F_26, 75, 14};
-static const tpl_loc L_453 = {F_26, 75, 19};
-static const tpl_loc L_454 = {F_26, 75, 28};
-static const tpl_loc L_455 = {F_26, 75, 36};
-static const tpl_loc L_456 = {F_26, 75, 41};
-static const tpl_name N_en = {"en", 2u, 0x411a658au};
-static const tpl_loc L_457 = {F_26, 75, 45};
 static const char F_27[] = "preface.twig";
-static const tpl_loc L_458 = {F_27, 1, 12};
+static const tpl_loc L_434 = {F_27, 1, 12};
 static const char F_28[] = "prologue.twig";
-static const tpl_loc L_459 = {F_28, 1, 12};
+static const tpl_loc L_435 = {F_28, 1, 12};
 static const char F_29[] = "style.css.twig";
-static const tpl_loc L_460 = {F_29, 6, 33};
-static const tpl_loc L_461 = {F_29, 7, 28};
-static const tpl_loc L_462 = {F_29, 8, 34};
-static const tpl_loc L_463 = {F_29, 9, 31};
-static const tpl_loc L_464 = {F_29, 10, 28};
-static const tpl_loc L_465 = {F_29, 11, 31};
-static const tpl_loc L_466 = {F_29, 12, 30};
-static const tpl_loc L_467 = {F_29, 13, 29};
-static const tpl_loc L_468 = {F_29, 14, 30};
-static const tpl_loc L_469 = {F_29, 15, 34};
-static const tpl_loc L_470 = {F_29, 16, 29};
-static const tpl_loc L_471 = {F_29, 6, 10};
+static const tpl_loc L_436 = {F_29, 6, 33};
+static const tpl_loc L_437 = {F_29, 7, 28};
+static const tpl_loc L_438 = {F_29, 8, 34};
+static const tpl_loc L_439 = {F_29, 9, 31};
+static const tpl_loc L_440 = {F_29, 10, 28};
+static const tpl_loc L_441 = {F_29, 11, 31};
+static const tpl_loc L_442 = {F_29, 12, 30};
+static const tpl_loc L_443 = {F_29, 13, 29};
+static const tpl_loc L_444 = {F_29, 14, 30};
+static const tpl_loc L_445 = {F_29, 15, 34};
+static const tpl_loc L_446 = {F_29, 16, 29};
+static const tpl_loc L_447 = {F_29, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_472 = {F_29, 7, 10};
+static const tpl_loc L_448 = {F_29, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_473 = {F_29, 8, 10};
+static const tpl_loc L_449 = {F_29, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_474 = {F_29, 9, 10};
-static const tpl_loc L_475 = {F_29, 10, 10};
+static const tpl_loc L_450 = {F_29, 9, 10};
+static const tpl_loc L_451 = {F_29, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_476 = {F_29, 11, 10};
+static const tpl_loc L_452 = {F_29, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_477 = {F_29, 12, 10};
+static const tpl_loc L_453 = {F_29, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_478 = {F_29, 13, 10};
-static const tpl_loc L_479 = {F_29, 14, 10};
+static const tpl_loc L_454 = {F_29, 13, 10};
+static const tpl_loc L_455 = {F_29, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_480 = {F_29, 15, 10};
+static const tpl_loc L_456 = {F_29, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_481 = {F_29, 16, 10};
+static const tpl_loc L_457 = {F_29, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_482 = {F_29, 17, 10};
+static const tpl_loc L_458 = {F_29, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_483 = {F_30, 4, 4};
-static const tpl_loc L_484 = {F_30, 4, 20};
-static const tpl_loc L_485 = {F_30, 4, 25};
-static const tpl_loc L_486 = {F_30, 4, 39};
+static const tpl_loc L_459 = {F_30, 4, 4};
+static const tpl_loc L_460 = {F_30, 4, 20};
+static const tpl_loc L_461 = {F_30, 4, 25};
+static const tpl_loc L_462 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_487 = {F_30, 5, 25};
-static const tpl_loc L_488 = {F_30, 5, 28};
-static const tpl_loc L_489 = {F_30, 5, 33};
-static const tpl_loc L_490 = {F_30, 5, 45};
-static const tpl_loc L_491 = {F_30, 6, 4};
-static const tpl_loc L_492 = {F_30, 6, 7};
-static const tpl_loc L_493 = {F_30, 7, 31};
-static const tpl_loc L_494 = {F_30, 7, 51};
-static const tpl_loc L_495 = {F_30, 8, 5};
-static const tpl_loc L_496 = {F_30, 8, 13};
-static const tpl_loc L_497 = {F_30, 8, 41};
-static const tpl_loc L_498 = {F_30, 8, 67};
-static const tpl_loc L_499 = {F_30, 8, 75};
-static const tpl_loc L_500 = {F_30, 8, 108};
-static const tpl_loc L_501 = {F_30, 8, 116};
-static const tpl_loc L_502 = {F_30, 11, 42};
-static const tpl_loc L_503 = {F_30, 11, 103};
-static const tpl_loc L_504 = {F_30, 12, 1};
-static const tpl_loc L_505 = {F_30, 12, 9};
+static const tpl_loc L_463 = {F_30, 5, 25};
+static const tpl_loc L_464 = {F_30, 5, 28};
+static const tpl_loc L_465 = {F_30, 5, 33};
+static const tpl_loc L_466 = {F_30, 5, 45};
+static const tpl_loc L_467 = {F_30, 6, 4};
+static const tpl_loc L_468 = {F_30, 6, 7};
+static const tpl_loc L_469 = {F_30, 7, 31};
+static const tpl_loc L_470 = {F_30, 7, 51};
+static const tpl_loc L_471 = {F_30, 8, 5};
+static const tpl_loc L_472 = {F_30, 8, 13};
+static const tpl_loc L_473 = {F_30, 8, 41};
+static const tpl_loc L_474 = {F_30, 8, 67};
+static const tpl_loc L_475 = {F_30, 8, 75};
+static const tpl_loc L_476 = {F_30, 8, 108};
+static const tpl_loc L_477 = {F_30, 8, 116};
+static const tpl_loc L_478 = {F_30, 11, 42};
+static const tpl_loc L_479 = {F_30, 11, 103};
+static const tpl_loc L_480 = {F_30, 12, 1};
+static const tpl_loc L_481 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_506 = {F_31, 3, 3};
-static const tpl_loc L_507 = {F_31, 3, 6};
-static const tpl_loc L_508 = {F_31, 3, 11};
-static const tpl_loc L_509 = {F_31, 3, 17};
-static const tpl_loc L_510 = {F_31, 5, 4};
-static const tpl_loc L_511 = {F_31, 5, 12};
-static const tpl_loc L_512 = {F_31, 6, 24};
-static const tpl_loc L_513 = {F_31, 6, 39};
-static const tpl_loc L_514 = {F_31, 9, 4};
-static const tpl_loc L_515 = {F_31, 9, 12};
-static const tpl_loc L_516 = {F_31, 10, 25};
-static const tpl_loc L_517 = {F_31, 10, 41};
+static const tpl_loc L_482 = {F_31, 3, 3};
+static const tpl_loc L_483 = {F_31, 3, 6};
+static const tpl_loc L_484 = {F_31, 3, 11};
+static const tpl_loc L_485 = {F_31, 3, 17};
+static const tpl_loc L_486 = {F_31, 5, 4};
+static const tpl_loc L_487 = {F_31, 5, 12};
+static const tpl_loc L_488 = {F_31, 6, 24};
+static const tpl_loc L_489 = {F_31, 6, 39};
+static const tpl_loc L_490 = {F_31, 9, 4};
+static const tpl_loc L_491 = {F_31, 9, 12};
+static const tpl_loc L_492 = {F_31, 10, 25};
+static const tpl_loc L_493 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_518 = {F_32, 4, 4};
-static const tpl_loc L_519 = {F_32, 4, 18};
-static const tpl_loc L_520 = {F_32, 4, 23};
-static const tpl_loc L_521 = {F_32, 4, 47};
-static const tpl_loc L_522 = {F_32, 4, 51};
-static const tpl_loc L_523 = {F_32, 4, 84};
-static const tpl_loc L_524 = {F_32, 4, 89};
-static const tpl_loc L_525 = {F_32, 4, 95};
-static const tpl_loc L_526 = {F_32, 6, 9};
-static const tpl_loc L_527 = {F_32, 6, 12};
-static const tpl_loc L_528 = {F_32, 6, 17};
-static const tpl_loc L_529 = {F_32, 6, 26};
-static const tpl_loc L_530 = {F_32, 6, 29};
-static const tpl_loc L_531 = {F_32, 7, 1};
-static const tpl_loc L_532 = {F_32, 7, 9};
+static const tpl_loc L_494 = {F_32, 4, 4};
+static const tpl_loc L_495 = {F_32, 4, 18};
+static const tpl_loc L_496 = {F_32, 4, 23};
+static const tpl_loc L_497 = {F_32, 4, 47};
+static const tpl_loc L_498 = {F_32, 4, 51};
+static const tpl_loc L_499 = {F_32, 4, 84};
+static const tpl_loc L_500 = {F_32, 4, 89};
+static const tpl_loc L_501 = {F_32, 4, 95};
+static const tpl_loc L_502 = {F_32, 6, 9};
+static const tpl_loc L_503 = {F_32, 6, 12};
+static const tpl_loc L_504 = {F_32, 6, 17};
+static const tpl_loc L_505 = {F_32, 6, 26};
+static const tpl_loc L_506 = {F_32, 6, 29};
+static const tpl_loc L_507 = {F_32, 7, 1};
+static const tpl_loc L_508 = {F_32, 7, 9};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_533 = {F_33, 5, 11};
-static const tpl_loc L_534 = {F_33, 6, 4};
+static const tpl_loc L_509 = {F_33, 5, 11};
+static const tpl_loc L_510 = {F_33, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_535 = {F_33, 7, 4};
+static const tpl_loc L_511 = {F_33, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_536 = {F_33, 8, 4};
-static const tpl_loc L_537 = {F_33, 9, 4};
-static const tpl_loc L_538 = {F_33, 9, 17};
-static const tpl_loc L_539 = {F_33, 9, 21};
+static const tpl_loc L_512 = {F_33, 8, 4};
+static const tpl_loc L_513 = {F_33, 9, 4};
+static const tpl_loc L_514 = {F_33, 9, 17};
+static const tpl_loc L_515 = {F_33, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_540 = {F_33, 10, 4};
-static const tpl_loc L_541 = {F_33, 10, 7};
-static const tpl_loc L_542 = {F_33, 10, 13};
-static const tpl_loc L_543 = {F_33, 10, 20};
-static const tpl_loc L_544 = {F_33, 10, 31};
-static const tpl_loc L_545 = {F_33, 11, 4};
-static const tpl_loc L_546 = {F_33, 11, 46};
-static const tpl_loc L_547 = {F_33, 11, 55};
-static const tpl_loc L_548 = {F_33, 11, 32};
+static const tpl_loc L_516 = {F_33, 10, 4};
+static const tpl_loc L_517 = {F_33, 10, 7};
+static const tpl_loc L_518 = {F_33, 10, 13};
+static const tpl_loc L_519 = {F_33, 10, 20};
+static const tpl_loc L_520 = {F_33, 10, 31};
+static const tpl_loc L_521 = {F_33, 11, 4};
+static const tpl_loc L_522 = {F_33, 11, 46};
+static const tpl_loc L_523 = {F_33, 11, 55};
+static const tpl_loc L_524 = {F_33, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_549 = {F_33, 12, 4};
-static const tpl_loc L_550 = {F_33, 12, 7};
-static const tpl_loc L_551 = {F_33, 12, 14};
-static const tpl_loc L_552 = {F_33, 12, 25};
-static const tpl_loc L_553 = {F_33, 12, 31};
-static const tpl_loc L_554 = {F_33, 12, 46};
-static const tpl_loc L_555 = {F_33, 13, 4};
-static const tpl_loc L_556 = {F_33, 13, 33};
-static const tpl_loc L_557 = {F_33, 13, 39};
-static const tpl_loc L_558 = {F_33, 13, 59};
-static const tpl_loc L_559 = {F_33, 13, 77};
-static const tpl_loc L_560 = {F_33, 15, 4};
-static const tpl_loc L_561 = {F_33, 15, 18};
-static const tpl_loc L_562 = {F_33, 15, 32};
+static const tpl_loc L_525 = {F_33, 12, 4};
+static const tpl_loc L_526 = {F_33, 12, 7};
+static const tpl_loc L_527 = {F_33, 12, 14};
+static const tpl_loc L_528 = {F_33, 12, 25};
+static const tpl_loc L_529 = {F_33, 12, 31};
+static const tpl_loc L_530 = {F_33, 12, 46};
+static const tpl_loc L_531 = {F_33, 13, 4};
+static const tpl_loc L_532 = {F_33, 13, 33};
+static const tpl_loc L_533 = {F_33, 13, 39};
+static const tpl_loc L_534 = {F_33, 13, 59};
+static const tpl_loc L_535 = {F_33, 13, 77};
+static const tpl_loc L_536 = {F_33, 15, 4};
+static const tpl_loc L_537 = {F_33, 15, 18};
+static const tpl_loc L_538 = {F_33, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_563 = {F_33, 15, 62};
-static const tpl_loc L_564 = {F_33, 15, 68};
-static const tpl_loc L_565 = {F_33, 15, 47};
-static const tpl_loc L_566 = {F_33, 15, 36};
-static const tpl_loc L_567 = {F_33, 15, 26};
-static const tpl_loc L_568 = {F_33, 18, 1};
-static const tpl_loc L_569 = {F_33, 18, 14};
-static const tpl_loc L_570 = {F_33, 18, 23};
-static const tpl_loc L_571 = {F_33, 18, 28};
-static const tpl_loc L_572 = {F_33, 18, 40};
-static const tpl_loc L_573 = {F_33, 18, 46};
-static const tpl_loc L_574 = {F_33, 18, 4};
+static const tpl_loc L_539 = {F_33, 15, 62};
+static const tpl_loc L_540 = {F_33, 15, 68};
+static const tpl_loc L_541 = {F_33, 15, 47};
+static const tpl_loc L_542 = {F_33, 15, 36};
+static const tpl_loc L_543 = {F_33, 15, 26};
+static const tpl_loc L_544 = {F_33, 18, 1};
+static const tpl_loc L_545 = {F_33, 18, 14};
+static const tpl_loc L_546 = {F_33, 18, 23};
+static const tpl_loc L_547 = {F_33, 18, 28};
+static const tpl_loc L_548 = {F_33, 18, 40};
+static const tpl_loc L_549 = {F_33, 18, 46};
+static const tpl_loc L_550 = {F_33, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -787,16 +756,16 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -807,15 +776,13 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -1062,18 +1029,18 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v35 = tpl_null();
   tpl_value v57 = tpl_null();
   tpl_value v58 = tpl_null();
-  tpl_value v62 = tpl_null();
-  tpl_value v65 = tpl_null();
-  tpl_value v67 = tpl_null();
-  tpl_value v77 = tpl_null();
-  tpl_value v81 = tpl_null();
+  tpl_value v61 = tpl_null();
+  tpl_value v66 = tpl_null();
+  tpl_value v68 = tpl_null();
+  tpl_value v78 = tpl_null();
   tpl_value v82 = tpl_null();
-  tpl_value v84 = tpl_null();
+  tpl_value v83 = tpl_null();
   tpl_value v85 = tpl_null();
   tpl_value v86 = tpl_null();
-  tpl_value v92 = tpl_null();
-  tpl_value v94 = tpl_null();
-  tpl_value v97 = tpl_null();
+  tpl_value v87 = tpl_null();
+  tpl_value v93 = tpl_null();
+  tpl_value v95 = tpl_null();
+  tpl_value v98 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1083,7 +1050,6 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic6 = {0, NULL};
   tpl_ic ic7 = {0, NULL};
   tpl_ic ic8 = {0, NULL};
-  tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/html/book.twig"
   {
     rt->loc = &L_26;
@@ -1239,25 +1205,26 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 20 "themes/clean/html/book.twig"
   {
     rt->loc = &L_60;
-    tpl_value v61 = tpl_str("skip", 4u);
-    v62 = tpl_getattr_name_ic(rt, v57, &N_language, &L_61, &ic3);
-    const tpl_value a63[2] = {v61, v62};
-    tpl_value v64 = tpl_call_macro(rt, self, 0, &N_ui, 2, 0, a63, NULL, &L_62);
-    tpl_out_value(rt, v64);
+    v61 = tpl_var(rt, ctx, self, &N_app, &L_61);
+    tpl_value v62 = tpl_str("getLabel", 8u);
+    tpl_value v63 = tpl_str("skip_to_content", 15u);
+    const tpl_value a64[1] = {v63};
+    tpl_value v65 = tpl_call_method(rt, v61, v62, 1, a64, &L_62);
+    tpl_out_value(rt, v65);
   }
 #line 20 "themes/clean/html/book.twig"
   tpl_out(rt, "</a>\n<header class=\"book-header\">\n", 34);
 #line 22 "themes/clean/html/book.twig"
   {
     rt->loc = &L_63;
-    v65 = tpl_var(rt, ctx, self, &N_cover, &L_64);
-    bool b66 = tpl_truthy(v65);
-    if (b66) {
+    v66 = tpl_var(rt, ctx, self, &N_cover, &L_64);
+    bool b67 = tpl_truthy(v66);
+    if (b67) {
 #line 23 "themes/clean/html/book.twig"
       {
         rt->loc = &L_65;
-        v67 = tpl_getattr_name_ic(rt, v65, &N_content, &L_66, &ic4);
-        tpl_out_value(rt, v67);
+        v68 = tpl_getattr_name_ic(rt, v66, &N_content, &L_66, &ic3);
+        tpl_out_value(rt, v68);
       }
 #line 23 "themes/clean/html/book.twig"
       tpl_out(rt, "\n", 1);
@@ -1265,17 +1232,17 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 25 "themes/clean/html/book.twig"
       {
         rt->loc = &L_67;
-        tpl_value v68 = tpl_str("partials/cover.twig", 19u);
-        tpl_map *m69 = tpl_map_new(rt->arena, 1);
-        tpl_value v70 = tpl_str("item", 4u);
-        tpl_map *m71 = tpl_map_new(rt->arena, 1);
-        tpl_value v72 = tpl_str("slug", 4u);
-        tpl_value v73 = tpl_str("", 0u);
-        tpl_map_set(rt->arena, m71, v72, v73);
-        tpl_value v74 = tpl_map_or_list(rt->arena, m71);
-        tpl_map_set(rt->arena, m69, v70, v74);
-        tpl_value v75 = tpl_map_or_list(rt->arena, m69);
-        tpl_include(rt, ctx, v68, v75, false, false, &L_67);
+        tpl_value v69 = tpl_str("partials/cover.twig", 19u);
+        tpl_map *m70 = tpl_map_new(rt->arena, 1);
+        tpl_value v71 = tpl_str("item", 4u);
+        tpl_map *m72 = tpl_map_new(rt->arena, 1);
+        tpl_value v73 = tpl_str("slug", 4u);
+        tpl_value v74 = tpl_str("", 0u);
+        tpl_map_set(rt->arena, m72, v73, v74);
+        tpl_value v75 = tpl_map_or_list(rt->arena, m72);
+        tpl_map_set(rt->arena, m70, v71, v75);
+        tpl_value v76 = tpl_map_or_list(rt->arena, m70);
+        tpl_include(rt, ctx, v69, v76, false, false, &L_67);
       }
     }
   }
@@ -1284,24 +1251,24 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 28 "themes/clean/html/book.twig"
   {
     rt->loc = &L_68;
-    tpl_value v76;
-    v77 = tpl_var(rt, ctx, self, &N_toc_html, &L_69);
-    bool b78 = tpl_truthy(v77);
-    if (b78) {
-      tpl_value v79 = tpl_str(" with-toc", 9u);
-      v76 = v79;
+    tpl_value v77;
+    v78 = tpl_var(rt, ctx, self, &N_toc_html, &L_69);
+    bool b79 = tpl_truthy(v78);
+    if (b79) {
+      tpl_value v80 = tpl_str(" with-toc", 9u);
+      v77 = v80;
     } else {
-      v76 = tpl_str("", 0);
+      v77 = tpl_str("", 0);
     }
-    tpl_out_value(rt, v76);
+    tpl_out_value(rt, v77);
   }
 #line 28 "themes/clean/html/book.twig"
   tpl_out(rt, "\">\n", 3);
 #line 29 "themes/clean/html/book.twig"
   {
     rt->loc = &L_70;
-    bool b80 = tpl_truthy(v77);
-    if (b80) {
+    bool b81 = tpl_truthy(v78);
+    if (b81) {
 #line 30 "themes/clean/html/book.twig"
       tpl_out(rt, "<div class=\"sidebar\">\n"
                  "<details class=\"toc-details\">\n"
@@ -1309,15 +1276,15 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 32 "themes/clean/html/book.twig"
       {
         rt->loc = &L_71;
-        v81 = tpl_var(rt, ctx, self, &N_toc_title, &L_72);
-        tpl_out_value(rt, v81);
+        v82 = tpl_var(rt, ctx, self, &N_toc_title, &L_72);
+        tpl_out_value(rt, v82);
       }
 #line 32 "themes/clean/html/book.twig"
       tpl_out(rt, "</summary>\n", 11);
 #line 33 "themes/clean/html/book.twig"
       {
         rt->loc = &L_73;
-        tpl_out_value(rt, v77);
+        tpl_out_value(rt, v78);
       }
 #line 33 "themes/clean/html/book.twig"
       tpl_out(rt, "\n</details>\n</div>\n", 19);
@@ -1328,31 +1295,31 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 38 "themes/clean/html/book.twig"
   {
     rt->loc = &L_74;
-    v82 = tpl_var(rt, ctx, self, &N_items, &L_75);
-    tpl_iter it83;
-    tpl_for_begin(rt, &it83, ctx, v82, &N__key, &N_item, false);
-    while (tpl_for_next(rt, &it83)) {
-      v84 = it83.cur;
-      (void)v84;
-      tpl_for_accept(rt, &it83);
+    v83 = tpl_var(rt, ctx, self, &N_items, &L_75);
+    tpl_iter it84;
+    tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_item, false);
+    while (tpl_for_next(rt, &it84)) {
+      v85 = it84.cur;
+      (void)v85;
+      tpl_for_accept(rt, &it84);
 #line 39 "themes/clean/html/book.twig"
       {
         rt->loc = &L_76;
-        v85 = tpl_getattr_name_ic(rt, v84, &N_config, &L_77, &ic5);
-        v86 = tpl_getattr_name_ic(rt, v85, &N_element, &L_78, &ic6);
-        tpl_value v87 = tpl_str("cover", 5u);
-        tpl_value v88 = tpl_str("toc", 3u);
-        tpl_list *l89 = tpl_list_new(rt->arena, 2);
-        l89->items[0] = v87;
-        l89->items[1] = v88;
-        tpl_value v90 = tpl_list_value(l89);
-        bool b91 = !tpl_op_in(rt, v86, v90);
-        if (b91) {
+        v86 = tpl_getattr_name_ic(rt, v85, &N_config, &L_77, &ic4);
+        v87 = tpl_getattr_name_ic(rt, v86, &N_element, &L_78, &ic5);
+        tpl_value v88 = tpl_str("cover", 5u);
+        tpl_value v89 = tpl_str("toc", 3u);
+        tpl_list *l90 = tpl_list_new(rt->arena, 2);
+        l90->items[0] = v88;
+        l90->items[1] = v89;
+        tpl_value v91 = tpl_list_value(l90);
+        bool b92 = !tpl_op_in(rt, v87, v91);
+        if (b92) {
 #line 40 "themes/clean/html/book.twig"
           {
             rt->loc = &L_79;
-            v92 = tpl_getattr_name_ic(rt, v84, &N_content, &L_80, &ic7);
-            tpl_out_value(rt, v92);
+            v93 = tpl_getattr_name_ic(rt, v85, &N_content, &L_80, &ic6);
+            tpl_out_value(rt, v93);
           }
 #line 40 "themes/clean/html/book.twig"
           tpl_out(rt, "\n", 1);
@@ -1365,38 +1332,38 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 #line 46 "themes/clean/html/book.twig"
   {
     rt->loc = &L_81;
-    tpl_value v93 = tpl_escape_value(rt, v58, TPL_ESC_HTML, &L_82);
-    tpl_out_value(rt, v93);
+    tpl_value v94 = tpl_escape_value(rt, v58, TPL_ESC_HTML, &L_82);
+    tpl_out_value(rt, v94);
   }
 #line 46 "themes/clean/html/book.twig"
   {
     rt->loc = &L_83;
-    v94 = tpl_getattr_name_ic(rt, v57, &N_author, &L_84, &ic8);
-    bool b95 = tpl_truthy(v94);
-    if (b95) {
+    v95 = tpl_getattr_name_ic(rt, v57, &N_author, &L_84, &ic7);
+    bool b96 = tpl_truthy(v95);
+    if (b96) {
 #line 46 "themes/clean/html/book.twig"
       tpl_out(rt, " · ", 4);
 #line 46 "themes/clean/html/book.twig"
       {
         rt->loc = &L_85;
-        tpl_value v96 = tpl_escape_value(rt, v94, TPL_ESC_HTML, &L_86);
-        tpl_out_value(rt, v96);
+        tpl_value v97 = tpl_escape_value(rt, v95, TPL_ESC_HTML, &L_86);
+        tpl_out_value(rt, v97);
       }
     }
   }
 #line 46 "themes/clean/html/book.twig"
   {
     rt->loc = &L_87;
-    v97 = tpl_getattr_name_ic(rt, v57, &N_edition, &L_88, &ic9);
-    bool b98 = tpl_truthy(v97);
-    if (b98) {
+    v98 = tpl_getattr_name_ic(rt, v57, &N_edition, &L_88, &ic8);
+    bool b99 = tpl_truthy(v98);
+    if (b99) {
 #line 46 "themes/clean/html/book.twig"
       tpl_out(rt, " · ", 4);
 #line 46 "themes/clean/html/book.twig"
       {
         rt->loc = &L_89;
-        tpl_value v99 = tpl_escape_value(rt, v97, TPL_ESC_HTML, &L_90);
-        tpl_out_value(rt, v99);
+        tpl_value v100 = tpl_escape_value(rt, v98, TPL_ESC_HTML, &L_90);
+        tpl_out_value(rt, v100);
       }
     }
   }
@@ -3994,41 +3961,6 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
-#line 14 "themes/clean/common/partials/macros.twig"
-static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  const tpl_callable *k12 = NULL;
-  const tpl_callable *k13 = NULL;
-  const tpl_callable *k14 = NULL;
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  tpl_ctx *scope = tpl_ctx_new(rt, cl->ctx, false);
-  tpl_ctx_set_own(rt, scope, &N_p, v0);
-  tpl_value v1 = tpl_str("</sup>", 6u);
-  const tpl_value a2[2] = {v0, v1};
-  if (!k12)
-    k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_353);
-  tpl_value v3 = k12->fn(rt, scope, 2, a2, &L_353);
-  tpl_value v4 = tpl_int(INT64_C(1));
-  const tpl_value a5[2] = {v3, v4};
-  if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_354);
-  tpl_value v6 = k13->fn(rt, scope, 2, a5, &L_354);
-  tpl_value v7 = tpl_str("</sup>", 6u);
-  const tpl_value a8[2] = {v6, v7};
-  if (!k14)
-    k14 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_355);
-  tpl_value v9 = k14->fn(rt, scope, 2, a8, &L_355);
-  return v9;
-}
-
 #line 12 "themes/clean/common/partials/macros.twig"
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
@@ -4038,14 +3970,8 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)blocks;
   const tpl_callable *k9 = NULL;
   const tpl_callable *k10 = NULL;
-  const tpl_callable *k11 = NULL;
-  const tpl_callable *k15 = NULL;
-  const tpl_callable *k16 = NULL;
-  const tpl_callable *k17 = NULL;
-  const tpl_callable *k18 = NULL;
-  tpl_value v10 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v41 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
@@ -4070,148 +3996,118 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_value v6 = tpl_str("", 0u);
       v5 = v6;
     }
-    tpl_value v7 = tpl_str("<sup class=\"footnote-ref\">", 26u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_348);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_348);
-    tpl_ctx_set(rt, ctx, &N_parts, v9);
+    tpl_ctx_set(rt, ctx, &N_title, v5);
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_349;
-    v10 = tpl_var(rt, ctx, self, &N_parts, &L_350);
-    const tpl_value a11[1] = {v10};
-    if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_351);
-    tpl_value v12 = k10->fn(rt, ctx, 1, a11, &L_351);
-    tpl_value v13 = tpl_int(INT64_C(1));
-    const tpl_value a14[2] = {v10, v13};
-    if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_352);
-    tpl_value v15 = k11->fn(rt, ctx, 2, a14, &L_352);
-    tpl_value v16 = tpl_closure_new_slots(rt, fn44, ctx, self, blocks, 0, 0);
-    const tpl_value a17[2] = {v15, v16};
-    if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_356);
-    tpl_value v18 = k15->fn(rt, ctx, 2, a17, &L_356);
-    const tpl_value a19[1] = {v18};
-    if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_357);
-    tpl_value v20 = k16->fn(rt, ctx, 1, a19, &L_357);
-    tpl_value v21 = tpl_op_concat(rt, v12, v20);
-    tpl_ctx_set(rt, ctx, &N_title, v21);
-  }
-#line 15 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_358;
-    tpl_value v22 = tpl_str("<a ", 3u);
-    v23 = tpl_var(rt, ctx, self, &N_title, &L_359);
-    bool b24 = tpl_op_in(rt, v22, v23);
-    if (!b24) {
-      tpl_value v25 = tpl_str(" id=", 4u);
-      bool b26 = tpl_op_in(rt, v25, v23);
-      b24 = b26;
+    rt->loc = &L_348;
+    tpl_value v7 = tpl_str("<a ", 3u);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_349);
+    bool b9 = tpl_op_in(rt, v7, v8);
+    if (!b9) {
+      tpl_value v10 = tpl_str(" id=", 4u);
+      bool b11 = tpl_op_in(rt, v10, v8);
+      b9 = b11;
     }
-    if (b24) {
-#line 15 "themes/clean/common/partials/macros.twig"
+    if (b9) {
+#line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_360;
-        const tpl_value a27[1] = {v23};
-        if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_361);
-        tpl_value v28 = k17->fn(rt, ctx, 1, a27, &L_361);
-        const tpl_value a29[1] = {v28};
-        if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_362);
-        tpl_value v30 = k18->fn(rt, ctx, 1, a29, &L_362);
-        tpl_ctx_set(rt, ctx, &N_title, v30);
+        rt->loc = &L_350;
+        const tpl_value a12[1] = {v8};
+        if (!k9)
+          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_351);
+        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_351);
+        const tpl_value a14[1] = {v13};
+        if (!k10)
+          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_352);
+        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_352);
+        tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
-#line 16 "themes/clean/common/partials/macros.twig"
+#line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_363;
-    tpl_map *m31 = tpl_map_new(rt->arena, 2);
-    tpl_value v32 = tpl_str("label", 5u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_entry, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("label", 5);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    tpl_value v38;
-    if (b33 && v34.type != TPL_NULL) {
-      v38 = v34;
+    rt->loc = &L_353;
+    tpl_map *m16 = tpl_map_new(rt->arena, 2);
+    tpl_value v17 = tpl_str("label", 5u);
+    tpl_value v21 = tpl_null();
+    bool b20 = tpl_var_probe(rt, ctx, self, &N_entry, &v21);
+    if (!b20)
+      v21 = tpl_null();
+    (void)b20;
+    tpl_value v22 = tpl_str("label", 5);
+    tpl_value v19 = tpl_null();
+    bool b18 = tpl_has_attr(rt, v21, v22, &v19);
+    if (!b18)
+      v19 = tpl_null();
+    tpl_value v23;
+    if (b18 && v19.type != TPL_NULL) {
+      v23 = v19;
     } else {
-      tpl_value v39 = tpl_str("", 0u);
-      v38 = v39;
+      tpl_value v24 = tpl_str("", 0u);
+      v23 = v24;
     }
-    tpl_map_set(rt->arena, m31, v32, v38);
-    tpl_value v40 = tpl_str("title", 5u);
-    v41 = tpl_var(rt, ctx, self, &N_title, &L_364);
-    tpl_map_set(rt->arena, m31, v40, v41);
-    tpl_value v42 = tpl_map_or_list(rt->arena, m31);
-    const tpl_value a43[1] = {v42};
-    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_365);
-    tpl_out_value(rt, v44);
+    tpl_map_set(rt->arena, m16, v17, v23);
+    tpl_value v25 = tpl_str("title", 5u);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_354);
+    tpl_map_set(rt->arena, m16, v25, v26);
+    tpl_value v27 = tpl_map_or_list(rt->arena, m16);
+    const tpl_value a28[1] = {v27};
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_355);
+    tpl_out_value(rt, v29);
   }
 }
 
-#line 21 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 20 "themes/clean/common/partials/macros.twig"
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k19 = NULL;
-  const tpl_callable *k20 = NULL;
+  const tpl_callable *k11 = NULL;
+  const tpl_callable *k12 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
-#line 21 "themes/clean/common/partials/macros.twig"
+#line 20 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
   }
-#line 22 "themes/clean/common/partials/macros.twig"
+#line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_366;
+    rt->loc = &L_356;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_367);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_368, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_357);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_358, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_369, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_359, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_370);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_360);
     const tpl_value a9[1] = {v8};
-    if (!k19)
-      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_371);
-    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_371);
+    if (!k11)
+      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_361);
+    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_361);
     const tpl_value a11[1] = {v10};
-    if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_372);
-    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_372);
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_362);
+    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_362);
     tpl_out_value(rt, v12);
   }
 }
 
-#line 38 "themes/clean/common/partials/macros.twig"
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+#line 37 "themes/clean/common/partials/macros.twig"
+static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4224,27 +4120,27 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_387);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_377);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_388, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_378, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
-#line 29 "themes/clean/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 28 "themes/clean/common/partials/macros.twig"
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k21 = NULL;
-  const tpl_callable *k22 = NULL;
-  const tpl_callable *k23 = NULL;
-  const tpl_callable *k24 = NULL;
-  const tpl_callable *k25 = NULL;
-  const tpl_callable *k26 = NULL;
+  const tpl_callable *k13 = NULL;
+  const tpl_callable *k14 = NULL;
+  const tpl_callable *k15 = NULL;
+  const tpl_callable *k16 = NULL;
+  const tpl_callable *k17 = NULL;
+  const tpl_callable *k18 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -4274,145 +4170,145 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_ic ic3 = {0, NULL};
   tpl_ic ic4 = {0, NULL};
   tpl_ic ic5 = {0, NULL};
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entries)) {
     tpl_ctx_set_own(rt, ctx, &N_entries, tpl_null());
   }
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_root)) {
     tpl_ctx_set_own(rt, ctx, &N_root, tpl_null());
   }
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_current)) {
     tpl_ctx_set_own(rt, ctx, &N_current, tpl_null());
   }
-#line 30 "themes/clean/common/partials/macros.twig"
+#line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_373;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_374);
+    rt->loc = &L_363;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_364);
     const tpl_value a1[1] = {v0};
-    if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_375);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_375));
+    if (!k13)
+      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_365);
+    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_365));
     if (b2) {
-#line 31 "themes/clean/common/partials/macros.twig"
+#line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_376;
+        rt->loc = &L_366;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
       }
-#line 32 "themes/clean/common/partials/macros.twig"
+#line 31 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
-#line 33 "themes/clean/common/partials/macros.twig"
+#line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_377;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_378);
+        rt->loc = &L_367;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_368);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
-#line 34 "themes/clean/common/partials/macros.twig"
+#line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_379;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_380);
+            rt->loc = &L_369;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_370);
             const tpl_value a8[1] = {v7};
-            if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_381);
-            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_381));
+            if (!k13)
+              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_371);
+            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_371));
             if (b9) {
-#line 35 "themes/clean/common/partials/macros.twig"
+#line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_382;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_383);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_384, &ic0);
+                rt->loc = &L_372;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_373);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_374, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k22)
-                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_385);
-                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_385);
+                if (!k14)
+                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_375);
+                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_375);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
-#line 36 "themes/clean/common/partials/macros.twig"
+#line 35 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "<ul>\n", 5);
                 } else {
-#line 38 "themes/clean/common/partials/macros.twig"
+#line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_386;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_376;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k23)
-                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_389);
-                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_389);
+                    if (!k15)
+                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_379);
+                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_379);
                     const tpl_value a18[1] = {v17};
-                    if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_390);
-                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_390);
+                    if (!k16)
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_380);
+                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_380);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
-#line 39 "themes/clean/common/partials/macros.twig"
+#line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_391;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_392);
+                    rt->loc = &L_381;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_382);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_393;
+                        rt->loc = &L_383;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_394);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_384);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
                           v26 = it25.cur;
                           (void)v26;
                           tpl_for_accept(rt, &it25);
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                           tpl_out(rt, "</ul></li>\n", 11);
                         }
                       }
                     }
                   }
-#line 42 "themes/clean/common/partials/macros.twig"
+#line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_395;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_396);
+                    rt->loc = &L_385;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_386);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_397);
-                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_397);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_398);
+                    if (!k16)
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_387);
+                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_387);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_388);
                     const tpl_value a32[3] = {v27, v28, v31};
-                    if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_399);
-                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_399);
+                    if (!k17)
+                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_389);
+                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_389);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
               }
             }
           }
-#line 45 "themes/clean/common/partials/macros.twig"
+#line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_400;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_401);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_402);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_403, &ic1);
+            rt->loc = &L_390;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_391);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_392);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_393, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_404);
-            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_404);
+            if (!k18)
+              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_394);
+            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_394);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
-#line 46 "themes/clean/common/partials/macros.twig"
+#line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_405;
+            rt->loc = &L_395;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4428,18 +4324,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_407, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_396);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_397, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
             tpl_ctx_set(rt, it6.scope, &N_url, v46);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "<li class=\"", 11);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_408;
+            rt->loc = &L_398;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4465,162 +4361,162 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             }
             bool b61 = tpl_truthy(v59);
             if (b61) {
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_409;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_410);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_411, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_412, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_413);
+                rt->loc = &L_399;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_400);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_401, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_402, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_403);
                 tpl_out_value(rt, v65);
               }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, " ", 1);
             }
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "level-", 6);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_414;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_415);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_416, &ic5);
+            rt->loc = &L_404;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_405);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_406, &ic5);
             tpl_out_value(rt, v67);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_417;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_418);
+            rt->loc = &L_407;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_408);
             tpl_out_value(rt, v68);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_419;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_420);
+            rt->loc = &L_409;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_410);
             tpl_out_value(rt, v69);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_421;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_422);
+            rt->loc = &L_411;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_412);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
               b71 = b72;
             }
             if (b71) {
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, " aria-current=\"page\"", 20);
             }
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, ">", 1);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_423;
+            rt->loc = &L_413;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_424);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_414);
             tpl_out_value(rt, v74);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "</a>", 4);
         }
       }
-#line 49 "themes/clean/common/partials/macros.twig"
+#line 48 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</li>\n", 6);
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_425;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_426);
+        rt->loc = &L_415;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_416);
         const tpl_value a76[1] = {v75};
-        if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_427);
-        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_427);
+        if (!k16)
+          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_417);
+        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_417);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_428;
+            rt->loc = &L_418;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_429);
-            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_429);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_430);
+            if (!k16)
+              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
+            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_419);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_420);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
               v85 = it84.cur;
               (void)v85;
               tpl_for_accept(rt, &it84);
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, "</ul></li>\n", 11);
             }
           }
         }
       }
-#line 52 "themes/clean/common/partials/macros.twig"
+#line 51 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</ul>\n", 6);
     }
   }
 }
 
-#line 57 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 56 "themes/clean/common/partials/macros.twig"
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k27 = NULL;
+  const tpl_callable *k19 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
   tpl_value v9 = tpl_null();
   tpl_value v10 = tpl_null();
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entries)) {
     tpl_ctx_set_own(rt, ctx, &N_entries, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_title)) {
     tpl_ctx_set_own(rt, ctx, &N_title, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_id)) {
     tpl_ctx_set_own(rt, ctx, &N_id, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_root)) {
     tpl_ctx_set_own(rt, ctx, &N_root, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_current)) {
     tpl_ctx_set_own(rt, ctx, &N_current, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_class)) {
     tpl_ctx_set_own(rt, ctx, &N_class, tpl_null());
   }
-#line 58 "themes/clean/common/partials/macros.twig"
+#line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_431;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_432);
+    rt->loc = &L_421;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_422);
     const tpl_value a1[1] = {v0};
-    if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_433);
-    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_433));
+    if (!k19)
+      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_423);
+    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_423));
     if (b2) {
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_434;
+        rt->loc = &L_424;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4634,228 +4530,92 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         }
         tpl_out_value(rt, v5);
       }
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\" aria-labelledby=\"", 19);
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_435;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_436);
+        rt->loc = &L_425;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_426);
         tpl_out_value(rt, v7);
       }
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_437;
+        rt->loc = &L_427;
         tpl_out_value(rt, v7);
       }
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_438;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_439);
+        rt->loc = &L_428;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_429);
         tpl_out_value(rt, v8);
       }
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
-#line 61 "themes/clean/common/partials/macros.twig"
+#line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_440;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_441);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_442);
+        rt->loc = &L_430;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_431);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_432);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_443);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_433);
         tpl_out_value(rt, v12);
       }
-#line 61 "themes/clean/common/partials/macros.twig"
+#line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\n</nav>\n", 8);
     }
   }
 }
 
-#line 67 "themes/clean/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
-  (void)ctx;
-  const tpl_template *self = def->owner;
-  (void)self;
-  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
-  (void)blocks;
-  const tpl_callable *k28 = NULL;
-  const tpl_callable *k29 = NULL;
-  const tpl_callable *k30 = NULL;
-  tpl_value v49 = tpl_null();
-  tpl_value v50 = tpl_null();
-  tpl_value v52 = tpl_null();
-  tpl_value v54 = tpl_null();
-  tpl_ic ic0 = {0, NULL};
-#line 67 "themes/clean/common/partials/macros.twig"
-  if (!tpl_ctx_has_own(ctx, &N_key)) {
-    tpl_ctx_set_own(rt, ctx, &N_key, tpl_null());
-  }
-#line 67 "themes/clean/common/partials/macros.twig"
-  if (!tpl_ctx_has_own(ctx, &N_language)) {
-    tpl_ctx_set_own(rt, ctx, &N_language, tpl_null());
-  }
-#line 68 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_444;
-    tpl_map *m0 = tpl_map_new(rt->arena, 1);
-    tpl_value v1 = tpl_str("skip", 4u);
-    tpl_map *m2 = tpl_map_new(rt->arena, 11);
-    tpl_value v3 = tpl_str("en", 2u);
-    tpl_value v4 = tpl_str("Skip to content", 15u);
-    tpl_map_set(rt->arena, m2, v3, v4);
-    tpl_value v5 = tpl_str("es", 2u);
-    tpl_value v6 = tpl_str("Saltar al contenido", 19u);
-    tpl_map_set(rt->arena, m2, v5, v6);
-    tpl_value v7 = tpl_str("ca", 2u);
-    tpl_value v8 = tpl_str("Vés al contingut", 17u);
-    tpl_map_set(rt->arena, m2, v7, v8);
-    tpl_value v9 = tpl_str("de", 2u);
-    tpl_value v10 = tpl_str("Zum Inhalt springen", 19u);
-    tpl_map_set(rt->arena, m2, v9, v10);
-    tpl_value v11 = tpl_str("eu", 2u);
-    tpl_value v12 = tpl_str("Joan edukira", 12u);
-    tpl_map_set(rt->arena, m2, v11, v12);
-    tpl_value v13 = tpl_str("fr", 2u);
-    tpl_value v14 = tpl_str("Aller au contenu", 16u);
-    tpl_map_set(rt->arena, m2, v13, v14);
-    tpl_value v15 = tpl_str("it", 2u);
-    tpl_value v16 = tpl_str("Vai al contenuto", 16u);
-    tpl_map_set(rt->arena, m2, v15, v16);
-    tpl_value v17 = tpl_str("nl", 2u);
-    tpl_value v18 = tpl_str("Naar de inhoud", 14u);
-    tpl_map_set(rt->arena, m2, v17, v18);
-    tpl_value v19 = tpl_str("ro", 2u);
-    tpl_value v20 = tpl_str("Salt la conținut", 17u);
-    tpl_map_set(rt->arena, m2, v19, v20);
-    tpl_value v21 = tpl_str("pt", 2u);
-    tpl_value v22 = tpl_str("Ir para o conteúdo", 19u);
-    tpl_map_set(rt->arena, m2, v21, v22);
-    tpl_value v23 = tpl_str("zh", 2u);
-    tpl_value v24 = tpl_str("跳到内容", 12u);
-    tpl_map_set(rt->arena, m2, v23, v24);
-    tpl_value v25 = tpl_map_or_list(rt->arena, m2);
-    tpl_map_set(rt->arena, m0, v1, v25);
-    tpl_value v26 = tpl_map_or_list(rt->arena, m0);
-    tpl_ctx_set(rt, ctx, &N_strings, v26);
-  }
-#line 74 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_445;
-    tpl_value v28 = tpl_null();
-    bool b27 = tpl_var_probe(rt, ctx, self, &N_language, &v28);
-    if (!b27)
-      v28 = tpl_null();
-    tpl_value v29;
-    if (b27 && !tpl_is_empty(rt, v28)) {
-      v29 = v28;
-    } else {
-      tpl_value v30 = tpl_str("en", 2u);
-      v29 = v30;
-    }
-    const tpl_value a31[1] = {v29};
-    if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_446);
-    tpl_value v32 = k28->fn(rt, ctx, 1, a31, &L_446);
-    tpl_value v33 = tpl_str("-", 1u);
-    const tpl_value a34[2] = {v32, v33};
-    if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_447);
-    tpl_value v35 = k29->fn(rt, ctx, 2, a34, &L_447);
-    const tpl_value a36[1] = {v35};
-    if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_448);
-    tpl_value v37 = k30->fn(rt, ctx, 1, a36, &L_448);
-    tpl_value v38 = tpl_str("_", 1u);
-    const tpl_value a39[2] = {v37, v38};
-    if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_449);
-    tpl_value v40 = k29->fn(rt, ctx, 2, a39, &L_449);
-    const tpl_value a41[1] = {v40};
-    if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_450);
-    tpl_value v42 = k30->fn(rt, ctx, 1, a41, &L_450);
-    tpl_ctx_set(rt, ctx, &N_lang, v42);
-  }
-#line 75 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_451;
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_strings, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    v49 = tpl_var(rt, ctx, self, &N_key, &L_452);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    v50 = tpl_var(rt, ctx, self, &N_lang, &L_453);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
-    } else {
-      v52 = tpl_var(rt, ctx, self, &N_strings, &L_454);
-      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_455);
-      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_456, &ic0);
-      v51 = v54;
-    }
-    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_457);
-    tpl_out_value(rt, v55);
-  }
-}
-
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
+#line 64 "themes/clean/common/partials/macros.twig"
+  tpl_out(rt, "\n", 1);
 }
 
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/html/preface.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_458;
+    rt->loc = &L_434;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_458);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_434);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/html/prologue.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_459;
+    rt->loc = &L_435;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_459);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_435);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4863,164 +4623,164 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_460;
+    rt->loc = &L_436;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_460);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_436);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
+static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 7 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_437;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_437);
+  }
+}
+
+#line 8 "themes/clean/common/style.css.twig"
+static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 8 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_438;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_438);
+  }
+}
+
+#line 9 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 7 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_461;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_461);
+    rt->loc = &L_439;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_439);
   }
 }
 
-#line 8 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_462;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_462);
+    rt->loc = &L_440;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_440);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_463;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_463);
+    rt->loc = &L_441;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_441);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_464;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_464);
+    rt->loc = &L_442;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_442);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_465;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_465);
+    rt->loc = &L_443;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_443);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_466;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
+    rt->loc = &L_444;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_444);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 15 "themes/clean/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_467;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
+    rt->loc = &L_445;
+    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_445);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 16 "themes/clean/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_468;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
-  }
-}
-
-#line 15 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 15 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_469;
-    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
-  }
-}
-
-#line 16 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_446;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_446);
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5029,7 +4789,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5038,70 +4798,70 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_471;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_471);
+    rt->loc = &L_447;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_447);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_472);
+    rt->loc = &L_448;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_448);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_473;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_473);
+    rt->loc = &L_449;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_449);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_474);
+    rt->loc = &L_450;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_450);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_475);
+    rt->loc = &L_451;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_451);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_476);
+    rt->loc = &L_452;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_452);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_477);
+    rt->loc = &L_453;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_453);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_478);
+    rt->loc = &L_454;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_454);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_479);
+    rt->loc = &L_455;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_455);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_480);
+    rt->loc = &L_456;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_456);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_481);
+    rt->loc = &L_457;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_457);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_482);
+    rt->loc = &L_458;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_458);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5125,12 +4885,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_483;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_484);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_485, &ic0);
+    rt->loc = &L_459;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_460);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_461, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_486, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_462, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5141,16 +4901,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_487;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_488);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_489, &ic2);
+    rt->loc = &L_463;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_464);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_465, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_490;
+        rt->loc = &L_466;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5161,22 +4921,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_491;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_492);
+    rt->loc = &L_467;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_468);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_493;
+        rt->loc = &L_469;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_494;
+            rt->loc = &L_470;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5187,23 +4947,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_495;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_496, &ic3);
+        rt->loc = &L_471;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_472, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_497;
+            rt->loc = &L_473;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_498;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_499, &ic4);
+            rt->loc = &L_474;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_475, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5214,8 +4974,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_500;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_501, &ic5);
+        rt->loc = &L_476;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_477, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5226,7 +4986,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_502;
+    rt->loc = &L_478;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5237,7 +4997,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_503;
+        rt->loc = &L_479;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5248,8 +5008,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_504;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_505, &ic6);
+    rt->loc = &L_480;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_481, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5259,7 +5019,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5275,26 +5035,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_506;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_507);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_508, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_509);
+    rt->loc = &L_482;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_483);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_484, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_485);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_510;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_511, &ic1);
+    rt->loc = &L_486;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_487, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_512;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_513);
+        rt->loc = &L_488;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_489);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5303,16 +5063,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_514;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_515, &ic2);
+    rt->loc = &L_490;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_491, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_516;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_517);
+        rt->loc = &L_492;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_493);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5324,7 +5084,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/clean/html/title.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5344,26 +5104,26 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_518;
+    rt->loc = &L_494;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_519);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_520, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_495);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_496, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_521);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_497);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_522);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_498);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_523);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_524, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_525);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_499);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_500, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_501);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5372,25 +5132,25 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_526;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_527);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_528, &ic2);
+    rt->loc = &L_502;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_503);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_504, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_529;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_530);
+    rt->loc = &L_505;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_506);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_531;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_532, &ic3);
+    rt->loc = &L_507;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_508, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5400,7 +5160,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/clean/html/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5412,9 +5172,9 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_546, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_522, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_547);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_523);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5422,7 +5182,7 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/clean/html/toc.twig"
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5431,7 +5191,7 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k33 = NULL;
+  const tpl_callable *k22 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -5440,28 +5200,28 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_563);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_539);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_564, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_540, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k33)
-    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_565);
-  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_565);
+  if (!k22)
+    k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_541);
+  tpl_value v7 = k22->fn(rt, scope, 2, a6, &L_541);
   return v7;
 }
 
 #line 1 "themes/clean/html/toc.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k31 = NULL;
-  const tpl_callable *k32 = NULL;
-  const tpl_callable *k34 = NULL;
-  const tpl_callable *k35 = NULL;
+  const tpl_callable *k20 = NULL;
+  const tpl_callable *k21 = NULL;
+  const tpl_callable *k23 = NULL;
+  const tpl_callable *k24 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -5493,13 +5253,13 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_533;
+    rt->loc = &L_509;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_533);
+    tpl_import(rt, self, 0, v0, &L_509);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_534;
+    rt->loc = &L_510;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5532,7 +5292,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_535;
+    rt->loc = &L_511;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5560,35 +5320,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_536;
+    rt->loc = &L_512;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_537;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_538);
+    rt->loc = &L_513;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_514);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_539);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_515);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_540;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_541);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_542, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_543, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_544);
+        rt->loc = &L_516;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_517);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_518, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_519, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_520);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_545;
+            rt->loc = &L_521;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5607,27 +5367,27 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn68, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k31)
-              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_548);
-            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_548);
+            if (!k20)
+              k20 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_524);
+            tpl_value v47 = k20->fn(rt, it31.scope, 2, a46, &L_524);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_549;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_550);
+            rt->loc = &L_525;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_526);
             const tpl_value a49[1] = {v48};
-            if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_551);
-            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_551));
+            if (!k21)
+              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_527);
+            bool b50 = tpl_truthy(k21->fn(rt, it31.scope, 1, a49, &L_527));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_552);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_553, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_528);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_529, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_554, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_530, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5636,20 +5396,20 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_555;
+                rt->loc = &L_531;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_556);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_557, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_532);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_533, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_558, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_534, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_559, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_535, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5661,18 +5421,18 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_560;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_561);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_562);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_536;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_537);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_538);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k34)
-              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_566);
-            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_566);
+            if (!k23)
+              k23 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_542);
+            tpl_value v73 = k23->fn(rt, it31.scope, 2, a72, &L_542);
             const tpl_value a74[2] = {v69, v73};
-            if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_567);
-            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_567);
+            if (!k24)
+              k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_543);
+            tpl_value v75 = k24->fn(rt, it31.scope, 2, a74, &L_543);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5681,22 +5441,22 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_568;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_569);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_570);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_571, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_572, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_573);
+    rt->loc = &L_544;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_545);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_546);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_547, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_548, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_549);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_574);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_550);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5700 "clean_html.c"
+#line 5460 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -5775,7 +5535,7 @@ static const char T4_source[] =
     "{% include 'partials/head.twig' with {page_title: book.title|e} %}\n"
     "</head>\n"
     "<body class=\"book-page\">\n"
-    "<a class=\"skip-link\" href=\"#main_content\">{{ m.ui('skip', book.language) }}</a>\n"
+    "<a class=\"skip-link\" href=\"#main_content\">{{ app.getLabel('skip_to_content') }}</a>\n"
     "<header class=\"book-header\">\n"
     "{% if cover %}\n"
     "{{ cover.content }}\n"
@@ -5810,7 +5570,7 @@ static const tpl_template T4 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn4,
   .source = T4_source,
-  .source_len = 1647,
+  .source_len = 1651,
   .ast = NULL,
 };
 
@@ -7078,17 +6838,12 @@ static const tpl_name T37_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_name T37_m5_params[2] = {
-  {"key", 3u, 0x6815c86cu},
-  {"language", 8u, 0xb9ef387bu},
-};
-static const tpl_macro_def T37_macros[6] = {
+static const tpl_macro_def T37_macros[5] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T37_m0_params, .fn = fn42, .owner = &T37, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T37_m1_params, .fn = fn43, .owner = &T37, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T37_m2_params, .fn = fn45, .owner = &T37, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T37_m3_params, .fn = fn46, .owner = &T37, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T37_m4_params, .fn = fn48, .owner = &T37, .node = NULL},
-  {.name = {"ui", 2u, 0x5c43327bu}, .nparams = 2, .params = T37_m5_params, .fn = fn49, .owner = &T37, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T37_m2_params, .fn = fn44, .owner = &T37, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T37_m3_params, .fn = fn45, .owner = &T37, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T37_m4_params, .fn = fn47, .owner = &T37, .node = NULL},
 };
 static const char T37_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -7099,12 +6854,11 @@ static const char T37_source[] =
     "{% if entry.label %}<span class=\"label\">{{ entry.label }}</span>{% if entry.title %} {% endif %}{% endif %}{{ entry.title }}\n"
     "{%- endmacro %}\n"
     "\n"
-    "{#- The same inside a link: footnote references go, and a title still\n"
-    "    holding links or ids loses its markup, as links cannot nest and ids\n"
-    "    must be unique. -#}\n"
+    "{#- The same inside a link: a title still holding links or ids loses its\n"
+    "    markup, as links cannot nest and ids must be unique. (Titles never hold\n"
+    "    footnote references: the Markdown module leaves them out.) -#}\n"
     "{% macro link_text(entry) -%}\n"
-    "{% set parts = (entry.title ?\? '')|split('<sup class=\"footnote-ref\">') %}\n"
-    "{% set title = parts|first ~ parts|slice(1)|map(p => p|split('</sup>')|slice(1)|join('</sup>'))|join %}\n"
+    "{% set title = entry.title ?\? '' %}\n"
     "{% if '<a ' in title or ' id=' in title %}{% set title = title|striptags|trim %}{% endif %}\n"
     "{{- _self.label_title({label: entry.label ?\? '', title: title}) -}}\n"
     "{%- endmacro %}\n"
@@ -7155,26 +6909,15 @@ static const char T37_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n"
-    "{#- Interface strings Easybook's label files lack, by language. -#}\n"
-    "{% macro ui(key, language) -%}\n"
-    "{% set strings = {\n"
-    "  skip: {en: 'Skip to content', es: 'Saltar al contenido', ca: 'Vés al contingut',\n"
-    "         de: 'Zum Inhalt springen', eu: 'Joan edukira', fr: 'Aller au contenu',\n"
-    "         it: 'Vai al contenuto', nl: 'Naar de inhoud', ro: 'Salt la conținut',\n"
-    "         pt: 'Ir para o conteúdo', zh: '跳到内容'},\n"
-    "} %}\n"
-    "{% set lang = language|default('en')|lower|split('-')|first|split('_')|first %}\n"
-    "{{- (strings[key][lang] ?\? strings[key].en)|e -}}\n"
-    "{%- endmacro %}\n";
+    "\n";
 static const tpl_template T37 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn50,
-  .nmacros = 6,
+  .body = fn48,
+  .nmacros = 5,
   .macros = T37_macros,
   .source = T37_source,
-  .source_len = 3372,
+  .source_len = 2710,
   .ast = NULL,
 };
 
@@ -7184,7 +6927,7 @@ static const char T38_source[] =
 static const tpl_template T38 = {
   .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
+  .body = fn49,
   .source = T38_source,
   .source_len = 26,
   .ast = NULL,
@@ -7196,7 +6939,7 @@ static const char T39_source[] =
 static const tpl_template T39 = {
   .name = "prologue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn52,
+  .body = fn50,
   .source = T39_source,
   .source_len = 26,
   .ast = NULL,
@@ -7204,18 +6947,18 @@ static const tpl_template T39 = {
 
 /* style.css.twig */
 static const tpl_block_def T40_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T40, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T40, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T40, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T40, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T40, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T40, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T40, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T40, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T40, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T40, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T40, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T40, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn51, .owner = &T40, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn52, .owner = &T40, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn53, .owner = &T40, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn54, .owner = &T40, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn55, .owner = &T40, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn56, .owner = &T40, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn57, .owner = &T40, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn58, .owner = &T40, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn59, .owner = &T40, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn60, .owner = &T40, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn61, .owner = &T40, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T40, .node = NULL},
 };
 static const char T40_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -7238,7 +6981,7 @@ static const char T40_source[] =
 static const tpl_template T40 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn63,
   .nblocks = 12,
   .blocks = T40_blocks,
   .source = T40_source,
@@ -7265,7 +7008,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn64,
   .source = T41_source,
   .source_len = 744,
   .ast = NULL,
@@ -7287,7 +7030,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn65,
   .source = T42_source,
   .source_len = 313,
   .ast = NULL,
@@ -7306,7 +7049,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn66,
   .source = T43_source,
   .source_len = 423,
   .ast = NULL,
@@ -7335,7 +7078,7 @@ static const char T44_source[] =
 static const tpl_template T44 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
+  .body = fn67,
   .source = T44_source,
   .source_len = 946,
   .ast = NULL,

@@ -311,15 +311,14 @@ static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
 static const tpl_loc L_252 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
 static const tpl_loc L_253 = {F_5, 12, 43};
-static const tpl_loc L_254 = {F_5, 12, 59};
-static const tpl_loc L_255 = {F_5, 12, 64};
-static const tpl_loc L_256 = {F_5, 12, 46};
-static const tpl_name N_ui = {"ui", 2u, 0x5c43327bu};
-static const tpl_loc L_257 = {F_5, 13, 10};
+static const tpl_loc L_254 = {F_5, 12, 46};
+static const tpl_loc L_255 = {F_5, 12, 50};
+static const tpl_loc L_256 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_258 = {F_5, 14, 10};
+static const tpl_loc L_257 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_259 = {F_5, 16, 4};
+static const tpl_loc L_258 = {F_5, 16, 4};
+static const tpl_loc L_259 = {F_5, 16, 7};
 static const tpl_loc L_260 = {F_5, 16, 12};
 static const tpl_loc L_261 = {F_5, 16, 18};
 static const tpl_loc L_262 = {F_5, 16, 25};
@@ -459,202 +458,172 @@ static const tpl_loc L_375 = {F_12, 6, 77};
 static const tpl_loc L_376 = {F_12, 6, 108};
 static const tpl_loc L_377 = {F_12, 6, 117};
 static const tpl_loc L_378 = {F_12, 13, 4};
-static const tpl_loc L_379 = {F_12, 13, 36};
-static const tpl_name N_parts = {"parts", 5u, 0x583da425u};
-static const tpl_loc L_380 = {F_12, 14, 4};
-static const tpl_loc L_381 = {F_12, 14, 16};
-static const tpl_loc L_382 = {F_12, 14, 22};
-static const tpl_loc L_383 = {F_12, 14, 36};
-static const tpl_name N_p = {"p", 1u, 0xf50c43efu};
-static const tpl_loc L_384 = {F_12, 14, 56};
-static const tpl_loc L_385 = {F_12, 14, 72};
-static const tpl_loc L_386 = {F_12, 14, 81};
-static const tpl_loc L_387 = {F_12, 14, 45};
-static const tpl_loc L_388 = {F_12, 14, 97};
-static const tpl_loc L_389 = {F_12, 15, 4};
-static const tpl_loc L_390 = {F_12, 15, 16};
-static const tpl_loc L_391 = {F_12, 15, 46};
-static const tpl_loc L_392 = {F_12, 15, 64};
-static const tpl_loc L_393 = {F_12, 15, 74};
-static const tpl_loc L_394 = {F_12, 16, 1};
-static const tpl_loc L_395 = {F_12, 16, 57};
-static const tpl_loc L_396 = {F_12, 16, 5};
-static const tpl_loc L_397 = {F_12, 22, 1};
-static const tpl_loc L_398 = {F_12, 22, 28};
-static const tpl_loc L_399 = {F_12, 22, 34};
-static const tpl_loc L_400 = {F_12, 22, 49};
-static const tpl_loc L_401 = {F_12, 22, 4};
-static const tpl_loc L_402 = {F_12, 22, 57};
-static const tpl_loc L_403 = {F_12, 22, 67};
+static const tpl_loc L_379 = {F_12, 14, 4};
+static const tpl_loc L_380 = {F_12, 14, 16};
+static const tpl_loc L_381 = {F_12, 14, 46};
+static const tpl_loc L_382 = {F_12, 14, 64};
+static const tpl_loc L_383 = {F_12, 14, 74};
+static const tpl_loc L_384 = {F_12, 15, 1};
+static const tpl_loc L_385 = {F_12, 15, 57};
+static const tpl_loc L_386 = {F_12, 15, 5};
+static const tpl_loc L_387 = {F_12, 21, 1};
+static const tpl_loc L_388 = {F_12, 21, 28};
+static const tpl_loc L_389 = {F_12, 21, 34};
+static const tpl_loc L_390 = {F_12, 21, 49};
+static const tpl_loc L_391 = {F_12, 21, 4};
+static const tpl_loc L_392 = {F_12, 21, 57};
+static const tpl_loc L_393 = {F_12, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_404 = {F_12, 30, 4};
-static const tpl_loc L_405 = {F_12, 30, 7};
-static const tpl_loc L_406 = {F_12, 30, 22};
-static const tpl_loc L_407 = {F_12, 31, 4};
+static const tpl_loc L_394 = {F_12, 29, 4};
+static const tpl_loc L_395 = {F_12, 29, 7};
+static const tpl_loc L_396 = {F_12, 29, 22};
+static const tpl_loc L_397 = {F_12, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_408 = {F_12, 33, 4};
-static const tpl_loc L_409 = {F_12, 33, 17};
-static const tpl_loc L_410 = {F_12, 34, 4};
-static const tpl_loc L_411 = {F_12, 34, 7};
-static const tpl_loc L_412 = {F_12, 34, 19};
-static const tpl_loc L_413 = {F_12, 35, 4};
-static const tpl_loc L_414 = {F_12, 35, 7};
-static const tpl_loc L_415 = {F_12, 35, 13};
+static const tpl_loc L_398 = {F_12, 32, 4};
+static const tpl_loc L_399 = {F_12, 32, 17};
+static const tpl_loc L_400 = {F_12, 33, 4};
+static const tpl_loc L_401 = {F_12, 33, 7};
+static const tpl_loc L_402 = {F_12, 33, 19};
+static const tpl_loc L_403 = {F_12, 34, 4};
+static const tpl_loc L_404 = {F_12, 34, 7};
+static const tpl_loc L_405 = {F_12, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_416 = {F_12, 35, 26};
-static const tpl_loc L_417 = {F_12, 38, 4};
-static const tpl_loc L_418 = {F_12, 38, 40};
-static const tpl_loc L_419 = {F_12, 38, 46};
-static const tpl_loc L_420 = {F_12, 38, 23};
-static const tpl_loc L_421 = {F_12, 38, 53};
+static const tpl_loc L_406 = {F_12, 34, 26};
+static const tpl_loc L_407 = {F_12, 37, 4};
+static const tpl_loc L_408 = {F_12, 37, 40};
+static const tpl_loc L_409 = {F_12, 37, 46};
+static const tpl_loc L_410 = {F_12, 37, 23};
+static const tpl_loc L_411 = {F_12, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_422 = {F_12, 40, 4};
-static const tpl_loc L_423 = {F_12, 40, 7};
-static const tpl_loc L_424 = {F_12, 40, 24};
-static const tpl_loc L_425 = {F_12, 40, 34};
+static const tpl_loc L_412 = {F_12, 39, 4};
+static const tpl_loc L_413 = {F_12, 39, 7};
+static const tpl_loc L_414 = {F_12, 39, 24};
+static const tpl_loc L_415 = {F_12, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_426 = {F_12, 42, 4};
-static const tpl_loc L_427 = {F_12, 42, 15};
-static const tpl_loc L_428 = {F_12, 42, 34};
-static const tpl_loc L_429 = {F_12, 42, 41};
-static const tpl_loc L_430 = {F_12, 42, 20};
-static const tpl_loc L_431 = {F_12, 45, 4};
-static const tpl_loc L_432 = {F_12, 45, 15};
-static const tpl_loc L_433 = {F_12, 45, 27};
-static const tpl_loc L_434 = {F_12, 45, 33};
-static const tpl_loc L_435 = {F_12, 45, 20};
-static const tpl_loc L_436 = {F_12, 46, 4};
-static const tpl_loc L_437 = {F_12, 46, 34};
-static const tpl_loc L_438 = {F_12, 46, 40};
-static const tpl_loc L_439 = {F_12, 47, 15};
-static const tpl_loc L_440 = {F_12, 47, 50};
-static const tpl_loc L_441 = {F_12, 47, 53};
-static const tpl_loc L_442 = {F_12, 47, 59};
-static const tpl_loc L_443 = {F_12, 47, 66};
-static const tpl_loc L_444 = {F_12, 47, 74};
-static const tpl_loc L_445 = {F_12, 47, 96};
-static const tpl_loc L_446 = {F_12, 47, 99};
-static const tpl_loc L_447 = {F_12, 47, 105};
-static const tpl_loc L_448 = {F_12, 47, 124};
-static const tpl_loc L_449 = {F_12, 47, 127};
-static const tpl_loc L_450 = {F_12, 47, 134};
-static const tpl_loc L_451 = {F_12, 47, 137};
-static const tpl_loc L_452 = {F_12, 47, 147};
-static const tpl_loc L_453 = {F_12, 47, 150};
-static const tpl_loc L_454 = {F_12, 47, 211};
-static const tpl_loc L_455 = {F_12, 47, 214};
-static const tpl_loc L_456 = {F_12, 50, 4};
-static const tpl_loc L_457 = {F_12, 50, 7};
-static const tpl_loc L_458 = {F_12, 50, 12};
-static const tpl_loc L_459 = {F_12, 50, 28};
-static const tpl_loc L_460 = {F_12, 50, 46};
-static const tpl_loc L_461 = {F_12, 50, 38};
+static const tpl_loc L_416 = {F_12, 41, 4};
+static const tpl_loc L_417 = {F_12, 41, 15};
+static const tpl_loc L_418 = {F_12, 41, 34};
+static const tpl_loc L_419 = {F_12, 41, 41};
+static const tpl_loc L_420 = {F_12, 41, 20};
+static const tpl_loc L_421 = {F_12, 44, 4};
+static const tpl_loc L_422 = {F_12, 44, 15};
+static const tpl_loc L_423 = {F_12, 44, 27};
+static const tpl_loc L_424 = {F_12, 44, 33};
+static const tpl_loc L_425 = {F_12, 44, 20};
+static const tpl_loc L_426 = {F_12, 45, 4};
+static const tpl_loc L_427 = {F_12, 45, 34};
+static const tpl_loc L_428 = {F_12, 45, 40};
+static const tpl_loc L_429 = {F_12, 46, 15};
+static const tpl_loc L_430 = {F_12, 46, 50};
+static const tpl_loc L_431 = {F_12, 46, 53};
+static const tpl_loc L_432 = {F_12, 46, 59};
+static const tpl_loc L_433 = {F_12, 46, 66};
+static const tpl_loc L_434 = {F_12, 46, 74};
+static const tpl_loc L_435 = {F_12, 46, 96};
+static const tpl_loc L_436 = {F_12, 46, 99};
+static const tpl_loc L_437 = {F_12, 46, 105};
+static const tpl_loc L_438 = {F_12, 46, 124};
+static const tpl_loc L_439 = {F_12, 46, 127};
+static const tpl_loc L_440 = {F_12, 46, 134};
+static const tpl_loc L_441 = {F_12, 46, 137};
+static const tpl_loc L_442 = {F_12, 46, 147};
+static const tpl_loc L_443 = {F_12, 46, 150};
+static const tpl_loc L_444 = {F_12, 46, 211};
+static const tpl_loc L_445 = {F_12, 46, 214};
+static const tpl_loc L_446 = {F_12, 49, 4};
+static const tpl_loc L_447 = {F_12, 49, 7};
+static const tpl_loc L_448 = {F_12, 49, 12};
+static const tpl_loc L_449 = {F_12, 49, 28};
+static const tpl_loc L_450 = {F_12, 49, 46};
+static const tpl_loc L_451 = {F_12, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_462 = {F_12, 58, 4};
-static const tpl_loc L_463 = {F_12, 58, 7};
-static const tpl_loc L_464 = {F_12, 58, 22};
-static const tpl_loc L_465 = {F_12, 59, 13};
-static const tpl_loc L_466 = {F_12, 59, 58};
-static const tpl_loc L_467 = {F_12, 59, 61};
-static const tpl_loc L_468 = {F_12, 60, 27};
-static const tpl_loc L_469 = {F_12, 60, 37};
-static const tpl_loc L_470 = {F_12, 60, 40};
-static const tpl_loc L_471 = {F_12, 61, 1};
-static const tpl_loc L_472 = {F_12, 61, 28};
-static const tpl_loc L_473 = {F_12, 61, 34};
-static const tpl_loc L_474 = {F_12, 61, 4};
+static const tpl_loc L_452 = {F_12, 57, 4};
+static const tpl_loc L_453 = {F_12, 57, 7};
+static const tpl_loc L_454 = {F_12, 57, 22};
+static const tpl_loc L_455 = {F_12, 58, 13};
+static const tpl_loc L_456 = {F_12, 58, 58};
+static const tpl_loc L_457 = {F_12, 58, 61};
+static const tpl_loc L_458 = {F_12, 59, 27};
+static const tpl_loc L_459 = {F_12, 59, 37};
+static const tpl_loc L_460 = {F_12, 59, 40};
+static const tpl_loc L_461 = {F_12, 60, 1};
+static const tpl_loc L_462 = {F_12, 60, 28};
+static const tpl_loc L_463 = {F_12, 60, 34};
+static const tpl_loc L_464 = {F_12, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const tpl_name N_key = {"key", 3u, 0x6815c86cu};
-static const tpl_loc L_475 = {F_12, 68, 4};
-static const tpl_name N_strings = {"strings", 7u, 0xb0727511u};
-static const tpl_loc L_476 = {F_12, 74, 4};
-static const tpl_loc L_477 = {F_12, 74, 38};
-static const tpl_loc L_478 = {F_12, 74, 44};
-static const tpl_loc L_479 = {F_12, 74, 55};
-static const tpl_loc L_480 = {F_12, 74, 61};
-static const tpl_loc L_481 = {F_12, 74, 72};
-static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_482 = {F_12, 75, 1};
-static const tpl_loc L_483 = {F_12, 75, 14};
-static const tpl_loc L_484 = {F_12, 75, 19};
-static const tpl_loc L_485 = {F_12, 75, 28};
-static const tpl_loc L_486 = {F_12, 75, 36};
-static const tpl_loc L_487 = {F_12, 75, 41};
-static const tpl_name N_en = {"en", 2u, 0x411a658au};
-static const tpl_loc L_488 = {F_12, 75, 45};
 static const char F_13[] = "style.css.twig";
-static const tpl_loc L_489 = {F_13, 6, 33};
-static const tpl_loc L_490 = {F_13, 7, 28};
-static const tpl_loc L_491 = {F_13, 8, 34};
-static const tpl_loc L_492 = {F_13, 9, 31};
-static const tpl_loc L_493 = {F_13, 10, 28};
-static const tpl_loc L_494 = {F_13, 11, 31};
-static const tpl_loc L_495 = {F_13, 12, 30};
-static const tpl_loc L_496 = {F_13, 13, 29};
-static const tpl_loc L_497 = {F_13, 14, 30};
-static const tpl_loc L_498 = {F_13, 15, 34};
-static const tpl_loc L_499 = {F_13, 16, 29};
-static const tpl_loc L_500 = {F_13, 6, 10};
+static const tpl_loc L_465 = {F_13, 6, 33};
+static const tpl_loc L_466 = {F_13, 7, 28};
+static const tpl_loc L_467 = {F_13, 8, 34};
+static const tpl_loc L_468 = {F_13, 9, 31};
+static const tpl_loc L_469 = {F_13, 10, 28};
+static const tpl_loc L_470 = {F_13, 11, 31};
+static const tpl_loc L_471 = {F_13, 12, 30};
+static const tpl_loc L_472 = {F_13, 13, 29};
+static const tpl_loc L_473 = {F_13, 14, 30};
+static const tpl_loc L_474 = {F_13, 15, 34};
+static const tpl_loc L_475 = {F_13, 16, 29};
+static const tpl_loc L_476 = {F_13, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_501 = {F_13, 7, 10};
+static const tpl_loc L_477 = {F_13, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_502 = {F_13, 8, 10};
+static const tpl_loc L_478 = {F_13, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_503 = {F_13, 9, 10};
-static const tpl_loc L_504 = {F_13, 10, 10};
+static const tpl_loc L_479 = {F_13, 9, 10};
+static const tpl_loc L_480 = {F_13, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_505 = {F_13, 11, 10};
+static const tpl_loc L_481 = {F_13, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_506 = {F_13, 12, 10};
+static const tpl_loc L_482 = {F_13, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_507 = {F_13, 13, 10};
-static const tpl_loc L_508 = {F_13, 14, 10};
+static const tpl_loc L_483 = {F_13, 13, 10};
+static const tpl_loc L_484 = {F_13, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_509 = {F_13, 15, 10};
+static const tpl_loc L_485 = {F_13, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_510 = {F_13, 16, 10};
+static const tpl_loc L_486 = {F_13, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_511 = {F_13, 17, 10};
+static const tpl_loc L_487 = {F_13, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_14[] = "table.twig";
-static const tpl_loc L_512 = {F_14, 4, 4};
-static const tpl_loc L_513 = {F_14, 4, 20};
-static const tpl_loc L_514 = {F_14, 4, 25};
-static const tpl_loc L_515 = {F_14, 4, 39};
+static const tpl_loc L_488 = {F_14, 4, 4};
+static const tpl_loc L_489 = {F_14, 4, 20};
+static const tpl_loc L_490 = {F_14, 4, 25};
+static const tpl_loc L_491 = {F_14, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_516 = {F_14, 5, 25};
-static const tpl_loc L_517 = {F_14, 5, 28};
-static const tpl_loc L_518 = {F_14, 5, 33};
-static const tpl_loc L_519 = {F_14, 5, 45};
-static const tpl_loc L_520 = {F_14, 6, 4};
-static const tpl_loc L_521 = {F_14, 6, 7};
-static const tpl_loc L_522 = {F_14, 7, 31};
-static const tpl_loc L_523 = {F_14, 7, 51};
-static const tpl_loc L_524 = {F_14, 8, 5};
-static const tpl_loc L_525 = {F_14, 8, 13};
-static const tpl_loc L_526 = {F_14, 8, 41};
-static const tpl_loc L_527 = {F_14, 8, 67};
-static const tpl_loc L_528 = {F_14, 8, 75};
-static const tpl_loc L_529 = {F_14, 8, 108};
-static const tpl_loc L_530 = {F_14, 8, 116};
-static const tpl_loc L_531 = {F_14, 11, 42};
-static const tpl_loc L_532 = {F_14, 11, 103};
-static const tpl_loc L_533 = {F_14, 12, 1};
-static const tpl_loc L_534 = {F_14, 12, 9};
+static const tpl_loc L_492 = {F_14, 5, 25};
+static const tpl_loc L_493 = {F_14, 5, 28};
+static const tpl_loc L_494 = {F_14, 5, 33};
+static const tpl_loc L_495 = {F_14, 5, 45};
+static const tpl_loc L_496 = {F_14, 6, 4};
+static const tpl_loc L_497 = {F_14, 6, 7};
+static const tpl_loc L_498 = {F_14, 7, 31};
+static const tpl_loc L_499 = {F_14, 7, 51};
+static const tpl_loc L_500 = {F_14, 8, 5};
+static const tpl_loc L_501 = {F_14, 8, 13};
+static const tpl_loc L_502 = {F_14, 8, 41};
+static const tpl_loc L_503 = {F_14, 8, 67};
+static const tpl_loc L_504 = {F_14, 8, 75};
+static const tpl_loc L_505 = {F_14, 8, 108};
+static const tpl_loc L_506 = {F_14, 8, 116};
+static const tpl_loc L_507 = {F_14, 11, 42};
+static const tpl_loc L_508 = {F_14, 11, 103};
+static const tpl_loc L_509 = {F_14, 12, 1};
+static const tpl_loc L_510 = {F_14, 12, 9};
 static const char F_15[] = "title.md.twig";
-static const tpl_loc L_535 = {F_15, 3, 3};
-static const tpl_loc L_536 = {F_15, 3, 6};
-static const tpl_loc L_537 = {F_15, 3, 11};
-static const tpl_loc L_538 = {F_15, 3, 17};
-static const tpl_loc L_539 = {F_15, 5, 4};
-static const tpl_loc L_540 = {F_15, 5, 12};
-static const tpl_loc L_541 = {F_15, 6, 24};
-static const tpl_loc L_542 = {F_15, 6, 39};
-static const tpl_loc L_543 = {F_15, 9, 4};
-static const tpl_loc L_544 = {F_15, 9, 12};
-static const tpl_loc L_545 = {F_15, 10, 25};
-static const tpl_loc L_546 = {F_15, 10, 41};
+static const tpl_loc L_511 = {F_15, 3, 3};
+static const tpl_loc L_512 = {F_15, 3, 6};
+static const tpl_loc L_513 = {F_15, 3, 11};
+static const tpl_loc L_514 = {F_15, 3, 17};
+static const tpl_loc L_515 = {F_15, 5, 4};
+static const tpl_loc L_516 = {F_15, 5, 12};
+static const tpl_loc L_517 = {F_15, 6, 24};
+static const tpl_loc L_518 = {F_15, 6, 39};
+static const tpl_loc L_519 = {F_15, 9, 4};
+static const tpl_loc L_520 = {F_15, 9, 12};
+static const tpl_loc L_521 = {F_15, 10, 25};
+static const tpl_loc L_522 = {F_15, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -725,14 +694,14 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -743,11 +712,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -3068,15 +3035,14 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k5 = NULL;
-  tpl_value v18 = tpl_null();
-  tpl_value v19 = tpl_null();
+  tpl_value v17 = tpl_null();
   tpl_value v22 = tpl_null();
-  tpl_value v24 = tpl_null();
-  tpl_value v27 = tpl_null();
+  tpl_value v23 = tpl_null();
+  tpl_value v25 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-  tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
     rt->loc = &L_245;
@@ -3143,63 +3109,64 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
     rt->loc = &L_253;
-    tpl_value v17 = tpl_str("skip", 4u);
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_254);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_language, &L_255, &ic0);
-    const tpl_value a20[2] = {v17, v19};
-    tpl_value v21 = tpl_call_macro(rt, self, 0, &N_ui, 2, 0, a20, NULL, &L_256);
+    v17 = tpl_var(rt, ctx, self, &N_app, &L_254);
+    tpl_value v18 = tpl_str("getLabel", 8u);
+    tpl_value v19 = tpl_str("skip_to_content", 15u);
+    const tpl_value a20[1] = {v19};
+    tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_255);
     tpl_out_value(rt, v21);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_257;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_257);
+    rt->loc = &L_256;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_256);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_258);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_257);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_259;
-    v22 = tpl_getattr_name_ic(rt, v18, &N_title, &L_260, &ic1);
-    tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_261);
-    tpl_out_value(rt, v23);
+    rt->loc = &L_258;
+    v22 = tpl_var(rt, ctx, self, &N_book, &L_259);
+    v23 = tpl_getattr_name_ic(rt, v22, &N_title, &L_260, &ic0);
+    tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_261);
+    tpl_out_value(rt, v24);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
     rt->loc = &L_262;
-    v24 = tpl_getattr_name_ic(rt, v18, &N_author, &L_263, &ic2);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
+    v25 = tpl_getattr_name_ic(rt, v22, &N_author, &L_263, &ic1);
+    bool b26 = tpl_truthy(v25);
+    if (b26) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
         rt->loc = &L_264;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_265);
-        tpl_out_value(rt, v26);
+        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_265);
+        tpl_out_value(rt, v27);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
     rt->loc = &L_266;
-    v27 = tpl_getattr_name_ic(rt, v18, &N_edition, &L_267, &ic3);
-    bool b28 = tpl_truthy(v27);
-    if (b28) {
+    v28 = tpl_getattr_name_ic(rt, v22, &N_edition, &L_267, &ic2);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
         rt->loc = &L_268;
-        tpl_value v29 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_269);
-        tpl_out_value(rt, v29);
+        tpl_value v30 = tpl_escape_value(rt, v28, TPL_ESC_HTML, &L_269);
+        tpl_out_value(rt, v30);
       }
     }
   }
@@ -3981,41 +3948,6 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
-#line 14 "themes/clean/common/partials/macros.twig"
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  const tpl_callable *k13 = NULL;
-  const tpl_callable *k14 = NULL;
-  const tpl_callable *k15 = NULL;
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  tpl_ctx *scope = tpl_ctx_new(rt, cl->ctx, false);
-  tpl_ctx_set_own(rt, scope, &N_p, v0);
-  tpl_value v1 = tpl_str("</sup>", 6u);
-  const tpl_value a2[2] = {v0, v1};
-  if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_384);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_384);
-  tpl_value v4 = tpl_int(INT64_C(1));
-  const tpl_value a5[2] = {v3, v4};
-  if (!k14)
-    k14 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_385);
-  tpl_value v6 = k14->fn(rt, scope, 2, a5, &L_385);
-  tpl_value v7 = tpl_str("</sup>", 6u);
-  const tpl_value a8[2] = {v6, v7};
-  if (!k15)
-    k15 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_386);
-  tpl_value v9 = k15->fn(rt, scope, 2, a8, &L_386);
-  return v9;
-}
-
 #line 12 "themes/clean/common/partials/macros.twig"
 static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
@@ -4025,14 +3957,8 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)blocks;
   const tpl_callable *k10 = NULL;
   const tpl_callable *k11 = NULL;
-  const tpl_callable *k12 = NULL;
-  const tpl_callable *k16 = NULL;
-  const tpl_callable *k17 = NULL;
-  const tpl_callable *k18 = NULL;
-  const tpl_callable *k19 = NULL;
-  tpl_value v10 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v41 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
@@ -4057,148 +3983,118 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_value v6 = tpl_str("", 0u);
       v5 = v6;
     }
-    tpl_value v7 = tpl_str("<sup class=\"footnote-ref\">", 26u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_379);
-    tpl_value v9 = k10->fn(rt, ctx, 2, a8, &L_379);
-    tpl_ctx_set(rt, ctx, &N_parts, v9);
+    tpl_ctx_set(rt, ctx, &N_title, v5);
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_380;
-    v10 = tpl_var(rt, ctx, self, &N_parts, &L_381);
-    const tpl_value a11[1] = {v10};
-    if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_382);
-    tpl_value v12 = k11->fn(rt, ctx, 1, a11, &L_382);
-    tpl_value v13 = tpl_int(INT64_C(1));
-    const tpl_value a14[2] = {v10, v13};
-    if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_383);
-    tpl_value v15 = k12->fn(rt, ctx, 2, a14, &L_383);
-    tpl_value v16 = tpl_closure_new_slots(rt, fn43, ctx, self, blocks, 0, 0);
-    const tpl_value a17[2] = {v15, v16};
-    if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_387);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_387);
-    const tpl_value a19[1] = {v18};
-    if (!k17)
-      k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_388);
-    tpl_value v20 = k17->fn(rt, ctx, 1, a19, &L_388);
-    tpl_value v21 = tpl_op_concat(rt, v12, v20);
-    tpl_ctx_set(rt, ctx, &N_title, v21);
-  }
-#line 15 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_389;
-    tpl_value v22 = tpl_str("<a ", 3u);
-    v23 = tpl_var(rt, ctx, self, &N_title, &L_390);
-    bool b24 = tpl_op_in(rt, v22, v23);
-    if (!b24) {
-      tpl_value v25 = tpl_str(" id=", 4u);
-      bool b26 = tpl_op_in(rt, v25, v23);
-      b24 = b26;
+    rt->loc = &L_379;
+    tpl_value v7 = tpl_str("<a ", 3u);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_380);
+    bool b9 = tpl_op_in(rt, v7, v8);
+    if (!b9) {
+      tpl_value v10 = tpl_str(" id=", 4u);
+      bool b11 = tpl_op_in(rt, v10, v8);
+      b9 = b11;
     }
-    if (b24) {
-#line 15 "themes/clean/common/partials/macros.twig"
+    if (b9) {
+#line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_391;
-        const tpl_value a27[1] = {v23};
-        if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_392);
-        tpl_value v28 = k18->fn(rt, ctx, 1, a27, &L_392);
-        const tpl_value a29[1] = {v28};
-        if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_393);
-        tpl_value v30 = k19->fn(rt, ctx, 1, a29, &L_393);
-        tpl_ctx_set(rt, ctx, &N_title, v30);
+        rt->loc = &L_381;
+        const tpl_value a12[1] = {v8};
+        if (!k10)
+          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_382);
+        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_382);
+        const tpl_value a14[1] = {v13};
+        if (!k11)
+          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_383);
+        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_383);
+        tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
-#line 16 "themes/clean/common/partials/macros.twig"
+#line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_394;
-    tpl_map *m31 = tpl_map_new(rt->arena, 2);
-    tpl_value v32 = tpl_str("label", 5u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_entry, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("label", 5);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    tpl_value v38;
-    if (b33 && v34.type != TPL_NULL) {
-      v38 = v34;
+    rt->loc = &L_384;
+    tpl_map *m16 = tpl_map_new(rt->arena, 2);
+    tpl_value v17 = tpl_str("label", 5u);
+    tpl_value v21 = tpl_null();
+    bool b20 = tpl_var_probe(rt, ctx, self, &N_entry, &v21);
+    if (!b20)
+      v21 = tpl_null();
+    (void)b20;
+    tpl_value v22 = tpl_str("label", 5);
+    tpl_value v19 = tpl_null();
+    bool b18 = tpl_has_attr(rt, v21, v22, &v19);
+    if (!b18)
+      v19 = tpl_null();
+    tpl_value v23;
+    if (b18 && v19.type != TPL_NULL) {
+      v23 = v19;
     } else {
-      tpl_value v39 = tpl_str("", 0u);
-      v38 = v39;
+      tpl_value v24 = tpl_str("", 0u);
+      v23 = v24;
     }
-    tpl_map_set(rt->arena, m31, v32, v38);
-    tpl_value v40 = tpl_str("title", 5u);
-    v41 = tpl_var(rt, ctx, self, &N_title, &L_395);
-    tpl_map_set(rt->arena, m31, v40, v41);
-    tpl_value v42 = tpl_map_or_list(rt->arena, m31);
-    const tpl_value a43[1] = {v42};
-    tpl_value v44 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a43, NULL, &L_396);
-    tpl_out_value(rt, v44);
+    tpl_map_set(rt->arena, m16, v17, v23);
+    tpl_value v25 = tpl_str("title", 5u);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_385);
+    tpl_map_set(rt->arena, m16, v25, v26);
+    tpl_value v27 = tpl_map_or_list(rt->arena, m16);
+    const tpl_value a28[1] = {v27};
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_386);
+    tpl_out_value(rt, v29);
   }
 }
 
-#line 21 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 20 "themes/clean/common/partials/macros.twig"
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k20 = NULL;
-  const tpl_callable *k21 = NULL;
+  const tpl_callable *k12 = NULL;
+  const tpl_callable *k13 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
-#line 21 "themes/clean/common/partials/macros.twig"
+#line 20 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entry)) {
     tpl_ctx_set_own(rt, ctx, &N_entry, tpl_null());
   }
-#line 22 "themes/clean/common/partials/macros.twig"
+#line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_397;
+    rt->loc = &L_387;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_398);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_399, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_388);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_389, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_400, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_390, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_401);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_391);
     const tpl_value a9[1] = {v8};
-    if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_402);
-    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_402);
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_392);
+    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_392);
     const tpl_value a11[1] = {v10};
-    if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_403);
-    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_403);
+    if (!k13)
+      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_393);
+    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_393);
     tpl_out_value(rt, v12);
   }
 }
 
-#line 38 "themes/clean/common/partials/macros.twig"
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+#line 37 "themes/clean/common/partials/macros.twig"
+static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4211,27 +4107,27 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_418);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_408);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_419, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_409, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
-#line 29 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 28 "themes/clean/common/partials/macros.twig"
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k22 = NULL;
-  const tpl_callable *k23 = NULL;
-  const tpl_callable *k24 = NULL;
-  const tpl_callable *k25 = NULL;
-  const tpl_callable *k26 = NULL;
-  const tpl_callable *k27 = NULL;
+  const tpl_callable *k14 = NULL;
+  const tpl_callable *k15 = NULL;
+  const tpl_callable *k16 = NULL;
+  const tpl_callable *k17 = NULL;
+  const tpl_callable *k18 = NULL;
+  const tpl_callable *k19 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -4261,145 +4157,145 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   tpl_ic ic3 = {0, NULL};
   tpl_ic ic4 = {0, NULL};
   tpl_ic ic5 = {0, NULL};
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entries)) {
     tpl_ctx_set_own(rt, ctx, &N_entries, tpl_null());
   }
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_root)) {
     tpl_ctx_set_own(rt, ctx, &N_root, tpl_null());
   }
-#line 29 "themes/clean/common/partials/macros.twig"
+#line 28 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_current)) {
     tpl_ctx_set_own(rt, ctx, &N_current, tpl_null());
   }
-#line 30 "themes/clean/common/partials/macros.twig"
+#line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_404;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_405);
+    rt->loc = &L_394;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_395);
     const tpl_value a1[1] = {v0};
-    if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_406);
-    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_406));
+    if (!k14)
+      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_396);
+    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_396));
     if (b2) {
-#line 31 "themes/clean/common/partials/macros.twig"
+#line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_407;
+        rt->loc = &L_397;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
       }
-#line 32 "themes/clean/common/partials/macros.twig"
+#line 31 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
-#line 33 "themes/clean/common/partials/macros.twig"
+#line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_408;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_409);
+        rt->loc = &L_398;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_399);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
-#line 34 "themes/clean/common/partials/macros.twig"
+#line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_410;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_411);
+            rt->loc = &L_400;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_401);
             const tpl_value a8[1] = {v7};
-            if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_412);
-            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_412));
+            if (!k14)
+              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_402);
+            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_402));
             if (b9) {
-#line 35 "themes/clean/common/partials/macros.twig"
+#line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_413;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_414);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_415, &ic0);
+                rt->loc = &L_403;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_404);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_405, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k23)
-                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_416);
-                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_416);
+                if (!k15)
+                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_406);
+                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_406);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
-#line 36 "themes/clean/common/partials/macros.twig"
+#line 35 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "<ul>\n", 5);
                 } else {
-#line 38 "themes/clean/common/partials/macros.twig"
+#line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_417;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_407;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn45, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_420);
-                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_420);
+                    if (!k16)
+                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_410);
+                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_410);
                     const tpl_value a18[1] = {v17};
-                    if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_421);
-                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_421);
+                    if (!k17)
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_411);
+                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_411);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
-#line 39 "themes/clean/common/partials/macros.twig"
+#line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_422;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_423);
+                    rt->loc = &L_412;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_413);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_424;
+                        rt->loc = &L_414;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_425);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_415);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
                           v26 = it25.cur;
                           (void)v26;
                           tpl_for_accept(rt, &it25);
-#line 40 "themes/clean/common/partials/macros.twig"
+#line 39 "themes/clean/common/partials/macros.twig"
                           tpl_out(rt, "</ul></li>\n", 11);
                         }
                       }
                     }
                   }
-#line 42 "themes/clean/common/partials/macros.twig"
+#line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_426;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
+                    rt->loc = &L_416;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_417);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_428);
-                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_428);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_429);
+                    if (!k17)
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_418);
+                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_418);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_419);
                     const tpl_value a32[3] = {v27, v28, v31};
-                    if (!k26)
-                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_430);
-                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_430);
+                    if (!k18)
+                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_420);
+                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_420);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
               }
             }
           }
-#line 45 "themes/clean/common/partials/macros.twig"
+#line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_431;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_432);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_433);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_434, &ic1);
+            rt->loc = &L_421;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_423);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_424, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_435);
-            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_435);
+            if (!k19)
+              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_425);
+            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_425);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
-#line 46 "themes/clean/common/partials/macros.twig"
+#line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_436;
+            rt->loc = &L_426;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4415,18 +4311,18 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_438, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_427);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_428, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
             tpl_ctx_set(rt, it6.scope, &N_url, v46);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "<li class=\"", 11);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_439;
+            rt->loc = &L_429;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4452,162 +4348,162 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             }
             bool b61 = tpl_truthy(v59);
             if (b61) {
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_440;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_442, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_443, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_444);
+                rt->loc = &L_430;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_431);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_432, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_433, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_434);
                 tpl_out_value(rt, v65);
               }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, " ", 1);
             }
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "level-", 6);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_445;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_446);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_447, &ic5);
+            rt->loc = &L_435;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_437, &ic5);
             tpl_out_value(rt, v67);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_448;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_449);
+            rt->loc = &L_438;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_439);
             tpl_out_value(rt, v68);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_450;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_451);
+            rt->loc = &L_440;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_441);
             tpl_out_value(rt, v69);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_452;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_453);
+            rt->loc = &L_442;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_443);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
               b71 = b72;
             }
             if (b71) {
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, " aria-current=\"page\"", 20);
             }
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, ">", 1);
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_454;
+            rt->loc = &L_444;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_455);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_445);
             tpl_out_value(rt, v74);
           }
-#line 47 "themes/clean/common/partials/macros.twig"
+#line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "</a>", 4);
         }
       }
-#line 49 "themes/clean/common/partials/macros.twig"
+#line 48 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</li>\n", 6);
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_456;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_457);
+        rt->loc = &L_446;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_447);
         const tpl_value a76[1] = {v75};
-        if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
-        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_458);
+        if (!k17)
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_448);
+        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_448);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_459;
+            rt->loc = &L_449;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_460);
-            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_460);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_461);
+            if (!k17)
+              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_450);
+            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_450);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_451);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
               v85 = it84.cur;
               (void)v85;
               tpl_for_accept(rt, &it84);
-#line 50 "themes/clean/common/partials/macros.twig"
+#line 49 "themes/clean/common/partials/macros.twig"
               tpl_out(rt, "</ul></li>\n", 11);
             }
           }
         }
       }
-#line 52 "themes/clean/common/partials/macros.twig"
+#line 51 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</ul>\n", 6);
     }
   }
 }
 
-#line 57 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+#line 56 "themes/clean/common/partials/macros.twig"
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k28 = NULL;
+  const tpl_callable *k20 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
   tpl_value v9 = tpl_null();
   tpl_value v10 = tpl_null();
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_entries)) {
     tpl_ctx_set_own(rt, ctx, &N_entries, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_title)) {
     tpl_ctx_set_own(rt, ctx, &N_title, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_id)) {
     tpl_ctx_set_own(rt, ctx, &N_id, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_root)) {
     tpl_ctx_set_own(rt, ctx, &N_root, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_current)) {
     tpl_ctx_set_own(rt, ctx, &N_current, tpl_null());
   }
-#line 57 "themes/clean/common/partials/macros.twig"
+#line 56 "themes/clean/common/partials/macros.twig"
   if (!tpl_ctx_has_own(ctx, &N_class)) {
     tpl_ctx_set_own(rt, ctx, &N_class, tpl_null());
   }
-#line 58 "themes/clean/common/partials/macros.twig"
+#line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_462;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_463);
+    rt->loc = &L_452;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_453);
     const tpl_value a1[1] = {v0};
-    if (!k28)
-      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_464);
-    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_464));
+    if (!k20)
+      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_454);
+    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_454));
     if (b2) {
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_465;
+        rt->loc = &L_455;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4621,361 +4517,225 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         }
         tpl_out_value(rt, v5);
       }
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\" aria-labelledby=\"", 19);
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_466;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_467);
+        rt->loc = &L_456;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_457);
         tpl_out_value(rt, v7);
       }
-#line 59 "themes/clean/common/partials/macros.twig"
+#line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_468;
+        rt->loc = &L_458;
         tpl_out_value(rt, v7);
       }
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_469;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_470);
+        rt->loc = &L_459;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_460);
         tpl_out_value(rt, v8);
       }
-#line 60 "themes/clean/common/partials/macros.twig"
+#line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
-#line 61 "themes/clean/common/partials/macros.twig"
+#line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_471;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_472);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_473);
+        rt->loc = &L_461;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_462);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_463);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_474);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_464);
         tpl_out_value(rt, v12);
       }
-#line 61 "themes/clean/common/partials/macros.twig"
+#line 60 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\n</nav>\n", 8);
     }
   }
 }
 
-#line 67 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
-  (void)ctx;
-  const tpl_template *self = def->owner;
-  (void)self;
-  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
-  (void)blocks;
-  const tpl_callable *k29 = NULL;
-  const tpl_callable *k30 = NULL;
-  const tpl_callable *k31 = NULL;
-  tpl_value v49 = tpl_null();
-  tpl_value v50 = tpl_null();
-  tpl_value v52 = tpl_null();
-  tpl_value v54 = tpl_null();
-  tpl_ic ic0 = {0, NULL};
-#line 67 "themes/clean/common/partials/macros.twig"
-  if (!tpl_ctx_has_own(ctx, &N_key)) {
-    tpl_ctx_set_own(rt, ctx, &N_key, tpl_null());
-  }
-#line 67 "themes/clean/common/partials/macros.twig"
-  if (!tpl_ctx_has_own(ctx, &N_language)) {
-    tpl_ctx_set_own(rt, ctx, &N_language, tpl_null());
-  }
-#line 68 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_475;
-    tpl_map *m0 = tpl_map_new(rt->arena, 1);
-    tpl_value v1 = tpl_str("skip", 4u);
-    tpl_map *m2 = tpl_map_new(rt->arena, 11);
-    tpl_value v3 = tpl_str("en", 2u);
-    tpl_value v4 = tpl_str("Skip to content", 15u);
-    tpl_map_set(rt->arena, m2, v3, v4);
-    tpl_value v5 = tpl_str("es", 2u);
-    tpl_value v6 = tpl_str("Saltar al contenido", 19u);
-    tpl_map_set(rt->arena, m2, v5, v6);
-    tpl_value v7 = tpl_str("ca", 2u);
-    tpl_value v8 = tpl_str("Vés al contingut", 17u);
-    tpl_map_set(rt->arena, m2, v7, v8);
-    tpl_value v9 = tpl_str("de", 2u);
-    tpl_value v10 = tpl_str("Zum Inhalt springen", 19u);
-    tpl_map_set(rt->arena, m2, v9, v10);
-    tpl_value v11 = tpl_str("eu", 2u);
-    tpl_value v12 = tpl_str("Joan edukira", 12u);
-    tpl_map_set(rt->arena, m2, v11, v12);
-    tpl_value v13 = tpl_str("fr", 2u);
-    tpl_value v14 = tpl_str("Aller au contenu", 16u);
-    tpl_map_set(rt->arena, m2, v13, v14);
-    tpl_value v15 = tpl_str("it", 2u);
-    tpl_value v16 = tpl_str("Vai al contenuto", 16u);
-    tpl_map_set(rt->arena, m2, v15, v16);
-    tpl_value v17 = tpl_str("nl", 2u);
-    tpl_value v18 = tpl_str("Naar de inhoud", 14u);
-    tpl_map_set(rt->arena, m2, v17, v18);
-    tpl_value v19 = tpl_str("ro", 2u);
-    tpl_value v20 = tpl_str("Salt la conținut", 17u);
-    tpl_map_set(rt->arena, m2, v19, v20);
-    tpl_value v21 = tpl_str("pt", 2u);
-    tpl_value v22 = tpl_str("Ir para o conteúdo", 19u);
-    tpl_map_set(rt->arena, m2, v21, v22);
-    tpl_value v23 = tpl_str("zh", 2u);
-    tpl_value v24 = tpl_str("跳到内容", 12u);
-    tpl_map_set(rt->arena, m2, v23, v24);
-    tpl_value v25 = tpl_map_or_list(rt->arena, m2);
-    tpl_map_set(rt->arena, m0, v1, v25);
-    tpl_value v26 = tpl_map_or_list(rt->arena, m0);
-    tpl_ctx_set(rt, ctx, &N_strings, v26);
-  }
-#line 74 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_476;
-    tpl_value v28 = tpl_null();
-    bool b27 = tpl_var_probe(rt, ctx, self, &N_language, &v28);
-    if (!b27)
-      v28 = tpl_null();
-    tpl_value v29;
-    if (b27 && !tpl_is_empty(rt, v28)) {
-      v29 = v28;
-    } else {
-      tpl_value v30 = tpl_str("en", 2u);
-      v29 = v30;
-    }
-    const tpl_value a31[1] = {v29};
-    if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("lower", 5), "filter", "lower", &L_477);
-    tpl_value v32 = k29->fn(rt, ctx, 1, a31, &L_477);
-    tpl_value v33 = tpl_str("-", 1u);
-    const tpl_value a34[2] = {v32, v33};
-    if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_478);
-    tpl_value v35 = k30->fn(rt, ctx, 2, a34, &L_478);
-    const tpl_value a36[1] = {v35};
-    if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_479);
-    tpl_value v37 = k31->fn(rt, ctx, 1, a36, &L_479);
-    tpl_value v38 = tpl_str("_", 1u);
-    const tpl_value a39[2] = {v37, v38};
-    if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_480);
-    tpl_value v40 = k30->fn(rt, ctx, 2, a39, &L_480);
-    const tpl_value a41[1] = {v40};
-    if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_481);
-    tpl_value v42 = k31->fn(rt, ctx, 1, a41, &L_481);
-    tpl_ctx_set(rt, ctx, &N_lang, v42);
-  }
-#line 75 "themes/clean/common/partials/macros.twig"
-  {
-    rt->loc = &L_482;
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_strings, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    v49 = tpl_var(rt, ctx, self, &N_key, &L_483);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    v50 = tpl_var(rt, ctx, self, &N_lang, &L_484);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
-    } else {
-      v52 = tpl_var(rt, ctx, self, &N_strings, &L_485);
-      tpl_value v53 = tpl_getattr(rt, v52, v49, TPL_ATTR_ARRAY, &L_486);
-      v54 = tpl_getattr_name_ic(rt, v53, &N_en, &L_487, &ic0);
-      v51 = v54;
-    }
-    tpl_value v55 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_488);
-    tpl_out_value(rt, v55);
-  }
-}
-
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
+#line 64 "themes/clean/common/partials/macros.twig"
+  tpl_out(rt, "\n", 1);
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
+static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 6 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_465;
+    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_465);
+  }
+}
+
+#line 7 "themes/clean/common/style.css.twig"
+static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 7 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_466;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
+  }
+}
+
+#line 8 "themes/clean/common/style.css.twig"
 static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 6 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_489);
+    rt->loc = &L_467;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
   }
 }
 
-#line 7 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 7 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_490);
+    rt->loc = &L_468;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
   }
 }
 
-#line 8 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_491);
+    rt->loc = &L_469;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_492);
+    rt->loc = &L_470;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_493);
+    rt->loc = &L_471;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_494);
+    rt->loc = &L_472;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_495;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_495);
+    rt->loc = &L_473;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 15 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_496;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_496);
+    rt->loc = &L_474;
+    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 16 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_497;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_497);
-  }
-}
-
-#line 15 "themes/clean/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 15 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_498;
-    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_498);
-  }
-}
-
-#line 16 "themes/clean/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_499;
+    rt->loc = &L_475;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_499);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4984,7 +4744,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4993,70 +4753,70 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_500;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_500);
+    rt->loc = &L_476;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_476);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_501;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_501);
+    rt->loc = &L_477;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_477);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_502;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_502);
+    rt->loc = &L_478;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_478);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_503;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_503);
+    rt->loc = &L_479;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_479);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_504;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_504);
+    rt->loc = &L_480;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_480);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_505;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_505);
+    rt->loc = &L_481;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_481);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_506;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_506);
+    rt->loc = &L_482;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_482);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_507;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_507);
+    rt->loc = &L_483;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_483);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_508;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_508);
+    rt->loc = &L_484;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_484);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_509;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_509);
+    rt->loc = &L_485;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_485);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_510;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_510);
+    rt->loc = &L_486;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_486);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_511;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_511);
+    rt->loc = &L_487;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_487);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5080,12 +4840,12 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_512;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_513);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_514, &ic0);
+    rt->loc = &L_488;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_489);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_490, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_515, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_491, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5096,16 +4856,16 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_516;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_517);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_518, &ic2);
+    rt->loc = &L_492;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_493);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_494, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_519;
+        rt->loc = &L_495;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5116,22 +4876,22 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_520;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_521);
+    rt->loc = &L_496;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_497);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_522;
+        rt->loc = &L_498;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_523;
+            rt->loc = &L_499;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5142,23 +4902,23 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_524;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_525, &ic3);
+        rt->loc = &L_500;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_501, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_526;
+            rt->loc = &L_502;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_527;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_528, &ic4);
+            rt->loc = &L_503;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_504, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5169,8 +4929,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_529;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_530, &ic5);
+        rt->loc = &L_505;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_506, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5181,7 +4941,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_531;
+    rt->loc = &L_507;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5192,7 +4952,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_532;
+        rt->loc = &L_508;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5203,8 +4963,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_533;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_534, &ic6);
+    rt->loc = &L_509;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_510, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5214,7 +4974,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5230,26 +4990,26 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_535;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_536);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_537, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_538);
+    rt->loc = &L_511;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_512);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_513, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_514);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_539;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_540, &ic1);
+    rt->loc = &L_515;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_516, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_541;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_542);
+        rt->loc = &L_517;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_518);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5258,16 +5018,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_543;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_544, &ic2);
+    rt->loc = &L_519;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_520, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_545;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_546);
+        rt->loc = &L_521;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_522);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5275,7 +5035,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5279 "clean_html_chunked.c"
+#line 5039 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -6365,7 +6125,7 @@ static const char T16_source[] =
     "{% block head %}{% endblock %}\n"
     "</head>\n"
     "<body class=\"{% block body_class %}website{% endblock %}\">\n"
-    "<a class=\"skip-link\" href=\"#main_content\">{{ m.ui('skip', book.language) }}</a>\n"
+    "<a class=\"skip-link\" href=\"#main_content\">{{ app.getLabel('skip_to_content') }}</a>\n"
     "{% block header %}{% endblock %}\n"
     "{% block body %}{% endblock %}\n"
     "<footer class=\"book-footer\">\n"
@@ -6380,7 +6140,7 @@ static const tpl_template T16 = {
   .nblocks = 4,
   .blocks = T16_blocks,
   .source = T16_source,
-  .source_len = 804,
+  .source_len = 808,
   .ast = NULL,
 };
 
@@ -6547,17 +6307,12 @@ static const tpl_name T23_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_name T23_m5_params[2] = {
-  {"key", 3u, 0x6815c86cu},
-  {"language", 8u, 0xb9ef387bu},
-};
-static const tpl_macro_def T23_macros[6] = {
+static const tpl_macro_def T23_macros[5] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T23_m0_params, .fn = fn41, .owner = &T23, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T23_m1_params, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T23_m2_params, .fn = fn44, .owner = &T23, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T23_m3_params, .fn = fn45, .owner = &T23, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T23_m4_params, .fn = fn47, .owner = &T23, .node = NULL},
-  {.name = {"ui", 2u, 0x5c43327bu}, .nparams = 2, .params = T23_m5_params, .fn = fn48, .owner = &T23, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T23_m2_params, .fn = fn43, .owner = &T23, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T23_m3_params, .fn = fn44, .owner = &T23, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T23_m4_params, .fn = fn46, .owner = &T23, .node = NULL},
 };
 static const char T23_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -6568,12 +6323,11 @@ static const char T23_source[] =
     "{% if entry.label %}<span class=\"label\">{{ entry.label }}</span>{% if entry.title %} {% endif %}{% endif %}{{ entry.title }}\n"
     "{%- endmacro %}\n"
     "\n"
-    "{#- The same inside a link: footnote references go, and a title still\n"
-    "    holding links or ids loses its markup, as links cannot nest and ids\n"
-    "    must be unique. -#}\n"
+    "{#- The same inside a link: a title still holding links or ids loses its\n"
+    "    markup, as links cannot nest and ids must be unique. (Titles never hold\n"
+    "    footnote references: the Markdown module leaves them out.) -#}\n"
     "{% macro link_text(entry) -%}\n"
-    "{% set parts = (entry.title ?\? '')|split('<sup class=\"footnote-ref\">') %}\n"
-    "{% set title = parts|first ~ parts|slice(1)|map(p => p|split('</sup>')|slice(1)|join('</sup>'))|join %}\n"
+    "{% set title = entry.title ?\? '' %}\n"
     "{% if '<a ' in title or ' id=' in title %}{% set title = title|striptags|trim %}{% endif %}\n"
     "{{- _self.label_title({label: entry.label ?\? '', title: title}) -}}\n"
     "{%- endmacro %}\n"
@@ -6624,43 +6378,32 @@ static const char T23_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n"
-    "{#- Interface strings Easybook's label files lack, by language. -#}\n"
-    "{% macro ui(key, language) -%}\n"
-    "{% set strings = {\n"
-    "  skip: {en: 'Skip to content', es: 'Saltar al contenido', ca: 'Vés al contingut',\n"
-    "         de: 'Zum Inhalt springen', eu: 'Joan edukira', fr: 'Aller au contenu',\n"
-    "         it: 'Vai al contenuto', nl: 'Naar de inhoud', ro: 'Salt la conținut',\n"
-    "         pt: 'Ir para o conteúdo', zh: '跳到内容'},\n"
-    "} %}\n"
-    "{% set lang = language|default('en')|lower|split('-')|first|split('_')|first %}\n"
-    "{{- (strings[key][lang] ?\? strings[key].en)|e -}}\n"
-    "{%- endmacro %}\n";
+    "\n";
 static const tpl_template T23 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn49,
-  .nmacros = 6,
+  .body = fn47,
+  .nmacros = 5,
   .macros = T23_macros,
   .source = T23_source,
-  .source_len = 3372,
+  .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
 static const tpl_block_def T24_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn50, .owner = &T24, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn51, .owner = &T24, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn52, .owner = &T24, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn53, .owner = &T24, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn54, .owner = &T24, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn55, .owner = &T24, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn56, .owner = &T24, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn57, .owner = &T24, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn58, .owner = &T24, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn59, .owner = &T24, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn60, .owner = &T24, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn61, .owner = &T24, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn48, .owner = &T24, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn49, .owner = &T24, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn50, .owner = &T24, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn51, .owner = &T24, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn52, .owner = &T24, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn53, .owner = &T24, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn54, .owner = &T24, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn55, .owner = &T24, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn56, .owner = &T24, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn57, .owner = &T24, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn58, .owner = &T24, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn59, .owner = &T24, .node = NULL},
 };
 static const char T24_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -6683,7 +6426,7 @@ static const char T24_source[] =
 static const tpl_template T24 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn62,
+  .body = fn60,
   .nblocks = 12,
   .blocks = T24_blocks,
   .source = T24_source,
@@ -6710,7 +6453,7 @@ static const char T25_source[] =
 static const tpl_template T25 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
+  .body = fn61,
   .source = T25_source,
   .source_len = 744,
   .ast = NULL,
@@ -6732,7 +6475,7 @@ static const char T26_source[] =
 static const tpl_template T26 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
+  .body = fn62,
   .source = T26_source,
   .source_len = 313,
   .ast = NULL,
