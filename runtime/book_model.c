@@ -847,6 +847,23 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   return 0;
 }
 
+/* An entry of app.get('publishing.list.images'|'…tables'): the figure or
+ * table as `item`, the item that holds it as `element`. */
+static tpl_value float_entry(bk_edition *e, tpl_map *holder, int number,
+                             const char *id, const char *caption,
+                             const char *label) {
+  tpl_map *m = tpl_map_new(e->a, 6);
+  bk_set(e, m, "number", tpl_int(number));
+  bk_set(e, m, "slug", bk_s(e, id));
+  bk_set(e, m, "caption", bk_html(e, caption));
+  bk_set(e, m, "label", bk_html(e, label));
+  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", id)));
+  tpl_map *pair = tpl_map_new(e->a, 2);
+  bk_set(e, pair, "item", tpl_map_value(m));
+  bk_set(e, pair, "element", tpl_map_value(holder));
+  return tpl_map_value(pair);
+}
+
 static void build_records(bk_edition *e) {
   tpl_list *items = tpl_list_new(e->a, e->nitems);
   tpl_list *figs = tpl_list_new(e->a, e->nitems);
@@ -867,31 +884,13 @@ static void build_records(bk_edition *e) {
     tpl_list *fl = tpl_list_new(e->a, it->md.nfigures);
     for (size_t k = 0; k < it->md.nfigures; k++) {
       const bk_md_figure *f = &it->md.figures[k];
-      tpl_map *fm = tpl_map_new(e->a, 6);
-      bk_set(e, fm, "number", tpl_int(f->number));
-      bk_set(e, fm, "slug", bk_s(e, f->id));
-      bk_set(e, fm, "caption", bk_html(e, f->caption));
-      bk_set(e, fm, "label", bk_html(e, f->label));
-      bk_set(e, fm, "url", bk_s(e, arena_printf(e->a, "#%s", f->id)));
-      tpl_map *pair = tpl_map_new(e->a, 2);
-      bk_set(e, pair, "item", tpl_map_value(fm));
-      bk_set(e, pair, "element", tpl_map_value(r));
-      fl->items[k] = tpl_map_value(pair);
+      fl->items[k] = float_entry(e, r, f->number, f->id, f->caption, f->label);
     }
     figs->items[i] = tpl_list_value(fl);
     tpl_list *tl = tpl_list_new(e->a, it->md.ntables);
     for (size_t k = 0; k < it->md.ntables; k++) {
       const bk_md_table *t = &it->md.tables[k];
-      tpl_map *tm = tpl_map_new(e->a, 6);
-      bk_set(e, tm, "number", tpl_int(t->number));
-      bk_set(e, tm, "slug", bk_s(e, t->id));
-      bk_set(e, tm, "caption", bk_html(e, t->caption));
-      bk_set(e, tm, "label", bk_html(e, t->label));
-      bk_set(e, tm, "url", bk_s(e, arena_printf(e->a, "#%s", t->id)));
-      tpl_map *pair = tpl_map_new(e->a, 2);
-      bk_set(e, pair, "item", tpl_map_value(tm));
-      bk_set(e, pair, "element", tpl_map_value(r));
-      tl->items[k] = tpl_map_value(pair);
+      tl->items[k] = float_entry(e, r, t->number, t->id, t->caption, t->label);
     }
     tabs->items[i] = tpl_list_value(tl);
   }
