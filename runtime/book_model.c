@@ -383,11 +383,27 @@ static bool is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Adds a folder of the book's templates, unless it is a link that leads
+ * out of the book (then an error: a book cannot make publish read files
+ * elsewhere). */
 static void add_template_dir(bk_edition *e, const char *rel) {
   const char *p = arena_printf(e->a, "%s/Resources/Templates%s%s", e->book_dir,
                                rel[0] ? "/" : "", rel);
-  if (is_dir(p))
-    tpl_loader_add_dir(e->loader, p);
+  if (!is_dir(p))
+    return;
+  char *real = realpath(p, NULL);
+  size_t bl = strlen(e->book_dir);
+  bool inside = real && !strncmp(real, e->book_dir, bl) && real[bl] == '/';
+  free(real);
+  if (!inside) {
+    bk_report(e->rep, BK_ERROR,
+              arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "",
+                           rel),
+              0, 0, "a symbolic link that leads out of the book's folder");
+    e->errors++;
+    return;
+  }
+  tpl_loader_add_dir(e->loader, p);
 }
 
 static void find_custom_css(bk_edition *e) {
