@@ -93,579 +93,580 @@ static const tpl_loc L_53 = {F_4, 12, 123};
 static const tpl_loc L_54 = {F_4, 15, 13};
 static const tpl_name N_book = {"book", 4u, 0xc1948a38u};
 static const tpl_loc L_55 = {F_4, 15, 44};
-static const tpl_loc L_56 = {F_4, 17, 12};
-static const tpl_loc L_57 = {F_4, 17, 51};
-static const tpl_loc L_58 = {F_4, 17, 56};
-static const tpl_loc L_59 = {F_4, 17, 62};
-static const tpl_loc L_60 = {F_4, 20, 43};
-static const tpl_loc L_61 = {F_4, 20, 46};
-static const tpl_loc L_62 = {F_4, 20, 50};
-static const tpl_loc L_63 = {F_4, 22, 4};
-static const tpl_loc L_64 = {F_4, 22, 7};
-static const tpl_loc L_65 = {F_4, 23, 1};
-static const tpl_loc L_66 = {F_4, 23, 10};
-static const tpl_loc L_67 = {F_4, 25, 12};
-static const tpl_loc L_68 = {F_4, 28, 22};
-static const tpl_loc L_69 = {F_4, 28, 25};
-static const tpl_loc L_70 = {F_4, 29, 4};
-static const tpl_loc L_71 = {F_4, 32, 10};
-static const tpl_loc L_72 = {F_4, 32, 13};
-static const tpl_loc L_73 = {F_4, 33, 1};
-static const tpl_loc L_74 = {F_4, 38, 4};
-static const tpl_loc L_75 = {F_4, 38, 16};
+static const tpl_loc L_56 = {F_4, 15, 64};
+static const tpl_loc L_57 = {F_4, 17, 12};
+static const tpl_loc L_58 = {F_4, 17, 51};
+static const tpl_loc L_59 = {F_4, 17, 56};
+static const tpl_loc L_60 = {F_4, 17, 62};
+static const tpl_loc L_61 = {F_4, 20, 43};
+static const tpl_loc L_62 = {F_4, 20, 46};
+static const tpl_loc L_63 = {F_4, 20, 50};
+static const tpl_loc L_64 = {F_4, 22, 4};
+static const tpl_loc L_65 = {F_4, 22, 7};
+static const tpl_loc L_66 = {F_4, 23, 1};
+static const tpl_loc L_67 = {F_4, 23, 10};
+static const tpl_loc L_68 = {F_4, 25, 12};
+static const tpl_loc L_69 = {F_4, 28, 22};
+static const tpl_loc L_70 = {F_4, 28, 25};
+static const tpl_loc L_71 = {F_4, 29, 4};
+static const tpl_loc L_72 = {F_4, 32, 10};
+static const tpl_loc L_73 = {F_4, 32, 13};
+static const tpl_loc L_74 = {F_4, 33, 1};
+static const tpl_loc L_75 = {F_4, 38, 4};
+static const tpl_loc L_76 = {F_4, 38, 16};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
-static const tpl_loc L_76 = {F_4, 39, 4};
-static const tpl_loc L_77 = {F_4, 39, 12};
-static const tpl_loc L_78 = {F_4, 39, 19};
-static const tpl_loc L_79 = {F_4, 40, 1};
-static const tpl_loc L_80 = {F_4, 40, 9};
-static const tpl_loc L_81 = {F_4, 46, 4};
-static const tpl_loc L_82 = {F_4, 46, 18};
-static const tpl_loc L_83 = {F_4, 46, 25};
-static const tpl_loc L_84 = {F_4, 46, 33};
+static const tpl_loc L_77 = {F_4, 39, 4};
+static const tpl_loc L_78 = {F_4, 39, 12};
+static const tpl_loc L_79 = {F_4, 39, 19};
+static const tpl_loc L_80 = {F_4, 40, 1};
+static const tpl_loc L_81 = {F_4, 40, 9};
+static const tpl_loc L_82 = {F_4, 46, 4};
+static const tpl_loc L_83 = {F_4, 46, 18};
+static const tpl_loc L_84 = {F_4, 46, 25};
+static const tpl_loc L_85 = {F_4, 46, 33};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_85 = {F_4, 46, 46};
-static const tpl_loc L_86 = {F_4, 46, 61};
-static const tpl_loc L_87 = {F_4, 46, 79};
-static const tpl_loc L_88 = {F_4, 46, 87};
+static const tpl_loc L_86 = {F_4, 46, 46};
+static const tpl_loc L_87 = {F_4, 46, 61};
+static const tpl_loc L_88 = {F_4, 46, 79};
+static const tpl_loc L_89 = {F_4, 46, 87};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_89 = {F_4, 46, 101};
-static const tpl_loc L_90 = {F_4, 46, 117};
+static const tpl_loc L_90 = {F_4, 46, 101};
+static const tpl_loc L_91 = {F_4, 46, 117};
 static const char F_5[] = "chapter.twig";
-static const tpl_loc L_91 = {F_5, 3, 4};
-static const tpl_loc L_92 = {F_5, 3, 22};
-static const tpl_loc L_93 = {F_5, 3, 27};
-static const tpl_loc L_94 = {F_5, 3, 41};
-static const tpl_loc L_95 = {F_5, 4, 33};
-static const tpl_loc L_96 = {F_5, 4, 40};
-static const tpl_loc L_97 = {F_5, 4, 59};
-static const tpl_loc L_98 = {F_5, 4, 62};
-static const tpl_loc L_99 = {F_5, 4, 67};
-static const tpl_loc L_100 = {F_5, 5, 4};
-static const tpl_loc L_101 = {F_5, 6, 9};
-static const tpl_loc L_102 = {F_5, 6, 12};
-static const tpl_loc L_103 = {F_5, 6, 17};
-static const tpl_loc L_104 = {F_5, 6, 29};
-static const tpl_loc L_105 = {F_5, 6, 37};
-static const tpl_loc L_106 = {F_5, 6, 65};
-static const tpl_loc L_107 = {F_5, 6, 91};
-static const tpl_loc L_108 = {F_5, 6, 99};
-static const tpl_loc L_109 = {F_5, 6, 130};
-static const tpl_loc L_110 = {F_5, 6, 138};
-static const tpl_loc L_111 = {F_5, 8, 1};
-static const tpl_loc L_112 = {F_5, 8, 4};
-static const tpl_loc L_113 = {F_5, 8, 9};
+static const tpl_loc L_92 = {F_5, 3, 4};
+static const tpl_loc L_93 = {F_5, 3, 22};
+static const tpl_loc L_94 = {F_5, 3, 27};
+static const tpl_loc L_95 = {F_5, 3, 41};
+static const tpl_loc L_96 = {F_5, 4, 33};
+static const tpl_loc L_97 = {F_5, 4, 40};
+static const tpl_loc L_98 = {F_5, 4, 59};
+static const tpl_loc L_99 = {F_5, 4, 62};
+static const tpl_loc L_100 = {F_5, 4, 67};
+static const tpl_loc L_101 = {F_5, 5, 4};
+static const tpl_loc L_102 = {F_5, 6, 9};
+static const tpl_loc L_103 = {F_5, 6, 12};
+static const tpl_loc L_104 = {F_5, 6, 17};
+static const tpl_loc L_105 = {F_5, 6, 29};
+static const tpl_loc L_106 = {F_5, 6, 37};
+static const tpl_loc L_107 = {F_5, 6, 65};
+static const tpl_loc L_108 = {F_5, 6, 91};
+static const tpl_loc L_109 = {F_5, 6, 99};
+static const tpl_loc L_110 = {F_5, 6, 130};
+static const tpl_loc L_111 = {F_5, 6, 138};
+static const tpl_loc L_112 = {F_5, 8, 1};
+static const tpl_loc L_113 = {F_5, 8, 4};
+static const tpl_loc L_114 = {F_5, 8, 9};
 static const char F_6[] = "code.twig";
-static const tpl_loc L_114 = {F_6, 4, 20};
-static const tpl_loc L_115 = {F_6, 4, 23};
-static const tpl_loc L_116 = {F_6, 4, 28};
+static const tpl_loc L_115 = {F_6, 4, 20};
+static const tpl_loc L_116 = {F_6, 4, 23};
+static const tpl_loc L_117 = {F_6, 4, 28};
 static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_117 = {F_6, 4, 40};
-static const tpl_loc L_118 = {F_6, 4, 57};
-static const tpl_loc L_119 = {F_6, 4, 87};
-static const tpl_loc L_120 = {F_6, 4, 95};
+static const tpl_loc L_118 = {F_6, 4, 40};
+static const tpl_loc L_119 = {F_6, 4, 57};
+static const tpl_loc L_120 = {F_6, 4, 87};
+static const tpl_loc L_121 = {F_6, 4, 95};
 static const char F_7[] = "conclusion.twig";
-static const tpl_loc L_121 = {F_7, 1, 12};
+static const tpl_loc L_122 = {F_7, 1, 12};
 static const char F_8[] = "cover.twig";
-static const tpl_loc L_122 = {F_8, 2, 12};
+static const tpl_loc L_123 = {F_8, 2, 12};
 static const char F_9[] = "dedication.twig";
-static const tpl_loc L_123 = {F_9, 4, 4};
-static const tpl_loc L_124 = {F_9, 4, 7};
-static const tpl_loc L_125 = {F_9, 4, 12};
-static const tpl_loc L_126 = {F_9, 5, 33};
-static const tpl_loc L_127 = {F_9, 5, 41};
-static const tpl_loc L_128 = {F_9, 5, 50};
-static const tpl_loc L_129 = {F_9, 7, 11};
-static const tpl_loc L_130 = {F_9, 7, 19};
-static const tpl_loc L_131 = {F_9, 9, 1};
-static const tpl_loc L_132 = {F_9, 9, 9};
+static const tpl_loc L_124 = {F_9, 4, 4};
+static const tpl_loc L_125 = {F_9, 4, 7};
+static const tpl_loc L_126 = {F_9, 4, 12};
+static const tpl_loc L_127 = {F_9, 5, 33};
+static const tpl_loc L_128 = {F_9, 5, 41};
+static const tpl_loc L_129 = {F_9, 5, 50};
+static const tpl_loc L_130 = {F_9, 7, 11};
+static const tpl_loc L_131 = {F_9, 7, 19};
+static const tpl_loc L_132 = {F_9, 9, 1};
+static const tpl_loc L_133 = {F_9, 9, 9};
 static const char F_10[] = "edition.md.twig";
-static const tpl_loc L_133 = {F_10, 4, 3};
-static const tpl_loc L_134 = {F_10, 4, 6};
-static const tpl_loc L_135 = {F_10, 4, 11};
-static const tpl_loc L_136 = {F_10, 4, 17};
-static const tpl_loc L_137 = {F_10, 4, 26};
-static const tpl_loc L_138 = {F_10, 4, 34};
-static const tpl_loc L_139 = {F_10, 5, 1};
-static const tpl_loc L_140 = {F_10, 5, 16};
-static const tpl_loc L_141 = {F_10, 8, 4};
-static const tpl_loc L_142 = {F_10, 8, 12};
-static const tpl_loc L_143 = {F_10, 8, 22};
-static const tpl_loc L_144 = {F_10, 8, 38};
-static const tpl_loc L_145 = {F_10, 8, 55};
-static const tpl_loc L_146 = {F_10, 8, 100};
-static const tpl_loc L_147 = {F_10, 8, 104};
-static const tpl_loc L_148 = {F_10, 8, 95};
-static const tpl_loc L_149 = {F_10, 10, 4};
-static const tpl_loc L_150 = {F_10, 10, 7};
-static const tpl_loc L_151 = {F_10, 10, 15};
+static const tpl_loc L_134 = {F_10, 4, 3};
+static const tpl_loc L_135 = {F_10, 4, 6};
+static const tpl_loc L_136 = {F_10, 4, 11};
+static const tpl_loc L_137 = {F_10, 4, 17};
+static const tpl_loc L_138 = {F_10, 4, 26};
+static const tpl_loc L_139 = {F_10, 4, 34};
+static const tpl_loc L_140 = {F_10, 5, 1};
+static const tpl_loc L_141 = {F_10, 5, 16};
+static const tpl_loc L_142 = {F_10, 8, 4};
+static const tpl_loc L_143 = {F_10, 8, 12};
+static const tpl_loc L_144 = {F_10, 8, 22};
+static const tpl_loc L_145 = {F_10, 8, 38};
+static const tpl_loc L_146 = {F_10, 8, 55};
+static const tpl_loc L_147 = {F_10, 8, 100};
+static const tpl_loc L_148 = {F_10, 8, 104};
+static const tpl_loc L_149 = {F_10, 8, 95};
+static const tpl_loc L_150 = {F_10, 10, 4};
+static const tpl_loc L_151 = {F_10, 10, 7};
+static const tpl_loc L_152 = {F_10, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_152 = {F_10, 11, 6};
-static const tpl_loc L_153 = {F_10, 11, 22};
-static const tpl_loc L_154 = {F_10, 14, 1};
-static const tpl_loc L_155 = {F_10, 14, 63};
-static const tpl_loc L_156 = {F_10, 14, 8};
+static const tpl_loc L_153 = {F_10, 11, 6};
+static const tpl_loc L_154 = {F_10, 11, 22};
+static const tpl_loc L_155 = {F_10, 14, 1};
+static const tpl_loc L_156 = {F_10, 14, 120};
+static const tpl_loc L_157 = {F_10, 14, 8};
 static const char F_11[] = "edition.twig";
-static const tpl_loc L_157 = {F_11, 1, 12};
+static const tpl_loc L_158 = {F_11, 1, 12};
 static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_158 = {F_12, 1, 12};
+static const tpl_loc L_159 = {F_12, 1, 12};
 static const char F_13[] = "figure.twig";
-static const tpl_loc L_159 = {F_13, 4, 4};
-static const tpl_loc L_160 = {F_13, 4, 18};
-static const tpl_loc L_161 = {F_13, 4, 23};
+static const tpl_loc L_160 = {F_13, 4, 4};
+static const tpl_loc L_161 = {F_13, 4, 18};
+static const tpl_loc L_162 = {F_13, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_162 = {F_13, 4, 74};
+static const tpl_loc L_163 = {F_13, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_163 = {F_13, 5, 23};
-static const tpl_loc L_164 = {F_13, 5, 26};
-static const tpl_loc L_165 = {F_13, 5, 31};
+static const tpl_loc L_164 = {F_13, 5, 23};
+static const tpl_loc L_165 = {F_13, 5, 26};
+static const tpl_loc L_166 = {F_13, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_166 = {F_13, 5, 55};
-static const tpl_loc L_167 = {F_13, 5, 63};
-static const tpl_loc L_168 = {F_13, 5, 75};
-static const tpl_loc L_169 = {F_13, 6, 1};
-static const tpl_loc L_170 = {F_13, 6, 9};
-static const tpl_loc L_171 = {F_13, 7, 4};
-static const tpl_loc L_172 = {F_13, 7, 12};
-static const tpl_loc L_173 = {F_13, 7, 26};
-static const tpl_loc L_174 = {F_13, 9, 5};
-static const tpl_loc L_175 = {F_13, 9, 41};
-static const tpl_loc L_176 = {F_13, 9, 67};
-static const tpl_loc L_177 = {F_13, 9, 75};
-static const tpl_loc L_178 = {F_13, 10, 5};
-static const tpl_loc L_179 = {F_13, 10, 8};
-static const tpl_loc L_180 = {F_13, 10, 43};
-static const tpl_loc L_181 = {F_13, 10, 51};
-static const tpl_loc L_182 = {F_13, 10, 78};
-static const tpl_loc L_183 = {F_13, 10, 86};
+static const tpl_loc L_167 = {F_13, 5, 55};
+static const tpl_loc L_168 = {F_13, 5, 63};
+static const tpl_loc L_169 = {F_13, 5, 75};
+static const tpl_loc L_170 = {F_13, 6, 1};
+static const tpl_loc L_171 = {F_13, 6, 9};
+static const tpl_loc L_172 = {F_13, 7, 4};
+static const tpl_loc L_173 = {F_13, 7, 12};
+static const tpl_loc L_174 = {F_13, 7, 26};
+static const tpl_loc L_175 = {F_13, 9, 5};
+static const tpl_loc L_176 = {F_13, 9, 41};
+static const tpl_loc L_177 = {F_13, 9, 67};
+static const tpl_loc L_178 = {F_13, 9, 75};
+static const tpl_loc L_179 = {F_13, 10, 5};
+static const tpl_loc L_180 = {F_13, 10, 8};
+static const tpl_loc L_181 = {F_13, 10, 43};
+static const tpl_loc L_182 = {F_13, 10, 51};
+static const tpl_loc L_183 = {F_13, 10, 78};
+static const tpl_loc L_184 = {F_13, 10, 86};
 static const char F_14[] = "foreword.twig";
-static const tpl_loc L_184 = {F_14, 1, 12};
+static const tpl_loc L_185 = {F_14, 1, 12};
 static const char F_15[] = "glossary.twig";
-static const tpl_loc L_185 = {F_15, 1, 12};
+static const tpl_loc L_186 = {F_15, 1, 12};
 static const char F_16[] = "introduction.twig";
-static const tpl_loc L_186 = {F_16, 1, 12};
+static const tpl_loc L_187 = {F_16, 1, 12};
 static const char F_17[] = "item.twig";
-static const tpl_loc L_187 = {F_17, 7, 4};
-static const tpl_loc L_188 = {F_17, 7, 7};
-static const tpl_loc L_189 = {F_17, 8, 9};
-static const tpl_loc L_190 = {F_17, 8, 12};
-static const tpl_loc L_191 = {F_17, 8, 17};
-static const tpl_loc L_192 = {F_17, 8, 29};
-static const tpl_loc L_193 = {F_17, 8, 37};
-static const tpl_loc L_194 = {F_17, 8, 65};
-static const tpl_loc L_195 = {F_17, 8, 91};
-static const tpl_loc L_196 = {F_17, 8, 99};
-static const tpl_loc L_197 = {F_17, 8, 130};
-static const tpl_loc L_198 = {F_17, 8, 138};
-static const tpl_loc L_199 = {F_17, 12, 1};
-static const tpl_loc L_200 = {F_17, 12, 4};
-static const tpl_loc L_201 = {F_17, 12, 9};
-static const tpl_loc L_202 = {F_17, 4, 4};
-static const tpl_loc L_203 = {F_17, 4, 22};
-static const tpl_loc L_204 = {F_17, 4, 27};
-static const tpl_loc L_205 = {F_17, 4, 41};
-static const tpl_loc L_206 = {F_17, 5, 22};
-static const tpl_loc L_207 = {F_17, 5, 25};
-static const tpl_loc L_208 = {F_17, 5, 30};
-static const tpl_loc L_209 = {F_17, 5, 37};
-static const tpl_loc L_210 = {F_17, 5, 45};
-static const tpl_loc L_211 = {F_17, 5, 53};
-static const tpl_loc L_212 = {F_17, 5, 60};
-static const tpl_loc L_213 = {F_17, 5, 79};
-static const tpl_loc L_214 = {F_17, 5, 87};
-static const tpl_loc L_215 = {F_17, 6, 10};
+static const tpl_loc L_188 = {F_17, 7, 4};
+static const tpl_loc L_189 = {F_17, 7, 7};
+static const tpl_loc L_190 = {F_17, 8, 9};
+static const tpl_loc L_191 = {F_17, 8, 12};
+static const tpl_loc L_192 = {F_17, 8, 17};
+static const tpl_loc L_193 = {F_17, 8, 29};
+static const tpl_loc L_194 = {F_17, 8, 37};
+static const tpl_loc L_195 = {F_17, 8, 65};
+static const tpl_loc L_196 = {F_17, 8, 91};
+static const tpl_loc L_197 = {F_17, 8, 99};
+static const tpl_loc L_198 = {F_17, 8, 130};
+static const tpl_loc L_199 = {F_17, 8, 138};
+static const tpl_loc L_200 = {F_17, 12, 1};
+static const tpl_loc L_201 = {F_17, 12, 4};
+static const tpl_loc L_202 = {F_17, 12, 9};
+static const tpl_loc L_203 = {F_17, 4, 4};
+static const tpl_loc L_204 = {F_17, 4, 22};
+static const tpl_loc L_205 = {F_17, 4, 27};
+static const tpl_loc L_206 = {F_17, 4, 41};
+static const tpl_loc L_207 = {F_17, 5, 22};
+static const tpl_loc L_208 = {F_17, 5, 25};
+static const tpl_loc L_209 = {F_17, 5, 30};
+static const tpl_loc L_210 = {F_17, 5, 37};
+static const tpl_loc L_211 = {F_17, 5, 45};
+static const tpl_loc L_212 = {F_17, 5, 53};
+static const tpl_loc L_213 = {F_17, 5, 60};
+static const tpl_loc L_214 = {F_17, 5, 79};
+static const tpl_loc L_215 = {F_17, 5, 87};
+static const tpl_loc L_216 = {F_17, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_216 = {F_17, 11, 10};
+static const tpl_loc L_217 = {F_17, 11, 10};
 static const char F_18[] = "license.md.twig";
-static const tpl_loc L_217 = {F_18, 2, 4};
-static const tpl_loc L_218 = {F_18, 2, 44};
-static const tpl_loc L_219 = {F_18, 2, 57};
-static const tpl_loc L_220 = {F_18, 2, 60};
-static const tpl_loc L_221 = {F_18, 2, 65};
-static const tpl_loc L_222 = {F_18, 2, 72};
-static const tpl_loc L_223 = {F_18, 4, 1};
-static const tpl_loc L_224 = {F_18, 4, 4};
-static const tpl_loc L_225 = {F_18, 4, 8};
+static const tpl_loc L_218 = {F_18, 2, 4};
+static const tpl_loc L_219 = {F_18, 2, 44};
+static const tpl_loc L_220 = {F_18, 2, 57};
+static const tpl_loc L_221 = {F_18, 2, 60};
+static const tpl_loc L_222 = {F_18, 2, 65};
+static const tpl_loc L_223 = {F_18, 2, 72};
+static const tpl_loc L_224 = {F_18, 4, 1};
+static const tpl_loc L_225 = {F_18, 4, 4};
+static const tpl_loc L_226 = {F_18, 4, 8};
 static const char F_19[] = "license.twig";
-static const tpl_loc L_226 = {F_19, 1, 12};
+static const tpl_loc L_227 = {F_19, 1, 12};
 static const char F_20[] = "lof.twig";
-static const tpl_loc L_227 = {F_20, 3, 9};
-static const tpl_loc L_228 = {F_20, 3, 12};
-static const tpl_loc L_229 = {F_20, 3, 17};
-static const tpl_loc L_230 = {F_20, 3, 26};
-static const tpl_loc L_231 = {F_20, 3, 34};
-static const tpl_loc L_232 = {F_20, 4, 12};
-static const tpl_loc L_233 = {F_20, 4, 52};
-static const tpl_loc L_234 = {F_20, 4, 56};
+static const tpl_loc L_228 = {F_20, 3, 9};
+static const tpl_loc L_229 = {F_20, 3, 12};
+static const tpl_loc L_230 = {F_20, 3, 17};
+static const tpl_loc L_231 = {F_20, 3, 26};
+static const tpl_loc L_232 = {F_20, 3, 34};
+static const tpl_loc L_233 = {F_20, 4, 12};
+static const tpl_loc L_234 = {F_20, 4, 52};
+static const tpl_loc L_235 = {F_20, 4, 56};
 static const char F_21[] = "lot.twig";
-static const tpl_loc L_235 = {F_21, 3, 9};
-static const tpl_loc L_236 = {F_21, 3, 12};
-static const tpl_loc L_237 = {F_21, 3, 17};
-static const tpl_loc L_238 = {F_21, 3, 26};
-static const tpl_loc L_239 = {F_21, 3, 34};
-static const tpl_loc L_240 = {F_21, 4, 12};
-static const tpl_loc L_241 = {F_21, 4, 52};
-static const tpl_loc L_242 = {F_21, 4, 56};
+static const tpl_loc L_236 = {F_21, 3, 9};
+static const tpl_loc L_237 = {F_21, 3, 12};
+static const tpl_loc L_238 = {F_21, 3, 17};
+static const tpl_loc L_239 = {F_21, 3, 26};
+static const tpl_loc L_240 = {F_21, 3, 34};
+static const tpl_loc L_241 = {F_21, 4, 12};
+static const tpl_loc L_242 = {F_21, 4, 52};
+static const tpl_loc L_243 = {F_21, 4, 56};
 static const char F_22[] = "part.twig";
-static const tpl_loc L_243 = {F_22, 3, 4};
-static const tpl_loc L_244 = {F_22, 3, 22};
-static const tpl_loc L_245 = {F_22, 3, 27};
-static const tpl_loc L_246 = {F_22, 3, 41};
-static const tpl_loc L_247 = {F_22, 4, 30};
-static const tpl_loc L_248 = {F_22, 4, 37};
-static const tpl_loc L_249 = {F_22, 4, 56};
-static const tpl_loc L_250 = {F_22, 4, 59};
-static const tpl_loc L_251 = {F_22, 4, 64};
-static const tpl_loc L_252 = {F_22, 5, 4};
-static const tpl_loc L_253 = {F_22, 6, 9};
-static const tpl_loc L_254 = {F_22, 6, 12};
-static const tpl_loc L_255 = {F_22, 6, 17};
-static const tpl_loc L_256 = {F_22, 6, 29};
-static const tpl_loc L_257 = {F_22, 6, 37};
-static const tpl_loc L_258 = {F_22, 6, 65};
-static const tpl_loc L_259 = {F_22, 6, 91};
-static const tpl_loc L_260 = {F_22, 6, 99};
-static const tpl_loc L_261 = {F_22, 6, 130};
-static const tpl_loc L_262 = {F_22, 6, 138};
-static const tpl_loc L_263 = {F_22, 8, 1};
-static const tpl_loc L_264 = {F_22, 8, 4};
-static const tpl_loc L_265 = {F_22, 8, 9};
+static const tpl_loc L_244 = {F_22, 3, 4};
+static const tpl_loc L_245 = {F_22, 3, 22};
+static const tpl_loc L_246 = {F_22, 3, 27};
+static const tpl_loc L_247 = {F_22, 3, 41};
+static const tpl_loc L_248 = {F_22, 4, 30};
+static const tpl_loc L_249 = {F_22, 4, 37};
+static const tpl_loc L_250 = {F_22, 4, 56};
+static const tpl_loc L_251 = {F_22, 4, 59};
+static const tpl_loc L_252 = {F_22, 4, 64};
+static const tpl_loc L_253 = {F_22, 5, 4};
+static const tpl_loc L_254 = {F_22, 6, 9};
+static const tpl_loc L_255 = {F_22, 6, 12};
+static const tpl_loc L_256 = {F_22, 6, 17};
+static const tpl_loc L_257 = {F_22, 6, 29};
+static const tpl_loc L_258 = {F_22, 6, 37};
+static const tpl_loc L_259 = {F_22, 6, 65};
+static const tpl_loc L_260 = {F_22, 6, 91};
+static const tpl_loc L_261 = {F_22, 6, 99};
+static const tpl_loc L_262 = {F_22, 6, 130};
+static const tpl_loc L_263 = {F_22, 6, 138};
+static const tpl_loc L_264 = {F_22, 8, 1};
+static const tpl_loc L_265 = {F_22, 8, 4};
+static const tpl_loc L_266 = {F_22, 8, 9};
 static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_266 = {F_23, 3, 31};
-static const tpl_loc L_267 = {F_23, 3, 60};
-static const tpl_loc L_268 = {F_23, 3, 63};
-static const tpl_loc L_269 = {F_23, 3, 68};
-static const tpl_loc L_270 = {F_23, 4, 24};
-static const tpl_loc L_271 = {F_23, 4, 27};
-static const tpl_loc L_272 = {F_23, 4, 32};
-static const tpl_loc L_273 = {F_23, 4, 38};
-static const tpl_loc L_274 = {F_23, 5, 4};
-static const tpl_loc L_275 = {F_23, 6, 26};
-static const tpl_loc L_276 = {F_23, 6, 34};
+static const tpl_loc L_267 = {F_23, 3, 31};
+static const tpl_loc L_268 = {F_23, 3, 60};
+static const tpl_loc L_269 = {F_23, 3, 63};
+static const tpl_loc L_270 = {F_23, 3, 68};
+static const tpl_loc L_271 = {F_23, 4, 24};
+static const tpl_loc L_272 = {F_23, 4, 27};
+static const tpl_loc L_273 = {F_23, 4, 32};
+static const tpl_loc L_274 = {F_23, 4, 38};
+static const tpl_loc L_275 = {F_23, 5, 4};
+static const tpl_loc L_276 = {F_23, 6, 26};
+static const tpl_loc L_277 = {F_23, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_277 = {F_23, 6, 43};
-static const tpl_loc L_278 = {F_23, 8, 4};
-static const tpl_loc L_279 = {F_23, 8, 12};
-static const tpl_loc L_280 = {F_23, 9, 24};
-static const tpl_loc L_281 = {F_23, 9, 39};
-static const tpl_loc L_282 = {F_23, 11, 4};
-static const tpl_loc L_283 = {F_23, 11, 12};
-static const tpl_loc L_284 = {F_23, 12, 25};
-static const tpl_loc L_285 = {F_23, 12, 41};
+static const tpl_loc L_278 = {F_23, 6, 43};
+static const tpl_loc L_279 = {F_23, 8, 4};
+static const tpl_loc L_280 = {F_23, 8, 12};
+static const tpl_loc L_281 = {F_23, 9, 24};
+static const tpl_loc L_282 = {F_23, 9, 39};
+static const tpl_loc L_283 = {F_23, 11, 4};
+static const tpl_loc L_284 = {F_23, 11, 12};
+static const tpl_loc L_285 = {F_23, 12, 25};
+static const tpl_loc L_286 = {F_23, 12, 41};
 static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_286 = {F_24, 4, 4};
+static const tpl_loc L_287 = {F_24, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_287 = {F_24, 4, 61};
-static const tpl_loc L_288 = {F_24, 4, 36};
+static const tpl_loc L_288 = {F_24, 4, 61};
+static const tpl_loc L_289 = {F_24, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_289 = {F_24, 5, 4};
-static const tpl_loc L_290 = {F_24, 5, 7};
-static const tpl_loc L_291 = {F_24, 5, 22};
-static const tpl_loc L_292 = {F_24, 7, 4};
+static const tpl_loc L_290 = {F_24, 5, 4};
+static const tpl_loc L_291 = {F_24, 5, 7};
+static const tpl_loc L_292 = {F_24, 5, 22};
+static const tpl_loc L_293 = {F_24, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_293 = {F_24, 8, 4};
-static const tpl_loc L_294 = {F_24, 8, 16};
-static const tpl_loc L_295 = {F_24, 8, 22};
+static const tpl_loc L_294 = {F_24, 8, 4};
+static const tpl_loc L_295 = {F_24, 8, 16};
+static const tpl_loc L_296 = {F_24, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_296 = {F_24, 9, 14};
-static const tpl_loc L_297 = {F_24, 9, 17};
+static const tpl_loc L_297 = {F_24, 9, 14};
+static const tpl_loc L_298 = {F_24, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_298 = {F_24, 9, 24};
-static const tpl_loc L_299 = {F_24, 9, 27};
-static const tpl_loc L_300 = {F_24, 9, 33};
+static const tpl_loc L_299 = {F_24, 9, 24};
+static const tpl_loc L_300 = {F_24, 9, 27};
+static const tpl_loc L_301 = {F_24, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_301 = {F_24, 9, 61};
-static const tpl_loc L_302 = {F_24, 9, 70};
-static const tpl_loc L_303 = {F_24, 9, 79};
-static const tpl_loc L_304 = {F_24, 9, 92};
+static const tpl_loc L_302 = {F_24, 9, 61};
+static const tpl_loc L_303 = {F_24, 9, 70};
+static const tpl_loc L_304 = {F_24, 9, 79};
+static const tpl_loc L_305 = {F_24, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_305 = {F_24, 9, 121};
-static const tpl_loc L_306 = {F_24, 9, 127};
-static const tpl_loc L_307 = {F_24, 9, 135};
-static const tpl_loc L_308 = {F_24, 9, 83};
-static const tpl_loc L_309 = {F_24, 9, 156};
-static const tpl_loc L_310 = {F_24, 9, 165};
-static const tpl_loc L_311 = {F_24, 9, 176};
+static const tpl_loc L_306 = {F_24, 9, 121};
+static const tpl_loc L_307 = {F_24, 9, 127};
+static const tpl_loc L_308 = {F_24, 9, 135};
+static const tpl_loc L_309 = {F_24, 9, 83};
+static const tpl_loc L_310 = {F_24, 9, 156};
+static const tpl_loc L_311 = {F_24, 9, 165};
+static const tpl_loc L_312 = {F_24, 9, 176};
 static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_312 = {F_25, 4, 8};
-static const tpl_loc L_313 = {F_25, 4, 11};
+static const tpl_loc L_313 = {F_25, 4, 8};
+static const tpl_loc L_314 = {F_25, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_314 = {F_25, 5, 4};
-static const tpl_loc L_315 = {F_25, 5, 7};
-static const tpl_loc L_316 = {F_25, 5, 12};
-static const tpl_loc L_317 = {F_25, 6, 30};
-static const tpl_loc L_318 = {F_25, 6, 45};
-static const tpl_loc L_319 = {F_25, 8, 4};
-static const tpl_loc L_320 = {F_25, 8, 44};
+static const tpl_loc L_315 = {F_25, 5, 4};
+static const tpl_loc L_316 = {F_25, 5, 7};
+static const tpl_loc L_317 = {F_25, 5, 12};
+static const tpl_loc L_318 = {F_25, 6, 30};
+static const tpl_loc L_319 = {F_25, 6, 45};
+static const tpl_loc L_320 = {F_25, 8, 4};
+static const tpl_loc L_321 = {F_25, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_321 = {F_25, 9, 35};
-static const tpl_loc L_322 = {F_25, 9, 43};
-static const tpl_loc L_323 = {F_25, 9, 55};
-static const tpl_loc L_324 = {F_25, 11, 33};
-static const tpl_loc L_325 = {F_25, 11, 74};
-static const tpl_loc L_326 = {F_25, 11, 79};
-static const tpl_loc L_327 = {F_25, 11, 113};
-static const tpl_loc L_328 = {F_25, 11, 117};
-static const tpl_loc L_329 = {F_25, 11, 131};
-static const tpl_loc L_330 = {F_25, 13, 4};
-static const tpl_loc L_331 = {F_25, 13, 7};
-static const tpl_loc L_332 = {F_25, 13, 15};
+static const tpl_loc L_322 = {F_25, 9, 35};
+static const tpl_loc L_323 = {F_25, 9, 43};
+static const tpl_loc L_324 = {F_25, 9, 55};
+static const tpl_loc L_325 = {F_25, 11, 33};
+static const tpl_loc L_326 = {F_25, 11, 74};
+static const tpl_loc L_327 = {F_25, 11, 79};
+static const tpl_loc L_328 = {F_25, 11, 113};
+static const tpl_loc L_329 = {F_25, 11, 117};
+static const tpl_loc L_330 = {F_25, 11, 131};
+static const tpl_loc L_331 = {F_25, 13, 4};
+static const tpl_loc L_332 = {F_25, 13, 7};
+static const tpl_loc L_333 = {F_25, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_333 = {F_25, 14, 30};
-static const tpl_loc L_334 = {F_25, 14, 33};
-static const tpl_loc L_335 = {F_25, 16, 4};
-static const tpl_loc L_336 = {F_25, 16, 7};
+static const tpl_loc L_334 = {F_25, 14, 30};
+static const tpl_loc L_335 = {F_25, 14, 33};
+static const tpl_loc L_336 = {F_25, 16, 4};
+static const tpl_loc L_337 = {F_25, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_337 = {F_25, 17, 30};
-static const tpl_loc L_338 = {F_25, 17, 33};
+static const tpl_loc L_338 = {F_25, 17, 30};
+static const tpl_loc L_339 = {F_25, 17, 33};
 static const char F_26[] = "partials/macros.twig";
-static const tpl_loc L_339 = {F_26, 6, 4};
-static const tpl_loc L_340 = {F_26, 6, 7};
-static const tpl_loc L_341 = {F_26, 6, 13};
-static const tpl_loc L_342 = {F_26, 6, 41};
-static const tpl_loc L_343 = {F_26, 6, 68};
-static const tpl_loc L_344 = {F_26, 6, 77};
-static const tpl_loc L_345 = {F_26, 6, 108};
-static const tpl_loc L_346 = {F_26, 6, 117};
-static const tpl_loc L_347 = {F_26, 13, 4};
-static const tpl_loc L_348 = {F_26, 14, 4};
-static const tpl_loc L_349 = {F_26, 14, 16};
-static const tpl_loc L_350 = {F_26, 14, 46};
-static const tpl_loc L_351 = {F_26, 14, 64};
-static const tpl_loc L_352 = {F_26, 14, 74};
-static const tpl_loc L_353 = {F_26, 15, 1};
-static const tpl_loc L_354 = {F_26, 15, 57};
-static const tpl_loc L_355 = {F_26, 15, 5};
+static const tpl_loc L_340 = {F_26, 6, 4};
+static const tpl_loc L_341 = {F_26, 6, 7};
+static const tpl_loc L_342 = {F_26, 6, 13};
+static const tpl_loc L_343 = {F_26, 6, 41};
+static const tpl_loc L_344 = {F_26, 6, 68};
+static const tpl_loc L_345 = {F_26, 6, 77};
+static const tpl_loc L_346 = {F_26, 6, 108};
+static const tpl_loc L_347 = {F_26, 6, 117};
+static const tpl_loc L_348 = {F_26, 13, 4};
+static const tpl_loc L_349 = {F_26, 14, 4};
+static const tpl_loc L_350 = {F_26, 14, 16};
+static const tpl_loc L_351 = {F_26, 14, 46};
+static const tpl_loc L_352 = {F_26, 14, 64};
+static const tpl_loc L_353 = {F_26, 14, 74};
+static const tpl_loc L_354 = {F_26, 15, 1};
+static const tpl_loc L_355 = {F_26, 15, 57};
+static const tpl_loc L_356 = {F_26, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_356 = {F_26, 21, 1};
-static const tpl_loc L_357 = {F_26, 21, 28};
-static const tpl_loc L_358 = {F_26, 21, 34};
-static const tpl_loc L_359 = {F_26, 21, 49};
-static const tpl_loc L_360 = {F_26, 21, 4};
+static const tpl_loc L_357 = {F_26, 21, 1};
+static const tpl_loc L_358 = {F_26, 21, 28};
+static const tpl_loc L_359 = {F_26, 21, 34};
+static const tpl_loc L_360 = {F_26, 21, 49};
+static const tpl_loc L_361 = {F_26, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_361 = {F_26, 21, 57};
-static const tpl_loc L_362 = {F_26, 21, 67};
+static const tpl_loc L_362 = {F_26, 21, 57};
+static const tpl_loc L_363 = {F_26, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_363 = {F_26, 29, 4};
-static const tpl_loc L_364 = {F_26, 29, 7};
-static const tpl_loc L_365 = {F_26, 29, 22};
-static const tpl_loc L_366 = {F_26, 30, 4};
+static const tpl_loc L_364 = {F_26, 29, 4};
+static const tpl_loc L_365 = {F_26, 29, 7};
+static const tpl_loc L_366 = {F_26, 29, 22};
+static const tpl_loc L_367 = {F_26, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_367 = {F_26, 32, 4};
-static const tpl_loc L_368 = {F_26, 32, 17};
-static const tpl_loc L_369 = {F_26, 33, 4};
-static const tpl_loc L_370 = {F_26, 33, 7};
-static const tpl_loc L_371 = {F_26, 33, 19};
-static const tpl_loc L_372 = {F_26, 34, 4};
-static const tpl_loc L_373 = {F_26, 34, 7};
-static const tpl_loc L_374 = {F_26, 34, 13};
+static const tpl_loc L_368 = {F_26, 32, 4};
+static const tpl_loc L_369 = {F_26, 32, 17};
+static const tpl_loc L_370 = {F_26, 33, 4};
+static const tpl_loc L_371 = {F_26, 33, 7};
+static const tpl_loc L_372 = {F_26, 33, 19};
+static const tpl_loc L_373 = {F_26, 34, 4};
+static const tpl_loc L_374 = {F_26, 34, 7};
+static const tpl_loc L_375 = {F_26, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_375 = {F_26, 34, 26};
-static const tpl_loc L_376 = {F_26, 37, 4};
-static const tpl_loc L_377 = {F_26, 37, 40};
-static const tpl_loc L_378 = {F_26, 37, 46};
-static const tpl_loc L_379 = {F_26, 37, 23};
-static const tpl_loc L_380 = {F_26, 37, 53};
+static const tpl_loc L_376 = {F_26, 34, 26};
+static const tpl_loc L_377 = {F_26, 37, 4};
+static const tpl_loc L_378 = {F_26, 37, 40};
+static const tpl_loc L_379 = {F_26, 37, 46};
+static const tpl_loc L_380 = {F_26, 37, 23};
+static const tpl_loc L_381 = {F_26, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_381 = {F_26, 39, 4};
-static const tpl_loc L_382 = {F_26, 39, 7};
-static const tpl_loc L_383 = {F_26, 39, 24};
-static const tpl_loc L_384 = {F_26, 39, 34};
+static const tpl_loc L_382 = {F_26, 39, 4};
+static const tpl_loc L_383 = {F_26, 39, 7};
+static const tpl_loc L_384 = {F_26, 39, 24};
+static const tpl_loc L_385 = {F_26, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_385 = {F_26, 41, 4};
-static const tpl_loc L_386 = {F_26, 41, 15};
-static const tpl_loc L_387 = {F_26, 41, 34};
-static const tpl_loc L_388 = {F_26, 41, 41};
-static const tpl_loc L_389 = {F_26, 41, 20};
-static const tpl_loc L_390 = {F_26, 44, 4};
-static const tpl_loc L_391 = {F_26, 44, 15};
-static const tpl_loc L_392 = {F_26, 44, 27};
-static const tpl_loc L_393 = {F_26, 44, 33};
-static const tpl_loc L_394 = {F_26, 44, 20};
-static const tpl_loc L_395 = {F_26, 45, 4};
-static const tpl_loc L_396 = {F_26, 45, 34};
-static const tpl_loc L_397 = {F_26, 45, 40};
-static const tpl_loc L_398 = {F_26, 46, 15};
-static const tpl_loc L_399 = {F_26, 46, 50};
-static const tpl_loc L_400 = {F_26, 46, 53};
-static const tpl_loc L_401 = {F_26, 46, 59};
-static const tpl_loc L_402 = {F_26, 46, 66};
-static const tpl_loc L_403 = {F_26, 46, 74};
-static const tpl_loc L_404 = {F_26, 46, 96};
-static const tpl_loc L_405 = {F_26, 46, 99};
-static const tpl_loc L_406 = {F_26, 46, 105};
-static const tpl_loc L_407 = {F_26, 46, 124};
-static const tpl_loc L_408 = {F_26, 46, 127};
-static const tpl_loc L_409 = {F_26, 46, 134};
-static const tpl_loc L_410 = {F_26, 46, 137};
-static const tpl_loc L_411 = {F_26, 46, 147};
-static const tpl_loc L_412 = {F_26, 46, 150};
-static const tpl_loc L_413 = {F_26, 46, 211};
-static const tpl_loc L_414 = {F_26, 46, 214};
-static const tpl_loc L_415 = {F_26, 49, 4};
-static const tpl_loc L_416 = {F_26, 49, 7};
-static const tpl_loc L_417 = {F_26, 49, 12};
-static const tpl_loc L_418 = {F_26, 49, 28};
-static const tpl_loc L_419 = {F_26, 49, 46};
-static const tpl_loc L_420 = {F_26, 49, 38};
+static const tpl_loc L_386 = {F_26, 41, 4};
+static const tpl_loc L_387 = {F_26, 41, 15};
+static const tpl_loc L_388 = {F_26, 41, 34};
+static const tpl_loc L_389 = {F_26, 41, 41};
+static const tpl_loc L_390 = {F_26, 41, 20};
+static const tpl_loc L_391 = {F_26, 44, 4};
+static const tpl_loc L_392 = {F_26, 44, 15};
+static const tpl_loc L_393 = {F_26, 44, 27};
+static const tpl_loc L_394 = {F_26, 44, 33};
+static const tpl_loc L_395 = {F_26, 44, 20};
+static const tpl_loc L_396 = {F_26, 45, 4};
+static const tpl_loc L_397 = {F_26, 45, 34};
+static const tpl_loc L_398 = {F_26, 45, 40};
+static const tpl_loc L_399 = {F_26, 46, 15};
+static const tpl_loc L_400 = {F_26, 46, 50};
+static const tpl_loc L_401 = {F_26, 46, 53};
+static const tpl_loc L_402 = {F_26, 46, 59};
+static const tpl_loc L_403 = {F_26, 46, 66};
+static const tpl_loc L_404 = {F_26, 46, 74};
+static const tpl_loc L_405 = {F_26, 46, 96};
+static const tpl_loc L_406 = {F_26, 46, 99};
+static const tpl_loc L_407 = {F_26, 46, 105};
+static const tpl_loc L_408 = {F_26, 46, 124};
+static const tpl_loc L_409 = {F_26, 46, 127};
+static const tpl_loc L_410 = {F_26, 46, 134};
+static const tpl_loc L_411 = {F_26, 46, 137};
+static const tpl_loc L_412 = {F_26, 46, 147};
+static const tpl_loc L_413 = {F_26, 46, 150};
+static const tpl_loc L_414 = {F_26, 46, 211};
+static const tpl_loc L_415 = {F_26, 46, 214};
+static const tpl_loc L_416 = {F_26, 49, 4};
+static const tpl_loc L_417 = {F_26, 49, 7};
+static const tpl_loc L_418 = {F_26, 49, 12};
+static const tpl_loc L_419 = {F_26, 49, 28};
+static const tpl_loc L_420 = {F_26, 49, 46};
+static const tpl_loc L_421 = {F_26, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_421 = {F_26, 57, 4};
-static const tpl_loc L_422 = {F_26, 57, 7};
-static const tpl_loc L_423 = {F_26, 57, 22};
-static const tpl_loc L_424 = {F_26, 58, 13};
-static const tpl_loc L_425 = {F_26, 58, 58};
-static const tpl_loc L_426 = {F_26, 58, 61};
-static const tpl_loc L_427 = {F_26, 59, 27};
-static const tpl_loc L_428 = {F_26, 59, 37};
-static const tpl_loc L_429 = {F_26, 59, 40};
-static const tpl_loc L_430 = {F_26, 60, 1};
-static const tpl_loc L_431 = {F_26, 60, 28};
-static const tpl_loc L_432 = {F_26, 60, 34};
-static const tpl_loc L_433 = {F_26, 60, 4};
+static const tpl_loc L_422 = {F_26, 57, 4};
+static const tpl_loc L_423 = {F_26, 57, 7};
+static const tpl_loc L_424 = {F_26, 57, 22};
+static const tpl_loc L_425 = {F_26, 58, 13};
+static const tpl_loc L_426 = {F_26, 58, 58};
+static const tpl_loc L_427 = {F_26, 58, 61};
+static const tpl_loc L_428 = {F_26, 59, 27};
+static const tpl_loc L_429 = {F_26, 59, 37};
+static const tpl_loc L_430 = {F_26, 59, 40};
+static const tpl_loc L_431 = {F_26, 60, 1};
+static const tpl_loc L_432 = {F_26, 60, 28};
+static const tpl_loc L_433 = {F_26, 60, 34};
+static const tpl_loc L_434 = {F_26, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_27[] = "preface.twig";
-static const tpl_loc L_434 = {F_27, 1, 12};
+static const tpl_loc L_435 = {F_27, 1, 12};
 static const char F_28[] = "prologue.twig";
-static const tpl_loc L_435 = {F_28, 1, 12};
+static const tpl_loc L_436 = {F_28, 1, 12};
 static const char F_29[] = "style.css.twig";
-static const tpl_loc L_436 = {F_29, 6, 33};
-static const tpl_loc L_437 = {F_29, 7, 28};
-static const tpl_loc L_438 = {F_29, 8, 34};
-static const tpl_loc L_439 = {F_29, 9, 31};
-static const tpl_loc L_440 = {F_29, 10, 28};
-static const tpl_loc L_441 = {F_29, 11, 31};
-static const tpl_loc L_442 = {F_29, 12, 30};
-static const tpl_loc L_443 = {F_29, 13, 29};
-static const tpl_loc L_444 = {F_29, 14, 30};
-static const tpl_loc L_445 = {F_29, 15, 34};
-static const tpl_loc L_446 = {F_29, 16, 29};
-static const tpl_loc L_447 = {F_29, 6, 10};
+static const tpl_loc L_437 = {F_29, 6, 33};
+static const tpl_loc L_438 = {F_29, 7, 28};
+static const tpl_loc L_439 = {F_29, 8, 34};
+static const tpl_loc L_440 = {F_29, 9, 31};
+static const tpl_loc L_441 = {F_29, 10, 28};
+static const tpl_loc L_442 = {F_29, 11, 31};
+static const tpl_loc L_443 = {F_29, 12, 30};
+static const tpl_loc L_444 = {F_29, 13, 29};
+static const tpl_loc L_445 = {F_29, 14, 30};
+static const tpl_loc L_446 = {F_29, 15, 34};
+static const tpl_loc L_447 = {F_29, 16, 29};
+static const tpl_loc L_448 = {F_29, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_448 = {F_29, 7, 10};
+static const tpl_loc L_449 = {F_29, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_449 = {F_29, 8, 10};
+static const tpl_loc L_450 = {F_29, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_450 = {F_29, 9, 10};
-static const tpl_loc L_451 = {F_29, 10, 10};
+static const tpl_loc L_451 = {F_29, 9, 10};
+static const tpl_loc L_452 = {F_29, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_452 = {F_29, 11, 10};
+static const tpl_loc L_453 = {F_29, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_453 = {F_29, 12, 10};
+static const tpl_loc L_454 = {F_29, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_454 = {F_29, 13, 10};
-static const tpl_loc L_455 = {F_29, 14, 10};
+static const tpl_loc L_455 = {F_29, 13, 10};
+static const tpl_loc L_456 = {F_29, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_456 = {F_29, 15, 10};
+static const tpl_loc L_457 = {F_29, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_457 = {F_29, 16, 10};
+static const tpl_loc L_458 = {F_29, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_458 = {F_29, 17, 10};
+static const tpl_loc L_459 = {F_29, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_459 = {F_30, 4, 4};
-static const tpl_loc L_460 = {F_30, 4, 20};
-static const tpl_loc L_461 = {F_30, 4, 25};
-static const tpl_loc L_462 = {F_30, 4, 39};
+static const tpl_loc L_460 = {F_30, 4, 4};
+static const tpl_loc L_461 = {F_30, 4, 20};
+static const tpl_loc L_462 = {F_30, 4, 25};
+static const tpl_loc L_463 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_463 = {F_30, 5, 25};
-static const tpl_loc L_464 = {F_30, 5, 28};
-static const tpl_loc L_465 = {F_30, 5, 33};
-static const tpl_loc L_466 = {F_30, 5, 45};
-static const tpl_loc L_467 = {F_30, 6, 4};
-static const tpl_loc L_468 = {F_30, 6, 7};
-static const tpl_loc L_469 = {F_30, 7, 31};
-static const tpl_loc L_470 = {F_30, 7, 51};
-static const tpl_loc L_471 = {F_30, 8, 5};
-static const tpl_loc L_472 = {F_30, 8, 13};
-static const tpl_loc L_473 = {F_30, 8, 41};
-static const tpl_loc L_474 = {F_30, 8, 67};
-static const tpl_loc L_475 = {F_30, 8, 75};
-static const tpl_loc L_476 = {F_30, 8, 108};
-static const tpl_loc L_477 = {F_30, 8, 116};
-static const tpl_loc L_478 = {F_30, 11, 42};
-static const tpl_loc L_479 = {F_30, 11, 103};
-static const tpl_loc L_480 = {F_30, 12, 1};
-static const tpl_loc L_481 = {F_30, 12, 9};
+static const tpl_loc L_464 = {F_30, 5, 25};
+static const tpl_loc L_465 = {F_30, 5, 28};
+static const tpl_loc L_466 = {F_30, 5, 33};
+static const tpl_loc L_467 = {F_30, 5, 45};
+static const tpl_loc L_468 = {F_30, 6, 4};
+static const tpl_loc L_469 = {F_30, 6, 7};
+static const tpl_loc L_470 = {F_30, 7, 31};
+static const tpl_loc L_471 = {F_30, 7, 51};
+static const tpl_loc L_472 = {F_30, 8, 5};
+static const tpl_loc L_473 = {F_30, 8, 13};
+static const tpl_loc L_474 = {F_30, 8, 41};
+static const tpl_loc L_475 = {F_30, 8, 67};
+static const tpl_loc L_476 = {F_30, 8, 75};
+static const tpl_loc L_477 = {F_30, 8, 108};
+static const tpl_loc L_478 = {F_30, 8, 116};
+static const tpl_loc L_479 = {F_30, 11, 42};
+static const tpl_loc L_480 = {F_30, 11, 103};
+static const tpl_loc L_481 = {F_30, 12, 1};
+static const tpl_loc L_482 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_482 = {F_31, 3, 3};
-static const tpl_loc L_483 = {F_31, 3, 6};
-static const tpl_loc L_484 = {F_31, 3, 11};
-static const tpl_loc L_485 = {F_31, 3, 17};
-static const tpl_loc L_486 = {F_31, 5, 4};
-static const tpl_loc L_487 = {F_31, 5, 12};
-static const tpl_loc L_488 = {F_31, 6, 24};
-static const tpl_loc L_489 = {F_31, 6, 39};
-static const tpl_loc L_490 = {F_31, 9, 4};
-static const tpl_loc L_491 = {F_31, 9, 12};
-static const tpl_loc L_492 = {F_31, 10, 25};
-static const tpl_loc L_493 = {F_31, 10, 41};
+static const tpl_loc L_483 = {F_31, 3, 3};
+static const tpl_loc L_484 = {F_31, 3, 6};
+static const tpl_loc L_485 = {F_31, 3, 11};
+static const tpl_loc L_486 = {F_31, 3, 17};
+static const tpl_loc L_487 = {F_31, 5, 4};
+static const tpl_loc L_488 = {F_31, 5, 12};
+static const tpl_loc L_489 = {F_31, 6, 24};
+static const tpl_loc L_490 = {F_31, 6, 39};
+static const tpl_loc L_491 = {F_31, 9, 4};
+static const tpl_loc L_492 = {F_31, 9, 12};
+static const tpl_loc L_493 = {F_31, 10, 25};
+static const tpl_loc L_494 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_494 = {F_32, 4, 4};
-static const tpl_loc L_495 = {F_32, 4, 18};
-static const tpl_loc L_496 = {F_32, 4, 23};
-static const tpl_loc L_497 = {F_32, 4, 47};
-static const tpl_loc L_498 = {F_32, 4, 51};
-static const tpl_loc L_499 = {F_32, 4, 84};
-static const tpl_loc L_500 = {F_32, 4, 89};
-static const tpl_loc L_501 = {F_32, 4, 95};
-static const tpl_loc L_502 = {F_32, 6, 9};
-static const tpl_loc L_503 = {F_32, 6, 12};
-static const tpl_loc L_504 = {F_32, 6, 17};
-static const tpl_loc L_505 = {F_32, 6, 26};
-static const tpl_loc L_506 = {F_32, 6, 29};
-static const tpl_loc L_507 = {F_32, 7, 1};
-static const tpl_loc L_508 = {F_32, 7, 9};
+static const tpl_loc L_495 = {F_32, 4, 4};
+static const tpl_loc L_496 = {F_32, 4, 18};
+static const tpl_loc L_497 = {F_32, 4, 23};
+static const tpl_loc L_498 = {F_32, 4, 47};
+static const tpl_loc L_499 = {F_32, 4, 51};
+static const tpl_loc L_500 = {F_32, 4, 84};
+static const tpl_loc L_501 = {F_32, 4, 89};
+static const tpl_loc L_502 = {F_32, 4, 95};
+static const tpl_loc L_503 = {F_32, 6, 9};
+static const tpl_loc L_504 = {F_32, 6, 12};
+static const tpl_loc L_505 = {F_32, 6, 17};
+static const tpl_loc L_506 = {F_32, 6, 26};
+static const tpl_loc L_507 = {F_32, 6, 29};
+static const tpl_loc L_508 = {F_32, 7, 1};
+static const tpl_loc L_509 = {F_32, 7, 9};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_509 = {F_33, 5, 11};
-static const tpl_loc L_510 = {F_33, 6, 4};
+static const tpl_loc L_510 = {F_33, 5, 11};
+static const tpl_loc L_511 = {F_33, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_511 = {F_33, 7, 4};
+static const tpl_loc L_512 = {F_33, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_512 = {F_33, 8, 4};
-static const tpl_loc L_513 = {F_33, 9, 4};
-static const tpl_loc L_514 = {F_33, 9, 17};
-static const tpl_loc L_515 = {F_33, 9, 21};
+static const tpl_loc L_513 = {F_33, 8, 4};
+static const tpl_loc L_514 = {F_33, 9, 4};
+static const tpl_loc L_515 = {F_33, 9, 17};
+static const tpl_loc L_516 = {F_33, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_516 = {F_33, 10, 4};
-static const tpl_loc L_517 = {F_33, 10, 7};
-static const tpl_loc L_518 = {F_33, 10, 13};
-static const tpl_loc L_519 = {F_33, 10, 20};
-static const tpl_loc L_520 = {F_33, 10, 31};
-static const tpl_loc L_521 = {F_33, 11, 4};
-static const tpl_loc L_522 = {F_33, 11, 46};
-static const tpl_loc L_523 = {F_33, 11, 55};
-static const tpl_loc L_524 = {F_33, 11, 32};
+static const tpl_loc L_517 = {F_33, 10, 4};
+static const tpl_loc L_518 = {F_33, 10, 7};
+static const tpl_loc L_519 = {F_33, 10, 13};
+static const tpl_loc L_520 = {F_33, 10, 20};
+static const tpl_loc L_521 = {F_33, 10, 31};
+static const tpl_loc L_522 = {F_33, 11, 4};
+static const tpl_loc L_523 = {F_33, 11, 46};
+static const tpl_loc L_524 = {F_33, 11, 55};
+static const tpl_loc L_525 = {F_33, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_525 = {F_33, 12, 4};
-static const tpl_loc L_526 = {F_33, 12, 7};
-static const tpl_loc L_527 = {F_33, 12, 14};
-static const tpl_loc L_528 = {F_33, 12, 25};
-static const tpl_loc L_529 = {F_33, 12, 31};
-static const tpl_loc L_530 = {F_33, 12, 46};
-static const tpl_loc L_531 = {F_33, 13, 4};
-static const tpl_loc L_532 = {F_33, 13, 33};
-static const tpl_loc L_533 = {F_33, 13, 39};
-static const tpl_loc L_534 = {F_33, 13, 59};
-static const tpl_loc L_535 = {F_33, 13, 77};
-static const tpl_loc L_536 = {F_33, 15, 4};
-static const tpl_loc L_537 = {F_33, 15, 18};
-static const tpl_loc L_538 = {F_33, 15, 32};
+static const tpl_loc L_526 = {F_33, 12, 4};
+static const tpl_loc L_527 = {F_33, 12, 7};
+static const tpl_loc L_528 = {F_33, 12, 14};
+static const tpl_loc L_529 = {F_33, 12, 25};
+static const tpl_loc L_530 = {F_33, 12, 31};
+static const tpl_loc L_531 = {F_33, 12, 46};
+static const tpl_loc L_532 = {F_33, 13, 4};
+static const tpl_loc L_533 = {F_33, 13, 33};
+static const tpl_loc L_534 = {F_33, 13, 39};
+static const tpl_loc L_535 = {F_33, 13, 59};
+static const tpl_loc L_536 = {F_33, 13, 77};
+static const tpl_loc L_537 = {F_33, 15, 4};
+static const tpl_loc L_538 = {F_33, 15, 18};
+static const tpl_loc L_539 = {F_33, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_539 = {F_33, 15, 62};
-static const tpl_loc L_540 = {F_33, 15, 68};
-static const tpl_loc L_541 = {F_33, 15, 47};
-static const tpl_loc L_542 = {F_33, 15, 36};
-static const tpl_loc L_543 = {F_33, 15, 26};
-static const tpl_loc L_544 = {F_33, 18, 1};
-static const tpl_loc L_545 = {F_33, 18, 14};
-static const tpl_loc L_546 = {F_33, 18, 23};
-static const tpl_loc L_547 = {F_33, 18, 28};
-static const tpl_loc L_548 = {F_33, 18, 40};
-static const tpl_loc L_549 = {F_33, 18, 46};
-static const tpl_loc L_550 = {F_33, 18, 4};
+static const tpl_loc L_540 = {F_33, 15, 62};
+static const tpl_loc L_541 = {F_33, 15, 68};
+static const tpl_loc L_542 = {F_33, 15, 47};
+static const tpl_loc L_543 = {F_33, 15, 36};
+static const tpl_loc L_544 = {F_33, 15, 26};
+static const tpl_loc L_545 = {F_33, 18, 1};
+static const tpl_loc L_546 = {F_33, 18, 14};
+static const tpl_loc L_547 = {F_33, 18, 23};
+static const tpl_loc L_548 = {F_33, 18, 28};
+static const tpl_loc L_549 = {F_33, 18, 40};
+static const tpl_loc L_550 = {F_33, 18, 46};
+static const tpl_loc L_551 = {F_33, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -1019,6 +1020,7 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   const tpl_callable *k1 = NULL;
   const tpl_callable *k2 = NULL;
   const tpl_callable *k3 = NULL;
+  const tpl_callable *k4 = NULL;
   tpl_value v1 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v13 = tpl_null();
@@ -1027,20 +1029,20 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v17 = tpl_null();
   tpl_value v20 = tpl_null();
   tpl_value v35 = tpl_null();
-  tpl_value v57 = tpl_null();
-  tpl_value v58 = tpl_null();
-  tpl_value v61 = tpl_null();
-  tpl_value v66 = tpl_null();
-  tpl_value v68 = tpl_null();
-  tpl_value v78 = tpl_null();
-  tpl_value v82 = tpl_null();
-  tpl_value v83 = tpl_null();
-  tpl_value v85 = tpl_null();
-  tpl_value v86 = tpl_null();
-  tpl_value v87 = tpl_null();
+  tpl_value v63 = tpl_null();
+  tpl_value v64 = tpl_null();
+  tpl_value v67 = tpl_null();
+  tpl_value v72 = tpl_null();
+  tpl_value v74 = tpl_null();
+  tpl_value v84 = tpl_null();
+  tpl_value v88 = tpl_null();
+  tpl_value v89 = tpl_null();
+  tpl_value v91 = tpl_null();
+  tpl_value v92 = tpl_null();
   tpl_value v93 = tpl_null();
-  tpl_value v95 = tpl_null();
-  tpl_value v98 = tpl_null();
+  tpl_value v99 = tpl_null();
+  tpl_value v101 = tpl_null();
+  tpl_value v104 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1180,23 +1182,32 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_value v52 = tpl_str("en", 2u);
       v51 = v52;
     }
-    tpl_value v53 = tpl_escape_value(rt, v51, TPL_ESC_HTML, &L_55);
-    tpl_out_value(rt, v53);
+    tpl_map *m53 = tpl_map_new(rt->arena, 1);
+    tpl_value v54 = tpl_str("_", 1u);
+    tpl_value v55 = tpl_str("-", 1u);
+    tpl_map_set(rt->arena, m53, v54, v55);
+    tpl_value v56 = tpl_map_or_list(rt->arena, m53);
+    const tpl_value a57[2] = {v51, v56};
+    if (!k4)
+      k4 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_55);
+    tpl_value v58 = k4->fn(rt, ctx, 2, a57, &L_55);
+    tpl_value v59 = tpl_escape_value(rt, v58, TPL_ESC_HTML, &L_56);
+    tpl_out_value(rt, v59);
   }
 #line 15 "themes/clean/html/book.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 17 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_56;
-    tpl_value v54 = tpl_str("partials/head.twig", 18u);
-    tpl_map *m55 = tpl_map_new(rt->arena, 1);
-    tpl_value v56 = tpl_str("page_title", 10u);
-    v57 = tpl_var(rt, ctx, self, &N_book, &L_57);
-    v58 = tpl_getattr_name_ic(rt, v57, &N_title, &L_58, &ic2);
-    tpl_value v59 = tpl_escape_value(rt, v58, TPL_ESC_HTML, &L_59);
-    tpl_map_set(rt->arena, m55, v56, v59);
-    tpl_value v60 = tpl_map_or_list(rt->arena, m55);
-    tpl_include(rt, ctx, v54, v60, false, false, &L_56);
+    rt->loc = &L_57;
+    tpl_value v60 = tpl_str("partials/head.twig", 18u);
+    tpl_map *m61 = tpl_map_new(rt->arena, 1);
+    tpl_value v62 = tpl_str("page_title", 10u);
+    v63 = tpl_var(rt, ctx, self, &N_book, &L_58);
+    v64 = tpl_getattr_name_ic(rt, v63, &N_title, &L_59, &ic2);
+    tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_60);
+    tpl_map_set(rt->arena, m61, v62, v65);
+    tpl_value v66 = tpl_map_or_list(rt->arena, m61);
+    tpl_include(rt, ctx, v60, v66, false, false, &L_57);
   }
 #line 18 "themes/clean/html/book.twig"
   tpl_out(rt, "</head>\n"
@@ -1204,45 +1215,45 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
              "<a class=\"skip-link\" href=\"#main_content\">", 75);
 #line 20 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_60;
-    v61 = tpl_var(rt, ctx, self, &N_app, &L_61);
-    tpl_value v62 = tpl_str("getLabel", 8u);
-    tpl_value v63 = tpl_str("skip_to_content", 15u);
-    const tpl_value a64[1] = {v63};
-    tpl_value v65 = tpl_call_method(rt, v61, v62, 1, a64, &L_62);
-    tpl_out_value(rt, v65);
+    rt->loc = &L_61;
+    v67 = tpl_var(rt, ctx, self, &N_app, &L_62);
+    tpl_value v68 = tpl_str("getLabel", 8u);
+    tpl_value v69 = tpl_str("skip_to_content", 15u);
+    const tpl_value a70[1] = {v69};
+    tpl_value v71 = tpl_call_method(rt, v67, v68, 1, a70, &L_63);
+    tpl_out_value(rt, v71);
   }
 #line 20 "themes/clean/html/book.twig"
   tpl_out(rt, "</a>\n<header class=\"book-header\">\n", 34);
 #line 22 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_63;
-    v66 = tpl_var(rt, ctx, self, &N_cover, &L_64);
-    bool b67 = tpl_truthy(v66);
-    if (b67) {
+    rt->loc = &L_64;
+    v72 = tpl_var(rt, ctx, self, &N_cover, &L_65);
+    bool b73 = tpl_truthy(v72);
+    if (b73) {
 #line 23 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_65;
-        v68 = tpl_getattr_name_ic(rt, v66, &N_content, &L_66, &ic3);
-        tpl_out_value(rt, v68);
+        rt->loc = &L_66;
+        v74 = tpl_getattr_name_ic(rt, v72, &N_content, &L_67, &ic3);
+        tpl_out_value(rt, v74);
       }
 #line 23 "themes/clean/html/book.twig"
       tpl_out(rt, "\n", 1);
     } else {
 #line 25 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_67;
-        tpl_value v69 = tpl_str("partials/cover.twig", 19u);
-        tpl_map *m70 = tpl_map_new(rt->arena, 1);
-        tpl_value v71 = tpl_str("item", 4u);
-        tpl_map *m72 = tpl_map_new(rt->arena, 1);
-        tpl_value v73 = tpl_str("slug", 4u);
-        tpl_value v74 = tpl_str("", 0u);
-        tpl_map_set(rt->arena, m72, v73, v74);
-        tpl_value v75 = tpl_map_or_list(rt->arena, m72);
-        tpl_map_set(rt->arena, m70, v71, v75);
-        tpl_value v76 = tpl_map_or_list(rt->arena, m70);
-        tpl_include(rt, ctx, v69, v76, false, false, &L_67);
+        rt->loc = &L_68;
+        tpl_value v75 = tpl_str("partials/cover.twig", 19u);
+        tpl_map *m76 = tpl_map_new(rt->arena, 1);
+        tpl_value v77 = tpl_str("item", 4u);
+        tpl_map *m78 = tpl_map_new(rt->arena, 1);
+        tpl_value v79 = tpl_str("slug", 4u);
+        tpl_value v80 = tpl_str("", 0u);
+        tpl_map_set(rt->arena, m78, v79, v80);
+        tpl_value v81 = tpl_map_or_list(rt->arena, m78);
+        tpl_map_set(rt->arena, m76, v77, v81);
+        tpl_value v82 = tpl_map_or_list(rt->arena, m76);
+        tpl_include(rt, ctx, v75, v82, false, false, &L_68);
       }
     }
   }
@@ -1250,41 +1261,41 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</header>\n<div class=\"book-body", 31);
 #line 28 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_68;
-    tpl_value v77;
-    v78 = tpl_var(rt, ctx, self, &N_toc_html, &L_69);
-    bool b79 = tpl_truthy(v78);
-    if (b79) {
-      tpl_value v80 = tpl_str(" with-toc", 9u);
-      v77 = v80;
+    rt->loc = &L_69;
+    tpl_value v83;
+    v84 = tpl_var(rt, ctx, self, &N_toc_html, &L_70);
+    bool b85 = tpl_truthy(v84);
+    if (b85) {
+      tpl_value v86 = tpl_str(" with-toc", 9u);
+      v83 = v86;
     } else {
-      v77 = tpl_str("", 0);
+      v83 = tpl_str("", 0);
     }
-    tpl_out_value(rt, v77);
+    tpl_out_value(rt, v83);
   }
 #line 28 "themes/clean/html/book.twig"
   tpl_out(rt, "\">\n", 3);
 #line 29 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_70;
-    bool b81 = tpl_truthy(v78);
-    if (b81) {
+    rt->loc = &L_71;
+    bool b87 = tpl_truthy(v84);
+    if (b87) {
 #line 30 "themes/clean/html/book.twig"
       tpl_out(rt, "<div class=\"sidebar\">\n"
                  "<details class=\"toc-details\">\n"
                  "<summary>", 61);
 #line 32 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_71;
-        v82 = tpl_var(rt, ctx, self, &N_toc_title, &L_72);
-        tpl_out_value(rt, v82);
+        rt->loc = &L_72;
+        v88 = tpl_var(rt, ctx, self, &N_toc_title, &L_73);
+        tpl_out_value(rt, v88);
       }
 #line 32 "themes/clean/html/book.twig"
       tpl_out(rt, "</summary>\n", 11);
 #line 33 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_73;
-        tpl_out_value(rt, v78);
+        rt->loc = &L_74;
+        tpl_out_value(rt, v84);
       }
 #line 33 "themes/clean/html/book.twig"
       tpl_out(rt, "\n</details>\n</div>\n", 19);
@@ -1294,32 +1305,32 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
 #line 38 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_74;
-    v83 = tpl_var(rt, ctx, self, &N_items, &L_75);
-    tpl_iter it84;
-    tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_item, false);
-    while (tpl_for_next(rt, &it84)) {
-      v85 = it84.cur;
-      (void)v85;
-      tpl_for_accept(rt, &it84);
+    rt->loc = &L_75;
+    v89 = tpl_var(rt, ctx, self, &N_items, &L_76);
+    tpl_iter it90;
+    tpl_for_begin(rt, &it90, ctx, v89, &N__key, &N_item, false);
+    while (tpl_for_next(rt, &it90)) {
+      v91 = it90.cur;
+      (void)v91;
+      tpl_for_accept(rt, &it90);
 #line 39 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_76;
-        v86 = tpl_getattr_name_ic(rt, v85, &N_config, &L_77, &ic4);
-        v87 = tpl_getattr_name_ic(rt, v86, &N_element, &L_78, &ic5);
-        tpl_value v88 = tpl_str("cover", 5u);
-        tpl_value v89 = tpl_str("toc", 3u);
-        tpl_list *l90 = tpl_list_new(rt->arena, 2);
-        l90->items[0] = v88;
-        l90->items[1] = v89;
-        tpl_value v91 = tpl_list_value(l90);
-        bool b92 = !tpl_op_in(rt, v87, v91);
-        if (b92) {
+        rt->loc = &L_77;
+        v92 = tpl_getattr_name_ic(rt, v91, &N_config, &L_78, &ic4);
+        v93 = tpl_getattr_name_ic(rt, v92, &N_element, &L_79, &ic5);
+        tpl_value v94 = tpl_str("cover", 5u);
+        tpl_value v95 = tpl_str("toc", 3u);
+        tpl_list *l96 = tpl_list_new(rt->arena, 2);
+        l96->items[0] = v94;
+        l96->items[1] = v95;
+        tpl_value v97 = tpl_list_value(l96);
+        bool b98 = !tpl_op_in(rt, v93, v97);
+        if (b98) {
 #line 40 "themes/clean/html/book.twig"
           {
-            rt->loc = &L_79;
-            v93 = tpl_getattr_name_ic(rt, v85, &N_content, &L_80, &ic6);
-            tpl_out_value(rt, v93);
+            rt->loc = &L_80;
+            v99 = tpl_getattr_name_ic(rt, v91, &N_content, &L_81, &ic6);
+            tpl_out_value(rt, v99);
           }
 #line 40 "themes/clean/html/book.twig"
           tpl_out(rt, "\n", 1);
@@ -1331,39 +1342,39 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</main>\n</div>\n<footer class=\"book-footer\">\n<p>", 47);
 #line 46 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_81;
-    tpl_value v94 = tpl_escape_value(rt, v58, TPL_ESC_HTML, &L_82);
-    tpl_out_value(rt, v94);
+    rt->loc = &L_82;
+    tpl_value v100 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_83);
+    tpl_out_value(rt, v100);
   }
 #line 46 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_83;
-    v95 = tpl_getattr_name_ic(rt, v57, &N_author, &L_84, &ic7);
-    bool b96 = tpl_truthy(v95);
-    if (b96) {
+    rt->loc = &L_84;
+    v101 = tpl_getattr_name_ic(rt, v63, &N_author, &L_85, &ic7);
+    bool b102 = tpl_truthy(v101);
+    if (b102) {
 #line 46 "themes/clean/html/book.twig"
       tpl_out(rt, " · ", 4);
 #line 46 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_85;
-        tpl_value v97 = tpl_escape_value(rt, v95, TPL_ESC_HTML, &L_86);
-        tpl_out_value(rt, v97);
+        rt->loc = &L_86;
+        tpl_value v103 = tpl_escape_value(rt, v101, TPL_ESC_HTML, &L_87);
+        tpl_out_value(rt, v103);
       }
     }
   }
 #line 46 "themes/clean/html/book.twig"
   {
-    rt->loc = &L_87;
-    v98 = tpl_getattr_name_ic(rt, v57, &N_edition, &L_88, &ic8);
-    bool b99 = tpl_truthy(v98);
-    if (b99) {
+    rt->loc = &L_88;
+    v104 = tpl_getattr_name_ic(rt, v63, &N_edition, &L_89, &ic8);
+    bool b105 = tpl_truthy(v104);
+    if (b105) {
 #line 46 "themes/clean/html/book.twig"
       tpl_out(rt, " · ", 4);
 #line 46 "themes/clean/html/book.twig"
       {
-        rt->loc = &L_89;
-        tpl_value v100 = tpl_escape_value(rt, v98, TPL_ESC_HTML, &L_90);
-        tpl_out_value(rt, v100);
+        rt->loc = &L_90;
+        tpl_value v106 = tpl_escape_value(rt, v104, TPL_ESC_HTML, &L_91);
+        tpl_out_value(rt, v106);
       }
     }
   }
@@ -1402,12 +1413,12 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/chapter.twig"
   {
-    rt->loc = &L_91;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_92);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_93, &ic0);
+    rt->loc = &L_92;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_93);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_94, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_94, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_95, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -1418,8 +1429,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<section class=\"item chapter\"", 29);
 #line 4 "themes/clean/html/chapter.twig"
   {
-    rt->loc = &L_95;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_96);
+    rt->loc = &L_96;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_97);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -1427,9 +1438,9 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/chapter.twig"
       {
-        rt->loc = &L_97;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_98);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_99, &ic2);
+        rt->loc = &L_98;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_99);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_100, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/chapter.twig"
@@ -1440,39 +1451,39 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/chapter.twig"
   {
-    rt->loc = &L_100;
+    rt->loc = &L_101;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/chapter.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/chapter.twig"
       {
-        rt->loc = &L_101;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_102);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_103, &ic3);
+        rt->loc = &L_102;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_103);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_104, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/chapter.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/chapter.twig"
       {
-        rt->loc = &L_104;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_105, &ic4);
+        rt->loc = &L_105;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_106, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/chapter.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/chapter.twig"
           {
-            rt->loc = &L_106;
+            rt->loc = &L_107;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/chapter.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/chapter.twig"
           {
-            rt->loc = &L_107;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_108, &ic5);
+            rt->loc = &L_108;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_109, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/chapter.twig"
@@ -1483,8 +1494,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       }
 #line 6 "themes/clean/html/chapter.twig"
       {
-        rt->loc = &L_109;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_110, &ic6);
+        rt->loc = &L_110;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_111, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/chapter.twig"
@@ -1493,9 +1504,9 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 8 "themes/clean/html/chapter.twig"
   {
-    rt->loc = &L_111;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_112);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_113, &ic7);
+    rt->loc = &L_112;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_113);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_114, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/chapter.twig"
@@ -1519,17 +1530,17 @@ static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_114;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_115);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_116, &ic0);
+    rt->loc = &L_115;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_116);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_117, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 4 "themes/clean/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 4 "themes/clean/common/code.twig"
       {
-        rt->loc = &L_117;
-        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_118);
+        rt->loc = &L_118;
+        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_119);
         tpl_out_value(rt, v3);
       }
     }
@@ -1538,8 +1549,8 @@ static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_119;
-    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_120, &ic1);
+    rt->loc = &L_120;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_121, &ic1);
     tpl_out_value(rt, v4);
   }
 #line 4 "themes/clean/common/code.twig"
@@ -1556,9 +1567,9 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
 #line 1 "themes/clean/html/conclusion.twig"
   {
-    rt->loc = &L_121;
+    rt->loc = &L_122;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_121);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_122);
   }
 }
 
@@ -1572,9 +1583,9 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html/cover.twig"
   {
-    rt->loc = &L_122;
+    rt->loc = &L_123;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_122);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_123);
   }
 }
 
@@ -2463,24 +2474,24 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item dedication\">\n", 34);
 #line 4 "themes/clean/html/dedication.twig"
   {
-    rt->loc = &L_123;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_124);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_125, &ic0);
+    rt->loc = &L_124;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_125);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_126, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 5 "themes/clean/html/dedication.twig"
       tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
 #line 5 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_126;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_127, &ic1);
+        rt->loc = &L_127;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_128, &ic1);
         tpl_out_value(rt, v3);
       }
 #line 5 "themes/clean/html/dedication.twig"
       tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_128;
+        rt->loc = &L_129;
         tpl_out_value(rt, v1);
       }
 #line 5 "themes/clean/html/dedication.twig"
@@ -2490,8 +2501,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span id=\"", 10);
 #line 7 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_129;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_130, &ic2);
+        rt->loc = &L_130;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_131, &ic2);
         tpl_out_value(rt, v4);
       }
 #line 7 "themes/clean/html/dedication.twig"
@@ -2500,8 +2511,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/html/dedication.twig"
   {
-    rt->loc = &L_131;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_132, &ic3);
+    rt->loc = &L_132;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_133, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 9 "themes/clean/html/dedication.twig"
@@ -2516,7 +2527,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k4 = NULL;
+  const tpl_callable *k5 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v3 = tpl_null();
@@ -2532,26 +2543,26 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_133;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_134);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_135, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_136);
+    rt->loc = &L_134;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_135);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_136, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_137);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_137;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_138, &ic1);
+    rt->loc = &L_138;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_139, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br>\n", 5);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_139;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_140);
+        rt->loc = &L_140;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_141);
         tpl_out_value(rt, v5);
       }
     }
@@ -2560,14 +2571,14 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_141;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_142, &ic2);
+    rt->loc = &L_142;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_143, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_143;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_144);
+        rt->loc = &L_144;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_145);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2576,7 +2587,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_145;
+    rt->loc = &L_146;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2594,32 +2605,32 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_146);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_147);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_147);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_148);
     const tpl_value a21[2] = {v14, v20};
-    if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_148);
-    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_148);
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_149);
+    tpl_value v22 = k5->fn(rt, ctx, 2, a21, &L_149);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_149;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_150);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_151, &ic3);
+    rt->loc = &L_150;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_151);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_152, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_152;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_153);
+        rt->loc = &L_153;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_154);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2628,20 +2639,66 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_154;
+    rt->loc = &L_155;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
     tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v31 = tpl_str("Octavo ", 7u);
-    tpl_value v32 = tpl_str("getVersion", 10u);
-    tpl_value v33 = tpl_call_method(rt, v16, v32, 0, NULL, &L_155);
-    tpl_value v34 = tpl_op_concat(rt, v31, v33);
-    tpl_map_set(rt->arena, m29, v30, v34);
-    tpl_value v35 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a36[2] = {v28, v35};
-    tpl_value v37 = tpl_call_method(rt, v16, v27, 2, a36, &L_156);
-    tpl_out_value(rt, v37);
+    tpl_value v36 = tpl_null();
+    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
+    if (!b35)
+      v36 = tpl_null();
+    (void)b35;
+    tpl_value v37 = tpl_str("generator", 9);
+    tpl_value v34 = tpl_null();
+    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
+    if (!b33)
+      v34 = tpl_null();
+    (void)b33;
+    tpl_value v38 = tpl_str("name", 4);
+    tpl_value v32 = tpl_null();
+    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
+    if (!b31)
+      v32 = tpl_null();
+    tpl_value v39;
+    if (b31 && v32.type != TPL_NULL) {
+      v39 = v32;
+    } else {
+      tpl_value v40 = tpl_str("Octavo", 6u);
+      v39 = v40;
+    }
+    tpl_value v41 = tpl_str(" ", 1u);
+    tpl_value v42 = tpl_op_concat(rt, v39, v41);
+    tpl_value v48 = tpl_null();
+    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
+    if (!b47)
+      v48 = tpl_null();
+    (void)b47;
+    tpl_value v49 = tpl_str("generator", 9);
+    tpl_value v46 = tpl_null();
+    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
+    if (!b45)
+      v46 = tpl_null();
+    (void)b45;
+    tpl_value v50 = tpl_str("version", 7);
+    tpl_value v44 = tpl_null();
+    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
+    if (!b43)
+      v44 = tpl_null();
+    tpl_value v51;
+    if (b43 && v44.type != TPL_NULL) {
+      v51 = v44;
+    } else {
+      tpl_value v52 = tpl_str("getVersion", 10u);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_156);
+      v51 = v53;
+    }
+    tpl_value v54 = tpl_op_concat(rt, v42, v51);
+    tpl_map_set(rt->arena, m29, v30, v54);
+    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
+    const tpl_value a56[2] = {v28, v55};
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_157);
+    tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -2657,9 +2714,9 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/edition.twig"
   {
-    rt->loc = &L_157;
+    rt->loc = &L_158;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_157);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_158);
   }
 }
 
@@ -2673,9 +2730,9 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/epilogue.twig"
   {
-    rt->loc = &L_158;
+    rt->loc = &L_159;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_158);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_159);
   }
 }
 
@@ -2712,16 +2769,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_159;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_160);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_161, &ic0);
+    rt->loc = &L_160;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_161);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_162, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_162, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_163, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2732,10 +2789,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_163;
+    rt->loc = &L_164;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_164);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_165, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_165);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_166, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2748,15 +2805,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_166;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_167, &ic3);
+    rt->loc = &L_167;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_168, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_168;
+        rt->loc = &L_169;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2767,19 +2824,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_169;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_170, &ic4);
+    rt->loc = &L_170;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_171, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_171;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_172, &ic5);
+    rt->loc = &L_172;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_173, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_173, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_174, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2788,22 +2845,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_174;
+        rt->loc = &L_175;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_175;
+            rt->loc = &L_176;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_176;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_177, &ic7);
+            rt->loc = &L_177;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_178, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2814,16 +2871,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_178;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_179);
+        rt->loc = &L_179;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_180);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_180;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_181, &ic8);
+            rt->loc = &L_181;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_182, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2831,8 +2888,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_182;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_183, &ic9);
+            rt->loc = &L_183;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_184, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2855,9 +2912,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/foreword.twig"
   {
-    rt->loc = &L_184;
+    rt->loc = &L_185;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_184);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_185);
   }
 }
 
@@ -2871,9 +2928,9 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/glossary.twig"
   {
-    rt->loc = &L_185;
+    rt->loc = &L_186;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_185);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_186);
   }
 }
 
@@ -2887,9 +2944,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/introduction.twig"
   {
-    rt->loc = &L_186;
+    rt->loc = &L_187;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_186);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_187);
   }
 }
 
@@ -2914,40 +2971,40 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 7 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_187;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_188);
+    rt->loc = &L_188;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_189);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_189;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_190);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_191, &ic0);
+        rt->loc = &L_190;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_191);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_192, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_192;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_193, &ic1);
+        rt->loc = &L_193;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_194, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_194;
+            rt->loc = &L_195;
             tpl_out_value(rt, v4);
           }
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_195;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_196, &ic2);
+            rt->loc = &L_196;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_197, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 8 "themes/clean/html/item.twig"
@@ -2958,8 +3015,8 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_197;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_198, &ic3);
+        rt->loc = &L_198;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_199, &ic3);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/html/item.twig"
@@ -2980,9 +3037,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_199;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_200);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_201, &ic0);
+    rt->loc = &L_200;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_201);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_202, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/clean/html/item.twig"
@@ -3010,12 +3067,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_202;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_203);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_204, &ic0);
+    rt->loc = &L_203;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_204);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_205, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_205, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_206, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3026,19 +3083,19 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_206;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_207);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_208, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_209, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_210);
+    rt->loc = &L_207;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_208);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_209, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_210, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_211);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/clean/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_211;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_212);
+    rt->loc = &L_212;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_213);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3046,8 +3103,8 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_213;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_214, &ic4);
+        rt->loc = &L_214;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_215, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/clean/html/item.twig"
@@ -3058,13 +3115,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_215;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_215);
+    rt->loc = &L_216;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_216);
   }
 #line 11 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_216;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_216);
+    rt->loc = &L_217;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_217);
   }
 #line 14 "themes/clean/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3078,7 +3135,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k5 = NULL;
+  const tpl_callable *k6 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_value v13 = tpl_null();
@@ -3087,7 +3144,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_217;
+    rt->loc = &L_218;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3107,31 +3164,31 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
-    if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_218);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_218);
+    if (!k6)
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_219);
+    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_219);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_219;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_220);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_221, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_222);
+    rt->loc = &L_220;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_221);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_222, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_223);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_223;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_224);
+    rt->loc = &L_224;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_225);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_225);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_226);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3148,9 +3205,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/license.twig"
   {
-    rt->loc = &L_226;
+    rt->loc = &L_227;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_226);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_227);
   }
 }
 
@@ -3172,38 +3229,38 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_227;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_228);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_229, &ic0);
+    rt->loc = &L_228;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_229);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_230, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_230;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_231, &ic1);
+    rt->loc = &L_231;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_232, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_232;
+    rt->loc = &L_233;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_233);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_234);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_234);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_235);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_232);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_233);
   }
 #line 5 "themes/clean/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3227,38 +3284,38 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_235;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_236);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_237, &ic0);
+    rt->loc = &L_236;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_237);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_238, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_238;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_239, &ic1);
+    rt->loc = &L_239;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_240, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_240;
+    rt->loc = &L_241;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_241);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_242);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_242);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_243);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_240);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_241);
   }
 #line 5 "themes/clean/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3295,12 +3352,12 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_243;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_245, &ic0);
+    rt->loc = &L_244;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_245);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_246, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_246, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_247, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3311,8 +3368,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_247;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_248);
+    rt->loc = &L_248;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_249);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3320,9 +3377,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_249;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_250);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_251, &ic2);
+        rt->loc = &L_250;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_251);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_252, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/part.twig"
@@ -3333,39 +3390,39 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_252;
+    rt->loc = &L_253;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_253;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_254);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_255, &ic3);
+        rt->loc = &L_254;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_255);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_256, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_256;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_257, &ic4);
+        rt->loc = &L_257;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_258, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_258;
+            rt->loc = &L_259;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_259;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_260, &ic5);
+            rt->loc = &L_260;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_261, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/part.twig"
@@ -3376,8 +3433,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_261;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_262, &ic6);
+        rt->loc = &L_262;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_263, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/part.twig"
@@ -3386,9 +3443,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_263;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_264);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_265, &ic7);
+    rt->loc = &L_264;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_265);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_266, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/part.twig"
@@ -3419,7 +3476,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_266;
+    rt->loc = &L_267;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3443,9 +3500,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_267;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_268);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_269, &ic0);
+        rt->loc = &L_268;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_269);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_270, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3456,17 +3513,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_270;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_271);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_272, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_273);
+    rt->loc = &L_271;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_272);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_273, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_274);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_274;
+    rt->loc = &L_275;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3490,9 +3547,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_275;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_276, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_277);
+        rt->loc = &L_276;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_277, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_278);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3501,16 +3558,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_278;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_279, &ic3);
+    rt->loc = &L_279;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_280, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_280;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_281);
+        rt->loc = &L_281;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_282);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3519,16 +3576,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_282;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_283, &ic4);
+    rt->loc = &L_283;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_284, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_284;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_285);
+        rt->loc = &L_285;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_286);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3551,7 +3608,7 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k6 = NULL;
+  const tpl_callable *k7 = NULL;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   tpl_value v1 = argc > 1 ? argv[1] : tpl_null();
@@ -3560,9 +3617,9 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_all, v0);
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
-  if (!k6)
-    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_287);
-  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_287);
+  if (!k7)
+    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_288);
+  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_288);
   return v3;
 }
 
@@ -3572,8 +3629,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k7 = NULL;
   const tpl_callable *k8 = NULL;
+  const tpl_callable *k9 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v14 = tpl_null();
   tpl_value v15 = tpl_null();
@@ -3595,7 +3652,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_286;
+    rt->loc = &L_287;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3612,75 +3669,75 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
-    if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_288);
-    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_288);
+    if (!k8)
+      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_289);
+    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_289);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_289;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_290);
+    rt->loc = &L_290;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_291);
     const tpl_value a11[1] = {v10};
-    if (!k8)
-      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_291);
-    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_291));
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_292);
+    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_292));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_292;
+        rt->loc = &L_293;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_293;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_294);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_295, &ic0);
+            rt->loc = &L_294;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_295);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_296, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_296;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_297);
+            rt->loc = &L_297;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_298);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_298;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_299);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_300, &ic1);
+            rt->loc = &L_299;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_300);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_301, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_301;
+            rt->loc = &L_302;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_302, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_303, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_303);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_304);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_304);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_305);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_305);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_306, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_307, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_306);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_307, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_308, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_308);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_309);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3689,15 +3746,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_309;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_310, &ic5);
+            rt->loc = &L_310;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_311, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_311;
+                rt->loc = &L_312;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3741,25 +3798,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_312;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_313);
+    rt->loc = &L_313;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_314);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_314;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_315);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_316, &ic0);
+    rt->loc = &L_315;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_316);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_317, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_317;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_318);
+        rt->loc = &L_318;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_319);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3768,7 +3825,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_319;
+    rt->loc = &L_320;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3782,7 +3839,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_320, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_321, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3791,9 +3848,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_321;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_322, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_323);
+        rt->loc = &L_322;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_323, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_324);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3804,7 +3861,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_324;
+    rt->loc = &L_325;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3828,14 +3885,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_325);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_326);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_326;
+    rt->loc = &L_327;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3856,29 +3913,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_327);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_328);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_328);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_329);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_329);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_330);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_330;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_331);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_332, &ic3);
+    rt->loc = &L_331;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_332);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_333, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_333;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_334);
+        rt->loc = &L_334;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_335);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3887,16 +3944,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_335;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_336);
+    rt->loc = &L_336;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_337);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_337;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_338);
+        rt->loc = &L_338;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_339);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3927,24 +3984,24 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_339;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_340);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_341, &ic0);
+    rt->loc = &L_340;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_341);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_342, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_342;
+        rt->loc = &L_343;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_343;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_344, &ic1);
+        rt->loc = &L_344;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_345, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3955,8 +4012,8 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_345;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_346, &ic2);
+    rt->loc = &L_346;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_347, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -3968,8 +4025,8 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k9 = NULL;
   const tpl_callable *k10 = NULL;
+  const tpl_callable *k11 = NULL;
   tpl_value v8 = tpl_null();
   tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
@@ -3978,7 +4035,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_347;
+    rt->loc = &L_348;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4000,9 +4057,9 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_348;
+    rt->loc = &L_349;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_349);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_350);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4012,22 +4069,22 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_350;
+        rt->loc = &L_351;
         const tpl_value a12[1] = {v8};
-        if (!k9)
-          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_351);
-        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_351);
-        const tpl_value a14[1] = {v13};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_352);
-        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_352);
+          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_352);
+        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_352);
+        const tpl_value a14[1] = {v13};
+        if (!k11)
+          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_353);
+        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_353);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_353;
+    rt->loc = &L_354;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4049,11 +4106,11 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_354);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_355);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_355);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_356);
     tpl_out_value(rt, v29);
   }
 }
@@ -4065,8 +4122,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k11 = NULL;
   const tpl_callable *k12 = NULL;
+  const tpl_callable *k13 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
@@ -4078,30 +4135,30 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_356;
+    rt->loc = &L_357;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_357);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_358, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_358);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_359, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_359, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_360, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_360);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_361);
     const tpl_value a9[1] = {v8};
-    if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_361);
-    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_361);
-    const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_362);
-    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_362);
+      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_362);
+    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_362);
+    const tpl_value a11[1] = {v10};
+    if (!k13)
+      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_363);
+    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_363);
     tpl_out_value(rt, v12);
   }
 }
@@ -4120,9 +4177,9 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_377);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_378);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_378, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_379, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4135,12 +4192,12 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k13 = NULL;
   const tpl_callable *k14 = NULL;
   const tpl_callable *k15 = NULL;
   const tpl_callable *k16 = NULL;
   const tpl_callable *k17 = NULL;
   const tpl_callable *k18 = NULL;
+  const tpl_callable *k19 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -4184,16 +4241,16 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_363;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_364);
+    rt->loc = &L_364;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_365);
     const tpl_value a1[1] = {v0};
-    if (!k13)
-      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_365);
-    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_365));
+    if (!k14)
+      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_366);
+    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_366));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_366;
+        rt->loc = &L_367;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4202,30 +4259,30 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_367;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_368);
+        rt->loc = &L_368;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_369);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_369;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_370);
+            rt->loc = &L_370;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_371);
             const tpl_value a8[1] = {v7};
-            if (!k13)
-              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_371);
-            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_371));
+            if (!k14)
+              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_372);
+            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_372));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_372;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_373);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_374, &ic0);
+                rt->loc = &L_373;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_374);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_375, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k14)
-                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_375);
-                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_375);
+                if (!k15)
+                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_376);
+                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_376);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4233,32 +4290,32 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_376;
+                    rt->loc = &L_377;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_379);
-                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_379);
-                    const tpl_value a18[1] = {v17};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_380);
-                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_380);
+                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_380);
+                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_380);
+                    const tpl_value a18[1] = {v17};
+                    if (!k17)
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_381);
+                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_381);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_381;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_382);
+                    rt->loc = &L_382;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_383);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_383;
+                        rt->loc = &L_384;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_384);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_385);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4273,18 +4330,18 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_385;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_386);
+                    rt->loc = &L_386;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_387);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_387);
-                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_387);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_388);
-                    const tpl_value a32[3] = {v27, v28, v31};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_389);
-                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_389);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_388);
+                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_388);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_389);
+                    const tpl_value a32[3] = {v27, v28, v31};
+                    if (!k18)
+                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_390);
+                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_390);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4293,22 +4350,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_390;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_391);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_392);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_393, &ic1);
+            rt->loc = &L_391;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_392);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_393);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_394, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_394);
-            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_394);
+            if (!k19)
+              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_395);
+            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_395);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_395;
+            rt->loc = &L_396;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4324,8 +4381,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_396);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_397, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_397);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_398, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4335,7 +4392,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_398;
+            rt->loc = &L_399;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4363,11 +4420,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_399;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_400);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_401, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_402, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_403);
+                rt->loc = &L_400;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_401);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_402, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_403, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_404);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4378,31 +4435,31 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_404;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_405);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_406, &ic5);
+            rt->loc = &L_405;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_407, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_407;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_408);
+            rt->loc = &L_408;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_409);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_409;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_410);
+            rt->loc = &L_410;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_411);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_411;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_412);
+            rt->loc = &L_412;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_413);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4417,9 +4474,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_413;
+            rt->loc = &L_414;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_414);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_415);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4430,24 +4487,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_415;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_416);
+        rt->loc = &L_416;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_417);
         const tpl_value a76[1] = {v75};
-        if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_417);
-        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_417);
+        if (!k17)
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_418);
+        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_418);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_418;
+            rt->loc = &L_419;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k16)
-              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
-            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_419);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_420);
+            if (!k17)
+              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
+            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_420);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_421);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4473,7 +4530,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k19 = NULL;
+  const tpl_callable *k20 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
@@ -4505,18 +4562,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_421;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_422);
+    rt->loc = &L_422;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_423);
     const tpl_value a1[1] = {v0};
-    if (!k19)
-      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_423);
-    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_423));
+    if (!k20)
+      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_424);
+    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_424));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_424;
+        rt->loc = &L_425;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4534,34 +4591,34 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_425;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_426);
+        rt->loc = &L_426;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_427);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_427;
+        rt->loc = &L_428;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_428;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_429);
+        rt->loc = &L_429;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_430);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_430;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_431);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_432);
+        rt->loc = &L_431;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_432);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_433);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_433);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_434);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4590,9 +4647,9 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_434;
+    rt->loc = &L_435;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_434);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_435);
   }
 }
 
@@ -4606,9 +4663,9 @@ static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_435;
+    rt->loc = &L_436;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_435);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_436);
   }
 }
 
@@ -4623,9 +4680,9 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_436;
+    rt->loc = &L_437;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_436);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_437);
   }
 }
 
@@ -4638,9 +4695,9 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_437;
+    rt->loc = &L_438;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_437);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_438);
   }
 }
 
@@ -4653,9 +4710,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_438;
+    rt->loc = &L_439;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_438);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_439);
   }
 }
 
@@ -4668,9 +4725,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_440;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_439);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_440);
   }
 }
 
@@ -4683,9 +4740,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_440;
+    rt->loc = &L_441;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_440);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_441);
   }
 }
 
@@ -4698,9 +4755,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_442;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_441);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_442);
   }
 }
 
@@ -4713,9 +4770,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_443;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_442);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_443);
   }
 }
 
@@ -4728,9 +4785,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_443;
+    rt->loc = &L_444;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_443);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_444);
   }
 }
 
@@ -4743,9 +4800,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_444;
+    rt->loc = &L_445;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_444);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_445);
   }
 }
 
@@ -4758,9 +4815,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_445;
+    rt->loc = &L_446;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_445);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_446);
   }
 }
 
@@ -4773,9 +4830,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_446;
+    rt->loc = &L_447;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_446);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_447);
   }
 }
 
@@ -4798,63 +4855,63 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_447;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_447);
+    rt->loc = &L_448;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_448);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_448;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_448);
+    rt->loc = &L_449;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_449);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_449;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_449);
+    rt->loc = &L_450;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_450);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_450;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_450);
+    rt->loc = &L_451;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_451);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_451;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_451);
+    rt->loc = &L_452;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_452);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_452;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_452);
+    rt->loc = &L_453;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_453);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_453;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_453);
+    rt->loc = &L_454;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_454);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_454;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_454);
+    rt->loc = &L_455;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_455);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_455;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_455);
+    rt->loc = &L_456;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_456);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_456;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_456);
+    rt->loc = &L_457;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_457);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_457;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_457);
+    rt->loc = &L_458;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_458);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_458;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_458);
+    rt->loc = &L_459;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_459);
   }
 }
 
@@ -4885,12 +4942,12 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_459;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_460);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_461, &ic0);
+    rt->loc = &L_460;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_461);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_462, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_462, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_463, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4901,16 +4958,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_463;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_464);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_465, &ic2);
+    rt->loc = &L_464;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_465);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_466, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_466;
+        rt->loc = &L_467;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4921,22 +4978,22 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_467;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_468);
+    rt->loc = &L_468;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_469);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_469;
+        rt->loc = &L_470;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_470;
+            rt->loc = &L_471;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -4947,23 +5004,23 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_471;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_472, &ic3);
+        rt->loc = &L_472;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_473, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_473;
+            rt->loc = &L_474;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_474;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_475, &ic4);
+            rt->loc = &L_475;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_476, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -4974,8 +5031,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_476;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_477, &ic5);
+        rt->loc = &L_477;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_478, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -4986,7 +5043,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_479;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -4997,7 +5054,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_479;
+        rt->loc = &L_480;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5008,8 +5065,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_480;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_481, &ic6);
+    rt->loc = &L_481;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_482, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5035,26 +5092,26 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_482;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_483);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_484, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_485);
+    rt->loc = &L_483;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_484);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_485, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_486);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_486;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_487, &ic1);
+    rt->loc = &L_487;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_488, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_488;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_489);
+        rt->loc = &L_489;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_490);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5063,16 +5120,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_490;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_491, &ic2);
+    rt->loc = &L_491;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_492, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_492;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_493);
+        rt->loc = &L_493;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_494);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5104,26 +5161,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_494;
+    rt->loc = &L_495;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_495);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_496, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_496);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_497, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_497);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_498);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_498);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_499);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_499);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_500, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_501);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_500);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_501, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_502);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5132,25 +5189,25 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_502;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_503);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_504, &ic2);
+    rt->loc = &L_503;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_504);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_505, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_505;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_506);
+    rt->loc = &L_506;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_507);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_507;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_508, &ic3);
+    rt->loc = &L_508;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_509, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5172,9 +5229,9 @@ static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_522, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_523, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_523);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_524);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5191,7 +5248,7 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k22 = NULL;
+  const tpl_callable *k23 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -5200,15 +5257,15 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_539);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_540);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_540, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_541, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k22)
-    k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_541);
-  tpl_value v7 = k22->fn(rt, scope, 2, a6, &L_541);
+  if (!k23)
+    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_542);
+  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_542);
   return v7;
 }
 
@@ -5218,10 +5275,10 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k20 = NULL;
   const tpl_callable *k21 = NULL;
-  const tpl_callable *k23 = NULL;
+  const tpl_callable *k22 = NULL;
   const tpl_callable *k24 = NULL;
+  const tpl_callable *k25 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -5253,13 +5310,13 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_509;
+    rt->loc = &L_510;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_509);
+    tpl_import(rt, self, 0, v0, &L_510);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_511;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5292,7 +5349,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_511;
+    rt->loc = &L_512;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5320,35 +5377,35 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_513;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_513;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_514);
+    rt->loc = &L_514;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_515);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_515);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_516);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_516;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_517);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_518, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_519, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_520);
+        rt->loc = &L_517;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_518);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_519, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_520, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_521);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_521;
+            rt->loc = &L_522;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5369,25 +5426,25 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             }
             tpl_value v45 = tpl_closure_new_slots(rt, fn68, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_524);
-            tpl_value v47 = k20->fn(rt, it31.scope, 2, a46, &L_524);
+            if (!k21)
+              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_525);
+            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_525);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_525;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_526);
+            rt->loc = &L_526;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_527);
             const tpl_value a49[1] = {v48};
-            if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_527);
-            bool b50 = tpl_truthy(k21->fn(rt, it31.scope, 1, a49, &L_527));
+            if (!k22)
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_528);
+            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_528));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_528);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_529, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_529);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_530, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_530, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_531, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5396,20 +5453,20 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_531;
+                rt->loc = &L_532;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_532);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_533, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_533);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_534, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_534, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_535, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_535, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_536, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5421,18 +5478,18 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_536;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_537);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_538);
+            rt->loc = &L_537;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_538);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_539);
             tpl_value v71 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k23)
-              k23 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_542);
-            tpl_value v73 = k23->fn(rt, it31.scope, 2, a72, &L_542);
-            const tpl_value a74[2] = {v69, v73};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_543);
-            tpl_value v75 = k24->fn(rt, it31.scope, 2, a74, &L_543);
+              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_543);
+            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_543);
+            const tpl_value a74[2] = {v69, v73};
+            if (!k25)
+              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_544);
+            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_544);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5441,22 +5498,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_544;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_545);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_546);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_547, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_548, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_549);
+    rt->loc = &L_545;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_546);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_547);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_548, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_549, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_550);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_550);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_551);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5460 "clean_html.c"
+#line 5517 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -5530,7 +5587,7 @@ static const char T4_source[] =
     "{% set toc_html = include('toc.twig', {item: {config: {element: 'toc'}, title: toc_title, slug: 'toc_title', label: ''}})|trim %}\n"
     "{% endif %}\n"
     "<!DOCTYPE html>\n"
-    "<html lang=\"{{ book.language|default('en')|e }}\">\n"
+    "<html lang=\"{{ book.language|default('en')|replace({'_': '-'})|e }}\">\n"
     "<head>\n"
     "{% include 'partials/head.twig' with {page_title: book.title|e} %}\n"
     "</head>\n"
@@ -5570,7 +5627,7 @@ static const tpl_template T4 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn4,
   .source = T4_source,
-  .source_len = 1651,
+  .source_len = 1671,
   .ast = NULL,
 };
 
@@ -6534,13 +6591,13 @@ static const char T21_source[] =
     "ISBN {{ edition.isbn|e }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: 'Octavo ' ~ app.getVersion()}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
 static const tpl_template T21 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn23,
   .source = T21_source,
-  .source_len = 573,
+  .source_len = 631,
   .ast = NULL,
 };
 

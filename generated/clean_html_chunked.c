@@ -223,7 +223,7 @@ static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_174 = {F_2, 11, 6};
 static const tpl_loc L_175 = {F_2, 11, 22};
 static const tpl_loc L_176 = {F_2, 14, 1};
-static const tpl_loc L_177 = {F_2, 14, 63};
+static const tpl_loc L_177 = {F_2, 14, 120};
 static const tpl_loc L_178 = {F_2, 14, 8};
 static const char F_3[] = "figure.twig";
 static const tpl_loc L_179 = {F_3, 4, 4};
@@ -303,327 +303,328 @@ static const char F_5[] = "layout.twig";
 static const tpl_loc L_245 = {F_5, 4, 11};
 static const tpl_loc L_246 = {F_5, 6, 13};
 static const tpl_loc L_247 = {F_5, 6, 44};
-static const tpl_loc L_248 = {F_5, 8, 12};
-static const tpl_loc L_249 = {F_5, 8, 51};
-static const tpl_loc L_250 = {F_5, 8, 66};
-static const tpl_loc L_251 = {F_5, 9, 10};
+static const tpl_loc L_248 = {F_5, 6, 64};
+static const tpl_loc L_249 = {F_5, 8, 12};
+static const tpl_loc L_250 = {F_5, 8, 51};
+static const tpl_loc L_251 = {F_5, 8, 66};
+static const tpl_loc L_252 = {F_5, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_252 = {F_5, 11, 23};
+static const tpl_loc L_253 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_253 = {F_5, 12, 43};
-static const tpl_loc L_254 = {F_5, 12, 46};
-static const tpl_loc L_255 = {F_5, 12, 50};
-static const tpl_loc L_256 = {F_5, 13, 10};
+static const tpl_loc L_254 = {F_5, 12, 43};
+static const tpl_loc L_255 = {F_5, 12, 46};
+static const tpl_loc L_256 = {F_5, 12, 50};
+static const tpl_loc L_257 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_257 = {F_5, 14, 10};
+static const tpl_loc L_258 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_258 = {F_5, 16, 4};
-static const tpl_loc L_259 = {F_5, 16, 7};
-static const tpl_loc L_260 = {F_5, 16, 12};
-static const tpl_loc L_261 = {F_5, 16, 18};
-static const tpl_loc L_262 = {F_5, 16, 25};
-static const tpl_loc L_263 = {F_5, 16, 33};
-static const tpl_loc L_264 = {F_5, 16, 46};
-static const tpl_loc L_265 = {F_5, 16, 61};
-static const tpl_loc L_266 = {F_5, 16, 79};
-static const tpl_loc L_267 = {F_5, 16, 87};
-static const tpl_loc L_268 = {F_5, 16, 101};
-static const tpl_loc L_269 = {F_5, 16, 117};
+static const tpl_loc L_259 = {F_5, 16, 4};
+static const tpl_loc L_260 = {F_5, 16, 7};
+static const tpl_loc L_261 = {F_5, 16, 12};
+static const tpl_loc L_262 = {F_5, 16, 18};
+static const tpl_loc L_263 = {F_5, 16, 25};
+static const tpl_loc L_264 = {F_5, 16, 33};
+static const tpl_loc L_265 = {F_5, 16, 46};
+static const tpl_loc L_266 = {F_5, 16, 61};
+static const tpl_loc L_267 = {F_5, 16, 79};
+static const tpl_loc L_268 = {F_5, 16, 87};
+static const tpl_loc L_269 = {F_5, 16, 101};
+static const tpl_loc L_270 = {F_5, 16, 117};
 static const char F_6[] = "license.md.twig";
-static const tpl_loc L_270 = {F_6, 2, 4};
-static const tpl_loc L_271 = {F_6, 2, 44};
-static const tpl_loc L_272 = {F_6, 2, 57};
-static const tpl_loc L_273 = {F_6, 2, 60};
-static const tpl_loc L_274 = {F_6, 2, 65};
-static const tpl_loc L_275 = {F_6, 2, 72};
-static const tpl_loc L_276 = {F_6, 4, 1};
-static const tpl_loc L_277 = {F_6, 4, 4};
-static const tpl_loc L_278 = {F_6, 4, 8};
+static const tpl_loc L_271 = {F_6, 2, 4};
+static const tpl_loc L_272 = {F_6, 2, 44};
+static const tpl_loc L_273 = {F_6, 2, 57};
+static const tpl_loc L_274 = {F_6, 2, 60};
+static const tpl_loc L_275 = {F_6, 2, 65};
+static const tpl_loc L_276 = {F_6, 2, 72};
+static const tpl_loc L_277 = {F_6, 4, 1};
+static const tpl_loc L_278 = {F_6, 4, 4};
+static const tpl_loc L_279 = {F_6, 4, 8};
 static const char F_7[] = "lof.twig";
-static const tpl_loc L_279 = {F_7, 5, 9};
-static const tpl_loc L_280 = {F_7, 5, 12};
-static const tpl_loc L_281 = {F_7, 5, 17};
-static const tpl_loc L_282 = {F_7, 5, 26};
-static const tpl_loc L_283 = {F_7, 5, 34};
-static const tpl_loc L_284 = {F_7, 6, 12};
-static const tpl_loc L_285 = {F_7, 6, 52};
-static const tpl_loc L_286 = {F_7, 6, 56};
-static const tpl_loc L_287 = {F_7, 2, 12};
+static const tpl_loc L_280 = {F_7, 5, 9};
+static const tpl_loc L_281 = {F_7, 5, 12};
+static const tpl_loc L_282 = {F_7, 5, 17};
+static const tpl_loc L_283 = {F_7, 5, 26};
+static const tpl_loc L_284 = {F_7, 5, 34};
+static const tpl_loc L_285 = {F_7, 6, 12};
+static const tpl_loc L_286 = {F_7, 6, 52};
+static const tpl_loc L_287 = {F_7, 6, 56};
+static const tpl_loc L_288 = {F_7, 2, 12};
 static const char F_8[] = "lot.twig";
-static const tpl_loc L_288 = {F_8, 5, 9};
-static const tpl_loc L_289 = {F_8, 5, 12};
-static const tpl_loc L_290 = {F_8, 5, 17};
-static const tpl_loc L_291 = {F_8, 5, 26};
-static const tpl_loc L_292 = {F_8, 5, 34};
-static const tpl_loc L_293 = {F_8, 6, 12};
-static const tpl_loc L_294 = {F_8, 6, 52};
-static const tpl_loc L_295 = {F_8, 6, 56};
-static const tpl_loc L_296 = {F_8, 2, 12};
+static const tpl_loc L_289 = {F_8, 5, 9};
+static const tpl_loc L_290 = {F_8, 5, 12};
+static const tpl_loc L_291 = {F_8, 5, 17};
+static const tpl_loc L_292 = {F_8, 5, 26};
+static const tpl_loc L_293 = {F_8, 5, 34};
+static const tpl_loc L_294 = {F_8, 6, 12};
+static const tpl_loc L_295 = {F_8, 6, 52};
+static const tpl_loc L_296 = {F_8, 6, 56};
+static const tpl_loc L_297 = {F_8, 2, 12};
 static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_297 = {F_9, 3, 31};
-static const tpl_loc L_298 = {F_9, 3, 60};
-static const tpl_loc L_299 = {F_9, 3, 63};
-static const tpl_loc L_300 = {F_9, 3, 68};
-static const tpl_loc L_301 = {F_9, 4, 24};
-static const tpl_loc L_302 = {F_9, 4, 27};
-static const tpl_loc L_303 = {F_9, 4, 32};
-static const tpl_loc L_304 = {F_9, 4, 38};
-static const tpl_loc L_305 = {F_9, 5, 4};
-static const tpl_loc L_306 = {F_9, 6, 26};
-static const tpl_loc L_307 = {F_9, 6, 34};
+static const tpl_loc L_298 = {F_9, 3, 31};
+static const tpl_loc L_299 = {F_9, 3, 60};
+static const tpl_loc L_300 = {F_9, 3, 63};
+static const tpl_loc L_301 = {F_9, 3, 68};
+static const tpl_loc L_302 = {F_9, 4, 24};
+static const tpl_loc L_303 = {F_9, 4, 27};
+static const tpl_loc L_304 = {F_9, 4, 32};
+static const tpl_loc L_305 = {F_9, 4, 38};
+static const tpl_loc L_306 = {F_9, 5, 4};
+static const tpl_loc L_307 = {F_9, 6, 26};
+static const tpl_loc L_308 = {F_9, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_308 = {F_9, 6, 43};
-static const tpl_loc L_309 = {F_9, 8, 4};
-static const tpl_loc L_310 = {F_9, 8, 12};
-static const tpl_loc L_311 = {F_9, 9, 24};
-static const tpl_loc L_312 = {F_9, 9, 39};
-static const tpl_loc L_313 = {F_9, 11, 4};
-static const tpl_loc L_314 = {F_9, 11, 12};
-static const tpl_loc L_315 = {F_9, 12, 25};
-static const tpl_loc L_316 = {F_9, 12, 41};
+static const tpl_loc L_309 = {F_9, 6, 43};
+static const tpl_loc L_310 = {F_9, 8, 4};
+static const tpl_loc L_311 = {F_9, 8, 12};
+static const tpl_loc L_312 = {F_9, 9, 24};
+static const tpl_loc L_313 = {F_9, 9, 39};
+static const tpl_loc L_314 = {F_9, 11, 4};
+static const tpl_loc L_315 = {F_9, 11, 12};
+static const tpl_loc L_316 = {F_9, 12, 25};
+static const tpl_loc L_317 = {F_9, 12, 41};
 static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_317 = {F_10, 4, 4};
+static const tpl_loc L_318 = {F_10, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_318 = {F_10, 4, 61};
-static const tpl_loc L_319 = {F_10, 4, 36};
+static const tpl_loc L_319 = {F_10, 4, 61};
+static const tpl_loc L_320 = {F_10, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_320 = {F_10, 5, 4};
-static const tpl_loc L_321 = {F_10, 5, 7};
-static const tpl_loc L_322 = {F_10, 5, 22};
-static const tpl_loc L_323 = {F_10, 7, 4};
+static const tpl_loc L_321 = {F_10, 5, 4};
+static const tpl_loc L_322 = {F_10, 5, 7};
+static const tpl_loc L_323 = {F_10, 5, 22};
+static const tpl_loc L_324 = {F_10, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_324 = {F_10, 8, 4};
-static const tpl_loc L_325 = {F_10, 8, 16};
-static const tpl_loc L_326 = {F_10, 8, 22};
+static const tpl_loc L_325 = {F_10, 8, 4};
+static const tpl_loc L_326 = {F_10, 8, 16};
+static const tpl_loc L_327 = {F_10, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_327 = {F_10, 9, 14};
-static const tpl_loc L_328 = {F_10, 9, 17};
-static const tpl_loc L_329 = {F_10, 9, 24};
-static const tpl_loc L_330 = {F_10, 9, 27};
-static const tpl_loc L_331 = {F_10, 9, 33};
-static const tpl_loc L_332 = {F_10, 9, 61};
-static const tpl_loc L_333 = {F_10, 9, 70};
-static const tpl_loc L_334 = {F_10, 9, 79};
-static const tpl_loc L_335 = {F_10, 9, 92};
+static const tpl_loc L_328 = {F_10, 9, 14};
+static const tpl_loc L_329 = {F_10, 9, 17};
+static const tpl_loc L_330 = {F_10, 9, 24};
+static const tpl_loc L_331 = {F_10, 9, 27};
+static const tpl_loc L_332 = {F_10, 9, 33};
+static const tpl_loc L_333 = {F_10, 9, 61};
+static const tpl_loc L_334 = {F_10, 9, 70};
+static const tpl_loc L_335 = {F_10, 9, 79};
+static const tpl_loc L_336 = {F_10, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_336 = {F_10, 9, 121};
-static const tpl_loc L_337 = {F_10, 9, 127};
-static const tpl_loc L_338 = {F_10, 9, 135};
-static const tpl_loc L_339 = {F_10, 9, 83};
-static const tpl_loc L_340 = {F_10, 9, 156};
-static const tpl_loc L_341 = {F_10, 9, 165};
-static const tpl_loc L_342 = {F_10, 9, 176};
+static const tpl_loc L_337 = {F_10, 9, 121};
+static const tpl_loc L_338 = {F_10, 9, 127};
+static const tpl_loc L_339 = {F_10, 9, 135};
+static const tpl_loc L_340 = {F_10, 9, 83};
+static const tpl_loc L_341 = {F_10, 9, 156};
+static const tpl_loc L_342 = {F_10, 9, 165};
+static const tpl_loc L_343 = {F_10, 9, 176};
 static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_343 = {F_11, 4, 8};
-static const tpl_loc L_344 = {F_11, 4, 11};
+static const tpl_loc L_344 = {F_11, 4, 8};
+static const tpl_loc L_345 = {F_11, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_345 = {F_11, 5, 4};
-static const tpl_loc L_346 = {F_11, 5, 7};
-static const tpl_loc L_347 = {F_11, 5, 12};
-static const tpl_loc L_348 = {F_11, 6, 30};
-static const tpl_loc L_349 = {F_11, 6, 45};
-static const tpl_loc L_350 = {F_11, 8, 4};
-static const tpl_loc L_351 = {F_11, 8, 44};
+static const tpl_loc L_346 = {F_11, 5, 4};
+static const tpl_loc L_347 = {F_11, 5, 7};
+static const tpl_loc L_348 = {F_11, 5, 12};
+static const tpl_loc L_349 = {F_11, 6, 30};
+static const tpl_loc L_350 = {F_11, 6, 45};
+static const tpl_loc L_351 = {F_11, 8, 4};
+static const tpl_loc L_352 = {F_11, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_352 = {F_11, 9, 35};
-static const tpl_loc L_353 = {F_11, 9, 43};
-static const tpl_loc L_354 = {F_11, 9, 55};
-static const tpl_loc L_355 = {F_11, 11, 33};
-static const tpl_loc L_356 = {F_11, 11, 74};
-static const tpl_loc L_357 = {F_11, 11, 79};
-static const tpl_loc L_358 = {F_11, 11, 113};
-static const tpl_loc L_359 = {F_11, 11, 117};
-static const tpl_loc L_360 = {F_11, 11, 131};
-static const tpl_loc L_361 = {F_11, 13, 4};
-static const tpl_loc L_362 = {F_11, 13, 7};
-static const tpl_loc L_363 = {F_11, 13, 15};
+static const tpl_loc L_353 = {F_11, 9, 35};
+static const tpl_loc L_354 = {F_11, 9, 43};
+static const tpl_loc L_355 = {F_11, 9, 55};
+static const tpl_loc L_356 = {F_11, 11, 33};
+static const tpl_loc L_357 = {F_11, 11, 74};
+static const tpl_loc L_358 = {F_11, 11, 79};
+static const tpl_loc L_359 = {F_11, 11, 113};
+static const tpl_loc L_360 = {F_11, 11, 117};
+static const tpl_loc L_361 = {F_11, 11, 131};
+static const tpl_loc L_362 = {F_11, 13, 4};
+static const tpl_loc L_363 = {F_11, 13, 7};
+static const tpl_loc L_364 = {F_11, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_364 = {F_11, 14, 30};
-static const tpl_loc L_365 = {F_11, 14, 33};
-static const tpl_loc L_366 = {F_11, 16, 4};
-static const tpl_loc L_367 = {F_11, 16, 7};
+static const tpl_loc L_365 = {F_11, 14, 30};
+static const tpl_loc L_366 = {F_11, 14, 33};
+static const tpl_loc L_367 = {F_11, 16, 4};
+static const tpl_loc L_368 = {F_11, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_368 = {F_11, 17, 30};
-static const tpl_loc L_369 = {F_11, 17, 33};
+static const tpl_loc L_369 = {F_11, 17, 30};
+static const tpl_loc L_370 = {F_11, 17, 33};
 static const char F_12[] = "partials/macros.twig";
-static const tpl_loc L_370 = {F_12, 6, 4};
-static const tpl_loc L_371 = {F_12, 6, 7};
-static const tpl_loc L_372 = {F_12, 6, 13};
-static const tpl_loc L_373 = {F_12, 6, 41};
-static const tpl_loc L_374 = {F_12, 6, 68};
-static const tpl_loc L_375 = {F_12, 6, 77};
-static const tpl_loc L_376 = {F_12, 6, 108};
-static const tpl_loc L_377 = {F_12, 6, 117};
-static const tpl_loc L_378 = {F_12, 13, 4};
-static const tpl_loc L_379 = {F_12, 14, 4};
-static const tpl_loc L_380 = {F_12, 14, 16};
-static const tpl_loc L_381 = {F_12, 14, 46};
-static const tpl_loc L_382 = {F_12, 14, 64};
-static const tpl_loc L_383 = {F_12, 14, 74};
-static const tpl_loc L_384 = {F_12, 15, 1};
-static const tpl_loc L_385 = {F_12, 15, 57};
-static const tpl_loc L_386 = {F_12, 15, 5};
-static const tpl_loc L_387 = {F_12, 21, 1};
-static const tpl_loc L_388 = {F_12, 21, 28};
-static const tpl_loc L_389 = {F_12, 21, 34};
-static const tpl_loc L_390 = {F_12, 21, 49};
-static const tpl_loc L_391 = {F_12, 21, 4};
-static const tpl_loc L_392 = {F_12, 21, 57};
-static const tpl_loc L_393 = {F_12, 21, 67};
+static const tpl_loc L_371 = {F_12, 6, 4};
+static const tpl_loc L_372 = {F_12, 6, 7};
+static const tpl_loc L_373 = {F_12, 6, 13};
+static const tpl_loc L_374 = {F_12, 6, 41};
+static const tpl_loc L_375 = {F_12, 6, 68};
+static const tpl_loc L_376 = {F_12, 6, 77};
+static const tpl_loc L_377 = {F_12, 6, 108};
+static const tpl_loc L_378 = {F_12, 6, 117};
+static const tpl_loc L_379 = {F_12, 13, 4};
+static const tpl_loc L_380 = {F_12, 14, 4};
+static const tpl_loc L_381 = {F_12, 14, 16};
+static const tpl_loc L_382 = {F_12, 14, 46};
+static const tpl_loc L_383 = {F_12, 14, 64};
+static const tpl_loc L_384 = {F_12, 14, 74};
+static const tpl_loc L_385 = {F_12, 15, 1};
+static const tpl_loc L_386 = {F_12, 15, 57};
+static const tpl_loc L_387 = {F_12, 15, 5};
+static const tpl_loc L_388 = {F_12, 21, 1};
+static const tpl_loc L_389 = {F_12, 21, 28};
+static const tpl_loc L_390 = {F_12, 21, 34};
+static const tpl_loc L_391 = {F_12, 21, 49};
+static const tpl_loc L_392 = {F_12, 21, 4};
+static const tpl_loc L_393 = {F_12, 21, 57};
+static const tpl_loc L_394 = {F_12, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_394 = {F_12, 29, 4};
-static const tpl_loc L_395 = {F_12, 29, 7};
-static const tpl_loc L_396 = {F_12, 29, 22};
-static const tpl_loc L_397 = {F_12, 30, 4};
+static const tpl_loc L_395 = {F_12, 29, 4};
+static const tpl_loc L_396 = {F_12, 29, 7};
+static const tpl_loc L_397 = {F_12, 29, 22};
+static const tpl_loc L_398 = {F_12, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_398 = {F_12, 32, 4};
-static const tpl_loc L_399 = {F_12, 32, 17};
-static const tpl_loc L_400 = {F_12, 33, 4};
-static const tpl_loc L_401 = {F_12, 33, 7};
-static const tpl_loc L_402 = {F_12, 33, 19};
-static const tpl_loc L_403 = {F_12, 34, 4};
-static const tpl_loc L_404 = {F_12, 34, 7};
-static const tpl_loc L_405 = {F_12, 34, 13};
+static const tpl_loc L_399 = {F_12, 32, 4};
+static const tpl_loc L_400 = {F_12, 32, 17};
+static const tpl_loc L_401 = {F_12, 33, 4};
+static const tpl_loc L_402 = {F_12, 33, 7};
+static const tpl_loc L_403 = {F_12, 33, 19};
+static const tpl_loc L_404 = {F_12, 34, 4};
+static const tpl_loc L_405 = {F_12, 34, 7};
+static const tpl_loc L_406 = {F_12, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_406 = {F_12, 34, 26};
-static const tpl_loc L_407 = {F_12, 37, 4};
-static const tpl_loc L_408 = {F_12, 37, 40};
-static const tpl_loc L_409 = {F_12, 37, 46};
-static const tpl_loc L_410 = {F_12, 37, 23};
-static const tpl_loc L_411 = {F_12, 37, 53};
+static const tpl_loc L_407 = {F_12, 34, 26};
+static const tpl_loc L_408 = {F_12, 37, 4};
+static const tpl_loc L_409 = {F_12, 37, 40};
+static const tpl_loc L_410 = {F_12, 37, 46};
+static const tpl_loc L_411 = {F_12, 37, 23};
+static const tpl_loc L_412 = {F_12, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_412 = {F_12, 39, 4};
-static const tpl_loc L_413 = {F_12, 39, 7};
-static const tpl_loc L_414 = {F_12, 39, 24};
-static const tpl_loc L_415 = {F_12, 39, 34};
+static const tpl_loc L_413 = {F_12, 39, 4};
+static const tpl_loc L_414 = {F_12, 39, 7};
+static const tpl_loc L_415 = {F_12, 39, 24};
+static const tpl_loc L_416 = {F_12, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_416 = {F_12, 41, 4};
-static const tpl_loc L_417 = {F_12, 41, 15};
-static const tpl_loc L_418 = {F_12, 41, 34};
-static const tpl_loc L_419 = {F_12, 41, 41};
-static const tpl_loc L_420 = {F_12, 41, 20};
-static const tpl_loc L_421 = {F_12, 44, 4};
-static const tpl_loc L_422 = {F_12, 44, 15};
-static const tpl_loc L_423 = {F_12, 44, 27};
-static const tpl_loc L_424 = {F_12, 44, 33};
-static const tpl_loc L_425 = {F_12, 44, 20};
-static const tpl_loc L_426 = {F_12, 45, 4};
-static const tpl_loc L_427 = {F_12, 45, 34};
-static const tpl_loc L_428 = {F_12, 45, 40};
-static const tpl_loc L_429 = {F_12, 46, 15};
-static const tpl_loc L_430 = {F_12, 46, 50};
-static const tpl_loc L_431 = {F_12, 46, 53};
-static const tpl_loc L_432 = {F_12, 46, 59};
-static const tpl_loc L_433 = {F_12, 46, 66};
-static const tpl_loc L_434 = {F_12, 46, 74};
-static const tpl_loc L_435 = {F_12, 46, 96};
-static const tpl_loc L_436 = {F_12, 46, 99};
-static const tpl_loc L_437 = {F_12, 46, 105};
-static const tpl_loc L_438 = {F_12, 46, 124};
-static const tpl_loc L_439 = {F_12, 46, 127};
-static const tpl_loc L_440 = {F_12, 46, 134};
-static const tpl_loc L_441 = {F_12, 46, 137};
-static const tpl_loc L_442 = {F_12, 46, 147};
-static const tpl_loc L_443 = {F_12, 46, 150};
-static const tpl_loc L_444 = {F_12, 46, 211};
-static const tpl_loc L_445 = {F_12, 46, 214};
-static const tpl_loc L_446 = {F_12, 49, 4};
-static const tpl_loc L_447 = {F_12, 49, 7};
-static const tpl_loc L_448 = {F_12, 49, 12};
-static const tpl_loc L_449 = {F_12, 49, 28};
-static const tpl_loc L_450 = {F_12, 49, 46};
-static const tpl_loc L_451 = {F_12, 49, 38};
+static const tpl_loc L_417 = {F_12, 41, 4};
+static const tpl_loc L_418 = {F_12, 41, 15};
+static const tpl_loc L_419 = {F_12, 41, 34};
+static const tpl_loc L_420 = {F_12, 41, 41};
+static const tpl_loc L_421 = {F_12, 41, 20};
+static const tpl_loc L_422 = {F_12, 44, 4};
+static const tpl_loc L_423 = {F_12, 44, 15};
+static const tpl_loc L_424 = {F_12, 44, 27};
+static const tpl_loc L_425 = {F_12, 44, 33};
+static const tpl_loc L_426 = {F_12, 44, 20};
+static const tpl_loc L_427 = {F_12, 45, 4};
+static const tpl_loc L_428 = {F_12, 45, 34};
+static const tpl_loc L_429 = {F_12, 45, 40};
+static const tpl_loc L_430 = {F_12, 46, 15};
+static const tpl_loc L_431 = {F_12, 46, 50};
+static const tpl_loc L_432 = {F_12, 46, 53};
+static const tpl_loc L_433 = {F_12, 46, 59};
+static const tpl_loc L_434 = {F_12, 46, 66};
+static const tpl_loc L_435 = {F_12, 46, 74};
+static const tpl_loc L_436 = {F_12, 46, 96};
+static const tpl_loc L_437 = {F_12, 46, 99};
+static const tpl_loc L_438 = {F_12, 46, 105};
+static const tpl_loc L_439 = {F_12, 46, 124};
+static const tpl_loc L_440 = {F_12, 46, 127};
+static const tpl_loc L_441 = {F_12, 46, 134};
+static const tpl_loc L_442 = {F_12, 46, 137};
+static const tpl_loc L_443 = {F_12, 46, 147};
+static const tpl_loc L_444 = {F_12, 46, 150};
+static const tpl_loc L_445 = {F_12, 46, 211};
+static const tpl_loc L_446 = {F_12, 46, 214};
+static const tpl_loc L_447 = {F_12, 49, 4};
+static const tpl_loc L_448 = {F_12, 49, 7};
+static const tpl_loc L_449 = {F_12, 49, 12};
+static const tpl_loc L_450 = {F_12, 49, 28};
+static const tpl_loc L_451 = {F_12, 49, 46};
+static const tpl_loc L_452 = {F_12, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_452 = {F_12, 57, 4};
-static const tpl_loc L_453 = {F_12, 57, 7};
-static const tpl_loc L_454 = {F_12, 57, 22};
-static const tpl_loc L_455 = {F_12, 58, 13};
-static const tpl_loc L_456 = {F_12, 58, 58};
-static const tpl_loc L_457 = {F_12, 58, 61};
-static const tpl_loc L_458 = {F_12, 59, 27};
-static const tpl_loc L_459 = {F_12, 59, 37};
-static const tpl_loc L_460 = {F_12, 59, 40};
-static const tpl_loc L_461 = {F_12, 60, 1};
-static const tpl_loc L_462 = {F_12, 60, 28};
-static const tpl_loc L_463 = {F_12, 60, 34};
-static const tpl_loc L_464 = {F_12, 60, 4};
+static const tpl_loc L_453 = {F_12, 57, 4};
+static const tpl_loc L_454 = {F_12, 57, 7};
+static const tpl_loc L_455 = {F_12, 57, 22};
+static const tpl_loc L_456 = {F_12, 58, 13};
+static const tpl_loc L_457 = {F_12, 58, 58};
+static const tpl_loc L_458 = {F_12, 58, 61};
+static const tpl_loc L_459 = {F_12, 59, 27};
+static const tpl_loc L_460 = {F_12, 59, 37};
+static const tpl_loc L_461 = {F_12, 59, 40};
+static const tpl_loc L_462 = {F_12, 60, 1};
+static const tpl_loc L_463 = {F_12, 60, 28};
+static const tpl_loc L_464 = {F_12, 60, 34};
+static const tpl_loc L_465 = {F_12, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_13[] = "style.css.twig";
-static const tpl_loc L_465 = {F_13, 6, 33};
-static const tpl_loc L_466 = {F_13, 7, 28};
-static const tpl_loc L_467 = {F_13, 8, 34};
-static const tpl_loc L_468 = {F_13, 9, 31};
-static const tpl_loc L_469 = {F_13, 10, 28};
-static const tpl_loc L_470 = {F_13, 11, 31};
-static const tpl_loc L_471 = {F_13, 12, 30};
-static const tpl_loc L_472 = {F_13, 13, 29};
-static const tpl_loc L_473 = {F_13, 14, 30};
-static const tpl_loc L_474 = {F_13, 15, 34};
-static const tpl_loc L_475 = {F_13, 16, 29};
-static const tpl_loc L_476 = {F_13, 6, 10};
+static const tpl_loc L_466 = {F_13, 6, 33};
+static const tpl_loc L_467 = {F_13, 7, 28};
+static const tpl_loc L_468 = {F_13, 8, 34};
+static const tpl_loc L_469 = {F_13, 9, 31};
+static const tpl_loc L_470 = {F_13, 10, 28};
+static const tpl_loc L_471 = {F_13, 11, 31};
+static const tpl_loc L_472 = {F_13, 12, 30};
+static const tpl_loc L_473 = {F_13, 13, 29};
+static const tpl_loc L_474 = {F_13, 14, 30};
+static const tpl_loc L_475 = {F_13, 15, 34};
+static const tpl_loc L_476 = {F_13, 16, 29};
+static const tpl_loc L_477 = {F_13, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_477 = {F_13, 7, 10};
+static const tpl_loc L_478 = {F_13, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_478 = {F_13, 8, 10};
+static const tpl_loc L_479 = {F_13, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_479 = {F_13, 9, 10};
-static const tpl_loc L_480 = {F_13, 10, 10};
+static const tpl_loc L_480 = {F_13, 9, 10};
+static const tpl_loc L_481 = {F_13, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_481 = {F_13, 11, 10};
+static const tpl_loc L_482 = {F_13, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_482 = {F_13, 12, 10};
+static const tpl_loc L_483 = {F_13, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_483 = {F_13, 13, 10};
-static const tpl_loc L_484 = {F_13, 14, 10};
+static const tpl_loc L_484 = {F_13, 13, 10};
+static const tpl_loc L_485 = {F_13, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_485 = {F_13, 15, 10};
+static const tpl_loc L_486 = {F_13, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_486 = {F_13, 16, 10};
+static const tpl_loc L_487 = {F_13, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_487 = {F_13, 17, 10};
+static const tpl_loc L_488 = {F_13, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_14[] = "table.twig";
-static const tpl_loc L_488 = {F_14, 4, 4};
-static const tpl_loc L_489 = {F_14, 4, 20};
-static const tpl_loc L_490 = {F_14, 4, 25};
-static const tpl_loc L_491 = {F_14, 4, 39};
+static const tpl_loc L_489 = {F_14, 4, 4};
+static const tpl_loc L_490 = {F_14, 4, 20};
+static const tpl_loc L_491 = {F_14, 4, 25};
+static const tpl_loc L_492 = {F_14, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_492 = {F_14, 5, 25};
-static const tpl_loc L_493 = {F_14, 5, 28};
-static const tpl_loc L_494 = {F_14, 5, 33};
-static const tpl_loc L_495 = {F_14, 5, 45};
-static const tpl_loc L_496 = {F_14, 6, 4};
-static const tpl_loc L_497 = {F_14, 6, 7};
-static const tpl_loc L_498 = {F_14, 7, 31};
-static const tpl_loc L_499 = {F_14, 7, 51};
-static const tpl_loc L_500 = {F_14, 8, 5};
-static const tpl_loc L_501 = {F_14, 8, 13};
-static const tpl_loc L_502 = {F_14, 8, 41};
-static const tpl_loc L_503 = {F_14, 8, 67};
-static const tpl_loc L_504 = {F_14, 8, 75};
-static const tpl_loc L_505 = {F_14, 8, 108};
-static const tpl_loc L_506 = {F_14, 8, 116};
-static const tpl_loc L_507 = {F_14, 11, 42};
-static const tpl_loc L_508 = {F_14, 11, 103};
-static const tpl_loc L_509 = {F_14, 12, 1};
-static const tpl_loc L_510 = {F_14, 12, 9};
+static const tpl_loc L_493 = {F_14, 5, 25};
+static const tpl_loc L_494 = {F_14, 5, 28};
+static const tpl_loc L_495 = {F_14, 5, 33};
+static const tpl_loc L_496 = {F_14, 5, 45};
+static const tpl_loc L_497 = {F_14, 6, 4};
+static const tpl_loc L_498 = {F_14, 6, 7};
+static const tpl_loc L_499 = {F_14, 7, 31};
+static const tpl_loc L_500 = {F_14, 7, 51};
+static const tpl_loc L_501 = {F_14, 8, 5};
+static const tpl_loc L_502 = {F_14, 8, 13};
+static const tpl_loc L_503 = {F_14, 8, 41};
+static const tpl_loc L_504 = {F_14, 8, 67};
+static const tpl_loc L_505 = {F_14, 8, 75};
+static const tpl_loc L_506 = {F_14, 8, 108};
+static const tpl_loc L_507 = {F_14, 8, 116};
+static const tpl_loc L_508 = {F_14, 11, 42};
+static const tpl_loc L_509 = {F_14, 11, 103};
+static const tpl_loc L_510 = {F_14, 12, 1};
+static const tpl_loc L_511 = {F_14, 12, 9};
 static const char F_15[] = "title.md.twig";
-static const tpl_loc L_511 = {F_15, 3, 3};
-static const tpl_loc L_512 = {F_15, 3, 6};
-static const tpl_loc L_513 = {F_15, 3, 11};
-static const tpl_loc L_514 = {F_15, 3, 17};
-static const tpl_loc L_515 = {F_15, 5, 4};
-static const tpl_loc L_516 = {F_15, 5, 12};
-static const tpl_loc L_517 = {F_15, 6, 24};
-static const tpl_loc L_518 = {F_15, 6, 39};
-static const tpl_loc L_519 = {F_15, 9, 4};
-static const tpl_loc L_520 = {F_15, 9, 12};
-static const tpl_loc L_521 = {F_15, 10, 25};
-static const tpl_loc L_522 = {F_15, 10, 41};
+static const tpl_loc L_512 = {F_15, 3, 3};
+static const tpl_loc L_513 = {F_15, 3, 6};
+static const tpl_loc L_514 = {F_15, 3, 11};
+static const tpl_loc L_515 = {F_15, 3, 17};
+static const tpl_loc L_516 = {F_15, 5, 4};
+static const tpl_loc L_517 = {F_15, 5, 12};
+static const tpl_loc L_518 = {F_15, 6, 24};
+static const tpl_loc L_519 = {F_15, 6, 39};
+static const tpl_loc L_520 = {F_15, 9, 4};
+static const tpl_loc L_521 = {F_15, 9, 12};
+static const tpl_loc L_522 = {F_15, 10, 25};
+static const tpl_loc L_523 = {F_15, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -2535,15 +2536,61 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
     tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v31 = tpl_str("Octavo ", 7u);
-    tpl_value v32 = tpl_str("getVersion", 10u);
-    tpl_value v33 = tpl_call_method(rt, v16, v32, 0, NULL, &L_177);
-    tpl_value v34 = tpl_op_concat(rt, v31, v33);
-    tpl_map_set(rt->arena, m29, v30, v34);
-    tpl_value v35 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a36[2] = {v28, v35};
-    tpl_value v37 = tpl_call_method(rt, v16, v27, 2, a36, &L_178);
-    tpl_out_value(rt, v37);
+    tpl_value v36 = tpl_null();
+    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
+    if (!b35)
+      v36 = tpl_null();
+    (void)b35;
+    tpl_value v37 = tpl_str("generator", 9);
+    tpl_value v34 = tpl_null();
+    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
+    if (!b33)
+      v34 = tpl_null();
+    (void)b33;
+    tpl_value v38 = tpl_str("name", 4);
+    tpl_value v32 = tpl_null();
+    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
+    if (!b31)
+      v32 = tpl_null();
+    tpl_value v39;
+    if (b31 && v32.type != TPL_NULL) {
+      v39 = v32;
+    } else {
+      tpl_value v40 = tpl_str("Octavo", 6u);
+      v39 = v40;
+    }
+    tpl_value v41 = tpl_str(" ", 1u);
+    tpl_value v42 = tpl_op_concat(rt, v39, v41);
+    tpl_value v48 = tpl_null();
+    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
+    if (!b47)
+      v48 = tpl_null();
+    (void)b47;
+    tpl_value v49 = tpl_str("generator", 9);
+    tpl_value v46 = tpl_null();
+    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
+    if (!b45)
+      v46 = tpl_null();
+    (void)b45;
+    tpl_value v50 = tpl_str("version", 7);
+    tpl_value v44 = tpl_null();
+    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
+    if (!b43)
+      v44 = tpl_null();
+    tpl_value v51;
+    if (b43 && v44.type != TPL_NULL) {
+      v51 = v44;
+    } else {
+      tpl_value v52 = tpl_str("getVersion", 10u);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_177);
+      v51 = v53;
+    }
+    tpl_value v54 = tpl_op_concat(rt, v42, v51);
+    tpl_map_set(rt->arena, m29, v30, v54);
+    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
+    const tpl_value a56[2] = {v28, v55};
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_178);
+    tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -3035,11 +3082,12 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k5 = NULL;
-  tpl_value v17 = tpl_null();
-  tpl_value v22 = tpl_null();
+  const tpl_callable *k6 = NULL;
   tpl_value v23 = tpl_null();
-  tpl_value v25 = tpl_null();
   tpl_value v28 = tpl_null();
+  tpl_value v29 = tpl_null();
+  tpl_value v31 = tpl_null();
+  tpl_value v34 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -3071,102 +3119,111 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_str("en", 2u);
       v6 = v7;
     }
-    tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_247);
-    tpl_out_value(rt, v8);
+    tpl_map *m8 = tpl_map_new(rt->arena, 1);
+    tpl_value v9 = tpl_str("_", 1u);
+    tpl_value v10 = tpl_str("-", 1u);
+    tpl_map_set(rt->arena, m8, v9, v10);
+    tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+    const tpl_value a12[2] = {v6, v11};
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_247);
+    tpl_value v13 = k5->fn(rt, ctx, 2, a12, &L_247);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_248);
+    tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_248;
-    tpl_value v9 = tpl_str("partials/head.twig", 18u);
-    tpl_map *m10 = tpl_map_new(rt->arena, 1);
-    tpl_value v11 = tpl_str("page_title", 10u);
-    tpl_value v12 = tpl_str("title", 5u);
-    tpl_value v13 = tpl_block_function(rt, ctx, blocks, v12, tpl_null(), &L_249);
-    const tpl_value a14[1] = {v13};
-    if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_250);
-    tpl_value v15 = k5->fn(rt, ctx, 1, a14, &L_250);
-    tpl_map_set(rt->arena, m10, v11, v15);
-    tpl_value v16 = tpl_map_or_list(rt->arena, m10);
-    tpl_include(rt, ctx, v9, v16, false, false, &L_248);
+    rt->loc = &L_249;
+    tpl_value v15 = tpl_str("partials/head.twig", 18u);
+    tpl_map *m16 = tpl_map_new(rt->arena, 1);
+    tpl_value v17 = tpl_str("page_title", 10u);
+    tpl_value v18 = tpl_str("title", 5u);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_250);
+    const tpl_value a20[1] = {v19};
+    if (!k6)
+      k6 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_251);
+    tpl_value v21 = k6->fn(rt, ctx, 1, a20, &L_251);
+    tpl_map_set(rt->arena, m16, v17, v21);
+    tpl_value v22 = tpl_map_or_list(rt->arena, m16);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_249);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_251;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_251);
+    rt->loc = &L_252;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_252);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_252;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_252);
+    rt->loc = &L_253;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_253);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_253;
-    v17 = tpl_var(rt, ctx, self, &N_app, &L_254);
-    tpl_value v18 = tpl_str("getLabel", 8u);
-    tpl_value v19 = tpl_str("skip_to_content", 15u);
-    const tpl_value a20[1] = {v19};
-    tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_255);
-    tpl_out_value(rt, v21);
+    rt->loc = &L_254;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_255);
+    tpl_value v24 = tpl_str("getLabel", 8u);
+    tpl_value v25 = tpl_str("skip_to_content", 15u);
+    const tpl_value a26[1] = {v25};
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_256);
+    tpl_out_value(rt, v27);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_256;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_256);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_257);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_257;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_257);
+    rt->loc = &L_258;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_258);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
-    v22 = tpl_var(rt, ctx, self, &N_book, &L_259);
-    v23 = tpl_getattr_name_ic(rt, v22, &N_title, &L_260, &ic0);
-    tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_261);
-    tpl_out_value(rt, v24);
+    rt->loc = &L_259;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_260);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_261, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_262);
+    tpl_out_value(rt, v30);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_262;
-    v25 = tpl_getattr_name_ic(rt, v22, &N_author, &L_263, &ic1);
-    bool b26 = tpl_truthy(v25);
-    if (b26) {
+    rt->loc = &L_263;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_264, &ic1);
+    bool b32 = tpl_truthy(v31);
+    if (b32) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_264;
-        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_265);
-        tpl_out_value(rt, v27);
+        rt->loc = &L_265;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_266);
+        tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_266;
-    v28 = tpl_getattr_name_ic(rt, v22, &N_edition, &L_267, &ic2);
-    bool b29 = tpl_truthy(v28);
-    if (b29) {
+    rt->loc = &L_267;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_268, &ic2);
+    bool b35 = tpl_truthy(v34);
+    if (b35) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_268;
-        tpl_value v30 = tpl_escape_value(rt, v28, TPL_ESC_HTML, &L_269);
-        tpl_out_value(rt, v30);
+        rt->loc = &L_269;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_270);
+        tpl_out_value(rt, v36);
       }
     }
   }
@@ -3182,7 +3239,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k6 = NULL;
+  const tpl_callable *k7 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_value v13 = tpl_null();
@@ -3191,7 +3248,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_271;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3211,31 +3268,31 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
-    if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_271);
-    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_271);
+    if (!k7)
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_272);
+    tpl_value v9 = k7->fn(rt, ctx, 2, a8, &L_272);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_272;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_273);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_274, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_275);
+    rt->loc = &L_273;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_274);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_275, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_276);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_276;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_277);
+    rt->loc = &L_277;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_278);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_278);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_279);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3261,38 +3318,38 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_279;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_280);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_281, &ic0);
+    rt->loc = &L_280;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_281);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_282, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_282;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_283, &ic1);
+    rt->loc = &L_283;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_284;
+    rt->loc = &L_285;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_285);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_286);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_286);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_287);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_284);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_285);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3306,9 +3363,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_287;
+    rt->loc = &L_288;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_287);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_288);
   }
 }
 
@@ -3331,38 +3388,38 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_288;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_289);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_290, &ic0);
+    rt->loc = &L_289;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_290);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_291, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_291;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_292, &ic1);
+    rt->loc = &L_292;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_293, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_293;
+    rt->loc = &L_294;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_294);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_295);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_295);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_296);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_293);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_294);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3376,9 +3433,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_296;
+    rt->loc = &L_297;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_296);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_297);
   }
 }
 
@@ -3406,7 +3463,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_297;
+    rt->loc = &L_298;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3430,9 +3487,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_298;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_299);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_300, &ic0);
+        rt->loc = &L_299;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_300);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_301, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3443,17 +3500,17 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_301;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_302);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_303, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_304);
+    rt->loc = &L_302;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_303);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_304, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_305);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_305;
+    rt->loc = &L_306;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3477,9 +3534,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_306;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_307, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_308);
+        rt->loc = &L_307;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_308, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_309);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3488,16 +3545,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_309;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_310, &ic3);
+    rt->loc = &L_310;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_311, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_311;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_312);
+        rt->loc = &L_312;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_313);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3506,16 +3563,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_313;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_314, &ic4);
+    rt->loc = &L_314;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_315, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_315;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_316);
+        rt->loc = &L_316;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_317);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3538,7 +3595,7 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k7 = NULL;
+  const tpl_callable *k8 = NULL;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   tpl_value v1 = argc > 1 ? argv[1] : tpl_null();
@@ -3547,9 +3604,9 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_all, v0);
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
-  if (!k7)
-    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_318);
-  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_318);
+  if (!k8)
+    k8 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_319);
+  tpl_value v3 = k8->fn(rt, scope, 2, a2, &L_319);
   return v3;
 }
 
@@ -3559,8 +3616,8 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k8 = NULL;
   const tpl_callable *k9 = NULL;
+  const tpl_callable *k10 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v14 = tpl_null();
   tpl_value v15 = tpl_null();
@@ -3582,7 +3639,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_317;
+    rt->loc = &L_318;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3599,75 +3656,75 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
-    if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_319);
-    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_319);
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_320);
+    tpl_value v9 = k9->fn(rt, ctx, 3, a8, &L_320);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_320;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_321);
+    rt->loc = &L_321;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_322);
     const tpl_value a11[1] = {v10};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_322);
-    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_322));
+    if (!k10)
+      k10 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_323);
+    bool b12 = !tpl_truthy(k10->fn(rt, ctx, 1, a11, &L_323));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_323;
+        rt->loc = &L_324;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_324;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_325);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_326, &ic0);
+            rt->loc = &L_325;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_326);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_327, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_327;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_328);
+            rt->loc = &L_328;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_329);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_329;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_330);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_331, &ic1);
+            rt->loc = &L_330;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_331);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_332, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_332;
+            rt->loc = &L_333;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_333, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_334, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_334);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_335);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_335);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_336);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_336);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_337, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_338, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_337);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_338, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_339, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_339);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_340);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3676,15 +3733,15 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_340;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_341, &ic5);
+            rt->loc = &L_341;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_342, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_342;
+                rt->loc = &L_343;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3728,25 +3785,25 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_343;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_344);
+    rt->loc = &L_344;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_345);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_345;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_346);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_347, &ic0);
+    rt->loc = &L_346;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_347);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_348, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_348;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_349);
+        rt->loc = &L_349;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_350);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3755,7 +3812,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_350;
+    rt->loc = &L_351;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3769,7 +3826,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_351, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_352, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3778,9 +3835,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_352;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_353, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_354);
+        rt->loc = &L_353;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_354, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_355);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3791,7 +3848,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_355;
+    rt->loc = &L_356;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3815,14 +3872,14 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_356);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_357);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_357;
+    rt->loc = &L_358;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3843,29 +3900,29 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_358);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_359);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_359);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_360);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_360);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_361);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_361;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_362);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_363, &ic3);
+    rt->loc = &L_362;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_363);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_364, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_364;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_365);
+        rt->loc = &L_365;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_366);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3874,16 +3931,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_366;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_367);
+    rt->loc = &L_367;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_368);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_368;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_369);
+        rt->loc = &L_369;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_370);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3914,24 +3971,24 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_370;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_371);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_372, &ic0);
+    rt->loc = &L_371;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_372);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_373, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_373;
+        rt->loc = &L_374;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_374;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_375, &ic1);
+        rt->loc = &L_375;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_376, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3942,8 +3999,8 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_376;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_377, &ic2);
+    rt->loc = &L_377;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_378, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -3955,8 +4012,8 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k10 = NULL;
   const tpl_callable *k11 = NULL;
+  const tpl_callable *k12 = NULL;
   tpl_value v8 = tpl_null();
   tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
@@ -3965,7 +4022,7 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_378;
+    rt->loc = &L_379;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -3987,9 +4044,9 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_379;
+    rt->loc = &L_380;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_380);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_381);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -3999,22 +4056,22 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_381;
+        rt->loc = &L_382;
         const tpl_value a12[1] = {v8};
-        if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_382);
-        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_382);
-        const tpl_value a14[1] = {v13};
         if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_383);
-        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_383);
+          k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_383);
+        tpl_value v13 = k11->fn(rt, ctx, 1, a12, &L_383);
+        const tpl_value a14[1] = {v13};
+        if (!k12)
+          k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_384);
+        tpl_value v15 = k12->fn(rt, ctx, 1, a14, &L_384);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_385;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4036,11 +4093,11 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_385);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_386);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_386);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_387);
     tpl_out_value(rt, v29);
   }
 }
@@ -4052,8 +4109,8 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k12 = NULL;
   const tpl_callable *k13 = NULL;
+  const tpl_callable *k14 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
@@ -4065,30 +4122,30 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_387;
+    rt->loc = &L_388;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_388);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_389, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_389);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_390, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_390, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_391, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_391);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_392);
     const tpl_value a9[1] = {v8};
-    if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_392);
-    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_392);
-    const tpl_value a11[1] = {v10};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_393);
-    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_393);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_393);
+    tpl_value v10 = k13->fn(rt, ctx, 1, a9, &L_393);
+    const tpl_value a11[1] = {v10};
+    if (!k14)
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_394);
+    tpl_value v12 = k14->fn(rt, ctx, 1, a11, &L_394);
     tpl_out_value(rt, v12);
   }
 }
@@ -4107,9 +4164,9 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_408);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_409);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_409, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_410, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4122,12 +4179,12 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k14 = NULL;
   const tpl_callable *k15 = NULL;
   const tpl_callable *k16 = NULL;
   const tpl_callable *k17 = NULL;
   const tpl_callable *k18 = NULL;
   const tpl_callable *k19 = NULL;
+  const tpl_callable *k20 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -4171,16 +4228,16 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_394;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_395);
+    rt->loc = &L_395;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_396);
     const tpl_value a1[1] = {v0};
-    if (!k14)
-      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_396);
-    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_396));
+    if (!k15)
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_397);
+    bool b2 = !tpl_truthy(k15->fn(rt, ctx, 1, a1, &L_397));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_397;
+        rt->loc = &L_398;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4189,30 +4246,30 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_398;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_399);
+        rt->loc = &L_399;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_400);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_400;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_401);
+            rt->loc = &L_401;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_402);
             const tpl_value a8[1] = {v7};
-            if (!k14)
-              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_402);
-            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_402));
+            if (!k15)
+              k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_403);
+            bool b9 = !tpl_truthy(k15->fn(rt, it6.scope, 1, a8, &L_403));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_403;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_404);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_405, &ic0);
+                rt->loc = &L_404;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_405);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_406, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k15)
-                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_406);
-                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_406);
+                if (!k16)
+                  k16 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_407);
+                tpl_value v13 = k16->fn(rt, it6.scope, 1, a12, &L_407);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4220,32 +4277,32 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_407;
+                    rt->loc = &L_408;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn45, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_410);
-                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_410);
-                    const tpl_value a18[1] = {v17};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_411);
-                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_411);
+                      k17 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_411);
+                    tpl_value v17 = k17->fn(rt, it6.scope, 2, a16, &L_411);
+                    const tpl_value a18[1] = {v17};
+                    if (!k18)
+                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_412);
+                    tpl_value v19 = k18->fn(rt, it6.scope, 1, a18, &L_412);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_412;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_413);
+                    rt->loc = &L_413;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_414);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_414;
+                        rt->loc = &L_415;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_415);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_416);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4260,18 +4317,18 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_416;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_417);
+                    rt->loc = &L_417;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_418);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_418);
-                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_418);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_419);
-                    const tpl_value a32[3] = {v27, v28, v31};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_420);
-                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_420);
+                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
+                    tpl_value v30 = k18->fn(rt, it6.scope, 1, a29, &L_419);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_420);
+                    const tpl_value a32[3] = {v27, v28, v31};
+                    if (!k19)
+                      k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_421);
+                    tpl_value v33 = k19->fn(rt, it6.scope, 3, a32, &L_421);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4280,22 +4337,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_421;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_423);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_424, &ic1);
+            rt->loc = &L_422;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_423);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_424);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_425, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_425);
-            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_425);
+            if (!k20)
+              k20 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_426);
+            tpl_value v40 = k20->fn(rt, it6.scope, 2, a39, &L_426);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_426;
+            rt->loc = &L_427;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4311,8 +4368,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_427);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_428, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_429, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4322,7 +4379,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_429;
+            rt->loc = &L_430;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4350,11 +4407,11 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_430;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_431);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_432, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_433, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_434);
+                rt->loc = &L_431;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_433, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_434, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_435);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4365,31 +4422,31 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_435;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_437, &ic5);
+            rt->loc = &L_436;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_438, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_438;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_439);
+            rt->loc = &L_439;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_440);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_440;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_441);
+            rt->loc = &L_441;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_442);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_442;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_443);
+            rt->loc = &L_443;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_444);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4404,9 +4461,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_444;
+            rt->loc = &L_445;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_445);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_446);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4417,24 +4474,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_446;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_447);
+        rt->loc = &L_447;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_448);
         const tpl_value a76[1] = {v75};
-        if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_448);
-        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_448);
+        if (!k18)
+          k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_449);
+        tpl_value v77 = k18->fn(rt, ctx, 1, a76, &L_449);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_449;
+            rt->loc = &L_450;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k17)
-              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_450);
-            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_450);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_451);
+            if (!k18)
+              k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
+            tpl_value v82 = k18->fn(rt, ctx, 1, a81, &L_451);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_452);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4460,7 +4517,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k20 = NULL;
+  const tpl_callable *k21 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
@@ -4492,18 +4549,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_452;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_453);
+    rt->loc = &L_453;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_454);
     const tpl_value a1[1] = {v0};
-    if (!k20)
-      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_454);
-    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_454));
+    if (!k21)
+      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_455);
+    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_455));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_455;
+        rt->loc = &L_456;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4521,34 +4578,34 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_456;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_457);
+        rt->loc = &L_457;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_458);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_458;
+        rt->loc = &L_459;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_459;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_460);
+        rt->loc = &L_460;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_461);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_462);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_463);
+        rt->loc = &L_462;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_463);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_464);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_464);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_465);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4578,9 +4635,9 @@ static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_465;
+    rt->loc = &L_466;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_465);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
   }
 }
 
@@ -4593,9 +4650,9 @@ static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_466;
+    rt->loc = &L_467;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
   }
 }
 
@@ -4608,9 +4665,9 @@ static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_467;
+    rt->loc = &L_468;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
   }
 }
 
@@ -4623,9 +4680,9 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_469;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
   }
 }
 
@@ -4638,9 +4695,9 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_469;
+    rt->loc = &L_470;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
   }
 }
 
@@ -4653,9 +4710,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_471;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
   }
 }
 
@@ -4668,9 +4725,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_472;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
   }
 }
 
@@ -4683,9 +4740,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_473;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
   }
 }
 
@@ -4698,9 +4755,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_473;
+    rt->loc = &L_474;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
   }
 }
 
@@ -4713,9 +4770,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
+    rt->loc = &L_475;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
   }
 }
 
@@ -4728,9 +4785,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
+    rt->loc = &L_476;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
   }
 }
 
@@ -4753,63 +4810,63 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_476);
+    rt->loc = &L_477;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_477);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_477);
+    rt->loc = &L_478;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_478);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_478);
+    rt->loc = &L_479;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_479);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_479);
+    rt->loc = &L_480;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_480);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_480);
+    rt->loc = &L_481;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_481);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_481);
+    rt->loc = &L_482;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_482);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_482);
+    rt->loc = &L_483;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_483);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_483);
+    rt->loc = &L_484;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_484);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_484);
+    rt->loc = &L_485;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_485);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_485);
+    rt->loc = &L_486;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_486);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_486);
+    rt->loc = &L_487;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_487);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_487);
+    rt->loc = &L_488;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_488);
   }
 }
 
@@ -4840,12 +4897,12 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_488;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_489);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_490, &ic0);
+    rt->loc = &L_489;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_490);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_491, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_491, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_492, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4856,16 +4913,16 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_492;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_493);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_494, &ic2);
+    rt->loc = &L_493;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_494);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_495, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_495;
+        rt->loc = &L_496;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4876,22 +4933,22 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_496;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_497);
+    rt->loc = &L_497;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_498);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_498;
+        rt->loc = &L_499;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_499;
+            rt->loc = &L_500;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -4902,23 +4959,23 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_500;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_501, &ic3);
+        rt->loc = &L_501;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_502, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_502;
+            rt->loc = &L_503;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_503;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_504, &ic4);
+            rt->loc = &L_504;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_505, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -4929,8 +4986,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_505;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_506, &ic5);
+        rt->loc = &L_506;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_507, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -4941,7 +4998,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_507;
+    rt->loc = &L_508;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -4952,7 +5009,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_508;
+        rt->loc = &L_509;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -4963,8 +5020,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_509;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_510, &ic6);
+    rt->loc = &L_510;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_511, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -4990,26 +5047,26 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_511;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_512);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_513, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_514);
+    rt->loc = &L_512;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_513);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_514, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_515);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_515;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_516, &ic1);
+    rt->loc = &L_516;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_517, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_517;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_518);
+        rt->loc = &L_518;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_519);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5018,16 +5075,16 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_519;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_520, &ic2);
+    rt->loc = &L_520;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_521, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_521;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_522);
+        rt->loc = &L_522;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_523);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5035,7 +5092,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5039 "clean_html_chunked.c"
+#line 5096 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -6028,13 +6085,13 @@ static const char T13_source[] =
     "ISBN {{ edition.isbn|e }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: 'Octavo ' ~ app.getVersion()}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
 static const tpl_template T13 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn18,
   .source = T13_source,
-  .source_len = 573,
+  .source_len = 631,
   .ast = NULL,
 };
 
@@ -6119,7 +6176,7 @@ static const char T16_source[] =
     "    the page's columns) and `body`. -#}\n"
     "{% import 'partials/macros.twig' as m %}\n"
     "<!DOCTYPE html>\n"
-    "<html lang=\"{{ book.language|default('en')|e }}\">\n"
+    "<html lang=\"{{ book.language|default('en')|replace({'_': '-'})|e }}\">\n"
     "<head>\n"
     "{% include 'partials/head.twig' with {page_title: block('title')|trim} %}\n"
     "{% block head %}{% endblock %}\n"
@@ -6140,7 +6197,7 @@ static const tpl_template T16 = {
   .nblocks = 4,
   .blocks = T16_blocks,
   .source = T16_source,
-  .source_len = 808,
+  .source_len = 828,
   .ast = NULL,
 };
 

@@ -407,8 +407,12 @@ static void add_template_dir(bk_edition *e, const char *rel) {
 }
 
 static void find_custom_css(bk_edition *e) {
-  const char *dirs[] = {e->name, e->format, ""};
-  for (size_t i = 0; i < 3; i++) {
+  const char *dirs[] = {e->name, e->format,
+                        strcmp(e->format, "html_chunked") ? "" : "htmlchunked",
+                        ""};
+  for (size_t i = 0; i < 4; i++) {
+    if (i == 2 && !dirs[2][0])
+      continue;
     const char *rel = arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
                                    dirs[i], dirs[i][0] ? "/" : "");
     bool missing = false;
@@ -783,8 +787,9 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
     else
       report_at(e, BK_ERROR, path,
                 "unknown element '%s': a book's own element needs a "
-                "template '%s.twig' in Resources/Templates/",
-                it->element, it->element);
+                "template '%s.twig' for the %s format, in "
+                "Resources/Templates/ or Resources/Templates/%s/",
+                it->element, it->element, e->format, e->format);
     return -1;
   }
   const char *src;

@@ -245,6 +245,10 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   if (!cfg || st.errors) {
     /* A --configuration that does not parse is a bad command line. */
     rc = st.usage_errors ? 2 : 1;
+    if (opt->verbosity >= 0)
+      fprintf(stderr, "publish: %u error%s, %u warning%s; nothing published\n",
+              st.errors, st.errors == 1 ? "" : "s", st.warnings,
+              st.warnings == 1 ? "" : "s");
     goto out;
   }
   size_t n = bk_config_nedition(cfg);
@@ -303,10 +307,18 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       bk_pos pos = {"config.yml", 0, 0};
       snprintf(path, sizeof path, "book.editions.%s.format", name);
       bk_config_where(cfg, path, &pos);
-      bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
-                "edition '%s': the %s format is not available in this version "
-                "of Octavo yet (html and html_chunked are)",
-                name, format);
+      if (!strcmp(format, "mobi"))
+        bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
+                  "edition '%s': mobi needed Amazon's KindleGen, which is "
+                  "discontinued, and Kindle now takes EPUB; Octavo will "
+                  "publish mobi editions as EPUB once its epub format is "
+                  "built (html and html_chunked are now)",
+                  name);
+      else
+        bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
+                  "edition '%s': the %s format is not available in this "
+                  "version of Octavo yet (html and html_chunked are)",
+                  name, format);
       rc = 1;
       continue;
     }

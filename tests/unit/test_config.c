@@ -713,7 +713,7 @@ static void test_languages(void) {
   CHECK_STR(get(en_labels, "chapter.0"), "Chapter {{ item.number }}");
   CHECK_STR(get(en_labels, "chapter.3"), "{{ item.counters[0:4]|join('.') }}");
   CHECK_STR(get(en_labels, "figure"),
-            "Figure {{ element.number }}.{{ item.number }}");
+            "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
   CHECK_STR(get(en_labels, "date_format"), "m/d/Y");
   CHECK_STR(get(en_labels, "published_with"), "Published with {{ generator }}");
   CHECK_STR(get(en_titles, "toc"), "Table of contents");
@@ -809,7 +809,7 @@ static void test_overrides(void) {
   /* The root file's list replaced the built-in one whole. */
   CHECK_LEN(get(l, "chapter"), 1);
   CHECK_STR(get(l, "chapter.0"), "Ch. {{ item.number }}");
-  CHECK_STR(get(l, "figure"), "Figure {{ element.number }}.{{ item.number }}");
+  CHECK_STR(get(l, "figure"), "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
 
   dir = book("bad-translation", "Resources/Translations/labels.en.yml",
              "label:\n  next: [oops\n", NULL);
