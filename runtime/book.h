@@ -156,7 +156,6 @@ int bk_out_begin(bk_edition *e, bk_out *o);
 /* Writes data to tmp_dir/rel, creating folders. */
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
                  size_t len);
-int bk_out_copy(bk_edition *e, bk_out *o, const char *rel, const char *src);
 /* Renames the temporary folder into place, keeping the previous output
  * aside; then either bk_out_finish removes it, or bk_out_rollback (an
  * after_publish script failed) puts it back. */

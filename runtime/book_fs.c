@@ -205,19 +205,6 @@ fail:
   return -1;
 }
 
-int bk_out_copy(bk_edition *e, bk_out *o, const char *rel, const char *src) {
-  size_t len;
-  char *data = tpl_read_file(src, &len);
-  if (!data) {
-    bk_report(e->rep, BK_ERROR, "Output", 0, 0, "cannot read %s: %s", src,
-              strerror(errno));
-    return -1;
-  }
-  int rc = bk_out_write(e, o, rel, data, len);
-  free(data);
-  return rc;
-}
-
 int bk_out_commit(bk_edition *e, bk_out *o) {
   char old[PATH_MAX];
   snprintf(old, sizeof old, "%s.old", o->tmp_dir);
