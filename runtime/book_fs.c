@@ -3,8 +3,6 @@
  * edition succeeded. */
 #include "book.h"
 
-#include "tpl_interp.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
