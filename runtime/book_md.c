@@ -1417,7 +1417,8 @@ static void md_note_ref_markup(md *m, const md_note_ref *r,
   sb_add_escaped(&m->sb, note_id, strlen(note_id));
   sb_adds(&m->sb, "\" id=\"");
   sb_add_escaped(&m->sb, r->id, strlen(r->id));
-  sb_adds(&m->sb, "\" role=\"doc-noteref\">");
+  sb_adds(&m->sb, m->opt->epub ? "\" epub:type=\"noteref\" role=\"doc-noteref\">"
+                               : "\" role=\"doc-noteref\">");
   sb_addint(&m->sb, r->number);
   sb_adds(&m->sb, "</a></sup>");
   cmark_node_set_literal(r->node, sb_cstr(&m->sb));
@@ -1452,16 +1453,38 @@ static void md_finish_notes(md *m) {
     md_note_ref_markup(m, r, note_ids[r->number - 1]);
   }
 
+  /* EPUB readers show a note in a pop-up when it is an aside marked as a
+   * footnote; a list cannot hold asides, so there each note carries its
+   * number itself. */
+  bool epub = m->opt->epub;
   cmark_node *section = md_custom_block(
-      "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>",
-      "</ol>\n</div>");
+      epub ? "<div class=\"footnotes\" role=\"doc-endnotes\">"
+           : "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>",
+      epub ? "</div>" : "</ol>\n</div>");
   cmark_node_append_child(m->doc, section);
   for (size_t i = 0; i < m->nnotes; i++) {
     m->sb.len = 0;
-    sb_adds(&m->sb, "<li id=\"");
+    sb_adds(&m->sb, epub ? "<aside epub:type=\"footnote\" role=\"doc-footnote\" "
+                           "class=\"footnote\" id=\""
+                         : "<li id=\"");
     sb_add_escaped(&m->sb, note_ids[i], strlen(note_ids[i]));
     sb_adds(&m->sb, "\">");
-    cmark_node *li = md_custom_block(sb_cstr(&m->sb), "</li>");
+    cmark_node *li =
+        md_custom_block(sb_cstr(&m->sb), epub ? "</aside>" : "</li>");
+    if (epub) {
+      /* The number opens the note's first paragraph. */
+      cmark_node *first = cmark_node_first_child(m->notes[i]);
+      m->sb.len = 0;
+      sb_adds(&m->sb, "<span class=\"footnote-number\">");
+      sb_addint(&m->sb, (long)i + 1);
+      sb_adds(&m->sb, ".</span> ");
+      cmark_node *num = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
+      cmark_node_set_on_enter(num, sb_cstr(&m->sb));
+      if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH)
+        cmark_node_prepend_child(first, num);
+      else
+        cmark_node_free(num);
+    }
     cmark_node_append_child(section, li);
     cmark_node *c;
     while ((c = cmark_node_first_child(m->notes[i])))

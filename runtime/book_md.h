@@ -121,6 +121,9 @@ typedef struct bk_md_options {
                                   image sources ("images/" by default;
                                   give the trailing slash) */
   bool extract_title;          /* a leading H1 becomes the title, out of body */
+  bool epub;                   /* EPUB 3 notes: epub:type="noteref" on
+                                  references, each note an <aside
+                                  epub:type="footnote"> */
   const char *backref_label;   /* aria-label of a note's link back to the
                                   text, in the book's language; NULL: "Back
                                   to the text" */

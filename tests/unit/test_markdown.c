@@ -657,6 +657,29 @@ static void test_code(void) {
 
 /* ---- footnotes ------------------------------------------------------ */
 
+/* EPUB 3: references marked noteref, each note an aside marked footnote,
+ * numbered in its first paragraph, with a translated back link. */
+static void test_footnotes_epub(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.id_prefix = "e";
+  f.opt.epub = true;
+  f.opt.backref_label = "Volver \"al\" texto";
+  CHECK_STR(html_of(&f, "Text[^a].\n\n[^a]: The note.\n"),
+            "<p>Text<sup class=\"footnote-ref\"><a href=\"#fn-e-1\" "
+            "id=\"fnref-e-1\" epub:type=\"noteref\" role=\"doc-noteref\">1"
+            "</a></sup>.</p>\n"
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n"
+            "<aside epub:type=\"footnote\" role=\"doc-footnote\" "
+            "class=\"footnote\" id=\"fn-e-1\">\n"
+            "<p><span class=\"footnote-number\">1.</span> The note. <a "
+            "href=\"#fnref-e-1\" class=\"footnote-backref\" "
+            "role=\"doc-backlink\" aria-label=\"Volver &quot;al&quot; "
+            "texto\">↩</a></p>\n"
+            "</aside>\n</div>\n");
+  fx_close(&f);
+}
+
 static void test_footnotes(void) {
   fixture f;
   fx_open(&f);
@@ -852,6 +875,7 @@ int main(void) {
   test_tables();
   test_code();
   test_footnotes();
+  test_footnotes_epub();
   test_without_book();
   test_links_and_raw_html();
   test_invalid_utf8();
