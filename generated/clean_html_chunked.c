@@ -2450,7 +2450,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
-      tpl_out(rt, "<br>\n", 5);
+      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
         rt->loc = &L_161;
@@ -6075,7 +6075,7 @@ static const char T13_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br>\n"
+    "**{{ book.title|e }}**{% if book.author %}<br />\n"
     "{{ book.author|e }}{% endif %}\n"
     "\n"
     "\n"
@@ -6091,7 +6091,7 @@ static const tpl_template T13 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn18,
   .source = T13_source,
-  .source_len = 631,
+  .source_len = 633,
   .ast = NULL,
 };
 

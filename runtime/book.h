@@ -171,5 +171,7 @@ int bk_mkdirs(const char *path);
 
 int bk_write_html(bk_edition *e, bk_out *o);
 int bk_write_html_chunked(bk_edition *e, bk_out *o);
+/* format epub (and mobi, which Kindle now takes as EPUB): book.epub. */
+int bk_write_epub(bk_edition *e, bk_out *o);
 
 #endif

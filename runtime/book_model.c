@@ -806,6 +806,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
       bk_get_str(e->a, e->edition, "images_base_dir", "images/");
   mo.extract_title = true;
   mo.backref_label = bk_label(e, "back_to_text", tpl_null());
+  mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;

@@ -6,6 +6,7 @@
 #include "book.h"
 #include "clean_html.h"
 #include "clean_html_chunked.h"
+#include "clean_epub.h"
 
 bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
   if (strcmp(name, "clean") && strcmp(name, "base"))
@@ -19,6 +20,12 @@ bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
     *found = (bk_theme){"clean", "html_chunked",
                        octavo_theme_clean_html_chunked_templates,
                        octavo_theme_clean_html_chunked_ntemplates};
+    return true;
+  }
+  /* mobi editions are published as EPUB (KindleGen is gone). */
+  if (!strcmp(format, "epub") || !strcmp(format, "mobi")) {
+    *found = (bk_theme){"clean", "epub", octavo_theme_clean_epub_templates,
+                        octavo_theme_clean_epub_ntemplates};
     return true;
   }
   return false;

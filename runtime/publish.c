@@ -163,7 +163,8 @@ static int run_scripts(bk_edition *e, const char *which) {
 /* ---- publishing ----------------------------------------------------- */
 
 static bool format_supported(const char *f) {
-  return !strcmp(f, "html") || !strcmp(f, "html_chunked");
+  return !strcmp(f, "html") || !strcmp(f, "html_chunked") ||
+         !strcmp(f, "epub") || !strcmp(f, "mobi");
 }
 
 static int publish_edition(bk_config *cfg, const char *book_dir,
@@ -185,8 +186,9 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
            now_seconds() - t0);
   if (bk_out_begin(&e, &out) != 0)
     goto done;
-  int w = !strcmp(e.format, "html") ? bk_write_html(&e, &out)
-                                    : bk_write_html_chunked(&e, &out);
+  int w = !strcmp(e.format, "html")           ? bk_write_html(&e, &out)
+          : !strcmp(e.format, "html_chunked") ? bk_write_html_chunked(&e, &out)
+                                              : bk_write_epub(&e, &out);
   if (w != 0 || st->errors != errors_before) {
     bk_out_abort(&out);
     goto done;
@@ -307,20 +309,23 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       bk_pos pos = {"config.yml", 0, 0};
       snprintf(path, sizeof path, "book.editions.%s.format", name);
       bk_config_where(cfg, path, &pos);
-      if (!strcmp(format, "mobi"))
-        bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
-                  "edition '%s': mobi needed Amazon's KindleGen, which is "
-                  "discontinued, and Kindle now takes EPUB; Octavo will "
-                  "publish mobi editions as EPUB once its epub format is "
-                  "built (html and html_chunked are now)",
-                  name);
-      else
-        bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
-                  "edition '%s': the %s format is not available in this "
-                  "version of Octavo yet (html and html_chunked are)",
-                  name, format);
+      bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
+                "edition '%s': the %s format is not available in this "
+                "version of Octavo yet (html, html_chunked and epub are)",
+                name, format);
       rc = 1;
       continue;
+    }
+    if (!strcmp(format, "mobi")) {
+      char path[300];
+      bk_pos pos = {"config.yml", 0, 0};
+      snprintf(path, sizeof path, "book.editions.%s.format", name);
+      bk_config_where(cfg, path, &pos);
+      bk_report(&rep, BK_NOTE, pos.file, pos.line, pos.col,
+                "edition '%s': mobi needed Amazon's KindleGen, which is "
+                "discontinued; Kindle takes EPUB now, so Octavo publishes "
+                "book.epub",
+                name);
     }
     if (publish_edition(cfg, book_dir, name, opt, &rep, &st) != 0)
       rc = 1;

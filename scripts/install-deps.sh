@@ -9,6 +9,7 @@ PACKAGES="
   clang libfuzzer-14-dev libclang-rt-14-dev
   libyaml-dev libutf8proc-dev libpcre2-dev
   libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
+  libzip-dev libxml2-dev epubcheck
   php-cli php-twig valgrind python3 default-jre-headless
   pandoc chromium cmark-gfm
 "

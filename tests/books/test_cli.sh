@@ -1,7 +1,7 @@
 #!/bin/sh
 # The publish command's own commands and options: new, customize, --list,
 # --help, --version, -q, and publishing every edition of the new book's
-# skeleton (whose epub and pdf editions are not available yet).
+# skeleton (whose pdf edition is not available yet).
 #
 # usage: test_cli.sh PUBLISH VERSION
 set -u
@@ -98,18 +98,17 @@ has web out "web"
 has web out "website"
 empty web err
 
-# Publishing every edition: web and website are published, ebook (epub)
-# and print (pdf) are errors, so the exit status is 1.
+# Publishing every edition: web, website and ebook (epub) are published,
+# print (pdf) is an error, so the exit status is 1.
 echo previous >"$B/Output/web/marker.txt"
 echo previous >"$B/Output/website/marker.txt"
 run all 1 books/my-title
-has all err "^config\.yml:[0-9]+:[0-9]+: error: .*'ebook'.*not available in this version of Octavo yet"
 has all err "^config\.yml:[0-9]+:[0-9]+: error: .*'print'.*not available in this version of Octavo yet"
 absent "$B/Output/web/marker.txt"
 absent "$B/Output/website/marker.txt"
 exists "$B/Output/web/book.html"
 exists "$B/Output/website/book/index.html"
-absent "$B/Output/ebook"
+exists "$B/Output/ebook/book.epub"
 absent "$B/Output/print"
 
 # -q: nothing on success; only the errors on failure.
@@ -131,10 +130,11 @@ has list out "^ebook +epub"
 has list out "^print +pdf"
 has list out "^web +html( |$)"
 has list out "^website +html_chunked +extends web"
-has list out "^ebook .*not available"
+has list out "^print .*not available"
 checks=$((checks + 1))
 [ "$(wc -l <"$T/list.out")" -eq 4 ] || fail "list: expected 4 lines"
 grep -q "^web .*not available" "$T/list.out" && fail "list: web is available"
+grep -q "^ebook .*not available" "$T/list.out" && fail "list: ebook is available"
 run list-missing 1 --list books/nope
 
 # ---- customize --------------------------------------------------------------
