@@ -7,10 +7,10 @@ set -eu
 publish=$1 themec=$2 bench=$3 out=$4
 mkdir -p "$out"
 
-# The editions whose format this version makes (epub and pdf come later).
-"$publish" docs/guide web website
-echo "demo: the guide is in docs/guide/Output/web/book.html and" \
-  "docs/guide/Output/website/book/index.html"
+# The editions whose format this version makes (pdf comes later).
+"$publish" docs/guide web website ebook
+echo "demo: the guide is in docs/guide/Output/web/book.html," \
+  "docs/guide/Output/website/book/index.html and docs/guide/Output/ebook/book.epub"
 
 php bench/templates/make-data.php > "$out/data.json"
 "$themec" render themes/sample/page.html.twig --data "$out/data.json" \
