@@ -235,624 +235,620 @@ static const tpl_loc L_162 = {F_3, 8, 21};
 static const tpl_loc L_163 = {F_3, 8, 26};
 static const tpl_loc L_164 = {F_3, 8, 32};
 static const tpl_loc L_165 = {F_3, 12, 4};
-static const tpl_loc L_166 = {F_3, 12, 7};
 static const tpl_name N_cover = {"cover", 5u, 0xbacd0480u};
-static const tpl_loc L_167 = {F_3, 25, 4};
-static const tpl_loc L_168 = {F_3, 25, 7};
-static const tpl_loc L_169 = {F_3, 27, 4};
-static const tpl_loc L_170 = {F_3, 27, 13};
+static const tpl_loc L_166 = {F_3, 25, 4};
+static const tpl_loc L_167 = {F_3, 27, 4};
+static const tpl_loc L_168 = {F_3, 27, 7};
+static const tpl_loc L_169 = {F_3, 27, 13};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_171 = {F_3, 27, 29};
+static const tpl_loc L_170 = {F_3, 27, 29};
 static const tpl_name N_height = {"height", 6u, 0xd5bdbb42u};
-static const tpl_loc L_172 = {F_3, 28, 138};
-static const tpl_loc L_173 = {F_3, 28, 156};
-static const tpl_loc L_174 = {F_3, 28, 165};
-static const tpl_loc L_175 = {F_3, 29, 25};
-static const tpl_loc L_176 = {F_3, 29, 28};
-static const tpl_loc L_177 = {F_3, 29, 33};
-static const tpl_loc L_178 = {F_3, 29, 39};
-static const tpl_loc L_179 = {F_3, 30, 15};
-static const tpl_loc L_180 = {F_3, 30, 42};
-static const tpl_loc L_181 = {F_3, 30, 74};
-static const tpl_loc L_182 = {F_3, 30, 77};
+static const tpl_loc L_171 = {F_3, 28, 138};
+static const tpl_loc L_172 = {F_3, 28, 156};
+static const tpl_loc L_173 = {F_3, 28, 165};
+static const tpl_loc L_174 = {F_3, 29, 8};
+static const tpl_loc L_175 = {F_3, 29, 11};
+static const tpl_loc L_176 = {F_3, 29, 16};
+static const tpl_loc L_177 = {F_3, 29, 22};
+static const tpl_loc L_178 = {F_3, 30, 15};
+static const tpl_loc L_179 = {F_3, 30, 42};
+static const tpl_loc L_180 = {F_3, 30, 74};
+static const tpl_loc L_181 = {F_3, 30, 77};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_183 = {F_3, 30, 84};
-static const tpl_loc L_184 = {F_3, 30, 93};
+static const tpl_loc L_182 = {F_3, 30, 84};
+static const tpl_loc L_183 = {F_3, 30, 93};
 static const tpl_name N_src = {"src", 3u, 0xd33ce1c9u};
-static const tpl_loc L_185 = {F_3, 30, 97};
-static const tpl_loc L_186 = {F_3, 33, 11};
-static const tpl_loc L_187 = {F_3, 33, 14};
-static const tpl_loc L_188 = {F_3, 33, 21};
-static const tpl_loc L_189 = {F_3, 33, 30};
-static const tpl_loc L_190 = {F_3, 33, 34};
-static const tpl_loc L_191 = {F_3, 33, 45};
-static const tpl_loc L_192 = {F_3, 33, 48};
-static const tpl_loc L_193 = {F_3, 33, 53};
-static const tpl_loc L_194 = {F_3, 33, 59};
-static const tpl_loc L_195 = {F_3, 38, 24};
-static const tpl_loc L_196 = {F_3, 38, 27};
-static const tpl_loc L_197 = {F_3, 38, 32};
-static const tpl_loc L_198 = {F_3, 38, 38};
-static const tpl_loc L_199 = {F_3, 39, 4};
-static const tpl_loc L_200 = {F_3, 40, 26};
-static const tpl_loc L_201 = {F_3, 40, 34};
+static const tpl_loc L_184 = {F_3, 30, 97};
+static const tpl_loc L_185 = {F_3, 33, 11};
+static const tpl_loc L_186 = {F_3, 33, 14};
+static const tpl_loc L_187 = {F_3, 33, 21};
+static const tpl_loc L_188 = {F_3, 33, 30};
+static const tpl_loc L_189 = {F_3, 33, 34};
+static const tpl_loc L_190 = {F_3, 33, 45};
+static const tpl_loc L_191 = {F_3, 33, 48};
+static const tpl_loc L_192 = {F_3, 33, 53};
+static const tpl_loc L_193 = {F_3, 33, 59};
+static const tpl_loc L_194 = {F_3, 38, 24};
+static const tpl_loc L_195 = {F_3, 38, 27};
+static const tpl_loc L_196 = {F_3, 38, 32};
+static const tpl_loc L_197 = {F_3, 38, 38};
+static const tpl_loc L_198 = {F_3, 39, 4};
+static const tpl_loc L_199 = {F_3, 40, 26};
+static const tpl_loc L_200 = {F_3, 40, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_202 = {F_3, 40, 43};
-static const tpl_loc L_203 = {F_3, 42, 4};
-static const tpl_loc L_204 = {F_3, 42, 12};
+static const tpl_loc L_201 = {F_3, 40, 43};
+static const tpl_loc L_202 = {F_3, 42, 4};
+static const tpl_loc L_203 = {F_3, 42, 12};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_205 = {F_3, 43, 24};
-static const tpl_loc L_206 = {F_3, 43, 39};
-static const tpl_loc L_207 = {F_3, 45, 4};
-static const tpl_loc L_208 = {F_3, 45, 12};
+static const tpl_loc L_204 = {F_3, 43, 24};
+static const tpl_loc L_205 = {F_3, 43, 39};
+static const tpl_loc L_206 = {F_3, 45, 4};
+static const tpl_loc L_207 = {F_3, 45, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_209 = {F_3, 46, 25};
-static const tpl_loc L_210 = {F_3, 46, 41};
-static const tpl_loc L_211 = {F_3, 7, 12};
+static const tpl_loc L_208 = {F_3, 46, 25};
+static const tpl_loc L_209 = {F_3, 46, 41};
+static const tpl_loc L_210 = {F_3, 7, 12};
 static const char F_4[] = "dedication.twig";
-static const tpl_loc L_212 = {F_4, 3, 12};
+static const tpl_loc L_211 = {F_4, 3, 12};
 static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_213 = {F_5, 4, 3};
-static const tpl_loc L_214 = {F_5, 4, 6};
-static const tpl_loc L_215 = {F_5, 4, 11};
-static const tpl_loc L_216 = {F_5, 4, 17};
-static const tpl_loc L_217 = {F_5, 4, 26};
-static const tpl_loc L_218 = {F_5, 4, 34};
-static const tpl_loc L_219 = {F_5, 5, 1};
-static const tpl_loc L_220 = {F_5, 5, 16};
-static const tpl_loc L_221 = {F_5, 8, 4};
-static const tpl_loc L_222 = {F_5, 8, 12};
-static const tpl_loc L_223 = {F_5, 8, 22};
-static const tpl_loc L_224 = {F_5, 8, 38};
-static const tpl_loc L_225 = {F_5, 8, 55};
-static const tpl_loc L_226 = {F_5, 8, 100};
-static const tpl_loc L_227 = {F_5, 8, 104};
-static const tpl_loc L_228 = {F_5, 8, 95};
-static const tpl_loc L_229 = {F_5, 10, 4};
-static const tpl_loc L_230 = {F_5, 10, 7};
-static const tpl_loc L_231 = {F_5, 10, 15};
+static const tpl_loc L_212 = {F_5, 4, 3};
+static const tpl_loc L_213 = {F_5, 4, 6};
+static const tpl_loc L_214 = {F_5, 4, 11};
+static const tpl_loc L_215 = {F_5, 4, 17};
+static const tpl_loc L_216 = {F_5, 4, 26};
+static const tpl_loc L_217 = {F_5, 4, 34};
+static const tpl_loc L_218 = {F_5, 5, 1};
+static const tpl_loc L_219 = {F_5, 5, 16};
+static const tpl_loc L_220 = {F_5, 8, 4};
+static const tpl_loc L_221 = {F_5, 8, 12};
+static const tpl_loc L_222 = {F_5, 8, 22};
+static const tpl_loc L_223 = {F_5, 8, 38};
+static const tpl_loc L_224 = {F_5, 8, 55};
+static const tpl_loc L_225 = {F_5, 8, 100};
+static const tpl_loc L_226 = {F_5, 8, 104};
+static const tpl_loc L_227 = {F_5, 8, 95};
+static const tpl_loc L_228 = {F_5, 10, 4};
+static const tpl_loc L_229 = {F_5, 10, 7};
+static const tpl_loc L_230 = {F_5, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_232 = {F_5, 11, 6};
-static const tpl_loc L_233 = {F_5, 11, 22};
-static const tpl_loc L_234 = {F_5, 14, 1};
-static const tpl_loc L_235 = {F_5, 14, 120};
-static const tpl_loc L_236 = {F_5, 14, 8};
+static const tpl_loc L_231 = {F_5, 11, 6};
+static const tpl_loc L_232 = {F_5, 11, 22};
+static const tpl_loc L_233 = {F_5, 14, 1};
+static const tpl_loc L_234 = {F_5, 14, 120};
+static const tpl_loc L_235 = {F_5, 14, 8};
 static const char F_6[] = "figure.twig";
-static const tpl_loc L_237 = {F_6, 4, 4};
-static const tpl_loc L_238 = {F_6, 4, 18};
-static const tpl_loc L_239 = {F_6, 4, 23};
+static const tpl_loc L_236 = {F_6, 4, 4};
+static const tpl_loc L_237 = {F_6, 4, 18};
+static const tpl_loc L_238 = {F_6, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_240 = {F_6, 4, 74};
+static const tpl_loc L_239 = {F_6, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_241 = {F_6, 5, 23};
-static const tpl_loc L_242 = {F_6, 5, 26};
-static const tpl_loc L_243 = {F_6, 5, 31};
+static const tpl_loc L_240 = {F_6, 5, 23};
+static const tpl_loc L_241 = {F_6, 5, 26};
+static const tpl_loc L_242 = {F_6, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_244 = {F_6, 5, 55};
-static const tpl_loc L_245 = {F_6, 5, 63};
-static const tpl_loc L_246 = {F_6, 5, 75};
-static const tpl_loc L_247 = {F_6, 6, 1};
-static const tpl_loc L_248 = {F_6, 6, 9};
-static const tpl_loc L_249 = {F_6, 7, 4};
-static const tpl_loc L_250 = {F_6, 7, 12};
-static const tpl_loc L_251 = {F_6, 7, 26};
-static const tpl_loc L_252 = {F_6, 9, 5};
-static const tpl_loc L_253 = {F_6, 9, 41};
-static const tpl_loc L_254 = {F_6, 9, 67};
-static const tpl_loc L_255 = {F_6, 9, 75};
-static const tpl_loc L_256 = {F_6, 10, 5};
-static const tpl_loc L_257 = {F_6, 10, 8};
-static const tpl_loc L_258 = {F_6, 10, 43};
-static const tpl_loc L_259 = {F_6, 10, 51};
-static const tpl_loc L_260 = {F_6, 10, 78};
-static const tpl_loc L_261 = {F_6, 10, 86};
+static const tpl_loc L_243 = {F_6, 5, 55};
+static const tpl_loc L_244 = {F_6, 5, 63};
+static const tpl_loc L_245 = {F_6, 5, 75};
+static const tpl_loc L_246 = {F_6, 6, 1};
+static const tpl_loc L_247 = {F_6, 6, 9};
+static const tpl_loc L_248 = {F_6, 7, 4};
+static const tpl_loc L_249 = {F_6, 7, 12};
+static const tpl_loc L_250 = {F_6, 7, 26};
+static const tpl_loc L_251 = {F_6, 9, 5};
+static const tpl_loc L_252 = {F_6, 9, 41};
+static const tpl_loc L_253 = {F_6, 9, 67};
+static const tpl_loc L_254 = {F_6, 9, 75};
+static const tpl_loc L_255 = {F_6, 10, 5};
+static const tpl_loc L_256 = {F_6, 10, 8};
+static const tpl_loc L_257 = {F_6, 10, 43};
+static const tpl_loc L_258 = {F_6, 10, 51};
+static const tpl_loc L_259 = {F_6, 10, 78};
+static const tpl_loc L_260 = {F_6, 10, 86};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_262 = {F_7, 13, 25};
-static const tpl_loc L_263 = {F_7, 13, 28};
-static const tpl_loc L_264 = {F_7, 13, 33};
-static const tpl_loc L_265 = {F_7, 13, 39};
-static const tpl_loc L_266 = {F_7, 23, 45};
-static const tpl_loc L_267 = {F_7, 23, 76};
-static const tpl_loc L_268 = {F_7, 23, 79};
+static const tpl_loc L_261 = {F_7, 13, 25};
+static const tpl_loc L_262 = {F_7, 13, 28};
+static const tpl_loc L_263 = {F_7, 13, 33};
+static const tpl_loc L_264 = {F_7, 13, 39};
+static const tpl_loc L_265 = {F_7, 23, 45};
+static const tpl_loc L_266 = {F_7, 23, 76};
+static const tpl_loc L_267 = {F_7, 23, 79};
 static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_269 = {F_7, 9, 4};
-static const tpl_loc L_270 = {F_7, 9, 43};
-static const tpl_loc L_271 = {F_7, 9, 63};
-static const tpl_loc L_272 = {F_7, 10, 92};
-static const tpl_loc L_273 = {F_7, 10, 95};
-static const tpl_loc L_274 = {F_7, 10, 114};
-static const tpl_loc L_275 = {F_7, 13, 17};
-static const tpl_loc L_276 = {F_7, 14, 10};
+static const tpl_loc L_268 = {F_7, 9, 4};
+static const tpl_loc L_269 = {F_7, 9, 43};
+static const tpl_loc L_270 = {F_7, 9, 63};
+static const tpl_loc L_271 = {F_7, 10, 92};
+static const tpl_loc L_272 = {F_7, 10, 95};
+static const tpl_loc L_273 = {F_7, 10, 114};
+static const tpl_loc L_274 = {F_7, 13, 17};
+static const tpl_loc L_275 = {F_7, 14, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_277 = {F_7, 15, 4};
-static const tpl_loc L_278 = {F_7, 15, 7};
-static const tpl_loc L_279 = {F_7, 15, 15};
+static const tpl_loc L_276 = {F_7, 15, 4};
+static const tpl_loc L_277 = {F_7, 15, 7};
+static const tpl_loc L_278 = {F_7, 15, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_280 = {F_7, 16, 46};
-static const tpl_loc L_281 = {F_7, 16, 49};
-static const tpl_loc L_282 = {F_7, 18, 4};
-static const tpl_loc L_283 = {F_7, 18, 7};
+static const tpl_loc L_279 = {F_7, 16, 46};
+static const tpl_loc L_280 = {F_7, 16, 49};
+static const tpl_loc L_281 = {F_7, 18, 4};
+static const tpl_loc L_282 = {F_7, 18, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_284 = {F_7, 19, 46};
-static const tpl_loc L_285 = {F_7, 19, 49};
-static const tpl_loc L_286 = {F_7, 22, 4};
-static const tpl_loc L_287 = {F_7, 22, 30};
+static const tpl_loc L_283 = {F_7, 19, 46};
+static const tpl_loc L_284 = {F_7, 19, 49};
+static const tpl_loc L_285 = {F_7, 22, 4};
+static const tpl_loc L_286 = {F_7, 22, 30};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_288 = {F_7, 23, 4};
-static const tpl_loc L_289 = {F_7, 23, 26};
-static const tpl_loc L_290 = {F_7, 24, 4};
-static const tpl_loc L_291 = {F_7, 24, 21};
-static const tpl_loc L_292 = {F_7, 24, 32};
-static const tpl_loc L_293 = {F_7, 25, 4};
-static const tpl_loc L_294 = {F_7, 25, 17};
-static const tpl_loc L_295 = {F_7, 25, 24};
-static const tpl_loc L_296 = {F_7, 26, 9};
-static const tpl_loc L_297 = {F_7, 26, 12};
-static const tpl_loc L_298 = {F_7, 26, 33};
-static const tpl_loc L_299 = {F_7, 26, 64};
-static const tpl_loc L_300 = {F_7, 26, 67};
-static const tpl_loc L_301 = {F_7, 26, 88};
-static const tpl_loc L_302 = {F_7, 27, 10};
+static const tpl_loc L_287 = {F_7, 23, 4};
+static const tpl_loc L_288 = {F_7, 23, 26};
+static const tpl_loc L_289 = {F_7, 24, 4};
+static const tpl_loc L_290 = {F_7, 24, 21};
+static const tpl_loc L_291 = {F_7, 24, 32};
+static const tpl_loc L_292 = {F_7, 25, 4};
+static const tpl_loc L_293 = {F_7, 25, 17};
+static const tpl_loc L_294 = {F_7, 25, 24};
+static const tpl_loc L_295 = {F_7, 26, 9};
+static const tpl_loc L_296 = {F_7, 26, 12};
+static const tpl_loc L_297 = {F_7, 26, 33};
+static const tpl_loc L_298 = {F_7, 26, 64};
+static const tpl_loc L_299 = {F_7, 26, 67};
+static const tpl_loc L_300 = {F_7, 26, 88};
+static const tpl_loc L_301 = {F_7, 27, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_303 = {F_8, 2, 4};
-static const tpl_loc L_304 = {F_8, 2, 44};
-static const tpl_loc L_305 = {F_8, 2, 57};
-static const tpl_loc L_306 = {F_8, 2, 60};
-static const tpl_loc L_307 = {F_8, 2, 65};
-static const tpl_loc L_308 = {F_8, 2, 72};
-static const tpl_loc L_309 = {F_8, 4, 1};
-static const tpl_loc L_310 = {F_8, 4, 4};
-static const tpl_loc L_311 = {F_8, 4, 8};
+static const tpl_loc L_302 = {F_8, 2, 4};
+static const tpl_loc L_303 = {F_8, 2, 44};
+static const tpl_loc L_304 = {F_8, 2, 57};
+static const tpl_loc L_305 = {F_8, 2, 60};
+static const tpl_loc L_306 = {F_8, 2, 65};
+static const tpl_loc L_307 = {F_8, 2, 72};
+static const tpl_loc L_308 = {F_8, 4, 1};
+static const tpl_loc L_309 = {F_8, 4, 4};
+static const tpl_loc L_310 = {F_8, 4, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_312 = {F_9, 4, 1};
-static const tpl_loc L_313 = {F_9, 4, 4};
-static const tpl_loc L_314 = {F_9, 4, 9};
-static const tpl_loc L_315 = {F_9, 5, 12};
-static const tpl_loc L_316 = {F_9, 5, 52};
-static const tpl_loc L_317 = {F_9, 5, 56};
-static const tpl_loc L_318 = {F_9, 2, 12};
+static const tpl_loc L_311 = {F_9, 4, 1};
+static const tpl_loc L_312 = {F_9, 4, 4};
+static const tpl_loc L_313 = {F_9, 4, 9};
+static const tpl_loc L_314 = {F_9, 5, 12};
+static const tpl_loc L_315 = {F_9, 5, 52};
+static const tpl_loc L_316 = {F_9, 5, 56};
+static const tpl_loc L_317 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_319 = {F_10, 4, 1};
-static const tpl_loc L_320 = {F_10, 4, 4};
-static const tpl_loc L_321 = {F_10, 4, 9};
-static const tpl_loc L_322 = {F_10, 5, 12};
-static const tpl_loc L_323 = {F_10, 5, 52};
-static const tpl_loc L_324 = {F_10, 5, 56};
-static const tpl_loc L_325 = {F_10, 2, 12};
+static const tpl_loc L_318 = {F_10, 4, 1};
+static const tpl_loc L_319 = {F_10, 4, 4};
+static const tpl_loc L_320 = {F_10, 4, 9};
+static const tpl_loc L_321 = {F_10, 5, 12};
+static const tpl_loc L_322 = {F_10, 5, 52};
+static const tpl_loc L_323 = {F_10, 5, 56};
+static const tpl_loc L_324 = {F_10, 2, 12};
 static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_326 = {F_11, 6, 18};
-static const tpl_loc L_327 = {F_11, 6, 21};
-static const tpl_loc L_328 = {F_11, 6, 25};
-static const tpl_loc L_329 = {F_11, 6, 41};
-static const tpl_loc L_330 = {F_11, 6, 51};
-static const tpl_loc L_331 = {F_11, 6, 59};
-static const tpl_loc L_332 = {F_11, 6, 64};
-static const tpl_loc L_333 = {F_11, 6, 70};
-static const tpl_loc L_334 = {F_11, 10, 11};
-static const tpl_loc L_335 = {F_11, 12, 20};
-static const tpl_loc L_336 = {F_11, 12, 23};
-static const tpl_loc L_337 = {F_11, 12, 27};
-static const tpl_loc L_338 = {F_11, 13, 1};
-static const tpl_loc L_339 = {F_11, 13, 18};
+static const tpl_loc L_325 = {F_11, 6, 18};
+static const tpl_loc L_326 = {F_11, 6, 21};
+static const tpl_loc L_327 = {F_11, 6, 25};
+static const tpl_loc L_328 = {F_11, 6, 41};
+static const tpl_loc L_329 = {F_11, 6, 51};
+static const tpl_loc L_330 = {F_11, 6, 59};
+static const tpl_loc L_331 = {F_11, 6, 64};
+static const tpl_loc L_332 = {F_11, 6, 70};
+static const tpl_loc L_333 = {F_11, 10, 11};
+static const tpl_loc L_334 = {F_11, 12, 20};
+static const tpl_loc L_335 = {F_11, 12, 23};
+static const tpl_loc L_336 = {F_11, 12, 27};
+static const tpl_loc L_337 = {F_11, 13, 1};
 static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_340 = {F_11, 13, 4};
+static const tpl_loc L_338 = {F_11, 13, 4};
 static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_341 = {F_11, 15, 4};
-static const tpl_loc L_342 = {F_11, 15, 7};
+static const tpl_loc L_339 = {F_11, 15, 4};
 static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_343 = {F_11, 15, 24};
-static const tpl_loc L_344 = {F_11, 18, 4};
+static const tpl_loc L_340 = {F_11, 15, 32};
+static const tpl_loc L_341 = {F_11, 18, 4};
+static const tpl_loc L_342 = {F_11, 18, 20};
 static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_345 = {F_11, 19, 19};
-static const tpl_loc L_346 = {F_11, 19, 31};
+static const tpl_loc L_343 = {F_11, 19, 19};
+static const tpl_loc L_344 = {F_11, 19, 31};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_347 = {F_11, 19, 36};
-static const tpl_loc L_348 = {F_11, 19, 48};
-static const tpl_loc L_349 = {F_11, 19, 60};
+static const tpl_loc L_345 = {F_11, 19, 36};
+static const tpl_loc L_346 = {F_11, 19, 48};
+static const tpl_loc L_347 = {F_11, 19, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_350 = {F_11, 19, 68};
-static const tpl_loc L_351 = {F_11, 19, 80};
-static const tpl_loc L_352 = {F_11, 5, 11};
-static const tpl_loc L_353 = {F_11, 4, 12};
+static const tpl_loc L_348 = {F_11, 19, 68};
+static const tpl_loc L_349 = {F_11, 19, 80};
+static const tpl_loc L_350 = {F_11, 5, 11};
+static const tpl_loc L_351 = {F_11, 4, 12};
 static const char F_12[] = "part.twig";
-static const tpl_loc L_354 = {F_12, 5, 9};
-static const tpl_loc L_355 = {F_12, 5, 12};
-static const tpl_loc L_356 = {F_12, 5, 17};
-static const tpl_loc L_357 = {F_12, 6, 5};
-static const tpl_loc L_358 = {F_12, 6, 13};
-static const tpl_loc L_359 = {F_12, 6, 41};
-static const tpl_loc L_360 = {F_12, 6, 67};
-static const tpl_loc L_361 = {F_12, 6, 75};
-static const tpl_loc L_362 = {F_12, 6, 104};
-static const tpl_loc L_363 = {F_12, 7, 12};
-static const tpl_loc L_364 = {F_12, 7, 20};
-static const tpl_loc L_365 = {F_12, 3, 12};
+static const tpl_loc L_352 = {F_12, 5, 9};
+static const tpl_loc L_353 = {F_12, 5, 12};
+static const tpl_loc L_354 = {F_12, 5, 17};
+static const tpl_loc L_355 = {F_12, 6, 5};
+static const tpl_loc L_356 = {F_12, 6, 13};
+static const tpl_loc L_357 = {F_12, 6, 41};
+static const tpl_loc L_358 = {F_12, 6, 67};
+static const tpl_loc L_359 = {F_12, 6, 75};
+static const tpl_loc L_360 = {F_12, 6, 104};
+static const tpl_loc L_361 = {F_12, 7, 12};
+static const tpl_loc L_362 = {F_12, 7, 20};
+static const tpl_loc L_363 = {F_12, 3, 12};
 static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_366 = {F_13, 3, 31};
-static const tpl_loc L_367 = {F_13, 3, 60};
-static const tpl_loc L_368 = {F_13, 3, 63};
-static const tpl_loc L_369 = {F_13, 3, 68};
-static const tpl_loc L_370 = {F_13, 4, 24};
-static const tpl_loc L_371 = {F_13, 4, 27};
-static const tpl_loc L_372 = {F_13, 4, 32};
-static const tpl_loc L_373 = {F_13, 4, 38};
-static const tpl_loc L_374 = {F_13, 5, 4};
-static const tpl_loc L_375 = {F_13, 6, 26};
-static const tpl_loc L_376 = {F_13, 6, 34};
-static const tpl_loc L_377 = {F_13, 6, 43};
-static const tpl_loc L_378 = {F_13, 8, 4};
-static const tpl_loc L_379 = {F_13, 8, 12};
-static const tpl_loc L_380 = {F_13, 9, 24};
-static const tpl_loc L_381 = {F_13, 9, 39};
-static const tpl_loc L_382 = {F_13, 11, 4};
-static const tpl_loc L_383 = {F_13, 11, 12};
-static const tpl_loc L_384 = {F_13, 12, 25};
-static const tpl_loc L_385 = {F_13, 12, 41};
+static const tpl_loc L_364 = {F_13, 3, 31};
+static const tpl_loc L_365 = {F_13, 3, 60};
+static const tpl_loc L_366 = {F_13, 3, 63};
+static const tpl_loc L_367 = {F_13, 3, 68};
+static const tpl_loc L_368 = {F_13, 4, 24};
+static const tpl_loc L_369 = {F_13, 4, 27};
+static const tpl_loc L_370 = {F_13, 4, 32};
+static const tpl_loc L_371 = {F_13, 4, 38};
+static const tpl_loc L_372 = {F_13, 5, 4};
+static const tpl_loc L_373 = {F_13, 6, 26};
+static const tpl_loc L_374 = {F_13, 6, 34};
+static const tpl_loc L_375 = {F_13, 6, 43};
+static const tpl_loc L_376 = {F_13, 8, 4};
+static const tpl_loc L_377 = {F_13, 8, 12};
+static const tpl_loc L_378 = {F_13, 9, 24};
+static const tpl_loc L_379 = {F_13, 9, 39};
+static const tpl_loc L_380 = {F_13, 11, 4};
+static const tpl_loc L_381 = {F_13, 11, 12};
+static const tpl_loc L_382 = {F_13, 12, 25};
+static const tpl_loc L_383 = {F_13, 12, 41};
 static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_386 = {F_14, 8, 4};
-static const tpl_loc L_387 = {F_14, 8, 7};
-static const tpl_loc L_388 = {F_14, 9, 5};
-static const tpl_loc L_389 = {F_14, 20, 4};
+static const tpl_loc L_384 = {F_14, 8, 4};
+static const tpl_loc L_385 = {F_14, 8, 7};
+static const tpl_loc L_386 = {F_14, 9, 5};
+static const tpl_loc L_387 = {F_14, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_390 = {F_14, 28, 4};
+static const tpl_loc L_388 = {F_14, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_391 = {F_14, 31, 4};
-static const tpl_loc L_392 = {F_14, 31, 21};
-static const tpl_loc L_393 = {F_14, 32, 4};
-static const tpl_loc L_394 = {F_14, 32, 7};
-static const tpl_loc L_395 = {F_14, 32, 26};
-static const tpl_loc L_396 = {F_14, 32, 40};
-static const tpl_loc L_397 = {F_14, 32, 51};
-static const tpl_loc L_398 = {F_14, 32, 70};
+static const tpl_loc L_389 = {F_14, 31, 4};
+static const tpl_loc L_390 = {F_14, 31, 21};
+static const tpl_loc L_391 = {F_14, 32, 4};
+static const tpl_loc L_392 = {F_14, 32, 7};
+static const tpl_loc L_393 = {F_14, 32, 26};
+static const tpl_loc L_394 = {F_14, 32, 40};
+static const tpl_loc L_395 = {F_14, 32, 51};
+static const tpl_loc L_396 = {F_14, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_399 = {F_14, 37, 1};
-static const tpl_loc L_400 = {F_14, 37, 4};
-static const tpl_loc L_401 = {F_14, 37, 9};
-static const tpl_loc L_402 = {F_14, 37, 19};
-static const tpl_loc L_403 = {F_14, 37, 24};
+static const tpl_loc L_397 = {F_14, 37, 1};
+static const tpl_loc L_398 = {F_14, 37, 4};
+static const tpl_loc L_399 = {F_14, 37, 9};
+static const tpl_loc L_400 = {F_14, 37, 19};
+static const tpl_loc L_401 = {F_14, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_404 = {F_14, 45, 11};
-static const tpl_loc L_405 = {F_14, 46, 4};
-static const tpl_loc L_406 = {F_14, 46, 7};
-static const tpl_loc L_407 = {F_14, 46, 22};
-static const tpl_loc L_408 = {F_14, 47, 4};
+static const tpl_loc L_402 = {F_14, 45, 11};
+static const tpl_loc L_403 = {F_14, 46, 4};
+static const tpl_loc L_404 = {F_14, 46, 7};
+static const tpl_loc L_405 = {F_14, 46, 22};
+static const tpl_loc L_406 = {F_14, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_409 = {F_14, 49, 4};
-static const tpl_loc L_410 = {F_14, 49, 17};
-static const tpl_loc L_411 = {F_14, 50, 4};
-static const tpl_loc L_412 = {F_14, 50, 7};
-static const tpl_loc L_413 = {F_14, 50, 19};
-static const tpl_loc L_414 = {F_14, 51, 4};
-static const tpl_loc L_415 = {F_14, 51, 7};
-static const tpl_loc L_416 = {F_14, 51, 13};
+static const tpl_loc L_407 = {F_14, 49, 4};
+static const tpl_loc L_408 = {F_14, 49, 17};
+static const tpl_loc L_409 = {F_14, 50, 4};
+static const tpl_loc L_410 = {F_14, 50, 7};
+static const tpl_loc L_411 = {F_14, 50, 19};
+static const tpl_loc L_412 = {F_14, 51, 4};
+static const tpl_loc L_413 = {F_14, 51, 7};
+static const tpl_loc L_414 = {F_14, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_417 = {F_14, 51, 26};
-static const tpl_loc L_418 = {F_14, 54, 4};
-static const tpl_loc L_419 = {F_14, 54, 40};
-static const tpl_loc L_420 = {F_14, 54, 46};
-static const tpl_loc L_421 = {F_14, 54, 23};
-static const tpl_loc L_422 = {F_14, 54, 53};
+static const tpl_loc L_415 = {F_14, 51, 26};
+static const tpl_loc L_416 = {F_14, 54, 4};
+static const tpl_loc L_417 = {F_14, 54, 40};
+static const tpl_loc L_418 = {F_14, 54, 46};
+static const tpl_loc L_419 = {F_14, 54, 23};
+static const tpl_loc L_420 = {F_14, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_423 = {F_14, 56, 4};
-static const tpl_loc L_424 = {F_14, 56, 7};
-static const tpl_loc L_425 = {F_14, 56, 24};
-static const tpl_loc L_426 = {F_14, 56, 34};
-static const tpl_loc L_427 = {F_14, 58, 4};
-static const tpl_loc L_428 = {F_14, 58, 15};
-static const tpl_loc L_429 = {F_14, 58, 34};
-static const tpl_loc L_430 = {F_14, 58, 41};
-static const tpl_loc L_431 = {F_14, 58, 20};
-static const tpl_loc L_432 = {F_14, 61, 4};
-static const tpl_loc L_433 = {F_14, 61, 15};
-static const tpl_loc L_434 = {F_14, 61, 27};
-static const tpl_loc L_435 = {F_14, 61, 33};
-static const tpl_loc L_436 = {F_14, 61, 20};
-static const tpl_loc L_437 = {F_14, 62, 15};
-static const tpl_loc L_438 = {F_14, 62, 50};
-static const tpl_loc L_439 = {F_14, 62, 53};
-static const tpl_loc L_440 = {F_14, 62, 59};
+static const tpl_loc L_421 = {F_14, 56, 4};
+static const tpl_loc L_422 = {F_14, 56, 7};
+static const tpl_loc L_423 = {F_14, 56, 24};
+static const tpl_loc L_424 = {F_14, 56, 34};
+static const tpl_loc L_425 = {F_14, 58, 4};
+static const tpl_loc L_426 = {F_14, 58, 15};
+static const tpl_loc L_427 = {F_14, 58, 34};
+static const tpl_loc L_428 = {F_14, 58, 41};
+static const tpl_loc L_429 = {F_14, 58, 20};
+static const tpl_loc L_430 = {F_14, 61, 4};
+static const tpl_loc L_431 = {F_14, 61, 15};
+static const tpl_loc L_432 = {F_14, 61, 27};
+static const tpl_loc L_433 = {F_14, 61, 33};
+static const tpl_loc L_434 = {F_14, 61, 20};
+static const tpl_loc L_435 = {F_14, 62, 15};
+static const tpl_loc L_436 = {F_14, 62, 50};
+static const tpl_loc L_437 = {F_14, 62, 53};
+static const tpl_loc L_438 = {F_14, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_441 = {F_14, 62, 66};
-static const tpl_loc L_442 = {F_14, 62, 74};
-static const tpl_loc L_443 = {F_14, 62, 96};
-static const tpl_loc L_444 = {F_14, 62, 99};
-static const tpl_loc L_445 = {F_14, 62, 105};
-static const tpl_loc L_446 = {F_14, 62, 124};
-static const tpl_loc L_447 = {F_14, 62, 127};
-static const tpl_loc L_448 = {F_14, 62, 134};
-static const tpl_loc L_449 = {F_14, 62, 163};
-static const tpl_loc L_450 = {F_14, 62, 173};
-static const tpl_loc L_451 = {F_14, 62, 176};
+static const tpl_loc L_439 = {F_14, 62, 66};
+static const tpl_loc L_440 = {F_14, 62, 74};
+static const tpl_loc L_441 = {F_14, 62, 96};
+static const tpl_loc L_442 = {F_14, 62, 99};
+static const tpl_loc L_443 = {F_14, 62, 105};
+static const tpl_loc L_444 = {F_14, 62, 124};
+static const tpl_loc L_445 = {F_14, 62, 127};
+static const tpl_loc L_446 = {F_14, 62, 134};
+static const tpl_loc L_447 = {F_14, 62, 163};
+static const tpl_loc L_448 = {F_14, 62, 173};
+static const tpl_loc L_449 = {F_14, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_452 = {F_14, 65, 4};
-static const tpl_loc L_453 = {F_14, 65, 7};
-static const tpl_loc L_454 = {F_14, 65, 12};
-static const tpl_loc L_455 = {F_14, 65, 28};
-static const tpl_loc L_456 = {F_14, 65, 46};
-static const tpl_loc L_457 = {F_14, 65, 38};
+static const tpl_loc L_450 = {F_14, 65, 4};
+static const tpl_loc L_451 = {F_14, 65, 7};
+static const tpl_loc L_452 = {F_14, 65, 12};
+static const tpl_loc L_453 = {F_14, 65, 28};
+static const tpl_loc L_454 = {F_14, 65, 46};
+static const tpl_loc L_455 = {F_14, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_458 = {F_14, 75, 11};
-static const tpl_loc L_459 = {F_14, 76, 4};
-static const tpl_loc L_460 = {F_14, 76, 7};
-static const tpl_loc L_461 = {F_14, 76, 20};
-static const tpl_loc L_462 = {F_14, 78, 4};
+static const tpl_loc L_456 = {F_14, 75, 11};
+static const tpl_loc L_457 = {F_14, 76, 4};
+static const tpl_loc L_458 = {F_14, 76, 7};
+static const tpl_loc L_459 = {F_14, 76, 20};
+static const tpl_loc L_460 = {F_14, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_463 = {F_14, 79, 14};
-static const tpl_loc L_464 = {F_14, 79, 22};
-static const tpl_loc L_465 = {F_14, 79, 30};
-static const tpl_loc L_466 = {F_14, 79, 33};
-static const tpl_loc L_467 = {F_14, 80, 5};
-static const tpl_loc L_468 = {F_14, 82, 1};
-static const tpl_loc L_469 = {F_14, 82, 24};
+static const tpl_loc L_461 = {F_14, 79, 14};
+static const tpl_loc L_462 = {F_14, 79, 22};
+static const tpl_loc L_463 = {F_14, 79, 30};
+static const tpl_loc L_464 = {F_14, 79, 33};
+static const tpl_loc L_465 = {F_14, 80, 5};
+static const tpl_loc L_466 = {F_14, 82, 1};
+static const tpl_loc L_467 = {F_14, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_470 = {F_14, 82, 4};
-static const tpl_loc L_471 = {F_14, 93, 4};
-static const tpl_loc L_472 = {F_14, 93, 16};
-static const tpl_loc L_473 = {F_14, 94, 15};
-static const tpl_loc L_474 = {F_14, 94, 23};
-static const tpl_loc L_475 = {F_14, 94, 41};
-static const tpl_loc L_476 = {F_14, 94, 49};
+static const tpl_loc L_468 = {F_14, 82, 4};
+static const tpl_loc L_469 = {F_14, 93, 4};
+static const tpl_loc L_470 = {F_14, 93, 16};
+static const tpl_loc L_471 = {F_14, 94, 15};
+static const tpl_loc L_472 = {F_14, 94, 23};
+static const tpl_loc L_473 = {F_14, 94, 41};
+static const tpl_loc L_474 = {F_14, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_477 = {F_14, 95, 17};
-static const tpl_loc L_478 = {F_14, 95, 68};
-static const tpl_loc L_479 = {F_14, 95, 78};
-static const tpl_loc L_480 = {F_14, 96, 15};
-static const tpl_loc L_481 = {F_14, 96, 23};
-static const tpl_loc L_482 = {F_14, 97, 4};
-static const tpl_loc L_483 = {F_14, 98, 1};
-static const tpl_loc L_484 = {F_14, 98, 26};
-static const tpl_loc L_485 = {F_14, 98, 4};
+static const tpl_loc L_475 = {F_14, 95, 17};
+static const tpl_loc L_476 = {F_14, 95, 68};
+static const tpl_loc L_477 = {F_14, 95, 78};
+static const tpl_loc L_478 = {F_14, 96, 15};
+static const tpl_loc L_479 = {F_14, 96, 23};
+static const tpl_loc L_480 = {F_14, 97, 4};
+static const tpl_loc L_481 = {F_14, 98, 1};
+static const tpl_loc L_482 = {F_14, 98, 26};
+static const tpl_loc L_483 = {F_14, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
 static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_486 = {F_15, 4, 4};
+static const tpl_loc L_484 = {F_15, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_487 = {F_15, 4, 61};
-static const tpl_loc L_488 = {F_15, 4, 36};
-static const tpl_loc L_489 = {F_15, 5, 4};
-static const tpl_loc L_490 = {F_15, 5, 7};
-static const tpl_loc L_491 = {F_15, 5, 22};
-static const tpl_loc L_492 = {F_15, 7, 4};
-static const tpl_loc L_493 = {F_15, 8, 4};
-static const tpl_loc L_494 = {F_15, 8, 16};
-static const tpl_loc L_495 = {F_15, 8, 22};
+static const tpl_loc L_485 = {F_15, 4, 61};
+static const tpl_loc L_486 = {F_15, 4, 36};
+static const tpl_loc L_487 = {F_15, 5, 4};
+static const tpl_loc L_488 = {F_15, 5, 7};
+static const tpl_loc L_489 = {F_15, 5, 22};
+static const tpl_loc L_490 = {F_15, 7, 4};
+static const tpl_loc L_491 = {F_15, 8, 4};
+static const tpl_loc L_492 = {F_15, 8, 16};
+static const tpl_loc L_493 = {F_15, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_496 = {F_15, 9, 14};
-static const tpl_loc L_497 = {F_15, 9, 17};
-static const tpl_loc L_498 = {F_15, 9, 24};
-static const tpl_loc L_499 = {F_15, 9, 27};
-static const tpl_loc L_500 = {F_15, 9, 33};
-static const tpl_loc L_501 = {F_15, 9, 61};
-static const tpl_loc L_502 = {F_15, 9, 70};
-static const tpl_loc L_503 = {F_15, 9, 79};
-static const tpl_loc L_504 = {F_15, 9, 92};
+static const tpl_loc L_494 = {F_15, 9, 14};
+static const tpl_loc L_495 = {F_15, 9, 17};
+static const tpl_loc L_496 = {F_15, 9, 24};
+static const tpl_loc L_497 = {F_15, 9, 27};
+static const tpl_loc L_498 = {F_15, 9, 33};
+static const tpl_loc L_499 = {F_15, 9, 61};
+static const tpl_loc L_500 = {F_15, 9, 70};
+static const tpl_loc L_501 = {F_15, 9, 79};
+static const tpl_loc L_502 = {F_15, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_505 = {F_15, 9, 121};
-static const tpl_loc L_506 = {F_15, 9, 127};
-static const tpl_loc L_507 = {F_15, 9, 135};
-static const tpl_loc L_508 = {F_15, 9, 83};
-static const tpl_loc L_509 = {F_15, 9, 156};
-static const tpl_loc L_510 = {F_15, 9, 165};
-static const tpl_loc L_511 = {F_15, 9, 176};
+static const tpl_loc L_503 = {F_15, 9, 121};
+static const tpl_loc L_504 = {F_15, 9, 127};
+static const tpl_loc L_505 = {F_15, 9, 135};
+static const tpl_loc L_506 = {F_15, 9, 83};
+static const tpl_loc L_507 = {F_15, 9, 156};
+static const tpl_loc L_508 = {F_15, 9, 165};
+static const tpl_loc L_509 = {F_15, 9, 176};
 static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_512 = {F_16, 4, 8};
-static const tpl_loc L_513 = {F_16, 4, 11};
+static const tpl_loc L_510 = {F_16, 4, 8};
+static const tpl_loc L_511 = {F_16, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_514 = {F_16, 5, 4};
-static const tpl_loc L_515 = {F_16, 5, 7};
-static const tpl_loc L_516 = {F_16, 5, 12};
-static const tpl_loc L_517 = {F_16, 6, 30};
-static const tpl_loc L_518 = {F_16, 6, 45};
-static const tpl_loc L_519 = {F_16, 8, 4};
-static const tpl_loc L_520 = {F_16, 8, 44};
-static const tpl_loc L_521 = {F_16, 9, 35};
-static const tpl_loc L_522 = {F_16, 9, 43};
-static const tpl_loc L_523 = {F_16, 9, 55};
-static const tpl_loc L_524 = {F_16, 11, 33};
-static const tpl_loc L_525 = {F_16, 11, 74};
-static const tpl_loc L_526 = {F_16, 11, 79};
-static const tpl_loc L_527 = {F_16, 11, 113};
-static const tpl_loc L_528 = {F_16, 11, 117};
-static const tpl_loc L_529 = {F_16, 11, 131};
-static const tpl_loc L_530 = {F_16, 13, 4};
-static const tpl_loc L_531 = {F_16, 13, 7};
-static const tpl_loc L_532 = {F_16, 13, 15};
-static const tpl_loc L_533 = {F_16, 14, 30};
-static const tpl_loc L_534 = {F_16, 14, 33};
-static const tpl_loc L_535 = {F_16, 16, 4};
-static const tpl_loc L_536 = {F_16, 16, 7};
-static const tpl_loc L_537 = {F_16, 17, 30};
-static const tpl_loc L_538 = {F_16, 17, 33};
+static const tpl_loc L_512 = {F_16, 5, 4};
+static const tpl_loc L_513 = {F_16, 5, 7};
+static const tpl_loc L_514 = {F_16, 5, 12};
+static const tpl_loc L_515 = {F_16, 6, 30};
+static const tpl_loc L_516 = {F_16, 6, 45};
+static const tpl_loc L_517 = {F_16, 8, 4};
+static const tpl_loc L_518 = {F_16, 8, 44};
+static const tpl_loc L_519 = {F_16, 9, 35};
+static const tpl_loc L_520 = {F_16, 9, 43};
+static const tpl_loc L_521 = {F_16, 9, 55};
+static const tpl_loc L_522 = {F_16, 11, 33};
+static const tpl_loc L_523 = {F_16, 11, 74};
+static const tpl_loc L_524 = {F_16, 11, 79};
+static const tpl_loc L_525 = {F_16, 11, 113};
+static const tpl_loc L_526 = {F_16, 11, 117};
+static const tpl_loc L_527 = {F_16, 11, 131};
+static const tpl_loc L_528 = {F_16, 13, 4};
+static const tpl_loc L_529 = {F_16, 13, 7};
+static const tpl_loc L_530 = {F_16, 13, 15};
+static const tpl_loc L_531 = {F_16, 14, 30};
+static const tpl_loc L_532 = {F_16, 14, 33};
+static const tpl_loc L_533 = {F_16, 16, 4};
+static const tpl_loc L_534 = {F_16, 16, 7};
+static const tpl_loc L_535 = {F_16, 17, 30};
+static const tpl_loc L_536 = {F_16, 17, 33};
 static const char F_17[] = "partials/macros.twig";
-static const tpl_loc L_539 = {F_17, 6, 4};
-static const tpl_loc L_540 = {F_17, 6, 7};
-static const tpl_loc L_541 = {F_17, 6, 13};
-static const tpl_loc L_542 = {F_17, 6, 41};
-static const tpl_loc L_543 = {F_17, 6, 68};
-static const tpl_loc L_544 = {F_17, 6, 77};
-static const tpl_loc L_545 = {F_17, 6, 108};
-static const tpl_loc L_546 = {F_17, 6, 117};
-static const tpl_loc L_547 = {F_17, 13, 4};
-static const tpl_loc L_548 = {F_17, 14, 4};
-static const tpl_loc L_549 = {F_17, 14, 16};
-static const tpl_loc L_550 = {F_17, 14, 46};
-static const tpl_loc L_551 = {F_17, 14, 64};
-static const tpl_loc L_552 = {F_17, 14, 74};
-static const tpl_loc L_553 = {F_17, 15, 1};
-static const tpl_loc L_554 = {F_17, 15, 57};
-static const tpl_loc L_555 = {F_17, 15, 5};
-static const tpl_loc L_556 = {F_17, 21, 1};
-static const tpl_loc L_557 = {F_17, 21, 28};
-static const tpl_loc L_558 = {F_17, 21, 34};
-static const tpl_loc L_559 = {F_17, 21, 49};
-static const tpl_loc L_560 = {F_17, 21, 4};
-static const tpl_loc L_561 = {F_17, 21, 57};
-static const tpl_loc L_562 = {F_17, 21, 67};
+static const tpl_loc L_537 = {F_17, 6, 4};
+static const tpl_loc L_538 = {F_17, 6, 7};
+static const tpl_loc L_539 = {F_17, 6, 13};
+static const tpl_loc L_540 = {F_17, 6, 41};
+static const tpl_loc L_541 = {F_17, 6, 68};
+static const tpl_loc L_542 = {F_17, 6, 77};
+static const tpl_loc L_543 = {F_17, 6, 108};
+static const tpl_loc L_544 = {F_17, 6, 117};
+static const tpl_loc L_545 = {F_17, 13, 4};
+static const tpl_loc L_546 = {F_17, 14, 4};
+static const tpl_loc L_547 = {F_17, 14, 16};
+static const tpl_loc L_548 = {F_17, 14, 46};
+static const tpl_loc L_549 = {F_17, 14, 64};
+static const tpl_loc L_550 = {F_17, 14, 74};
+static const tpl_loc L_551 = {F_17, 15, 1};
+static const tpl_loc L_552 = {F_17, 15, 57};
+static const tpl_loc L_553 = {F_17, 15, 5};
+static const tpl_loc L_554 = {F_17, 21, 1};
+static const tpl_loc L_555 = {F_17, 21, 28};
+static const tpl_loc L_556 = {F_17, 21, 34};
+static const tpl_loc L_557 = {F_17, 21, 49};
+static const tpl_loc L_558 = {F_17, 21, 4};
+static const tpl_loc L_559 = {F_17, 21, 57};
+static const tpl_loc L_560 = {F_17, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_563 = {F_17, 29, 4};
-static const tpl_loc L_564 = {F_17, 29, 7};
-static const tpl_loc L_565 = {F_17, 29, 22};
-static const tpl_loc L_566 = {F_17, 30, 4};
-static const tpl_loc L_567 = {F_17, 32, 4};
-static const tpl_loc L_568 = {F_17, 32, 17};
-static const tpl_loc L_569 = {F_17, 33, 4};
-static const tpl_loc L_570 = {F_17, 33, 7};
-static const tpl_loc L_571 = {F_17, 33, 19};
-static const tpl_loc L_572 = {F_17, 34, 4};
-static const tpl_loc L_573 = {F_17, 34, 7};
-static const tpl_loc L_574 = {F_17, 34, 13};
-static const tpl_loc L_575 = {F_17, 34, 26};
-static const tpl_loc L_576 = {F_17, 37, 4};
-static const tpl_loc L_577 = {F_17, 37, 40};
-static const tpl_loc L_578 = {F_17, 37, 46};
-static const tpl_loc L_579 = {F_17, 37, 23};
-static const tpl_loc L_580 = {F_17, 37, 53};
-static const tpl_loc L_581 = {F_17, 39, 4};
-static const tpl_loc L_582 = {F_17, 39, 7};
-static const tpl_loc L_583 = {F_17, 39, 24};
-static const tpl_loc L_584 = {F_17, 39, 34};
-static const tpl_loc L_585 = {F_17, 41, 4};
-static const tpl_loc L_586 = {F_17, 41, 15};
-static const tpl_loc L_587 = {F_17, 41, 34};
-static const tpl_loc L_588 = {F_17, 41, 41};
-static const tpl_loc L_589 = {F_17, 41, 20};
-static const tpl_loc L_590 = {F_17, 44, 4};
-static const tpl_loc L_591 = {F_17, 44, 15};
-static const tpl_loc L_592 = {F_17, 44, 27};
-static const tpl_loc L_593 = {F_17, 44, 33};
-static const tpl_loc L_594 = {F_17, 44, 20};
-static const tpl_loc L_595 = {F_17, 45, 4};
-static const tpl_loc L_596 = {F_17, 45, 34};
-static const tpl_loc L_597 = {F_17, 45, 40};
-static const tpl_loc L_598 = {F_17, 46, 15};
-static const tpl_loc L_599 = {F_17, 46, 50};
-static const tpl_loc L_600 = {F_17, 46, 53};
-static const tpl_loc L_601 = {F_17, 46, 59};
-static const tpl_loc L_602 = {F_17, 46, 66};
-static const tpl_loc L_603 = {F_17, 46, 74};
-static const tpl_loc L_604 = {F_17, 46, 96};
-static const tpl_loc L_605 = {F_17, 46, 99};
-static const tpl_loc L_606 = {F_17, 46, 105};
-static const tpl_loc L_607 = {F_17, 46, 124};
-static const tpl_loc L_608 = {F_17, 46, 127};
-static const tpl_loc L_609 = {F_17, 46, 134};
-static const tpl_loc L_610 = {F_17, 46, 137};
-static const tpl_loc L_611 = {F_17, 46, 147};
-static const tpl_loc L_612 = {F_17, 46, 150};
-static const tpl_loc L_613 = {F_17, 46, 211};
-static const tpl_loc L_614 = {F_17, 46, 214};
-static const tpl_loc L_615 = {F_17, 49, 4};
-static const tpl_loc L_616 = {F_17, 49, 7};
-static const tpl_loc L_617 = {F_17, 49, 12};
-static const tpl_loc L_618 = {F_17, 49, 28};
-static const tpl_loc L_619 = {F_17, 49, 46};
-static const tpl_loc L_620 = {F_17, 49, 38};
+static const tpl_loc L_561 = {F_17, 29, 4};
+static const tpl_loc L_562 = {F_17, 29, 7};
+static const tpl_loc L_563 = {F_17, 29, 22};
+static const tpl_loc L_564 = {F_17, 30, 4};
+static const tpl_loc L_565 = {F_17, 32, 4};
+static const tpl_loc L_566 = {F_17, 32, 17};
+static const tpl_loc L_567 = {F_17, 33, 4};
+static const tpl_loc L_568 = {F_17, 33, 7};
+static const tpl_loc L_569 = {F_17, 33, 19};
+static const tpl_loc L_570 = {F_17, 34, 4};
+static const tpl_loc L_571 = {F_17, 34, 7};
+static const tpl_loc L_572 = {F_17, 34, 13};
+static const tpl_loc L_573 = {F_17, 34, 26};
+static const tpl_loc L_574 = {F_17, 37, 4};
+static const tpl_loc L_575 = {F_17, 37, 40};
+static const tpl_loc L_576 = {F_17, 37, 46};
+static const tpl_loc L_577 = {F_17, 37, 23};
+static const tpl_loc L_578 = {F_17, 37, 53};
+static const tpl_loc L_579 = {F_17, 39, 4};
+static const tpl_loc L_580 = {F_17, 39, 7};
+static const tpl_loc L_581 = {F_17, 39, 24};
+static const tpl_loc L_582 = {F_17, 39, 34};
+static const tpl_loc L_583 = {F_17, 41, 4};
+static const tpl_loc L_584 = {F_17, 41, 15};
+static const tpl_loc L_585 = {F_17, 41, 34};
+static const tpl_loc L_586 = {F_17, 41, 41};
+static const tpl_loc L_587 = {F_17, 41, 20};
+static const tpl_loc L_588 = {F_17, 44, 4};
+static const tpl_loc L_589 = {F_17, 44, 15};
+static const tpl_loc L_590 = {F_17, 44, 27};
+static const tpl_loc L_591 = {F_17, 44, 33};
+static const tpl_loc L_592 = {F_17, 44, 20};
+static const tpl_loc L_593 = {F_17, 45, 4};
+static const tpl_loc L_594 = {F_17, 45, 34};
+static const tpl_loc L_595 = {F_17, 45, 40};
+static const tpl_loc L_596 = {F_17, 46, 15};
+static const tpl_loc L_597 = {F_17, 46, 50};
+static const tpl_loc L_598 = {F_17, 46, 53};
+static const tpl_loc L_599 = {F_17, 46, 59};
+static const tpl_loc L_600 = {F_17, 46, 66};
+static const tpl_loc L_601 = {F_17, 46, 74};
+static const tpl_loc L_602 = {F_17, 46, 96};
+static const tpl_loc L_603 = {F_17, 46, 99};
+static const tpl_loc L_604 = {F_17, 46, 105};
+static const tpl_loc L_605 = {F_17, 46, 124};
+static const tpl_loc L_606 = {F_17, 46, 127};
+static const tpl_loc L_607 = {F_17, 46, 134};
+static const tpl_loc L_608 = {F_17, 46, 137};
+static const tpl_loc L_609 = {F_17, 46, 147};
+static const tpl_loc L_610 = {F_17, 46, 150};
+static const tpl_loc L_611 = {F_17, 46, 211};
+static const tpl_loc L_612 = {F_17, 46, 214};
+static const tpl_loc L_613 = {F_17, 49, 4};
+static const tpl_loc L_614 = {F_17, 49, 7};
+static const tpl_loc L_615 = {F_17, 49, 12};
+static const tpl_loc L_616 = {F_17, 49, 28};
+static const tpl_loc L_617 = {F_17, 49, 46};
+static const tpl_loc L_618 = {F_17, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_621 = {F_17, 57, 4};
-static const tpl_loc L_622 = {F_17, 57, 7};
-static const tpl_loc L_623 = {F_17, 57, 22};
-static const tpl_loc L_624 = {F_17, 58, 13};
-static const tpl_loc L_625 = {F_17, 58, 58};
-static const tpl_loc L_626 = {F_17, 58, 61};
-static const tpl_loc L_627 = {F_17, 59, 27};
-static const tpl_loc L_628 = {F_17, 59, 37};
-static const tpl_loc L_629 = {F_17, 59, 40};
-static const tpl_loc L_630 = {F_17, 60, 1};
-static const tpl_loc L_631 = {F_17, 60, 28};
-static const tpl_loc L_632 = {F_17, 60, 34};
-static const tpl_loc L_633 = {F_17, 60, 4};
+static const tpl_loc L_619 = {F_17, 57, 4};
+static const tpl_loc L_620 = {F_17, 57, 7};
+static const tpl_loc L_621 = {F_17, 57, 22};
+static const tpl_loc L_622 = {F_17, 58, 13};
+static const tpl_loc L_623 = {F_17, 58, 58};
+static const tpl_loc L_624 = {F_17, 58, 61};
+static const tpl_loc L_625 = {F_17, 59, 27};
+static const tpl_loc L_626 = {F_17, 59, 37};
+static const tpl_loc L_627 = {F_17, 59, 40};
+static const tpl_loc L_628 = {F_17, 60, 1};
+static const tpl_loc L_629 = {F_17, 60, 28};
+static const tpl_loc L_630 = {F_17, 60, 34};
+static const tpl_loc L_631 = {F_17, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_18[] = "style.css.twig";
-static const tpl_loc L_634 = {F_18, 11, 10};
+static const tpl_loc L_632 = {F_18, 11, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_635 = {F_18, 19, 10};
+static const tpl_loc L_633 = {F_18, 19, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_636 = {F_18, 88, 10};
-static const tpl_loc L_637 = {F_18, 155, 10};
+static const tpl_loc L_634 = {F_18, 86, 10};
+static const tpl_loc L_635 = {F_18, 146, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_638 = {F_18, 181, 10};
+static const tpl_loc L_636 = {F_18, 173, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_639 = {F_18, 206, 10};
+static const tpl_loc L_637 = {F_18, 199, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_640 = {F_18, 229, 10};
+static const tpl_loc L_638 = {F_18, 222, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_641 = {F_18, 289, 10};
+static const tpl_loc L_639 = {F_18, 283, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_642 = {F_18, 306, 10};
+static const tpl_loc L_640 = {F_18, 300, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_19[] = "table.twig";
-static const tpl_loc L_643 = {F_19, 4, 4};
-static const tpl_loc L_644 = {F_19, 4, 20};
-static const tpl_loc L_645 = {F_19, 4, 25};
-static const tpl_loc L_646 = {F_19, 4, 39};
+static const tpl_loc L_641 = {F_19, 4, 4};
+static const tpl_loc L_642 = {F_19, 4, 20};
+static const tpl_loc L_643 = {F_19, 4, 25};
+static const tpl_loc L_644 = {F_19, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_647 = {F_19, 5, 25};
-static const tpl_loc L_648 = {F_19, 5, 28};
-static const tpl_loc L_649 = {F_19, 5, 33};
-static const tpl_loc L_650 = {F_19, 5, 45};
-static const tpl_loc L_651 = {F_19, 6, 4};
-static const tpl_loc L_652 = {F_19, 6, 7};
-static const tpl_loc L_653 = {F_19, 7, 31};
-static const tpl_loc L_654 = {F_19, 7, 51};
-static const tpl_loc L_655 = {F_19, 8, 5};
-static const tpl_loc L_656 = {F_19, 8, 13};
-static const tpl_loc L_657 = {F_19, 8, 41};
-static const tpl_loc L_658 = {F_19, 8, 67};
-static const tpl_loc L_659 = {F_19, 8, 75};
-static const tpl_loc L_660 = {F_19, 8, 108};
-static const tpl_loc L_661 = {F_19, 8, 116};
-static const tpl_loc L_662 = {F_19, 11, 42};
-static const tpl_loc L_663 = {F_19, 11, 103};
-static const tpl_loc L_664 = {F_19, 12, 1};
-static const tpl_loc L_665 = {F_19, 12, 9};
+static const tpl_loc L_645 = {F_19, 5, 25};
+static const tpl_loc L_646 = {F_19, 5, 28};
+static const tpl_loc L_647 = {F_19, 5, 33};
+static const tpl_loc L_648 = {F_19, 5, 45};
+static const tpl_loc L_649 = {F_19, 6, 4};
+static const tpl_loc L_650 = {F_19, 6, 7};
+static const tpl_loc L_651 = {F_19, 7, 31};
+static const tpl_loc L_652 = {F_19, 7, 51};
+static const tpl_loc L_653 = {F_19, 8, 5};
+static const tpl_loc L_654 = {F_19, 8, 13};
+static const tpl_loc L_655 = {F_19, 8, 41};
+static const tpl_loc L_656 = {F_19, 8, 67};
+static const tpl_loc L_657 = {F_19, 8, 75};
+static const tpl_loc L_658 = {F_19, 8, 108};
+static const tpl_loc L_659 = {F_19, 8, 116};
+static const tpl_loc L_660 = {F_19, 11, 42};
+static const tpl_loc L_661 = {F_19, 11, 103};
+static const tpl_loc L_662 = {F_19, 12, 1};
+static const tpl_loc L_663 = {F_19, 12, 9};
 static const char F_20[] = "title.md.twig";
-static const tpl_loc L_666 = {F_20, 3, 3};
-static const tpl_loc L_667 = {F_20, 3, 6};
-static const tpl_loc L_668 = {F_20, 3, 11};
-static const tpl_loc L_669 = {F_20, 3, 17};
-static const tpl_loc L_670 = {F_20, 5, 4};
-static const tpl_loc L_671 = {F_20, 5, 12};
-static const tpl_loc L_672 = {F_20, 6, 24};
-static const tpl_loc L_673 = {F_20, 6, 39};
-static const tpl_loc L_674 = {F_20, 9, 4};
-static const tpl_loc L_675 = {F_20, 9, 12};
-static const tpl_loc L_676 = {F_20, 10, 25};
-static const tpl_loc L_677 = {F_20, 10, 41};
+static const tpl_loc L_664 = {F_20, 3, 3};
+static const tpl_loc L_665 = {F_20, 3, 6};
+static const tpl_loc L_666 = {F_20, 3, 11};
+static const tpl_loc L_667 = {F_20, 3, 17};
+static const tpl_loc L_668 = {F_20, 5, 4};
+static const tpl_loc L_669 = {F_20, 5, 12};
+static const tpl_loc L_670 = {F_20, 6, 24};
+static const tpl_loc L_671 = {F_20, 6, 39};
+static const tpl_loc L_672 = {F_20, 9, 4};
+static const tpl_loc L_673 = {F_20, 9, 12};
+static const tpl_loc L_674 = {F_20, 10, 25};
+static const tpl_loc L_675 = {F_20, 10, 41};
 static const char F_21[] = "toc.ncx.twig";
-static const tpl_loc L_678 = {F_21, 4, 11};
-static const tpl_loc L_679 = {F_21, 6, 78};
-static const tpl_loc L_680 = {F_21, 6, 109};
-static const tpl_loc L_681 = {F_21, 6, 129};
-static const tpl_loc L_682 = {F_21, 8, 31};
-static const tpl_loc L_683 = {F_21, 8, 34};
-static const tpl_loc L_684 = {F_21, 8, 45};
-static const tpl_loc L_685 = {F_21, 9, 33};
-static const tpl_loc L_686 = {F_21, 9, 36};
+static const tpl_loc L_676 = {F_21, 4, 11};
+static const tpl_loc L_677 = {F_21, 6, 78};
+static const tpl_loc L_678 = {F_21, 6, 109};
+static const tpl_loc L_679 = {F_21, 6, 129};
+static const tpl_loc L_680 = {F_21, 8, 31};
+static const tpl_loc L_681 = {F_21, 8, 34};
+static const tpl_loc L_682 = {F_21, 8, 45};
+static const tpl_loc L_683 = {F_21, 9, 33};
+static const tpl_loc L_684 = {F_21, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_687 = {F_21, 13, 17};
-static const tpl_loc L_688 = {F_21, 13, 20};
-static const tpl_loc L_689 = {F_21, 13, 25};
-static const tpl_loc L_690 = {F_21, 13, 31};
-static const tpl_loc L_691 = {F_21, 14, 4};
-static const tpl_loc L_692 = {F_21, 14, 12};
-static const tpl_loc L_693 = {F_21, 15, 18};
-static const tpl_loc L_694 = {F_21, 15, 33};
-static const tpl_loc L_695 = {F_21, 18, 1};
-static const tpl_loc L_696 = {F_21, 18, 20};
-static const tpl_loc L_697 = {F_21, 18, 4};
+static const tpl_loc L_685 = {F_21, 13, 17};
+static const tpl_loc L_686 = {F_21, 13, 20};
+static const tpl_loc L_687 = {F_21, 13, 25};
+static const tpl_loc L_688 = {F_21, 13, 31};
+static const tpl_loc L_689 = {F_21, 14, 4};
+static const tpl_loc L_690 = {F_21, 14, 12};
+static const tpl_loc L_691 = {F_21, 15, 18};
+static const tpl_loc L_692 = {F_21, 15, 33};
+static const tpl_loc L_693 = {F_21, 18, 1};
+static const tpl_loc L_694 = {F_21, 18, 4};
 static const char F_22[] = "toc.twig";
-static const tpl_loc L_698 = {F_22, 6, 11};
-static const tpl_loc L_699 = {F_22, 7, 1};
-static const tpl_loc L_700 = {F_22, 7, 4};
-static const tpl_loc L_701 = {F_22, 7, 9};
-static const tpl_loc L_702 = {F_22, 8, 1};
-static const tpl_loc L_703 = {F_22, 8, 18};
+static const tpl_loc L_695 = {F_22, 6, 11};
+static const tpl_loc L_696 = {F_22, 7, 1};
+static const tpl_loc L_697 = {F_22, 7, 4};
+static const tpl_loc L_698 = {F_22, 7, 9};
+static const tpl_loc L_699 = {F_22, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_704 = {F_22, 8, 23};
-static const tpl_loc L_705 = {F_22, 8, 4};
-static const tpl_loc L_706 = {F_22, 4, 12};
+static const tpl_loc L_700 = {F_22, 8, 29};
+static const tpl_loc L_701 = {F_22, 8, 4};
+static const tpl_loc L_702 = {F_22, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -2041,13 +2037,22 @@ static void fn12(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  tpl_value v0 = tpl_null();
 #line 12 "themes/clean/epub/cover.twig"
   {
     rt->loc = &L_165;
-    v0 = tpl_var(rt, ctx, self, &N_cover, &L_166);
-    bool b1 = tpl_truthy(v0);
-    if (b1) {
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v2;
+    if (b0 && v1.type != TPL_NULL) {
+      v2 = v1;
+    } else {
+      tpl_value v3 = tpl_null();
+      v2 = v3;
+    }
+    bool b4 = tpl_truthy(v2);
+    if (b4) {
 #line 15 "themes/clean/epub/cover.twig"
       tpl_out(rt, "<style type=\"text/css\">\n"
                  "@page { margin: 0; }\n"
@@ -2067,23 +2072,23 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  tpl_value v0 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
   tpl_value v6 = tpl_null();
-  tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
   tpl_value v14 = tpl_null();
-  tpl_value v16 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_value v17 = tpl_null();
-  tpl_value v19 = tpl_null();
+  tpl_value v18 = tpl_null();
   tpl_value v20 = tpl_null();
-  tpl_value v30 = tpl_null();
-  tpl_value v32 = tpl_null();
-  tpl_value v35 = tpl_null();
+  tpl_value v21 = tpl_null();
+  tpl_value v23 = tpl_null();
+  tpl_value v24 = tpl_null();
+  tpl_value v34 = tpl_null();
+  tpl_value v36 = tpl_null();
+  tpl_value v39 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -2097,77 +2102,87 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic10 = {0, NULL};
 #line 25 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_167;
-    v0 = tpl_var(rt, ctx, self, &N_cover, &L_168);
-    bool b1 = tpl_truthy(v0);
-    if (b1) {
+    rt->loc = &L_166;
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v2;
+    if (b0 && v1.type != TPL_NULL) {
+      v2 = v1;
+    } else {
+      tpl_value v3 = tpl_null();
+      v2 = v3;
+    }
+    bool b4 = tpl_truthy(v2);
+    if (b4) {
 #line 26 "themes/clean/epub/cover.twig"
-      tpl_out(rt, "<section class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n", 70);
+      tpl_out(rt, "<div class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n", 66);
 #line 27 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_169;
-        v2 = tpl_getattr_name_ic(rt, v0, &N_width, &L_170, &ic0);
-        bool b3 = tpl_truthy(v2);
-        if (b3) {
-          v4 = tpl_getattr_name_ic(rt, v0, &N_height, &L_171, &ic1);
-          bool b5 = tpl_truthy(v4);
-          b3 = b5;
+        rt->loc = &L_167;
+        v5 = tpl_var(rt, ctx, self, &N_cover, &L_168);
+        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_169, &ic0);
+        bool b7 = tpl_truthy(v6);
+        if (b7) {
+          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_170, &ic1);
+          bool b9 = tpl_truthy(v8);
+          b7 = b9;
         }
-        if (b3) {
+        if (b7) {
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 ", 137);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_172;
-            tpl_out_value(rt, v2);
+            rt->loc = &L_171;
+            tpl_out_value(rt, v6);
           }
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, " ", 1);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_173;
-            v6 = tpl_getattr_name_ic(rt, v0, &N_height, &L_174, &ic2);
-            tpl_out_value(rt, v6);
+            rt->loc = &L_172;
+            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_173, &ic2);
+            tpl_out_value(rt, v10);
           }
 #line 28 "themes/clean/epub/cover.twig"
-          tpl_out(rt, "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-labelledby=\"cover-title\">\n"
-                     "<title id=\"cover-title\">", 104);
+          tpl_out(rt, "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\">\n<title>", 57);
 #line 29 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_175;
-            v7 = tpl_var(rt, ctx, self, &N_book, &L_176);
-            v8 = tpl_getattr_name_ic(rt, v7, &N_title, &L_177, &ic3);
-            tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_178);
-            tpl_out_value(rt, v9);
+            rt->loc = &L_174;
+            v11 = tpl_var(rt, ctx, self, &N_book, &L_175);
+            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_176, &ic3);
+            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_177);
+            tpl_out_value(rt, v13);
           }
 #line 29 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</title>\n<image width=\"", 23);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_179;
-            tpl_out_value(rt, v2);
+            rt->loc = &L_178;
+            tpl_out_value(rt, v6);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" height=\"", 10);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_180;
-            tpl_out_value(rt, v6);
+            rt->loc = &L_179;
+            tpl_out_value(rt, v10);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" xlink:href=\"", 14);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_181;
-            v10 = tpl_var(rt, ctx, self, &N_root, &L_182);
-            tpl_out_value(rt, v10);
+            rt->loc = &L_180;
+            v14 = tpl_var(rt, ctx, self, &N_root, &L_181);
+            tpl_out_value(rt, v14);
           }
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_183;
-            v11 = tpl_getattr_name_ic(rt, v0, &N_src, &L_184, &ic4);
-            tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_185);
-            tpl_out_value(rt, v12);
+            rt->loc = &L_182;
+            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_183, &ic4);
+            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_184);
+            tpl_out_value(rt, v16);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" />\n</svg>\n", 12);
@@ -2176,77 +2191,77 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<img src=\"", 10);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_186;
-            v13 = tpl_var(rt, ctx, self, &N_root, &L_187);
-            tpl_out_value(rt, v13);
+            rt->loc = &L_185;
+            v17 = tpl_var(rt, ctx, self, &N_root, &L_186);
+            tpl_out_value(rt, v17);
           }
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_188;
-            v14 = tpl_getattr_name_ic(rt, v0, &N_src, &L_189, &ic5);
-            tpl_value v15 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_190);
-            tpl_out_value(rt, v15);
+            rt->loc = &L_187;
+            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_188, &ic5);
+            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_189);
+            tpl_out_value(rt, v19);
           }
 #line 33 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" alt=\"", 7);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_191;
-            v16 = tpl_var(rt, ctx, self, &N_book, &L_192);
-            v17 = tpl_getattr_name_ic(rt, v16, &N_title, &L_193, &ic6);
-            tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_194);
-            tpl_out_value(rt, v18);
+            rt->loc = &L_190;
+            v20 = tpl_var(rt, ctx, self, &N_book, &L_191);
+            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_192, &ic6);
+            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_193);
+            tpl_out_value(rt, v22);
           }
 #line 33 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" role=\"doc-cover\" />\n", 22);
         }
       }
 #line 35 "themes/clean/epub/cover.twig"
-      tpl_out(rt, "</section>\n", 11);
+      tpl_out(rt, "</div>\n", 7);
     } else {
 #line 37 "themes/clean/epub/cover.twig"
       tpl_out(rt, "<section class=\"item cover typographic-cover\" epub:type=\"cover\" id=\"cover\">\n"
                  "<h1 class=\"book-title\">", 99);
 #line 38 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_195;
-        v19 = tpl_var(rt, ctx, self, &N_book, &L_196);
-        v20 = tpl_getattr_name_ic(rt, v19, &N_title, &L_197, &ic7);
-        tpl_value v21 = tpl_escape_value(rt, v20, TPL_ESC_HTML, &L_198);
-        tpl_out_value(rt, v21);
+        rt->loc = &L_194;
+        v23 = tpl_var(rt, ctx, self, &N_book, &L_195);
+        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_196, &ic7);
+        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_197);
+        tpl_out_value(rt, v25);
       }
 #line 38 "themes/clean/epub/cover.twig"
       tpl_out(rt, "</h1>\n", 6);
 #line 39 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_199;
-        tpl_value v25 = tpl_null();
-        bool b24 = tpl_var_probe(rt, ctx, self, &N_book, &v25);
-        if (!b24)
-          v25 = tpl_null();
-        (void)b24;
-        tpl_value v26 = tpl_str("subtitle", 8);
-        tpl_value v23 = tpl_null();
-        bool b22 = tpl_has_attr(rt, v25, v26, &v23);
-        if (!b22)
-          v23 = tpl_null();
-        tpl_value v27;
-        if (b22 && v23.type != TPL_NULL) {
-          v27 = v23;
+        rt->loc = &L_198;
+        tpl_value v29 = tpl_null();
+        bool b28 = tpl_var_probe(rt, ctx, self, &N_book, &v29);
+        if (!b28)
+          v29 = tpl_null();
+        (void)b28;
+        tpl_value v30 = tpl_str("subtitle", 8);
+        tpl_value v27 = tpl_null();
+        bool b26 = tpl_has_attr(rt, v29, v30, &v27);
+        if (!b26)
+          v27 = tpl_null();
+        tpl_value v31;
+        if (b26 && v27.type != TPL_NULL) {
+          v31 = v27;
         } else {
-          tpl_value v28 = tpl_bool(false);
-          v27 = v28;
+          tpl_value v32 = tpl_bool(false);
+          v31 = v32;
         }
-        bool b29 = tpl_truthy(v27);
-        if (b29) {
+        bool b33 = tpl_truthy(v31);
+        if (b33) {
 #line 40 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 40 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_200;
-            v30 = tpl_getattr_name_ic(rt, v19, &N_subtitle, &L_201, &ic8);
-            tpl_value v31 = tpl_escape_value(rt, v30, TPL_ESC_HTML, &L_202);
-            tpl_out_value(rt, v31);
+            rt->loc = &L_199;
+            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_200, &ic8);
+            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_201);
+            tpl_out_value(rt, v35);
           }
 #line 40 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</p>\n", 5);
@@ -2254,17 +2269,17 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 42 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_203;
-        v32 = tpl_getattr_name_ic(rt, v19, &N_author, &L_204, &ic9);
-        bool b33 = tpl_truthy(v32);
-        if (b33) {
+        rt->loc = &L_202;
+        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_203, &ic9);
+        bool b37 = tpl_truthy(v36);
+        if (b37) {
 #line 43 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 43 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_205;
-            tpl_value v34 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_206);
-            tpl_out_value(rt, v34);
+            rt->loc = &L_204;
+            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_205);
+            tpl_out_value(rt, v38);
           }
 #line 43 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</p>\n", 5);
@@ -2272,17 +2287,17 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 45 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_207;
-        v35 = tpl_getattr_name_ic(rt, v19, &N_edition, &L_208, &ic10);
-        bool b36 = tpl_truthy(v35);
-        if (b36) {
+        rt->loc = &L_206;
+        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_207, &ic10);
+        bool b40 = tpl_truthy(v39);
+        if (b40) {
 #line 46 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 46 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_209;
-            tpl_value v37 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_210);
-            tpl_out_value(rt, v37);
+            rt->loc = &L_208;
+            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_209);
+            tpl_out_value(rt, v41);
           }
 #line 46 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</p>\n", 5);
@@ -2302,9 +2317,9 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 7 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_211;
+    rt->loc = &L_210;
     tpl_value v0 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_211);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_210);
   }
 }
 
@@ -3182,9 +3197,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/dedication.twig"
   {
-    rt->loc = &L_212;
+    rt->loc = &L_211;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_212);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_211);
   }
 }
 
@@ -3212,26 +3227,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_213;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_214);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_215, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_216);
+    rt->loc = &L_212;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_213);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_214, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_215);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_217;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_218, &ic1);
+    rt->loc = &L_216;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_217, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_219;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_220);
+        rt->loc = &L_218;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_219);
         tpl_out_value(rt, v5);
       }
     }
@@ -3240,14 +3255,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_221;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_222, &ic2);
+    rt->loc = &L_220;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_221, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_223;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_224);
+        rt->loc = &L_222;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_223);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/epub/edition.md.twig"
@@ -3256,7 +3271,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_225;
+    rt->loc = &L_224;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3274,32 +3289,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_226);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_225);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_227);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_226);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_228);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_228);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_227);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_227);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_229;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_230);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_231, &ic3);
+    rt->loc = &L_228;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_229);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_230, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_232;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_233);
+        rt->loc = &L_231;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_232);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/epub/edition.md.twig"
@@ -3308,7 +3323,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_234;
+    rt->loc = &L_233;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3359,14 +3374,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_235);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_234);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_236);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_235);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/epub/edition.md.twig"
@@ -3406,16 +3421,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_237;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_238);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_239, &ic0);
+    rt->loc = &L_236;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_237);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_238, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_240, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_239, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3426,10 +3441,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_241;
+    rt->loc = &L_240;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_242);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_243, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_242, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3442,15 +3457,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_244;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_245, &ic3);
+    rt->loc = &L_243;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_244, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_246;
+        rt->loc = &L_245;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3461,19 +3476,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_247;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_248, &ic4);
+    rt->loc = &L_246;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_247, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_249;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_250, &ic5);
+    rt->loc = &L_248;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_249, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_251, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_250, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3482,22 +3497,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_252;
+        rt->loc = &L_251;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_253;
+            rt->loc = &L_252;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_254;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_255, &ic7);
+            rt->loc = &L_253;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_254, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3508,16 +3523,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_256;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_257);
+        rt->loc = &L_255;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_256);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_258;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_259, &ic8);
+            rt->loc = &L_257;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3525,8 +3540,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_260;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic9);
+            rt->loc = &L_259;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_260, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3553,10 +3568,10 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_262;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_263);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_264, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_265);
+    rt->loc = &L_261;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_262);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_263, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_264);
     tpl_out_value(rt, v2);
   }
 }
@@ -3588,13 +3603,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_266;
+    rt->loc = &L_265;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_266);
+    tpl_import(rt, self, 0, v0, &L_265);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_267;
+    rt->loc = &L_266;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3619,7 +3634,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_268);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_267);
     tpl_out_value(rt, v12);
   }
 }
@@ -3656,7 +3671,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_269;
+    rt->loc = &L_268;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3681,53 +3696,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_270);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_270);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_271);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_269);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_269);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_270);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_272;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_273);
+    rt->loc = &L_271;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_272);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_274;
+    rt->loc = &L_273;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_275;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_275);
+    rt->loc = &L_274;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_274);
   }
 #line 13 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_276;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_276);
+    rt->loc = &L_275;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_275);
   }
 #line 15 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_277;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_278);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_279, &ic0);
+    rt->loc = &L_276;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_277);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_278, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_280;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_281);
+        rt->loc = &L_279;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_280);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/clean/epub/layout.twig"
@@ -3736,16 +3751,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_282;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_283);
+    rt->loc = &L_281;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_282);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_284;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_285);
+        rt->loc = &L_283;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_284);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/clean/epub/layout.twig"
@@ -3756,61 +3771,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_286;
+    rt->loc = &L_285;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_287;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_287);
+      rt->loc = &L_286;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_286);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_288;
+    rt->loc = &L_287;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_289;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_289);
+      rt->loc = &L_288;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_288);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_290;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_291);
+    rt->loc = &L_289;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_290);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_292);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_292);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_291);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_291);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_293;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_294);
+    rt->loc = &L_292;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_293);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_295);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_295);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_294);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_294);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_296;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_297);
+    rt->loc = &L_295;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_296);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_298;
+        rt->loc = &L_297;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3819,15 +3834,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_299;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_300);
+    rt->loc = &L_298;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_299);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_301;
+        rt->loc = &L_300;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3838,8 +3853,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_302;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_302);
+    rt->loc = &L_301;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_301);
   }
 #line 28 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -3862,7 +3877,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_303;
+    rt->loc = &L_302;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3883,30 +3898,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_304);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_304);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_303);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_303);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_305;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_306);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_307, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_308);
+    rt->loc = &L_304;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_305);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_306, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_307);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_309;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_310);
+    rt->loc = &L_308;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_309);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_311);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_310);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3928,30 +3943,30 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_312;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_313);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_314, &ic0);
+    rt->loc = &L_311;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_312);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_313, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_314;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_316);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_315);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_317);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_316);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_315);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_314);
   }
 }
 
@@ -3963,9 +3978,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_317;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_318);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_317);
   }
 }
 
@@ -3984,30 +3999,30 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_319;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_320);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_321, &ic0);
+    rt->loc = &L_318;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_319);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_320, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_322;
+    rt->loc = &L_321;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_323);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_322);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_324);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_323);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_322);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_321);
   }
 }
 
@@ -4019,9 +4034,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_324;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_325);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_324);
   }
 }
 
@@ -4042,27 +4057,27 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_326;
+    rt->loc = &L_325;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_327);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_326);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_328);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_327);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_329);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_329);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_328);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_328);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_330);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_330);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_329);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_329);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_331);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_332, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_333);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_330);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_331, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_332);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
@@ -4100,91 +4115,113 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k12 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v9 = tpl_null();
-  tpl_value v13 = tpl_null();
-  tpl_value v14 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v17 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v22 = tpl_null();
+  tpl_value v23 = tpl_null();
+  tpl_value v25 = tpl_null();
+  tpl_value v26 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_334;
+    rt->loc = &L_333;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_334);
+    tpl_import(rt, self, 1, v0, &L_333);
   }
 #line 11 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
              "<h1 id=\"toc-title\">", 93);
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_335;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_336);
+    rt->loc = &L_334;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_335);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_337);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_336);
     tpl_out_value(rt, v5);
   }
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 13 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_338;
-    v6 = tpl_var(rt, ctx, self, &N_toc_tree, &L_339);
-    const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a7, NULL, &L_340);
-    tpl_out_value(rt, v8);
+    rt->loc = &L_337;
+    tpl_value v7 = tpl_null();
+    bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
+    if (!b6)
+      v7 = tpl_null();
+    tpl_value v8;
+    if (b6 && v7.type != TPL_NULL) {
+      v8 = v7;
+    } else {
+      tpl_list *l9 = tpl_list_new(rt->arena, 0);
+      tpl_value v10 = tpl_list_value(l9);
+      v8 = v10;
+    }
+    const tpl_value a11[1] = {v8};
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_338);
+    tpl_out_value(rt, v12);
   }
 #line 13 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "\n</nav>\n", 8);
 #line 15 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_341;
-    v9 = tpl_var(rt, ctx, self, &N_landmarks, &L_342);
-    const tpl_value a10[1] = {v9};
+    rt->loc = &L_339;
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v15;
+    if (b13 && v14.type != TPL_NULL) {
+      v15 = v14;
+    } else {
+      tpl_list *l16 = tpl_list_new(rt->arena, 0);
+      tpl_value v17 = tpl_list_value(l16);
+      v15 = v17;
+    }
+    const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_343);
-    bool b11 = !tpl_truthy(k12->fn(rt, ctx, 1, a10, &L_343));
-    if (b11) {
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_340);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_340));
+    if (b19) {
 #line 16 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
 #line 18 "themes/clean/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_344;
-        tpl_iter it12;
-        tpl_for_begin(rt, &it12, ctx, v9, &N__key, &N_landmark, false);
-        while (tpl_for_next(rt, &it12)) {
-          v13 = it12.cur;
-          (void)v13;
-          tpl_for_accept(rt, &it12);
+        rt->loc = &L_341;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_342);
+        tpl_iter it21;
+        tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
+        while (tpl_for_next(rt, &it21)) {
+          v22 = it21.cur;
+          (void)v22;
+          tpl_for_accept(rt, &it21);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "<li><a epub:type=\"", 18);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_345;
-            v14 = tpl_getattr_name_ic(rt, v13, &N_type, &L_346, &ic0);
-            tpl_value v15 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_347);
-            tpl_out_value(rt, v15);
+            rt->loc = &L_343;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_344, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_345);
+            tpl_out_value(rt, v24);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_348;
-            v16 = tpl_getattr_name_ic(rt, v13, &N_url, &L_349, &ic1);
-            tpl_out_value(rt, v16);
+            rt->loc = &L_346;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_347, &ic1);
+            tpl_out_value(rt, v25);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_350;
-            v17 = tpl_getattr_name_ic(rt, v13, &N_title, &L_351, &ic2);
-            tpl_out_value(rt, v17);
+            rt->loc = &L_348;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_349, &ic2);
+            tpl_out_value(rt, v26);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "</a></li>\n", 10);
@@ -4204,15 +4241,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 5 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_352;
+    rt->loc = &L_350;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_352);
+    tpl_import(rt, self, 0, v0, &L_350);
   }
 #line 4 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_353;
+    rt->loc = &L_351;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_353);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_351);
   }
 }
 
@@ -4238,39 +4275,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_354;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_355);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_356, &ic0);
+    rt->loc = &L_352;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_353);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_354, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_357;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_358, &ic1);
+    rt->loc = &L_355;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_356, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_359;
+        rt->loc = &L_357;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_360;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_361, &ic2);
+        rt->loc = &L_358;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_359, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/clean/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/clean/epub/part.twig"
           {
-            rt->loc = &L_362;
+            rt->loc = &L_360;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/clean/epub/part.twig"
@@ -4280,8 +4317,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_363;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_364, &ic3);
+        rt->loc = &L_361;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_362, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4298,9 +4335,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_365;
+    rt->loc = &L_363;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_365);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_363);
   }
 }
 
@@ -4328,7 +4365,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_366;
+    rt->loc = &L_364;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4352,9 +4389,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_367;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_368);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_369, &ic0);
+        rt->loc = &L_365;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_366);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_367, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -4365,17 +4402,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_370;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_371);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_372, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_373);
+    rt->loc = &L_368;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_369);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_370, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_371);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_374;
+    rt->loc = &L_372;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4399,9 +4436,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_375;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_376, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_377);
+        rt->loc = &L_373;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_374, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_375);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -4410,16 +4447,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_378;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_379, &ic3);
+    rt->loc = &L_376;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_377, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_380;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_381);
+        rt->loc = &L_378;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_379);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4428,16 +4465,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_382;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_383, &ic4);
+    rt->loc = &L_380;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_381, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_384;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_385);
+        rt->loc = &L_382;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_383);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4464,13 +4501,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_386;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_387);
+    rt->loc = &L_384;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_385);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_388;
+        rt->loc = &L_386;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4549,7 +4586,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_387;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4613,7 +4650,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_390;
+    rt->loc = &L_388;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -4648,13 +4685,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_389;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_392);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_390);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -4670,30 +4707,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_393;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_394);
+    rt->loc = &L_391;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_392);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_395;
+        rt->loc = &L_393;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_396;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_397);
+        rt->loc = &L_394;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_395);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_398;
+            rt->loc = &L_396;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/clean/epub/partials/epub.twig"
@@ -4721,16 +4758,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_399;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_400);
+    rt->loc = &L_397;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_398);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_401);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_401);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_399);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_399);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_402);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_402);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_400);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_400);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -4738,8 +4775,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_403);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_403);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_401);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_401);
     tpl_out_value(rt, v10);
   }
 }
@@ -4758,9 +4795,9 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_419);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_417);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_420, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_418, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4815,22 +4852,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_404;
+    rt->loc = &L_402;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_404);
+    tpl_import(rt, self, 0, v0, &L_402);
   }
 #line 46 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_405;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_406);
+    rt->loc = &L_403;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_404);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_407);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_407));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_405);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_405));
     if (b3) {
 #line 47 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_408;
+        rt->loc = &L_406;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -4839,30 +4876,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_409;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_410);
+        rt->loc = &L_407;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_408);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_411;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_412);
+            rt->loc = &L_409;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_410);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_413);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_413));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_411);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_411));
             if (b10) {
 #line 51 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_414;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_415);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_416, &ic0);
+                rt->loc = &L_412;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_413);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_414, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_417);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_417);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_415);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_415);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/clean/epub/partials/epub.twig"
@@ -4870,32 +4907,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_418;
+                    rt->loc = &L_416;
                     tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_421);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_421);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_419);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_419);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_422);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_422);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_420);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/clean/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_423;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_424);
+                    rt->loc = &L_421;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_422);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/clean/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_425;
+                        rt->loc = &L_423;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_426);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_424);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -4910,18 +4947,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_427;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_428);
+                    rt->loc = &L_425;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_426);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_429);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_429);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_430);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_427);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_427);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_428);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_431);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_431);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_429);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_429);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -4930,24 +4967,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_432;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_433);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_434);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_435, &ic1);
+            rt->loc = &L_430;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_431);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_432);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_433, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_436);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_436);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_434);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_434);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_437;
+            rt->loc = &L_435;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -4975,11 +5012,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_438;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_439);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_440, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_441, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_442);
+                rt->loc = &L_436;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_437);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_438, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_439, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_440);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -4990,22 +5027,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_443;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_444);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_445, &ic4);
+            rt->loc = &L_441;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_442);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_443, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_446;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_447);
+            rt->loc = &L_444;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_445);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_448;
+            rt->loc = &L_446;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5021,7 +5058,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_449, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_447, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5031,9 +5068,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_450;
+            rt->loc = &L_448;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_451);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_449);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5044,24 +5081,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_452;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_453);
+        rt->loc = &L_450;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_451);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_454);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_454);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_452);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_452);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_455;
+            rt->loc = &L_453;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_456);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_457);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_454);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_454);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_455);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5100,24 +5137,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_458;
+    rt->loc = &L_456;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_458);
+    tpl_import(rt, self, 1, v0, &L_456);
   }
 #line 76 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_459;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_460);
+    rt->loc = &L_457;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_458);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_461);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_461));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_459));
     if (b3) {
 #line 77 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_462;
+        rt->loc = &L_460;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5128,24 +5165,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_463;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_464, &ic0);
+            rt->loc = &L_461;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_462, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_465;
+            rt->loc = &L_463;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_466);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_464);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_467;
+            rt->loc = &L_465;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5169,10 +5206,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_468;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_469, &ic1);
+                rt->loc = &L_466;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_467, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_470);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_468);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5214,8 +5251,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_471;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_472);
+    rt->loc = &L_469;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_470);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5226,23 +5263,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_473;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_474, &ic0);
+        rt->loc = &L_471;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_472, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_475;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_476, &ic1);
+        rt->loc = &L_473;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_474, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_477;
+        rt->loc = &L_475;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5282,27 +5319,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_478);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_478);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_476);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_476);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_479);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_479);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_477);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_477);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_480;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_481, &ic2);
+        rt->loc = &L_478;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_479, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_482;
+        rt->loc = &L_480;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5324,14 +5361,12 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_483;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_484, &ic3);
+            rt->loc = &L_481;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_482, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_485);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_483);
             tpl_out_value(rt, v37);
           }
-#line 98 "themes/clean/epub/partials/epub.twig"
-          tpl_out(rt, "\n", 1);
         }
       }
 #line 100 "themes/clean/epub/partials/epub.twig"
@@ -5370,8 +5405,8 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_487);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_487);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_485);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_485);
   return v3;
 }
 
@@ -5404,7 +5439,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_486;
+    rt->loc = &L_484;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5422,74 +5457,74 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_488);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_488);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_486);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_486);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_489;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_490);
+    rt->loc = &L_487;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_488);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_491);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_491));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_489);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_489));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_492;
+        rt->loc = &L_490;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_493;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_494);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_495, &ic0);
+            rt->loc = &L_491;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_492);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_493, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_496;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_497);
+            rt->loc = &L_494;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_495);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_498;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_499);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_500, &ic1);
+            rt->loc = &L_496;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_497);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_498, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_501;
+            rt->loc = &L_499;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_502, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_500, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_503);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_501);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_504);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_502);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_505);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_506, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_507, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_503);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_504, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_505, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_508);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_506);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5498,15 +5533,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_509;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_510, &ic5);
+            rt->loc = &L_507;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_508, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_511;
+                rt->loc = &L_509;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5550,25 +5585,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_512;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_513);
+    rt->loc = &L_510;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_511);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_514;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_515);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_516, &ic0);
+    rt->loc = &L_512;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_513);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_514, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_517;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_518);
+        rt->loc = &L_515;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_516);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -5577,7 +5612,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_519;
+    rt->loc = &L_517;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5591,7 +5626,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_520, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_518, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5600,9 +5635,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_521;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_522, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_523);
+        rt->loc = &L_519;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_520, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_521);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -5613,7 +5648,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_524;
+    rt->loc = &L_522;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5637,14 +5672,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_525);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_523);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_526;
+    rt->loc = &L_524;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -5665,29 +5700,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_527);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_525);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_528);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_526);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_529);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_527);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_530;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_531);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_532, &ic3);
+    rt->loc = &L_528;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_529);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_530, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_533;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_534);
+        rt->loc = &L_531;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_532);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -5696,16 +5731,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_535;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_536);
+    rt->loc = &L_533;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_534);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_537;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_538);
+        rt->loc = &L_535;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_536);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -5736,24 +5771,24 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_539;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_540);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_541, &ic0);
+    rt->loc = &L_537;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_538);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_539, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_542;
+        rt->loc = &L_540;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_543;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_544, &ic1);
+        rt->loc = &L_541;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_542, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -5764,8 +5799,8 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_545;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_546, &ic2);
+    rt->loc = &L_543;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_544, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -5787,7 +5822,7 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_547;
+    rt->loc = &L_545;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -5809,9 +5844,9 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_548;
+    rt->loc = &L_546;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_549);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_547);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -5821,22 +5856,22 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_550;
+        rt->loc = &L_548;
         const tpl_value a12[1] = {v8};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_551);
-        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_551);
+          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_549);
+        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_549);
         const tpl_value a14[1] = {v13};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_552);
-        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_552);
+          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_550);
+        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_550);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_553;
+    rt->loc = &L_551;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -5858,11 +5893,11 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_554);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_552);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_555);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_553);
     tpl_out_value(rt, v29);
   }
 }
@@ -5887,30 +5922,30 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_556;
+    rt->loc = &L_554;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_557);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_558, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_555);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_556, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_559, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_557, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_560);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_558);
     const tpl_value a9[1] = {v8};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_561);
-    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_561);
+      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_559);
+    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_559);
     const tpl_value a11[1] = {v10};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_562);
-    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_562);
+      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_560);
+    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_560);
     tpl_out_value(rt, v12);
   }
 }
@@ -5929,9 +5964,9 @@ static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_577);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_575);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_578, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_576, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5993,16 +6028,16 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_563;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_564);
+    rt->loc = &L_561;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_562);
     const tpl_value a1[1] = {v0};
     if (!k32)
-      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_565);
-    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_565));
+      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
+    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_563));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_566;
+        rt->loc = &L_564;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6011,30 +6046,30 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_567;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_568);
+        rt->loc = &L_565;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_566);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_569;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_570);
+            rt->loc = &L_567;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_568);
             const tpl_value a8[1] = {v7};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_571);
-            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_571));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_569);
+            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_569));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_572;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_573);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_574, &ic0);
+                rt->loc = &L_570;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_571);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_572, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k33)
-                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_575);
-                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_575);
+                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_573);
+                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_573);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -6042,32 +6077,32 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_576;
+                    rt->loc = &L_574;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn63, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k34)
-                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_579);
-                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_579);
+                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_577);
+                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_577);
                     const tpl_value a18[1] = {v17};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_580);
-                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_580);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_578);
+                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_578);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_581;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_582);
+                    rt->loc = &L_579;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_580);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_583;
+                        rt->loc = &L_581;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_584);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_582);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6082,18 +6117,18 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_585;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_586);
+                    rt->loc = &L_583;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_584);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_587);
-                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_587);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_588);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_585);
+                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_585);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_586);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k36)
-                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_589);
-                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_589);
+                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_587);
+                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_587);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6102,22 +6137,22 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_590;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_591);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_592);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_593, &ic1);
+            rt->loc = &L_588;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_589);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_590);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_591, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_594);
-            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_594);
+              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_592);
+            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_592);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_595;
+            rt->loc = &L_593;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6133,8 +6168,8 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_596);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_597, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_594);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_595, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6144,7 +6179,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_598;
+            rt->loc = &L_596;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6172,11 +6207,11 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_599;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_600);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_601, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_602, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_603);
+                rt->loc = &L_597;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_598);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_599, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_600, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_601);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6187,31 +6222,31 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_604;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_605);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_606, &ic5);
+            rt->loc = &L_602;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_603);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_604, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_607;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_608);
+            rt->loc = &L_605;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_606);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_609;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_610);
+            rt->loc = &L_607;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_608);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_611;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_612);
+            rt->loc = &L_609;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_610);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6226,9 +6261,9 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_613;
+            rt->loc = &L_611;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_614);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_612);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6239,24 +6274,24 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_615;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_616);
+        rt->loc = &L_613;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_614);
         const tpl_value a76[1] = {v75};
         if (!k35)
-          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_617);
-        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_617);
+          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_615);
+        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_615);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_618;
+            rt->loc = &L_616;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_619);
-            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_619);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_620);
+              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_617);
+            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_617);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_618);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6314,18 +6349,18 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_621;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_622);
+    rt->loc = &L_619;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_620);
     const tpl_value a1[1] = {v0};
     if (!k38)
-      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_623);
-    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_623));
+      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_621);
+    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_621));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_624;
+        rt->loc = &L_622;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6343,34 +6378,34 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_625;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_626);
+        rt->loc = &L_623;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_624);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_627;
+        rt->loc = &L_625;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_628;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_629);
+        rt->loc = &L_626;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_627);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_630;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_631);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_632);
+        rt->loc = &L_628;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_629);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_630);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_633);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_631);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -6432,7 +6467,6 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "p {\n"
              "  margin: 0;\n"
              "  text-indent: 0;\n"
-             "  text-align: start;\n"
              "  -webkit-hyphens: auto;\n"
              "  -epub-hyphens: auto;\n"
              "  hyphens: auto;\n"
@@ -6442,7 +6476,6 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "h1, h2, h3, h4, h5, h6 {\n"
              "  font-weight: bold;\n"
              "  line-height: 1.2;\n"
-             "  text-align: start;\n"
              "  text-indent: 0;\n"
              "  -webkit-hyphens: manual;\n"
              "  -epub-hyphens: manual;\n"
@@ -6481,17 +6514,17 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border: 0;\n"
              "  border-top: 1px solid;\n"
              "  opacity: .5;\n"
-             "}\n", 1710);
+             "}\n", 1668);
 }
 
-#line 88 "themes/clean/epub/style.css.twig"
+#line 86 "themes/clean/epub/style.css.twig"
 static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 89 "themes/clean/epub/style.css.twig"
+#line 87 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Lists, quotations, admonitions, footnotes ---------------------- */\n"
              "\n"
@@ -6503,10 +6536,6 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "dl { margin: .8em 0; }\n"
              "dt { font-weight: bold; margin-top: .6em; }\n"
              "dd { margin: .1em 0 0 1.5em; }\n"
-             "\n"
-             "/* a task list: the box where the bullet was */\n"
-             ".task-list-item { list-style-type: none; }\n"
-             ".task-list-item > input { margin: 0 .4em 0 -1.3em; }\n"
              "\n"
              "blockquote {\n"
              "  margin: 1em 1.5em;\n"
@@ -6533,15 +6562,12 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.discussion { border-left-color: #7d8b99; }\n"
              ".admonition.aside { border-left-style: dotted; font-size: .92em; }\n"
              "\n"
-             "/* Footnotes: the notes of an item at its end, small; reading systems\n"
-             "   that open notes in a pop-up hide them from the text. */\n"
+             "/* Footnotes: the notes of an item at its end, small. Reading systems\n"
+             "   that open notes in a pop-up hide the asides: the rule above the notes\n"
+             "   belongs to the first one, so that it goes with them. */\n"
              ".footnote-ref a { text-decoration: none; }\n"
-             ".footnotes {\n"
-             "  margin-top: 2.5em;\n"
-             "  padding-top: .5em;\n"
-             "  border-top: 1px solid #8a8a8a;\n"
-             "  font-size: .85em;\n"
-             "}\n"
+             ".footnotes { margin-top: 2.5em; font-size: .85em; }\n"
+             ".footnotes > :first-child { padding-top: .5em; border-top: 1px solid #8a8a8a; }\n"
              "aside.footnote, aside[epub|type~=\"footnote\"] {\n"
              "  margin: .5em 0;\n"
              "  font-size: .92em;\n"
@@ -6556,27 +6582,28 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  margin: 0;\n"
              "  page-break-after: always;\n"
              "  break-after: page;\n"
-             "}\n", 2116);
+             "}\n", 2066);
 }
 
-#line 155 "themes/clean/epub/style.css.twig"
+#line 146 "themes/clean/epub/style.css.twig"
 static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 156 "themes/clean/epub/style.css.twig"
+#line 147 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
-             "code, kbd, samp, pre { font-family: monospace; }\n"
+             "/* the family twice: browsers shrink a lone `monospace` to 13px */\n"
+             "code, kbd, samp, pre { font-family: monospace, monospace; }\n"
              "code, kbd, samp { font-size: .88em; }\n"
              "pre {\n"
              "  margin: 1em 0;\n"
              "  padding: .5em 0 .5em .8em;\n"
              "  border-left: .2em solid #8a8a8a;\n"
-             "  font-size: .8em;\n"
+             "  font-size: .82em;\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
              "  text-indent: 0;\n"
@@ -6590,17 +6617,17 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "pre code { font-size: 1em; }\n"
              ".code { margin: 1em 0; }\n"
              ".code > pre { margin: 0; }\n"
-             "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n", 670);
+             "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n", 749);
 }
 
-#line 181 "themes/clean/epub/style.css.twig"
+#line 173 "themes/clean/epub/style.css.twig"
 static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 182 "themes/clean/epub/style.css.twig"
+#line 174 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -6610,6 +6637,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  break-inside: avoid;\n"
              "}\n"
              ".figure { text-align: center; }\n"
+             ".figure.center { clear: both; }\n"
              ".figure img { max-width: 100%; height: auto; }\n"
              ".figure.left, .figure.right { max-width: 45%; margin-top: .3em; margin-bottom: .6em; }\n"
              ".figure.left { float: left; margin-right: 1em; text-align: left; }\n"
@@ -6623,17 +6651,17 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  line-height: 1.35;\n"
              "  text-indent: 0;\n"
              "}\n"
-             ".caption .label { font-weight: bold; margin-right: .3em; }\n", 766);
+             ".caption .label { font-weight: bold; margin-right: .3em; }\n", 798);
 }
 
-#line 206 "themes/clean/epub/style.css.twig"
+#line 199 "themes/clean/epub/style.css.twig"
 static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 207 "themes/clean/epub/style.css.twig"
+#line 200 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -6657,14 +6685,14 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "tr { page-break-inside: avoid; break-inside: avoid; }\n", 545);
 }
 
-#line 229 "themes/clean/epub/style.css.twig"
+#line 222 "themes/clean/epub/style.css.twig"
 static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 230 "themes/clean/epub/style.css.twig"
+#line 223 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
@@ -6690,6 +6718,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.part { text-align: center; }\n"
              ".item.part > h1 { margin: 30% 0 1em; font-size: 1.8em; }\n"
              ".item.part > h1 .title { display: block; }\n"
+             ".item.part p { text-indent: 0; margin-bottom: .6em; }\n"
              "\n"
              ".item.title { text-align: center; }\n"
              ".item.title > h1 { margin: 15% 0 1em; font-size: 2em; }\n"
@@ -6722,17 +6751,17 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n"
              ".typographic-cover .book-subtitle { font-size: 1.3em; font-style: italic; }\n"
              ".typographic-cover .book-author { margin-top: 2em; font-size: 1.4em; font-style: normal; }\n"
-             ".typographic-cover .book-edition { margin-top: 3em; font-size: .85em; }\n", 1892);
+             ".typographic-cover .book-edition { margin-top: 3em; font-size: .85em; }\n", 1946);
 }
 
-#line 289 "themes/clean/epub/style.css.twig"
+#line 283 "themes/clean/epub/style.css.twig"
 static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 290 "themes/clean/epub/style.css.twig"
+#line 284 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -6750,7 +6779,7 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".float-list .label { font-weight: bold; }\n", 631);
 }
 
-#line 306 "themes/clean/epub/style.css.twig"
+#line 300 "themes/clean/epub/style.css.twig"
 static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -6770,48 +6799,48 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 90);
 #line 11 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_634;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_634);
+    rt->loc = &L_632;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_632);
   }
 #line 19 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_635;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_635);
+    rt->loc = &L_633;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_633);
   }
-#line 88 "themes/clean/epub/style.css.twig"
+#line 86 "themes/clean/epub/style.css.twig"
+  {
+    rt->loc = &L_634;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_634);
+  }
+#line 146 "themes/clean/epub/style.css.twig"
+  {
+    rt->loc = &L_635;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_635);
+  }
+#line 173 "themes/clean/epub/style.css.twig"
   {
     rt->loc = &L_636;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_636);
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_636);
   }
-#line 155 "themes/clean/epub/style.css.twig"
+#line 199 "themes/clean/epub/style.css.twig"
   {
     rt->loc = &L_637;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_637);
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_637);
   }
-#line 181 "themes/clean/epub/style.css.twig"
+#line 222 "themes/clean/epub/style.css.twig"
   {
     rt->loc = &L_638;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_638);
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_638);
   }
-#line 206 "themes/clean/epub/style.css.twig"
+#line 283 "themes/clean/epub/style.css.twig"
   {
     rt->loc = &L_639;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_639);
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_639);
   }
-#line 229 "themes/clean/epub/style.css.twig"
+#line 300 "themes/clean/epub/style.css.twig"
   {
     rt->loc = &L_640;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_640);
-  }
-#line 289 "themes/clean/epub/style.css.twig"
-  {
-    rt->loc = &L_641;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_641);
-  }
-#line 306 "themes/clean/epub/style.css.twig"
-  {
-    rt->loc = &L_642;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_642);
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_640);
   }
 }
 
@@ -6842,12 +6871,12 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_643;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_644);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_645, &ic0);
+    rt->loc = &L_641;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_642);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_643, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_646, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_644, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6858,16 +6887,16 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_647;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_648);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_649, &ic2);
+    rt->loc = &L_645;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_646);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_647, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_650;
+        rt->loc = &L_648;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -6878,22 +6907,22 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_651;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_652);
+    rt->loc = &L_649;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_650);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_653;
+        rt->loc = &L_651;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_654;
+            rt->loc = &L_652;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -6904,23 +6933,23 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_655;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_656, &ic3);
+        rt->loc = &L_653;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_654, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_657;
+            rt->loc = &L_655;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_658;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_659, &ic4);
+            rt->loc = &L_656;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_657, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -6931,8 +6960,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_660;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_661, &ic5);
+        rt->loc = &L_658;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_659, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -6943,7 +6972,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_662;
+    rt->loc = &L_660;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6954,7 +6983,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_663;
+        rt->loc = &L_661;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -6965,8 +6994,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_664;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_665, &ic6);
+    rt->loc = &L_662;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_663, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -6992,26 +7021,26 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_666;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_667);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_668, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_669);
+    rt->loc = &L_664;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_665);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_666, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_667);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_670;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_671, &ic1);
+    rt->loc = &L_668;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_669, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_672;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_673);
+        rt->loc = &L_670;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_671);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -7020,16 +7049,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_674;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_675, &ic2);
+    rt->loc = &L_672;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_673, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_676;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_677);
+        rt->loc = &L_674;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_675);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -7052,21 +7081,20 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_value v18 = tpl_null();
   tpl_value v19 = tpl_null();
   tpl_value v21 = tpl_null();
-  tpl_value v24 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_678;
+    rt->loc = &L_676;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_678);
+    tpl_import(rt, self, 0, v0, &L_676);
   }
 #line 5 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_679;
+    rt->loc = &L_677;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7091,26 +7119,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k39)
-      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_680);
-    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_680);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_681);
+      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_678);
+    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_678);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_679);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_682;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_683);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_684);
+    rt->loc = &L_680;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_681);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_682);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_685;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_686);
+    rt->loc = &L_683;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_684);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/clean/epub/toc.ncx.twig"
@@ -7121,26 +7149,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_687;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_688);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_689, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_690);
+    rt->loc = &L_685;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_686);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_687, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_688);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_691;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_692, &ic1);
+    rt->loc = &L_689;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_690, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/clean/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/clean/epub/toc.ncx.twig"
       {
-        rt->loc = &L_693;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_694);
+        rt->loc = &L_691;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_692);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/clean/epub/toc.ncx.twig"
@@ -7151,14 +7179,25 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_695;
-    v24 = tpl_var(rt, ctx, self, &N_toc_tree, &L_696);
-    const tpl_value a25[1] = {v24};
-    tpl_value v26 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a25, NULL, &L_697);
-    tpl_out_value(rt, v26);
+    rt->loc = &L_693;
+    tpl_value v25 = tpl_null();
+    bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
+    if (!b24)
+      v25 = tpl_null();
+    tpl_value v26;
+    if (b24 && v25.type != TPL_NULL) {
+      v26 = v25;
+    } else {
+      tpl_list *l27 = tpl_list_new(rt->arena, 0);
+      tpl_value v28 = tpl_list_value(l27);
+      v26 = v28;
+    }
+    const tpl_value a29[1] = {v26};
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_694);
+    tpl_out_value(rt, v30);
   }
-#line 18 "themes/clean/epub/toc.ncx.twig"
-  tpl_out(rt, "\n</navMap>\n</ncx>\n", 18);
+#line 19 "themes/clean/epub/toc.ncx.twig"
+  tpl_out(rt, "</navMap>\n</ncx>\n", 17);
 }
 
 /* ---- toc.twig ---- */
@@ -7172,32 +7211,42 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v4 = tpl_null();
+  tpl_value v8 = tpl_null();
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_698;
+    rt->loc = &L_695;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_698);
+    tpl_import(rt, self, 0, v0, &L_695);
   }
 #line 7 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_699;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_700);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_701, &ic0);
+    rt->loc = &L_696;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_697);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_698, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/clean/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_702;
-    v3 = tpl_var(rt, ctx, self, &N_toc, &L_703);
-    v4 = tpl_var(rt, ctx, self, &N_root, &L_704);
-    const tpl_value a5[2] = {v3, v4};
-    tpl_value v6 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a5, NULL, &L_705);
-    tpl_out_value(rt, v6);
+    rt->loc = &L_699;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    tpl_value v5;
+    if (b3 && v4.type != TPL_NULL) {
+      v5 = v4;
+    } else {
+      tpl_list *l6 = tpl_list_new(rt->arena, 0);
+      tpl_value v7 = tpl_list_value(l6);
+      v5 = v7;
+    }
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_700);
+    const tpl_value a9[2] = {v5, v8};
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_701);
+    tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"
   tpl_out(rt, "\n", 1);
@@ -7211,12 +7260,12 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_706;
+    rt->loc = &L_702;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_706);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_702);
   }
 }
-#line 7220 "clean_epub.c"
+#line 7269 "clean_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -7395,7 +7444,7 @@ static const char T4_source[] =
     "{% block matter %}frontmatter{% endblock %}\n"
     "{% block body_class %}cover-page{% endblock %}\n"
     "{% block head %}\n"
-    "{% if cover %}\n"
+    "{% if cover ?\? null %}\n"
     "{# here, not in easybook.css: the image must fill the page even when the\n"
     "   edition includes no styles #}\n"
     "<style type=\"text/css\">\n"
@@ -7408,17 +7457,17 @@ static const char T4_source[] =
     "{% endif %}\n"
     "{% endblock %}\n"
     "{% block body %}\n"
-    "{% if cover %}\n"
-    "<section class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n"
+    "{% if cover ?\? null %}\n"
+    "<div class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n"
     "{% if cover.width and cover.height %}\n"
-    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 {{ cover.width }} {{ cover.height }}\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-labelledby=\"cover-title\">\n"
-    "<title id=\"cover-title\">{{ book.title|e }}</title>\n"
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 {{ cover.width }} {{ cover.height }}\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\">\n"
+    "<title>{{ book.title|e }}</title>\n"
     "<image width=\"{{ cover.width }}\" height=\"{{ cover.height }}\" xlink:href=\"{{ root }}{{ cover.src|e }}\" />\n"
     "</svg>\n"
     "{% else %}\n"
     "<img src=\"{{ root }}{{ cover.src|e }}\" alt=\"{{ book.title|e }}\" role=\"doc-cover\" />\n"
     "{% endif %}\n"
-    "</section>\n"
+    "</div>\n"
     "{% else %}\n"
     "<section class=\"item cover typographic-cover\" epub:type=\"cover\" id=\"cover\">\n"
     "<h1 class=\"book-title\">{{ book.title|e }}</h1>\n"
@@ -7441,7 +7490,7 @@ static const tpl_template T4 = {
   .nblocks = 5,
   .blocks = T4_blocks,
   .source = T4_source,
-  .source_len = 2168,
+  .source_len = 2129,
   .ast = NULL,
 };
 
@@ -8500,9 +8549,9 @@ static const char T23_source[] =
     "{% import 'partials/epub.twig' as epub %}\n"
     "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
     "<h1 id=\"toc-title\">{{ app.getTitle('toc') }}</h1>\n"
-    "{{ epub.nav_list(toc_tree) }}\n"
+    "{{ epub.nav_list(toc_tree ?\? []) }}\n"
     "</nav>\n"
-    "{% if landmarks is not empty %}\n"
+    "{% if (landmarks ?\? []) is not empty %}\n"
     "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
     "<ol>\n"
     "{% for landmark in landmarks %}\n"
@@ -8519,7 +8568,7 @@ static const tpl_template T23 = {
   .nblocks = 4,
   .blocks = T23_blocks,
   .source = T23_source,
-  .source_len = 957,
+  .source_len = 971,
   .ast = NULL,
 };
 
@@ -8700,7 +8749,7 @@ static const char T26_source[] =
     "<content src=\"{{ node.url }}\" />\n"
     "{% if node.children ?\? false %}\n"
     "{{ _self.ncx_points(node.children) }}\n"
-    "{% endif %}\n"
+    "{%- endif %}\n"
     "</navPoint>\n"
     "{% endfor %}\n"
     "{%- endmacro %}\n";
@@ -8711,7 +8760,7 @@ static const tpl_template T26 = {
   .nmacros = 6,
   .macros = T26_macros,
   .source = T26_source,
-  .source_len = 4328,
+  .source_len = 4329,
   .ast = NULL,
 };
 
@@ -8922,7 +8971,6 @@ static const char T30_source[] =
     "p {\n"
     "  margin: 0;\n"
     "  text-indent: 0;\n"
-    "  text-align: start;\n"
     "  -webkit-hyphens: auto;\n"
     "  -epub-hyphens: auto;\n"
     "  hyphens: auto;\n"
@@ -8932,7 +8980,6 @@ static const char T30_source[] =
     "h1, h2, h3, h4, h5, h6 {\n"
     "  font-weight: bold;\n"
     "  line-height: 1.2;\n"
-    "  text-align: start;\n"
     "  text-indent: 0;\n"
     "  -webkit-hyphens: manual;\n"
     "  -epub-hyphens: manual;\n"
@@ -8986,10 +9033,6 @@ static const char T30_source[] =
     "dt { font-weight: bold; margin-top: .6em; }\n"
     "dd { margin: .1em 0 0 1.5em; }\n"
     "\n"
-    "/* a task list: the box where the bullet was */\n"
-    ".task-list-item { list-style-type: none; }\n"
-    ".task-list-item > input { margin: 0 .4em 0 -1.3em; }\n"
-    "\n"
     "blockquote {\n"
     "  margin: 1em 1.5em;\n"
     "}\n"
@@ -9015,15 +9058,12 @@ static const char T30_source[] =
     ".admonition.discussion { border-left-color: #7d8b99; }\n"
     ".admonition.aside { border-left-style: dotted; font-size: .92em; }\n"
     "\n"
-    "/* Footnotes: the notes of an item at its end, small; reading systems\n"
-    "   that open notes in a pop-up hide them from the text. */\n"
+    "/* Footnotes: the notes of an item at its end, small. Reading systems\n"
+    "   that open notes in a pop-up hide the asides: the rule above the notes\n"
+    "   belongs to the first one, so that it goes with them. */\n"
     ".footnote-ref a { text-decoration: none; }\n"
-    ".footnotes {\n"
-    "  margin-top: 2.5em;\n"
-    "  padding-top: .5em;\n"
-    "  border-top: 1px solid #8a8a8a;\n"
-    "  font-size: .85em;\n"
-    "}\n"
+    ".footnotes { margin-top: 2.5em; font-size: .85em; }\n"
+    ".footnotes > :first-child { padding-top: .5em; border-top: 1px solid #8a8a8a; }\n"
     "aside.footnote, aside[epub|type~=\"footnote\"] {\n"
     "  margin: .5em 0;\n"
     "  font-size: .92em;\n"
@@ -9044,13 +9084,14 @@ static const char T30_source[] =
     "\n"
     "/* ---- Code ----------------------------------------------------------- */\n"
     "\n"
-    "code, kbd, samp, pre { font-family: monospace; }\n"
+    "/* the family twice: browsers shrink a lone `monospace` to 13px */\n"
+    "code, kbd, samp, pre { font-family: monospace, monospace; }\n"
     "code, kbd, samp { font-size: .88em; }\n"
     "pre {\n"
     "  margin: 1em 0;\n"
     "  padding: .5em 0 .5em .8em;\n"
     "  border-left: .2em solid #8a8a8a;\n"
-    "  font-size: .8em;\n"
+    "  font-size: .82em;\n"
     "  line-height: 1.35;\n"
     "  text-align: left;\n"
     "  text-indent: 0;\n"
@@ -9076,6 +9117,7 @@ static const char T30_source[] =
     "  break-inside: avoid;\n"
     "}\n"
     ".figure { text-align: center; }\n"
+    ".figure.center { clear: both; }\n"
     ".figure img { max-width: 100%; height: auto; }\n"
     ".figure.left, .figure.right { max-width: 45%; margin-top: .3em; margin-bottom: .6em; }\n"
     ".figure.left { float: left; margin-right: 1em; text-align: left; }\n"
@@ -9140,6 +9182,7 @@ static const char T30_source[] =
     ".item.part { text-align: center; }\n"
     ".item.part > h1 { margin: 30% 0 1em; font-size: 1.8em; }\n"
     ".item.part > h1 .title { display: block; }\n"
+    ".item.part p { text-indent: 0; margin-bottom: .6em; }\n"
     "\n"
     ".item.title { text-align: center; }\n"
     ".item.title > h1 { margin: 15% 0 1em; font-size: 2em; }\n"
@@ -9199,7 +9242,7 @@ static const tpl_template T30 = {
   .nblocks = 9,
   .blocks = T30_blocks,
   .source = T30_source,
-  .source_len = 9526,
+  .source_len = 9599,
   .ast = NULL,
 };
 
@@ -9269,7 +9312,7 @@ static const char T33_source[] =
     "<docAuthor><text>{{ book.author|e }}</text></docAuthor>\n"
     "{% endif %}\n"
     "<navMap>\n"
-    "{{ epub.ncx_points(toc_tree) }}\n"
+    "{{ epub.ncx_points(toc_tree ?\? []) -}}\n"
     "</navMap>\n"
     "</ncx>\n";
 static const tpl_template T33 = {
@@ -9277,7 +9320,7 @@ static const tpl_template T33 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn78,
   .source = T33_source,
-  .source_len = 817,
+  .source_len = 824,
   .ast = NULL,
 };
 
@@ -9293,7 +9336,7 @@ static const char T34_source[] =
     "{% block content %}\n"
     "{% import 'partials/epub.twig' as epub %}\n"
     "{{ item.content }}\n"
-    "{{ epub.toc_list(toc, root) }}\n"
+    "{{ epub.toc_list(toc ?\? [], root) }}\n"
     "{% endblock %}\n";
 static const tpl_template T34 = {
   .name = "toc.twig",
@@ -9302,7 +9345,7 @@ static const tpl_template T34 = {
   .nblocks = 1,
   .blocks = T34_blocks,
   .source = T34_source,
-  .source_len = 361,
+  .source_len = 367,
   .ast = NULL,
 };
 
