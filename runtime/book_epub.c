@@ -419,10 +419,7 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
     bk_set(e, pv, "toc", s.toc);
     bk_set(e, pv, "previous", tpl_null());
     bk_set(e, pv, "next", tpl_null());
-    const char *tpl = bk_aprintf(e->a, "%s.twig", pg->item->element);
-    if (!bk_has_template(e, tpl))
-      tpl = "chunk.twig";
-    const char *html = bk_render(e, tpl, tpl_map_value(pv), &len);
+    const char *html = bk_site_render_page(e, pg, pv, &len);
     if (!html) {
       rc = -1;
       continue;
@@ -456,6 +453,23 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
   tree_ctx tc = {e, 0, 1};
   size_t at = 0;
   tpl_value tree = nest(&tc, s.toc.u.list, &at, 0, 1);
+  if (!tree.u.list->len) {
+    /* No element is listed in toc.elements: the navigation document
+     * still needs entries, one a page. */
+    tpl_list *flat = tpl_list_new(e->a, s.npages);
+    for (size_t i = 0; i < s.npages; i++) {
+      tpl_map *m = tpl_map_new(e->a, 4);
+      bk_set(e, m, "level", tpl_int(1));
+      const char *t = s.pages[i].item->title;
+      bk_set(e, m, "title",
+             bk_html(e, t[0] ? t : s.pages[i].item->element));
+      bk_set(e, m, "label", bk_html(e, s.pages[i].item->label));
+      bk_set(e, m, "url", bk_s(e, s.pages[i].file));
+      flat->items[i] = tpl_map_value(m);
+    }
+    at = 0;
+    tree = nest(&tc, flat, &at, 0, 1);
+  }
   tpl_list *marks = tpl_list_new(e->a, 3);
   size_t nm = 0;
   const char *mtype[] = {"cover", "toc", "bodymatter"};

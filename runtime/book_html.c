@@ -112,11 +112,8 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
     bk_set(e, pv, "previous", prev);
     bk_set(e, pv, "next", next);
     bk_set(e, pv, "page_url", bk_s(e, pg->file));
-    const char *tpl = bk_aprintf(e->a, "%s.twig", pg->item->element);
-    if (!bk_has_template(e, tpl))
-      tpl = "chunk.twig";
     tpl_env_set_global(env, "root", bk_s(e, pg->root));
-    html = bk_render(e, tpl, tpl_map_value(pv), &len);
+    html = bk_site_render_page(e, pg, pv, &len);
     if (!html)
       return -1;
     html = bk_site_fix_links(&s, html, pg);

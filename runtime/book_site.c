@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tpl_interp.h"
 
@@ -415,3 +416,36 @@ void bk_site_toc(site *s) {
   s->toc = tpl_list_value(flat);
 }
 
+/* A whole page (a document that starts with an XML declaration, a doctype
+ * or <html>) or a fragment? */
+static bool whole_page(const char *s) {
+  while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+    s++;
+  return !strncmp(s, "<?xml", 5) || !strncasecmp(s, "<!doctype", 9) ||
+         !strncmp(s, "<html", 5);
+}
+
+const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
+                                size_t *len) {
+  const char *tpl = bk_aprintf(e->a, "%s.twig", pg->item->element);
+  if (!bk_has_template(e, tpl))
+    return bk_render(e, "chunk.twig", tpl_map_value(vars), len);
+  const char *out = bk_render(e, tpl, tpl_map_value(vars), len);
+  if (!out || whole_page(out))
+    return out;
+  /* An element template written for the one-page edition (a book's own
+   * `recipe.twig` in Resources/Templates/) gives the item's body: the
+   * page around it is chunk.twig's. */
+  tpl_value item = bk_get(tpl_map_value(vars), "item");
+  tpl_map *r = tpl_map_new(e->a, 12);
+  if (item.type == TPL_MAP)
+    for (size_t j = 0; j < item.u.map->len; j++)
+      tpl_map_set(e->a, r, item.u.map->entries[j].key,
+                  item.u.map->entries[j].val);
+  bk_set(e, r, "content", bk_html(e, out));
+  tpl_map *v = tpl_map_new(e->a, 8);
+  for (size_t j = 0; j < vars->len; j++)
+    tpl_map_set(e->a, v, vars->entries[j].key, vars->entries[j].val);
+  bk_set(e, v, "item", tpl_map_value(r));
+  return bk_render(e, "chunk.twig", tpl_map_value(v), len);
+}

@@ -70,6 +70,12 @@ int bk_site_plan(site *s, int chunk_level);
 void bk_site_toc(site *s);
 /* Rewrites href="#id" to the page holding id, relative to page `at`. */
 const char *bk_site_fix_links(site *s, const char *html, const page *at);
+/* Renders page pg with vars ({item, toc, previous, next}): through the
+ * template of its element when there is one, else chunk.twig. An element
+ * template that gives a fragment rather than a whole page (one written for
+ * the one-page edition) is put inside chunk.twig as the item's content. */
+const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
+                                size_t *len);
 /* The page file an id lives on, NULL when unknown. */
 const char *bk_site_page_of(site *s, const char *id, size_t len);
 
