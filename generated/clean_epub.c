@@ -32,823 +32,827 @@ static const tpl_name N_book = {"book", 4u, 0xc1948a38u};
 static const tpl_loc L_7 = {F_0, 11, 18};
 static const tpl_name N_title = {"title", 5u, 0x9865b509u};
 static const tpl_loc L_8 = {F_0, 11, 24};
-static const tpl_loc L_9 = {F_0, 14, 11};
-static const tpl_loc L_10 = {F_0, 15, 4};
+static const tpl_loc L_9 = {F_0, 14, 4};
+static const tpl_loc L_10 = {F_0, 17, 1};
+static const tpl_loc L_11 = {F_0, 17, 4};
+static const tpl_loc L_12 = {F_0, 17, 9};
+static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
+static const tpl_loc L_13 = {F_0, 19, 11};
+static const tpl_loc L_14 = {F_0, 20, 4};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_11 = {F_0, 16, 4};
-static const tpl_loc L_12 = {F_0, 16, 22};
-static const tpl_loc L_13 = {F_0, 16, 51};
-static const tpl_loc L_14 = {F_0, 16, 56};
-static const tpl_loc L_15 = {F_0, 16, 70};
+static const tpl_loc L_15 = {F_0, 21, 4};
+static const tpl_loc L_16 = {F_0, 21, 22};
+static const tpl_loc L_17 = {F_0, 21, 51};
+static const tpl_loc L_18 = {F_0, 21, 56};
+static const tpl_loc L_19 = {F_0, 21, 70};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_16 = {F_0, 17, 4};
-static const tpl_loc L_17 = {F_0, 17, 30};
-static const tpl_loc L_18 = {F_0, 17, 35};
-static const tpl_loc L_19 = {F_0, 17, 49};
-static const tpl_loc L_20 = {F_0, 17, 15};
+static const tpl_loc L_20 = {F_0, 22, 4};
+static const tpl_loc L_21 = {F_0, 22, 30};
+static const tpl_loc L_22 = {F_0, 22, 35};
+static const tpl_loc L_23 = {F_0, 22, 49};
+static const tpl_loc L_24 = {F_0, 22, 15};
 static const tpl_name N_attr_text = {"attr_text", 9u, 0x30864230u};
 static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
-static const tpl_loc L_21 = {F_0, 18, 22};
-static const tpl_loc L_22 = {F_0, 18, 25};
-static const tpl_loc L_23 = {F_0, 18, 33};
-static const tpl_loc L_24 = {F_0, 18, 38};
-static const tpl_loc L_25 = {F_0, 18, 41};
+static const tpl_loc L_25 = {F_0, 23, 22};
+static const tpl_loc L_26 = {F_0, 23, 25};
+static const tpl_loc L_27 = {F_0, 23, 33};
+static const tpl_loc L_28 = {F_0, 23, 38};
+static const tpl_loc L_29 = {F_0, 23, 41};
 static const tpl_name N_semantics = {"semantics", 9u, 0x35991616u};
-static const tpl_loc L_26 = {F_0, 19, 5};
-static const tpl_loc L_27 = {F_0, 19, 8};
-static const tpl_loc L_28 = {F_0, 19, 40};
-static const tpl_loc L_29 = {F_0, 19, 43};
-static const tpl_loc L_30 = {F_0, 19, 48};
+static const tpl_loc L_30 = {F_0, 24, 5};
+static const tpl_loc L_31 = {F_0, 24, 8};
+static const tpl_loc L_32 = {F_0, 24, 40};
+static const tpl_loc L_33 = {F_0, 24, 43};
+static const tpl_loc L_34 = {F_0, 24, 48};
 static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_31 = {F_0, 19, 71};
-static const tpl_loc L_32 = {F_0, 19, 74};
-static const tpl_loc L_33 = {F_0, 19, 79};
-static const tpl_loc L_34 = {F_0, 19, 90};
-static const tpl_loc L_35 = {F_0, 19, 93};
-static const tpl_loc L_36 = {F_0, 19, 98};
-static const tpl_loc L_37 = {F_0, 19, 118};
-static const tpl_loc L_38 = {F_0, 20, 4};
-static const tpl_loc L_39 = {F_0, 21, 10};
+static const tpl_loc L_35 = {F_0, 24, 71};
+static const tpl_loc L_36 = {F_0, 24, 74};
+static const tpl_loc L_37 = {F_0, 24, 79};
+static const tpl_loc L_38 = {F_0, 24, 90};
+static const tpl_loc L_39 = {F_0, 24, 93};
+static const tpl_loc L_40 = {F_0, 24, 98};
+static const tpl_loc L_41 = {F_0, 24, 118};
+static const tpl_loc L_42 = {F_0, 25, 4};
+static const tpl_loc L_43 = {F_0, 26, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_40 = {F_0, 29, 10};
-static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
-static const tpl_loc L_41 = {F_0, 22, 4};
-static const tpl_loc L_42 = {F_0, 22, 7};
-static const tpl_loc L_43 = {F_0, 23, 9};
-static const tpl_loc L_44 = {F_0, 23, 12};
-static const tpl_loc L_45 = {F_0, 23, 17};
-static const tpl_loc L_46 = {F_0, 23, 26};
-static const tpl_loc L_47 = {F_0, 23, 34};
-static const tpl_loc L_48 = {F_0, 23, 58};
+static const tpl_loc L_44 = {F_0, 34, 10};
+static const tpl_loc L_45 = {F_0, 27, 4};
+static const tpl_loc L_46 = {F_0, 27, 7};
+static const tpl_loc L_47 = {F_0, 28, 9};
+static const tpl_loc L_48 = {F_0, 28, 12};
+static const tpl_loc L_49 = {F_0, 28, 17};
+static const tpl_loc L_50 = {F_0, 28, 26};
+static const tpl_loc L_51 = {F_0, 28, 34};
+static const tpl_loc L_52 = {F_0, 28, 58};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_49 = {F_0, 23, 62};
-static const tpl_loc L_50 = {F_0, 23, 95};
-static const tpl_loc L_51 = {F_0, 23, 100};
-static const tpl_loc L_52 = {F_0, 23, 106};
-static const tpl_loc L_53 = {F_0, 25, 9};
-static const tpl_loc L_54 = {F_0, 25, 12};
-static const tpl_loc L_55 = {F_0, 25, 17};
-static const tpl_loc L_56 = {F_0, 25, 26};
-static const tpl_loc L_57 = {F_0, 25, 29};
+static const tpl_loc L_53 = {F_0, 28, 62};
+static const tpl_loc L_54 = {F_0, 28, 95};
+static const tpl_loc L_55 = {F_0, 28, 100};
+static const tpl_loc L_56 = {F_0, 28, 106};
+static const tpl_loc L_57 = {F_0, 30, 9};
+static const tpl_loc L_58 = {F_0, 30, 12};
+static const tpl_loc L_59 = {F_0, 30, 17};
+static const tpl_loc L_60 = {F_0, 30, 26};
+static const tpl_loc L_61 = {F_0, 30, 29};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_58 = {F_0, 30, 1};
-static const tpl_loc L_59 = {F_0, 30, 4};
-static const tpl_loc L_60 = {F_0, 30, 9};
-static const tpl_loc L_61 = {F_0, 8, 11};
-static const tpl_loc L_62 = {F_0, 7, 12};
+static const tpl_loc L_62 = {F_0, 35, 1};
+static const tpl_loc L_63 = {F_0, 35, 4};
+static const tpl_loc L_64 = {F_0, 35, 9};
+static const tpl_loc L_65 = {F_0, 8, 11};
+static const tpl_loc L_66 = {F_0, 7, 12};
 static const char F_1[] = "code.twig";
-static const tpl_loc L_63 = {F_1, 4, 20};
-static const tpl_loc L_64 = {F_1, 4, 23};
-static const tpl_loc L_65 = {F_1, 4, 28};
+static const tpl_loc L_67 = {F_1, 4, 20};
+static const tpl_loc L_68 = {F_1, 4, 23};
+static const tpl_loc L_69 = {F_1, 4, 28};
 static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_66 = {F_1, 4, 40};
-static const tpl_loc L_67 = {F_1, 4, 57};
-static const tpl_loc L_68 = {F_1, 4, 87};
-static const tpl_loc L_69 = {F_1, 4, 95};
+static const tpl_loc L_70 = {F_1, 4, 40};
+static const tpl_loc L_71 = {F_1, 4, 57};
+static const tpl_loc L_72 = {F_1, 4, 87};
+static const tpl_loc L_73 = {F_1, 4, 95};
 static const char F_2[] = "content.opf.twig";
-static const tpl_loc L_70 = {F_2, 5, 4};
+static const tpl_loc L_74 = {F_2, 5, 4};
 static const tpl_name N_package = {"package", 7u, 0x913b2bfbu};
-static const tpl_loc L_71 = {F_2, 5, 46};
-static const tpl_loc L_72 = {F_2, 5, 66};
+static const tpl_loc L_75 = {F_2, 5, 46};
+static const tpl_loc L_76 = {F_2, 5, 66};
 static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_73 = {F_2, 6, 4};
-static const tpl_loc L_74 = {F_2, 6, 21};
-static const tpl_loc L_75 = {F_2, 6, 29};
+static const tpl_loc L_77 = {F_2, 6, 4};
+static const tpl_loc L_78 = {F_2, 6, 21};
+static const tpl_loc L_79 = {F_2, 6, 29};
 static const tpl_name N_manifest = {"manifest", 8u, 0x6ad76064u};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_76 = {F_2, 6, 88};
-static const tpl_loc L_77 = {F_2, 6, 38};
-static const tpl_loc L_78 = {F_2, 6, 100};
+static const tpl_loc L_80 = {F_2, 6, 88};
+static const tpl_loc L_81 = {F_2, 6, 38};
+static const tpl_loc L_82 = {F_2, 6, 100};
 static const tpl_name N_cover_item = {"cover_item", 10u, 0xca11124eu};
-static const tpl_loc L_79 = {F_2, 7, 98};
-static const tpl_loc L_80 = {F_2, 7, 101};
-static const tpl_loc L_81 = {F_2, 9, 28};
-static const tpl_loc L_82 = {F_2, 9, 31};
-static const tpl_loc L_83 = {F_2, 9, 39};
+static const tpl_loc L_83 = {F_2, 7, 98};
+static const tpl_loc L_84 = {F_2, 7, 101};
+static const tpl_loc L_85 = {F_2, 9, 28};
+static const tpl_loc L_86 = {F_2, 9, 31};
+static const tpl_loc L_87 = {F_2, 9, 39};
 static const tpl_name N_identifier = {"identifier", 10u, 0x28a5a83eu};
-static const tpl_loc L_84 = {F_2, 9, 50};
-static const tpl_loc L_85 = {F_2, 10, 4};
-static const tpl_loc L_86 = {F_2, 13, 22};
-static const tpl_loc L_87 = {F_2, 13, 33};
-static const tpl_loc L_88 = {F_2, 13, 39};
-static const tpl_loc L_89 = {F_2, 14, 4};
-static const tpl_loc L_90 = {F_2, 14, 15};
+static const tpl_loc L_88 = {F_2, 9, 50};
+static const tpl_loc L_89 = {F_2, 10, 4};
+static const tpl_loc L_90 = {F_2, 13, 22};
+static const tpl_loc L_91 = {F_2, 13, 33};
+static const tpl_loc L_92 = {F_2, 13, 39};
+static const tpl_loc L_93 = {F_2, 14, 4};
+static const tpl_loc L_94 = {F_2, 14, 15};
 static const tpl_name N_creator = {"creator", 7u, 0x27d56017u};
-static const tpl_loc L_91 = {F_2, 15, 26};
-static const tpl_loc L_92 = {F_2, 15, 45};
-static const tpl_loc L_93 = {F_2, 18, 14};
-static const tpl_loc L_94 = {F_2, 19, 4};
-static const tpl_loc L_95 = {F_2, 19, 15};
+static const tpl_loc L_95 = {F_2, 15, 26};
+static const tpl_loc L_96 = {F_2, 15, 45};
+static const tpl_loc L_97 = {F_2, 18, 14};
+static const tpl_loc L_98 = {F_2, 19, 4};
+static const tpl_loc L_99 = {F_2, 19, 15};
 static const tpl_name N_date = {"date", 4u, 0xd472dc59u};
-static const tpl_loc L_96 = {F_2, 20, 10};
-static const tpl_loc L_97 = {F_2, 20, 26};
-static const tpl_loc L_98 = {F_2, 22, 35};
-static const tpl_loc L_99 = {F_2, 22, 46};
+static const tpl_loc L_100 = {F_2, 20, 10};
+static const tpl_loc L_101 = {F_2, 20, 26};
+static const tpl_loc L_102 = {F_2, 22, 35};
+static const tpl_loc L_103 = {F_2, 22, 46};
 static const tpl_name N_modified = {"modified", 8u, 0x8de55392u};
-static const tpl_loc L_100 = {F_2, 22, 55};
-static const tpl_loc L_101 = {F_2, 23, 4};
-static const tpl_loc L_102 = {F_2, 23, 15};
+static const tpl_loc L_104 = {F_2, 22, 55};
+static const tpl_loc L_105 = {F_2, 23, 4};
+static const tpl_loc L_106 = {F_2, 23, 15};
 static const tpl_name N_publisher = {"publisher", 9u, 0xae48717fu};
-static const tpl_loc L_103 = {F_2, 24, 15};
-static const tpl_loc L_104 = {F_2, 24, 36};
-static const tpl_loc L_105 = {F_2, 26, 4};
-static const tpl_loc L_106 = {F_2, 26, 15};
+static const tpl_loc L_107 = {F_2, 24, 15};
+static const tpl_loc L_108 = {F_2, 24, 36};
+static const tpl_loc L_109 = {F_2, 26, 4};
+static const tpl_loc L_110 = {F_2, 26, 15};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_107 = {F_2, 27, 17};
-static const tpl_loc L_108 = {F_2, 27, 40};
-static const tpl_loc L_109 = {F_2, 29, 4};
-static const tpl_loc L_110 = {F_2, 29, 24};
+static const tpl_loc L_111 = {F_2, 27, 17};
+static const tpl_loc L_112 = {F_2, 27, 40};
+static const tpl_loc L_113 = {F_2, 29, 4};
+static const tpl_loc L_114 = {F_2, 29, 24};
 static const tpl_name N_access_modes = {"access_modes", 12u, 0x7f08a8a4u};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_mode = {"mode", 4u, 0xec6ee012u};
-static const tpl_loc L_111 = {F_2, 30, 36};
-static const tpl_loc L_112 = {F_2, 30, 44};
-static const tpl_loc L_113 = {F_2, 32, 4};
-static const tpl_loc L_114 = {F_2, 32, 25};
+static const tpl_loc L_115 = {F_2, 30, 36};
+static const tpl_loc L_116 = {F_2, 30, 44};
+static const tpl_loc L_117 = {F_2, 32, 4};
+static const tpl_loc L_118 = {F_2, 32, 25};
 static const tpl_name N_access_mode_sufficient = {"access_mode_sufficient", 22u, 0x5e822b50u};
 static const tpl_name N_modes = {"modes", 5u, 0x938b38b3u};
-static const tpl_loc L_115 = {F_2, 33, 46};
-static const tpl_loc L_116 = {F_2, 33, 55};
-static const tpl_loc L_117 = {F_2, 35, 4};
-static const tpl_loc L_118 = {F_2, 35, 27};
+static const tpl_loc L_119 = {F_2, 33, 46};
+static const tpl_loc L_120 = {F_2, 33, 55};
+static const tpl_loc L_121 = {F_2, 35, 4};
+static const tpl_loc L_122 = {F_2, 35, 27};
 static const tpl_name N_features = {"features", 8u, 0x5f8383cau};
 static const tpl_name N_feature = {"feature", 7u, 0xe4ba733du};
-static const tpl_loc L_119 = {F_2, 36, 46};
-static const tpl_loc L_120 = {F_2, 36, 57};
-static const tpl_loc L_121 = {F_2, 38, 4};
-static const tpl_loc L_122 = {F_2, 38, 26};
+static const tpl_loc L_123 = {F_2, 36, 46};
+static const tpl_loc L_124 = {F_2, 36, 57};
+static const tpl_loc L_125 = {F_2, 38, 4};
+static const tpl_loc L_126 = {F_2, 38, 26};
 static const tpl_name N_hazards = {"hazards", 7u, 0x7f30063au};
 static const tpl_name N_hazard = {"hazard", 6u, 0x91132d6du};
-static const tpl_loc L_123 = {F_2, 39, 45};
-static const tpl_loc L_124 = {F_2, 39, 55};
-static const tpl_loc L_125 = {F_2, 41, 4};
-static const tpl_loc L_126 = {F_2, 41, 15};
+static const tpl_loc L_127 = {F_2, 39, 45};
+static const tpl_loc L_128 = {F_2, 39, 55};
+static const tpl_loc L_129 = {F_2, 41, 4};
+static const tpl_loc L_130 = {F_2, 41, 15};
 static const tpl_name N_summary = {"summary", 7u, 0x10a44713u};
-static const tpl_loc L_127 = {F_2, 42, 46};
-static const tpl_loc L_128 = {F_2, 42, 65};
-static const tpl_loc L_129 = {F_2, 44, 4};
-static const tpl_loc L_130 = {F_2, 44, 15};
+static const tpl_loc L_131 = {F_2, 42, 46};
+static const tpl_loc L_132 = {F_2, 42, 65};
+static const tpl_loc L_133 = {F_2, 44, 4};
+static const tpl_loc L_134 = {F_2, 44, 15};
 static const tpl_name N_generator = {"generator", 9u, 0x6eec35c2u};
-static const tpl_loc L_131 = {F_2, 45, 33};
-static const tpl_loc L_132 = {F_2, 45, 54};
-static const tpl_loc L_133 = {F_2, 47, 4};
-static const tpl_loc L_134 = {F_2, 47, 7};
-static const tpl_loc L_135 = {F_2, 48, 29};
-static const tpl_loc L_136 = {F_2, 48, 43};
+static const tpl_loc L_135 = {F_2, 45, 33};
+static const tpl_loc L_136 = {F_2, 45, 54};
+static const tpl_loc L_137 = {F_2, 47, 4};
+static const tpl_loc L_138 = {F_2, 47, 7};
+static const tpl_loc L_139 = {F_2, 48, 29};
+static const tpl_loc L_140 = {F_2, 48, 43};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
-static const tpl_loc L_137 = {F_2, 48, 46};
-static const tpl_loc L_138 = {F_2, 52, 4};
-static const tpl_loc L_139 = {F_2, 52, 25};
+static const tpl_loc L_141 = {F_2, 48, 46};
+static const tpl_loc L_142 = {F_2, 52, 4};
+static const tpl_loc L_143 = {F_2, 52, 25};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_140 = {F_2, 53, 11};
-static const tpl_loc L_141 = {F_2, 53, 20};
-static const tpl_loc L_142 = {F_2, 53, 23};
-static const tpl_loc L_143 = {F_2, 53, 43};
-static const tpl_loc L_144 = {F_2, 53, 52};
+static const tpl_loc L_144 = {F_2, 53, 11};
+static const tpl_loc L_145 = {F_2, 53, 20};
+static const tpl_loc L_146 = {F_2, 53, 23};
+static const tpl_loc L_147 = {F_2, 53, 43};
+static const tpl_loc L_148 = {F_2, 53, 52};
 static const tpl_name N_href = {"href", 4u, 0x9aa418d8u};
-static const tpl_loc L_145 = {F_2, 53, 57};
-static const tpl_loc L_146 = {F_2, 53, 83};
-static const tpl_loc L_147 = {F_2, 53, 92};
+static const tpl_loc L_149 = {F_2, 53, 57};
+static const tpl_loc L_150 = {F_2, 53, 83};
+static const tpl_loc L_151 = {F_2, 53, 92};
 static const tpl_name N_media_type = {"media_type", 10u, 0x827f613cu};
-static const tpl_loc L_148 = {F_2, 53, 103};
-static const tpl_loc L_149 = {F_2, 53, 119};
-static const tpl_loc L_150 = {F_2, 53, 163};
-static const tpl_loc L_151 = {F_2, 53, 172};
+static const tpl_loc L_152 = {F_2, 53, 103};
+static const tpl_loc L_153 = {F_2, 53, 119};
+static const tpl_loc L_154 = {F_2, 53, 163};
+static const tpl_loc L_155 = {F_2, 53, 172};
 static const tpl_name N_properties = {"properties", 10u, 0x11de6cdcu};
-static const tpl_loc L_152 = {F_2, 53, 183};
-static const tpl_loc L_153 = {F_2, 56, 10};
-static const tpl_loc L_154 = {F_2, 56, 21};
+static const tpl_loc L_156 = {F_2, 53, 183};
+static const tpl_loc L_157 = {F_2, 56, 10};
+static const tpl_loc L_158 = {F_2, 56, 21};
 static const tpl_name N_has_ncx = {"has_ncx", 7u, 0x56d3419du};
-static const tpl_loc L_155 = {F_2, 57, 4};
-static const tpl_loc L_156 = {F_2, 57, 23};
+static const tpl_loc L_159 = {F_2, 57, 4};
+static const tpl_loc L_160 = {F_2, 57, 23};
 static const tpl_name N_spine = {"spine", 5u, 0xc7d0cb34u};
 static const tpl_name N_ref = {"ref", 3u, 0x42f48402u};
-static const tpl_loc L_157 = {F_2, 58, 17};
-static const tpl_loc L_158 = {F_2, 58, 24};
+static const tpl_loc L_161 = {F_2, 58, 17};
+static const tpl_loc L_162 = {F_2, 58, 24};
 static const tpl_name N_idref = {"idref", 5u, 0x6ee0697du};
-static const tpl_loc L_159 = {F_2, 58, 30};
-static const tpl_loc L_160 = {F_2, 58, 46};
+static const tpl_loc L_163 = {F_2, 58, 30};
+static const tpl_loc L_164 = {F_2, 58, 46};
 static const char F_3[] = "cover.twig";
-static const tpl_loc L_161 = {F_3, 8, 18};
-static const tpl_loc L_162 = {F_3, 8, 21};
-static const tpl_loc L_163 = {F_3, 8, 26};
-static const tpl_loc L_164 = {F_3, 8, 32};
-static const tpl_loc L_165 = {F_3, 12, 4};
+static const tpl_loc L_165 = {F_3, 8, 18};
+static const tpl_loc L_166 = {F_3, 8, 21};
+static const tpl_loc L_167 = {F_3, 8, 26};
+static const tpl_loc L_168 = {F_3, 8, 32};
+static const tpl_loc L_169 = {F_3, 12, 4};
 static const tpl_name N_cover = {"cover", 5u, 0xbacd0480u};
-static const tpl_loc L_166 = {F_3, 25, 4};
-static const tpl_loc L_167 = {F_3, 27, 4};
-static const tpl_loc L_168 = {F_3, 27, 7};
-static const tpl_loc L_169 = {F_3, 27, 13};
+static const tpl_loc L_170 = {F_3, 25, 4};
+static const tpl_loc L_171 = {F_3, 27, 4};
+static const tpl_loc L_172 = {F_3, 27, 7};
+static const tpl_loc L_173 = {F_3, 27, 13};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_170 = {F_3, 27, 29};
+static const tpl_loc L_174 = {F_3, 27, 29};
 static const tpl_name N_height = {"height", 6u, 0xd5bdbb42u};
-static const tpl_loc L_171 = {F_3, 28, 138};
-static const tpl_loc L_172 = {F_3, 28, 156};
-static const tpl_loc L_173 = {F_3, 28, 165};
-static const tpl_loc L_174 = {F_3, 29, 8};
-static const tpl_loc L_175 = {F_3, 29, 11};
-static const tpl_loc L_176 = {F_3, 29, 16};
-static const tpl_loc L_177 = {F_3, 29, 22};
-static const tpl_loc L_178 = {F_3, 30, 15};
-static const tpl_loc L_179 = {F_3, 30, 42};
-static const tpl_loc L_180 = {F_3, 30, 74};
-static const tpl_loc L_181 = {F_3, 30, 77};
+static const tpl_loc L_175 = {F_3, 28, 138};
+static const tpl_loc L_176 = {F_3, 28, 156};
+static const tpl_loc L_177 = {F_3, 28, 165};
+static const tpl_loc L_178 = {F_3, 29, 8};
+static const tpl_loc L_179 = {F_3, 29, 11};
+static const tpl_loc L_180 = {F_3, 29, 16};
+static const tpl_loc L_181 = {F_3, 29, 22};
+static const tpl_loc L_182 = {F_3, 30, 15};
+static const tpl_loc L_183 = {F_3, 30, 42};
+static const tpl_loc L_184 = {F_3, 30, 74};
+static const tpl_loc L_185 = {F_3, 30, 77};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_182 = {F_3, 30, 84};
-static const tpl_loc L_183 = {F_3, 30, 93};
+static const tpl_loc L_186 = {F_3, 30, 84};
+static const tpl_loc L_187 = {F_3, 30, 93};
 static const tpl_name N_src = {"src", 3u, 0xd33ce1c9u};
-static const tpl_loc L_184 = {F_3, 30, 97};
-static const tpl_loc L_185 = {F_3, 33, 11};
-static const tpl_loc L_186 = {F_3, 33, 14};
-static const tpl_loc L_187 = {F_3, 33, 21};
-static const tpl_loc L_188 = {F_3, 33, 30};
-static const tpl_loc L_189 = {F_3, 33, 34};
-static const tpl_loc L_190 = {F_3, 33, 45};
-static const tpl_loc L_191 = {F_3, 33, 48};
-static const tpl_loc L_192 = {F_3, 33, 53};
-static const tpl_loc L_193 = {F_3, 33, 59};
-static const tpl_loc L_194 = {F_3, 38, 24};
-static const tpl_loc L_195 = {F_3, 38, 27};
-static const tpl_loc L_196 = {F_3, 38, 32};
-static const tpl_loc L_197 = {F_3, 38, 38};
-static const tpl_loc L_198 = {F_3, 39, 4};
-static const tpl_loc L_199 = {F_3, 40, 26};
-static const tpl_loc L_200 = {F_3, 40, 34};
+static const tpl_loc L_188 = {F_3, 30, 97};
+static const tpl_loc L_189 = {F_3, 33, 11};
+static const tpl_loc L_190 = {F_3, 33, 14};
+static const tpl_loc L_191 = {F_3, 33, 21};
+static const tpl_loc L_192 = {F_3, 33, 30};
+static const tpl_loc L_193 = {F_3, 33, 34};
+static const tpl_loc L_194 = {F_3, 33, 45};
+static const tpl_loc L_195 = {F_3, 33, 48};
+static const tpl_loc L_196 = {F_3, 33, 53};
+static const tpl_loc L_197 = {F_3, 33, 59};
+static const tpl_loc L_198 = {F_3, 38, 24};
+static const tpl_loc L_199 = {F_3, 38, 27};
+static const tpl_loc L_200 = {F_3, 38, 32};
+static const tpl_loc L_201 = {F_3, 38, 38};
+static const tpl_loc L_202 = {F_3, 39, 4};
+static const tpl_loc L_203 = {F_3, 40, 26};
+static const tpl_loc L_204 = {F_3, 40, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_201 = {F_3, 40, 43};
-static const tpl_loc L_202 = {F_3, 42, 4};
-static const tpl_loc L_203 = {F_3, 42, 12};
+static const tpl_loc L_205 = {F_3, 40, 43};
+static const tpl_loc L_206 = {F_3, 42, 4};
+static const tpl_loc L_207 = {F_3, 42, 12};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_204 = {F_3, 43, 24};
-static const tpl_loc L_205 = {F_3, 43, 39};
-static const tpl_loc L_206 = {F_3, 45, 4};
-static const tpl_loc L_207 = {F_3, 45, 12};
+static const tpl_loc L_208 = {F_3, 43, 24};
+static const tpl_loc L_209 = {F_3, 43, 39};
+static const tpl_loc L_210 = {F_3, 45, 4};
+static const tpl_loc L_211 = {F_3, 45, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_208 = {F_3, 46, 25};
-static const tpl_loc L_209 = {F_3, 46, 41};
-static const tpl_loc L_210 = {F_3, 7, 12};
+static const tpl_loc L_212 = {F_3, 46, 25};
+static const tpl_loc L_213 = {F_3, 46, 41};
+static const tpl_loc L_214 = {F_3, 7, 12};
 static const char F_4[] = "dedication.twig";
-static const tpl_loc L_211 = {F_4, 3, 12};
+static const tpl_loc L_215 = {F_4, 3, 12};
 static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_212 = {F_5, 4, 3};
-static const tpl_loc L_213 = {F_5, 4, 6};
-static const tpl_loc L_214 = {F_5, 4, 11};
-static const tpl_loc L_215 = {F_5, 4, 17};
-static const tpl_loc L_216 = {F_5, 4, 26};
-static const tpl_loc L_217 = {F_5, 4, 34};
-static const tpl_loc L_218 = {F_5, 5, 1};
-static const tpl_loc L_219 = {F_5, 5, 16};
-static const tpl_loc L_220 = {F_5, 8, 4};
-static const tpl_loc L_221 = {F_5, 8, 12};
-static const tpl_loc L_222 = {F_5, 8, 22};
-static const tpl_loc L_223 = {F_5, 8, 38};
-static const tpl_loc L_224 = {F_5, 8, 55};
-static const tpl_loc L_225 = {F_5, 8, 100};
-static const tpl_loc L_226 = {F_5, 8, 104};
-static const tpl_loc L_227 = {F_5, 8, 95};
-static const tpl_loc L_228 = {F_5, 10, 4};
-static const tpl_loc L_229 = {F_5, 10, 7};
-static const tpl_loc L_230 = {F_5, 10, 15};
+static const tpl_loc L_216 = {F_5, 4, 3};
+static const tpl_loc L_217 = {F_5, 4, 6};
+static const tpl_loc L_218 = {F_5, 4, 11};
+static const tpl_loc L_219 = {F_5, 4, 17};
+static const tpl_loc L_220 = {F_5, 4, 26};
+static const tpl_loc L_221 = {F_5, 4, 34};
+static const tpl_loc L_222 = {F_5, 5, 1};
+static const tpl_loc L_223 = {F_5, 5, 16};
+static const tpl_loc L_224 = {F_5, 8, 4};
+static const tpl_loc L_225 = {F_5, 8, 12};
+static const tpl_loc L_226 = {F_5, 8, 22};
+static const tpl_loc L_227 = {F_5, 8, 38};
+static const tpl_loc L_228 = {F_5, 8, 55};
+static const tpl_loc L_229 = {F_5, 8, 100};
+static const tpl_loc L_230 = {F_5, 8, 104};
+static const tpl_loc L_231 = {F_5, 8, 95};
+static const tpl_loc L_232 = {F_5, 10, 4};
+static const tpl_loc L_233 = {F_5, 10, 7};
+static const tpl_loc L_234 = {F_5, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_231 = {F_5, 11, 6};
-static const tpl_loc L_232 = {F_5, 11, 22};
-static const tpl_loc L_233 = {F_5, 14, 1};
-static const tpl_loc L_234 = {F_5, 14, 120};
-static const tpl_loc L_235 = {F_5, 14, 8};
+static const tpl_loc L_235 = {F_5, 11, 6};
+static const tpl_loc L_236 = {F_5, 11, 22};
+static const tpl_loc L_237 = {F_5, 14, 1};
+static const tpl_loc L_238 = {F_5, 14, 120};
+static const tpl_loc L_239 = {F_5, 14, 8};
 static const char F_6[] = "figure.twig";
-static const tpl_loc L_236 = {F_6, 4, 4};
-static const tpl_loc L_237 = {F_6, 4, 18};
-static const tpl_loc L_238 = {F_6, 4, 23};
+static const tpl_loc L_240 = {F_6, 4, 4};
+static const tpl_loc L_241 = {F_6, 4, 18};
+static const tpl_loc L_242 = {F_6, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_239 = {F_6, 4, 74};
+static const tpl_loc L_243 = {F_6, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_240 = {F_6, 5, 23};
-static const tpl_loc L_241 = {F_6, 5, 26};
-static const tpl_loc L_242 = {F_6, 5, 31};
+static const tpl_loc L_244 = {F_6, 5, 23};
+static const tpl_loc L_245 = {F_6, 5, 26};
+static const tpl_loc L_246 = {F_6, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_243 = {F_6, 5, 55};
-static const tpl_loc L_244 = {F_6, 5, 63};
-static const tpl_loc L_245 = {F_6, 5, 75};
-static const tpl_loc L_246 = {F_6, 6, 1};
-static const tpl_loc L_247 = {F_6, 6, 9};
-static const tpl_loc L_248 = {F_6, 7, 4};
-static const tpl_loc L_249 = {F_6, 7, 12};
-static const tpl_loc L_250 = {F_6, 7, 26};
-static const tpl_loc L_251 = {F_6, 9, 5};
-static const tpl_loc L_252 = {F_6, 9, 41};
-static const tpl_loc L_253 = {F_6, 9, 67};
-static const tpl_loc L_254 = {F_6, 9, 75};
-static const tpl_loc L_255 = {F_6, 10, 5};
-static const tpl_loc L_256 = {F_6, 10, 8};
-static const tpl_loc L_257 = {F_6, 10, 43};
-static const tpl_loc L_258 = {F_6, 10, 51};
-static const tpl_loc L_259 = {F_6, 10, 78};
-static const tpl_loc L_260 = {F_6, 10, 86};
+static const tpl_loc L_247 = {F_6, 5, 55};
+static const tpl_loc L_248 = {F_6, 5, 63};
+static const tpl_loc L_249 = {F_6, 5, 75};
+static const tpl_loc L_250 = {F_6, 6, 1};
+static const tpl_loc L_251 = {F_6, 6, 9};
+static const tpl_loc L_252 = {F_6, 7, 4};
+static const tpl_loc L_253 = {F_6, 7, 12};
+static const tpl_loc L_254 = {F_6, 7, 26};
+static const tpl_loc L_255 = {F_6, 9, 5};
+static const tpl_loc L_256 = {F_6, 9, 41};
+static const tpl_loc L_257 = {F_6, 9, 67};
+static const tpl_loc L_258 = {F_6, 9, 75};
+static const tpl_loc L_259 = {F_6, 10, 5};
+static const tpl_loc L_260 = {F_6, 10, 8};
+static const tpl_loc L_261 = {F_6, 10, 43};
+static const tpl_loc L_262 = {F_6, 10, 51};
+static const tpl_loc L_263 = {F_6, 10, 78};
+static const tpl_loc L_264 = {F_6, 10, 86};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_261 = {F_7, 13, 25};
-static const tpl_loc L_262 = {F_7, 13, 28};
-static const tpl_loc L_263 = {F_7, 13, 33};
-static const tpl_loc L_264 = {F_7, 13, 39};
-static const tpl_loc L_265 = {F_7, 23, 45};
-static const tpl_loc L_266 = {F_7, 23, 76};
-static const tpl_loc L_267 = {F_7, 23, 79};
+static const tpl_loc L_265 = {F_7, 13, 25};
+static const tpl_loc L_266 = {F_7, 13, 28};
+static const tpl_loc L_267 = {F_7, 13, 33};
+static const tpl_loc L_268 = {F_7, 13, 39};
+static const tpl_loc L_269 = {F_7, 23, 45};
+static const tpl_loc L_270 = {F_7, 23, 76};
+static const tpl_loc L_271 = {F_7, 23, 79};
 static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_268 = {F_7, 9, 4};
-static const tpl_loc L_269 = {F_7, 9, 43};
-static const tpl_loc L_270 = {F_7, 9, 63};
-static const tpl_loc L_271 = {F_7, 10, 92};
-static const tpl_loc L_272 = {F_7, 10, 95};
-static const tpl_loc L_273 = {F_7, 10, 114};
-static const tpl_loc L_274 = {F_7, 13, 17};
-static const tpl_loc L_275 = {F_7, 14, 10};
+static const tpl_loc L_272 = {F_7, 9, 4};
+static const tpl_loc L_273 = {F_7, 9, 43};
+static const tpl_loc L_274 = {F_7, 9, 63};
+static const tpl_loc L_275 = {F_7, 10, 92};
+static const tpl_loc L_276 = {F_7, 10, 95};
+static const tpl_loc L_277 = {F_7, 10, 114};
+static const tpl_loc L_278 = {F_7, 13, 17};
+static const tpl_loc L_279 = {F_7, 14, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_276 = {F_7, 15, 4};
-static const tpl_loc L_277 = {F_7, 15, 7};
-static const tpl_loc L_278 = {F_7, 15, 15};
+static const tpl_loc L_280 = {F_7, 15, 4};
+static const tpl_loc L_281 = {F_7, 15, 7};
+static const tpl_loc L_282 = {F_7, 15, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_279 = {F_7, 16, 46};
-static const tpl_loc L_280 = {F_7, 16, 49};
-static const tpl_loc L_281 = {F_7, 18, 4};
-static const tpl_loc L_282 = {F_7, 18, 7};
+static const tpl_loc L_283 = {F_7, 16, 46};
+static const tpl_loc L_284 = {F_7, 16, 49};
+static const tpl_loc L_285 = {F_7, 18, 4};
+static const tpl_loc L_286 = {F_7, 18, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_283 = {F_7, 19, 46};
-static const tpl_loc L_284 = {F_7, 19, 49};
-static const tpl_loc L_285 = {F_7, 22, 4};
-static const tpl_loc L_286 = {F_7, 22, 30};
+static const tpl_loc L_287 = {F_7, 19, 46};
+static const tpl_loc L_288 = {F_7, 19, 49};
+static const tpl_loc L_289 = {F_7, 22, 4};
+static const tpl_loc L_290 = {F_7, 22, 30};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_287 = {F_7, 23, 4};
-static const tpl_loc L_288 = {F_7, 23, 26};
-static const tpl_loc L_289 = {F_7, 24, 4};
-static const tpl_loc L_290 = {F_7, 24, 21};
-static const tpl_loc L_291 = {F_7, 24, 32};
-static const tpl_loc L_292 = {F_7, 25, 4};
-static const tpl_loc L_293 = {F_7, 25, 17};
-static const tpl_loc L_294 = {F_7, 25, 24};
-static const tpl_loc L_295 = {F_7, 26, 9};
-static const tpl_loc L_296 = {F_7, 26, 12};
-static const tpl_loc L_297 = {F_7, 26, 33};
-static const tpl_loc L_298 = {F_7, 26, 64};
-static const tpl_loc L_299 = {F_7, 26, 67};
-static const tpl_loc L_300 = {F_7, 26, 88};
-static const tpl_loc L_301 = {F_7, 27, 10};
+static const tpl_loc L_291 = {F_7, 23, 4};
+static const tpl_loc L_292 = {F_7, 23, 26};
+static const tpl_loc L_293 = {F_7, 24, 4};
+static const tpl_loc L_294 = {F_7, 24, 21};
+static const tpl_loc L_295 = {F_7, 24, 32};
+static const tpl_loc L_296 = {F_7, 25, 4};
+static const tpl_loc L_297 = {F_7, 25, 17};
+static const tpl_loc L_298 = {F_7, 25, 24};
+static const tpl_loc L_299 = {F_7, 26, 9};
+static const tpl_loc L_300 = {F_7, 26, 12};
+static const tpl_loc L_301 = {F_7, 26, 33};
+static const tpl_loc L_302 = {F_7, 26, 64};
+static const tpl_loc L_303 = {F_7, 26, 67};
+static const tpl_loc L_304 = {F_7, 26, 88};
+static const tpl_loc L_305 = {F_7, 27, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_302 = {F_8, 2, 4};
-static const tpl_loc L_303 = {F_8, 2, 44};
-static const tpl_loc L_304 = {F_8, 2, 57};
-static const tpl_loc L_305 = {F_8, 2, 60};
-static const tpl_loc L_306 = {F_8, 2, 65};
-static const tpl_loc L_307 = {F_8, 2, 72};
-static const tpl_loc L_308 = {F_8, 4, 1};
-static const tpl_loc L_309 = {F_8, 4, 4};
-static const tpl_loc L_310 = {F_8, 4, 8};
+static const tpl_loc L_306 = {F_8, 2, 4};
+static const tpl_loc L_307 = {F_8, 2, 44};
+static const tpl_loc L_308 = {F_8, 2, 57};
+static const tpl_loc L_309 = {F_8, 2, 60};
+static const tpl_loc L_310 = {F_8, 2, 65};
+static const tpl_loc L_311 = {F_8, 2, 72};
+static const tpl_loc L_312 = {F_8, 4, 1};
+static const tpl_loc L_313 = {F_8, 4, 4};
+static const tpl_loc L_314 = {F_8, 4, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_311 = {F_9, 4, 1};
-static const tpl_loc L_312 = {F_9, 4, 4};
-static const tpl_loc L_313 = {F_9, 4, 9};
-static const tpl_loc L_314 = {F_9, 5, 12};
-static const tpl_loc L_315 = {F_9, 5, 52};
-static const tpl_loc L_316 = {F_9, 5, 56};
-static const tpl_loc L_317 = {F_9, 2, 12};
+static const tpl_loc L_315 = {F_9, 4, 1};
+static const tpl_loc L_316 = {F_9, 4, 4};
+static const tpl_loc L_317 = {F_9, 4, 9};
+static const tpl_loc L_318 = {F_9, 5, 12};
+static const tpl_loc L_319 = {F_9, 5, 52};
+static const tpl_loc L_320 = {F_9, 5, 56};
+static const tpl_loc L_321 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_318 = {F_10, 4, 1};
-static const tpl_loc L_319 = {F_10, 4, 4};
-static const tpl_loc L_320 = {F_10, 4, 9};
-static const tpl_loc L_321 = {F_10, 5, 12};
-static const tpl_loc L_322 = {F_10, 5, 52};
-static const tpl_loc L_323 = {F_10, 5, 56};
-static const tpl_loc L_324 = {F_10, 2, 12};
+static const tpl_loc L_322 = {F_10, 4, 1};
+static const tpl_loc L_323 = {F_10, 4, 4};
+static const tpl_loc L_324 = {F_10, 4, 9};
+static const tpl_loc L_325 = {F_10, 5, 12};
+static const tpl_loc L_326 = {F_10, 5, 52};
+static const tpl_loc L_327 = {F_10, 5, 56};
+static const tpl_loc L_328 = {F_10, 2, 12};
 static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_325 = {F_11, 6, 18};
-static const tpl_loc L_326 = {F_11, 6, 21};
-static const tpl_loc L_327 = {F_11, 6, 25};
-static const tpl_loc L_328 = {F_11, 6, 41};
-static const tpl_loc L_329 = {F_11, 6, 51};
-static const tpl_loc L_330 = {F_11, 6, 59};
-static const tpl_loc L_331 = {F_11, 6, 64};
-static const tpl_loc L_332 = {F_11, 6, 70};
-static const tpl_loc L_333 = {F_11, 10, 11};
-static const tpl_loc L_334 = {F_11, 12, 20};
-static const tpl_loc L_335 = {F_11, 12, 23};
-static const tpl_loc L_336 = {F_11, 12, 27};
-static const tpl_loc L_337 = {F_11, 13, 1};
+static const tpl_loc L_329 = {F_11, 6, 18};
+static const tpl_loc L_330 = {F_11, 6, 21};
+static const tpl_loc L_331 = {F_11, 6, 25};
+static const tpl_loc L_332 = {F_11, 6, 41};
+static const tpl_loc L_333 = {F_11, 6, 51};
+static const tpl_loc L_334 = {F_11, 6, 59};
+static const tpl_loc L_335 = {F_11, 6, 64};
+static const tpl_loc L_336 = {F_11, 6, 70};
+static const tpl_loc L_337 = {F_11, 10, 11};
+static const tpl_loc L_338 = {F_11, 12, 20};
+static const tpl_loc L_339 = {F_11, 12, 23};
+static const tpl_loc L_340 = {F_11, 12, 27};
+static const tpl_loc L_341 = {F_11, 13, 1};
 static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_338 = {F_11, 13, 4};
+static const tpl_loc L_342 = {F_11, 13, 4};
 static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_339 = {F_11, 15, 4};
+static const tpl_loc L_343 = {F_11, 15, 4};
 static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_340 = {F_11, 15, 32};
-static const tpl_loc L_341 = {F_11, 18, 4};
-static const tpl_loc L_342 = {F_11, 18, 20};
+static const tpl_loc L_344 = {F_11, 15, 32};
+static const tpl_loc L_345 = {F_11, 18, 4};
+static const tpl_loc L_346 = {F_11, 18, 20};
 static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_343 = {F_11, 19, 19};
-static const tpl_loc L_344 = {F_11, 19, 31};
+static const tpl_loc L_347 = {F_11, 19, 19};
+static const tpl_loc L_348 = {F_11, 19, 31};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_345 = {F_11, 19, 36};
-static const tpl_loc L_346 = {F_11, 19, 48};
-static const tpl_loc L_347 = {F_11, 19, 60};
+static const tpl_loc L_349 = {F_11, 19, 36};
+static const tpl_loc L_350 = {F_11, 19, 48};
+static const tpl_loc L_351 = {F_11, 19, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_348 = {F_11, 19, 68};
-static const tpl_loc L_349 = {F_11, 19, 80};
-static const tpl_loc L_350 = {F_11, 5, 11};
-static const tpl_loc L_351 = {F_11, 4, 12};
+static const tpl_loc L_352 = {F_11, 19, 68};
+static const tpl_loc L_353 = {F_11, 19, 80};
+static const tpl_loc L_354 = {F_11, 5, 11};
+static const tpl_loc L_355 = {F_11, 4, 12};
 static const char F_12[] = "part.twig";
-static const tpl_loc L_352 = {F_12, 5, 9};
-static const tpl_loc L_353 = {F_12, 5, 12};
-static const tpl_loc L_354 = {F_12, 5, 17};
-static const tpl_loc L_355 = {F_12, 6, 5};
-static const tpl_loc L_356 = {F_12, 6, 13};
-static const tpl_loc L_357 = {F_12, 6, 41};
-static const tpl_loc L_358 = {F_12, 6, 67};
-static const tpl_loc L_359 = {F_12, 6, 75};
-static const tpl_loc L_360 = {F_12, 6, 104};
-static const tpl_loc L_361 = {F_12, 7, 12};
-static const tpl_loc L_362 = {F_12, 7, 20};
-static const tpl_loc L_363 = {F_12, 3, 12};
+static const tpl_loc L_356 = {F_12, 5, 9};
+static const tpl_loc L_357 = {F_12, 5, 12};
+static const tpl_loc L_358 = {F_12, 5, 17};
+static const tpl_loc L_359 = {F_12, 6, 5};
+static const tpl_loc L_360 = {F_12, 6, 13};
+static const tpl_loc L_361 = {F_12, 6, 41};
+static const tpl_loc L_362 = {F_12, 6, 67};
+static const tpl_loc L_363 = {F_12, 6, 75};
+static const tpl_loc L_364 = {F_12, 6, 104};
+static const tpl_loc L_365 = {F_12, 7, 12};
+static const tpl_loc L_366 = {F_12, 7, 20};
+static const tpl_loc L_367 = {F_12, 3, 12};
 static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_364 = {F_13, 3, 31};
-static const tpl_loc L_365 = {F_13, 3, 60};
-static const tpl_loc L_366 = {F_13, 3, 63};
-static const tpl_loc L_367 = {F_13, 3, 68};
-static const tpl_loc L_368 = {F_13, 4, 24};
-static const tpl_loc L_369 = {F_13, 4, 27};
-static const tpl_loc L_370 = {F_13, 4, 32};
-static const tpl_loc L_371 = {F_13, 4, 38};
-static const tpl_loc L_372 = {F_13, 5, 4};
-static const tpl_loc L_373 = {F_13, 6, 26};
-static const tpl_loc L_374 = {F_13, 6, 34};
-static const tpl_loc L_375 = {F_13, 6, 43};
-static const tpl_loc L_376 = {F_13, 8, 4};
-static const tpl_loc L_377 = {F_13, 8, 12};
-static const tpl_loc L_378 = {F_13, 9, 24};
-static const tpl_loc L_379 = {F_13, 9, 39};
-static const tpl_loc L_380 = {F_13, 11, 4};
-static const tpl_loc L_381 = {F_13, 11, 12};
-static const tpl_loc L_382 = {F_13, 12, 25};
-static const tpl_loc L_383 = {F_13, 12, 41};
+static const tpl_loc L_368 = {F_13, 3, 31};
+static const tpl_loc L_369 = {F_13, 3, 60};
+static const tpl_loc L_370 = {F_13, 3, 63};
+static const tpl_loc L_371 = {F_13, 3, 68};
+static const tpl_loc L_372 = {F_13, 4, 24};
+static const tpl_loc L_373 = {F_13, 4, 27};
+static const tpl_loc L_374 = {F_13, 4, 32};
+static const tpl_loc L_375 = {F_13, 4, 38};
+static const tpl_loc L_376 = {F_13, 5, 4};
+static const tpl_loc L_377 = {F_13, 6, 26};
+static const tpl_loc L_378 = {F_13, 6, 34};
+static const tpl_loc L_379 = {F_13, 6, 43};
+static const tpl_loc L_380 = {F_13, 8, 4};
+static const tpl_loc L_381 = {F_13, 8, 12};
+static const tpl_loc L_382 = {F_13, 9, 24};
+static const tpl_loc L_383 = {F_13, 9, 39};
+static const tpl_loc L_384 = {F_13, 11, 4};
+static const tpl_loc L_385 = {F_13, 11, 12};
+static const tpl_loc L_386 = {F_13, 12, 25};
+static const tpl_loc L_387 = {F_13, 12, 41};
 static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_384 = {F_14, 8, 4};
-static const tpl_loc L_385 = {F_14, 8, 7};
-static const tpl_loc L_386 = {F_14, 9, 5};
-static const tpl_loc L_387 = {F_14, 20, 4};
+static const tpl_loc L_388 = {F_14, 8, 4};
+static const tpl_loc L_389 = {F_14, 8, 7};
+static const tpl_loc L_390 = {F_14, 9, 5};
+static const tpl_loc L_391 = {F_14, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_388 = {F_14, 28, 4};
+static const tpl_loc L_392 = {F_14, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_389 = {F_14, 31, 4};
-static const tpl_loc L_390 = {F_14, 31, 21};
-static const tpl_loc L_391 = {F_14, 32, 4};
-static const tpl_loc L_392 = {F_14, 32, 7};
-static const tpl_loc L_393 = {F_14, 32, 26};
-static const tpl_loc L_394 = {F_14, 32, 40};
-static const tpl_loc L_395 = {F_14, 32, 51};
-static const tpl_loc L_396 = {F_14, 32, 70};
+static const tpl_loc L_393 = {F_14, 31, 4};
+static const tpl_loc L_394 = {F_14, 31, 21};
+static const tpl_loc L_395 = {F_14, 32, 4};
+static const tpl_loc L_396 = {F_14, 32, 7};
+static const tpl_loc L_397 = {F_14, 32, 26};
+static const tpl_loc L_398 = {F_14, 32, 40};
+static const tpl_loc L_399 = {F_14, 32, 51};
+static const tpl_loc L_400 = {F_14, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_397 = {F_14, 37, 1};
-static const tpl_loc L_398 = {F_14, 37, 4};
-static const tpl_loc L_399 = {F_14, 37, 9};
-static const tpl_loc L_400 = {F_14, 37, 19};
-static const tpl_loc L_401 = {F_14, 37, 24};
+static const tpl_loc L_401 = {F_14, 37, 1};
+static const tpl_loc L_402 = {F_14, 37, 4};
+static const tpl_loc L_403 = {F_14, 37, 9};
+static const tpl_loc L_404 = {F_14, 37, 19};
+static const tpl_loc L_405 = {F_14, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_402 = {F_14, 45, 11};
-static const tpl_loc L_403 = {F_14, 46, 4};
-static const tpl_loc L_404 = {F_14, 46, 7};
-static const tpl_loc L_405 = {F_14, 46, 22};
-static const tpl_loc L_406 = {F_14, 47, 4};
+static const tpl_loc L_406 = {F_14, 45, 11};
+static const tpl_loc L_407 = {F_14, 46, 4};
+static const tpl_loc L_408 = {F_14, 46, 7};
+static const tpl_loc L_409 = {F_14, 46, 22};
+static const tpl_loc L_410 = {F_14, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_407 = {F_14, 49, 4};
-static const tpl_loc L_408 = {F_14, 49, 17};
-static const tpl_loc L_409 = {F_14, 50, 4};
-static const tpl_loc L_410 = {F_14, 50, 7};
-static const tpl_loc L_411 = {F_14, 50, 19};
-static const tpl_loc L_412 = {F_14, 51, 4};
-static const tpl_loc L_413 = {F_14, 51, 7};
-static const tpl_loc L_414 = {F_14, 51, 13};
+static const tpl_loc L_411 = {F_14, 49, 4};
+static const tpl_loc L_412 = {F_14, 49, 17};
+static const tpl_loc L_413 = {F_14, 50, 4};
+static const tpl_loc L_414 = {F_14, 50, 7};
+static const tpl_loc L_415 = {F_14, 50, 19};
+static const tpl_loc L_416 = {F_14, 51, 4};
+static const tpl_loc L_417 = {F_14, 51, 7};
+static const tpl_loc L_418 = {F_14, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_415 = {F_14, 51, 26};
-static const tpl_loc L_416 = {F_14, 54, 4};
-static const tpl_loc L_417 = {F_14, 54, 40};
-static const tpl_loc L_418 = {F_14, 54, 46};
-static const tpl_loc L_419 = {F_14, 54, 23};
-static const tpl_loc L_420 = {F_14, 54, 53};
+static const tpl_loc L_419 = {F_14, 51, 26};
+static const tpl_loc L_420 = {F_14, 54, 4};
+static const tpl_loc L_421 = {F_14, 54, 40};
+static const tpl_loc L_422 = {F_14, 54, 46};
+static const tpl_loc L_423 = {F_14, 54, 23};
+static const tpl_loc L_424 = {F_14, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_421 = {F_14, 56, 4};
-static const tpl_loc L_422 = {F_14, 56, 7};
-static const tpl_loc L_423 = {F_14, 56, 24};
-static const tpl_loc L_424 = {F_14, 56, 34};
-static const tpl_loc L_425 = {F_14, 58, 4};
-static const tpl_loc L_426 = {F_14, 58, 15};
-static const tpl_loc L_427 = {F_14, 58, 34};
-static const tpl_loc L_428 = {F_14, 58, 41};
-static const tpl_loc L_429 = {F_14, 58, 20};
-static const tpl_loc L_430 = {F_14, 61, 4};
-static const tpl_loc L_431 = {F_14, 61, 15};
-static const tpl_loc L_432 = {F_14, 61, 27};
-static const tpl_loc L_433 = {F_14, 61, 33};
-static const tpl_loc L_434 = {F_14, 61, 20};
-static const tpl_loc L_435 = {F_14, 62, 15};
-static const tpl_loc L_436 = {F_14, 62, 50};
-static const tpl_loc L_437 = {F_14, 62, 53};
-static const tpl_loc L_438 = {F_14, 62, 59};
+static const tpl_loc L_425 = {F_14, 56, 4};
+static const tpl_loc L_426 = {F_14, 56, 7};
+static const tpl_loc L_427 = {F_14, 56, 24};
+static const tpl_loc L_428 = {F_14, 56, 34};
+static const tpl_loc L_429 = {F_14, 58, 4};
+static const tpl_loc L_430 = {F_14, 58, 15};
+static const tpl_loc L_431 = {F_14, 58, 34};
+static const tpl_loc L_432 = {F_14, 58, 41};
+static const tpl_loc L_433 = {F_14, 58, 20};
+static const tpl_loc L_434 = {F_14, 61, 4};
+static const tpl_loc L_435 = {F_14, 61, 15};
+static const tpl_loc L_436 = {F_14, 61, 27};
+static const tpl_loc L_437 = {F_14, 61, 33};
+static const tpl_loc L_438 = {F_14, 61, 20};
+static const tpl_loc L_439 = {F_14, 62, 15};
+static const tpl_loc L_440 = {F_14, 62, 50};
+static const tpl_loc L_441 = {F_14, 62, 53};
+static const tpl_loc L_442 = {F_14, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_439 = {F_14, 62, 66};
-static const tpl_loc L_440 = {F_14, 62, 74};
-static const tpl_loc L_441 = {F_14, 62, 96};
-static const tpl_loc L_442 = {F_14, 62, 99};
-static const tpl_loc L_443 = {F_14, 62, 105};
-static const tpl_loc L_444 = {F_14, 62, 124};
-static const tpl_loc L_445 = {F_14, 62, 127};
-static const tpl_loc L_446 = {F_14, 62, 134};
-static const tpl_loc L_447 = {F_14, 62, 163};
-static const tpl_loc L_448 = {F_14, 62, 173};
-static const tpl_loc L_449 = {F_14, 62, 176};
+static const tpl_loc L_443 = {F_14, 62, 66};
+static const tpl_loc L_444 = {F_14, 62, 74};
+static const tpl_loc L_445 = {F_14, 62, 96};
+static const tpl_loc L_446 = {F_14, 62, 99};
+static const tpl_loc L_447 = {F_14, 62, 105};
+static const tpl_loc L_448 = {F_14, 62, 124};
+static const tpl_loc L_449 = {F_14, 62, 127};
+static const tpl_loc L_450 = {F_14, 62, 134};
+static const tpl_loc L_451 = {F_14, 62, 163};
+static const tpl_loc L_452 = {F_14, 62, 173};
+static const tpl_loc L_453 = {F_14, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_450 = {F_14, 65, 4};
-static const tpl_loc L_451 = {F_14, 65, 7};
-static const tpl_loc L_452 = {F_14, 65, 12};
-static const tpl_loc L_453 = {F_14, 65, 28};
-static const tpl_loc L_454 = {F_14, 65, 46};
-static const tpl_loc L_455 = {F_14, 65, 38};
+static const tpl_loc L_454 = {F_14, 65, 4};
+static const tpl_loc L_455 = {F_14, 65, 7};
+static const tpl_loc L_456 = {F_14, 65, 12};
+static const tpl_loc L_457 = {F_14, 65, 28};
+static const tpl_loc L_458 = {F_14, 65, 46};
+static const tpl_loc L_459 = {F_14, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_456 = {F_14, 75, 11};
-static const tpl_loc L_457 = {F_14, 76, 4};
-static const tpl_loc L_458 = {F_14, 76, 7};
-static const tpl_loc L_459 = {F_14, 76, 20};
-static const tpl_loc L_460 = {F_14, 78, 4};
+static const tpl_loc L_460 = {F_14, 75, 11};
+static const tpl_loc L_461 = {F_14, 76, 4};
+static const tpl_loc L_462 = {F_14, 76, 7};
+static const tpl_loc L_463 = {F_14, 76, 20};
+static const tpl_loc L_464 = {F_14, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_461 = {F_14, 79, 14};
-static const tpl_loc L_462 = {F_14, 79, 22};
-static const tpl_loc L_463 = {F_14, 79, 30};
-static const tpl_loc L_464 = {F_14, 79, 33};
-static const tpl_loc L_465 = {F_14, 80, 5};
-static const tpl_loc L_466 = {F_14, 82, 1};
-static const tpl_loc L_467 = {F_14, 82, 24};
+static const tpl_loc L_465 = {F_14, 79, 14};
+static const tpl_loc L_466 = {F_14, 79, 22};
+static const tpl_loc L_467 = {F_14, 79, 30};
+static const tpl_loc L_468 = {F_14, 79, 33};
+static const tpl_loc L_469 = {F_14, 80, 5};
+static const tpl_loc L_470 = {F_14, 82, 1};
+static const tpl_loc L_471 = {F_14, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_468 = {F_14, 82, 4};
-static const tpl_loc L_469 = {F_14, 93, 4};
-static const tpl_loc L_470 = {F_14, 93, 16};
-static const tpl_loc L_471 = {F_14, 94, 15};
-static const tpl_loc L_472 = {F_14, 94, 23};
-static const tpl_loc L_473 = {F_14, 94, 41};
-static const tpl_loc L_474 = {F_14, 94, 49};
+static const tpl_loc L_472 = {F_14, 82, 4};
+static const tpl_loc L_473 = {F_14, 93, 4};
+static const tpl_loc L_474 = {F_14, 93, 16};
+static const tpl_loc L_475 = {F_14, 94, 15};
+static const tpl_loc L_476 = {F_14, 94, 23};
+static const tpl_loc L_477 = {F_14, 94, 41};
+static const tpl_loc L_478 = {F_14, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_475 = {F_14, 95, 17};
-static const tpl_loc L_476 = {F_14, 95, 68};
-static const tpl_loc L_477 = {F_14, 95, 78};
-static const tpl_loc L_478 = {F_14, 96, 15};
-static const tpl_loc L_479 = {F_14, 96, 23};
-static const tpl_loc L_480 = {F_14, 97, 4};
-static const tpl_loc L_481 = {F_14, 98, 1};
-static const tpl_loc L_482 = {F_14, 98, 26};
-static const tpl_loc L_483 = {F_14, 98, 4};
+static const tpl_loc L_479 = {F_14, 95, 17};
+static const tpl_loc L_480 = {F_14, 95, 68};
+static const tpl_loc L_481 = {F_14, 95, 78};
+static const tpl_loc L_482 = {F_14, 96, 15};
+static const tpl_loc L_483 = {F_14, 96, 23};
+static const tpl_loc L_484 = {F_14, 97, 4};
+static const tpl_loc L_485 = {F_14, 98, 1};
+static const tpl_loc L_486 = {F_14, 98, 26};
+static const tpl_loc L_487 = {F_14, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
 static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_484 = {F_15, 4, 4};
+static const tpl_loc L_488 = {F_15, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_485 = {F_15, 4, 61};
-static const tpl_loc L_486 = {F_15, 4, 36};
-static const tpl_loc L_487 = {F_15, 5, 4};
-static const tpl_loc L_488 = {F_15, 5, 7};
-static const tpl_loc L_489 = {F_15, 5, 22};
-static const tpl_loc L_490 = {F_15, 7, 4};
-static const tpl_loc L_491 = {F_15, 8, 4};
-static const tpl_loc L_492 = {F_15, 8, 16};
-static const tpl_loc L_493 = {F_15, 8, 22};
+static const tpl_loc L_489 = {F_15, 4, 61};
+static const tpl_loc L_490 = {F_15, 4, 36};
+static const tpl_loc L_491 = {F_15, 5, 4};
+static const tpl_loc L_492 = {F_15, 5, 7};
+static const tpl_loc L_493 = {F_15, 5, 22};
+static const tpl_loc L_494 = {F_15, 7, 4};
+static const tpl_loc L_495 = {F_15, 8, 4};
+static const tpl_loc L_496 = {F_15, 8, 16};
+static const tpl_loc L_497 = {F_15, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_494 = {F_15, 9, 14};
-static const tpl_loc L_495 = {F_15, 9, 17};
-static const tpl_loc L_496 = {F_15, 9, 24};
-static const tpl_loc L_497 = {F_15, 9, 27};
-static const tpl_loc L_498 = {F_15, 9, 33};
-static const tpl_loc L_499 = {F_15, 9, 61};
-static const tpl_loc L_500 = {F_15, 9, 70};
-static const tpl_loc L_501 = {F_15, 9, 79};
-static const tpl_loc L_502 = {F_15, 9, 92};
+static const tpl_loc L_498 = {F_15, 9, 14};
+static const tpl_loc L_499 = {F_15, 9, 17};
+static const tpl_loc L_500 = {F_15, 9, 24};
+static const tpl_loc L_501 = {F_15, 9, 27};
+static const tpl_loc L_502 = {F_15, 9, 33};
+static const tpl_loc L_503 = {F_15, 9, 61};
+static const tpl_loc L_504 = {F_15, 9, 70};
+static const tpl_loc L_505 = {F_15, 9, 79};
+static const tpl_loc L_506 = {F_15, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_503 = {F_15, 9, 121};
-static const tpl_loc L_504 = {F_15, 9, 127};
-static const tpl_loc L_505 = {F_15, 9, 135};
-static const tpl_loc L_506 = {F_15, 9, 83};
-static const tpl_loc L_507 = {F_15, 9, 156};
-static const tpl_loc L_508 = {F_15, 9, 165};
-static const tpl_loc L_509 = {F_15, 9, 176};
+static const tpl_loc L_507 = {F_15, 9, 121};
+static const tpl_loc L_508 = {F_15, 9, 127};
+static const tpl_loc L_509 = {F_15, 9, 135};
+static const tpl_loc L_510 = {F_15, 9, 83};
+static const tpl_loc L_511 = {F_15, 9, 156};
+static const tpl_loc L_512 = {F_15, 9, 165};
+static const tpl_loc L_513 = {F_15, 9, 176};
 static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_510 = {F_16, 4, 8};
-static const tpl_loc L_511 = {F_16, 4, 11};
+static const tpl_loc L_514 = {F_16, 4, 8};
+static const tpl_loc L_515 = {F_16, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_512 = {F_16, 5, 4};
-static const tpl_loc L_513 = {F_16, 5, 7};
-static const tpl_loc L_514 = {F_16, 5, 12};
-static const tpl_loc L_515 = {F_16, 6, 30};
-static const tpl_loc L_516 = {F_16, 6, 45};
-static const tpl_loc L_517 = {F_16, 8, 4};
-static const tpl_loc L_518 = {F_16, 8, 44};
-static const tpl_loc L_519 = {F_16, 9, 35};
-static const tpl_loc L_520 = {F_16, 9, 43};
-static const tpl_loc L_521 = {F_16, 9, 55};
-static const tpl_loc L_522 = {F_16, 11, 33};
-static const tpl_loc L_523 = {F_16, 11, 74};
-static const tpl_loc L_524 = {F_16, 11, 79};
-static const tpl_loc L_525 = {F_16, 11, 113};
-static const tpl_loc L_526 = {F_16, 11, 117};
-static const tpl_loc L_527 = {F_16, 11, 131};
-static const tpl_loc L_528 = {F_16, 13, 4};
-static const tpl_loc L_529 = {F_16, 13, 7};
-static const tpl_loc L_530 = {F_16, 13, 15};
-static const tpl_loc L_531 = {F_16, 14, 30};
-static const tpl_loc L_532 = {F_16, 14, 33};
-static const tpl_loc L_533 = {F_16, 16, 4};
-static const tpl_loc L_534 = {F_16, 16, 7};
-static const tpl_loc L_535 = {F_16, 17, 30};
-static const tpl_loc L_536 = {F_16, 17, 33};
+static const tpl_loc L_516 = {F_16, 5, 4};
+static const tpl_loc L_517 = {F_16, 5, 7};
+static const tpl_loc L_518 = {F_16, 5, 12};
+static const tpl_loc L_519 = {F_16, 6, 30};
+static const tpl_loc L_520 = {F_16, 6, 45};
+static const tpl_loc L_521 = {F_16, 8, 4};
+static const tpl_loc L_522 = {F_16, 8, 44};
+static const tpl_loc L_523 = {F_16, 9, 35};
+static const tpl_loc L_524 = {F_16, 9, 43};
+static const tpl_loc L_525 = {F_16, 9, 55};
+static const tpl_loc L_526 = {F_16, 11, 33};
+static const tpl_loc L_527 = {F_16, 11, 74};
+static const tpl_loc L_528 = {F_16, 11, 79};
+static const tpl_loc L_529 = {F_16, 11, 113};
+static const tpl_loc L_530 = {F_16, 11, 117};
+static const tpl_loc L_531 = {F_16, 11, 131};
+static const tpl_loc L_532 = {F_16, 13, 4};
+static const tpl_loc L_533 = {F_16, 13, 7};
+static const tpl_loc L_534 = {F_16, 13, 15};
+static const tpl_loc L_535 = {F_16, 14, 30};
+static const tpl_loc L_536 = {F_16, 14, 33};
+static const tpl_loc L_537 = {F_16, 16, 4};
+static const tpl_loc L_538 = {F_16, 16, 7};
+static const tpl_loc L_539 = {F_16, 17, 30};
+static const tpl_loc L_540 = {F_16, 17, 33};
 static const char F_17[] = "partials/macros.twig";
-static const tpl_loc L_537 = {F_17, 6, 4};
-static const tpl_loc L_538 = {F_17, 6, 7};
-static const tpl_loc L_539 = {F_17, 6, 13};
-static const tpl_loc L_540 = {F_17, 6, 41};
-static const tpl_loc L_541 = {F_17, 6, 68};
-static const tpl_loc L_542 = {F_17, 6, 77};
-static const tpl_loc L_543 = {F_17, 6, 108};
-static const tpl_loc L_544 = {F_17, 6, 117};
-static const tpl_loc L_545 = {F_17, 13, 4};
-static const tpl_loc L_546 = {F_17, 14, 4};
-static const tpl_loc L_547 = {F_17, 14, 16};
-static const tpl_loc L_548 = {F_17, 14, 46};
-static const tpl_loc L_549 = {F_17, 14, 64};
-static const tpl_loc L_550 = {F_17, 14, 74};
-static const tpl_loc L_551 = {F_17, 15, 1};
-static const tpl_loc L_552 = {F_17, 15, 57};
-static const tpl_loc L_553 = {F_17, 15, 5};
-static const tpl_loc L_554 = {F_17, 21, 1};
-static const tpl_loc L_555 = {F_17, 21, 28};
-static const tpl_loc L_556 = {F_17, 21, 34};
-static const tpl_loc L_557 = {F_17, 21, 49};
-static const tpl_loc L_558 = {F_17, 21, 4};
-static const tpl_loc L_559 = {F_17, 21, 57};
-static const tpl_loc L_560 = {F_17, 21, 67};
+static const tpl_loc L_541 = {F_17, 6, 4};
+static const tpl_loc L_542 = {F_17, 6, 7};
+static const tpl_loc L_543 = {F_17, 6, 13};
+static const tpl_loc L_544 = {F_17, 6, 41};
+static const tpl_loc L_545 = {F_17, 6, 68};
+static const tpl_loc L_546 = {F_17, 6, 77};
+static const tpl_loc L_547 = {F_17, 6, 108};
+static const tpl_loc L_548 = {F_17, 6, 117};
+static const tpl_loc L_549 = {F_17, 13, 4};
+static const tpl_loc L_550 = {F_17, 14, 4};
+static const tpl_loc L_551 = {F_17, 14, 16};
+static const tpl_loc L_552 = {F_17, 14, 46};
+static const tpl_loc L_553 = {F_17, 14, 64};
+static const tpl_loc L_554 = {F_17, 14, 74};
+static const tpl_loc L_555 = {F_17, 15, 1};
+static const tpl_loc L_556 = {F_17, 15, 57};
+static const tpl_loc L_557 = {F_17, 15, 5};
+static const tpl_loc L_558 = {F_17, 21, 1};
+static const tpl_loc L_559 = {F_17, 21, 28};
+static const tpl_loc L_560 = {F_17, 21, 34};
+static const tpl_loc L_561 = {F_17, 21, 49};
+static const tpl_loc L_562 = {F_17, 21, 4};
+static const tpl_loc L_563 = {F_17, 21, 57};
+static const tpl_loc L_564 = {F_17, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_561 = {F_17, 29, 4};
-static const tpl_loc L_562 = {F_17, 29, 7};
-static const tpl_loc L_563 = {F_17, 29, 22};
-static const tpl_loc L_564 = {F_17, 30, 4};
-static const tpl_loc L_565 = {F_17, 32, 4};
-static const tpl_loc L_566 = {F_17, 32, 17};
-static const tpl_loc L_567 = {F_17, 33, 4};
-static const tpl_loc L_568 = {F_17, 33, 7};
-static const tpl_loc L_569 = {F_17, 33, 19};
-static const tpl_loc L_570 = {F_17, 34, 4};
-static const tpl_loc L_571 = {F_17, 34, 7};
-static const tpl_loc L_572 = {F_17, 34, 13};
-static const tpl_loc L_573 = {F_17, 34, 26};
-static const tpl_loc L_574 = {F_17, 37, 4};
-static const tpl_loc L_575 = {F_17, 37, 40};
-static const tpl_loc L_576 = {F_17, 37, 46};
-static const tpl_loc L_577 = {F_17, 37, 23};
-static const tpl_loc L_578 = {F_17, 37, 53};
-static const tpl_loc L_579 = {F_17, 39, 4};
-static const tpl_loc L_580 = {F_17, 39, 7};
-static const tpl_loc L_581 = {F_17, 39, 24};
-static const tpl_loc L_582 = {F_17, 39, 34};
-static const tpl_loc L_583 = {F_17, 41, 4};
-static const tpl_loc L_584 = {F_17, 41, 15};
-static const tpl_loc L_585 = {F_17, 41, 34};
-static const tpl_loc L_586 = {F_17, 41, 41};
-static const tpl_loc L_587 = {F_17, 41, 20};
-static const tpl_loc L_588 = {F_17, 44, 4};
-static const tpl_loc L_589 = {F_17, 44, 15};
-static const tpl_loc L_590 = {F_17, 44, 27};
-static const tpl_loc L_591 = {F_17, 44, 33};
-static const tpl_loc L_592 = {F_17, 44, 20};
-static const tpl_loc L_593 = {F_17, 45, 4};
-static const tpl_loc L_594 = {F_17, 45, 34};
-static const tpl_loc L_595 = {F_17, 45, 40};
-static const tpl_loc L_596 = {F_17, 46, 15};
-static const tpl_loc L_597 = {F_17, 46, 50};
-static const tpl_loc L_598 = {F_17, 46, 53};
-static const tpl_loc L_599 = {F_17, 46, 59};
-static const tpl_loc L_600 = {F_17, 46, 66};
-static const tpl_loc L_601 = {F_17, 46, 74};
-static const tpl_loc L_602 = {F_17, 46, 96};
-static const tpl_loc L_603 = {F_17, 46, 99};
-static const tpl_loc L_604 = {F_17, 46, 105};
-static const tpl_loc L_605 = {F_17, 46, 124};
-static const tpl_loc L_606 = {F_17, 46, 127};
-static const tpl_loc L_607 = {F_17, 46, 134};
-static const tpl_loc L_608 = {F_17, 46, 137};
-static const tpl_loc L_609 = {F_17, 46, 147};
-static const tpl_loc L_610 = {F_17, 46, 150};
-static const tpl_loc L_611 = {F_17, 46, 211};
-static const tpl_loc L_612 = {F_17, 46, 214};
-static const tpl_loc L_613 = {F_17, 49, 4};
-static const tpl_loc L_614 = {F_17, 49, 7};
-static const tpl_loc L_615 = {F_17, 49, 12};
-static const tpl_loc L_616 = {F_17, 49, 28};
-static const tpl_loc L_617 = {F_17, 49, 46};
-static const tpl_loc L_618 = {F_17, 49, 38};
+static const tpl_loc L_565 = {F_17, 29, 4};
+static const tpl_loc L_566 = {F_17, 29, 7};
+static const tpl_loc L_567 = {F_17, 29, 22};
+static const tpl_loc L_568 = {F_17, 30, 4};
+static const tpl_loc L_569 = {F_17, 32, 4};
+static const tpl_loc L_570 = {F_17, 32, 17};
+static const tpl_loc L_571 = {F_17, 33, 4};
+static const tpl_loc L_572 = {F_17, 33, 7};
+static const tpl_loc L_573 = {F_17, 33, 19};
+static const tpl_loc L_574 = {F_17, 34, 4};
+static const tpl_loc L_575 = {F_17, 34, 7};
+static const tpl_loc L_576 = {F_17, 34, 13};
+static const tpl_loc L_577 = {F_17, 34, 26};
+static const tpl_loc L_578 = {F_17, 37, 4};
+static const tpl_loc L_579 = {F_17, 37, 40};
+static const tpl_loc L_580 = {F_17, 37, 46};
+static const tpl_loc L_581 = {F_17, 37, 23};
+static const tpl_loc L_582 = {F_17, 37, 53};
+static const tpl_loc L_583 = {F_17, 39, 4};
+static const tpl_loc L_584 = {F_17, 39, 7};
+static const tpl_loc L_585 = {F_17, 39, 24};
+static const tpl_loc L_586 = {F_17, 39, 34};
+static const tpl_loc L_587 = {F_17, 41, 4};
+static const tpl_loc L_588 = {F_17, 41, 15};
+static const tpl_loc L_589 = {F_17, 41, 34};
+static const tpl_loc L_590 = {F_17, 41, 41};
+static const tpl_loc L_591 = {F_17, 41, 20};
+static const tpl_loc L_592 = {F_17, 44, 4};
+static const tpl_loc L_593 = {F_17, 44, 15};
+static const tpl_loc L_594 = {F_17, 44, 27};
+static const tpl_loc L_595 = {F_17, 44, 33};
+static const tpl_loc L_596 = {F_17, 44, 20};
+static const tpl_loc L_597 = {F_17, 45, 4};
+static const tpl_loc L_598 = {F_17, 45, 34};
+static const tpl_loc L_599 = {F_17, 45, 40};
+static const tpl_loc L_600 = {F_17, 46, 15};
+static const tpl_loc L_601 = {F_17, 46, 50};
+static const tpl_loc L_602 = {F_17, 46, 53};
+static const tpl_loc L_603 = {F_17, 46, 59};
+static const tpl_loc L_604 = {F_17, 46, 66};
+static const tpl_loc L_605 = {F_17, 46, 74};
+static const tpl_loc L_606 = {F_17, 46, 96};
+static const tpl_loc L_607 = {F_17, 46, 99};
+static const tpl_loc L_608 = {F_17, 46, 105};
+static const tpl_loc L_609 = {F_17, 46, 124};
+static const tpl_loc L_610 = {F_17, 46, 127};
+static const tpl_loc L_611 = {F_17, 46, 134};
+static const tpl_loc L_612 = {F_17, 46, 137};
+static const tpl_loc L_613 = {F_17, 46, 147};
+static const tpl_loc L_614 = {F_17, 46, 150};
+static const tpl_loc L_615 = {F_17, 46, 211};
+static const tpl_loc L_616 = {F_17, 46, 214};
+static const tpl_loc L_617 = {F_17, 49, 4};
+static const tpl_loc L_618 = {F_17, 49, 7};
+static const tpl_loc L_619 = {F_17, 49, 12};
+static const tpl_loc L_620 = {F_17, 49, 28};
+static const tpl_loc L_621 = {F_17, 49, 46};
+static const tpl_loc L_622 = {F_17, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_619 = {F_17, 57, 4};
-static const tpl_loc L_620 = {F_17, 57, 7};
-static const tpl_loc L_621 = {F_17, 57, 22};
-static const tpl_loc L_622 = {F_17, 58, 13};
-static const tpl_loc L_623 = {F_17, 58, 58};
-static const tpl_loc L_624 = {F_17, 58, 61};
-static const tpl_loc L_625 = {F_17, 59, 27};
-static const tpl_loc L_626 = {F_17, 59, 37};
-static const tpl_loc L_627 = {F_17, 59, 40};
-static const tpl_loc L_628 = {F_17, 60, 1};
-static const tpl_loc L_629 = {F_17, 60, 28};
-static const tpl_loc L_630 = {F_17, 60, 34};
-static const tpl_loc L_631 = {F_17, 60, 4};
+static const tpl_loc L_623 = {F_17, 57, 4};
+static const tpl_loc L_624 = {F_17, 57, 7};
+static const tpl_loc L_625 = {F_17, 57, 22};
+static const tpl_loc L_626 = {F_17, 58, 13};
+static const tpl_loc L_627 = {F_17, 58, 58};
+static const tpl_loc L_628 = {F_17, 58, 61};
+static const tpl_loc L_629 = {F_17, 59, 27};
+static const tpl_loc L_630 = {F_17, 59, 37};
+static const tpl_loc L_631 = {F_17, 59, 40};
+static const tpl_loc L_632 = {F_17, 60, 1};
+static const tpl_loc L_633 = {F_17, 60, 28};
+static const tpl_loc L_634 = {F_17, 60, 34};
+static const tpl_loc L_635 = {F_17, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_18[] = "style.css.twig";
-static const tpl_loc L_632 = {F_18, 11, 10};
+static const tpl_loc L_636 = {F_18, 11, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_633 = {F_18, 19, 10};
+static const tpl_loc L_637 = {F_18, 19, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_634 = {F_18, 86, 10};
-static const tpl_loc L_635 = {F_18, 146, 10};
+static const tpl_loc L_638 = {F_18, 86, 10};
+static const tpl_loc L_639 = {F_18, 146, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_636 = {F_18, 173, 10};
+static const tpl_loc L_640 = {F_18, 173, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_637 = {F_18, 199, 10};
+static const tpl_loc L_641 = {F_18, 199, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_638 = {F_18, 222, 10};
+static const tpl_loc L_642 = {F_18, 222, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_639 = {F_18, 283, 10};
+static const tpl_loc L_643 = {F_18, 283, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_640 = {F_18, 300, 10};
+static const tpl_loc L_644 = {F_18, 300, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_19[] = "table.twig";
-static const tpl_loc L_641 = {F_19, 4, 4};
-static const tpl_loc L_642 = {F_19, 4, 20};
-static const tpl_loc L_643 = {F_19, 4, 25};
-static const tpl_loc L_644 = {F_19, 4, 39};
+static const tpl_loc L_645 = {F_19, 4, 4};
+static const tpl_loc L_646 = {F_19, 4, 20};
+static const tpl_loc L_647 = {F_19, 4, 25};
+static const tpl_loc L_648 = {F_19, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_645 = {F_19, 5, 25};
-static const tpl_loc L_646 = {F_19, 5, 28};
-static const tpl_loc L_647 = {F_19, 5, 33};
-static const tpl_loc L_648 = {F_19, 5, 45};
-static const tpl_loc L_649 = {F_19, 6, 4};
-static const tpl_loc L_650 = {F_19, 6, 7};
-static const tpl_loc L_651 = {F_19, 7, 31};
-static const tpl_loc L_652 = {F_19, 7, 51};
-static const tpl_loc L_653 = {F_19, 8, 5};
-static const tpl_loc L_654 = {F_19, 8, 13};
-static const tpl_loc L_655 = {F_19, 8, 41};
-static const tpl_loc L_656 = {F_19, 8, 67};
-static const tpl_loc L_657 = {F_19, 8, 75};
-static const tpl_loc L_658 = {F_19, 8, 108};
-static const tpl_loc L_659 = {F_19, 8, 116};
-static const tpl_loc L_660 = {F_19, 11, 42};
-static const tpl_loc L_661 = {F_19, 11, 103};
-static const tpl_loc L_662 = {F_19, 12, 1};
-static const tpl_loc L_663 = {F_19, 12, 9};
+static const tpl_loc L_649 = {F_19, 5, 25};
+static const tpl_loc L_650 = {F_19, 5, 28};
+static const tpl_loc L_651 = {F_19, 5, 33};
+static const tpl_loc L_652 = {F_19, 5, 45};
+static const tpl_loc L_653 = {F_19, 6, 4};
+static const tpl_loc L_654 = {F_19, 6, 7};
+static const tpl_loc L_655 = {F_19, 7, 31};
+static const tpl_loc L_656 = {F_19, 7, 51};
+static const tpl_loc L_657 = {F_19, 8, 5};
+static const tpl_loc L_658 = {F_19, 8, 13};
+static const tpl_loc L_659 = {F_19, 8, 41};
+static const tpl_loc L_660 = {F_19, 8, 67};
+static const tpl_loc L_661 = {F_19, 8, 75};
+static const tpl_loc L_662 = {F_19, 8, 108};
+static const tpl_loc L_663 = {F_19, 8, 116};
+static const tpl_loc L_664 = {F_19, 11, 42};
+static const tpl_loc L_665 = {F_19, 11, 103};
+static const tpl_loc L_666 = {F_19, 12, 1};
+static const tpl_loc L_667 = {F_19, 12, 9};
 static const char F_20[] = "title.md.twig";
-static const tpl_loc L_664 = {F_20, 3, 3};
-static const tpl_loc L_665 = {F_20, 3, 6};
-static const tpl_loc L_666 = {F_20, 3, 11};
-static const tpl_loc L_667 = {F_20, 3, 17};
-static const tpl_loc L_668 = {F_20, 5, 4};
-static const tpl_loc L_669 = {F_20, 5, 12};
-static const tpl_loc L_670 = {F_20, 6, 24};
-static const tpl_loc L_671 = {F_20, 6, 39};
-static const tpl_loc L_672 = {F_20, 9, 4};
-static const tpl_loc L_673 = {F_20, 9, 12};
-static const tpl_loc L_674 = {F_20, 10, 25};
-static const tpl_loc L_675 = {F_20, 10, 41};
+static const tpl_loc L_668 = {F_20, 3, 3};
+static const tpl_loc L_669 = {F_20, 3, 6};
+static const tpl_loc L_670 = {F_20, 3, 11};
+static const tpl_loc L_671 = {F_20, 3, 17};
+static const tpl_loc L_672 = {F_20, 5, 4};
+static const tpl_loc L_673 = {F_20, 5, 12};
+static const tpl_loc L_674 = {F_20, 6, 24};
+static const tpl_loc L_675 = {F_20, 6, 39};
+static const tpl_loc L_676 = {F_20, 9, 4};
+static const tpl_loc L_677 = {F_20, 9, 12};
+static const tpl_loc L_678 = {F_20, 10, 25};
+static const tpl_loc L_679 = {F_20, 10, 41};
 static const char F_21[] = "toc.ncx.twig";
-static const tpl_loc L_676 = {F_21, 4, 11};
-static const tpl_loc L_677 = {F_21, 6, 78};
-static const tpl_loc L_678 = {F_21, 6, 109};
-static const tpl_loc L_679 = {F_21, 6, 129};
-static const tpl_loc L_680 = {F_21, 8, 31};
-static const tpl_loc L_681 = {F_21, 8, 34};
-static const tpl_loc L_682 = {F_21, 8, 45};
-static const tpl_loc L_683 = {F_21, 9, 33};
-static const tpl_loc L_684 = {F_21, 9, 36};
+static const tpl_loc L_680 = {F_21, 4, 11};
+static const tpl_loc L_681 = {F_21, 6, 78};
+static const tpl_loc L_682 = {F_21, 6, 109};
+static const tpl_loc L_683 = {F_21, 6, 129};
+static const tpl_loc L_684 = {F_21, 8, 31};
+static const tpl_loc L_685 = {F_21, 8, 34};
+static const tpl_loc L_686 = {F_21, 8, 45};
+static const tpl_loc L_687 = {F_21, 9, 33};
+static const tpl_loc L_688 = {F_21, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_685 = {F_21, 13, 17};
-static const tpl_loc L_686 = {F_21, 13, 20};
-static const tpl_loc L_687 = {F_21, 13, 25};
-static const tpl_loc L_688 = {F_21, 13, 31};
-static const tpl_loc L_689 = {F_21, 14, 4};
-static const tpl_loc L_690 = {F_21, 14, 12};
-static const tpl_loc L_691 = {F_21, 15, 18};
-static const tpl_loc L_692 = {F_21, 15, 33};
-static const tpl_loc L_693 = {F_21, 18, 1};
-static const tpl_loc L_694 = {F_21, 18, 4};
+static const tpl_loc L_689 = {F_21, 13, 17};
+static const tpl_loc L_690 = {F_21, 13, 20};
+static const tpl_loc L_691 = {F_21, 13, 25};
+static const tpl_loc L_692 = {F_21, 13, 31};
+static const tpl_loc L_693 = {F_21, 14, 4};
+static const tpl_loc L_694 = {F_21, 14, 12};
+static const tpl_loc L_695 = {F_21, 15, 18};
+static const tpl_loc L_696 = {F_21, 15, 33};
+static const tpl_loc L_697 = {F_21, 18, 1};
+static const tpl_loc L_698 = {F_21, 18, 4};
 static const char F_22[] = "toc.twig";
-static const tpl_loc L_695 = {F_22, 6, 11};
-static const tpl_loc L_696 = {F_22, 7, 1};
-static const tpl_loc L_697 = {F_22, 7, 4};
-static const tpl_loc L_698 = {F_22, 7, 9};
-static const tpl_loc L_699 = {F_22, 8, 1};
+static const tpl_loc L_699 = {F_22, 6, 11};
+static const tpl_loc L_700 = {F_22, 7, 1};
+static const tpl_loc L_701 = {F_22, 7, 4};
+static const tpl_loc L_702 = {F_22, 7, 9};
+static const tpl_loc L_703 = {F_22, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_700 = {F_22, 8, 29};
-static const tpl_loc L_701 = {F_22, 8, 4};
-static const tpl_loc L_702 = {F_22, 4, 12};
+static const tpl_loc L_704 = {F_22, 8, 29};
+static const tpl_loc L_705 = {F_22, 8, 4};
+static const tpl_loc L_706 = {F_22, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -1019,190 +1023,227 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_callable *k1 = NULL;
-  tpl_value v11 = tpl_null();
-  tpl_value v14 = tpl_null();
-  tpl_value v15 = tpl_null();
-  tpl_value v17 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
   tpl_value v21 = tpl_null();
-  tpl_value v22 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v26 = tpl_null();
-  tpl_value v30 = tpl_null();
+  tpl_value v24 = tpl_null();
+  tpl_value v25 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v31 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
-  tpl_value v34 = tpl_null();
-  tpl_value v35 = tpl_null();
   tpl_value v36 = tpl_null();
+  tpl_value v40 = tpl_null();
+  tpl_value v42 = tpl_null();
+  tpl_value v43 = tpl_null();
+  tpl_value v44 = tpl_null();
+  tpl_value v45 = tpl_null();
+  tpl_value v46 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
   tpl_ic ic4 = {0, NULL};
   tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
 #line 14 "themes/clean/epub/chunk.twig"
   {
     rt->loc = &L_9;
-    tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_9);
-  }
-#line 15 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_10;
-    tpl_value v6 = tpl_null();
-    bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
-    if (!b5)
-      v6 = tpl_null();
-    (void)b5;
-    tpl_value v7 = tpl_str("config", 6);
-    tpl_value v4 = tpl_null();
-    bool b3 = tpl_has_attr(rt, v6, v7, &v4);
-    if (!b3)
-      v4 = tpl_null();
-    (void)b3;
-    tpl_value v8 = tpl_str("element", 7);
-    tpl_value v2 = tpl_null();
-    bool b1 = tpl_has_attr(rt, v4, v8, &v2);
-    if (!b1)
-      v2 = tpl_null();
-    tpl_value v9;
-    if (b1 && v2.type != TPL_NULL) {
-      v9 = v2;
+    tpl_value v3 = tpl_null();
+    bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
+    if (!b2)
+      v3 = tpl_null();
+    (void)b2;
+    tpl_value v4 = tpl_str("decorated", 9);
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v5;
+    if (b0 && v1.type != TPL_NULL) {
+      v5 = v1;
     } else {
-      tpl_value v10 = tpl_str("chapter", 7u);
-      v9 = v10;
+      tpl_value v6 = tpl_bool(false);
+      v5 = v6;
     }
-    tpl_ctx_set(rt, ctx, &N_element, v9);
-  }
-#line 16 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_11;
-    v11 = tpl_var(rt, ctx, self, &N_element, &L_12);
-    tpl_value v12 = tpl_str("dedication", 10u);
-    bool b13 = !tpl_loose_eq(rt, v11, v12);
-    if (b13) {
-      v14 = tpl_var(rt, ctx, self, &N_item, &L_13);
-      v15 = tpl_getattr_name_ic(rt, v14, &N_title, &L_14, &ic0);
-      bool b16 = tpl_truthy(v15);
-      if (!b16) {
-        v17 = tpl_getattr_name_ic(rt, v14, &N_label, &L_15, &ic1);
-        bool b18 = tpl_truthy(v17);
-        b16 = b18;
-      }
-      b13 = b16;
-    }
-    tpl_value v19 = tpl_bool(b13);
-    tpl_ctx_set(rt, ctx, &N_has_heading, v19);
-  }
+    bool b7 = tpl_truthy(v5);
+    if (b7) {
 #line 17 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_16;
-    tpl_value v20;
-    v21 = tpl_var(rt, ctx, self, &N_item, &L_17);
-    v22 = tpl_getattr_name_ic(rt, v21, &N_title, &L_18, &ic2);
-    if (tpl_truthy(v22)) {
-      v20 = v22;
+      {
+        rt->loc = &L_10;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_11);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_12, &ic0);
+        tpl_out_value(rt, v9);
+      }
+#line 17 "themes/clean/epub/chunk.twig"
+      tpl_out(rt, "\n", 1);
     } else {
-      v23 = tpl_getattr_name_ic(rt, v21, &N_label, &L_19, &ic3);
-      v20 = v23;
-    }
-    const tpl_value a24[1] = {v20};
-    tpl_value v25 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a24, NULL, &L_20);
-    tpl_ctx_set(rt, ctx, &N_name, v25);
-  }
-#line 18 "themes/clean/epub/chunk.twig"
-  tpl_out(rt, "<section class=\"item ", 21);
-#line 18 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_21;
-    v26 = tpl_var(rt, ctx, self, &N_element, &L_22);
-    tpl_value v27 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_23);
-    tpl_out_value(rt, v27);
-  }
-#line 18 "themes/clean/epub/chunk.twig"
-  tpl_out(rt, "\"", 1);
-#line 18 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_24;
-    const tpl_value a28[1] = {v26};
-    tpl_value v29 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a28, NULL, &L_25);
-    tpl_out_value(rt, v29);
-  }
 #line 19 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_26;
-    v30 = tpl_var(rt, ctx, self, &N_has_heading, &L_27);
-    bool b31 = tpl_truthy(v30);
-    if (b31) {
-#line 19 "themes/clean/epub/chunk.twig"
-      tpl_out(rt, " aria-labelledby=\"", 18);
-#line 19 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_13;
+        tpl_value v10 = tpl_str("partials/epub.twig", 18u);
+        tpl_import(rt, self, 1, v10, &L_13);
+      }
+#line 20 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_14;
+        tpl_value v16 = tpl_null();
+        bool b15 = tpl_var_probe(rt, ctx, self, &N_item, &v16);
+        if (!b15)
+          v16 = tpl_null();
+        (void)b15;
+        tpl_value v17 = tpl_str("config", 6);
+        tpl_value v14 = tpl_null();
+        bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+        if (!b13)
+          v14 = tpl_null();
+        (void)b13;
+        tpl_value v18 = tpl_str("element", 7);
+        tpl_value v12 = tpl_null();
+        bool b11 = tpl_has_attr(rt, v14, v18, &v12);
+        if (!b11)
+          v12 = tpl_null();
+        tpl_value v19;
+        if (b11 && v12.type != TPL_NULL) {
+          v19 = v12;
+        } else {
+          tpl_value v20 = tpl_str("chapter", 7u);
+          v19 = v20;
+        }
+        tpl_ctx_set(rt, ctx, &N_element, v19);
+      }
+#line 21 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_15;
+        v21 = tpl_var(rt, ctx, self, &N_element, &L_16);
+        tpl_value v22 = tpl_str("dedication", 10u);
+        bool b23 = !tpl_loose_eq(rt, v21, v22);
+        if (b23) {
+          v24 = tpl_var(rt, ctx, self, &N_item, &L_17);
+          v25 = tpl_getattr_name_ic(rt, v24, &N_title, &L_18, &ic1);
+          bool b26 = tpl_truthy(v25);
+          if (!b26) {
+            v27 = tpl_getattr_name_ic(rt, v24, &N_label, &L_19, &ic2);
+            bool b28 = tpl_truthy(v27);
+            b26 = b28;
+          }
+          b23 = b26;
+        }
+        tpl_value v29 = tpl_bool(b23);
+        tpl_ctx_set(rt, ctx, &N_has_heading, v29);
+      }
+#line 22 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_20;
+        tpl_value v30;
+        v31 = tpl_var(rt, ctx, self, &N_item, &L_21);
+        v32 = tpl_getattr_name_ic(rt, v31, &N_title, &L_22, &ic3);
+        if (tpl_truthy(v32)) {
+          v30 = v32;
+        } else {
+          v33 = tpl_getattr_name_ic(rt, v31, &N_label, &L_23, &ic4);
+          v30 = v33;
+        }
+        const tpl_value a34[1] = {v30};
+        tpl_value v35 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
+        tpl_ctx_set(rt, ctx, &N_name, v35);
+      }
+#line 23 "themes/clean/epub/chunk.twig"
+      tpl_out(rt, "<section class=\"item ", 21);
+#line 23 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_25;
+        v36 = tpl_var(rt, ctx, self, &N_element, &L_26);
+        tpl_value v37 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_27);
+        tpl_out_value(rt, v37);
+      }
+#line 23 "themes/clean/epub/chunk.twig"
+      tpl_out(rt, "\"", 1);
+#line 23 "themes/clean/epub/chunk.twig"
       {
         rt->loc = &L_28;
-        v32 = tpl_var(rt, ctx, self, &N_item, &L_29);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_slug, &L_30, &ic4);
-        tpl_out_value(rt, v33);
+        const tpl_value a38[1] = {v36};
+        tpl_value v39 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
+        tpl_out_value(rt, v39);
       }
-#line 19 "themes/clean/epub/chunk.twig"
-      tpl_out(rt, "\"", 1);
-    } else {
-#line 19 "themes/clean/epub/chunk.twig"
-      tpl_out(rt, " id=\"", 5);
-#line 19 "themes/clean/epub/chunk.twig"
+#line 24 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_31;
-        v34 = tpl_var(rt, ctx, self, &N_item, &L_32);
-        v35 = tpl_getattr_name_ic(rt, v34, &N_slug, &L_33, &ic5);
-        tpl_out_value(rt, v35);
-      }
-#line 19 "themes/clean/epub/chunk.twig"
-      tpl_out(rt, "\"", 1);
-#line 19 "themes/clean/epub/chunk.twig"
-      {
-        rt->loc = &L_34;
-        v36 = tpl_var(rt, ctx, self, &N_name, &L_35);
-        const tpl_value a37[1] = {v36};
-        if (!k1)
-          k1 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_36);
-        tpl_value v38 = k1->fn(rt, ctx, 1, a37, &L_36);
-        bool b39 = tpl_truthy(v38);
-        if (b39) {
-#line 19 "themes/clean/epub/chunk.twig"
-          tpl_out(rt, " aria-label=\"", 13);
-#line 19 "themes/clean/epub/chunk.twig"
+        rt->loc = &L_30;
+        v40 = tpl_var(rt, ctx, self, &N_has_heading, &L_31);
+        bool b41 = tpl_truthy(v40);
+        if (b41) {
+#line 24 "themes/clean/epub/chunk.twig"
+          tpl_out(rt, " aria-labelledby=\"", 18);
+#line 24 "themes/clean/epub/chunk.twig"
           {
-            rt->loc = &L_37;
-            tpl_out_value(rt, v36);
+            rt->loc = &L_32;
+            v42 = tpl_var(rt, ctx, self, &N_item, &L_33);
+            v43 = tpl_getattr_name_ic(rt, v42, &N_slug, &L_34, &ic5);
+            tpl_out_value(rt, v43);
           }
-#line 19 "themes/clean/epub/chunk.twig"
+#line 24 "themes/clean/epub/chunk.twig"
           tpl_out(rt, "\"", 1);
+        } else {
+#line 24 "themes/clean/epub/chunk.twig"
+          tpl_out(rt, " id=\"", 5);
+#line 24 "themes/clean/epub/chunk.twig"
+          {
+            rt->loc = &L_35;
+            v44 = tpl_var(rt, ctx, self, &N_item, &L_36);
+            v45 = tpl_getattr_name_ic(rt, v44, &N_slug, &L_37, &ic6);
+            tpl_out_value(rt, v45);
+          }
+#line 24 "themes/clean/epub/chunk.twig"
+          tpl_out(rt, "\"", 1);
+#line 24 "themes/clean/epub/chunk.twig"
+          {
+            rt->loc = &L_38;
+            v46 = tpl_var(rt, ctx, self, &N_name, &L_39);
+            const tpl_value a47[1] = {v46};
+            if (!k1)
+              k1 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_40);
+            tpl_value v48 = k1->fn(rt, ctx, 1, a47, &L_40);
+            bool b49 = tpl_truthy(v48);
+            if (b49) {
+#line 24 "themes/clean/epub/chunk.twig"
+              tpl_out(rt, " aria-label=\"", 13);
+#line 24 "themes/clean/epub/chunk.twig"
+              {
+                rt->loc = &L_41;
+                tpl_out_value(rt, v46);
+              }
+#line 24 "themes/clean/epub/chunk.twig"
+              tpl_out(rt, "\"", 1);
+            }
+          }
         }
       }
-    }
-  }
-#line 19 "themes/clean/epub/chunk.twig"
-  tpl_out(rt, ">\n", 2);
-#line 20 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_38;
-    bool b40 = tpl_truthy(v30);
-    if (b40) {
-#line 21 "themes/clean/epub/chunk.twig"
+#line 24 "themes/clean/epub/chunk.twig"
+      tpl_out(rt, ">\n", 2);
+#line 25 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_39;
-        tpl_display_block(rt, ctx, blocks, &N_heading, &L_39);
+        rt->loc = &L_42;
+        bool b50 = tpl_truthy(v40);
+        if (b50) {
+#line 26 "themes/clean/epub/chunk.twig"
+          {
+            rt->loc = &L_43;
+            tpl_display_block(rt, ctx, blocks, &N_heading, &L_43);
+          }
+        }
       }
+#line 34 "themes/clean/epub/chunk.twig"
+      {
+        rt->loc = &L_44;
+        tpl_display_block(rt, ctx, blocks, &N_content, &L_44);
+      }
+#line 37 "themes/clean/epub/chunk.twig"
+      tpl_out(rt, "</section>\n", 11);
     }
   }
-#line 29 "themes/clean/epub/chunk.twig"
-  {
-    rt->loc = &L_40;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_40);
-  }
-#line 32 "themes/clean/epub/chunk.twig"
-  tpl_out(rt, "</section>\n", 11);
 }
 
-#line 21 "themes/clean/epub/chunk.twig"
+#line 26 "themes/clean/epub/chunk.twig"
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1222,77 +1263,77 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
-#line 22 "themes/clean/epub/chunk.twig"
+#line 27 "themes/clean/epub/chunk.twig"
   {
-    rt->loc = &L_41;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_42);
+    rt->loc = &L_45;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_46);
     tpl_value v1 = tpl_str("title", 5u);
     bool b2 = tpl_loose_eq(rt, v0, v1);
     if (b2) {
-#line 23 "themes/clean/epub/chunk.twig"
+#line 28 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "<h1 id=\"", 8);
-#line 23 "themes/clean/epub/chunk.twig"
+#line 28 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_43;
-        v3 = tpl_var(rt, ctx, self, &N_item, &L_44);
-        v4 = tpl_getattr_name_ic(rt, v3, &N_slug, &L_45, &ic0);
+        rt->loc = &L_47;
+        v3 = tpl_var(rt, ctx, self, &N_item, &L_48);
+        v4 = tpl_getattr_name_ic(rt, v3, &N_slug, &L_49, &ic0);
         tpl_out_value(rt, v4);
       }
-#line 23 "themes/clean/epub/chunk.twig"
+#line 28 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "\">", 2);
-#line 23 "themes/clean/epub/chunk.twig"
+#line 28 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_46;
+        rt->loc = &L_50;
         tpl_value v5;
-        v6 = tpl_getattr_name_ic(rt, v3, &N_title, &L_47, &ic1);
+        v6 = tpl_getattr_name_ic(rt, v3, &N_title, &L_51, &ic1);
         bool b7 = tpl_truthy(v6);
         if (b7) {
-          v8 = tpl_var(rt, ctx, self, &N_app, &L_48);
+          v8 = tpl_var(rt, ctx, self, &N_app, &L_52);
           tpl_value v9 = tpl_str("getTitle", 8u);
           tpl_value v10 = tpl_str("title", 5u);
           const tpl_value a11[1] = {v10};
-          tpl_value v12 = tpl_call_method(rt, v8, v9, 1, a11, &L_49);
+          tpl_value v12 = tpl_call_method(rt, v8, v9, 1, a11, &L_53);
           bool b13 = !tpl_loose_eq(rt, v6, v12);
           b7 = b13;
         }
         if (b7) {
           v5 = v6;
         } else {
-          v14 = tpl_var(rt, ctx, self, &N_book, &L_50);
-          v15 = tpl_getattr_name_ic(rt, v14, &N_title, &L_51, &ic2);
-          tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_52);
+          v14 = tpl_var(rt, ctx, self, &N_book, &L_54);
+          v15 = tpl_getattr_name_ic(rt, v14, &N_title, &L_55, &ic2);
+          tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_56);
           v5 = v16;
         }
         tpl_out_value(rt, v5);
       }
-#line 23 "themes/clean/epub/chunk.twig"
+#line 28 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "</h1>\n", 6);
     } else {
-#line 25 "themes/clean/epub/chunk.twig"
+#line 30 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "<h1 id=\"", 8);
-#line 25 "themes/clean/epub/chunk.twig"
+#line 30 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_53;
-        v17 = tpl_var(rt, ctx, self, &N_item, &L_54);
-        v18 = tpl_getattr_name_ic(rt, v17, &N_slug, &L_55, &ic3);
+        rt->loc = &L_57;
+        v17 = tpl_var(rt, ctx, self, &N_item, &L_58);
+        v18 = tpl_getattr_name_ic(rt, v17, &N_slug, &L_59, &ic3);
         tpl_out_value(rt, v18);
       }
-#line 25 "themes/clean/epub/chunk.twig"
+#line 30 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "\">", 2);
-#line 25 "themes/clean/epub/chunk.twig"
+#line 30 "themes/clean/epub/chunk.twig"
       {
-        rt->loc = &L_56;
+        rt->loc = &L_60;
         const tpl_value a19[1] = {v17};
-        tpl_value v20 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a19, NULL, &L_57);
+        tpl_value v20 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a19, NULL, &L_61);
         tpl_out_value(rt, v20);
       }
-#line 25 "themes/clean/epub/chunk.twig"
+#line 30 "themes/clean/epub/chunk.twig"
       tpl_out(rt, "</h1>\n", 6);
     }
   }
 }
 
-#line 29 "themes/clean/epub/chunk.twig"
+#line 34 "themes/clean/epub/chunk.twig"
 static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1302,14 +1343,14 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 30 "themes/clean/epub/chunk.twig"
+#line 35 "themes/clean/epub/chunk.twig"
   {
-    rt->loc = &L_58;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_59);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_60, &ic0);
+    rt->loc = &L_62;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_63);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_64, &ic0);
     tpl_out_value(rt, v1);
   }
-#line 30 "themes/clean/epub/chunk.twig"
+#line 35 "themes/clean/epub/chunk.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -1321,15 +1362,15 @@ static void fn4(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
 #line 8 "themes/clean/epub/chunk.twig"
   {
-    rt->loc = &L_61;
+    rt->loc = &L_65;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_61);
+    tpl_import(rt, self, 0, v0, &L_65);
   }
 #line 7 "themes/clean/epub/chunk.twig"
   {
-    rt->loc = &L_62;
+    rt->loc = &L_66;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_62);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_66);
   }
 }
 
@@ -1350,17 +1391,17 @@ static void fn5(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_63;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_64);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_65, &ic0);
+    rt->loc = &L_67;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_68);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_69, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 4 "themes/clean/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 4 "themes/clean/common/code.twig"
       {
-        rt->loc = &L_66;
-        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_67);
+        rt->loc = &L_70;
+        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_71);
         tpl_out_value(rt, v3);
       }
     }
@@ -1369,8 +1410,8 @@ static void fn5(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_68;
-    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_69, &ic1);
+    rt->loc = &L_72;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_73, &ic1);
     tpl_out_value(rt, v4);
   }
 #line 4 "themes/clean/common/code.twig"
@@ -1432,8 +1473,8 @@ static tpl_value fn8(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   tpl_value v9 = tpl_str(" ", 1u);
   const tpl_value a10[2] = {v7, v9};
   if (!k3)
-    k3 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_76);
-  tpl_value v11 = k3->fn(rt, scope, 2, a10, &L_76);
+    k3 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_80);
+  tpl_value v11 = k3->fn(rt, scope, 2, a10, &L_80);
   bool b12 = tpl_op_in(rt, v1, v11);
   tpl_value v13 = tpl_bool(b12);
   return v13;
@@ -1508,7 +1549,7 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39);
 #line 5 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_70;
+    rt->loc = &L_74;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_package, &v3);
     if (!b2)
@@ -1533,33 +1574,33 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_71);
-    tpl_value v12 = k2->fn(rt, ctx, 2, a11, &L_71);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_72);
+      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_75);
+    tpl_value v12 = k2->fn(rt, ctx, 2, a11, &L_75);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_76);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 6 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_73;
-    v14 = tpl_var(rt, ctx, self, &N_package, &L_74);
-    v15 = tpl_getattr_name_ic(rt, v14, &N_manifest, &L_75, &ic0);
+    rt->loc = &L_77;
+    v14 = tpl_var(rt, ctx, self, &N_package, &L_78);
+    v15 = tpl_getattr_name_ic(rt, v14, &N_manifest, &L_79, &ic0);
     tpl_value v16 = tpl_closure_new_slots(rt, fn8, ctx, self, blocks, 0, 0);
     const tpl_value a17[2] = {v15, v16};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_77);
-    tpl_value v18 = k4->fn(rt, ctx, 2, a17, &L_77);
+      k4 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_81);
+    tpl_value v18 = k4->fn(rt, ctx, 2, a17, &L_81);
     const tpl_value a19[1] = {v18};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_78);
-    tpl_value v20 = k5->fn(rt, ctx, 1, a19, &L_78);
+      k5 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_82);
+    tpl_value v20 = k5->fn(rt, ctx, 1, a19, &L_82);
     tpl_ctx_set(rt, ctx, &N_cover_item, v20);
   }
 #line 7 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" unique-identifier=\"pub-id\" xml:lang=\"", 97);
 #line 7 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_79;
-    v21 = tpl_var(rt, ctx, self, &N_lang, &L_80);
+    rt->loc = &L_83;
+    v21 = tpl_var(rt, ctx, self, &N_lang, &L_84);
     tpl_out_value(rt, v21);
   }
 #line 7 "themes/clean/epub/content.opf.twig"
@@ -1568,17 +1609,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
              "<dc:identifier id=\"pub-id\">", 85);
 #line 9 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_81;
-    v22 = tpl_var(rt, ctx, self, &N_package, &L_82);
-    v23 = tpl_getattr_name_ic(rt, v22, &N_identifier, &L_83, &ic1);
-    tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_84);
+    rt->loc = &L_85;
+    v22 = tpl_var(rt, ctx, self, &N_package, &L_86);
+    v23 = tpl_getattr_name_ic(rt, v22, &N_identifier, &L_87, &ic1);
+    tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_88);
     tpl_out_value(rt, v24);
   }
 #line 9 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:identifier>\n", 17);
 #line 10 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_85;
+    rt->loc = &L_89;
     bool b25 = false;
     if (tpl_op_affix_evaluates_right(v23)) {
       tpl_value v26 = tpl_str("urn:isbn:", 9u);
@@ -1593,25 +1634,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<dc:title id=\"title\">", 21);
 #line 13 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_86;
-    v27 = tpl_getattr_name_ic(rt, v22, &N_title, &L_87, &ic2);
-    tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_88);
+    rt->loc = &L_90;
+    v27 = tpl_getattr_name_ic(rt, v22, &N_title, &L_91, &ic2);
+    tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_92);
     tpl_out_value(rt, v28);
   }
 #line 13 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:title>\n", 12);
 #line 14 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_89;
-    v29 = tpl_getattr_name_ic(rt, v22, &N_creator, &L_90, &ic3);
+    rt->loc = &L_93;
+    v29 = tpl_getattr_name_ic(rt, v22, &N_creator, &L_94, &ic3);
     bool b30 = tpl_truthy(v29);
     if (b30) {
 #line 15 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:creator id=\"creator\">", 25);
 #line 15 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_91;
-        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_92);
+        rt->loc = &L_95;
+        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_96);
         tpl_out_value(rt, v31);
       }
 #line 15 "themes/clean/epub/content.opf.twig"
@@ -1623,23 +1664,23 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<dc:language>", 13);
 #line 18 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_93;
+    rt->loc = &L_97;
     tpl_out_value(rt, v21);
   }
 #line 18 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:language>\n", 15);
 #line 19 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_94;
-    v32 = tpl_getattr_name_ic(rt, v22, &N_date, &L_95, &ic4);
+    rt->loc = &L_98;
+    v32 = tpl_getattr_name_ic(rt, v22, &N_date, &L_99, &ic4);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 20 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:date>", 9);
 #line 20 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_96;
-        tpl_value v34 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_97);
+        rt->loc = &L_100;
+        tpl_value v34 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_101);
         tpl_out_value(rt, v34);
       }
 #line 20 "themes/clean/epub/content.opf.twig"
@@ -1650,25 +1691,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<meta property=\"dcterms:modified\">", 34);
 #line 22 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_98;
-    v35 = tpl_getattr_name_ic(rt, v22, &N_modified, &L_99, &ic5);
-    tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_100);
+    rt->loc = &L_102;
+    v35 = tpl_getattr_name_ic(rt, v22, &N_modified, &L_103, &ic5);
+    tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_104);
     tpl_out_value(rt, v36);
   }
 #line 22 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</meta>\n", 8);
 #line 23 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_101;
-    v37 = tpl_getattr_name_ic(rt, v22, &N_publisher, &L_102, &ic6);
+    rt->loc = &L_105;
+    v37 = tpl_getattr_name_ic(rt, v22, &N_publisher, &L_106, &ic6);
     bool b38 = tpl_truthy(v37);
     if (b38) {
 #line 24 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:publisher>", 14);
 #line 24 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_103;
-        tpl_value v39 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_104);
+        rt->loc = &L_107;
+        tpl_value v39 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_108);
         tpl_out_value(rt, v39);
       }
 #line 24 "themes/clean/epub/content.opf.twig"
@@ -1677,16 +1718,16 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 26 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_105;
-    v40 = tpl_getattr_name_ic(rt, v22, &N_description, &L_106, &ic7);
+    rt->loc = &L_109;
+    v40 = tpl_getattr_name_ic(rt, v22, &N_description, &L_110, &ic7);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 27 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:description>", 16);
 #line 27 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_107;
-        tpl_value v42 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_108);
+        rt->loc = &L_111;
+        tpl_value v42 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_112);
         tpl_out_value(rt, v42);
       }
 #line 27 "themes/clean/epub/content.opf.twig"
@@ -1695,8 +1736,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 29 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_109;
-    v43 = tpl_getattr_name_ic(rt, v22, &N_access_modes, &L_110, &ic8);
+    rt->loc = &L_113;
+    v43 = tpl_getattr_name_ic(rt, v22, &N_access_modes, &L_114, &ic8);
     tpl_iter it44;
     tpl_for_begin(rt, &it44, ctx, v43, &N__key, &N_mode, false);
     while (tpl_for_next(rt, &it44)) {
@@ -1707,8 +1748,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<meta property=\"schema:accessMode\">", 35);
 #line 30 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_111;
-        tpl_value v46 = tpl_escape_value(rt, v45, TPL_ESC_HTML, &L_112);
+        rt->loc = &L_115;
+        tpl_value v46 = tpl_escape_value(rt, v45, TPL_ESC_HTML, &L_116);
         tpl_out_value(rt, v46);
       }
 #line 30 "themes/clean/epub/content.opf.twig"
@@ -1717,8 +1758,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 32 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_113;
-    v47 = tpl_getattr_name_ic(rt, v22, &N_access_mode_sufficient, &L_114, &ic9);
+    rt->loc = &L_117;
+    v47 = tpl_getattr_name_ic(rt, v22, &N_access_mode_sufficient, &L_118, &ic9);
     tpl_iter it48;
     tpl_for_begin(rt, &it48, ctx, v47, &N__key, &N_modes, false);
     while (tpl_for_next(rt, &it48)) {
@@ -1729,8 +1770,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<meta property=\"schema:accessModeSufficient\">", 45);
 #line 33 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_115;
-        tpl_value v50 = tpl_escape_value(rt, v49, TPL_ESC_HTML, &L_116);
+        rt->loc = &L_119;
+        tpl_value v50 = tpl_escape_value(rt, v49, TPL_ESC_HTML, &L_120);
         tpl_out_value(rt, v50);
       }
 #line 33 "themes/clean/epub/content.opf.twig"
@@ -1739,8 +1780,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 35 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_117;
-    v51 = tpl_getattr_name_ic(rt, v22, &N_features, &L_118, &ic10);
+    rt->loc = &L_121;
+    v51 = tpl_getattr_name_ic(rt, v22, &N_features, &L_122, &ic10);
     tpl_iter it52;
     tpl_for_begin(rt, &it52, ctx, v51, &N__key, &N_feature, false);
     while (tpl_for_next(rt, &it52)) {
@@ -1751,8 +1792,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<meta property=\"schema:accessibilityFeature\">", 45);
 #line 36 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_119;
-        tpl_value v54 = tpl_escape_value(rt, v53, TPL_ESC_HTML, &L_120);
+        rt->loc = &L_123;
+        tpl_value v54 = tpl_escape_value(rt, v53, TPL_ESC_HTML, &L_124);
         tpl_out_value(rt, v54);
       }
 #line 36 "themes/clean/epub/content.opf.twig"
@@ -1761,8 +1802,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 38 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_121;
-    v55 = tpl_getattr_name_ic(rt, v22, &N_hazards, &L_122, &ic11);
+    rt->loc = &L_125;
+    v55 = tpl_getattr_name_ic(rt, v22, &N_hazards, &L_126, &ic11);
     tpl_iter it56;
     tpl_for_begin(rt, &it56, ctx, v55, &N__key, &N_hazard, false);
     while (tpl_for_next(rt, &it56)) {
@@ -1773,8 +1814,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<meta property=\"schema:accessibilityHazard\">", 44);
 #line 39 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_123;
-        tpl_value v58 = tpl_escape_value(rt, v57, TPL_ESC_HTML, &L_124);
+        rt->loc = &L_127;
+        tpl_value v58 = tpl_escape_value(rt, v57, TPL_ESC_HTML, &L_128);
         tpl_out_value(rt, v58);
       }
 #line 39 "themes/clean/epub/content.opf.twig"
@@ -1783,16 +1824,16 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 41 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_125;
-    v59 = tpl_getattr_name_ic(rt, v22, &N_summary, &L_126, &ic12);
+    rt->loc = &L_129;
+    v59 = tpl_getattr_name_ic(rt, v22, &N_summary, &L_130, &ic12);
     bool b60 = tpl_truthy(v59);
     if (b60) {
 #line 42 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilitySummary\">", 45);
 #line 42 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_127;
-        tpl_value v61 = tpl_escape_value(rt, v59, TPL_ESC_HTML, &L_128);
+        rt->loc = &L_131;
+        tpl_value v61 = tpl_escape_value(rt, v59, TPL_ESC_HTML, &L_132);
         tpl_out_value(rt, v61);
       }
 #line 42 "themes/clean/epub/content.opf.twig"
@@ -1801,16 +1842,16 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 44 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_129;
-    v62 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_130, &ic13);
+    rt->loc = &L_133;
+    v62 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_134, &ic13);
     bool b63 = tpl_truthy(v62);
     if (b63) {
 #line 45 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 45 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_131;
-        tpl_value v64 = tpl_escape_value(rt, v62, TPL_ESC_HTML, &L_132);
+        rt->loc = &L_135;
+        tpl_value v64 = tpl_escape_value(rt, v62, TPL_ESC_HTML, &L_136);
         tpl_out_value(rt, v64);
       }
 #line 45 "themes/clean/epub/content.opf.twig"
@@ -1819,17 +1860,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 47 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_133;
-    v65 = tpl_var(rt, ctx, self, &N_cover_item, &L_134);
+    rt->loc = &L_137;
+    v65 = tpl_var(rt, ctx, self, &N_cover_item, &L_138);
     bool b66 = tpl_truthy(v65);
     if (b66) {
 #line 48 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta name=\"cover\" content=\"", 28);
 #line 48 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_135;
-        v67 = tpl_getattr_name_ic(rt, v65, &N_id, &L_136, &ic14);
-        tpl_value v68 = tpl_escape_value(rt, v67, TPL_ESC_HTML, &L_137);
+        rt->loc = &L_139;
+        v67 = tpl_getattr_name_ic(rt, v65, &N_id, &L_140, &ic14);
+        tpl_value v68 = tpl_escape_value(rt, v67, TPL_ESC_HTML, &L_141);
         tpl_out_value(rt, v68);
       }
 #line 48 "themes/clean/epub/content.opf.twig"
@@ -1840,8 +1881,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</metadata>\n<manifest>\n", 23);
 #line 52 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_138;
-    v69 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_139, &ic15);
+    rt->loc = &L_142;
+    v69 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_143, &ic15);
     tpl_iter it70;
     tpl_for_begin(rt, &it70, ctx, v69, &N__key, &N_entry, false);
     while (tpl_for_next(rt, &it70)) {
@@ -1852,34 +1893,34 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<item id=\"", 10);
 #line 53 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_140;
-        v72 = tpl_getattr_name_ic(rt, v71, &N_id, &L_141, &ic16);
-        tpl_value v73 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_142);
+        rt->loc = &L_144;
+        v72 = tpl_getattr_name_ic(rt, v71, &N_id, &L_145, &ic16);
+        tpl_value v73 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_146);
         tpl_out_value(rt, v73);
       }
 #line 53 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "\" href=\"", 8);
 #line 53 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_143;
-        v74 = tpl_getattr_name_ic(rt, v71, &N_href, &L_144, &ic17);
-        tpl_value v75 = tpl_escape_value(rt, v74, TPL_ESC_HTML, &L_145);
+        rt->loc = &L_147;
+        v74 = tpl_getattr_name_ic(rt, v71, &N_href, &L_148, &ic17);
+        tpl_value v75 = tpl_escape_value(rt, v74, TPL_ESC_HTML, &L_149);
         tpl_out_value(rt, v75);
       }
 #line 53 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "\" media-type=\"", 14);
 #line 53 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_146;
-        v76 = tpl_getattr_name_ic(rt, v71, &N_media_type, &L_147, &ic18);
-        tpl_value v77 = tpl_escape_value(rt, v76, TPL_ESC_HTML, &L_148);
+        rt->loc = &L_150;
+        v76 = tpl_getattr_name_ic(rt, v71, &N_media_type, &L_151, &ic18);
+        tpl_value v77 = tpl_escape_value(rt, v76, TPL_ESC_HTML, &L_152);
         tpl_out_value(rt, v77);
       }
 #line 53 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "\"", 1);
 #line 53 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_149;
+        rt->loc = &L_153;
         tpl_value v81 = tpl_null();
         bool b80 = tpl_var_probe(rt, it70.scope, self, &N_entry, &v81);
         if (!b80)
@@ -1903,9 +1944,9 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
           tpl_out(rt, " properties=\"", 13);
 #line 53 "themes/clean/epub/content.opf.twig"
           {
-            rt->loc = &L_150;
-            v86 = tpl_getattr_name_ic(rt, v71, &N_properties, &L_151, &ic19);
-            tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_152);
+            rt->loc = &L_154;
+            v86 = tpl_getattr_name_ic(rt, v71, &N_properties, &L_155, &ic19);
+            tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_156);
             tpl_out_value(rt, v87);
           }
 #line 53 "themes/clean/epub/content.opf.twig"
@@ -1920,8 +1961,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</manifest>\n<spine", 18);
 #line 56 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_153;
-    v88 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_154, &ic20);
+    rt->loc = &L_157;
+    v88 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_158, &ic20);
     bool b89 = tpl_truthy(v88);
     if (b89) {
 #line 56 "themes/clean/epub/content.opf.twig"
@@ -1932,8 +1973,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, ">\n", 2);
 #line 57 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_155;
-    v90 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_156, &ic21);
+    rt->loc = &L_159;
+    v90 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_160, &ic21);
     tpl_iter it91;
     tpl_for_begin(rt, &it91, ctx, v90, &N__key, &N_ref, false);
     while (tpl_for_next(rt, &it91)) {
@@ -1944,16 +1985,16 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       tpl_out(rt, "<itemref idref=\"", 16);
 #line 58 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_157;
-        v93 = tpl_getattr_name_ic(rt, v92, &N_idref, &L_158, &ic22);
-        tpl_value v94 = tpl_escape_value(rt, v93, TPL_ESC_HTML, &L_159);
+        rt->loc = &L_161;
+        v93 = tpl_getattr_name_ic(rt, v92, &N_idref, &L_162, &ic22);
+        tpl_value v94 = tpl_escape_value(rt, v93, TPL_ESC_HTML, &L_163);
         tpl_out_value(rt, v94);
       }
 #line 58 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "\"", 1);
 #line 58 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_160;
+        rt->loc = &L_164;
         tpl_value v98 = tpl_null();
         bool b97 = tpl_var_probe(rt, it91.scope, self, &N_ref, &v98);
         if (!b97)
@@ -2000,10 +2041,10 @@ static void fn9(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_161;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_162);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_163, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_164);
+    rt->loc = &L_165;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_166);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_167, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_168);
     tpl_out_value(rt, v2);
   }
 }
@@ -2039,7 +2080,7 @@ static void fn12(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_165;
+    rt->loc = &L_169;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2102,7 +2143,7 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic10 = {0, NULL};
 #line 25 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_166;
+    rt->loc = &L_170;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2120,12 +2161,12 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<div class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n", 66);
 #line 27 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_167;
-        v5 = tpl_var(rt, ctx, self, &N_cover, &L_168);
-        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_169, &ic0);
+        rt->loc = &L_171;
+        v5 = tpl_var(rt, ctx, self, &N_cover, &L_172);
+        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_173, &ic0);
         bool b7 = tpl_truthy(v6);
         if (b7) {
-          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_170, &ic1);
+          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_174, &ic1);
           bool b9 = tpl_truthy(v8);
           b7 = b9;
         }
@@ -2134,54 +2175,54 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 ", 137);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_171;
+            rt->loc = &L_175;
             tpl_out_value(rt, v6);
           }
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, " ", 1);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_172;
-            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_173, &ic2);
+            rt->loc = &L_176;
+            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_177, &ic2);
             tpl_out_value(rt, v10);
           }
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\">\n<title>", 57);
 #line 29 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_174;
-            v11 = tpl_var(rt, ctx, self, &N_book, &L_175);
-            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_176, &ic3);
-            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_177);
+            rt->loc = &L_178;
+            v11 = tpl_var(rt, ctx, self, &N_book, &L_179);
+            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_180, &ic3);
+            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_181);
             tpl_out_value(rt, v13);
           }
 #line 29 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</title>\n<image width=\"", 23);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_178;
+            rt->loc = &L_182;
             tpl_out_value(rt, v6);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" height=\"", 10);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_179;
+            rt->loc = &L_183;
             tpl_out_value(rt, v10);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" xlink:href=\"", 14);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_180;
-            v14 = tpl_var(rt, ctx, self, &N_root, &L_181);
+            rt->loc = &L_184;
+            v14 = tpl_var(rt, ctx, self, &N_root, &L_185);
             tpl_out_value(rt, v14);
           }
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_182;
-            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_183, &ic4);
-            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_184);
+            rt->loc = &L_186;
+            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_187, &ic4);
+            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_188);
             tpl_out_value(rt, v16);
           }
 #line 30 "themes/clean/epub/cover.twig"
@@ -2191,25 +2232,25 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<img src=\"", 10);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_185;
-            v17 = tpl_var(rt, ctx, self, &N_root, &L_186);
+            rt->loc = &L_189;
+            v17 = tpl_var(rt, ctx, self, &N_root, &L_190);
             tpl_out_value(rt, v17);
           }
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_187;
-            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_188, &ic5);
-            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_189);
+            rt->loc = &L_191;
+            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_192, &ic5);
+            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_193);
             tpl_out_value(rt, v19);
           }
 #line 33 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" alt=\"", 7);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_190;
-            v20 = tpl_var(rt, ctx, self, &N_book, &L_191);
-            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_192, &ic6);
-            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_193);
+            rt->loc = &L_194;
+            v20 = tpl_var(rt, ctx, self, &N_book, &L_195);
+            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_196, &ic6);
+            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_197);
             tpl_out_value(rt, v22);
           }
 #line 33 "themes/clean/epub/cover.twig"
@@ -2224,17 +2265,17 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "<h1 class=\"book-title\">", 99);
 #line 38 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_194;
-        v23 = tpl_var(rt, ctx, self, &N_book, &L_195);
-        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_196, &ic7);
-        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_197);
+        rt->loc = &L_198;
+        v23 = tpl_var(rt, ctx, self, &N_book, &L_199);
+        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_200, &ic7);
+        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_201);
         tpl_out_value(rt, v25);
       }
 #line 38 "themes/clean/epub/cover.twig"
       tpl_out(rt, "</h1>\n", 6);
 #line 39 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_198;
+        rt->loc = &L_202;
         tpl_value v29 = tpl_null();
         bool b28 = tpl_var_probe(rt, ctx, self, &N_book, &v29);
         if (!b28)
@@ -2258,9 +2299,9 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 40 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_199;
-            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_200, &ic8);
-            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_201);
+            rt->loc = &L_203;
+            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_204, &ic8);
+            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_205);
             tpl_out_value(rt, v35);
           }
 #line 40 "themes/clean/epub/cover.twig"
@@ -2269,16 +2310,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 42 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_202;
-        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_203, &ic9);
+        rt->loc = &L_206;
+        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_207, &ic9);
         bool b37 = tpl_truthy(v36);
         if (b37) {
 #line 43 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 43 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_204;
-            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_205);
+            rt->loc = &L_208;
+            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_209);
             tpl_out_value(rt, v38);
           }
 #line 43 "themes/clean/epub/cover.twig"
@@ -2287,16 +2328,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 45 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_206;
-        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_207, &ic10);
+        rt->loc = &L_210;
+        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_211, &ic10);
         bool b40 = tpl_truthy(v39);
         if (b40) {
 #line 46 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 46 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_208;
-            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_209);
+            rt->loc = &L_212;
+            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_213);
             tpl_out_value(rt, v41);
           }
 #line 46 "themes/clean/epub/cover.twig"
@@ -2317,9 +2358,9 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 7 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_210;
+    rt->loc = &L_214;
     tpl_value v0 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_210);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
   }
 }
 
@@ -3197,9 +3238,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/dedication.twig"
   {
-    rt->loc = &L_211;
+    rt->loc = &L_215;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_211);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_215);
   }
 }
 
@@ -3227,26 +3268,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_212;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_213);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_214, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_215);
+    rt->loc = &L_216;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_217);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_218, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_219);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_216;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_217, &ic1);
+    rt->loc = &L_220;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_221, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_218;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_219);
+        rt->loc = &L_222;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_223);
         tpl_out_value(rt, v5);
       }
     }
@@ -3255,14 +3296,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_220;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_221, &ic2);
+    rt->loc = &L_224;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_225, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_222;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_223);
+        rt->loc = &L_226;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_227);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/epub/edition.md.twig"
@@ -3271,7 +3312,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_224;
+    rt->loc = &L_228;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3289,32 +3330,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_225);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_229);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_226);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_230);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_227);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_227);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_231);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_231);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_228;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_229);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_230, &ic3);
+    rt->loc = &L_232;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_233);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_234, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_231;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_232);
+        rt->loc = &L_235;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_236);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/epub/edition.md.twig"
@@ -3323,7 +3364,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_233;
+    rt->loc = &L_237;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3374,14 +3415,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_234);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_238);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_235);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_239);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/epub/edition.md.twig"
@@ -3421,16 +3462,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_236;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_237);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_238, &ic0);
+    rt->loc = &L_240;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_242, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_239, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_243, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3441,10 +3482,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_240;
+    rt->loc = &L_244;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_241);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_242, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_245);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_246, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3457,15 +3498,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_243;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_244, &ic3);
+    rt->loc = &L_247;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_248, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_245;
+        rt->loc = &L_249;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3476,19 +3517,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_246;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_247, &ic4);
+    rt->loc = &L_250;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_251, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_248;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_249, &ic5);
+    rt->loc = &L_252;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_253, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_250, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_254, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3497,22 +3538,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_251;
+        rt->loc = &L_255;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_252;
+            rt->loc = &L_256;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_253;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_254, &ic7);
+            rt->loc = &L_257;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3523,16 +3564,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_255;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_256);
+        rt->loc = &L_259;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_260);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_257;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic8);
+            rt->loc = &L_261;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3540,8 +3581,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_259;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_260, &ic9);
+            rt->loc = &L_263;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_264, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3568,10 +3609,10 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_261;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_262);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_263, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_264);
+    rt->loc = &L_265;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_266);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_267, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_268);
     tpl_out_value(rt, v2);
   }
 }
@@ -3603,13 +3644,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_265;
+    rt->loc = &L_269;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_265);
+    tpl_import(rt, self, 0, v0, &L_269);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_266;
+    rt->loc = &L_270;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3634,7 +3675,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_267);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_271);
     tpl_out_value(rt, v12);
   }
 }
@@ -3671,7 +3712,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_268;
+    rt->loc = &L_272;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3696,53 +3737,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_269);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_269);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_270);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_273);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_273);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_274);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_271;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_272);
+    rt->loc = &L_275;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_276);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_273;
+    rt->loc = &L_277;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_274;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_274);
+    rt->loc = &L_278;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_278);
   }
 #line 13 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_275;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_275);
+    rt->loc = &L_279;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_279);
   }
 #line 15 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_276;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_277);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_278, &ic0);
+    rt->loc = &L_280;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_281);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_282, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_279;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_280);
+        rt->loc = &L_283;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_284);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/clean/epub/layout.twig"
@@ -3751,16 +3792,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_281;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_282);
+    rt->loc = &L_285;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_286);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_283;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_284);
+        rt->loc = &L_287;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_288);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/clean/epub/layout.twig"
@@ -3771,61 +3812,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_285;
+    rt->loc = &L_289;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_286;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_286);
+      rt->loc = &L_290;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_290);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_287;
+    rt->loc = &L_291;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_288;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_288);
+      rt->loc = &L_292;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_292);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_289;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_290);
+    rt->loc = &L_293;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_294);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_291);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_291);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_295);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_295);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_292;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_293);
+    rt->loc = &L_296;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_297);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_294);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_294);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_298);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_298);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_295;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_296);
+    rt->loc = &L_299;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_300);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_297;
+        rt->loc = &L_301;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3834,15 +3875,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_298;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_299);
+    rt->loc = &L_302;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_303);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_300;
+        rt->loc = &L_304;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3853,8 +3894,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_301;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_301);
+    rt->loc = &L_305;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_305);
   }
 #line 28 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -3877,7 +3918,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_302;
+    rt->loc = &L_306;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3898,30 +3939,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_303);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_303);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_307);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_307);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_304;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_305);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_306, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_307);
+    rt->loc = &L_308;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_309);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_310, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_311);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_308;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_309);
+    rt->loc = &L_312;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_313);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_310);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_314);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3943,30 +3984,30 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_311;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_312);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_313, &ic0);
+    rt->loc = &L_315;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_316);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_317, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_314;
+    rt->loc = &L_318;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_315);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_319);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_316);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_320);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_314);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_318);
   }
 }
 
@@ -3978,9 +4019,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_317;
+    rt->loc = &L_321;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_317);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_321);
   }
 }
 
@@ -3999,30 +4040,30 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_318;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_319);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_320, &ic0);
+    rt->loc = &L_322;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_323);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_324, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_321;
+    rt->loc = &L_325;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_322);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_326);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_323);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_327);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_321);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_325);
   }
 }
 
@@ -4034,9 +4075,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_324;
+    rt->loc = &L_328;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_324);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_328);
   }
 }
 
@@ -4057,27 +4098,27 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_329;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_326);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_330);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_327);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_331);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_328);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_328);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_332);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_332);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_329);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_329);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_333);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_333);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_330);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_331, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_332);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_334);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_335, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_336);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
@@ -4125,28 +4166,28 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_333;
+    rt->loc = &L_337;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_333);
+    tpl_import(rt, self, 1, v0, &L_337);
   }
 #line 11 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
              "<h1 id=\"toc-title\">", 93);
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_334;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_335);
+    rt->loc = &L_338;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_339);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_336);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_340);
     tpl_out_value(rt, v5);
   }
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 13 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_337;
+    rt->loc = &L_341;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4160,14 +4201,14 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_338);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_342);
     tpl_out_value(rt, v12);
   }
 #line 13 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "\n</nav>\n", 8);
 #line 15 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_339;
+    rt->loc = &L_343;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4182,16 +4223,16 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_340);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_340));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_344);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_344));
     if (b19) {
 #line 16 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
 #line 18 "themes/clean/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_341;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_342);
+        rt->loc = &L_345;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_346);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
@@ -4202,25 +4243,25 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a epub:type=\"", 18);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_343;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_344, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_345);
+            rt->loc = &L_347;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_348, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_349);
             tpl_out_value(rt, v24);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_346;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_347, &ic1);
+            rt->loc = &L_350;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_351, &ic1);
             tpl_out_value(rt, v25);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 19 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_348;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_349, &ic2);
+            rt->loc = &L_352;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_353, &ic2);
             tpl_out_value(rt, v26);
           }
 #line 19 "themes/clean/epub/nav.xhtml.twig"
@@ -4241,15 +4282,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 5 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_350;
+    rt->loc = &L_354;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_350);
+    tpl_import(rt, self, 0, v0, &L_354);
   }
 #line 4 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_355;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_351);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_355);
   }
 }
 
@@ -4275,39 +4316,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_352;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_353);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_354, &ic0);
+    rt->loc = &L_356;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_357);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_358, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_355;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_356, &ic1);
+    rt->loc = &L_359;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_360, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_357;
+        rt->loc = &L_361;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_358;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_359, &ic2);
+        rt->loc = &L_362;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_363, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/clean/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/clean/epub/part.twig"
           {
-            rt->loc = &L_360;
+            rt->loc = &L_364;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/clean/epub/part.twig"
@@ -4317,8 +4358,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_361;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_362, &ic3);
+        rt->loc = &L_365;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_366, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4335,9 +4376,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_363;
+    rt->loc = &L_367;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_363);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_367);
   }
 }
 
@@ -4365,7 +4406,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_364;
+    rt->loc = &L_368;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4389,9 +4430,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_365;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_366);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_367, &ic0);
+        rt->loc = &L_369;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_370);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_371, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -4402,17 +4443,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_368;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_369);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_370, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_371);
+    rt->loc = &L_372;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_373);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_374, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_375);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_372;
+    rt->loc = &L_376;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4436,9 +4477,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_373;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_374, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_375);
+        rt->loc = &L_377;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_378, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_379);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -4447,16 +4488,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_376;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_377, &ic3);
+    rt->loc = &L_380;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_381, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_378;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_379);
+        rt->loc = &L_382;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_383);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4465,16 +4506,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_380;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_381, &ic4);
+    rt->loc = &L_384;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_385, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_382;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_383);
+        rt->loc = &L_386;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_387);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4501,13 +4542,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_384;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_385);
+    rt->loc = &L_388;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_389);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_386;
+        rt->loc = &L_390;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4586,7 +4627,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_387;
+    rt->loc = &L_391;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4650,7 +4691,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_388;
+    rt->loc = &L_392;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -4685,13 +4726,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_393;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_390);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_394);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -4707,30 +4748,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_391;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_392);
+    rt->loc = &L_395;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_396);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_393;
+        rt->loc = &L_397;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_394;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_395);
+        rt->loc = &L_398;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_399);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_396;
+            rt->loc = &L_400;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/clean/epub/partials/epub.twig"
@@ -4758,16 +4799,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_397;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_398);
+    rt->loc = &L_401;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_402);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_399);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_399);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_403);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_403);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_400);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_400);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_404);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_404);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -4775,8 +4816,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_401);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_401);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_405);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_405);
     tpl_out_value(rt, v10);
   }
 }
@@ -4795,9 +4836,9 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_417);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_421);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_418, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_422, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4852,22 +4893,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_402;
+    rt->loc = &L_406;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_402);
+    tpl_import(rt, self, 0, v0, &L_406);
   }
 #line 46 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_403;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_404);
+    rt->loc = &L_407;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_408);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_405);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_405));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_409);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_409));
     if (b3) {
 #line 47 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_406;
+        rt->loc = &L_410;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -4876,30 +4917,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_407;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_408);
+        rt->loc = &L_411;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_412);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_409;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_410);
+            rt->loc = &L_413;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_414);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_411);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_411));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_415);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_415));
             if (b10) {
 #line 51 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_412;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_413);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_414, &ic0);
+                rt->loc = &L_416;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_417);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_418, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_415);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_415);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_419);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_419);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/clean/epub/partials/epub.twig"
@@ -4907,32 +4948,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_416;
+                    rt->loc = &L_420;
                     tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_419);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_419);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_423);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_423);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_420);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_424);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_424);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/clean/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_421;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_422);
+                    rt->loc = &L_425;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_426);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/clean/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_423;
+                        rt->loc = &L_427;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_424);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_428);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -4947,18 +4988,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_425;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_426);
+                    rt->loc = &L_429;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_430);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_427);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_427);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_428);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_431);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_431);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_432);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_429);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_429);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_433);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_433);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -4967,24 +5008,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_430;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_431);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_432);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_433, &ic1);
+            rt->loc = &L_434;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_435);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_436);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_437, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_434);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_434);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_438);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_438);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_435;
+            rt->loc = &L_439;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5012,11 +5053,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_436;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_437);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_438, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_439, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_440);
+                rt->loc = &L_440;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_441);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_442, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_443, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_444);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5027,22 +5068,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_441;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_442);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_443, &ic4);
+            rt->loc = &L_445;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_446);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_447, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_444;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_445);
+            rt->loc = &L_448;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_449);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_446;
+            rt->loc = &L_450;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5058,7 +5099,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_447, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_451, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5068,9 +5109,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_448;
+            rt->loc = &L_452;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_449);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_453);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5081,24 +5122,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_450;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_451);
+        rt->loc = &L_454;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_455);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_452);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_452);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_456);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_453;
+            rt->loc = &L_457;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_454);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_454);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_455);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_458);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_459);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5137,24 +5178,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_456;
+    rt->loc = &L_460;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_456);
+    tpl_import(rt, self, 1, v0, &L_460);
   }
 #line 76 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_457;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_458);
+    rt->loc = &L_461;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_462);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_459));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_463);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_463));
     if (b3) {
 #line 77 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_464;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5165,24 +5206,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_461;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_462, &ic0);
+            rt->loc = &L_465;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_466, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_463;
+            rt->loc = &L_467;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_464);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_468);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_465;
+            rt->loc = &L_469;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5206,10 +5247,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_466;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_467, &ic1);
+                rt->loc = &L_470;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_471, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_468);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_472);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5251,8 +5292,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_469;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_470);
+    rt->loc = &L_473;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_474);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5263,23 +5304,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_471;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_472, &ic0);
+        rt->loc = &L_475;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_476, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_473;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_474, &ic1);
+        rt->loc = &L_477;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_478, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_475;
+        rt->loc = &L_479;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5319,27 +5360,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_476);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_476);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_480);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_480);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_477);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_477);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_481);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_481);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_478;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_479, &ic2);
+        rt->loc = &L_482;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_483, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_480;
+        rt->loc = &L_484;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5361,10 +5402,10 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_481;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_482, &ic3);
+            rt->loc = &L_485;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_486, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_483);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_487);
             tpl_out_value(rt, v37);
           }
         }
@@ -5405,8 +5446,8 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_485);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_485);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_489);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_489);
   return v3;
 }
 
@@ -5439,7 +5480,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_484;
+    rt->loc = &L_488;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5457,74 +5498,74 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_486);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_486);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_490);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_490);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_487;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_488);
+    rt->loc = &L_491;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_492);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_489);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_489));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_493);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_493));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_490;
+        rt->loc = &L_494;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_491;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_492);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_493, &ic0);
+            rt->loc = &L_495;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_496);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_497, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_494;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_495);
+            rt->loc = &L_498;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_499);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_496;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_497);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_498, &ic1);
+            rt->loc = &L_500;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_501);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_502, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_499;
+            rt->loc = &L_503;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_500, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_504, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_501);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_505);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_502);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_506);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_503);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_504, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_505, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_507);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_508, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_509, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_506);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_510);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5533,15 +5574,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_507;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_508, &ic5);
+            rt->loc = &L_511;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_512, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_509;
+                rt->loc = &L_513;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5585,25 +5626,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_510;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_511);
+    rt->loc = &L_514;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_515);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_512;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_513);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_514, &ic0);
+    rt->loc = &L_516;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_517);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_518, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_515;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_516);
+        rt->loc = &L_519;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_520);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -5612,7 +5653,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_517;
+    rt->loc = &L_521;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5626,7 +5667,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_518, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_522, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5635,9 +5676,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_519;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_520, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_521);
+        rt->loc = &L_523;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_524, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_525);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -5648,7 +5689,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_522;
+    rt->loc = &L_526;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5672,14 +5713,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_523);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_527);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_524;
+    rt->loc = &L_528;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -5700,29 +5741,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_525);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_529);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_526);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_530);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_527);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_531);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_528;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_529);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_530, &ic3);
+    rt->loc = &L_532;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_533);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_534, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_531;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_532);
+        rt->loc = &L_535;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_536);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -5731,16 +5772,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_533;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_534);
+    rt->loc = &L_537;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_538);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_535;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_536);
+        rt->loc = &L_539;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_540);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -5771,24 +5812,24 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_537;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_538);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_539, &ic0);
+    rt->loc = &L_541;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_542);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_543, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_540;
+        rt->loc = &L_544;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_541;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_542, &ic1);
+        rt->loc = &L_545;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_546, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -5799,8 +5840,8 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_543;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_544, &ic2);
+    rt->loc = &L_547;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_548, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -5822,7 +5863,7 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_549;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -5844,9 +5885,9 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_550;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_547);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_551);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -5856,22 +5897,22 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_548;
+        rt->loc = &L_552;
         const tpl_value a12[1] = {v8};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_549);
-        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_549);
+          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_553);
+        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_553);
         const tpl_value a14[1] = {v13};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_550);
-        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_550);
+          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_554);
+        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_554);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_555;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -5893,11 +5934,11 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_552);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_556);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_553);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_557);
     tpl_out_value(rt, v29);
   }
 }
@@ -5922,30 +5963,30 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_554;
+    rt->loc = &L_558;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_555);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_556, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_559);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_560, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_557, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_561, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_558);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_562);
     const tpl_value a9[1] = {v8};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_559);
-    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_559);
+      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_563);
+    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_563);
     const tpl_value a11[1] = {v10};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_560);
-    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_560);
+      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_564);
+    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_564);
     tpl_out_value(rt, v12);
   }
 }
@@ -5964,9 +6005,9 @@ static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_575);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_579);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_576, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_580, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -6028,16 +6069,16 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_561;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_562);
+    rt->loc = &L_565;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_566);
     const tpl_value a1[1] = {v0};
     if (!k32)
-      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
-    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_563));
+      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_567);
+    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_567));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_564;
+        rt->loc = &L_568;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6046,30 +6087,30 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_565;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_566);
+        rt->loc = &L_569;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_570);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_567;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_568);
+            rt->loc = &L_571;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_572);
             const tpl_value a8[1] = {v7};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_569);
-            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_569));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_573);
+            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_573));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_570;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_571);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_572, &ic0);
+                rt->loc = &L_574;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_575);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_576, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k33)
-                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_573);
-                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_573);
+                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_577);
+                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_577);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -6077,32 +6118,32 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_574;
+                    rt->loc = &L_578;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn63, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k34)
-                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_577);
-                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_577);
+                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_581);
+                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_581);
                     const tpl_value a18[1] = {v17};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_578);
-                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_578);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_582);
+                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_582);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_579;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_580);
+                    rt->loc = &L_583;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_584);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_581;
+                        rt->loc = &L_585;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_582);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_586);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6117,18 +6158,18 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_583;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_584);
+                    rt->loc = &L_587;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_588);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_585);
-                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_585);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_586);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_589);
+                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_589);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_590);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k36)
-                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_587);
-                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_587);
+                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_591);
+                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_591);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6137,22 +6178,22 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_588;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_589);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_590);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_591, &ic1);
+            rt->loc = &L_592;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_593);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_594);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_595, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_592);
-            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_592);
+              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_596);
+            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_596);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_593;
+            rt->loc = &L_597;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6168,8 +6209,8 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_594);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_595, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_598);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_599, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6179,7 +6220,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_596;
+            rt->loc = &L_600;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6207,11 +6248,11 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_597;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_598);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_599, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_600, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_601);
+                rt->loc = &L_601;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_602);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_603, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_604, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_605);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6222,31 +6263,31 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_602;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_603);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_604, &ic5);
+            rt->loc = &L_606;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_607);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_608, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_605;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_606);
+            rt->loc = &L_609;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_610);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_607;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_608);
+            rt->loc = &L_611;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_612);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_609;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_610);
+            rt->loc = &L_613;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_614);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6261,9 +6302,9 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_611;
+            rt->loc = &L_615;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_612);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_616);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6274,24 +6315,24 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_613;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_614);
+        rt->loc = &L_617;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_618);
         const tpl_value a76[1] = {v75};
         if (!k35)
-          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_615);
-        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_615);
+          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_619);
+        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_619);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_616;
+            rt->loc = &L_620;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_617);
-            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_617);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_618);
+              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_621);
+            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_621);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_622);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6349,18 +6390,18 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_619;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_620);
+    rt->loc = &L_623;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_624);
     const tpl_value a1[1] = {v0};
     if (!k38)
-      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_621);
-    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_621));
+      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_625);
+    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_625));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_622;
+        rt->loc = &L_626;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6378,34 +6419,34 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_623;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_624);
+        rt->loc = &L_627;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_628);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_625;
+        rt->loc = &L_629;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_626;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_627);
+        rt->loc = &L_630;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_631);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_628;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_629);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_630);
+        rt->loc = &L_632;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_633);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_634);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_631);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_635);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -6799,48 +6840,48 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 90);
 #line 11 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_632;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_632);
+    rt->loc = &L_636;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_636);
   }
 #line 19 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_633;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_633);
+    rt->loc = &L_637;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_637);
   }
 #line 86 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_634;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_634);
+    rt->loc = &L_638;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_638);
   }
 #line 146 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_635;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_635);
+    rt->loc = &L_639;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_639);
   }
 #line 173 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_636;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_636);
+    rt->loc = &L_640;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_640);
   }
 #line 199 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_637;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_637);
+    rt->loc = &L_641;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_641);
   }
 #line 222 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_638;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_638);
+    rt->loc = &L_642;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_642);
   }
 #line 283 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_639;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_639);
+    rt->loc = &L_643;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_643);
   }
 #line 300 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_640;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_640);
+    rt->loc = &L_644;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_644);
   }
 }
 
@@ -6871,12 +6912,12 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_641;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_642);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_643, &ic0);
+    rt->loc = &L_645;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_646);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_647, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_644, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_648, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6887,16 +6928,16 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_645;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_646);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_647, &ic2);
+    rt->loc = &L_649;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_650);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_651, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_648;
+        rt->loc = &L_652;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -6907,22 +6948,22 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_649;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_650);
+    rt->loc = &L_653;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_654);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_651;
+        rt->loc = &L_655;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_652;
+            rt->loc = &L_656;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -6933,23 +6974,23 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_653;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_654, &ic3);
+        rt->loc = &L_657;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_658, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_655;
+            rt->loc = &L_659;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_656;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_657, &ic4);
+            rt->loc = &L_660;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_661, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -6960,8 +7001,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_658;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_659, &ic5);
+        rt->loc = &L_662;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_663, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -6972,7 +7013,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_660;
+    rt->loc = &L_664;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6983,7 +7024,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_661;
+        rt->loc = &L_665;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -6994,8 +7035,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_662;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_663, &ic6);
+    rt->loc = &L_666;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_667, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -7021,26 +7062,26 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_664;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_665);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_666, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_667);
+    rt->loc = &L_668;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_669);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_670, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_671);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_668;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_669, &ic1);
+    rt->loc = &L_672;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_673, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_670;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_671);
+        rt->loc = &L_674;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_675);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -7049,16 +7090,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_672;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_673, &ic2);
+    rt->loc = &L_676;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_677, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_674;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_675);
+        rt->loc = &L_678;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_679);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -7085,16 +7126,16 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_676;
+    rt->loc = &L_680;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_676);
+    tpl_import(rt, self, 0, v0, &L_680);
   }
 #line 5 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_677;
+    rt->loc = &L_681;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7119,26 +7160,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k39)
-      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_678);
-    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_678);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_679);
+      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_682);
+    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_682);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_683);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_680;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_681);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_682);
+    rt->loc = &L_684;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_685);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_686);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_683;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_684);
+    rt->loc = &L_687;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_688);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/clean/epub/toc.ncx.twig"
@@ -7149,26 +7190,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_685;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_686);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_687, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_688);
+    rt->loc = &L_689;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_690);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_691, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_692);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_689;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_690, &ic1);
+    rt->loc = &L_693;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_694, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/clean/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/clean/epub/toc.ncx.twig"
       {
-        rt->loc = &L_691;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_692);
+        rt->loc = &L_695;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_696);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/clean/epub/toc.ncx.twig"
@@ -7179,7 +7220,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_693;
+    rt->loc = &L_697;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -7193,7 +7234,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_694);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_698);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/clean/epub/toc.ncx.twig"
@@ -7215,22 +7256,22 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_695;
+    rt->loc = &L_699;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_695);
+    tpl_import(rt, self, 0, v0, &L_699);
   }
 #line 7 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_696;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_697);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_698, &ic0);
+    rt->loc = &L_700;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_701);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_702, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/clean/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_699;
+    rt->loc = &L_703;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -7243,9 +7284,9 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_700);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_704);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_701);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_705);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"
@@ -7260,12 +7301,12 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_702;
+    rt->loc = &L_706;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_702);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_706);
   }
 }
-#line 7269 "clean_epub.c"
+#line 7310 "clean_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -7288,6 +7329,11 @@ static const char T0_source[] =
     "{{- page ?: book.title|e }}\n"
     "{%- endblock %}\n"
     "{% block body %}\n"
+    "{% if item.decorated ?\? false %}\n"
+    "{#- The item's own element template (written for book.html) made the\n"
+    "    whole item, heading included. -#}\n"
+    "{{ item.content }}\n"
+    "{% else %}\n"
     "{% import 'partials/epub.twig' as epub %}\n"
     "{% set element = item.config.element ?\? 'chapter' %}\n"
     "{% set has_heading = element != 'dedication' and (item.title or item.label) %}\n"
@@ -7307,6 +7353,7 @@ static const char T0_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n"
+    "{% endif %}\n"
     "{% endblock %}\n";
 static const tpl_template T0 = {
   .name = "chunk.twig",
@@ -7315,7 +7362,7 @@ static const tpl_template T0 = {
   .nblocks = 4,
   .blocks = T0_blocks,
   .source = T0_source,
-  .source_len = 1418,
+  .source_len = 1600,
   .ast = NULL,
 };
 

@@ -105,526 +105,530 @@ static const tpl_loc L_71 = {F_0, 44, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 static const tpl_loc L_72 = {F_0, 49, 10};
 static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
-static const tpl_loc L_73 = {F_0, 65, 4};
-static const tpl_loc L_74 = {F_0, 65, 7};
-static const tpl_loc L_75 = {F_0, 65, 19};
-static const tpl_loc L_76 = {F_0, 66, 45};
-static const tpl_loc L_77 = {F_0, 66, 48};
-static const tpl_loc L_78 = {F_0, 66, 52};
-static const tpl_loc L_79 = {F_0, 66, 73};
-static const tpl_loc L_80 = {F_0, 66, 80};
-static const tpl_loc L_81 = {F_0, 66, 87};
-static const tpl_loc L_82 = {F_0, 66, 104};
-static const tpl_loc L_83 = {F_0, 67, 4};
-static const tpl_loc L_84 = {F_0, 68, 27};
-static const tpl_loc L_85 = {F_0, 68, 30};
-static const tpl_loc L_86 = {F_0, 68, 37};
-static const tpl_loc L_87 = {F_0, 68, 49};
-static const tpl_loc L_88 = {F_0, 68, 134};
-static const tpl_loc L_89 = {F_0, 68, 141};
-static const tpl_loc L_90 = {F_0, 68, 162};
-static const tpl_loc L_91 = {F_0, 68, 174};
-static const tpl_loc L_92 = {F_0, 68, 177};
+static const tpl_loc L_73 = {F_0, 71, 4};
+static const tpl_loc L_74 = {F_0, 71, 7};
+static const tpl_loc L_75 = {F_0, 71, 19};
+static const tpl_loc L_76 = {F_0, 72, 45};
+static const tpl_loc L_77 = {F_0, 72, 48};
+static const tpl_loc L_78 = {F_0, 72, 52};
+static const tpl_loc L_79 = {F_0, 72, 73};
+static const tpl_loc L_80 = {F_0, 72, 80};
+static const tpl_loc L_81 = {F_0, 72, 87};
+static const tpl_loc L_82 = {F_0, 72, 104};
+static const tpl_loc L_83 = {F_0, 73, 4};
+static const tpl_loc L_84 = {F_0, 74, 27};
+static const tpl_loc L_85 = {F_0, 74, 30};
+static const tpl_loc L_86 = {F_0, 74, 37};
+static const tpl_loc L_87 = {F_0, 74, 49};
+static const tpl_loc L_88 = {F_0, 74, 134};
+static const tpl_loc L_89 = {F_0, 74, 141};
+static const tpl_loc L_90 = {F_0, 74, 162};
+static const tpl_loc L_91 = {F_0, 74, 174};
+static const tpl_loc L_92 = {F_0, 74, 177};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_93 = {F_0, 70, 4};
-static const tpl_loc L_94 = {F_0, 70, 7};
-static const tpl_loc L_95 = {F_0, 71, 23};
-static const tpl_loc L_96 = {F_0, 71, 26};
-static const tpl_loc L_97 = {F_0, 71, 33};
-static const tpl_loc L_98 = {F_0, 71, 41};
-static const tpl_loc L_99 = {F_0, 71, 90};
-static const tpl_loc L_100 = {F_0, 71, 97};
-static const tpl_loc L_101 = {F_0, 71, 114};
-static const tpl_loc L_102 = {F_0, 71, 162};
-static const tpl_loc L_103 = {F_0, 71, 165};
+static const tpl_loc L_93 = {F_0, 76, 4};
+static const tpl_loc L_94 = {F_0, 76, 7};
+static const tpl_loc L_95 = {F_0, 77, 23};
+static const tpl_loc L_96 = {F_0, 77, 26};
+static const tpl_loc L_97 = {F_0, 77, 33};
+static const tpl_loc L_98 = {F_0, 77, 41};
+static const tpl_loc L_99 = {F_0, 77, 90};
+static const tpl_loc L_100 = {F_0, 77, 97};
+static const tpl_loc L_101 = {F_0, 77, 114};
+static const tpl_loc L_102 = {F_0, 77, 162};
+static const tpl_loc L_103 = {F_0, 77, 165};
 static const tpl_loc L_104 = {F_0, 50, 4};
+static const tpl_loc L_105 = {F_0, 53, 1};
+static const tpl_loc L_106 = {F_0, 53, 4};
+static const tpl_loc L_107 = {F_0, 53, 9};
+static const tpl_loc L_108 = {F_0, 55, 4};
 static const tpl_name N_section = {"section", 7u, 0xfcdd0cccu};
-static const tpl_loc L_105 = {F_0, 51, 22};
-static const tpl_loc L_106 = {F_0, 51, 25};
-static const tpl_loc L_107 = {F_0, 51, 30};
+static const tpl_loc L_109 = {F_0, 56, 22};
+static const tpl_loc L_110 = {F_0, 56, 25};
+static const tpl_loc L_111 = {F_0, 56, 30};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_108 = {F_0, 51, 37};
+static const tpl_loc L_112 = {F_0, 56, 37};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_109 = {F_0, 51, 45};
-static const tpl_loc L_110 = {F_0, 51, 49};
-static const tpl_loc L_111 = {F_0, 51, 52};
-static const tpl_loc L_112 = {F_0, 52, 4};
-static const tpl_loc L_113 = {F_0, 52, 24};
+static const tpl_loc L_113 = {F_0, 56, 45};
+static const tpl_loc L_114 = {F_0, 56, 49};
+static const tpl_loc L_115 = {F_0, 56, 52};
+static const tpl_loc L_116 = {F_0, 57, 4};
+static const tpl_loc L_117 = {F_0, 57, 24};
 static const tpl_name N_parent = {"parent", 6u, 0xeacdfcfdu};
-static const tpl_loc L_114 = {F_0, 53, 35};
-static const tpl_loc L_115 = {F_0, 53, 38};
-static const tpl_loc L_116 = {F_0, 53, 45};
-static const tpl_loc L_117 = {F_0, 53, 53};
-static const tpl_loc L_118 = {F_0, 53, 60};
-static const tpl_loc L_119 = {F_0, 53, 68};
-static const tpl_loc L_120 = {F_0, 53, 71};
-static const tpl_loc L_121 = {F_0, 54, 9};
-static const tpl_loc L_122 = {F_0, 54, 17};
+static const tpl_loc L_118 = {F_0, 58, 35};
+static const tpl_loc L_119 = {F_0, 58, 38};
+static const tpl_loc L_120 = {F_0, 58, 45};
+static const tpl_loc L_121 = {F_0, 58, 53};
+static const tpl_loc L_122 = {F_0, 58, 60};
+static const tpl_loc L_123 = {F_0, 58, 68};
+static const tpl_loc L_124 = {F_0, 58, 71};
+static const tpl_loc L_125 = {F_0, 59, 9};
+static const tpl_loc L_126 = {F_0, 59, 17};
 static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_123 = {F_0, 54, 26};
-static const tpl_loc L_124 = {F_0, 54, 29};
+static const tpl_loc L_127 = {F_0, 59, 26};
+static const tpl_loc L_128 = {F_0, 59, 29};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_125 = {F_0, 56, 33};
-static const tpl_loc L_126 = {F_0, 56, 41};
-static const tpl_loc L_127 = {F_0, 56, 50};
-static const tpl_loc L_128 = {F_0, 56, 58};
-static const tpl_loc L_129 = {F_0, 58, 9};
-static const tpl_loc L_130 = {F_0, 58, 17};
-static const tpl_loc L_131 = {F_0, 58, 26};
-static const tpl_loc L_132 = {F_0, 58, 34};
-static const tpl_loc L_133 = {F_0, 58, 58};
-static const tpl_loc L_134 = {F_0, 58, 62};
-static const tpl_loc L_135 = {F_0, 58, 95};
-static const tpl_loc L_136 = {F_0, 58, 100};
-static const tpl_loc L_137 = {F_0, 58, 106};
-static const tpl_loc L_138 = {F_0, 59, 16};
-static const tpl_loc L_139 = {F_0, 59, 30};
+static const tpl_loc L_129 = {F_0, 61, 33};
+static const tpl_loc L_130 = {F_0, 61, 41};
+static const tpl_loc L_131 = {F_0, 61, 50};
+static const tpl_loc L_132 = {F_0, 61, 58};
+static const tpl_loc L_133 = {F_0, 63, 9};
+static const tpl_loc L_134 = {F_0, 63, 17};
+static const tpl_loc L_135 = {F_0, 63, 26};
+static const tpl_loc L_136 = {F_0, 63, 34};
+static const tpl_loc L_137 = {F_0, 63, 58};
+static const tpl_loc L_138 = {F_0, 63, 62};
+static const tpl_loc L_139 = {F_0, 63, 95};
+static const tpl_loc L_140 = {F_0, 63, 100};
+static const tpl_loc L_141 = {F_0, 63, 106};
+static const tpl_loc L_142 = {F_0, 64, 16};
+static const tpl_loc L_143 = {F_0, 64, 30};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_140 = {F_0, 60, 9};
-static const tpl_loc L_141 = {F_0, 60, 17};
-static const tpl_loc L_142 = {F_0, 60, 26};
-static const tpl_loc L_143 = {F_0, 60, 29};
-static const tpl_loc L_144 = {F_0, 62, 1};
-static const tpl_loc L_145 = {F_0, 62, 9};
-static const tpl_loc L_146 = {F_0, 7, 11};
-static const tpl_loc L_147 = {F_0, 6, 12};
+static const tpl_loc L_144 = {F_0, 65, 9};
+static const tpl_loc L_145 = {F_0, 65, 17};
+static const tpl_loc L_146 = {F_0, 65, 26};
+static const tpl_loc L_147 = {F_0, 65, 29};
+static const tpl_loc L_148 = {F_0, 67, 1};
+static const tpl_loc L_149 = {F_0, 67, 9};
+static const tpl_loc L_150 = {F_0, 7, 11};
+static const tpl_loc L_151 = {F_0, 6, 12};
 static const char F_1[] = "code.twig";
-static const tpl_loc L_148 = {F_1, 4, 20};
-static const tpl_loc L_149 = {F_1, 4, 23};
-static const tpl_loc L_150 = {F_1, 4, 28};
+static const tpl_loc L_152 = {F_1, 4, 20};
+static const tpl_loc L_153 = {F_1, 4, 23};
+static const tpl_loc L_154 = {F_1, 4, 28};
 static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_151 = {F_1, 4, 40};
-static const tpl_loc L_152 = {F_1, 4, 57};
-static const tpl_loc L_153 = {F_1, 4, 87};
-static const tpl_loc L_154 = {F_1, 4, 95};
+static const tpl_loc L_155 = {F_1, 4, 40};
+static const tpl_loc L_156 = {F_1, 4, 57};
+static const tpl_loc L_157 = {F_1, 4, 87};
+static const tpl_loc L_158 = {F_1, 4, 95};
 static const char F_2[] = "edition.md.twig";
-static const tpl_loc L_155 = {F_2, 4, 3};
-static const tpl_loc L_156 = {F_2, 4, 6};
-static const tpl_loc L_157 = {F_2, 4, 11};
-static const tpl_loc L_158 = {F_2, 4, 17};
-static const tpl_loc L_159 = {F_2, 4, 26};
-static const tpl_loc L_160 = {F_2, 4, 34};
+static const tpl_loc L_159 = {F_2, 4, 3};
+static const tpl_loc L_160 = {F_2, 4, 6};
+static const tpl_loc L_161 = {F_2, 4, 11};
+static const tpl_loc L_162 = {F_2, 4, 17};
+static const tpl_loc L_163 = {F_2, 4, 26};
+static const tpl_loc L_164 = {F_2, 4, 34};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_161 = {F_2, 5, 1};
-static const tpl_loc L_162 = {F_2, 5, 16};
-static const tpl_loc L_163 = {F_2, 8, 4};
-static const tpl_loc L_164 = {F_2, 8, 12};
+static const tpl_loc L_165 = {F_2, 5, 1};
+static const tpl_loc L_166 = {F_2, 5, 16};
+static const tpl_loc L_167 = {F_2, 8, 4};
+static const tpl_loc L_168 = {F_2, 8, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_165 = {F_2, 8, 22};
-static const tpl_loc L_166 = {F_2, 8, 38};
-static const tpl_loc L_167 = {F_2, 8, 55};
-static const tpl_loc L_168 = {F_2, 8, 100};
-static const tpl_loc L_169 = {F_2, 8, 104};
-static const tpl_loc L_170 = {F_2, 8, 95};
-static const tpl_loc L_171 = {F_2, 10, 4};
-static const tpl_loc L_172 = {F_2, 10, 7};
-static const tpl_loc L_173 = {F_2, 10, 15};
+static const tpl_loc L_169 = {F_2, 8, 22};
+static const tpl_loc L_170 = {F_2, 8, 38};
+static const tpl_loc L_171 = {F_2, 8, 55};
+static const tpl_loc L_172 = {F_2, 8, 100};
+static const tpl_loc L_173 = {F_2, 8, 104};
+static const tpl_loc L_174 = {F_2, 8, 95};
+static const tpl_loc L_175 = {F_2, 10, 4};
+static const tpl_loc L_176 = {F_2, 10, 7};
+static const tpl_loc L_177 = {F_2, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_174 = {F_2, 11, 6};
-static const tpl_loc L_175 = {F_2, 11, 22};
-static const tpl_loc L_176 = {F_2, 14, 1};
-static const tpl_loc L_177 = {F_2, 14, 120};
-static const tpl_loc L_178 = {F_2, 14, 8};
+static const tpl_loc L_178 = {F_2, 11, 6};
+static const tpl_loc L_179 = {F_2, 11, 22};
+static const tpl_loc L_180 = {F_2, 14, 1};
+static const tpl_loc L_181 = {F_2, 14, 120};
+static const tpl_loc L_182 = {F_2, 14, 8};
 static const char F_3[] = "figure.twig";
-static const tpl_loc L_179 = {F_3, 4, 4};
-static const tpl_loc L_180 = {F_3, 4, 18};
-static const tpl_loc L_181 = {F_3, 4, 23};
+static const tpl_loc L_183 = {F_3, 4, 4};
+static const tpl_loc L_184 = {F_3, 4, 18};
+static const tpl_loc L_185 = {F_3, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_182 = {F_3, 4, 74};
+static const tpl_loc L_186 = {F_3, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_183 = {F_3, 5, 23};
-static const tpl_loc L_184 = {F_3, 5, 26};
-static const tpl_loc L_185 = {F_3, 5, 31};
+static const tpl_loc L_187 = {F_3, 5, 23};
+static const tpl_loc L_188 = {F_3, 5, 26};
+static const tpl_loc L_189 = {F_3, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_186 = {F_3, 5, 55};
-static const tpl_loc L_187 = {F_3, 5, 63};
-static const tpl_loc L_188 = {F_3, 5, 75};
-static const tpl_loc L_189 = {F_3, 6, 1};
-static const tpl_loc L_190 = {F_3, 6, 9};
-static const tpl_loc L_191 = {F_3, 7, 4};
-static const tpl_loc L_192 = {F_3, 7, 12};
-static const tpl_loc L_193 = {F_3, 7, 26};
-static const tpl_loc L_194 = {F_3, 9, 5};
-static const tpl_loc L_195 = {F_3, 9, 41};
-static const tpl_loc L_196 = {F_3, 9, 67};
-static const tpl_loc L_197 = {F_3, 9, 75};
-static const tpl_loc L_198 = {F_3, 10, 5};
-static const tpl_loc L_199 = {F_3, 10, 8};
-static const tpl_loc L_200 = {F_3, 10, 43};
-static const tpl_loc L_201 = {F_3, 10, 51};
-static const tpl_loc L_202 = {F_3, 10, 78};
-static const tpl_loc L_203 = {F_3, 10, 86};
+static const tpl_loc L_190 = {F_3, 5, 55};
+static const tpl_loc L_191 = {F_3, 5, 63};
+static const tpl_loc L_192 = {F_3, 5, 75};
+static const tpl_loc L_193 = {F_3, 6, 1};
+static const tpl_loc L_194 = {F_3, 6, 9};
+static const tpl_loc L_195 = {F_3, 7, 4};
+static const tpl_loc L_196 = {F_3, 7, 12};
+static const tpl_loc L_197 = {F_3, 7, 26};
+static const tpl_loc L_198 = {F_3, 9, 5};
+static const tpl_loc L_199 = {F_3, 9, 41};
+static const tpl_loc L_200 = {F_3, 9, 67};
+static const tpl_loc L_201 = {F_3, 9, 75};
+static const tpl_loc L_202 = {F_3, 10, 5};
+static const tpl_loc L_203 = {F_3, 10, 8};
+static const tpl_loc L_204 = {F_3, 10, 43};
+static const tpl_loc L_205 = {F_3, 10, 51};
+static const tpl_loc L_206 = {F_3, 10, 78};
+static const tpl_loc L_207 = {F_3, 10, 86};
 static const char F_4[] = "index.twig";
-static const tpl_loc L_204 = {F_4, 5, 18};
-static const tpl_loc L_205 = {F_4, 5, 21};
-static const tpl_loc L_206 = {F_4, 5, 26};
-static const tpl_loc L_207 = {F_4, 5, 32};
-static const tpl_loc L_208 = {F_4, 9, 12};
-static const tpl_loc L_209 = {F_4, 13, 4};
-static const tpl_loc L_210 = {F_4, 13, 19};
+static const tpl_loc L_208 = {F_4, 5, 18};
+static const tpl_loc L_209 = {F_4, 5, 21};
+static const tpl_loc L_210 = {F_4, 5, 26};
+static const tpl_loc L_211 = {F_4, 5, 32};
+static const tpl_loc L_212 = {F_4, 9, 12};
+static const tpl_loc L_213 = {F_4, 13, 4};
+static const tpl_loc L_214 = {F_4, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_211 = {F_4, 13, 39};
-static const tpl_loc L_212 = {F_4, 13, 46};
-static const tpl_loc L_213 = {F_4, 13, 25};
-static const tpl_loc L_214 = {F_4, 13, 64};
+static const tpl_loc L_215 = {F_4, 13, 39};
+static const tpl_loc L_216 = {F_4, 13, 46};
+static const tpl_loc L_217 = {F_4, 13, 25};
+static const tpl_loc L_218 = {F_4, 13, 64};
 static const tpl_name N_toc_item = {"toc_item", 8u, 0x7939094du};
-static const tpl_loc L_215 = {F_4, 14, 4};
-static const tpl_loc L_216 = {F_4, 14, 16};
-static const tpl_loc L_217 = {F_4, 14, 36};
-static const tpl_loc L_218 = {F_4, 14, 43};
-static const tpl_loc L_219 = {F_4, 14, 22};
-static const tpl_loc L_220 = {F_4, 14, 76};
+static const tpl_loc L_219 = {F_4, 14, 4};
+static const tpl_loc L_220 = {F_4, 14, 16};
+static const tpl_loc L_221 = {F_4, 14, 36};
+static const tpl_loc L_222 = {F_4, 14, 43};
+static const tpl_loc L_223 = {F_4, 14, 22};
+static const tpl_loc L_224 = {F_4, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_221 = {F_4, 17, 1};
-static const tpl_loc L_222 = {F_4, 17, 14};
-static const tpl_loc L_223 = {F_4, 17, 19};
-static const tpl_loc L_224 = {F_4, 17, 39};
-static const tpl_loc L_225 = {F_4, 17, 47};
-static const tpl_loc L_226 = {F_4, 17, 51};
-static const tpl_loc L_227 = {F_4, 17, 81};
-static const tpl_loc L_228 = {F_4, 17, 4};
-static const tpl_loc L_229 = {F_4, 18, 4};
-static const tpl_loc L_230 = {F_4, 18, 7};
-static const tpl_loc L_231 = {F_4, 19, 45};
-static const tpl_loc L_232 = {F_4, 19, 48};
-static const tpl_loc L_233 = {F_4, 19, 52};
-static const tpl_loc L_234 = {F_4, 19, 69};
-static const tpl_loc L_235 = {F_4, 20, 23};
-static const tpl_loc L_236 = {F_4, 20, 33};
-static const tpl_loc L_237 = {F_4, 20, 42};
-static const tpl_loc L_238 = {F_4, 20, 91};
-static const tpl_loc L_239 = {F_4, 20, 98};
-static const tpl_loc L_240 = {F_4, 20, 115};
-static const tpl_loc L_241 = {F_4, 20, 163};
-static const tpl_loc L_242 = {F_4, 20, 166};
-static const tpl_loc L_243 = {F_4, 4, 11};
-static const tpl_loc L_244 = {F_4, 3, 12};
+static const tpl_loc L_225 = {F_4, 17, 1};
+static const tpl_loc L_226 = {F_4, 17, 14};
+static const tpl_loc L_227 = {F_4, 17, 19};
+static const tpl_loc L_228 = {F_4, 17, 39};
+static const tpl_loc L_229 = {F_4, 17, 47};
+static const tpl_loc L_230 = {F_4, 17, 51};
+static const tpl_loc L_231 = {F_4, 17, 81};
+static const tpl_loc L_232 = {F_4, 17, 4};
+static const tpl_loc L_233 = {F_4, 18, 4};
+static const tpl_loc L_234 = {F_4, 18, 7};
+static const tpl_loc L_235 = {F_4, 19, 45};
+static const tpl_loc L_236 = {F_4, 19, 48};
+static const tpl_loc L_237 = {F_4, 19, 52};
+static const tpl_loc L_238 = {F_4, 19, 69};
+static const tpl_loc L_239 = {F_4, 20, 23};
+static const tpl_loc L_240 = {F_4, 20, 33};
+static const tpl_loc L_241 = {F_4, 20, 42};
+static const tpl_loc L_242 = {F_4, 20, 91};
+static const tpl_loc L_243 = {F_4, 20, 98};
+static const tpl_loc L_244 = {F_4, 20, 115};
+static const tpl_loc L_245 = {F_4, 20, 163};
+static const tpl_loc L_246 = {F_4, 20, 166};
+static const tpl_loc L_247 = {F_4, 4, 11};
+static const tpl_loc L_248 = {F_4, 3, 12};
 static const char F_5[] = "layout.twig";
-static const tpl_loc L_245 = {F_5, 4, 11};
-static const tpl_loc L_246 = {F_5, 6, 13};
-static const tpl_loc L_247 = {F_5, 6, 44};
-static const tpl_loc L_248 = {F_5, 6, 64};
-static const tpl_loc L_249 = {F_5, 8, 12};
-static const tpl_loc L_250 = {F_5, 8, 51};
-static const tpl_loc L_251 = {F_5, 8, 66};
-static const tpl_loc L_252 = {F_5, 9, 10};
+static const tpl_loc L_249 = {F_5, 4, 11};
+static const tpl_loc L_250 = {F_5, 6, 13};
+static const tpl_loc L_251 = {F_5, 6, 44};
+static const tpl_loc L_252 = {F_5, 6, 64};
+static const tpl_loc L_253 = {F_5, 8, 12};
+static const tpl_loc L_254 = {F_5, 8, 51};
+static const tpl_loc L_255 = {F_5, 8, 66};
+static const tpl_loc L_256 = {F_5, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_253 = {F_5, 11, 23};
+static const tpl_loc L_257 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_254 = {F_5, 12, 43};
-static const tpl_loc L_255 = {F_5, 12, 46};
-static const tpl_loc L_256 = {F_5, 12, 50};
-static const tpl_loc L_257 = {F_5, 13, 10};
+static const tpl_loc L_258 = {F_5, 12, 43};
+static const tpl_loc L_259 = {F_5, 12, 46};
+static const tpl_loc L_260 = {F_5, 12, 50};
+static const tpl_loc L_261 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_258 = {F_5, 14, 10};
+static const tpl_loc L_262 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_259 = {F_5, 16, 4};
-static const tpl_loc L_260 = {F_5, 16, 7};
-static const tpl_loc L_261 = {F_5, 16, 12};
-static const tpl_loc L_262 = {F_5, 16, 18};
-static const tpl_loc L_263 = {F_5, 16, 25};
-static const tpl_loc L_264 = {F_5, 16, 33};
-static const tpl_loc L_265 = {F_5, 16, 46};
-static const tpl_loc L_266 = {F_5, 16, 61};
-static const tpl_loc L_267 = {F_5, 16, 79};
-static const tpl_loc L_268 = {F_5, 16, 87};
-static const tpl_loc L_269 = {F_5, 16, 101};
-static const tpl_loc L_270 = {F_5, 16, 117};
+static const tpl_loc L_263 = {F_5, 16, 4};
+static const tpl_loc L_264 = {F_5, 16, 7};
+static const tpl_loc L_265 = {F_5, 16, 12};
+static const tpl_loc L_266 = {F_5, 16, 18};
+static const tpl_loc L_267 = {F_5, 16, 25};
+static const tpl_loc L_268 = {F_5, 16, 33};
+static const tpl_loc L_269 = {F_5, 16, 46};
+static const tpl_loc L_270 = {F_5, 16, 61};
+static const tpl_loc L_271 = {F_5, 16, 79};
+static const tpl_loc L_272 = {F_5, 16, 87};
+static const tpl_loc L_273 = {F_5, 16, 101};
+static const tpl_loc L_274 = {F_5, 16, 117};
 static const char F_6[] = "license.md.twig";
-static const tpl_loc L_271 = {F_6, 2, 4};
-static const tpl_loc L_272 = {F_6, 2, 44};
-static const tpl_loc L_273 = {F_6, 2, 57};
-static const tpl_loc L_274 = {F_6, 2, 60};
-static const tpl_loc L_275 = {F_6, 2, 65};
-static const tpl_loc L_276 = {F_6, 2, 72};
-static const tpl_loc L_277 = {F_6, 4, 1};
-static const tpl_loc L_278 = {F_6, 4, 4};
-static const tpl_loc L_279 = {F_6, 4, 8};
+static const tpl_loc L_275 = {F_6, 2, 4};
+static const tpl_loc L_276 = {F_6, 2, 44};
+static const tpl_loc L_277 = {F_6, 2, 57};
+static const tpl_loc L_278 = {F_6, 2, 60};
+static const tpl_loc L_279 = {F_6, 2, 65};
+static const tpl_loc L_280 = {F_6, 2, 72};
+static const tpl_loc L_281 = {F_6, 4, 1};
+static const tpl_loc L_282 = {F_6, 4, 4};
+static const tpl_loc L_283 = {F_6, 4, 8};
 static const char F_7[] = "lof.twig";
-static const tpl_loc L_280 = {F_7, 5, 9};
-static const tpl_loc L_281 = {F_7, 5, 12};
-static const tpl_loc L_282 = {F_7, 5, 17};
-static const tpl_loc L_283 = {F_7, 5, 26};
-static const tpl_loc L_284 = {F_7, 5, 34};
-static const tpl_loc L_285 = {F_7, 6, 12};
-static const tpl_loc L_286 = {F_7, 6, 52};
-static const tpl_loc L_287 = {F_7, 6, 56};
-static const tpl_loc L_288 = {F_7, 2, 12};
+static const tpl_loc L_284 = {F_7, 5, 9};
+static const tpl_loc L_285 = {F_7, 5, 12};
+static const tpl_loc L_286 = {F_7, 5, 17};
+static const tpl_loc L_287 = {F_7, 5, 26};
+static const tpl_loc L_288 = {F_7, 5, 34};
+static const tpl_loc L_289 = {F_7, 6, 12};
+static const tpl_loc L_290 = {F_7, 6, 52};
+static const tpl_loc L_291 = {F_7, 6, 56};
+static const tpl_loc L_292 = {F_7, 2, 12};
 static const char F_8[] = "lot.twig";
-static const tpl_loc L_289 = {F_8, 5, 9};
-static const tpl_loc L_290 = {F_8, 5, 12};
-static const tpl_loc L_291 = {F_8, 5, 17};
-static const tpl_loc L_292 = {F_8, 5, 26};
-static const tpl_loc L_293 = {F_8, 5, 34};
-static const tpl_loc L_294 = {F_8, 6, 12};
-static const tpl_loc L_295 = {F_8, 6, 52};
-static const tpl_loc L_296 = {F_8, 6, 56};
-static const tpl_loc L_297 = {F_8, 2, 12};
+static const tpl_loc L_293 = {F_8, 5, 9};
+static const tpl_loc L_294 = {F_8, 5, 12};
+static const tpl_loc L_295 = {F_8, 5, 17};
+static const tpl_loc L_296 = {F_8, 5, 26};
+static const tpl_loc L_297 = {F_8, 5, 34};
+static const tpl_loc L_298 = {F_8, 6, 12};
+static const tpl_loc L_299 = {F_8, 6, 52};
+static const tpl_loc L_300 = {F_8, 6, 56};
+static const tpl_loc L_301 = {F_8, 2, 12};
 static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_298 = {F_9, 3, 31};
-static const tpl_loc L_299 = {F_9, 3, 60};
-static const tpl_loc L_300 = {F_9, 3, 63};
-static const tpl_loc L_301 = {F_9, 3, 68};
-static const tpl_loc L_302 = {F_9, 4, 24};
-static const tpl_loc L_303 = {F_9, 4, 27};
-static const tpl_loc L_304 = {F_9, 4, 32};
-static const tpl_loc L_305 = {F_9, 4, 38};
-static const tpl_loc L_306 = {F_9, 5, 4};
-static const tpl_loc L_307 = {F_9, 6, 26};
-static const tpl_loc L_308 = {F_9, 6, 34};
+static const tpl_loc L_302 = {F_9, 3, 31};
+static const tpl_loc L_303 = {F_9, 3, 60};
+static const tpl_loc L_304 = {F_9, 3, 63};
+static const tpl_loc L_305 = {F_9, 3, 68};
+static const tpl_loc L_306 = {F_9, 4, 24};
+static const tpl_loc L_307 = {F_9, 4, 27};
+static const tpl_loc L_308 = {F_9, 4, 32};
+static const tpl_loc L_309 = {F_9, 4, 38};
+static const tpl_loc L_310 = {F_9, 5, 4};
+static const tpl_loc L_311 = {F_9, 6, 26};
+static const tpl_loc L_312 = {F_9, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_309 = {F_9, 6, 43};
-static const tpl_loc L_310 = {F_9, 8, 4};
-static const tpl_loc L_311 = {F_9, 8, 12};
-static const tpl_loc L_312 = {F_9, 9, 24};
-static const tpl_loc L_313 = {F_9, 9, 39};
-static const tpl_loc L_314 = {F_9, 11, 4};
-static const tpl_loc L_315 = {F_9, 11, 12};
-static const tpl_loc L_316 = {F_9, 12, 25};
-static const tpl_loc L_317 = {F_9, 12, 41};
+static const tpl_loc L_313 = {F_9, 6, 43};
+static const tpl_loc L_314 = {F_9, 8, 4};
+static const tpl_loc L_315 = {F_9, 8, 12};
+static const tpl_loc L_316 = {F_9, 9, 24};
+static const tpl_loc L_317 = {F_9, 9, 39};
+static const tpl_loc L_318 = {F_9, 11, 4};
+static const tpl_loc L_319 = {F_9, 11, 12};
+static const tpl_loc L_320 = {F_9, 12, 25};
+static const tpl_loc L_321 = {F_9, 12, 41};
 static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_318 = {F_10, 4, 4};
+static const tpl_loc L_322 = {F_10, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_319 = {F_10, 4, 61};
-static const tpl_loc L_320 = {F_10, 4, 36};
+static const tpl_loc L_323 = {F_10, 4, 61};
+static const tpl_loc L_324 = {F_10, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_321 = {F_10, 5, 4};
-static const tpl_loc L_322 = {F_10, 5, 7};
-static const tpl_loc L_323 = {F_10, 5, 22};
-static const tpl_loc L_324 = {F_10, 7, 4};
+static const tpl_loc L_325 = {F_10, 5, 4};
+static const tpl_loc L_326 = {F_10, 5, 7};
+static const tpl_loc L_327 = {F_10, 5, 22};
+static const tpl_loc L_328 = {F_10, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_325 = {F_10, 8, 4};
-static const tpl_loc L_326 = {F_10, 8, 16};
-static const tpl_loc L_327 = {F_10, 8, 22};
+static const tpl_loc L_329 = {F_10, 8, 4};
+static const tpl_loc L_330 = {F_10, 8, 16};
+static const tpl_loc L_331 = {F_10, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_328 = {F_10, 9, 14};
-static const tpl_loc L_329 = {F_10, 9, 17};
-static const tpl_loc L_330 = {F_10, 9, 24};
-static const tpl_loc L_331 = {F_10, 9, 27};
-static const tpl_loc L_332 = {F_10, 9, 33};
-static const tpl_loc L_333 = {F_10, 9, 61};
-static const tpl_loc L_334 = {F_10, 9, 70};
-static const tpl_loc L_335 = {F_10, 9, 79};
-static const tpl_loc L_336 = {F_10, 9, 92};
+static const tpl_loc L_332 = {F_10, 9, 14};
+static const tpl_loc L_333 = {F_10, 9, 17};
+static const tpl_loc L_334 = {F_10, 9, 24};
+static const tpl_loc L_335 = {F_10, 9, 27};
+static const tpl_loc L_336 = {F_10, 9, 33};
+static const tpl_loc L_337 = {F_10, 9, 61};
+static const tpl_loc L_338 = {F_10, 9, 70};
+static const tpl_loc L_339 = {F_10, 9, 79};
+static const tpl_loc L_340 = {F_10, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_337 = {F_10, 9, 121};
-static const tpl_loc L_338 = {F_10, 9, 127};
-static const tpl_loc L_339 = {F_10, 9, 135};
-static const tpl_loc L_340 = {F_10, 9, 83};
-static const tpl_loc L_341 = {F_10, 9, 156};
-static const tpl_loc L_342 = {F_10, 9, 165};
-static const tpl_loc L_343 = {F_10, 9, 176};
+static const tpl_loc L_341 = {F_10, 9, 121};
+static const tpl_loc L_342 = {F_10, 9, 127};
+static const tpl_loc L_343 = {F_10, 9, 135};
+static const tpl_loc L_344 = {F_10, 9, 83};
+static const tpl_loc L_345 = {F_10, 9, 156};
+static const tpl_loc L_346 = {F_10, 9, 165};
+static const tpl_loc L_347 = {F_10, 9, 176};
 static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_344 = {F_11, 4, 8};
-static const tpl_loc L_345 = {F_11, 4, 11};
+static const tpl_loc L_348 = {F_11, 4, 8};
+static const tpl_loc L_349 = {F_11, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_346 = {F_11, 5, 4};
-static const tpl_loc L_347 = {F_11, 5, 7};
-static const tpl_loc L_348 = {F_11, 5, 12};
-static const tpl_loc L_349 = {F_11, 6, 30};
-static const tpl_loc L_350 = {F_11, 6, 45};
-static const tpl_loc L_351 = {F_11, 8, 4};
-static const tpl_loc L_352 = {F_11, 8, 44};
+static const tpl_loc L_350 = {F_11, 5, 4};
+static const tpl_loc L_351 = {F_11, 5, 7};
+static const tpl_loc L_352 = {F_11, 5, 12};
+static const tpl_loc L_353 = {F_11, 6, 30};
+static const tpl_loc L_354 = {F_11, 6, 45};
+static const tpl_loc L_355 = {F_11, 8, 4};
+static const tpl_loc L_356 = {F_11, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_353 = {F_11, 9, 35};
-static const tpl_loc L_354 = {F_11, 9, 43};
-static const tpl_loc L_355 = {F_11, 9, 55};
-static const tpl_loc L_356 = {F_11, 11, 33};
-static const tpl_loc L_357 = {F_11, 11, 74};
-static const tpl_loc L_358 = {F_11, 11, 79};
-static const tpl_loc L_359 = {F_11, 11, 113};
-static const tpl_loc L_360 = {F_11, 11, 117};
-static const tpl_loc L_361 = {F_11, 11, 131};
-static const tpl_loc L_362 = {F_11, 13, 4};
-static const tpl_loc L_363 = {F_11, 13, 7};
-static const tpl_loc L_364 = {F_11, 13, 15};
+static const tpl_loc L_357 = {F_11, 9, 35};
+static const tpl_loc L_358 = {F_11, 9, 43};
+static const tpl_loc L_359 = {F_11, 9, 55};
+static const tpl_loc L_360 = {F_11, 11, 33};
+static const tpl_loc L_361 = {F_11, 11, 74};
+static const tpl_loc L_362 = {F_11, 11, 79};
+static const tpl_loc L_363 = {F_11, 11, 113};
+static const tpl_loc L_364 = {F_11, 11, 117};
+static const tpl_loc L_365 = {F_11, 11, 131};
+static const tpl_loc L_366 = {F_11, 13, 4};
+static const tpl_loc L_367 = {F_11, 13, 7};
+static const tpl_loc L_368 = {F_11, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_365 = {F_11, 14, 30};
-static const tpl_loc L_366 = {F_11, 14, 33};
-static const tpl_loc L_367 = {F_11, 16, 4};
-static const tpl_loc L_368 = {F_11, 16, 7};
+static const tpl_loc L_369 = {F_11, 14, 30};
+static const tpl_loc L_370 = {F_11, 14, 33};
+static const tpl_loc L_371 = {F_11, 16, 4};
+static const tpl_loc L_372 = {F_11, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_369 = {F_11, 17, 30};
-static const tpl_loc L_370 = {F_11, 17, 33};
+static const tpl_loc L_373 = {F_11, 17, 30};
+static const tpl_loc L_374 = {F_11, 17, 33};
 static const char F_12[] = "partials/macros.twig";
-static const tpl_loc L_371 = {F_12, 6, 4};
-static const tpl_loc L_372 = {F_12, 6, 7};
-static const tpl_loc L_373 = {F_12, 6, 13};
-static const tpl_loc L_374 = {F_12, 6, 41};
-static const tpl_loc L_375 = {F_12, 6, 68};
-static const tpl_loc L_376 = {F_12, 6, 77};
-static const tpl_loc L_377 = {F_12, 6, 108};
-static const tpl_loc L_378 = {F_12, 6, 117};
-static const tpl_loc L_379 = {F_12, 13, 4};
-static const tpl_loc L_380 = {F_12, 14, 4};
-static const tpl_loc L_381 = {F_12, 14, 16};
-static const tpl_loc L_382 = {F_12, 14, 46};
-static const tpl_loc L_383 = {F_12, 14, 64};
-static const tpl_loc L_384 = {F_12, 14, 74};
-static const tpl_loc L_385 = {F_12, 15, 1};
-static const tpl_loc L_386 = {F_12, 15, 57};
-static const tpl_loc L_387 = {F_12, 15, 5};
-static const tpl_loc L_388 = {F_12, 21, 1};
-static const tpl_loc L_389 = {F_12, 21, 28};
-static const tpl_loc L_390 = {F_12, 21, 34};
-static const tpl_loc L_391 = {F_12, 21, 49};
-static const tpl_loc L_392 = {F_12, 21, 4};
-static const tpl_loc L_393 = {F_12, 21, 57};
-static const tpl_loc L_394 = {F_12, 21, 67};
+static const tpl_loc L_375 = {F_12, 6, 4};
+static const tpl_loc L_376 = {F_12, 6, 7};
+static const tpl_loc L_377 = {F_12, 6, 13};
+static const tpl_loc L_378 = {F_12, 6, 41};
+static const tpl_loc L_379 = {F_12, 6, 68};
+static const tpl_loc L_380 = {F_12, 6, 77};
+static const tpl_loc L_381 = {F_12, 6, 108};
+static const tpl_loc L_382 = {F_12, 6, 117};
+static const tpl_loc L_383 = {F_12, 13, 4};
+static const tpl_loc L_384 = {F_12, 14, 4};
+static const tpl_loc L_385 = {F_12, 14, 16};
+static const tpl_loc L_386 = {F_12, 14, 46};
+static const tpl_loc L_387 = {F_12, 14, 64};
+static const tpl_loc L_388 = {F_12, 14, 74};
+static const tpl_loc L_389 = {F_12, 15, 1};
+static const tpl_loc L_390 = {F_12, 15, 57};
+static const tpl_loc L_391 = {F_12, 15, 5};
+static const tpl_loc L_392 = {F_12, 21, 1};
+static const tpl_loc L_393 = {F_12, 21, 28};
+static const tpl_loc L_394 = {F_12, 21, 34};
+static const tpl_loc L_395 = {F_12, 21, 49};
+static const tpl_loc L_396 = {F_12, 21, 4};
+static const tpl_loc L_397 = {F_12, 21, 57};
+static const tpl_loc L_398 = {F_12, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_395 = {F_12, 29, 4};
-static const tpl_loc L_396 = {F_12, 29, 7};
-static const tpl_loc L_397 = {F_12, 29, 22};
-static const tpl_loc L_398 = {F_12, 30, 4};
+static const tpl_loc L_399 = {F_12, 29, 4};
+static const tpl_loc L_400 = {F_12, 29, 7};
+static const tpl_loc L_401 = {F_12, 29, 22};
+static const tpl_loc L_402 = {F_12, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_399 = {F_12, 32, 4};
-static const tpl_loc L_400 = {F_12, 32, 17};
-static const tpl_loc L_401 = {F_12, 33, 4};
-static const tpl_loc L_402 = {F_12, 33, 7};
-static const tpl_loc L_403 = {F_12, 33, 19};
-static const tpl_loc L_404 = {F_12, 34, 4};
-static const tpl_loc L_405 = {F_12, 34, 7};
-static const tpl_loc L_406 = {F_12, 34, 13};
+static const tpl_loc L_403 = {F_12, 32, 4};
+static const tpl_loc L_404 = {F_12, 32, 17};
+static const tpl_loc L_405 = {F_12, 33, 4};
+static const tpl_loc L_406 = {F_12, 33, 7};
+static const tpl_loc L_407 = {F_12, 33, 19};
+static const tpl_loc L_408 = {F_12, 34, 4};
+static const tpl_loc L_409 = {F_12, 34, 7};
+static const tpl_loc L_410 = {F_12, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_407 = {F_12, 34, 26};
-static const tpl_loc L_408 = {F_12, 37, 4};
-static const tpl_loc L_409 = {F_12, 37, 40};
-static const tpl_loc L_410 = {F_12, 37, 46};
-static const tpl_loc L_411 = {F_12, 37, 23};
-static const tpl_loc L_412 = {F_12, 37, 53};
+static const tpl_loc L_411 = {F_12, 34, 26};
+static const tpl_loc L_412 = {F_12, 37, 4};
+static const tpl_loc L_413 = {F_12, 37, 40};
+static const tpl_loc L_414 = {F_12, 37, 46};
+static const tpl_loc L_415 = {F_12, 37, 23};
+static const tpl_loc L_416 = {F_12, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_413 = {F_12, 39, 4};
-static const tpl_loc L_414 = {F_12, 39, 7};
-static const tpl_loc L_415 = {F_12, 39, 24};
-static const tpl_loc L_416 = {F_12, 39, 34};
+static const tpl_loc L_417 = {F_12, 39, 4};
+static const tpl_loc L_418 = {F_12, 39, 7};
+static const tpl_loc L_419 = {F_12, 39, 24};
+static const tpl_loc L_420 = {F_12, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_417 = {F_12, 41, 4};
-static const tpl_loc L_418 = {F_12, 41, 15};
-static const tpl_loc L_419 = {F_12, 41, 34};
-static const tpl_loc L_420 = {F_12, 41, 41};
-static const tpl_loc L_421 = {F_12, 41, 20};
-static const tpl_loc L_422 = {F_12, 44, 4};
-static const tpl_loc L_423 = {F_12, 44, 15};
-static const tpl_loc L_424 = {F_12, 44, 27};
-static const tpl_loc L_425 = {F_12, 44, 33};
-static const tpl_loc L_426 = {F_12, 44, 20};
-static const tpl_loc L_427 = {F_12, 45, 4};
-static const tpl_loc L_428 = {F_12, 45, 34};
-static const tpl_loc L_429 = {F_12, 45, 40};
-static const tpl_loc L_430 = {F_12, 46, 15};
-static const tpl_loc L_431 = {F_12, 46, 50};
-static const tpl_loc L_432 = {F_12, 46, 53};
-static const tpl_loc L_433 = {F_12, 46, 59};
-static const tpl_loc L_434 = {F_12, 46, 66};
-static const tpl_loc L_435 = {F_12, 46, 74};
-static const tpl_loc L_436 = {F_12, 46, 96};
-static const tpl_loc L_437 = {F_12, 46, 99};
-static const tpl_loc L_438 = {F_12, 46, 105};
-static const tpl_loc L_439 = {F_12, 46, 124};
-static const tpl_loc L_440 = {F_12, 46, 127};
-static const tpl_loc L_441 = {F_12, 46, 134};
-static const tpl_loc L_442 = {F_12, 46, 137};
-static const tpl_loc L_443 = {F_12, 46, 147};
-static const tpl_loc L_444 = {F_12, 46, 150};
-static const tpl_loc L_445 = {F_12, 46, 211};
-static const tpl_loc L_446 = {F_12, 46, 214};
-static const tpl_loc L_447 = {F_12, 49, 4};
-static const tpl_loc L_448 = {F_12, 49, 7};
-static const tpl_loc L_449 = {F_12, 49, 12};
-static const tpl_loc L_450 = {F_12, 49, 28};
-static const tpl_loc L_451 = {F_12, 49, 46};
-static const tpl_loc L_452 = {F_12, 49, 38};
+static const tpl_loc L_421 = {F_12, 41, 4};
+static const tpl_loc L_422 = {F_12, 41, 15};
+static const tpl_loc L_423 = {F_12, 41, 34};
+static const tpl_loc L_424 = {F_12, 41, 41};
+static const tpl_loc L_425 = {F_12, 41, 20};
+static const tpl_loc L_426 = {F_12, 44, 4};
+static const tpl_loc L_427 = {F_12, 44, 15};
+static const tpl_loc L_428 = {F_12, 44, 27};
+static const tpl_loc L_429 = {F_12, 44, 33};
+static const tpl_loc L_430 = {F_12, 44, 20};
+static const tpl_loc L_431 = {F_12, 45, 4};
+static const tpl_loc L_432 = {F_12, 45, 34};
+static const tpl_loc L_433 = {F_12, 45, 40};
+static const tpl_loc L_434 = {F_12, 46, 15};
+static const tpl_loc L_435 = {F_12, 46, 50};
+static const tpl_loc L_436 = {F_12, 46, 53};
+static const tpl_loc L_437 = {F_12, 46, 59};
+static const tpl_loc L_438 = {F_12, 46, 66};
+static const tpl_loc L_439 = {F_12, 46, 74};
+static const tpl_loc L_440 = {F_12, 46, 96};
+static const tpl_loc L_441 = {F_12, 46, 99};
+static const tpl_loc L_442 = {F_12, 46, 105};
+static const tpl_loc L_443 = {F_12, 46, 124};
+static const tpl_loc L_444 = {F_12, 46, 127};
+static const tpl_loc L_445 = {F_12, 46, 134};
+static const tpl_loc L_446 = {F_12, 46, 137};
+static const tpl_loc L_447 = {F_12, 46, 147};
+static const tpl_loc L_448 = {F_12, 46, 150};
+static const tpl_loc L_449 = {F_12, 46, 211};
+static const tpl_loc L_450 = {F_12, 46, 214};
+static const tpl_loc L_451 = {F_12, 49, 4};
+static const tpl_loc L_452 = {F_12, 49, 7};
+static const tpl_loc L_453 = {F_12, 49, 12};
+static const tpl_loc L_454 = {F_12, 49, 28};
+static const tpl_loc L_455 = {F_12, 49, 46};
+static const tpl_loc L_456 = {F_12, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_453 = {F_12, 57, 4};
-static const tpl_loc L_454 = {F_12, 57, 7};
-static const tpl_loc L_455 = {F_12, 57, 22};
-static const tpl_loc L_456 = {F_12, 58, 13};
-static const tpl_loc L_457 = {F_12, 58, 58};
-static const tpl_loc L_458 = {F_12, 58, 61};
-static const tpl_loc L_459 = {F_12, 59, 27};
-static const tpl_loc L_460 = {F_12, 59, 37};
-static const tpl_loc L_461 = {F_12, 59, 40};
-static const tpl_loc L_462 = {F_12, 60, 1};
-static const tpl_loc L_463 = {F_12, 60, 28};
-static const tpl_loc L_464 = {F_12, 60, 34};
-static const tpl_loc L_465 = {F_12, 60, 4};
+static const tpl_loc L_457 = {F_12, 57, 4};
+static const tpl_loc L_458 = {F_12, 57, 7};
+static const tpl_loc L_459 = {F_12, 57, 22};
+static const tpl_loc L_460 = {F_12, 58, 13};
+static const tpl_loc L_461 = {F_12, 58, 58};
+static const tpl_loc L_462 = {F_12, 58, 61};
+static const tpl_loc L_463 = {F_12, 59, 27};
+static const tpl_loc L_464 = {F_12, 59, 37};
+static const tpl_loc L_465 = {F_12, 59, 40};
+static const tpl_loc L_466 = {F_12, 60, 1};
+static const tpl_loc L_467 = {F_12, 60, 28};
+static const tpl_loc L_468 = {F_12, 60, 34};
+static const tpl_loc L_469 = {F_12, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_13[] = "style.css.twig";
-static const tpl_loc L_466 = {F_13, 6, 33};
-static const tpl_loc L_467 = {F_13, 7, 28};
-static const tpl_loc L_468 = {F_13, 8, 34};
-static const tpl_loc L_469 = {F_13, 9, 31};
-static const tpl_loc L_470 = {F_13, 10, 28};
-static const tpl_loc L_471 = {F_13, 11, 31};
-static const tpl_loc L_472 = {F_13, 12, 30};
-static const tpl_loc L_473 = {F_13, 13, 29};
-static const tpl_loc L_474 = {F_13, 14, 30};
-static const tpl_loc L_475 = {F_13, 15, 34};
-static const tpl_loc L_476 = {F_13, 16, 29};
-static const tpl_loc L_477 = {F_13, 6, 10};
+static const tpl_loc L_470 = {F_13, 6, 33};
+static const tpl_loc L_471 = {F_13, 7, 28};
+static const tpl_loc L_472 = {F_13, 8, 34};
+static const tpl_loc L_473 = {F_13, 9, 31};
+static const tpl_loc L_474 = {F_13, 10, 28};
+static const tpl_loc L_475 = {F_13, 11, 31};
+static const tpl_loc L_476 = {F_13, 12, 30};
+static const tpl_loc L_477 = {F_13, 13, 29};
+static const tpl_loc L_478 = {F_13, 14, 30};
+static const tpl_loc L_479 = {F_13, 15, 34};
+static const tpl_loc L_480 = {F_13, 16, 29};
+static const tpl_loc L_481 = {F_13, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_478 = {F_13, 7, 10};
+static const tpl_loc L_482 = {F_13, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_479 = {F_13, 8, 10};
+static const tpl_loc L_483 = {F_13, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_480 = {F_13, 9, 10};
-static const tpl_loc L_481 = {F_13, 10, 10};
+static const tpl_loc L_484 = {F_13, 9, 10};
+static const tpl_loc L_485 = {F_13, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_482 = {F_13, 11, 10};
+static const tpl_loc L_486 = {F_13, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_483 = {F_13, 12, 10};
+static const tpl_loc L_487 = {F_13, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_484 = {F_13, 13, 10};
-static const tpl_loc L_485 = {F_13, 14, 10};
+static const tpl_loc L_488 = {F_13, 13, 10};
+static const tpl_loc L_489 = {F_13, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_486 = {F_13, 15, 10};
+static const tpl_loc L_490 = {F_13, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_487 = {F_13, 16, 10};
+static const tpl_loc L_491 = {F_13, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_488 = {F_13, 17, 10};
+static const tpl_loc L_492 = {F_13, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_14[] = "table.twig";
-static const tpl_loc L_489 = {F_14, 4, 4};
-static const tpl_loc L_490 = {F_14, 4, 20};
-static const tpl_loc L_491 = {F_14, 4, 25};
-static const tpl_loc L_492 = {F_14, 4, 39};
+static const tpl_loc L_493 = {F_14, 4, 4};
+static const tpl_loc L_494 = {F_14, 4, 20};
+static const tpl_loc L_495 = {F_14, 4, 25};
+static const tpl_loc L_496 = {F_14, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_493 = {F_14, 5, 25};
-static const tpl_loc L_494 = {F_14, 5, 28};
-static const tpl_loc L_495 = {F_14, 5, 33};
-static const tpl_loc L_496 = {F_14, 5, 45};
-static const tpl_loc L_497 = {F_14, 6, 4};
-static const tpl_loc L_498 = {F_14, 6, 7};
-static const tpl_loc L_499 = {F_14, 7, 31};
-static const tpl_loc L_500 = {F_14, 7, 51};
-static const tpl_loc L_501 = {F_14, 8, 5};
-static const tpl_loc L_502 = {F_14, 8, 13};
-static const tpl_loc L_503 = {F_14, 8, 41};
-static const tpl_loc L_504 = {F_14, 8, 67};
-static const tpl_loc L_505 = {F_14, 8, 75};
-static const tpl_loc L_506 = {F_14, 8, 108};
-static const tpl_loc L_507 = {F_14, 8, 116};
-static const tpl_loc L_508 = {F_14, 11, 42};
-static const tpl_loc L_509 = {F_14, 11, 103};
-static const tpl_loc L_510 = {F_14, 12, 1};
-static const tpl_loc L_511 = {F_14, 12, 9};
+static const tpl_loc L_497 = {F_14, 5, 25};
+static const tpl_loc L_498 = {F_14, 5, 28};
+static const tpl_loc L_499 = {F_14, 5, 33};
+static const tpl_loc L_500 = {F_14, 5, 45};
+static const tpl_loc L_501 = {F_14, 6, 4};
+static const tpl_loc L_502 = {F_14, 6, 7};
+static const tpl_loc L_503 = {F_14, 7, 31};
+static const tpl_loc L_504 = {F_14, 7, 51};
+static const tpl_loc L_505 = {F_14, 8, 5};
+static const tpl_loc L_506 = {F_14, 8, 13};
+static const tpl_loc L_507 = {F_14, 8, 41};
+static const tpl_loc L_508 = {F_14, 8, 67};
+static const tpl_loc L_509 = {F_14, 8, 75};
+static const tpl_loc L_510 = {F_14, 8, 108};
+static const tpl_loc L_511 = {F_14, 8, 116};
+static const tpl_loc L_512 = {F_14, 11, 42};
+static const tpl_loc L_513 = {F_14, 11, 103};
+static const tpl_loc L_514 = {F_14, 12, 1};
+static const tpl_loc L_515 = {F_14, 12, 9};
 static const char F_15[] = "title.md.twig";
-static const tpl_loc L_512 = {F_15, 3, 3};
-static const tpl_loc L_513 = {F_15, 3, 6};
-static const tpl_loc L_514 = {F_15, 3, 11};
-static const tpl_loc L_515 = {F_15, 3, 17};
-static const tpl_loc L_516 = {F_15, 5, 4};
-static const tpl_loc L_517 = {F_15, 5, 12};
-static const tpl_loc L_518 = {F_15, 6, 24};
-static const tpl_loc L_519 = {F_15, 6, 39};
-static const tpl_loc L_520 = {F_15, 9, 4};
-static const tpl_loc L_521 = {F_15, 9, 12};
-static const tpl_loc L_522 = {F_15, 10, 25};
-static const tpl_loc L_523 = {F_15, 10, 41};
+static const tpl_loc L_516 = {F_15, 3, 3};
+static const tpl_loc L_517 = {F_15, 3, 6};
+static const tpl_loc L_518 = {F_15, 3, 11};
+static const tpl_loc L_519 = {F_15, 3, 17};
+static const tpl_loc L_520 = {F_15, 5, 4};
+static const tpl_loc L_521 = {F_15, 5, 12};
+static const tpl_loc L_522 = {F_15, 6, 24};
+static const tpl_loc L_523 = {F_15, 6, 39};
+static const tpl_loc L_524 = {F_15, 9, 4};
+static const tpl_loc L_525 = {F_15, 9, 12};
+static const tpl_loc L_526 = {F_15, 10, 25};
+static const tpl_loc L_527 = {F_15, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -1092,7 +1096,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_72;
     tpl_display_block(rt, ctx, blocks, &N_content, &L_72);
   }
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 71 "themes/clean/html_chunked/chunk.twig"
   {
     rt->loc = &L_73;
     v20 = tpl_var(rt, ctx, self, &N_previous, &L_74);
@@ -1103,9 +1107,9 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       b21 = b23;
     }
     if (b21) {
-#line 66 "themes/clean/html_chunked/chunk.twig"
+#line 72 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 66 "themes/clean/html_chunked/chunk.twig"
+#line 72 "themes/clean/html_chunked/chunk.twig"
       {
         rt->loc = &L_76;
         v24 = tpl_var(rt, ctx, self, &N_app, &L_77);
@@ -1116,9 +1120,9 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         tpl_value v29 = tpl_escape_value(rt, v28, TPL_ESC_HTML, &L_79);
         tpl_out_value(rt, v29);
       }
-#line 66 "themes/clean/html_chunked/chunk.twig"
+#line 72 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, " / ", 3);
-#line 66 "themes/clean/html_chunked/chunk.twig"
+#line 72 "themes/clean/html_chunked/chunk.twig"
       {
         rt->loc = &L_80;
         tpl_value v30 = tpl_str("getLabel", 8u);
@@ -1128,30 +1132,30 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         tpl_value v34 = tpl_escape_value(rt, v33, TPL_ESC_HTML, &L_82);
         tpl_out_value(rt, v34);
       }
-#line 66 "themes/clean/html_chunked/chunk.twig"
+#line 72 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "\">\n", 3);
-#line 67 "themes/clean/html_chunked/chunk.twig"
+#line 73 "themes/clean/html_chunked/chunk.twig"
       {
         rt->loc = &L_83;
         bool b35 = tpl_truthy(v20);
         if (b35) {
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_84;
             v36 = tpl_var(rt, ctx, self, &N_root, &L_85);
             tpl_out_value(rt, v36);
           }
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_86;
             v37 = tpl_getattr_name_ic(rt, v20, &N_url, &L_87, &ic1);
             tpl_out_value(rt, v37);
           }
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"prev\"><span class=\"pager-direction\"><span aria-hidden=\"true\">←</span> ", 79);
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_88;
             tpl_value v38 = tpl_str("getLabel", 8u);
@@ -1161,42 +1165,42 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
             tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_90);
             tpl_out_value(rt, v42);
           }
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "</span> ", 8);
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_91;
             const tpl_value a43[1] = {v20};
             tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_92);
             tpl_out_value(rt, v44);
           }
-#line 68 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 70 "themes/clean/html_chunked/chunk.twig"
+#line 76 "themes/clean/html_chunked/chunk.twig"
       {
         rt->loc = &L_93;
         v45 = tpl_var(rt, ctx, self, &N_next, &L_94);
         bool b46 = tpl_truthy(v45);
         if (b46) {
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_95;
             v47 = tpl_var(rt, ctx, self, &N_root, &L_96);
             tpl_out_value(rt, v47);
           }
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_97;
             v48 = tpl_getattr_name_ic(rt, v45, &N_url, &L_98, &ic2);
             tpl_out_value(rt, v48);
           }
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_99;
             tpl_value v49 = tpl_str("getLabel", 8u);
@@ -1206,24 +1210,24 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
             tpl_value v53 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_101);
             tpl_out_value(rt, v53);
           }
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_102;
             const tpl_value a54[1] = {v45};
             tpl_value v55 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a54, NULL, &L_103);
             tpl_out_value(rt, v55);
           }
-#line 71 "themes/clean/html_chunked/chunk.twig"
+#line 77 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 73 "themes/clean/html_chunked/chunk.twig"
+#line 79 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "</nav>\n", 7);
     }
   }
-#line 75 "themes/clean/html_chunked/chunk.twig"
+#line 81 "themes/clean/html_chunked/chunk.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
@@ -1234,26 +1238,28 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  tpl_value v10 = tpl_null();
-  tpl_value v11 = tpl_null();
-  tpl_value v12 = tpl_null();
-  tpl_value v15 = tpl_null();
-  tpl_value v19 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
   tpl_value v21 = tpl_null();
   tpl_value v22 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v26 = tpl_null();
+  tpl_value v25 = tpl_null();
+  tpl_value v29 = tpl_null();
   tpl_value v31 = tpl_null();
   tpl_value v32 = tpl_null();
-  tpl_value v35 = tpl_null();
-  tpl_value v37 = tpl_null();
-  tpl_value v39 = tpl_null();
+  tpl_value v33 = tpl_null();
+  tpl_value v36 = tpl_null();
+  tpl_value v41 = tpl_null();
+  tpl_value v42 = tpl_null();
   tpl_value v45 = tpl_null();
-  tpl_value v46 = tpl_null();
-  tpl_value v48 = tpl_null();
-  tpl_value v50 = tpl_null();
-  tpl_value v52 = tpl_null();
+  tpl_value v47 = tpl_null();
+  tpl_value v49 = tpl_null();
   tpl_value v55 = tpl_null();
+  tpl_value v56 = tpl_null();
+  tpl_value v58 = tpl_null();
+  tpl_value v60 = tpl_null();
+  tpl_value v62 = tpl_null();
+  tpl_value v65 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1269,6 +1275,7 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic12 = {0, NULL};
   tpl_ic ic13 = {0, NULL};
   tpl_ic ic14 = {0, NULL};
+  tpl_ic ic15 = {0, NULL};
 #line 50 "themes/clean/html_chunked/chunk.twig"
   {
     rt->loc = &L_104;
@@ -1277,7 +1284,7 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     if (!b2)
       v3 = tpl_null();
     (void)b2;
-    tpl_value v4 = tpl_str("level", 5);
+    tpl_value v4 = tpl_str("decorated", 9);
     tpl_value v1 = tpl_null();
     bool b0 = tpl_has_attr(rt, v3, v4, &v1);
     if (!b0)
@@ -1286,201 +1293,235 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     if (b0 && v1.type != TPL_NULL) {
       v5 = v1;
     } else {
-      tpl_value v6 = tpl_int(INT64_C(1));
+      tpl_value v6 = tpl_bool(false);
       v5 = v6;
     }
-    tpl_value v7 = tpl_int(INT64_C(1));
-    bool b8 = tpl_compare(rt, v7, v5) < 0;
-    tpl_value v9 = tpl_bool(b8);
-    tpl_ctx_set(rt, ctx, &N_section, v9);
-  }
-#line 51 "themes/clean/html_chunked/chunk.twig"
-  tpl_out(rt, "<article class=\"item ", 21);
-#line 51 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_105;
-    v10 = tpl_var(rt, ctx, self, &N_item, &L_106);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_config, &L_107, &ic0);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_element, &L_108, &ic1);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_109);
-    tpl_out_value(rt, v13);
-  }
-#line 51 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_110;
-    tpl_value v14;
-    v15 = tpl_var(rt, ctx, self, &N_section, &L_111);
-    bool b16 = tpl_truthy(v15);
-    if (b16) {
-      tpl_value v17 = tpl_str(" section", 8u);
-      v14 = v17;
-    } else {
-      v14 = tpl_str("", 0);
-    }
-    tpl_out_value(rt, v14);
-  }
-#line 51 "themes/clean/html_chunked/chunk.twig"
-  tpl_out(rt, "\">\n", 3);
-#line 52 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_112;
-    bool b18 = tpl_truthy(v15);
-    if (b18) {
-      v19 = tpl_getattr_name_ic(rt, v10, &N_parent, &L_113, &ic2);
-      bool b20 = tpl_truthy(v19);
-      b18 = b20;
-    }
-    if (b18) {
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "<h1 class=\"parent-title\"><a href=\"", 34);
+    bool b7 = tpl_truthy(v5);
+    if (b7) {
 #line 53 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_114;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_115);
-        tpl_out_value(rt, v21);
+        rt->loc = &L_105;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_106);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_107, &ic0);
+        tpl_out_value(rt, v9);
       }
 #line 53 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_116;
-        v22 = tpl_getattr_name_ic(rt, v10, &N_parent, &L_117, &ic3);
-        v23 = tpl_getattr_name_ic(rt, v22, &N_url, &L_118, &ic4);
-        tpl_out_value(rt, v23);
-      }
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "\">", 2);
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_119;
-        const tpl_value a24[1] = {v22};
-        tpl_value v25 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a24, NULL, &L_120);
-        tpl_out_value(rt, v25);
-      }
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
-#line 54 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_121;
-        v26 = tpl_getattr_name_ic(rt, v10, &N_slug, &L_122, &ic5);
-        tpl_out_value(rt, v26);
-      }
-#line 54 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "\">", 2);
-#line 54 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_123;
-        const tpl_value a27[1] = {v10};
-        tpl_value v28 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a27, NULL, &L_124);
-        tpl_out_value(rt, v28);
-      }
-#line 54 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "</h2>\n", 6);
+      tpl_out(rt, "\n", 1);
     } else {
 #line 55 "themes/clean/html_chunked/chunk.twig"
-      tpl_value v29 = tpl_str("dedication", 10u);
-      bool b30 = tpl_loose_eq(rt, v12, v29);
-      if (b30) {
-#line 56 "themes/clean/html_chunked/chunk.twig"
-        tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
-#line 56 "themes/clean/html_chunked/chunk.twig"
-        {
-          rt->loc = &L_125;
-          v31 = tpl_getattr_name_ic(rt, v10, &N_slug, &L_126, &ic6);
-          tpl_out_value(rt, v31);
+      {
+        rt->loc = &L_108;
+        tpl_value v13 = tpl_null();
+        bool b12 = tpl_var_probe(rt, ctx, self, &N_item, &v13);
+        if (!b12)
+          v13 = tpl_null();
+        (void)b12;
+        tpl_value v14 = tpl_str("level", 5);
+        tpl_value v11 = tpl_null();
+        bool b10 = tpl_has_attr(rt, v13, v14, &v11);
+        if (!b10)
+          v11 = tpl_null();
+        tpl_value v15;
+        if (b10 && v11.type != TPL_NULL) {
+          v15 = v11;
+        } else {
+          tpl_value v16 = tpl_int(INT64_C(1));
+          v15 = v16;
         }
+        tpl_value v17 = tpl_int(INT64_C(1));
+        bool b18 = tpl_compare(rt, v17, v15) < 0;
+        tpl_value v19 = tpl_bool(b18);
+        tpl_ctx_set(rt, ctx, &N_section, v19);
+      }
 #line 56 "themes/clean/html_chunked/chunk.twig"
-        tpl_out(rt, "\">", 2);
+      tpl_out(rt, "<article class=\"item ", 21);
 #line 56 "themes/clean/html_chunked/chunk.twig"
-        {
-          rt->loc = &L_127;
-          v32 = tpl_getattr_name_ic(rt, v10, &N_title, &L_128, &ic7);
-          tpl_out_value(rt, v32);
+      {
+        rt->loc = &L_109;
+        v20 = tpl_var(rt, ctx, self, &N_item, &L_110);
+        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_111, &ic1);
+        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_112, &ic2);
+        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_113);
+        tpl_out_value(rt, v23);
+      }
+#line 56 "themes/clean/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_114;
+        tpl_value v24;
+        v25 = tpl_var(rt, ctx, self, &N_section, &L_115);
+        bool b26 = tpl_truthy(v25);
+        if (b26) {
+          tpl_value v27 = tpl_str(" section", 8u);
+          v24 = v27;
+        } else {
+          v24 = tpl_str("", 0);
         }
+        tpl_out_value(rt, v24);
+      }
 #line 56 "themes/clean/html_chunked/chunk.twig"
-        tpl_out(rt, "</h1>\n", 6);
-      } else {
+      tpl_out(rt, "\">\n", 3);
 #line 57 "themes/clean/html_chunked/chunk.twig"
-        tpl_value v33 = tpl_str("title", 5u);
-        bool b34 = tpl_loose_eq(rt, v12, v33);
-        if (b34) {
+      {
+        rt->loc = &L_116;
+        bool b28 = tpl_truthy(v25);
+        if (b28) {
+          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_117, &ic3);
+          bool b30 = tpl_truthy(v29);
+          b28 = b30;
+        }
+        if (b28) {
 #line 58 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "<h1 id=\"", 8);
+          tpl_out(rt, "<h1 class=\"parent-title\"><a href=\"", 34);
 #line 58 "themes/clean/html_chunked/chunk.twig"
           {
-            rt->loc = &L_129;
-            v35 = tpl_getattr_name_ic(rt, v10, &N_slug, &L_130, &ic8);
-            tpl_out_value(rt, v35);
+            rt->loc = &L_118;
+            v31 = tpl_var(rt, ctx, self, &N_root, &L_119);
+            tpl_out_value(rt, v31);
+          }
+#line 58 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_120;
+            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_121, &ic4);
+            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_122, &ic5);
+            tpl_out_value(rt, v33);
           }
 #line 58 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "\">", 2);
 #line 58 "themes/clean/html_chunked/chunk.twig"
           {
-            rt->loc = &L_131;
-            tpl_value v36;
-            v37 = tpl_getattr_name_ic(rt, v10, &N_title, &L_132, &ic9);
-            bool b38 = tpl_truthy(v37);
-            if (b38) {
-              v39 = tpl_var(rt, ctx, self, &N_app, &L_133);
-              tpl_value v40 = tpl_str("getTitle", 8u);
-              tpl_value v41 = tpl_str("title", 5u);
-              const tpl_value a42[1] = {v41};
-              tpl_value v43 = tpl_call_method(rt, v39, v40, 1, a42, &L_134);
-              bool b44 = !tpl_loose_eq(rt, v37, v43);
-              b38 = b44;
-            }
-            if (b38) {
-              v36 = v37;
-            } else {
-              v45 = tpl_var(rt, ctx, self, &N_book, &L_135);
-              v46 = tpl_getattr_name_ic(rt, v45, &N_title, &L_136, &ic10);
-              tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_137);
-              v36 = v47;
-            }
-            tpl_out_value(rt, v36);
+            rt->loc = &L_123;
+            const tpl_value a34[1] = {v32};
+            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_124);
+            tpl_out_value(rt, v35);
           }
 #line 58 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "</h1>\n", 6);
-        } else {
+          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
 #line 59 "themes/clean/html_chunked/chunk.twig"
-          v48 = tpl_getattr_name_ic(rt, v10, &N_title, &L_138, &ic11);
-          bool b49 = tpl_truthy(v48);
-          if (!b49) {
-            v50 = tpl_getattr_name_ic(rt, v10, &N_label, &L_139, &ic12);
-            bool b51 = tpl_truthy(v50);
-            b49 = b51;
+          {
+            rt->loc = &L_125;
+            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_126, &ic6);
+            tpl_out_value(rt, v36);
           }
-          if (b49) {
+#line 59 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "\">", 2);
+#line 59 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_127;
+            const tpl_value a37[1] = {v20};
+            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_128);
+            tpl_out_value(rt, v38);
+          }
+#line 59 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "</h2>\n", 6);
+        } else {
 #line 60 "themes/clean/html_chunked/chunk.twig"
-            tpl_out(rt, "<h1 id=\"", 8);
-#line 60 "themes/clean/html_chunked/chunk.twig"
+          tpl_value v39 = tpl_str("dedication", 10u);
+          bool b40 = tpl_loose_eq(rt, v22, v39);
+          if (b40) {
+#line 61 "themes/clean/html_chunked/chunk.twig"
+            tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
+#line 61 "themes/clean/html_chunked/chunk.twig"
             {
-              rt->loc = &L_140;
-              v52 = tpl_getattr_name_ic(rt, v10, &N_slug, &L_141, &ic13);
-              tpl_out_value(rt, v52);
+              rt->loc = &L_129;
+              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_130, &ic7);
+              tpl_out_value(rt, v41);
             }
-#line 60 "themes/clean/html_chunked/chunk.twig"
+#line 61 "themes/clean/html_chunked/chunk.twig"
             tpl_out(rt, "\">", 2);
-#line 60 "themes/clean/html_chunked/chunk.twig"
+#line 61 "themes/clean/html_chunked/chunk.twig"
             {
-              rt->loc = &L_142;
-              const tpl_value a53[1] = {v10};
-              tpl_value v54 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a53, NULL, &L_143);
-              tpl_out_value(rt, v54);
+              rt->loc = &L_131;
+              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_132, &ic8);
+              tpl_out_value(rt, v42);
             }
-#line 60 "themes/clean/html_chunked/chunk.twig"
+#line 61 "themes/clean/html_chunked/chunk.twig"
             tpl_out(rt, "</h1>\n", 6);
+          } else {
+#line 62 "themes/clean/html_chunked/chunk.twig"
+            tpl_value v43 = tpl_str("title", 5u);
+            bool b44 = tpl_loose_eq(rt, v22, v43);
+            if (b44) {
+#line 63 "themes/clean/html_chunked/chunk.twig"
+              tpl_out(rt, "<h1 id=\"", 8);
+#line 63 "themes/clean/html_chunked/chunk.twig"
+              {
+                rt->loc = &L_133;
+                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_134, &ic9);
+                tpl_out_value(rt, v45);
+              }
+#line 63 "themes/clean/html_chunked/chunk.twig"
+              tpl_out(rt, "\">", 2);
+#line 63 "themes/clean/html_chunked/chunk.twig"
+              {
+                rt->loc = &L_135;
+                tpl_value v46;
+                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_136, &ic10);
+                bool b48 = tpl_truthy(v47);
+                if (b48) {
+                  v49 = tpl_var(rt, ctx, self, &N_app, &L_137);
+                  tpl_value v50 = tpl_str("getTitle", 8u);
+                  tpl_value v51 = tpl_str("title", 5u);
+                  const tpl_value a52[1] = {v51};
+                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_138);
+                  bool b54 = !tpl_loose_eq(rt, v47, v53);
+                  b48 = b54;
+                }
+                if (b48) {
+                  v46 = v47;
+                } else {
+                  v55 = tpl_var(rt, ctx, self, &N_book, &L_139);
+                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_140, &ic11);
+                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_141);
+                  v46 = v57;
+                }
+                tpl_out_value(rt, v46);
+              }
+#line 63 "themes/clean/html_chunked/chunk.twig"
+              tpl_out(rt, "</h1>\n", 6);
+            } else {
+#line 64 "themes/clean/html_chunked/chunk.twig"
+              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_142, &ic12);
+              bool b59 = tpl_truthy(v58);
+              if (!b59) {
+                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_143, &ic13);
+                bool b61 = tpl_truthy(v60);
+                b59 = b61;
+              }
+              if (b59) {
+#line 65 "themes/clean/html_chunked/chunk.twig"
+                tpl_out(rt, "<h1 id=\"", 8);
+#line 65 "themes/clean/html_chunked/chunk.twig"
+                {
+                  rt->loc = &L_144;
+                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_145, &ic14);
+                  tpl_out_value(rt, v62);
+                }
+#line 65 "themes/clean/html_chunked/chunk.twig"
+                tpl_out(rt, "\">", 2);
+#line 65 "themes/clean/html_chunked/chunk.twig"
+                {
+                  rt->loc = &L_146;
+                  const tpl_value a63[1] = {v20};
+                  tpl_value v64 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a63, NULL, &L_147);
+                  tpl_out_value(rt, v64);
+                }
+#line 65 "themes/clean/html_chunked/chunk.twig"
+                tpl_out(rt, "</h1>\n", 6);
+              }
+            }
           }
         }
       }
+#line 67 "themes/clean/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_148;
+        v65 = tpl_getattr_name_ic(rt, v20, &N_content, &L_149, &ic15);
+        tpl_out_value(rt, v65);
+      }
+#line 67 "themes/clean/html_chunked/chunk.twig"
+      tpl_out(rt, "\n</article>\n", 12);
     }
   }
-#line 62 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_144;
-    v55 = tpl_getattr_name_ic(rt, v10, &N_content, &L_145, &ic14);
-    tpl_out_value(rt, v55);
-  }
-#line 62 "themes/clean/html_chunked/chunk.twig"
-  tpl_out(rt, "\n</article>\n", 12);
 }
 
 #line 1 "themes/clean/html_chunked/chunk.twig"
@@ -1491,15 +1532,15 @@ static void fn5(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
 #line 7 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_146;
+    rt->loc = &L_150;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_146);
+    tpl_import(rt, self, 0, v0, &L_150);
   }
 #line 6 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_147;
+    rt->loc = &L_151;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_147);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_151);
   }
 }
 
@@ -1520,17 +1561,17 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_148;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_149);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_150, &ic0);
+    rt->loc = &L_152;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_153);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_154, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 4 "themes/clean/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 4 "themes/clean/common/code.twig"
       {
-        rt->loc = &L_151;
-        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_152);
+        rt->loc = &L_155;
+        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_156);
         tpl_out_value(rt, v3);
       }
     }
@@ -1539,8 +1580,8 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_153;
-    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_154, &ic1);
+    rt->loc = &L_157;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_158, &ic1);
     tpl_out_value(rt, v4);
   }
 #line 4 "themes/clean/common/code.twig"
@@ -2435,26 +2476,26 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_155;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_156);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_157, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_158);
+    rt->loc = &L_159;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_160);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_161, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_162);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_159;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_160, &ic1);
+    rt->loc = &L_163;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_164, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_161;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_162);
+        rt->loc = &L_165;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_166);
         tpl_out_value(rt, v5);
       }
     }
@@ -2463,14 +2504,14 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_163;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_164, &ic2);
+    rt->loc = &L_167;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_168, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_165;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_166);
+        rt->loc = &L_169;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_170);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2479,7 +2520,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_167;
+    rt->loc = &L_171;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2497,32 +2538,32 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_168);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_172);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_169);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_173);
     const tpl_value a21[2] = {v14, v20};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_170);
-    tpl_value v22 = k2->fn(rt, ctx, 2, a21, &L_170);
+      k2 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_174);
+    tpl_value v22 = k2->fn(rt, ctx, 2, a21, &L_174);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_171;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_172);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_173, &ic3);
+    rt->loc = &L_175;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_176);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_177, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_174;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_175);
+        rt->loc = &L_178;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_179);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2531,7 +2572,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_176;
+    rt->loc = &L_180;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2582,14 +2623,14 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_177);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_181);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_178);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_182);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
@@ -2629,16 +2670,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_179;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_180);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_181, &ic0);
+    rt->loc = &L_183;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_184);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_185, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_182, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_186, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2649,10 +2690,10 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_183;
+    rt->loc = &L_187;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_184);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_185, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_188);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_189, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2665,15 +2706,15 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_186;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_187, &ic3);
+    rt->loc = &L_190;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_191, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_188;
+        rt->loc = &L_192;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2684,19 +2725,19 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_189;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_190, &ic4);
+    rt->loc = &L_193;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_194, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_191;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_192, &ic5);
+    rt->loc = &L_195;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_196, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_193, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_197, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2705,22 +2746,22 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_194;
+        rt->loc = &L_198;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_195;
+            rt->loc = &L_199;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_196;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_197, &ic7);
+            rt->loc = &L_200;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_201, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2731,16 +2772,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_198;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_199);
+        rt->loc = &L_202;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_203);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_200;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_201, &ic8);
+            rt->loc = &L_204;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_205, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2748,8 +2789,8 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_202;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_203, &ic9);
+            rt->loc = &L_206;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_207, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2776,10 +2817,10 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_204;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_205);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_206, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_207);
+    rt->loc = &L_208;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_209);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_210, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_211);
     tpl_out_value(rt, v2);
   }
 }
@@ -2806,7 +2847,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_208;
+    rt->loc = &L_212;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -2817,7 +2858,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_208);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_212);
   }
 #line 10 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
@@ -2837,8 +2878,8 @@ static tpl_value fn24(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_211, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_212, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_215, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_216, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
@@ -2859,8 +2900,8 @@ static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_217, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_218, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_221, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_222, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -2895,32 +2936,32 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_209;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_210);
+    rt->loc = &L_213;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_214);
     tpl_value v1 = tpl_closure_new_slots(rt, fn24, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_213);
-    tpl_value v3 = k3->fn(rt, ctx, 2, a2, &L_213);
+      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_217);
+    tpl_value v3 = k3->fn(rt, ctx, 2, a2, &L_217);
     const tpl_value a4[1] = {v3};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_214);
-    tpl_value v5 = k4->fn(rt, ctx, 1, a4, &L_214);
+      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_218);
+    tpl_value v5 = k4->fn(rt, ctx, 1, a4, &L_218);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_215;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_216);
+    rt->loc = &L_219;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_220);
     tpl_value v7 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_219);
-    tpl_value v9 = k3->fn(rt, ctx, 2, a8, &L_219);
+      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_223);
+    tpl_value v9 = k3->fn(rt, ctx, 2, a8, &L_223);
     const tpl_value a10[1] = {v9};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_220);
-    tpl_value v11 = k4->fn(rt, ctx, 1, a10, &L_220);
+      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_224);
+    tpl_value v11 = k4->fn(rt, ctx, 1, a10, &L_224);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/clean/html_chunked/index.twig"
@@ -2928,83 +2969,83 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_221;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_222);
+    rt->loc = &L_225;
+    v12 = tpl_var(rt, ctx, self, &N_toc, &L_226);
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_223);
+    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_227);
     bool b15 = tpl_truthy(v14);
     if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_224, &ic0);
+      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_228, &ic0);
       v13 = v16;
     } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_225);
+      v17 = tpl_var(rt, ctx, self, &N_app, &L_229);
       tpl_value v18 = tpl_str("getTitle", 8u);
       tpl_value v19 = tpl_str("toc", 3u);
       const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_226);
+      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_230);
       v13 = v21;
     }
     tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_227);
+    v23 = tpl_var(rt, ctx, self, &N_root, &L_231);
     tpl_value v24 = tpl_str("", 0u);
     tpl_value v25 = tpl_str("toc", 3u);
     const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_228);
+    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_232);
     tpl_out_value(rt, v27);
   }
 #line 17 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 18 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_229;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_230);
+    rt->loc = &L_233;
+    v28 = tpl_var(rt, ctx, self, &N_first, &L_234);
     bool b29 = tpl_truthy(v28);
     if (b29) {
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 19 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_231;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_232);
+        rt->loc = &L_235;
+        v30 = tpl_var(rt, ctx, self, &N_app, &L_236);
         tpl_value v31 = tpl_str("getLabel", 8u);
         tpl_value v32 = tpl_str("next", 4u);
         const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_233);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_234);
+        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_237);
+        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_238);
         tpl_out_value(rt, v35);
       }
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_235;
+        rt->loc = &L_239;
         tpl_out_value(rt, v23);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_236;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_237, &ic1);
+        rt->loc = &L_240;
+        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_241, &ic1);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_238;
+        rt->loc = &L_242;
         tpl_value v37 = tpl_str("getLabel", 8u);
         tpl_value v38 = tpl_str("next", 4u);
         const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_239);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_240);
+        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_243);
+        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_244);
         tpl_out_value(rt, v41);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_241;
+        rt->loc = &L_245;
         const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_242);
+        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_246);
         tpl_out_value(rt, v43);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
@@ -3023,15 +3064,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_243;
+    rt->loc = &L_247;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_243);
+    tpl_import(rt, self, 0, v0, &L_247);
   }
 #line 3 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_248;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_244);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_248);
   }
 }
 
@@ -3093,15 +3134,15 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_245;
+    rt->loc = &L_249;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_245);
+    tpl_import(rt, self, 0, v0, &L_249);
   }
 #line 5 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_246;
+    rt->loc = &L_250;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3126,103 +3167,103 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_247);
-    tpl_value v13 = k5->fn(rt, ctx, 2, a12, &L_247);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_248);
+      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_251);
+    tpl_value v13 = k5->fn(rt, ctx, 2, a12, &L_251);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_252);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_249;
+    rt->loc = &L_253;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_250);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_254);
     const tpl_value a20[1] = {v19};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_251);
-    tpl_value v21 = k6->fn(rt, ctx, 1, a20, &L_251);
+      k6 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_255);
+    tpl_value v21 = k6->fn(rt, ctx, 1, a20, &L_255);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_249);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_253);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_252;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_252);
+    rt->loc = &L_256;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_256);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_253;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_253);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_257);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_254;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_255);
+    rt->loc = &L_258;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_259);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_256);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_260);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_257;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_257);
+    rt->loc = &L_261;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_261);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_258);
+    rt->loc = &L_262;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_262);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_259;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_260);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_261, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_262);
+    rt->loc = &L_263;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_264);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_265, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_266);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_263;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_264, &ic1);
+    rt->loc = &L_267;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_268, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_265;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_266);
+        rt->loc = &L_269;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_270);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_267;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_268, &ic2);
+    rt->loc = &L_271;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_272, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_269;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_270);
+        rt->loc = &L_273;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_274);
         tpl_out_value(rt, v36);
       }
     }
@@ -3248,7 +3289,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_271;
+    rt->loc = &L_275;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3269,30 +3310,30 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_272);
-    tpl_value v9 = k7->fn(rt, ctx, 2, a8, &L_272);
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_276);
+    tpl_value v9 = k7->fn(rt, ctx, 2, a8, &L_276);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_273;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_274);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_275, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_276);
+    rt->loc = &L_277;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_278);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_279, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_280);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_277;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_278);
+    rt->loc = &L_281;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_282);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_279);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_283);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3318,38 +3359,38 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_280;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_281);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_282, &ic0);
+    rt->loc = &L_284;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_285);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_286, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_283;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic1);
+    rt->loc = &L_287;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_288, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_285;
+    rt->loc = &L_289;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_286);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_290);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_287);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_291);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_285);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_289);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3363,9 +3404,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_288;
+    rt->loc = &L_292;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_288);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_292);
   }
 }
 
@@ -3388,38 +3429,38 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_289;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_290);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_291, &ic0);
+    rt->loc = &L_293;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_294);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_295, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_292;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_293, &ic1);
+    rt->loc = &L_296;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_297, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_294;
+    rt->loc = &L_298;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_295);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_299);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_296);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_300);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_294);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_298);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3433,9 +3474,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_297;
+    rt->loc = &L_301;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_297);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_301);
   }
 }
 
@@ -3463,7 +3504,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_298;
+    rt->loc = &L_302;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3487,9 +3528,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_299;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_300);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_301, &ic0);
+        rt->loc = &L_303;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_304);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_305, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3500,17 +3541,17 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_302;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_303);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_304, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_305);
+    rt->loc = &L_306;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_308, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_306;
+    rt->loc = &L_310;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3534,9 +3575,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_307;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_308, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_309);
+        rt->loc = &L_311;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_312, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_313);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3545,16 +3586,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_310;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_311, &ic3);
+    rt->loc = &L_314;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_315, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_312;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_313);
+        rt->loc = &L_316;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_317);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3563,16 +3604,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_314;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_315, &ic4);
+    rt->loc = &L_318;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_319, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_316;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_317);
+        rt->loc = &L_320;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_321);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3605,8 +3646,8 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k8)
-    k8 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_319);
-  tpl_value v3 = k8->fn(rt, scope, 2, a2, &L_319);
+    k8 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_323);
+  tpl_value v3 = k8->fn(rt, scope, 2, a2, &L_323);
   return v3;
 }
 
@@ -3639,7 +3680,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_322;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3657,74 +3698,74 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_320);
-    tpl_value v9 = k9->fn(rt, ctx, 3, a8, &L_320);
+      k9 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_324);
+    tpl_value v9 = k9->fn(rt, ctx, 3, a8, &L_324);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_321;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_322);
+    rt->loc = &L_325;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_326);
     const tpl_value a11[1] = {v10};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_323);
-    bool b12 = !tpl_truthy(k10->fn(rt, ctx, 1, a11, &L_323));
+      k10 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_327);
+    bool b12 = !tpl_truthy(k10->fn(rt, ctx, 1, a11, &L_327));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_324;
+        rt->loc = &L_328;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_325;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_326);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_327, &ic0);
+            rt->loc = &L_329;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_330);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_331, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_328;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_329);
+            rt->loc = &L_332;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_333);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_330;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_331);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_332, &ic1);
+            rt->loc = &L_334;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_335);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_336, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_333;
+            rt->loc = &L_337;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_334, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_338, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_335);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_339);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_336);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_340);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_337);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_338, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_339, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_341);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_342, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_343, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_340);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_344);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3733,15 +3774,15 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_341;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_342, &ic5);
+            rt->loc = &L_345;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_346, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_343;
+                rt->loc = &L_347;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3785,25 +3826,25 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_344;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_345);
+    rt->loc = &L_348;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_349);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_346;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_347);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_348, &ic0);
+    rt->loc = &L_350;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_351);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_352, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_349;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_350);
+        rt->loc = &L_353;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_354);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3812,7 +3853,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_355;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3826,7 +3867,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_352, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_356, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3835,9 +3876,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_353;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_354, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_355);
+        rt->loc = &L_357;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_358, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_359);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3848,7 +3889,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_356;
+    rt->loc = &L_360;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3872,14 +3913,14 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_357);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_361);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_358;
+    rt->loc = &L_362;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3900,29 +3941,29 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_359);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_363);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_360);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_364);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_361);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_365);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_362;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_363);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_364, &ic3);
+    rt->loc = &L_366;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_367);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_368, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_365;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_366);
+        rt->loc = &L_369;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_370);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3931,16 +3972,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_367;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_368);
+    rt->loc = &L_371;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_372);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_369;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_370);
+        rt->loc = &L_373;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_374);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3971,24 +4012,24 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_371;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_372);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_373, &ic0);
+    rt->loc = &L_375;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_376);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_377, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_374;
+        rt->loc = &L_378;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_375;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_376, &ic1);
+        rt->loc = &L_379;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3999,8 +4040,8 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_377;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_378, &ic2);
+    rt->loc = &L_381;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_382, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4022,7 +4063,7 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_379;
+    rt->loc = &L_383;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4044,9 +4085,9 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_384;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_381);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_385);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4056,22 +4097,22 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_382;
+        rt->loc = &L_386;
         const tpl_value a12[1] = {v8};
         if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_383);
-        tpl_value v13 = k11->fn(rt, ctx, 1, a12, &L_383);
+          k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_387);
+        tpl_value v13 = k11->fn(rt, ctx, 1, a12, &L_387);
         const tpl_value a14[1] = {v13};
         if (!k12)
-          k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_384);
-        tpl_value v15 = k12->fn(rt, ctx, 1, a14, &L_384);
+          k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_388);
+        tpl_value v15 = k12->fn(rt, ctx, 1, a14, &L_388);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_385;
+    rt->loc = &L_389;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4093,11 +4134,11 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_386);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_390);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_387);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_391);
     tpl_out_value(rt, v29);
   }
 }
@@ -4122,30 +4163,30 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_388;
+    rt->loc = &L_392;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_389);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_390, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_393);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_394, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_391, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_395, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_392);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_396);
     const tpl_value a9[1] = {v8};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_393);
-    tpl_value v10 = k13->fn(rt, ctx, 1, a9, &L_393);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_397);
+    tpl_value v10 = k13->fn(rt, ctx, 1, a9, &L_397);
     const tpl_value a11[1] = {v10};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_394);
-    tpl_value v12 = k14->fn(rt, ctx, 1, a11, &L_394);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_398);
+    tpl_value v12 = k14->fn(rt, ctx, 1, a11, &L_398);
     tpl_out_value(rt, v12);
   }
 }
@@ -4164,9 +4205,9 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_409);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_413);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_410, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_414, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4228,16 +4269,16 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_395;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_396);
+    rt->loc = &L_399;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_400);
     const tpl_value a1[1] = {v0};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_397);
-    bool b2 = !tpl_truthy(k15->fn(rt, ctx, 1, a1, &L_397));
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_401);
+    bool b2 = !tpl_truthy(k15->fn(rt, ctx, 1, a1, &L_401));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_398;
+        rt->loc = &L_402;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4246,30 +4287,30 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_399;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_400);
+        rt->loc = &L_403;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_404);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_401;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_402);
+            rt->loc = &L_405;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_406);
             const tpl_value a8[1] = {v7};
             if (!k15)
-              k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_403);
-            bool b9 = !tpl_truthy(k15->fn(rt, it6.scope, 1, a8, &L_403));
+              k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_407);
+            bool b9 = !tpl_truthy(k15->fn(rt, it6.scope, 1, a8, &L_407));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_404;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_405);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_406, &ic0);
+                rt->loc = &L_408;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_409);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_410, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k16)
-                  k16 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_407);
-                tpl_value v13 = k16->fn(rt, it6.scope, 1, a12, &L_407);
+                  k16 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_411);
+                tpl_value v13 = k16->fn(rt, it6.scope, 1, a12, &L_411);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4277,32 +4318,32 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_408;
+                    rt->loc = &L_412;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn45, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_411);
-                    tpl_value v17 = k17->fn(rt, it6.scope, 2, a16, &L_411);
+                      k17 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_415);
+                    tpl_value v17 = k17->fn(rt, it6.scope, 2, a16, &L_415);
                     const tpl_value a18[1] = {v17};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_412);
-                    tpl_value v19 = k18->fn(rt, it6.scope, 1, a18, &L_412);
+                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_416);
+                    tpl_value v19 = k18->fn(rt, it6.scope, 1, a18, &L_416);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_413;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_414);
+                    rt->loc = &L_417;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_418);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_415;
+                        rt->loc = &L_419;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_416);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_420);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4317,18 +4358,18 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_417;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_418);
+                    rt->loc = &L_421;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
-                    tpl_value v30 = k18->fn(rt, it6.scope, 1, a29, &L_419);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_420);
+                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
+                    tpl_value v30 = k18->fn(rt, it6.scope, 1, a29, &L_423);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_424);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_421);
-                    tpl_value v33 = k19->fn(rt, it6.scope, 3, a32, &L_421);
+                      k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_425);
+                    tpl_value v33 = k19->fn(rt, it6.scope, 3, a32, &L_425);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4337,22 +4378,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_422;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_423);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_424);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_425, &ic1);
+            rt->loc = &L_426;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_429, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_426);
-            tpl_value v40 = k20->fn(rt, it6.scope, 2, a39, &L_426);
+              k20 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_430);
+            tpl_value v40 = k20->fn(rt, it6.scope, 2, a39, &L_430);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_427;
+            rt->loc = &L_431;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4368,8 +4409,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_429, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_433, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4379,7 +4420,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_430;
+            rt->loc = &L_434;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4407,11 +4448,11 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_431;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_433, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_434, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_435);
+                rt->loc = &L_435;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_437, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_438, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_439);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4422,31 +4463,31 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_436;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_438, &ic5);
+            rt->loc = &L_440;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_442, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_439;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_440);
+            rt->loc = &L_443;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_444);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_441;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_442);
+            rt->loc = &L_445;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_446);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_443;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_444);
+            rt->loc = &L_447;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_448);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4461,9 +4502,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_445;
+            rt->loc = &L_449;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_446);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_450);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4474,24 +4515,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_447;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_448);
+        rt->loc = &L_451;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_452);
         const tpl_value a76[1] = {v75};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_449);
-        tpl_value v77 = k18->fn(rt, ctx, 1, a76, &L_449);
+          k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_453);
+        tpl_value v77 = k18->fn(rt, ctx, 1, a76, &L_453);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_450;
+            rt->loc = &L_454;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
-            tpl_value v82 = k18->fn(rt, ctx, 1, a81, &L_451);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_452);
+              k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
+            tpl_value v82 = k18->fn(rt, ctx, 1, a81, &L_455);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_456);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4549,18 +4590,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_453;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_454);
+    rt->loc = &L_457;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
     const tpl_value a1[1] = {v0};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_455);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_455));
+      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
+    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_459));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_456;
+        rt->loc = &L_460;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4578,34 +4619,34 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_457;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_458);
+        rt->loc = &L_461;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_462);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_459;
+        rt->loc = &L_463;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_461);
+        rt->loc = &L_464;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_465);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_462;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_463);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_464);
+        rt->loc = &L_466;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_467);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_468);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_465);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_469);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4635,9 +4676,9 @@ static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_466;
+    rt->loc = &L_470;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_466);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
   }
 }
 
@@ -4650,9 +4691,9 @@ static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_467;
+    rt->loc = &L_471;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_467);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
   }
 }
 
@@ -4665,9 +4706,9 @@ static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_472;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_468);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
   }
 }
 
@@ -4680,9 +4721,9 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_469;
+    rt->loc = &L_473;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
   }
 }
 
@@ -4695,9 +4736,9 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_474;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
   }
 }
 
@@ -4710,9 +4751,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_475;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
   }
 }
 
@@ -4725,9 +4766,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_476;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
   }
 }
 
@@ -4740,9 +4781,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_473;
+    rt->loc = &L_477;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
   }
 }
 
@@ -4755,9 +4796,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
+    rt->loc = &L_478;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
   }
 }
 
@@ -4770,9 +4811,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
+    rt->loc = &L_479;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
   }
 }
 
@@ -4785,9 +4826,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
+    rt->loc = &L_480;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
   }
 }
 
@@ -4810,63 +4851,63 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_477);
+    rt->loc = &L_481;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_481);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_478);
+    rt->loc = &L_482;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_482);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_479);
+    rt->loc = &L_483;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_483);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_480);
+    rt->loc = &L_484;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_484);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_481);
+    rt->loc = &L_485;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_485);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_482);
+    rt->loc = &L_486;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_486);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_483);
+    rt->loc = &L_487;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_487);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_484);
+    rt->loc = &L_488;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_488);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_485);
+    rt->loc = &L_489;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_489);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_486);
+    rt->loc = &L_490;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_490);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_487);
+    rt->loc = &L_491;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_491);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_488);
+    rt->loc = &L_492;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_492);
   }
 }
 
@@ -4897,12 +4938,12 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_489;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_490);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_491, &ic0);
+    rt->loc = &L_493;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_494);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_495, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_492, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_496, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4913,16 +4954,16 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_493;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_494);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_495, &ic2);
+    rt->loc = &L_497;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_498);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_499, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_496;
+        rt->loc = &L_500;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4933,22 +4974,22 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_497;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_498);
+    rt->loc = &L_501;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_502);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_499;
+        rt->loc = &L_503;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_500;
+            rt->loc = &L_504;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -4959,23 +5000,23 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_501;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_502, &ic3);
+        rt->loc = &L_505;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_506, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_503;
+            rt->loc = &L_507;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_504;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_505, &ic4);
+            rt->loc = &L_508;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_509, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -4986,8 +5027,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_506;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_507, &ic5);
+        rt->loc = &L_510;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_511, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -4998,7 +5039,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_508;
+    rt->loc = &L_512;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5009,7 +5050,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_509;
+        rt->loc = &L_513;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5020,8 +5061,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_510;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_511, &ic6);
+    rt->loc = &L_514;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_515, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5047,26 +5088,26 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_512;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_513);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_514, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_515);
+    rt->loc = &L_516;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_517);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_518, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_519);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_516;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_517, &ic1);
+    rt->loc = &L_520;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_521, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_518;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_519);
+        rt->loc = &L_522;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_523);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5075,16 +5116,16 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_520;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_521, &ic2);
+    rt->loc = &L_524;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_525, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_522;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_523);
+        rt->loc = &L_526;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_527);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5092,7 +5133,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5096 "clean_html_chunked.c"
+#line 5137 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -5152,6 +5193,11 @@ static const char T0_source[] =
     "{% endif %}\n"
     "<main id=\"main_content\" class=\"book-main\">\n"
     "{% block content %}\n"
+    "{% if item.decorated ?\? false %}\n"
+    "{#- The item's own element template (written for book.html) made the\n"
+    "    whole item, heading included. -#}\n"
+    "{{ item.content }}\n"
+    "{% else %}\n"
     "{% set section = (item.level ?\? 1) > 1 %}\n"
     "<article class=\"item {{ item.config.element|e }}{{ section ? ' section' }}\">\n"
     "{% if section and item.parent %}\n"
@@ -5166,6 +5212,7 @@ static const char T0_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</article>\n"
+    "{% endif %}\n"
     "{% endblock %}\n"
     "{% if previous or next %}\n"
     "<nav class=\"pager pager-bottom\" aria-label=\"{{ app.getLabel('previous')|e }} / {{ app.getLabel('next')|e }}\">\n"
@@ -5187,7 +5234,7 @@ static const tpl_template T0 = {
   .nblocks = 5,
   .blocks = T0_blocks,
   .source = T0_source,
-  .source_len = 3236,
+  .source_len = 3418,
   .ast = NULL,
 };
 

@@ -443,6 +443,7 @@ const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
       tpl_map_set(e->a, r, item.u.map->entries[j].key,
                   item.u.map->entries[j].val);
   bk_set(e, r, "content", bk_html(e, out));
+  bk_set(e, r, "decorated", tpl_bool(true));
   tpl_map *v = tpl_map_new(e->a, 8);
   for (size_t j = 0; j < vars->len; j++)
     tpl_map_set(e->a, v, vars->entries[j].key, vars->entries[j].val);
