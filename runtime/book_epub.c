@@ -145,6 +145,27 @@ static void image_size(const char *d, size_t n, long *w, long *h) {
 
 /* ---- XHTML ----------------------------------------------------------- */
 
+/* libxml2 reports every error of a parse; the first one names the cause
+ * (a later "premature end of data" is only its consequence). */
+typedef struct first_error {
+  bool seen;
+  int line;
+  char msg[256];
+} first_error;
+
+static void keep_first(void *user, xmlErrorPtr err) {
+  first_error *f = user;
+  if (f->seen || !err)
+    return;
+  f->seen = true;
+  f->line = err->line;
+  snprintf(f->msg, sizeof f->msg, "%s",
+           err->message ? err->message : "not well-formed");
+  size_t n = strlen(f->msg);
+  while (n && (f->msg[n - 1] == '\n' || f->msg[n - 1] == ' '))
+    f->msg[--n] = 0;
+}
+
 /* Content documents must be well-formed XML: raw HTML in a book's Markdown
  * may not be. Reports the first problem of the book once. */
 static bool well_formed(epub *p, const bk_item *it, const char *name,
@@ -152,26 +173,20 @@ static bool well_formed(epub *p, const bk_item *it, const char *name,
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt)
     return true;
+  first_error fe = {0};
+  xmlSetStructuredErrorFunc(&fe, keep_first);
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
                                         XML_PARSE_NOWARNING);
+  xmlSetStructuredErrorFunc(NULL, NULL);
   bool ok = doc != NULL && ctxt->wellFormed;
   if (!ok && !p->failed_xml) {
     p->failed_xml = true;
-    const xmlError *err = xmlCtxtGetLastError(ctxt);
-    char msg[256] = "not well-formed";
-    if (err && err->message) {
-      snprintf(msg, sizeof msg, "%s", err->message);
-      size_t n = strlen(msg);
-      while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = 0;
-    }
-    bk_report(p->e->rep, BK_ERROR,
-              it && it->file ? it->file : name, 0, 0,
+    bk_report(p->e->rep, BK_ERROR, it && it->file ? it->file : name, 0, 0,
               "the EPUB page %s is not well-formed XHTML (line %d of the "
               "page: %s); HTML written in the Markdown must be XHTML in an "
               "EPUB: close every element, quote every attribute",
-              name, err ? err->line : 0, msg);
+              name, fe.line, fe.seen ? fe.msg : "not well-formed");
   }
   if (doc)
     xmlFreeDoc(doc);
@@ -286,9 +301,11 @@ static tpl_value str_list(bk_edition *e, const char *const *s, size_t n) {
  * Resources/Templates/<edition>/, <format>/, then Resources/Templates/. */
 static const char *find_cover(bk_edition *e) {
   const char *dirs[] = {e->name, e->format, ""};
-  const char *names[] = {"cover.jpg", "cover.jpeg", "cover.png"};
+  /* Other kinds are looked for too, to say that they cannot be covers. */
+  const char *names[] = {"cover.jpg", "cover.jpeg", "cover.png",
+                         "cover.gif", "cover.svg",  "cover.webp"};
   for (size_t i = 0; i < 3; i++)
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < 6; k++) {
       const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s",
                                    dirs[i], dirs[i][0] ? "/" : "", names[k]);
       bool missing;

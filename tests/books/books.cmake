@@ -35,3 +35,12 @@ if(OCTAVO_VALGRIND_TESTS)
 endif()
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
+# The EPUB editions (test_epub.py): EPUBCheck, the zip's structure,
+# reproducibility, links and manifest, identifiers, the sampler's golden
+# package. EPUBCheck's JVM makes it the slowest of the book tests.
+add_test(NAME books_epub
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_epub.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR}
+                 --make-corpus ${OCTAVO_MAKE_CORPUS})
+set_tests_properties(books_epub PROPERTIES
+                     LABELS books TIMEOUT 600 SKIP_RETURN_CODE 77)
