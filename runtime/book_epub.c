@@ -194,6 +194,89 @@ static bool well_formed(epub *p, const bk_item *it, const char *name,
   return ok;
 }
 
+/* ---- the book's style sheet and what it uses ------------------------ */
+
+/* The media type of a font or image a style sheet uses, from its bytes. */
+static const char *resource_type(const char *d, size_t n) {
+  bool webp;
+  const char *img = image_type(d, n, &webp);
+  if (img)
+    return img;
+  if (n >= 4 && !memcmp(d, "wOFF", 4))
+    return "font/woff";
+  if (n >= 4 && !memcmp(d, "wOF2", 4))
+    return "font/woff2";
+  if (n >= 4 && !memcmp(d, "OTTO", 4))
+    return "font/otf";
+  if (n >= 4 && (!memcmp(d, "\0\1\0\0", 4) || !memcmp(d, "true", 4)))
+    return "font/ttf";
+  return NULL;
+}
+
+/* Fonts and images that the book's style.css names with url(…), relative
+ * to its folder, go into the package next to it (OEBPS/css/…) and into the
+ * manifest, as the reading system needs them declared. */
+static int put_css_resources(epub *p) {
+  bk_edition *e = p->e;
+  size_t len;
+  char *css = tpl_read_file(e->custom_css, &len);
+  if (!css)
+    return 0;
+  const char *rel_css = e->custom_css + strlen(e->book_dir) + 1;
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", rel_css);
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = 0;
+  int rc = 0;
+  for (const char *c = css; (c = strstr(c, "url(")); ) {
+    c += 4;
+    while (*c == ' ' || *c == '"' || *c == '\'')
+      c++;
+    const char *end = c;
+    while (*end && *end != ')' && *end != '"' && *end != '\'' && *end != ' ')
+      end++;
+    char *url = tpl_arena_strndup(e->a, c, (size_t)(end - c));
+    c = end;
+    char *cut = strpbrk(url, "?#");
+    if (cut)
+      *cut = 0;
+    if (!url[0] || strstr(url, ":") || url[0] == '/')
+      continue; /* data:, http:, absolute: not files of the book */
+    bool missing = false;
+    const char *abs = bk_book_path(e, dir, url, rel_css, 0, 0, &missing);
+    if (!abs) {
+      if (missing)
+        bk_report(e->rep, BK_WARNING, rel_css, 0, 0,
+                  "'%s' named in the style sheet is not in %s/", url, dir);
+      else
+        rc = -1;
+      continue;
+    }
+    size_t n;
+    char *data = tpl_read_file(abs, &n);
+    const char *type = data ? resource_type(data, n) : NULL;
+    if (!type) {
+      bk_report(e->rep, BK_ERROR, rel_css, 0, 0,
+                "'%s' named in the style sheet is not a font (TrueType, "
+                "OpenType, WOFF) or an image EPUB readers show",
+                url);
+      free(data);
+      rc = -1;
+      continue;
+    }
+    const char *href = bk_aprintf(e->a, "css/%s", url);
+    if (!tpl_map_get_str(p->hrefs, href, strlen(href), NULL)) {
+      epub_put(p, bk_aprintf(e->a, "OEBPS/%s", href), data, n);
+      manifest_add(p, bk_aprintf(e->a, "css-resource-%zu", p->nitems + 1),
+                   href, type, NULL);
+    }
+    free(data);
+  }
+  free(css);
+  return rc;
+}
+
 /* ---- identifiers and dates ------------------------------------------ */
 
 static uint64_t fnv64(uint64_t h, const char *s) {
@@ -532,6 +615,8 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
                  "text/css", NULL);
   }
   if (bk_put_images(e, &sink, "OEBPS/", check_image, &p) != 0)
+    return -1;
+  if (e->custom_css && put_css_resources(&p) != 0)
     return -1;
 
   /* The package document. */
