@@ -437,7 +437,7 @@ static int zip_all(epub *p, const char *path, const char *date) {
     bool store = !strcmp(f->name, "mimetype");
     if (zip_set_file_compression(z, (zip_uint64_t)idx,
                                  store ? ZIP_CM_STORE : ZIP_CM_DEFLATE,
-                                 store ? 0 : 9) != 0 ||
+                                 store ? 0 : 6) != 0 ||
         zip_file_set_dostime(z, (zip_uint64_t)idx, 0, dosdate, 0) != 0)
       rc = -1;
   }
