@@ -122,6 +122,9 @@ bool bk_has_template(bk_edition *e, const char *name);
 /* The label `name` ("figure", "next"…) rendered with vars (a map or null);
  * "" when the language has none. */
 const char *bk_label(bk_edition *e, const char *name, tpl_value vars);
+/* The other folder name of the edition's format in Resources/Templates/:
+ * "htmlchunked" (Easybook's) for html_chunked, "epub" for mobi, else "". */
+const char *bk_format_alias(const bk_edition *e);
 /* The default title of element `name`. */
 const char *bk_title(bk_edition *e, const char *name);
 

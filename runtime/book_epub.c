@@ -277,6 +277,28 @@ static int put_css_resources(epub *p) {
   return rc;
 }
 
+/* An EPUB holds its images: one from the web (src="http…") would make
+ * the package invalid, so it is an error that says what to do. */
+static bool remote_image(bk_edition *e, const bk_item *it, const char *html) {
+  for (const char *p = html; (p = strstr(p, "<img ")); p++) {
+    const char *end = strchr(p, '>');
+    const char *src = strstr(p, " src=\"");
+    if (!src || (end && src > end))
+      continue;
+    src += 6;
+    if (strncmp(src, "http:", 5) && strncmp(src, "https:", 6) &&
+        strncmp(src, "//", 2))
+      continue;
+    const char *q = strchr(src, '"');
+    bk_report(e->rep, BK_ERROR, it->file ? it->file : "config.yml", 0, 0,
+              "the image '%.*s' is on the web, and an EPUB must hold its "
+              "images: save it in Contents/images/ and link to that",
+              q ? (int)(q - src) : 80, src);
+    return true;
+  }
+  return false;
+}
+
 /* ---- identifiers and dates ------------------------------------------ */
 
 static uint64_t fnv64(uint64_t h, const char *s) {
@@ -383,11 +405,13 @@ static tpl_value str_list(bk_edition *e, const char *const *s, size_t n) {
 /* Finds the cover image as Easybook did: cover.jpg or cover.png in
  * Resources/Templates/<edition>/, <format>/, then Resources/Templates/. */
 static const char *find_cover(bk_edition *e) {
-  const char *dirs[] = {e->name, e->format, ""};
+  const char *dirs[] = {e->name, e->format, bk_format_alias(e), ""};
   /* Other kinds are looked for too, to say that they cannot be covers. */
   const char *names[] = {"cover.jpg", "cover.jpeg", "cover.png",
                          "cover.gif", "cover.svg",  "cover.webp"};
-  for (size_t i = 0; i < 3; i++)
+  for (size_t i = 0; i < 4; i++) {
+    if (i == 2 && !dirs[2][0])
+      continue;
     for (size_t k = 0; k < 6; k++) {
       const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s",
                                    dirs[i], dirs[i][0] ? "/" : "", names[k]);
@@ -396,6 +420,7 @@ static const char *find_cover(bk_edition *e) {
       if (p)
         return p;
     }
+  }
   return NULL;
 }
 
@@ -526,6 +551,10 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
     }
     html = bk_site_fix_links(&s, html, pg);
     len = strlen(html);
+    if (remote_image(e, pg->item, html)) {
+      rc = -1;
+      continue;
+    }
     if (!well_formed(&p, pg->item, pg->file, html, len)) {
       rc = -1;
       continue;
@@ -595,6 +624,17 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
     return -1;
   epub_put(&p, "OEBPS/nav.xhtml", nav, len);
   manifest_add(&p, "nav", "nav.xhtml", "application/xhtml+xml", "nav");
+  if (!toc_page) {
+    /* The landmarks point at the navigation document, which must then be
+     * in the spine: outside the reading order. */
+    tpl_list *sp = tpl_list_new(e->a, spine->len + 1);
+    memcpy(sp->items, spine->items, spine->len * sizeof *sp->items);
+    tpl_map *ref = tpl_map_new(e->a, 2);
+    bk_set(e, ref, "idref", tpl_cstr("nav"));
+    bk_set(e, ref, "linear", tpl_bool(false));
+    sp->items[spine->len] = tpl_map_value(ref);
+    spine = sp;
+  }
 
   const char *id = identifier(e);
   tpl_map *ncx = tpl_map_new(e->a, 3);

@@ -134,15 +134,21 @@ static int theme_find(void *data, tpl_env *env, const char *name, size_t len,
 
 /* ---- rendering ------------------------------------------------------ */
 
+const char *bk_format_alias(const bk_edition *e) {
+  if (!strcmp(e->format, "html_chunked"))
+    return "htmlchunked"; /* Easybook's spelling */
+  if (!strcmp(e->format, "mobi"))
+    return "epub"; /* mobi editions are EPUBs now */
+  return "";
+}
+
 /* Where a template named `name` lives, as the user should read it: the
  * book's file (Resources/Templates/…), or the theme's. */
 static const char *template_file(bk_edition *e, const char *name) {
   /* Content files rendered as templates are named by their path. */
   if (!strncmp(name, "Contents/", 9))
     return name;
-  const char *dirs[] = {e->name, e->format,
-                        strcmp(e->format, "html_chunked") ? "" : "htmlchunked",
-                        ""};
+  const char *dirs[] = {e->name, e->format, bk_format_alias(e), ""};
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
@@ -407,9 +413,7 @@ static void add_template_dir(bk_edition *e, const char *rel) {
 }
 
 static void find_custom_css(bk_edition *e) {
-  const char *dirs[] = {e->name, e->format,
-                        strcmp(e->format, "html_chunked") ? "" : "htmlchunked",
-                        ""};
+  const char *dirs[] = {e->name, e->format, bk_format_alias(e), ""};
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
@@ -443,8 +447,8 @@ static int setup_env(bk_edition *e) {
   e->loader = tpl_loader_new(e->env);
   add_template_dir(e, e->name);
   add_template_dir(e, e->format);
-  if (!strcmp(e->format, "html_chunked"))
-    add_template_dir(e, "htmlchunked");
+  if (bk_format_alias(e)[0])
+    add_template_dir(e, bk_format_alias(e));
   add_template_dir(e, "");
   tpl_env_add_source(e->env, (tpl_source){theme_find, &e->theme});
   e->app = tpl_obj_value(e->a, &app_class, e);
