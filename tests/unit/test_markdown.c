@@ -12,28 +12,7 @@
 
 #include "book_md.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      passed++;                                                                \
-    } else {                                                                   \
-      failed++;                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
-
-static void check_str(int line, const char *got, const char *want) {
-  if (got && strcmp(got, want) == 0) {
-    passed++;
-    return;
-  }
-  failed++;
-  fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", __FILE__, line,
-          got ? got : "(null)", want);
-}
-#define CHECK_STR(got, want) check_str(__LINE__, (got), (want))
+#include "check.h"
 
 #define CHECK_REF(ref, t, l, c)                                                \
   do {                                                                         \
