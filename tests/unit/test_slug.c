@@ -1,6 +1,7 @@
 /* Unit tests of slugs and the book's set of ids (runtime/book_slug.c).
  * Expected slugs follow Easybook's (ICU "Any-Latin; Latin-ASCII"), with
- * every run of other characters turned into one '-'. */
+ * every run of separators turned into one '-' and other punctuation
+ * dropped. */
 #include <stdio.h>
 #include <string.h>
 
