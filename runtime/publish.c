@@ -3,6 +3,7 @@
  * problem in the book, 2 bad usage. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +65,44 @@ typedef struct report_state {
   int verbosity;
   unsigned errors, warnings;
   unsigned usage_errors; /* errors in the --configuration argument */
+  /* Warnings already printed: each edition reads the same contents, and a
+   * broken link is one problem however many editions are published. */
+  uint64_t *seen;
+  size_t nseen, cseen;
 } report_state;
+
+/* True when this warning was printed before (and remembers it). */
+static bool seen_before(report_state *st, const char *file, unsigned line,
+                        unsigned col, const char *msg) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  const char *parts[] = {file ? file : "", msg};
+  for (size_t k = 0; k < 2; k++)
+    for (const char *c = parts[k]; *c; c++)
+      h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+  h = (h ^ line) * 0x100000001b3ULL;
+  h = (h ^ col) * 0x100000001b3ULL;
+  for (size_t i = 0; i < st->nseen; i++)
+    if (st->seen[i] == h)
+      return true;
+  if (st->nseen == st->cseen) {
+    size_t cap = st->cseen ? st->cseen * 2 : 32;
+    uint64_t *n = realloc(st->seen, cap * sizeof *n);
+    if (!n)
+      return false;
+    st->seen = n;
+    st->cseen = cap;
+  }
+  st->seen[st->nseen++] = h;
+  return false;
+}
 
 static void print_diag(void *user, bk_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   report_state *st = user;
   if (sev == BK_WARNING && st->strict)
     sev = BK_ERROR;
+  if (sev != BK_ERROR && seen_before(st, file, line, col, msg))
+    return;
   if (sev == BK_ERROR)
     st->errors++;
   if (sev == BK_ERROR && file && !strcmp(file, "--configuration"))
@@ -231,7 +263,7 @@ static char *book_folder(const char *arg) {
 
 static int cmd_publish(const char *dir, char **editions, int neditions,
                        const bk_options *opt, bool list) {
-  report_state st = {opt->strict, opt->verbosity, 0, 0, 0};
+  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0};
   bk_reporter rep = {print_diag, &st};
   char *book_dir = book_folder(dir);
   if (!book_dir)
@@ -335,6 +367,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
             st.errors == 1 ? "" : "s", st.warnings,
             st.warnings == 1 ? "" : "s");
 out:
+  free(st.seen);
   tpl_arena_free(a);
   free(book_dir);
   return rc;
@@ -556,7 +589,7 @@ static const char starter_css[] =
     "nav.toc li { }\n";
 
 static int cmd_customize(const char *dir, const char *edition) {
-  report_state st = {false, 0, 0, 0, 0};
+  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0};
   bk_reporter rep = {print_diag, &st};
   char *book_dir = book_folder(dir);
   if (!book_dir)
@@ -592,6 +625,7 @@ static int cmd_customize(const char *dir, const char *edition) {
   printf("Wrote %s\n", path);
   rc = 0;
 out:
+  free(st.seen);
   tpl_arena_free(a);
   free(book_dir);
   return rc;
