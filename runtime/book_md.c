@@ -1145,7 +1145,21 @@ static cmark_node *md_visit_quote(md *m, cmark_node *n) {
   sb_adds(&m->sb, tag);
   sb_adds(&m->sb, " class=\"admonition ");
   sb_adds(&m->sb, name);
-  sb_adds(&m->sb, "\">");
+  sb_adds(&m->sb, "\"");
+  /* Colour alone must not tell a warning from a tip: the kind's name, in
+   * the book's language, is what assistive technology announces. */
+  const char *label = m->opt->hooks.admonition_label
+                          ? m->opt->hooks.admonition_label(m->opt->hooks.user,
+                                                           name)
+                          : NULL;
+  if (label && label[0]) {
+    if (kind != 'A')
+      sb_adds(&m->sb, " role=\"note\"");
+    sb_adds(&m->sb, " aria-label=\"");
+    sb_add_escaped(&m->sb, label, strlen(label));
+    sb_adds(&m->sb, "\"");
+  }
+  sb_adds(&m->sb, ">");
   char close[16];
   snprintf(close, sizeof close, "</%s>", tag);
   cmark_node *c = md_custom_block(sb_cstr(&m->sb), close);

@@ -110,6 +110,10 @@ typedef struct bk_md_hooks {
                             const char *inner);
   /* lang is "" for code without a language. */
   const char *(*code_html)(void *user, const char *lang, const char *inner);
+  /* The name of an admonition's kind ("note", "warning"…) in the book's
+   * language, given to assistive technology as its aria-label; NULL hook
+   * or result: none. */
+  const char *(*admonition_label)(void *user, const char *kind);
 } bk_md_hooks;
 
 typedef struct bk_md_options {

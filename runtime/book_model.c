@@ -703,6 +703,12 @@ static const char *hook_code_html(void *user, const char *lang,
   return render_block(c, "code.twig", m);
 }
 
+static const char *hook_admonition_label(void *user, const char *kind) {
+  item_ctx *c = user;
+  return bk_label(c->e, arena_printf(c->e->a, "admonition_%s", kind),
+                  tpl_null());
+}
+
 static bool ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && !strcmp(s + n - k, suffix);
@@ -820,7 +826,8 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_table_label,
                            hook_figure_html,
                            hook_table_html,
-                           hook_code_html};
+                           hook_code_html,
+                           hook_admonition_label};
   memset(&it->md, 0, sizeof it->md);
   if (src) {
     if (bk_md_render(e->a, src, len, &mo, &it->md) != 0) {

@@ -708,7 +708,7 @@ static void test_languages(void) {
   CHECK(bk_i18n_load(arena, NULL, "en", NULL, NULL, &reporter, &en_labels,
                      &en_titles) == 0);
   CHECK(diags.len == 0);
-  CHECK(en_labels.type == TPL_MAP && en_labels.u.map->len == 38);
+  CHECK(en_labels.type == TPL_MAP && en_labels.u.map->len == 46);
   CHECK(en_titles.type == TPL_MAP && en_titles.u.map->len == 21);
   CHECK_STR(get(en_labels, "chapter.0"), "Chapter {{ item.number }}");
   CHECK_STR(get(en_labels, "chapter.3"), "{{ item.counters[0:4]|join('.') }}");

@@ -291,6 +291,28 @@ static void test_ids_across_renders(void) {
 
 /* ---- admonitions and page breaks ------------------------------------ */
 
+static const char *kind_label(void *user, const char *kind) {
+  (void)user;
+  return !strcmp(kind, "warning") ? "Avertissement \"fort\""
+         : !strcmp(kind, "aside") ? "Aparté"
+                                  : NULL;
+}
+
+/* The kind's name in the book's language goes to assistive technology. */
+static void test_admonition_labels(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.hooks.admonition_label = kind_label;
+  CHECK_STR(html_of(&f, "W> Careful.\n\nA> By the way.\n\nT> A tip.\n"),
+            "<div class=\"admonition warning\" role=\"note\" "
+            "aria-label=\"Avertissement &quot;fort&quot;\">\n"
+            "<p>Careful.</p>\n</div>\n"
+            "<aside class=\"admonition aside\" aria-label=\"Aparté\">\n"
+            "<p>By the way.</p>\n</aside>\n"
+            "<div class=\"admonition tip\">\n<p>A tip.</p>\n</div>\n");
+  fx_close(&f);
+}
+
 static void test_admonitions(void) {
   fixture f;
   fx_open(&f);
@@ -849,6 +871,7 @@ int main(void) {
   test_heading_ids();
   test_ids_across_renders();
   test_admonitions();
+  test_admonition_labels();
   test_page_breaks();
   test_figures();
   test_tables();
