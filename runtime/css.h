@@ -62,9 +62,8 @@ typedef struct css_token {
  * ending with a CSS_T_EOF token; comments are dropped, an unclosed comment,
  * string or url is reported against file. Returns the token count without
  * the EOF. */
-size_t css_tokenize(tpl_arena *a, const char *src, size_t len,
-                    const char *file, const bk_reporter *rep,
-                    css_token **out);
+size_t css_tokenize(tpl_arena *a, const char *src, size_t len, const char *file,
+                    const bk_reporter *rep, css_token **out);
 
 /* ---- properties ----------------------------------------------------- */
 
@@ -177,13 +176,13 @@ size_t css_read_font_family(tpl_arena *a, const css_token *v, size_t n,
                             const char ***names);
 
 typedef enum css_content_kind {
-  CSS_C_STRING,          /* text */
-  CSS_C_COUNTER_PAGE,    /* counter(page) */
-  CSS_C_COUNTER_PAGES,   /* counter(pages) */
-  CSS_C_STRING_REF,      /* string(name): text = name */
-  CSS_C_LEADER,          /* leader('.'): text = the fill */
-  CSS_C_TARGET_COUNTER,  /* target-counter(attr(text), page) */
-  CSS_C_ELEMENT_TEXT,    /* content() in string-set: the element's text */
+  CSS_C_STRING,         /* text */
+  CSS_C_COUNTER_PAGE,   /* counter(page) */
+  CSS_C_COUNTER_PAGES,  /* counter(pages) */
+  CSS_C_STRING_REF,     /* string(name): text = name */
+  CSS_C_LEADER,         /* leader('.'): text = the fill */
+  CSS_C_TARGET_COUNTER, /* target-counter(attr(text), page) */
+  CSS_C_ELEMENT_TEXT,   /* content() in string-set: the element's text */
 } css_content_kind;
 
 typedef struct css_content_item {
@@ -204,6 +203,12 @@ typedef struct css_string_set {
 } css_string_set;
 bool css_read_string_set(tpl_arena *a, const css_token *v, size_t n,
                          css_string_set **sets, size_t *nsets);
+
+/* @page size: width and height in pt, with landscape or portrait applied;
+ * false for auto (the edition's page_size then decides). Names: A3-A6, B4,
+ * B5, letter, legal, ledger, US-Letter, US-Legal, US-Ledger, US-Executive. */
+bool css_read_page_size(const css_token *v, size_t n, double *width,
+                        double *height);
 
 /* ---- selectors ------------------------------------------------------ */
 
@@ -327,7 +332,7 @@ typedef struct css_stylesheet {
   size_t npages;
   css_font_face *fonts;
   size_t nfonts;
-  size_t errors; /* diagnostics reported while parsing (any severity) */
+  size_t ndiags; /* diagnostics reported (any severity), lexer included */
 } css_stylesheet;
 
 /* Parses a whole stylesheet. Rules inside @media print (and @media all)

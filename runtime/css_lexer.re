@@ -32,10 +32,14 @@ static void lx_lines(css_lx *L, size_t from, size_t to) {
 
 static css_token *lx_push(css_lx *L, css_tok_type type, size_t off) {
   if (L->n == L->cap) {
+    /* realloc, not the arena: the array doubles often and moving it in
+     * place is cheaper; the arena frees it (see css_tokenize). */
     size_t cap = L->cap ? L->cap * 2 : 256;
-    css_token *v = tpl_arena_alloc(L->a, cap * sizeof *v);
-    if (L->n)
-      memcpy(v, L->toks, L->n * sizeof *v);
+    if (cap > SIZE_MAX / sizeof(css_token))
+      abort();
+    css_token *v = realloc(L->toks, cap * sizeof *v);
+    if (!v)
+      abort();
     L->toks = v;
     L->cap = cap;
   }
@@ -82,8 +86,12 @@ static size_t put_utf8(char *o, uint32_t cp) {
  * newline (only possible in strings) is dropped, a NUL becomes U+FFFD. */
 static const char *lx_unescape(css_lx *L, const unsigned char *s, size_t n,
                                size_t *out_len) {
-  /* An escape never grows: "\X" (2 bytes) gives at most 4 bytes only for
-   * hex escapes of 5+ bytes; NUL gives 3 for 1, hence the factor. */
+  /* A hex escape never grows (\10FFFF is 7 bytes for 4) but a NUL does,
+   * from 1 byte to 3: hence the factor. */
+  if (!memchr(s, '\\', n) && !memchr(s, 0, n)) {
+    *out_len = n;
+    return tpl_arena_strndup(L->a, (const char *)s, n);
+  }
   char *o = tpl_arena_alloc(L->a, n * 3 + 1);
   size_t j = 0;
   for (size_t i = 0; i < n; i++) {
@@ -362,6 +370,7 @@ size_t css_tokenize(tpl_arena *a, const char *src, size_t len,
   }
 done:
   lx_push(&L, CSS_T_EOF, L.len);
+  tpl_arena_defer(a, free, L.toks);
   *out = L.toks;
   return L.n - 1;
 }

@@ -1,0 +1,207 @@
+/* Selector matching over the caller's DOM, the cascade (importance and
+ * origin, specificity, order), inheritance and the computed font size, and
+ * the user-agent stylesheet that starts every cascade. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "css.h"
+
+static bool compound_matches(const css_compound *c, const css_dom *dom,
+                             const void *el) {
+  if (c->tag) {
+    const char *tag = dom->tag(el);
+    if (!tag || strcasecmp(tag, c->tag) != 0)
+      return false;
+  }
+  if (c->id) {
+    const char *id = dom->id(el);
+    if (!id || strcmp(id, c->id) != 0)
+      return false;
+  }
+  for (size_t i = 0; i < c->nclasses; i++)
+    if (!dom->has_class(el, c->classes[i]))
+      return false;
+  for (size_t i = 0; i < c->nattrs; i++) {
+    const char *v = dom->attr(el, c->attrs[i].name);
+    if (!v || (c->attrs[i].value && strcmp(v, c->attrs[i].value) != 0))
+      return false;
+  }
+  if (c->first_child && dom->prev_sibling(el))
+    return false;
+  return true;
+}
+
+/* Matches parts[0..k] with parts[k] on el, right to left; a descendant
+ * combinator tries every ancestor, as a later part may need a higher one. */
+static bool match_from(const css_selector *sel, size_t k, const css_dom *dom,
+                       const void *el) {
+  if (!compound_matches(&sel->parts[k], dom, el))
+    return false;
+  if (k == 0)
+    return true;
+  const void *p = dom->parent(el);
+  if (sel->parts[k].comb == CSS_COMB_CHILD)
+    return p && match_from(sel, k - 1, dom, p);
+  for (; p; p = dom->parent(p))
+    if (match_from(sel, k - 1, dom, p))
+      return true;
+  return false;
+}
+
+bool css_selector_matches(const css_selector *sel, const css_dom *dom,
+                          const void *el) {
+  return sel->nparts && match_from(sel, sel->nparts - 1, dom, el);
+}
+
+/* ---- cascade -------------------------------------------------------- */
+
+typedef struct matched {
+  const css_decl *decl;
+  unsigned level; /* 0 UA, 1 author, 2 author !important */
+  uint32_t specificity;
+  size_t order;
+} matched;
+
+static int matched_cmp(const void *pa, const void *pb) {
+  const matched *a = pa, *b = pb;
+  if (a->level != b->level)
+    return a->level < b->level ? -1 : 1;
+  if (a->specificity != b->specificity)
+    return a->specificity < b->specificity ? -1 : 1;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static bool is_inherit(const css_decl *d) {
+  return d && d->nvalue == 1 && d->value->type == CSS_T_IDENT &&
+         strcasecmp(d->value->text, "inherit") == 0;
+}
+
+/* CSS 2.1's absolute sizes, with medium the 12pt a book is set in. */
+static const struct {
+  const char *name;
+  double pt;
+} font_sizes[] = {{"xx-small", 7}, {"x-small", 8.5}, {"small", 10},
+                  {"medium", 12},  {"large", 14.5},  {"x-large", 18},
+                  {"xx-large", 24}};
+
+static double computed_font_size(const css_decl *d, double parent_pt,
+                                 double root_pt) {
+  if (!d)
+    return parent_pt;
+  const char *kw = css_read_keyword(d->value, d->nvalue);
+  if (kw) {
+    for (size_t i = 0; i < sizeof font_sizes / sizeof font_sizes[0]; i++)
+      if (strcasecmp(kw, font_sizes[i].name) == 0)
+        return font_sizes[i].pt;
+    if (strcasecmp(kw, "smaller") == 0)
+      return parent_pt / 1.2;
+    if (strcasecmp(kw, "larger") == 0)
+      return parent_pt * 1.2;
+    return parent_pt;
+  }
+  css_length l;
+  if (!css_read_length(d->value, d->nvalue, &l))
+    return parent_pt;
+  return css_length_pt(l, parent_pt, root_pt, parent_pt);
+}
+
+void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
+                 size_t nsheets, const css_dom *dom, const void *el,
+                 css_pseudo_element pe, const css_style *parent,
+                 css_style *out) {
+  matched stack_buf[64], *m = stack_buf;
+  size_t n = 0, cap = 64, order = 0;
+  for (size_t s = 0; s < nsheets; s++) {
+    const css_stylesheet *sh = sheets[s];
+    for (size_t r = 0; r < sh->nrules; r++) {
+      const css_rule *rule = &sh->rules[r];
+      /* Of the rule's selectors that match, the most specific counts. */
+      uint32_t spec = 0;
+      bool hit = false;
+      for (size_t k = 0; k < rule->nsels; k++) {
+        const css_selector *sel = &rule->sels[k];
+        if (sel->pseudo == pe && sel->specificity >= spec &&
+            css_selector_matches(sel, dom, el)) {
+          spec = sel->specificity;
+          hit = true;
+        }
+      }
+      if (!hit) {
+        order += rule->ndecls;
+        continue;
+      }
+      for (size_t d = 0; d < rule->ndecls; d++) {
+        if (n == cap) {
+          /* Past the stack buffer, the arena takes the list. */
+          matched *v = tpl_arena_alloc(a, cap * 2 * sizeof *v);
+          memcpy(v, m, n * sizeof *v);
+          m = v;
+          cap *= 2;
+        }
+        const css_decl *decl = &rule->decls[d];
+        m[n++] = (matched){decl,
+                           sh->origin == CSS_ORIGIN_UA ? 0u
+                           : decl->important           ? 2u
+                                                       : 1u,
+                           spec, order++};
+      }
+    }
+  }
+  qsort(m, n, sizeof *m, matched_cmp);
+
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < n; i++)
+    out->decl[m[i].decl->prop] = m[i].decl;
+  bool fs_inherited = false;
+  for (int p = 0; p < CSS_P_COUNT; p++) {
+    const css_decl *d = out->decl[p];
+    if (is_inherit(d) || (!d && css_prop_inherited((css_prop)p))) {
+      out->decl[p] = parent ? parent->decl[p] : NULL;
+      if (p == CSS_P_FONT_SIZE)
+        fs_inherited = true;
+    }
+  }
+  double parent_pt = parent ? parent->font_size_pt : 12.0;
+  double root_pt = parent ? parent->root_font_size_pt : 12.0;
+  /* An inherited font size is the parent's computed one, not re-resolved
+   * (1.2em must not compound down the tree through inheritance). */
+  out->font_size_pt =
+      fs_inherited
+          ? parent_pt
+          : computed_font_size(out->decl[CSS_P_FONT_SIZE], parent_pt, root_pt);
+  out->root_font_size_pt = parent ? root_pt : out->font_size_pt;
+}
+
+/* ---- the user-agent sheet ------------------------------------------- */
+
+static const char ua_css[] =
+    "html, body, div, p, h1, h2, h3, h4, h5, h6, ul, ol, dl, dt, dd, pre,\n"
+    "blockquote, section, article, aside, nav, header, footer, figure,\n"
+    "figcaption, address, hr { display: block }\n"
+    "li { display: list-item }\n"
+    "head, script, style, title, meta, link { display: none }\n"
+    "h1 { font-size: 2em; font-weight: bold; margin: 0.67em 0 }\n"
+    "h2 { font-size: 1.5em; font-weight: bold; margin: 0.83em 0 }\n"
+    "h3 { font-size: 1.17em; font-weight: bold; margin: 1em 0 }\n"
+    "h4 { font-weight: bold; margin: 1.33em 0 }\n"
+    "h5 { font-size: 0.83em; font-weight: bold; margin: 1.67em 0 }\n"
+    "h6 { font-size: 0.67em; font-weight: bold; margin: 2.33em 0 }\n"
+    "h1, h2, h3, h4, h5, h6 { break-after: avoid }\n"
+    "p, ul, ol, dl, pre, blockquote, figure { margin: 1em 0 }\n"
+    "ul, ol { padding-left: 2em }\n"
+    "ul { list-style-type: disc }\n"
+    "ol { list-style-type: decimal }\n"
+    "dd { margin-left: 2em }\n"
+    "blockquote { margin-left: 2em; margin-right: 2em }\n"
+    "em, i, cite, var { font-style: italic }\n"
+    "strong, b, th, dt { font-weight: bold }\n"
+    "pre, code, kbd, samp, tt { font-family: monospace }\n"
+    "pre { white-space: pre }\n"
+    "small { font-size: 0.83em }\n"
+    "body { orphans: 2; widows: 2 }\n";
+
+css_stylesheet *css_ua_stylesheet(tpl_arena *a) {
+  return css_parse(a, ua_css, sizeof ua_css - 1, "<user-agent>", CSS_ORIGIN_UA,
+                   NULL);
+}
