@@ -10,6 +10,8 @@ PACKAGES="
   libyaml-dev libutf8proc-dev libpcre2-dev
   libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
   libzip-dev libxml2-dev epubcheck
+  libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
+  hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
   php-cli php-twig valgrind python3 default-jre-headless
   pandoc chromium cmark-gfm
 "
