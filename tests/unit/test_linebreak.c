@@ -366,8 +366,8 @@ static void test_long_paragraph(size_t words_n) {
     bad += !NEAR(set_width(items, &b, k, &bp), 345);
   CHECK(bad == 0);
   CHECK(longest_hyphen_run(&b) <= 2);
-  if (words_n >= 10000)
-    CHECK(ms < 50);
+  /* The time is printed, not asserted: speed is measured by benchmarks,
+   * and a sanitizer build or a busy machine must not fail a test. */
 }
 
 int main(int argc, char **argv) {

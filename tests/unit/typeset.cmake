@@ -9,6 +9,10 @@ add_test(NAME unit_linebreak COMMAND test_linebreak)
 add_executable(test_hyphen ${CMAKE_CURRENT_LIST_DIR}/test_hyphen.c)
 target_link_libraries(test_hyphen PRIVATE octavo_typeset)
 add_test(NAME unit_hyphen COMMAND test_hyphen)
+# The same libhyphen leak (see below) for LeakSanitizer in sanitizer builds.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/libhyphen.lsan "leak:hnj_malloc\n")
+set_tests_properties(unit_hyphen PROPERTIES ENVIRONMENT
+  "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_BINARY_DIR}/libhyphen.lsan")
 
 if(OCTAVO_VALGRIND_TESTS AND VALGRIND)
   # libhyphen 2.8.8 itself leaks part of what it allocates while loading
