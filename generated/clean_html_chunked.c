@@ -85,550 +85,559 @@ static const tpl_loc L_53 = {F_0, 32, 48};
 static const tpl_loc L_54 = {F_0, 32, 51};
 static const tpl_loc L_55 = {F_0, 32, 55};
 static const tpl_loc L_56 = {F_0, 32, 72};
-static const tpl_loc L_57 = {F_0, 38, 4};
-static const tpl_loc L_58 = {F_0, 38, 20};
-static const tpl_loc L_59 = {F_0, 38, 24};
-static const tpl_name N_toc_title = {"toc_title", 9u, 0xe3dcd768u};
-static const tpl_loc L_60 = {F_0, 39, 22};
-static const tpl_loc L_61 = {F_0, 39, 25};
-static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_62 = {F_0, 39, 36};
-static const tpl_loc L_63 = {F_0, 40, 4};
-static const tpl_loc L_64 = {F_0, 40, 18};
-static const tpl_loc L_65 = {F_0, 43, 10};
-static const tpl_loc L_66 = {F_0, 43, 13};
-static const tpl_loc L_67 = {F_0, 44, 1};
-static const tpl_loc L_68 = {F_0, 44, 43};
-static const tpl_loc L_69 = {F_0, 44, 49};
-static const tpl_loc L_70 = {F_0, 44, 54};
-static const tpl_loc L_71 = {F_0, 44, 4};
-static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
-static const tpl_loc L_72 = {F_0, 49, 10};
-static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
-static const tpl_loc L_73 = {F_0, 71, 4};
-static const tpl_loc L_74 = {F_0, 71, 7};
-static const tpl_loc L_75 = {F_0, 71, 19};
-static const tpl_loc L_76 = {F_0, 72, 45};
-static const tpl_loc L_77 = {F_0, 72, 48};
-static const tpl_loc L_78 = {F_0, 72, 52};
-static const tpl_loc L_79 = {F_0, 72, 73};
-static const tpl_loc L_80 = {F_0, 72, 80};
-static const tpl_loc L_81 = {F_0, 72, 87};
-static const tpl_loc L_82 = {F_0, 72, 104};
-static const tpl_loc L_83 = {F_0, 73, 4};
-static const tpl_loc L_84 = {F_0, 74, 27};
-static const tpl_loc L_85 = {F_0, 74, 30};
-static const tpl_loc L_86 = {F_0, 74, 37};
-static const tpl_loc L_87 = {F_0, 74, 49};
-static const tpl_loc L_88 = {F_0, 74, 134};
-static const tpl_loc L_89 = {F_0, 74, 141};
-static const tpl_loc L_90 = {F_0, 74, 162};
-static const tpl_loc L_91 = {F_0, 74, 174};
-static const tpl_loc L_92 = {F_0, 74, 177};
-static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_93 = {F_0, 76, 4};
-static const tpl_loc L_94 = {F_0, 76, 7};
-static const tpl_loc L_95 = {F_0, 77, 23};
-static const tpl_loc L_96 = {F_0, 77, 26};
-static const tpl_loc L_97 = {F_0, 77, 33};
-static const tpl_loc L_98 = {F_0, 77, 41};
-static const tpl_loc L_99 = {F_0, 77, 90};
-static const tpl_loc L_100 = {F_0, 77, 97};
-static const tpl_loc L_101 = {F_0, 77, 114};
-static const tpl_loc L_102 = {F_0, 77, 162};
-static const tpl_loc L_103 = {F_0, 77, 165};
-static const tpl_loc L_104 = {F_0, 50, 4};
-static const tpl_loc L_105 = {F_0, 53, 1};
-static const tpl_loc L_106 = {F_0, 53, 4};
-static const tpl_loc L_107 = {F_0, 53, 9};
-static const tpl_loc L_108 = {F_0, 55, 4};
-static const tpl_name N_section = {"section", 7u, 0xfcdd0cccu};
-static const tpl_loc L_109 = {F_0, 56, 22};
-static const tpl_loc L_110 = {F_0, 56, 25};
-static const tpl_loc L_111 = {F_0, 56, 30};
+static const tpl_loc L_57 = {F_0, 39, 4};
+static const tpl_loc L_58 = {F_0, 39, 19};
+static const tpl_loc L_59 = {F_0, 39, 23};
+static const tpl_loc L_60 = {F_0, 39, 61};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_112 = {F_0, 56, 37};
+static const tpl_loc L_61 = {F_0, 39, 68};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_113 = {F_0, 56, 45};
-static const tpl_loc L_114 = {F_0, 56, 49};
-static const tpl_loc L_115 = {F_0, 56, 52};
-static const tpl_loc L_116 = {F_0, 57, 4};
-static const tpl_loc L_117 = {F_0, 57, 24};
-static const tpl_name N_parent = {"parent", 6u, 0xeacdfcfdu};
-static const tpl_loc L_118 = {F_0, 58, 35};
-static const tpl_loc L_119 = {F_0, 58, 38};
-static const tpl_loc L_120 = {F_0, 58, 45};
-static const tpl_loc L_121 = {F_0, 58, 53};
-static const tpl_loc L_122 = {F_0, 58, 60};
-static const tpl_loc L_123 = {F_0, 58, 68};
-static const tpl_loc L_124 = {F_0, 58, 71};
-static const tpl_loc L_125 = {F_0, 59, 9};
-static const tpl_loc L_126 = {F_0, 59, 17};
-static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_127 = {F_0, 59, 26};
-static const tpl_loc L_128 = {F_0, 59, 29};
-static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_129 = {F_0, 61, 33};
-static const tpl_loc L_130 = {F_0, 61, 41};
-static const tpl_loc L_131 = {F_0, 61, 50};
-static const tpl_loc L_132 = {F_0, 61, 58};
-static const tpl_loc L_133 = {F_0, 63, 9};
-static const tpl_loc L_134 = {F_0, 63, 17};
-static const tpl_loc L_135 = {F_0, 63, 26};
-static const tpl_loc L_136 = {F_0, 63, 34};
-static const tpl_loc L_137 = {F_0, 63, 58};
-static const tpl_loc L_138 = {F_0, 63, 62};
-static const tpl_loc L_139 = {F_0, 63, 95};
-static const tpl_loc L_140 = {F_0, 63, 100};
-static const tpl_loc L_141 = {F_0, 63, 106};
-static const tpl_loc L_142 = {F_0, 64, 16};
-static const tpl_loc L_143 = {F_0, 64, 30};
-static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_144 = {F_0, 65, 9};
-static const tpl_loc L_145 = {F_0, 65, 17};
-static const tpl_loc L_146 = {F_0, 65, 26};
-static const tpl_loc L_147 = {F_0, 65, 29};
-static const tpl_loc L_148 = {F_0, 67, 1};
-static const tpl_loc L_149 = {F_0, 67, 9};
-static const tpl_loc L_150 = {F_0, 7, 11};
-static const tpl_loc L_151 = {F_0, 6, 12};
-static const char F_1[] = "code.twig";
-static const tpl_loc L_152 = {F_1, 4, 20};
-static const tpl_loc L_153 = {F_1, 4, 23};
-static const tpl_loc L_154 = {F_1, 4, 28};
-static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_155 = {F_1, 4, 40};
-static const tpl_loc L_156 = {F_1, 4, 57};
-static const tpl_loc L_157 = {F_1, 4, 87};
-static const tpl_loc L_158 = {F_1, 4, 95};
-static const char F_2[] = "edition.md.twig";
-static const tpl_loc L_159 = {F_2, 4, 3};
-static const tpl_loc L_160 = {F_2, 4, 6};
-static const tpl_loc L_161 = {F_2, 4, 11};
-static const tpl_loc L_162 = {F_2, 4, 17};
-static const tpl_loc L_163 = {F_2, 4, 26};
-static const tpl_loc L_164 = {F_2, 4, 34};
-static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_165 = {F_2, 5, 1};
-static const tpl_loc L_166 = {F_2, 5, 16};
-static const tpl_loc L_167 = {F_2, 8, 4};
-static const tpl_loc L_168 = {F_2, 8, 12};
-static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_169 = {F_2, 8, 22};
-static const tpl_loc L_170 = {F_2, 8, 38};
-static const tpl_loc L_171 = {F_2, 8, 55};
-static const tpl_loc L_172 = {F_2, 8, 100};
-static const tpl_loc L_173 = {F_2, 8, 104};
-static const tpl_loc L_174 = {F_2, 8, 95};
-static const tpl_loc L_175 = {F_2, 10, 4};
-static const tpl_loc L_176 = {F_2, 10, 7};
-static const tpl_loc L_177 = {F_2, 10, 15};
-static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_178 = {F_2, 11, 6};
-static const tpl_loc L_179 = {F_2, 11, 22};
-static const tpl_loc L_180 = {F_2, 14, 1};
-static const tpl_loc L_181 = {F_2, 14, 120};
-static const tpl_loc L_182 = {F_2, 14, 8};
-static const char F_3[] = "figure.twig";
-static const tpl_loc L_183 = {F_3, 4, 4};
-static const tpl_loc L_184 = {F_3, 4, 18};
-static const tpl_loc L_185 = {F_3, 4, 23};
-static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_186 = {F_3, 4, 74};
-static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_187 = {F_3, 5, 23};
-static const tpl_loc L_188 = {F_3, 5, 26};
-static const tpl_loc L_189 = {F_3, 5, 31};
-static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_190 = {F_3, 5, 55};
-static const tpl_loc L_191 = {F_3, 5, 63};
-static const tpl_loc L_192 = {F_3, 5, 75};
-static const tpl_loc L_193 = {F_3, 6, 1};
-static const tpl_loc L_194 = {F_3, 6, 9};
-static const tpl_loc L_195 = {F_3, 7, 4};
-static const tpl_loc L_196 = {F_3, 7, 12};
-static const tpl_loc L_197 = {F_3, 7, 26};
-static const tpl_loc L_198 = {F_3, 9, 5};
-static const tpl_loc L_199 = {F_3, 9, 41};
-static const tpl_loc L_200 = {F_3, 9, 67};
-static const tpl_loc L_201 = {F_3, 9, 75};
-static const tpl_loc L_202 = {F_3, 10, 5};
-static const tpl_loc L_203 = {F_3, 10, 8};
-static const tpl_loc L_204 = {F_3, 10, 43};
-static const tpl_loc L_205 = {F_3, 10, 51};
-static const tpl_loc L_206 = {F_3, 10, 78};
-static const tpl_loc L_207 = {F_3, 10, 86};
-static const char F_4[] = "index.twig";
-static const tpl_loc L_208 = {F_4, 5, 18};
-static const tpl_loc L_209 = {F_4, 5, 21};
-static const tpl_loc L_210 = {F_4, 5, 26};
-static const tpl_loc L_211 = {F_4, 5, 32};
-static const tpl_loc L_212 = {F_4, 9, 12};
-static const tpl_loc L_213 = {F_4, 13, 4};
-static const tpl_loc L_214 = {F_4, 13, 19};
-static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_215 = {F_4, 13, 39};
-static const tpl_loc L_216 = {F_4, 13, 46};
-static const tpl_loc L_217 = {F_4, 13, 25};
-static const tpl_loc L_218 = {F_4, 13, 64};
+static const tpl_loc L_62 = {F_0, 39, 47};
+static const tpl_loc L_63 = {F_0, 39, 86};
 static const tpl_name N_toc_item = {"toc_item", 8u, 0x7939094du};
-static const tpl_loc L_219 = {F_4, 14, 4};
-static const tpl_loc L_220 = {F_4, 14, 16};
-static const tpl_loc L_221 = {F_4, 14, 36};
-static const tpl_loc L_222 = {F_4, 14, 43};
-static const tpl_loc L_223 = {F_4, 14, 22};
-static const tpl_loc L_224 = {F_4, 14, 76};
+static const tpl_loc L_64 = {F_0, 40, 4};
+static const tpl_loc L_65 = {F_0, 40, 20};
+static const tpl_loc L_66 = {F_0, 40, 40};
+static const tpl_loc L_67 = {F_0, 40, 48};
+static const tpl_loc L_68 = {F_0, 40, 52};
+static const tpl_name N_toc_title = {"toc_title", 9u, 0xe3dcd768u};
+static const tpl_loc L_69 = {F_0, 41, 22};
+static const tpl_loc L_70 = {F_0, 41, 25};
+static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
+static const tpl_loc L_71 = {F_0, 41, 36};
+static const tpl_loc L_72 = {F_0, 42, 4};
+static const tpl_loc L_73 = {F_0, 42, 18};
+static const tpl_loc L_74 = {F_0, 45, 10};
+static const tpl_loc L_75 = {F_0, 45, 13};
+static const tpl_loc L_76 = {F_0, 46, 1};
+static const tpl_loc L_77 = {F_0, 46, 43};
+static const tpl_loc L_78 = {F_0, 46, 49};
+static const tpl_loc L_79 = {F_0, 46, 54};
+static const tpl_loc L_80 = {F_0, 46, 4};
+static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
+static const tpl_loc L_81 = {F_0, 51, 10};
+static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
+static const tpl_loc L_82 = {F_0, 73, 4};
+static const tpl_loc L_83 = {F_0, 73, 7};
+static const tpl_loc L_84 = {F_0, 73, 19};
+static const tpl_loc L_85 = {F_0, 74, 45};
+static const tpl_loc L_86 = {F_0, 74, 48};
+static const tpl_loc L_87 = {F_0, 74, 52};
+static const tpl_loc L_88 = {F_0, 74, 73};
+static const tpl_loc L_89 = {F_0, 74, 80};
+static const tpl_loc L_90 = {F_0, 74, 87};
+static const tpl_loc L_91 = {F_0, 74, 104};
+static const tpl_loc L_92 = {F_0, 75, 4};
+static const tpl_loc L_93 = {F_0, 76, 27};
+static const tpl_loc L_94 = {F_0, 76, 30};
+static const tpl_loc L_95 = {F_0, 76, 37};
+static const tpl_loc L_96 = {F_0, 76, 49};
+static const tpl_loc L_97 = {F_0, 76, 134};
+static const tpl_loc L_98 = {F_0, 76, 141};
+static const tpl_loc L_99 = {F_0, 76, 162};
+static const tpl_loc L_100 = {F_0, 76, 174};
+static const tpl_loc L_101 = {F_0, 76, 177};
+static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
+static const tpl_loc L_102 = {F_0, 78, 4};
+static const tpl_loc L_103 = {F_0, 78, 7};
+static const tpl_loc L_104 = {F_0, 79, 23};
+static const tpl_loc L_105 = {F_0, 79, 26};
+static const tpl_loc L_106 = {F_0, 79, 33};
+static const tpl_loc L_107 = {F_0, 79, 41};
+static const tpl_loc L_108 = {F_0, 79, 90};
+static const tpl_loc L_109 = {F_0, 79, 97};
+static const tpl_loc L_110 = {F_0, 79, 114};
+static const tpl_loc L_111 = {F_0, 79, 162};
+static const tpl_loc L_112 = {F_0, 79, 165};
+static const tpl_loc L_113 = {F_0, 52, 4};
+static const tpl_loc L_114 = {F_0, 55, 1};
+static const tpl_loc L_115 = {F_0, 55, 4};
+static const tpl_loc L_116 = {F_0, 55, 9};
+static const tpl_loc L_117 = {F_0, 57, 4};
+static const tpl_name N_section = {"section", 7u, 0xfcdd0cccu};
+static const tpl_loc L_118 = {F_0, 58, 22};
+static const tpl_loc L_119 = {F_0, 58, 25};
+static const tpl_loc L_120 = {F_0, 58, 30};
+static const tpl_loc L_121 = {F_0, 58, 37};
+static const tpl_loc L_122 = {F_0, 58, 45};
+static const tpl_loc L_123 = {F_0, 58, 49};
+static const tpl_loc L_124 = {F_0, 58, 52};
+static const tpl_loc L_125 = {F_0, 59, 4};
+static const tpl_loc L_126 = {F_0, 59, 24};
+static const tpl_name N_parent = {"parent", 6u, 0xeacdfcfdu};
+static const tpl_loc L_127 = {F_0, 60, 35};
+static const tpl_loc L_128 = {F_0, 60, 38};
+static const tpl_loc L_129 = {F_0, 60, 45};
+static const tpl_loc L_130 = {F_0, 60, 53};
+static const tpl_loc L_131 = {F_0, 60, 60};
+static const tpl_loc L_132 = {F_0, 60, 68};
+static const tpl_loc L_133 = {F_0, 60, 71};
+static const tpl_loc L_134 = {F_0, 61, 9};
+static const tpl_loc L_135 = {F_0, 61, 17};
+static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
+static const tpl_loc L_136 = {F_0, 61, 26};
+static const tpl_loc L_137 = {F_0, 61, 29};
+static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
+static const tpl_loc L_138 = {F_0, 63, 33};
+static const tpl_loc L_139 = {F_0, 63, 41};
+static const tpl_loc L_140 = {F_0, 63, 50};
+static const tpl_loc L_141 = {F_0, 63, 58};
+static const tpl_loc L_142 = {F_0, 65, 9};
+static const tpl_loc L_143 = {F_0, 65, 17};
+static const tpl_loc L_144 = {F_0, 65, 26};
+static const tpl_loc L_145 = {F_0, 65, 34};
+static const tpl_loc L_146 = {F_0, 65, 58};
+static const tpl_loc L_147 = {F_0, 65, 62};
+static const tpl_loc L_148 = {F_0, 65, 95};
+static const tpl_loc L_149 = {F_0, 65, 100};
+static const tpl_loc L_150 = {F_0, 65, 106};
+static const tpl_loc L_151 = {F_0, 66, 16};
+static const tpl_loc L_152 = {F_0, 66, 30};
+static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
+static const tpl_loc L_153 = {F_0, 67, 9};
+static const tpl_loc L_154 = {F_0, 67, 17};
+static const tpl_loc L_155 = {F_0, 67, 26};
+static const tpl_loc L_156 = {F_0, 67, 29};
+static const tpl_loc L_157 = {F_0, 69, 1};
+static const tpl_loc L_158 = {F_0, 69, 9};
+static const tpl_loc L_159 = {F_0, 7, 11};
+static const tpl_loc L_160 = {F_0, 6, 12};
+static const char F_1[] = "code.twig";
+static const tpl_loc L_161 = {F_1, 4, 20};
+static const tpl_loc L_162 = {F_1, 4, 23};
+static const tpl_loc L_163 = {F_1, 4, 28};
+static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
+static const tpl_loc L_164 = {F_1, 4, 40};
+static const tpl_loc L_165 = {F_1, 4, 57};
+static const tpl_loc L_166 = {F_1, 4, 87};
+static const tpl_loc L_167 = {F_1, 4, 95};
+static const char F_2[] = "edition.md.twig";
+static const tpl_loc L_168 = {F_2, 4, 3};
+static const tpl_loc L_169 = {F_2, 4, 6};
+static const tpl_loc L_170 = {F_2, 4, 11};
+static const tpl_loc L_171 = {F_2, 4, 17};
+static const tpl_loc L_172 = {F_2, 4, 26};
+static const tpl_loc L_173 = {F_2, 4, 34};
+static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
+static const tpl_loc L_174 = {F_2, 5, 1};
+static const tpl_loc L_175 = {F_2, 5, 16};
+static const tpl_loc L_176 = {F_2, 8, 4};
+static const tpl_loc L_177 = {F_2, 8, 12};
+static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
+static const tpl_loc L_178 = {F_2, 8, 22};
+static const tpl_loc L_179 = {F_2, 8, 38};
+static const tpl_loc L_180 = {F_2, 8, 55};
+static const tpl_loc L_181 = {F_2, 8, 100};
+static const tpl_loc L_182 = {F_2, 8, 104};
+static const tpl_loc L_183 = {F_2, 8, 95};
+static const tpl_loc L_184 = {F_2, 10, 4};
+static const tpl_loc L_185 = {F_2, 10, 7};
+static const tpl_loc L_186 = {F_2, 10, 15};
+static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
+static const tpl_loc L_187 = {F_2, 11, 6};
+static const tpl_loc L_188 = {F_2, 11, 22};
+static const tpl_loc L_189 = {F_2, 14, 1};
+static const tpl_loc L_190 = {F_2, 14, 120};
+static const tpl_loc L_191 = {F_2, 14, 8};
+static const char F_3[] = "figure.twig";
+static const tpl_loc L_192 = {F_3, 4, 4};
+static const tpl_loc L_193 = {F_3, 4, 18};
+static const tpl_loc L_194 = {F_3, 4, 23};
+static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
+static const tpl_loc L_195 = {F_3, 4, 74};
+static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
+static const tpl_loc L_196 = {F_3, 5, 23};
+static const tpl_loc L_197 = {F_3, 5, 26};
+static const tpl_loc L_198 = {F_3, 5, 31};
+static const tpl_name N_align = {"align", 5u, 0x602c63deu};
+static const tpl_loc L_199 = {F_3, 5, 55};
+static const tpl_loc L_200 = {F_3, 5, 63};
+static const tpl_loc L_201 = {F_3, 5, 75};
+static const tpl_loc L_202 = {F_3, 6, 1};
+static const tpl_loc L_203 = {F_3, 6, 9};
+static const tpl_loc L_204 = {F_3, 7, 4};
+static const tpl_loc L_205 = {F_3, 7, 12};
+static const tpl_loc L_206 = {F_3, 7, 26};
+static const tpl_loc L_207 = {F_3, 9, 5};
+static const tpl_loc L_208 = {F_3, 9, 41};
+static const tpl_loc L_209 = {F_3, 9, 67};
+static const tpl_loc L_210 = {F_3, 9, 75};
+static const tpl_loc L_211 = {F_3, 10, 5};
+static const tpl_loc L_212 = {F_3, 10, 8};
+static const tpl_loc L_213 = {F_3, 10, 43};
+static const tpl_loc L_214 = {F_3, 10, 51};
+static const tpl_loc L_215 = {F_3, 10, 78};
+static const tpl_loc L_216 = {F_3, 10, 86};
+static const char F_4[] = "index.twig";
+static const tpl_loc L_217 = {F_4, 5, 18};
+static const tpl_loc L_218 = {F_4, 5, 21};
+static const tpl_loc L_219 = {F_4, 5, 26};
+static const tpl_loc L_220 = {F_4, 5, 32};
+static const tpl_loc L_221 = {F_4, 9, 12};
+static const tpl_loc L_222 = {F_4, 13, 4};
+static const tpl_loc L_223 = {F_4, 13, 19};
+static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
+static const tpl_loc L_224 = {F_4, 13, 39};
+static const tpl_loc L_225 = {F_4, 13, 46};
+static const tpl_loc L_226 = {F_4, 13, 25};
+static const tpl_loc L_227 = {F_4, 13, 64};
+static const tpl_loc L_228 = {F_4, 14, 4};
+static const tpl_loc L_229 = {F_4, 14, 16};
+static const tpl_loc L_230 = {F_4, 14, 36};
+static const tpl_loc L_231 = {F_4, 14, 43};
+static const tpl_loc L_232 = {F_4, 14, 22};
+static const tpl_loc L_233 = {F_4, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_225 = {F_4, 17, 1};
-static const tpl_loc L_226 = {F_4, 17, 14};
-static const tpl_loc L_227 = {F_4, 17, 19};
-static const tpl_loc L_228 = {F_4, 17, 39};
-static const tpl_loc L_229 = {F_4, 17, 47};
-static const tpl_loc L_230 = {F_4, 17, 51};
-static const tpl_loc L_231 = {F_4, 17, 81};
-static const tpl_loc L_232 = {F_4, 17, 4};
-static const tpl_loc L_233 = {F_4, 18, 4};
-static const tpl_loc L_234 = {F_4, 18, 7};
-static const tpl_loc L_235 = {F_4, 19, 45};
-static const tpl_loc L_236 = {F_4, 19, 48};
-static const tpl_loc L_237 = {F_4, 19, 52};
-static const tpl_loc L_238 = {F_4, 19, 69};
-static const tpl_loc L_239 = {F_4, 20, 23};
-static const tpl_loc L_240 = {F_4, 20, 33};
-static const tpl_loc L_241 = {F_4, 20, 42};
-static const tpl_loc L_242 = {F_4, 20, 91};
-static const tpl_loc L_243 = {F_4, 20, 98};
-static const tpl_loc L_244 = {F_4, 20, 115};
-static const tpl_loc L_245 = {F_4, 20, 163};
-static const tpl_loc L_246 = {F_4, 20, 166};
-static const tpl_loc L_247 = {F_4, 4, 11};
-static const tpl_loc L_248 = {F_4, 3, 12};
+static const tpl_loc L_234 = {F_4, 17, 1};
+static const tpl_loc L_235 = {F_4, 17, 14};
+static const tpl_loc L_236 = {F_4, 17, 19};
+static const tpl_loc L_237 = {F_4, 17, 39};
+static const tpl_loc L_238 = {F_4, 17, 47};
+static const tpl_loc L_239 = {F_4, 17, 51};
+static const tpl_loc L_240 = {F_4, 17, 81};
+static const tpl_loc L_241 = {F_4, 17, 4};
+static const tpl_loc L_242 = {F_4, 18, 4};
+static const tpl_loc L_243 = {F_4, 18, 7};
+static const tpl_loc L_244 = {F_4, 19, 45};
+static const tpl_loc L_245 = {F_4, 19, 48};
+static const tpl_loc L_246 = {F_4, 19, 52};
+static const tpl_loc L_247 = {F_4, 19, 69};
+static const tpl_loc L_248 = {F_4, 20, 23};
+static const tpl_loc L_249 = {F_4, 20, 33};
+static const tpl_loc L_250 = {F_4, 20, 42};
+static const tpl_loc L_251 = {F_4, 20, 91};
+static const tpl_loc L_252 = {F_4, 20, 98};
+static const tpl_loc L_253 = {F_4, 20, 115};
+static const tpl_loc L_254 = {F_4, 20, 163};
+static const tpl_loc L_255 = {F_4, 20, 166};
+static const tpl_loc L_256 = {F_4, 4, 11};
+static const tpl_loc L_257 = {F_4, 3, 12};
 static const char F_5[] = "layout.twig";
-static const tpl_loc L_249 = {F_5, 4, 11};
-static const tpl_loc L_250 = {F_5, 6, 13};
-static const tpl_loc L_251 = {F_5, 6, 44};
-static const tpl_loc L_252 = {F_5, 6, 64};
-static const tpl_loc L_253 = {F_5, 8, 12};
-static const tpl_loc L_254 = {F_5, 8, 51};
-static const tpl_loc L_255 = {F_5, 8, 66};
-static const tpl_loc L_256 = {F_5, 9, 10};
+static const tpl_loc L_258 = {F_5, 4, 11};
+static const tpl_loc L_259 = {F_5, 6, 13};
+static const tpl_loc L_260 = {F_5, 6, 44};
+static const tpl_loc L_261 = {F_5, 6, 64};
+static const tpl_loc L_262 = {F_5, 8, 12};
+static const tpl_loc L_263 = {F_5, 8, 51};
+static const tpl_loc L_264 = {F_5, 8, 66};
+static const tpl_loc L_265 = {F_5, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_257 = {F_5, 11, 23};
+static const tpl_loc L_266 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_258 = {F_5, 12, 43};
-static const tpl_loc L_259 = {F_5, 12, 46};
-static const tpl_loc L_260 = {F_5, 12, 50};
-static const tpl_loc L_261 = {F_5, 13, 10};
+static const tpl_loc L_267 = {F_5, 12, 43};
+static const tpl_loc L_268 = {F_5, 12, 46};
+static const tpl_loc L_269 = {F_5, 12, 50};
+static const tpl_loc L_270 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_262 = {F_5, 14, 10};
+static const tpl_loc L_271 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_263 = {F_5, 16, 4};
-static const tpl_loc L_264 = {F_5, 16, 7};
-static const tpl_loc L_265 = {F_5, 16, 12};
-static const tpl_loc L_266 = {F_5, 16, 18};
-static const tpl_loc L_267 = {F_5, 16, 25};
-static const tpl_loc L_268 = {F_5, 16, 33};
-static const tpl_loc L_269 = {F_5, 16, 46};
-static const tpl_loc L_270 = {F_5, 16, 61};
-static const tpl_loc L_271 = {F_5, 16, 79};
-static const tpl_loc L_272 = {F_5, 16, 87};
-static const tpl_loc L_273 = {F_5, 16, 101};
-static const tpl_loc L_274 = {F_5, 16, 117};
+static const tpl_loc L_272 = {F_5, 16, 4};
+static const tpl_loc L_273 = {F_5, 16, 7};
+static const tpl_loc L_274 = {F_5, 16, 12};
+static const tpl_loc L_275 = {F_5, 16, 18};
+static const tpl_loc L_276 = {F_5, 16, 25};
+static const tpl_loc L_277 = {F_5, 16, 33};
+static const tpl_loc L_278 = {F_5, 16, 46};
+static const tpl_loc L_279 = {F_5, 16, 61};
+static const tpl_loc L_280 = {F_5, 16, 79};
+static const tpl_loc L_281 = {F_5, 16, 87};
+static const tpl_loc L_282 = {F_5, 16, 101};
+static const tpl_loc L_283 = {F_5, 16, 117};
 static const char F_6[] = "license.md.twig";
-static const tpl_loc L_275 = {F_6, 2, 4};
-static const tpl_loc L_276 = {F_6, 2, 44};
-static const tpl_loc L_277 = {F_6, 2, 57};
-static const tpl_loc L_278 = {F_6, 2, 60};
-static const tpl_loc L_279 = {F_6, 2, 65};
-static const tpl_loc L_280 = {F_6, 2, 72};
-static const tpl_loc L_281 = {F_6, 4, 1};
-static const tpl_loc L_282 = {F_6, 4, 4};
-static const tpl_loc L_283 = {F_6, 4, 8};
+static const tpl_loc L_284 = {F_6, 2, 4};
+static const tpl_loc L_285 = {F_6, 2, 44};
+static const tpl_loc L_286 = {F_6, 2, 57};
+static const tpl_loc L_287 = {F_6, 2, 60};
+static const tpl_loc L_288 = {F_6, 2, 65};
+static const tpl_loc L_289 = {F_6, 2, 72};
+static const tpl_loc L_290 = {F_6, 4, 1};
+static const tpl_loc L_291 = {F_6, 4, 4};
+static const tpl_loc L_292 = {F_6, 4, 8};
 static const char F_7[] = "lof.twig";
-static const tpl_loc L_284 = {F_7, 5, 9};
-static const tpl_loc L_285 = {F_7, 5, 12};
-static const tpl_loc L_286 = {F_7, 5, 17};
-static const tpl_loc L_287 = {F_7, 5, 26};
-static const tpl_loc L_288 = {F_7, 5, 34};
-static const tpl_loc L_289 = {F_7, 6, 12};
-static const tpl_loc L_290 = {F_7, 6, 52};
-static const tpl_loc L_291 = {F_7, 6, 56};
-static const tpl_loc L_292 = {F_7, 2, 12};
+static const tpl_loc L_293 = {F_7, 5, 9};
+static const tpl_loc L_294 = {F_7, 5, 12};
+static const tpl_loc L_295 = {F_7, 5, 17};
+static const tpl_loc L_296 = {F_7, 5, 26};
+static const tpl_loc L_297 = {F_7, 5, 34};
+static const tpl_loc L_298 = {F_7, 6, 12};
+static const tpl_loc L_299 = {F_7, 6, 52};
+static const tpl_loc L_300 = {F_7, 6, 56};
+static const tpl_loc L_301 = {F_7, 2, 12};
 static const char F_8[] = "lot.twig";
-static const tpl_loc L_293 = {F_8, 5, 9};
-static const tpl_loc L_294 = {F_8, 5, 12};
-static const tpl_loc L_295 = {F_8, 5, 17};
-static const tpl_loc L_296 = {F_8, 5, 26};
-static const tpl_loc L_297 = {F_8, 5, 34};
-static const tpl_loc L_298 = {F_8, 6, 12};
-static const tpl_loc L_299 = {F_8, 6, 52};
-static const tpl_loc L_300 = {F_8, 6, 56};
-static const tpl_loc L_301 = {F_8, 2, 12};
+static const tpl_loc L_302 = {F_8, 5, 9};
+static const tpl_loc L_303 = {F_8, 5, 12};
+static const tpl_loc L_304 = {F_8, 5, 17};
+static const tpl_loc L_305 = {F_8, 5, 26};
+static const tpl_loc L_306 = {F_8, 5, 34};
+static const tpl_loc L_307 = {F_8, 6, 12};
+static const tpl_loc L_308 = {F_8, 6, 52};
+static const tpl_loc L_309 = {F_8, 6, 56};
+static const tpl_loc L_310 = {F_8, 2, 12};
 static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_302 = {F_9, 3, 31};
-static const tpl_loc L_303 = {F_9, 3, 60};
-static const tpl_loc L_304 = {F_9, 3, 63};
-static const tpl_loc L_305 = {F_9, 3, 68};
-static const tpl_loc L_306 = {F_9, 4, 24};
-static const tpl_loc L_307 = {F_9, 4, 27};
-static const tpl_loc L_308 = {F_9, 4, 32};
-static const tpl_loc L_309 = {F_9, 4, 38};
-static const tpl_loc L_310 = {F_9, 5, 4};
-static const tpl_loc L_311 = {F_9, 6, 26};
-static const tpl_loc L_312 = {F_9, 6, 34};
+static const tpl_loc L_311 = {F_9, 3, 31};
+static const tpl_loc L_312 = {F_9, 3, 60};
+static const tpl_loc L_313 = {F_9, 3, 63};
+static const tpl_loc L_314 = {F_9, 3, 68};
+static const tpl_loc L_315 = {F_9, 4, 24};
+static const tpl_loc L_316 = {F_9, 4, 27};
+static const tpl_loc L_317 = {F_9, 4, 32};
+static const tpl_loc L_318 = {F_9, 4, 38};
+static const tpl_loc L_319 = {F_9, 5, 4};
+static const tpl_loc L_320 = {F_9, 6, 26};
+static const tpl_loc L_321 = {F_9, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_313 = {F_9, 6, 43};
-static const tpl_loc L_314 = {F_9, 8, 4};
-static const tpl_loc L_315 = {F_9, 8, 12};
-static const tpl_loc L_316 = {F_9, 9, 24};
-static const tpl_loc L_317 = {F_9, 9, 39};
-static const tpl_loc L_318 = {F_9, 11, 4};
-static const tpl_loc L_319 = {F_9, 11, 12};
-static const tpl_loc L_320 = {F_9, 12, 25};
-static const tpl_loc L_321 = {F_9, 12, 41};
+static const tpl_loc L_322 = {F_9, 6, 43};
+static const tpl_loc L_323 = {F_9, 8, 4};
+static const tpl_loc L_324 = {F_9, 8, 12};
+static const tpl_loc L_325 = {F_9, 9, 24};
+static const tpl_loc L_326 = {F_9, 9, 39};
+static const tpl_loc L_327 = {F_9, 11, 4};
+static const tpl_loc L_328 = {F_9, 11, 12};
+static const tpl_loc L_329 = {F_9, 12, 25};
+static const tpl_loc L_330 = {F_9, 12, 41};
 static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_322 = {F_10, 4, 4};
+static const tpl_loc L_331 = {F_10, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_323 = {F_10, 4, 61};
-static const tpl_loc L_324 = {F_10, 4, 36};
+static const tpl_loc L_332 = {F_10, 4, 61};
+static const tpl_loc L_333 = {F_10, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_325 = {F_10, 5, 4};
-static const tpl_loc L_326 = {F_10, 5, 7};
-static const tpl_loc L_327 = {F_10, 5, 22};
-static const tpl_loc L_328 = {F_10, 7, 4};
+static const tpl_loc L_334 = {F_10, 5, 4};
+static const tpl_loc L_335 = {F_10, 5, 7};
+static const tpl_loc L_336 = {F_10, 5, 22};
+static const tpl_loc L_337 = {F_10, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_329 = {F_10, 8, 4};
-static const tpl_loc L_330 = {F_10, 8, 16};
-static const tpl_loc L_331 = {F_10, 8, 22};
+static const tpl_loc L_338 = {F_10, 8, 4};
+static const tpl_loc L_339 = {F_10, 8, 16};
+static const tpl_loc L_340 = {F_10, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_332 = {F_10, 9, 14};
-static const tpl_loc L_333 = {F_10, 9, 17};
-static const tpl_loc L_334 = {F_10, 9, 24};
-static const tpl_loc L_335 = {F_10, 9, 27};
-static const tpl_loc L_336 = {F_10, 9, 33};
-static const tpl_loc L_337 = {F_10, 9, 61};
-static const tpl_loc L_338 = {F_10, 9, 70};
-static const tpl_loc L_339 = {F_10, 9, 79};
-static const tpl_loc L_340 = {F_10, 9, 92};
+static const tpl_loc L_341 = {F_10, 9, 14};
+static const tpl_loc L_342 = {F_10, 9, 17};
+static const tpl_loc L_343 = {F_10, 9, 24};
+static const tpl_loc L_344 = {F_10, 9, 27};
+static const tpl_loc L_345 = {F_10, 9, 33};
+static const tpl_loc L_346 = {F_10, 9, 61};
+static const tpl_loc L_347 = {F_10, 9, 70};
+static const tpl_loc L_348 = {F_10, 9, 79};
+static const tpl_loc L_349 = {F_10, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_341 = {F_10, 9, 121};
-static const tpl_loc L_342 = {F_10, 9, 127};
-static const tpl_loc L_343 = {F_10, 9, 135};
-static const tpl_loc L_344 = {F_10, 9, 83};
-static const tpl_loc L_345 = {F_10, 9, 156};
-static const tpl_loc L_346 = {F_10, 9, 165};
-static const tpl_loc L_347 = {F_10, 9, 176};
+static const tpl_loc L_350 = {F_10, 9, 121};
+static const tpl_loc L_351 = {F_10, 9, 127};
+static const tpl_loc L_352 = {F_10, 9, 135};
+static const tpl_loc L_353 = {F_10, 9, 83};
+static const tpl_loc L_354 = {F_10, 9, 156};
+static const tpl_loc L_355 = {F_10, 9, 165};
+static const tpl_loc L_356 = {F_10, 9, 176};
 static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_348 = {F_11, 4, 8};
-static const tpl_loc L_349 = {F_11, 4, 11};
+static const tpl_loc L_357 = {F_11, 4, 8};
+static const tpl_loc L_358 = {F_11, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_350 = {F_11, 5, 4};
-static const tpl_loc L_351 = {F_11, 5, 7};
-static const tpl_loc L_352 = {F_11, 5, 12};
-static const tpl_loc L_353 = {F_11, 6, 30};
-static const tpl_loc L_354 = {F_11, 6, 45};
-static const tpl_loc L_355 = {F_11, 8, 4};
-static const tpl_loc L_356 = {F_11, 8, 44};
+static const tpl_loc L_359 = {F_11, 5, 4};
+static const tpl_loc L_360 = {F_11, 5, 7};
+static const tpl_loc L_361 = {F_11, 5, 12};
+static const tpl_loc L_362 = {F_11, 6, 30};
+static const tpl_loc L_363 = {F_11, 6, 45};
+static const tpl_loc L_364 = {F_11, 8, 4};
+static const tpl_loc L_365 = {F_11, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_357 = {F_11, 9, 35};
-static const tpl_loc L_358 = {F_11, 9, 43};
-static const tpl_loc L_359 = {F_11, 9, 55};
-static const tpl_loc L_360 = {F_11, 11, 33};
-static const tpl_loc L_361 = {F_11, 11, 74};
-static const tpl_loc L_362 = {F_11, 11, 79};
-static const tpl_loc L_363 = {F_11, 11, 113};
-static const tpl_loc L_364 = {F_11, 11, 117};
-static const tpl_loc L_365 = {F_11, 11, 131};
-static const tpl_loc L_366 = {F_11, 13, 4};
-static const tpl_loc L_367 = {F_11, 13, 7};
-static const tpl_loc L_368 = {F_11, 13, 15};
+static const tpl_loc L_366 = {F_11, 9, 35};
+static const tpl_loc L_367 = {F_11, 9, 43};
+static const tpl_loc L_368 = {F_11, 9, 55};
+static const tpl_loc L_369 = {F_11, 11, 33};
+static const tpl_loc L_370 = {F_11, 11, 74};
+static const tpl_loc L_371 = {F_11, 11, 79};
+static const tpl_loc L_372 = {F_11, 11, 113};
+static const tpl_loc L_373 = {F_11, 11, 117};
+static const tpl_loc L_374 = {F_11, 11, 131};
+static const tpl_loc L_375 = {F_11, 13, 4};
+static const tpl_loc L_376 = {F_11, 13, 7};
+static const tpl_loc L_377 = {F_11, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_369 = {F_11, 14, 30};
-static const tpl_loc L_370 = {F_11, 14, 33};
-static const tpl_loc L_371 = {F_11, 16, 4};
-static const tpl_loc L_372 = {F_11, 16, 7};
+static const tpl_loc L_378 = {F_11, 14, 30};
+static const tpl_loc L_379 = {F_11, 14, 33};
+static const tpl_loc L_380 = {F_11, 16, 4};
+static const tpl_loc L_381 = {F_11, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_373 = {F_11, 17, 30};
-static const tpl_loc L_374 = {F_11, 17, 33};
+static const tpl_loc L_382 = {F_11, 17, 30};
+static const tpl_loc L_383 = {F_11, 17, 33};
 static const char F_12[] = "partials/macros.twig";
-static const tpl_loc L_375 = {F_12, 6, 4};
-static const tpl_loc L_376 = {F_12, 6, 7};
-static const tpl_loc L_377 = {F_12, 6, 13};
-static const tpl_loc L_378 = {F_12, 6, 41};
-static const tpl_loc L_379 = {F_12, 6, 68};
-static const tpl_loc L_380 = {F_12, 6, 77};
-static const tpl_loc L_381 = {F_12, 6, 108};
-static const tpl_loc L_382 = {F_12, 6, 117};
-static const tpl_loc L_383 = {F_12, 13, 4};
-static const tpl_loc L_384 = {F_12, 14, 4};
-static const tpl_loc L_385 = {F_12, 14, 16};
-static const tpl_loc L_386 = {F_12, 14, 46};
-static const tpl_loc L_387 = {F_12, 14, 64};
-static const tpl_loc L_388 = {F_12, 14, 74};
-static const tpl_loc L_389 = {F_12, 15, 1};
-static const tpl_loc L_390 = {F_12, 15, 57};
-static const tpl_loc L_391 = {F_12, 15, 5};
-static const tpl_loc L_392 = {F_12, 21, 1};
-static const tpl_loc L_393 = {F_12, 21, 28};
-static const tpl_loc L_394 = {F_12, 21, 34};
-static const tpl_loc L_395 = {F_12, 21, 49};
-static const tpl_loc L_396 = {F_12, 21, 4};
-static const tpl_loc L_397 = {F_12, 21, 57};
-static const tpl_loc L_398 = {F_12, 21, 67};
+static const tpl_loc L_384 = {F_12, 6, 4};
+static const tpl_loc L_385 = {F_12, 6, 7};
+static const tpl_loc L_386 = {F_12, 6, 13};
+static const tpl_loc L_387 = {F_12, 6, 41};
+static const tpl_loc L_388 = {F_12, 6, 68};
+static const tpl_loc L_389 = {F_12, 6, 77};
+static const tpl_loc L_390 = {F_12, 6, 108};
+static const tpl_loc L_391 = {F_12, 6, 117};
+static const tpl_loc L_392 = {F_12, 13, 4};
+static const tpl_loc L_393 = {F_12, 14, 4};
+static const tpl_loc L_394 = {F_12, 14, 16};
+static const tpl_loc L_395 = {F_12, 14, 46};
+static const tpl_loc L_396 = {F_12, 14, 64};
+static const tpl_loc L_397 = {F_12, 14, 74};
+static const tpl_loc L_398 = {F_12, 15, 1};
+static const tpl_loc L_399 = {F_12, 15, 57};
+static const tpl_loc L_400 = {F_12, 15, 5};
+static const tpl_loc L_401 = {F_12, 21, 1};
+static const tpl_loc L_402 = {F_12, 21, 28};
+static const tpl_loc L_403 = {F_12, 21, 34};
+static const tpl_loc L_404 = {F_12, 21, 49};
+static const tpl_loc L_405 = {F_12, 21, 4};
+static const tpl_loc L_406 = {F_12, 21, 57};
+static const tpl_loc L_407 = {F_12, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_399 = {F_12, 29, 4};
-static const tpl_loc L_400 = {F_12, 29, 7};
-static const tpl_loc L_401 = {F_12, 29, 22};
-static const tpl_loc L_402 = {F_12, 30, 4};
+static const tpl_loc L_408 = {F_12, 29, 4};
+static const tpl_loc L_409 = {F_12, 29, 7};
+static const tpl_loc L_410 = {F_12, 29, 22};
+static const tpl_loc L_411 = {F_12, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_403 = {F_12, 32, 4};
-static const tpl_loc L_404 = {F_12, 32, 17};
-static const tpl_loc L_405 = {F_12, 33, 4};
-static const tpl_loc L_406 = {F_12, 33, 7};
-static const tpl_loc L_407 = {F_12, 33, 19};
-static const tpl_loc L_408 = {F_12, 34, 4};
-static const tpl_loc L_409 = {F_12, 34, 7};
-static const tpl_loc L_410 = {F_12, 34, 13};
+static const tpl_loc L_412 = {F_12, 32, 4};
+static const tpl_loc L_413 = {F_12, 32, 17};
+static const tpl_loc L_414 = {F_12, 33, 4};
+static const tpl_loc L_415 = {F_12, 33, 7};
+static const tpl_loc L_416 = {F_12, 33, 19};
+static const tpl_loc L_417 = {F_12, 34, 4};
+static const tpl_loc L_418 = {F_12, 34, 7};
+static const tpl_loc L_419 = {F_12, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_411 = {F_12, 34, 26};
-static const tpl_loc L_412 = {F_12, 37, 4};
-static const tpl_loc L_413 = {F_12, 37, 40};
-static const tpl_loc L_414 = {F_12, 37, 46};
-static const tpl_loc L_415 = {F_12, 37, 23};
-static const tpl_loc L_416 = {F_12, 37, 53};
+static const tpl_loc L_420 = {F_12, 34, 26};
+static const tpl_loc L_421 = {F_12, 37, 4};
+static const tpl_loc L_422 = {F_12, 37, 40};
+static const tpl_loc L_423 = {F_12, 37, 46};
+static const tpl_loc L_424 = {F_12, 37, 23};
+static const tpl_loc L_425 = {F_12, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_417 = {F_12, 39, 4};
-static const tpl_loc L_418 = {F_12, 39, 7};
-static const tpl_loc L_419 = {F_12, 39, 24};
-static const tpl_loc L_420 = {F_12, 39, 34};
+static const tpl_loc L_426 = {F_12, 39, 4};
+static const tpl_loc L_427 = {F_12, 39, 7};
+static const tpl_loc L_428 = {F_12, 39, 24};
+static const tpl_loc L_429 = {F_12, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_421 = {F_12, 41, 4};
-static const tpl_loc L_422 = {F_12, 41, 15};
-static const tpl_loc L_423 = {F_12, 41, 34};
-static const tpl_loc L_424 = {F_12, 41, 41};
-static const tpl_loc L_425 = {F_12, 41, 20};
-static const tpl_loc L_426 = {F_12, 44, 4};
-static const tpl_loc L_427 = {F_12, 44, 15};
-static const tpl_loc L_428 = {F_12, 44, 27};
-static const tpl_loc L_429 = {F_12, 44, 33};
-static const tpl_loc L_430 = {F_12, 44, 20};
-static const tpl_loc L_431 = {F_12, 45, 4};
-static const tpl_loc L_432 = {F_12, 45, 34};
-static const tpl_loc L_433 = {F_12, 45, 40};
-static const tpl_loc L_434 = {F_12, 46, 15};
-static const tpl_loc L_435 = {F_12, 46, 50};
-static const tpl_loc L_436 = {F_12, 46, 53};
-static const tpl_loc L_437 = {F_12, 46, 59};
-static const tpl_loc L_438 = {F_12, 46, 66};
-static const tpl_loc L_439 = {F_12, 46, 74};
-static const tpl_loc L_440 = {F_12, 46, 96};
-static const tpl_loc L_441 = {F_12, 46, 99};
-static const tpl_loc L_442 = {F_12, 46, 105};
-static const tpl_loc L_443 = {F_12, 46, 124};
-static const tpl_loc L_444 = {F_12, 46, 127};
-static const tpl_loc L_445 = {F_12, 46, 134};
-static const tpl_loc L_446 = {F_12, 46, 137};
-static const tpl_loc L_447 = {F_12, 46, 147};
-static const tpl_loc L_448 = {F_12, 46, 150};
-static const tpl_loc L_449 = {F_12, 46, 211};
-static const tpl_loc L_450 = {F_12, 46, 214};
-static const tpl_loc L_451 = {F_12, 49, 4};
-static const tpl_loc L_452 = {F_12, 49, 7};
-static const tpl_loc L_453 = {F_12, 49, 12};
-static const tpl_loc L_454 = {F_12, 49, 28};
-static const tpl_loc L_455 = {F_12, 49, 46};
-static const tpl_loc L_456 = {F_12, 49, 38};
+static const tpl_loc L_430 = {F_12, 41, 4};
+static const tpl_loc L_431 = {F_12, 41, 15};
+static const tpl_loc L_432 = {F_12, 41, 34};
+static const tpl_loc L_433 = {F_12, 41, 41};
+static const tpl_loc L_434 = {F_12, 41, 20};
+static const tpl_loc L_435 = {F_12, 44, 4};
+static const tpl_loc L_436 = {F_12, 44, 15};
+static const tpl_loc L_437 = {F_12, 44, 27};
+static const tpl_loc L_438 = {F_12, 44, 33};
+static const tpl_loc L_439 = {F_12, 44, 20};
+static const tpl_loc L_440 = {F_12, 45, 4};
+static const tpl_loc L_441 = {F_12, 45, 34};
+static const tpl_loc L_442 = {F_12, 45, 40};
+static const tpl_loc L_443 = {F_12, 46, 15};
+static const tpl_loc L_444 = {F_12, 46, 50};
+static const tpl_loc L_445 = {F_12, 46, 53};
+static const tpl_loc L_446 = {F_12, 46, 59};
+static const tpl_loc L_447 = {F_12, 46, 66};
+static const tpl_loc L_448 = {F_12, 46, 74};
+static const tpl_loc L_449 = {F_12, 46, 96};
+static const tpl_loc L_450 = {F_12, 46, 99};
+static const tpl_loc L_451 = {F_12, 46, 105};
+static const tpl_loc L_452 = {F_12, 46, 124};
+static const tpl_loc L_453 = {F_12, 46, 127};
+static const tpl_loc L_454 = {F_12, 46, 134};
+static const tpl_loc L_455 = {F_12, 46, 137};
+static const tpl_loc L_456 = {F_12, 46, 147};
+static const tpl_loc L_457 = {F_12, 46, 150};
+static const tpl_loc L_458 = {F_12, 46, 211};
+static const tpl_loc L_459 = {F_12, 46, 214};
+static const tpl_loc L_460 = {F_12, 49, 4};
+static const tpl_loc L_461 = {F_12, 49, 7};
+static const tpl_loc L_462 = {F_12, 49, 12};
+static const tpl_loc L_463 = {F_12, 49, 28};
+static const tpl_loc L_464 = {F_12, 49, 46};
+static const tpl_loc L_465 = {F_12, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_457 = {F_12, 57, 4};
-static const tpl_loc L_458 = {F_12, 57, 7};
-static const tpl_loc L_459 = {F_12, 57, 22};
-static const tpl_loc L_460 = {F_12, 58, 13};
-static const tpl_loc L_461 = {F_12, 58, 58};
-static const tpl_loc L_462 = {F_12, 58, 61};
-static const tpl_loc L_463 = {F_12, 59, 27};
-static const tpl_loc L_464 = {F_12, 59, 37};
-static const tpl_loc L_465 = {F_12, 59, 40};
-static const tpl_loc L_466 = {F_12, 60, 1};
-static const tpl_loc L_467 = {F_12, 60, 28};
-static const tpl_loc L_468 = {F_12, 60, 34};
-static const tpl_loc L_469 = {F_12, 60, 4};
+static const tpl_loc L_466 = {F_12, 57, 4};
+static const tpl_loc L_467 = {F_12, 57, 7};
+static const tpl_loc L_468 = {F_12, 57, 22};
+static const tpl_loc L_469 = {F_12, 58, 13};
+static const tpl_loc L_470 = {F_12, 58, 58};
+static const tpl_loc L_471 = {F_12, 58, 61};
+static const tpl_loc L_472 = {F_12, 59, 27};
+static const tpl_loc L_473 = {F_12, 59, 37};
+static const tpl_loc L_474 = {F_12, 59, 40};
+static const tpl_loc L_475 = {F_12, 60, 1};
+static const tpl_loc L_476 = {F_12, 60, 28};
+static const tpl_loc L_477 = {F_12, 60, 34};
+static const tpl_loc L_478 = {F_12, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_13[] = "style.css.twig";
-static const tpl_loc L_470 = {F_13, 6, 33};
-static const tpl_loc L_471 = {F_13, 7, 28};
-static const tpl_loc L_472 = {F_13, 8, 34};
-static const tpl_loc L_473 = {F_13, 9, 31};
-static const tpl_loc L_474 = {F_13, 10, 28};
-static const tpl_loc L_475 = {F_13, 11, 31};
-static const tpl_loc L_476 = {F_13, 12, 30};
-static const tpl_loc L_477 = {F_13, 13, 29};
-static const tpl_loc L_478 = {F_13, 14, 30};
-static const tpl_loc L_479 = {F_13, 15, 34};
-static const tpl_loc L_480 = {F_13, 16, 29};
-static const tpl_loc L_481 = {F_13, 6, 10};
+static const tpl_loc L_479 = {F_13, 6, 33};
+static const tpl_loc L_480 = {F_13, 7, 28};
+static const tpl_loc L_481 = {F_13, 8, 34};
+static const tpl_loc L_482 = {F_13, 9, 31};
+static const tpl_loc L_483 = {F_13, 10, 28};
+static const tpl_loc L_484 = {F_13, 11, 31};
+static const tpl_loc L_485 = {F_13, 12, 30};
+static const tpl_loc L_486 = {F_13, 13, 29};
+static const tpl_loc L_487 = {F_13, 14, 30};
+static const tpl_loc L_488 = {F_13, 15, 34};
+static const tpl_loc L_489 = {F_13, 16, 29};
+static const tpl_loc L_490 = {F_13, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_482 = {F_13, 7, 10};
+static const tpl_loc L_491 = {F_13, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_483 = {F_13, 8, 10};
+static const tpl_loc L_492 = {F_13, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_484 = {F_13, 9, 10};
-static const tpl_loc L_485 = {F_13, 10, 10};
+static const tpl_loc L_493 = {F_13, 9, 10};
+static const tpl_loc L_494 = {F_13, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_486 = {F_13, 11, 10};
+static const tpl_loc L_495 = {F_13, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_487 = {F_13, 12, 10};
+static const tpl_loc L_496 = {F_13, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_488 = {F_13, 13, 10};
-static const tpl_loc L_489 = {F_13, 14, 10};
+static const tpl_loc L_497 = {F_13, 13, 10};
+static const tpl_loc L_498 = {F_13, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_490 = {F_13, 15, 10};
+static const tpl_loc L_499 = {F_13, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_491 = {F_13, 16, 10};
+static const tpl_loc L_500 = {F_13, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_492 = {F_13, 17, 10};
+static const tpl_loc L_501 = {F_13, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_14[] = "table.twig";
-static const tpl_loc L_493 = {F_14, 4, 4};
-static const tpl_loc L_494 = {F_14, 4, 20};
-static const tpl_loc L_495 = {F_14, 4, 25};
-static const tpl_loc L_496 = {F_14, 4, 39};
+static const tpl_loc L_502 = {F_14, 4, 4};
+static const tpl_loc L_503 = {F_14, 4, 20};
+static const tpl_loc L_504 = {F_14, 4, 25};
+static const tpl_loc L_505 = {F_14, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_497 = {F_14, 5, 25};
-static const tpl_loc L_498 = {F_14, 5, 28};
-static const tpl_loc L_499 = {F_14, 5, 33};
-static const tpl_loc L_500 = {F_14, 5, 45};
-static const tpl_loc L_501 = {F_14, 6, 4};
-static const tpl_loc L_502 = {F_14, 6, 7};
-static const tpl_loc L_503 = {F_14, 7, 31};
-static const tpl_loc L_504 = {F_14, 7, 51};
-static const tpl_loc L_505 = {F_14, 8, 5};
-static const tpl_loc L_506 = {F_14, 8, 13};
-static const tpl_loc L_507 = {F_14, 8, 41};
-static const tpl_loc L_508 = {F_14, 8, 67};
-static const tpl_loc L_509 = {F_14, 8, 75};
-static const tpl_loc L_510 = {F_14, 8, 108};
-static const tpl_loc L_511 = {F_14, 8, 116};
-static const tpl_loc L_512 = {F_14, 11, 42};
-static const tpl_loc L_513 = {F_14, 11, 103};
-static const tpl_loc L_514 = {F_14, 12, 1};
-static const tpl_loc L_515 = {F_14, 12, 9};
+static const tpl_loc L_506 = {F_14, 5, 25};
+static const tpl_loc L_507 = {F_14, 5, 28};
+static const tpl_loc L_508 = {F_14, 5, 33};
+static const tpl_loc L_509 = {F_14, 5, 45};
+static const tpl_loc L_510 = {F_14, 6, 4};
+static const tpl_loc L_511 = {F_14, 6, 7};
+static const tpl_loc L_512 = {F_14, 7, 31};
+static const tpl_loc L_513 = {F_14, 7, 51};
+static const tpl_loc L_514 = {F_14, 8, 5};
+static const tpl_loc L_515 = {F_14, 8, 13};
+static const tpl_loc L_516 = {F_14, 8, 41};
+static const tpl_loc L_517 = {F_14, 8, 67};
+static const tpl_loc L_518 = {F_14, 8, 75};
+static const tpl_loc L_519 = {F_14, 8, 108};
+static const tpl_loc L_520 = {F_14, 8, 116};
+static const tpl_loc L_521 = {F_14, 11, 42};
+static const tpl_loc L_522 = {F_14, 11, 103};
+static const tpl_loc L_523 = {F_14, 12, 1};
+static const tpl_loc L_524 = {F_14, 12, 9};
 static const char F_15[] = "title.md.twig";
-static const tpl_loc L_516 = {F_15, 3, 3};
-static const tpl_loc L_517 = {F_15, 3, 6};
-static const tpl_loc L_518 = {F_15, 3, 11};
-static const tpl_loc L_519 = {F_15, 3, 17};
-static const tpl_loc L_520 = {F_15, 5, 4};
-static const tpl_loc L_521 = {F_15, 5, 12};
-static const tpl_loc L_522 = {F_15, 6, 24};
-static const tpl_loc L_523 = {F_15, 6, 39};
-static const tpl_loc L_524 = {F_15, 9, 4};
-static const tpl_loc L_525 = {F_15, 9, 12};
-static const tpl_loc L_526 = {F_15, 10, 25};
-static const tpl_loc L_527 = {F_15, 10, 41};
+static const tpl_loc L_525 = {F_15, 3, 3};
+static const tpl_loc L_526 = {F_15, 3, 6};
+static const tpl_loc L_527 = {F_15, 3, 11};
+static const tpl_loc L_528 = {F_15, 3, 17};
+static const tpl_loc L_529 = {F_15, 5, 4};
+static const tpl_loc L_530 = {F_15, 5, 12};
+static const tpl_loc L_531 = {F_15, 6, 24};
+static const tpl_loc L_532 = {F_15, 6, 39};
+static const tpl_loc L_533 = {F_15, 9, 4};
+static const tpl_loc L_534 = {F_15, 9, 12};
+static const tpl_loc L_535 = {F_15, 10, 25};
+static const tpl_loc L_536 = {F_15, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -660,9 +669,9 @@ static const tpl_template T26;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn5(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -677,35 +686,35 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn24(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn27(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -717,9 +726,10 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -997,6 +1007,28 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "</div>\n</header>\n", 17);
 }
 
+#line 39 "themes/clean/html_chunked/chunk.twig"
+static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_60, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_61, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
 #line 37 "themes/clean/html_chunked/chunk.twig"
 static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
@@ -1005,234 +1037,268 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_callable *k1 = NULL;
+  const tpl_callable *k2 = NULL;
+  const tpl_callable *k3 = NULL;
   tpl_value v0 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v12 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v13 = tpl_null();
   tpl_value v14 = tpl_null();
-  tpl_value v15 = tpl_null();
-  tpl_value v16 = tpl_null();
   tpl_value v20 = tpl_null();
-  tpl_value v22 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v26 = tpl_null();
+  tpl_value v28 = tpl_null();
+  tpl_value v29 = tpl_null();
+  tpl_value v30 = tpl_null();
+  tpl_value v34 = tpl_null();
   tpl_value v36 = tpl_null();
-  tpl_value v37 = tpl_null();
-  tpl_value v45 = tpl_null();
-  tpl_value v47 = tpl_null();
-  tpl_value v48 = tpl_null();
+  tpl_value v38 = tpl_null();
+  tpl_value v50 = tpl_null();
+  tpl_value v51 = tpl_null();
+  tpl_value v59 = tpl_null();
+  tpl_value v61 = tpl_null();
+  tpl_value v62 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 38 "themes/clean/html_chunked/chunk.twig"
+  tpl_ic ic3 = {0, NULL};
+#line 39 "themes/clean/html_chunked/chunk.twig"
   {
     rt->loc = &L_57;
     v0 = tpl_var(rt, ctx, self, &N_app, &L_58);
-    tpl_value v1 = tpl_str("getTitle", 8u);
-    tpl_value v2 = tpl_str("toc", 3u);
+    tpl_value v1 = tpl_str("get", 3u);
+    tpl_value v2 = tpl_str("publishing.items", 16u);
     const tpl_value a3[1] = {v2};
     tpl_value v4 = tpl_call_method(rt, v0, v1, 1, a3, &L_59);
-    tpl_ctx_set(rt, ctx, &N_toc_title, v4);
-  }
-#line 39 "themes/clean/html_chunked/chunk.twig"
-  tpl_out(rt, "<div class=\"book-body", 21);
-#line 39 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_60;
-    tpl_value v5;
-    v6 = tpl_var(rt, ctx, self, &N_toc, &L_61);
-    const tpl_value a7[1] = {v6};
+    tpl_value v5 = tpl_closure_new_slots(rt, fn4, ctx, self, blocks, 0, 2);
+    const tpl_value a6[2] = {v4, v5};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_62);
-    bool b8 = !tpl_truthy(k1->fn(rt, ctx, 1, a7, &L_62));
-    if (b8) {
-      tpl_value v9 = tpl_str(" with-toc", 9u);
-      v5 = v9;
-    } else {
-      v5 = tpl_str("", 0);
-    }
-    tpl_out_value(rt, v5);
+      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_62);
+    tpl_value v7 = k1->fn(rt, ctx, 2, a6, &L_62);
+    const tpl_value a8[1] = {v7};
+    if (!k2)
+      k2 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_63);
+    tpl_value v9 = k2->fn(rt, ctx, 1, a8, &L_63);
+    tpl_ctx_set(rt, ctx, &N_toc_item, v9);
   }
-#line 39 "themes/clean/html_chunked/chunk.twig"
-  tpl_out(rt, "\">\n", 3);
 #line 40 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_63;
-    const tpl_value a10[1] = {v6};
-    if (!k1)
-      k1 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_64);
-    bool b11 = !tpl_truthy(k1->fn(rt, ctx, 1, a10, &L_64));
-    if (b11) {
+    rt->loc = &L_64;
+    tpl_value v10;
+    v11 = tpl_var(rt, ctx, self, &N_toc_item, &L_65);
+    bool b12 = tpl_truthy(v11);
+    if (b12) {
+      v13 = tpl_getattr_name_ic(rt, v11, &N_title, &L_66, &ic0);
+      v10 = v13;
+    } else {
+      v14 = tpl_var(rt, ctx, self, &N_app, &L_67);
+      tpl_value v15 = tpl_str("getTitle", 8u);
+      tpl_value v16 = tpl_str("toc", 3u);
+      const tpl_value a17[1] = {v16};
+      tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_68);
+      v10 = v18;
+    }
+    tpl_ctx_set(rt, ctx, &N_toc_title, v10);
+  }
 #line 41 "themes/clean/html_chunked/chunk.twig"
+  tpl_out(rt, "<div class=\"book-body", 21);
+#line 41 "themes/clean/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_69;
+    tpl_value v19;
+    v20 = tpl_var(rt, ctx, self, &N_toc, &L_70);
+    const tpl_value a21[1] = {v20};
+    if (!k3)
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_71);
+    bool b22 = !tpl_truthy(k3->fn(rt, ctx, 1, a21, &L_71));
+    if (b22) {
+      tpl_value v23 = tpl_str(" with-toc", 9u);
+      v19 = v23;
+    } else {
+      v19 = tpl_str("", 0);
+    }
+    tpl_out_value(rt, v19);
+  }
+#line 41 "themes/clean/html_chunked/chunk.twig"
+  tpl_out(rt, "\">\n", 3);
+#line 42 "themes/clean/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_72;
+    const tpl_value a24[1] = {v20};
+    if (!k3)
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_73);
+    bool b25 = !tpl_truthy(k3->fn(rt, ctx, 1, a24, &L_73));
+    if (b25) {
+#line 43 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "<div class=\"sidebar\">\n"
                  "<details class=\"toc-details\">\n"
                  "<summary>", 61);
-#line 43 "themes/clean/html_chunked/chunk.twig"
+#line 45 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_65;
-        v12 = tpl_var(rt, ctx, self, &N_toc_title, &L_66);
-        tpl_out_value(rt, v12);
+        rt->loc = &L_74;
+        v26 = tpl_var(rt, ctx, self, &N_toc_title, &L_75);
+        tpl_out_value(rt, v26);
       }
-#line 43 "themes/clean/html_chunked/chunk.twig"
+#line 45 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "</summary>\n", 11);
-#line 44 "themes/clean/html_chunked/chunk.twig"
+#line 46 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_67;
-        tpl_value v13 = tpl_str("toc_title", 9u);
-        v14 = tpl_var(rt, ctx, self, &N_root, &L_68);
-        v15 = tpl_var(rt, ctx, self, &N_item, &L_69);
-        v16 = tpl_getattr_name_ic(rt, v15, &N_url, &L_70, &ic0);
-        tpl_value v17 = tpl_str("toc", 3u);
-        const tpl_value a18[6] = {v6, v12, v13, v14, v16, v17};
-        tpl_value v19 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a18, NULL, &L_71);
-        tpl_out_value(rt, v19);
+        rt->loc = &L_76;
+        tpl_value v27 = tpl_str("toc_title", 9u);
+        v28 = tpl_var(rt, ctx, self, &N_root, &L_77);
+        v29 = tpl_var(rt, ctx, self, &N_item, &L_78);
+        v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_79, &ic1);
+        tpl_value v31 = tpl_str("toc", 3u);
+        const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
+        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_80);
+        tpl_out_value(rt, v33);
       }
-#line 44 "themes/clean/html_chunked/chunk.twig"
+#line 46 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "\n</details>\n</div>\n", 19);
     }
   }
-#line 48 "themes/clean/html_chunked/chunk.twig"
+#line 50 "themes/clean/html_chunked/chunk.twig"
   tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
-#line 49 "themes/clean/html_chunked/chunk.twig"
+#line 51 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_72;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_72);
+    rt->loc = &L_81;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_81);
   }
-#line 71 "themes/clean/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_73;
-    v20 = tpl_var(rt, ctx, self, &N_previous, &L_74);
-    bool b21 = tpl_truthy(v20);
-    if (!b21) {
-      v22 = tpl_var(rt, ctx, self, &N_next, &L_75);
-      bool b23 = tpl_truthy(v22);
-      b21 = b23;
-    }
-    if (b21) {
-#line 72 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 72 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_76;
-        v24 = tpl_var(rt, ctx, self, &N_app, &L_77);
-        tpl_value v25 = tpl_str("getLabel", 8u);
-        tpl_value v26 = tpl_str("previous", 8u);
-        const tpl_value a27[1] = {v26};
-        tpl_value v28 = tpl_call_method(rt, v24, v25, 1, a27, &L_78);
-        tpl_value v29 = tpl_escape_value(rt, v28, TPL_ESC_HTML, &L_79);
-        tpl_out_value(rt, v29);
-      }
-#line 72 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, " / ", 3);
-#line 72 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_80;
-        tpl_value v30 = tpl_str("getLabel", 8u);
-        tpl_value v31 = tpl_str("next", 4u);
-        const tpl_value a32[1] = {v31};
-        tpl_value v33 = tpl_call_method(rt, v24, v30, 1, a32, &L_81);
-        tpl_value v34 = tpl_escape_value(rt, v33, TPL_ESC_HTML, &L_82);
-        tpl_out_value(rt, v34);
-      }
-#line 72 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "\">\n", 3);
 #line 73 "themes/clean/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_82;
+    v34 = tpl_var(rt, ctx, self, &N_previous, &L_83);
+    bool b35 = tpl_truthy(v34);
+    if (!b35) {
+      v36 = tpl_var(rt, ctx, self, &N_next, &L_84);
+      bool b37 = tpl_truthy(v36);
+      b35 = b37;
+    }
+    if (b35) {
+#line 74 "themes/clean/html_chunked/chunk.twig"
+      tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
+#line 74 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_83;
-        bool b35 = tpl_truthy(v20);
-        if (b35) {
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_84;
-            v36 = tpl_var(rt, ctx, self, &N_root, &L_85);
-            tpl_out_value(rt, v36);
-          }
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_86;
-            v37 = tpl_getattr_name_ic(rt, v20, &N_url, &L_87, &ic1);
-            tpl_out_value(rt, v37);
-          }
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "\" rel=\"prev\"><span class=\"pager-direction\"><span aria-hidden=\"true\">←</span> ", 79);
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_88;
-            tpl_value v38 = tpl_str("getLabel", 8u);
-            tpl_value v39 = tpl_str("previous", 8u);
-            const tpl_value a40[1] = {v39};
-            tpl_value v41 = tpl_call_method(rt, v24, v38, 1, a40, &L_89);
-            tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_90);
-            tpl_out_value(rt, v42);
-          }
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "</span> ", 8);
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_91;
-            const tpl_value a43[1] = {v20};
-            tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_92);
-            tpl_out_value(rt, v44);
-          }
-#line 74 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "</a>\n", 5);
-        }
+        rt->loc = &L_85;
+        v38 = tpl_var(rt, ctx, self, &N_app, &L_86);
+        tpl_value v39 = tpl_str("getLabel", 8u);
+        tpl_value v40 = tpl_str("previous", 8u);
+        const tpl_value a41[1] = {v40};
+        tpl_value v42 = tpl_call_method(rt, v38, v39, 1, a41, &L_87);
+        tpl_value v43 = tpl_escape_value(rt, v42, TPL_ESC_HTML, &L_88);
+        tpl_out_value(rt, v43);
       }
-#line 76 "themes/clean/html_chunked/chunk.twig"
+#line 74 "themes/clean/html_chunked/chunk.twig"
+      tpl_out(rt, " / ", 3);
+#line 74 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_93;
-        v45 = tpl_var(rt, ctx, self, &N_next, &L_94);
-        bool b46 = tpl_truthy(v45);
-        if (b46) {
-#line 77 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 77 "themes/clean/html_chunked/chunk.twig"
+        rt->loc = &L_89;
+        tpl_value v44 = tpl_str("getLabel", 8u);
+        tpl_value v45 = tpl_str("next", 4u);
+        const tpl_value a46[1] = {v45};
+        tpl_value v47 = tpl_call_method(rt, v38, v44, 1, a46, &L_90);
+        tpl_value v48 = tpl_escape_value(rt, v47, TPL_ESC_HTML, &L_91);
+        tpl_out_value(rt, v48);
+      }
+#line 74 "themes/clean/html_chunked/chunk.twig"
+      tpl_out(rt, "\">\n", 3);
+#line 75 "themes/clean/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_92;
+        bool b49 = tpl_truthy(v34);
+        if (b49) {
+#line 76 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "<a class=\"previous\" href=\"", 26);
+#line 76 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_93;
+            v50 = tpl_var(rt, ctx, self, &N_root, &L_94);
+            tpl_out_value(rt, v50);
+          }
+#line 76 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_95;
-            v47 = tpl_var(rt, ctx, self, &N_root, &L_96);
-            tpl_out_value(rt, v47);
+            v51 = tpl_getattr_name_ic(rt, v34, &N_url, &L_96, &ic2);
+            tpl_out_value(rt, v51);
           }
-#line 77 "themes/clean/html_chunked/chunk.twig"
+#line 76 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "\" rel=\"prev\"><span class=\"pager-direction\"><span aria-hidden=\"true\">←</span> ", 79);
+#line 76 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_97;
-            v48 = tpl_getattr_name_ic(rt, v45, &N_url, &L_98, &ic2);
-            tpl_out_value(rt, v48);
+            tpl_value v52 = tpl_str("getLabel", 8u);
+            tpl_value v53 = tpl_str("previous", 8u);
+            const tpl_value a54[1] = {v53};
+            tpl_value v55 = tpl_call_method(rt, v38, v52, 1, a54, &L_98);
+            tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_99);
+            tpl_out_value(rt, v56);
           }
-#line 77 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 77 "themes/clean/html_chunked/chunk.twig"
+#line 76 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "</span> ", 8);
+#line 76 "themes/clean/html_chunked/chunk.twig"
           {
-            rt->loc = &L_99;
-            tpl_value v49 = tpl_str("getLabel", 8u);
-            tpl_value v50 = tpl_str("next", 4u);
-            const tpl_value a51[1] = {v50};
-            tpl_value v52 = tpl_call_method(rt, v24, v49, 1, a51, &L_100);
-            tpl_value v53 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_101);
-            tpl_out_value(rt, v53);
+            rt->loc = &L_100;
+            const tpl_value a57[1] = {v34};
+            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_101);
+            tpl_out_value(rt, v58);
           }
-#line 77 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 77 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_102;
-            const tpl_value a54[1] = {v45};
-            tpl_value v55 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a54, NULL, &L_103);
-            tpl_out_value(rt, v55);
-          }
-#line 77 "themes/clean/html_chunked/chunk.twig"
+#line 76 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
+#line 78 "themes/clean/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_102;
+        v59 = tpl_var(rt, ctx, self, &N_next, &L_103);
+        bool b60 = tpl_truthy(v59);
+        if (b60) {
 #line 79 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "<a class=\"next\" href=\"", 22);
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_104;
+            v61 = tpl_var(rt, ctx, self, &N_root, &L_105);
+            tpl_out_value(rt, v61);
+          }
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_106;
+            v62 = tpl_getattr_name_ic(rt, v59, &N_url, &L_107, &ic3);
+            tpl_out_value(rt, v62);
+          }
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_108;
+            tpl_value v63 = tpl_str("getLabel", 8u);
+            tpl_value v64 = tpl_str("next", 4u);
+            const tpl_value a65[1] = {v64};
+            tpl_value v66 = tpl_call_method(rt, v38, v63, 1, a65, &L_109);
+            tpl_value v67 = tpl_escape_value(rt, v66, TPL_ESC_HTML, &L_110);
+            tpl_out_value(rt, v67);
+          }
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_111;
+            const tpl_value a68[1] = {v59};
+            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_112);
+            tpl_out_value(rt, v69);
+          }
+#line 79 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "</a>\n", 5);
+        }
+      }
+#line 81 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "</nav>\n", 7);
     }
   }
-#line 81 "themes/clean/html_chunked/chunk.twig"
+#line 83 "themes/clean/html_chunked/chunk.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
-#line 49 "themes/clean/html_chunked/chunk.twig"
-static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 51 "themes/clean/html_chunked/chunk.twig"
+static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -1276,9 +1342,9 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic13 = {0, NULL};
   tpl_ic ic14 = {0, NULL};
   tpl_ic ic15 = {0, NULL};
-#line 50 "themes/clean/html_chunked/chunk.twig"
+#line 52 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_104;
+    rt->loc = &L_113;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -1298,19 +1364,19 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     }
     bool b7 = tpl_truthy(v5);
     if (b7) {
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_105;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_106);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_107, &ic0);
-        tpl_out_value(rt, v9);
-      }
-#line 53 "themes/clean/html_chunked/chunk.twig"
-      tpl_out(rt, "\n", 1);
-    } else {
 #line 55 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_108;
+        rt->loc = &L_114;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_115);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_116, &ic0);
+        tpl_out_value(rt, v9);
+      }
+#line 55 "themes/clean/html_chunked/chunk.twig"
+      tpl_out(rt, "\n", 1);
+    } else {
+#line 57 "themes/clean/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_117;
         tpl_value v13 = tpl_null();
         bool b12 = tpl_var_probe(rt, ctx, self, &N_item, &v13);
         if (!b12)
@@ -1333,22 +1399,22 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         tpl_value v19 = tpl_bool(b18);
         tpl_ctx_set(rt, ctx, &N_section, v19);
       }
-#line 56 "themes/clean/html_chunked/chunk.twig"
+#line 58 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "<article class=\"item ", 21);
-#line 56 "themes/clean/html_chunked/chunk.twig"
+#line 58 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_109;
-        v20 = tpl_var(rt, ctx, self, &N_item, &L_110);
-        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_111, &ic1);
-        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_112, &ic2);
-        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_113);
+        rt->loc = &L_118;
+        v20 = tpl_var(rt, ctx, self, &N_item, &L_119);
+        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_120, &ic1);
+        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_121, &ic2);
+        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_122);
         tpl_out_value(rt, v23);
       }
-#line 56 "themes/clean/html_chunked/chunk.twig"
+#line 58 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_114;
+        rt->loc = &L_123;
         tpl_value v24;
-        v25 = tpl_var(rt, ctx, self, &N_section, &L_115);
+        v25 = tpl_var(rt, ctx, self, &N_section, &L_124);
         bool b26 = tpl_truthy(v25);
         if (b26) {
           tpl_value v27 = tpl_str(" section", 8u);
@@ -1358,196 +1424,196 @@ static void fn4(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         }
         tpl_out_value(rt, v24);
       }
-#line 56 "themes/clean/html_chunked/chunk.twig"
+#line 58 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "\">\n", 3);
-#line 57 "themes/clean/html_chunked/chunk.twig"
+#line 59 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_116;
+        rt->loc = &L_125;
         bool b28 = tpl_truthy(v25);
         if (b28) {
-          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_117, &ic3);
+          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_126, &ic3);
           bool b30 = tpl_truthy(v29);
           b28 = b30;
         }
         if (b28) {
-#line 58 "themes/clean/html_chunked/chunk.twig"
+#line 60 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "<h1 class=\"parent-title\"><a href=\"", 34);
-#line 58 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_118;
-            v31 = tpl_var(rt, ctx, self, &N_root, &L_119);
-            tpl_out_value(rt, v31);
-          }
-#line 58 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_120;
-            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_121, &ic4);
-            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_122, &ic5);
-            tpl_out_value(rt, v33);
-          }
-#line 58 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "\">", 2);
-#line 58 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_123;
-            const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_124);
-            tpl_out_value(rt, v35);
-          }
-#line 58 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
-#line 59 "themes/clean/html_chunked/chunk.twig"
-          {
-            rt->loc = &L_125;
-            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_126, &ic6);
-            tpl_out_value(rt, v36);
-          }
-#line 59 "themes/clean/html_chunked/chunk.twig"
-          tpl_out(rt, "\">", 2);
-#line 59 "themes/clean/html_chunked/chunk.twig"
+#line 60 "themes/clean/html_chunked/chunk.twig"
           {
             rt->loc = &L_127;
+            v31 = tpl_var(rt, ctx, self, &N_root, &L_128);
+            tpl_out_value(rt, v31);
+          }
+#line 60 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_129;
+            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_130, &ic4);
+            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_131, &ic5);
+            tpl_out_value(rt, v33);
+          }
+#line 60 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "\">", 2);
+#line 60 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_132;
+            const tpl_value a34[1] = {v32};
+            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_133);
+            tpl_out_value(rt, v35);
+          }
+#line 60 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
+#line 61 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_134;
+            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_135, &ic6);
+            tpl_out_value(rt, v36);
+          }
+#line 61 "themes/clean/html_chunked/chunk.twig"
+          tpl_out(rt, "\">", 2);
+#line 61 "themes/clean/html_chunked/chunk.twig"
+          {
+            rt->loc = &L_136;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_128);
+            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_137);
             tpl_out_value(rt, v38);
           }
-#line 59 "themes/clean/html_chunked/chunk.twig"
+#line 61 "themes/clean/html_chunked/chunk.twig"
           tpl_out(rt, "</h2>\n", 6);
         } else {
-#line 60 "themes/clean/html_chunked/chunk.twig"
+#line 62 "themes/clean/html_chunked/chunk.twig"
           tpl_value v39 = tpl_str("dedication", 10u);
           bool b40 = tpl_loose_eq(rt, v22, v39);
           if (b40) {
-#line 61 "themes/clean/html_chunked/chunk.twig"
+#line 63 "themes/clean/html_chunked/chunk.twig"
             tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
-#line 61 "themes/clean/html_chunked/chunk.twig"
+#line 63 "themes/clean/html_chunked/chunk.twig"
             {
-              rt->loc = &L_129;
-              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_130, &ic7);
+              rt->loc = &L_138;
+              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_139, &ic7);
               tpl_out_value(rt, v41);
             }
-#line 61 "themes/clean/html_chunked/chunk.twig"
+#line 63 "themes/clean/html_chunked/chunk.twig"
             tpl_out(rt, "\">", 2);
-#line 61 "themes/clean/html_chunked/chunk.twig"
+#line 63 "themes/clean/html_chunked/chunk.twig"
             {
-              rt->loc = &L_131;
-              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_132, &ic8);
+              rt->loc = &L_140;
+              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_141, &ic8);
               tpl_out_value(rt, v42);
             }
-#line 61 "themes/clean/html_chunked/chunk.twig"
+#line 63 "themes/clean/html_chunked/chunk.twig"
             tpl_out(rt, "</h1>\n", 6);
           } else {
-#line 62 "themes/clean/html_chunked/chunk.twig"
+#line 64 "themes/clean/html_chunked/chunk.twig"
             tpl_value v43 = tpl_str("title", 5u);
             bool b44 = tpl_loose_eq(rt, v22, v43);
             if (b44) {
-#line 63 "themes/clean/html_chunked/chunk.twig"
+#line 65 "themes/clean/html_chunked/chunk.twig"
               tpl_out(rt, "<h1 id=\"", 8);
-#line 63 "themes/clean/html_chunked/chunk.twig"
+#line 65 "themes/clean/html_chunked/chunk.twig"
               {
-                rt->loc = &L_133;
-                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_134, &ic9);
+                rt->loc = &L_142;
+                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_143, &ic9);
                 tpl_out_value(rt, v45);
               }
-#line 63 "themes/clean/html_chunked/chunk.twig"
+#line 65 "themes/clean/html_chunked/chunk.twig"
               tpl_out(rt, "\">", 2);
-#line 63 "themes/clean/html_chunked/chunk.twig"
+#line 65 "themes/clean/html_chunked/chunk.twig"
               {
-                rt->loc = &L_135;
+                rt->loc = &L_144;
                 tpl_value v46;
-                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_136, &ic10);
+                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_145, &ic10);
                 bool b48 = tpl_truthy(v47);
                 if (b48) {
-                  v49 = tpl_var(rt, ctx, self, &N_app, &L_137);
+                  v49 = tpl_var(rt, ctx, self, &N_app, &L_146);
                   tpl_value v50 = tpl_str("getTitle", 8u);
                   tpl_value v51 = tpl_str("title", 5u);
                   const tpl_value a52[1] = {v51};
-                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_138);
+                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_147);
                   bool b54 = !tpl_loose_eq(rt, v47, v53);
                   b48 = b54;
                 }
                 if (b48) {
                   v46 = v47;
                 } else {
-                  v55 = tpl_var(rt, ctx, self, &N_book, &L_139);
-                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_140, &ic11);
-                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_141);
+                  v55 = tpl_var(rt, ctx, self, &N_book, &L_148);
+                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_149, &ic11);
+                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_150);
                   v46 = v57;
                 }
                 tpl_out_value(rt, v46);
               }
-#line 63 "themes/clean/html_chunked/chunk.twig"
+#line 65 "themes/clean/html_chunked/chunk.twig"
               tpl_out(rt, "</h1>\n", 6);
             } else {
-#line 64 "themes/clean/html_chunked/chunk.twig"
-              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_142, &ic12);
+#line 66 "themes/clean/html_chunked/chunk.twig"
+              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_151, &ic12);
               bool b59 = tpl_truthy(v58);
               if (!b59) {
-                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_143, &ic13);
+                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_152, &ic13);
                 bool b61 = tpl_truthy(v60);
                 b59 = b61;
               }
               if (b59) {
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 67 "themes/clean/html_chunked/chunk.twig"
                 tpl_out(rt, "<h1 id=\"", 8);
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 67 "themes/clean/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_144;
-                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_145, &ic14);
+                  rt->loc = &L_153;
+                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_154, &ic14);
                   tpl_out_value(rt, v62);
                 }
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 67 "themes/clean/html_chunked/chunk.twig"
                 tpl_out(rt, "\">", 2);
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 67 "themes/clean/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_146;
+                  rt->loc = &L_155;
                   const tpl_value a63[1] = {v20};
-                  tpl_value v64 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a63, NULL, &L_147);
+                  tpl_value v64 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a63, NULL, &L_156);
                   tpl_out_value(rt, v64);
                 }
-#line 65 "themes/clean/html_chunked/chunk.twig"
+#line 67 "themes/clean/html_chunked/chunk.twig"
                 tpl_out(rt, "</h1>\n", 6);
               }
             }
           }
         }
       }
-#line 67 "themes/clean/html_chunked/chunk.twig"
+#line 69 "themes/clean/html_chunked/chunk.twig"
       {
-        rt->loc = &L_148;
-        v65 = tpl_getattr_name_ic(rt, v20, &N_content, &L_149, &ic15);
+        rt->loc = &L_157;
+        v65 = tpl_getattr_name_ic(rt, v20, &N_content, &L_158, &ic15);
         tpl_out_value(rt, v65);
       }
-#line 67 "themes/clean/html_chunked/chunk.twig"
+#line 69 "themes/clean/html_chunked/chunk.twig"
       tpl_out(rt, "\n</article>\n", 12);
     }
   }
 }
 
 #line 1 "themes/clean/html_chunked/chunk.twig"
-static void fn5(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 7 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_150;
+    rt->loc = &L_159;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_150);
+    tpl_import(rt, self, 0, v0, &L_159);
   }
 #line 6 "themes/clean/html_chunked/chunk.twig"
   {
-    rt->loc = &L_151;
+    rt->loc = &L_160;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_151);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_160);
   }
 }
 
 /* ---- code.twig ---- */
 
 #line 1 "themes/clean/common/code.twig"
-static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1561,17 +1627,17 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_152;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_153);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_154, &ic0);
+    rt->loc = &L_161;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_162);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_language, &L_163, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 4 "themes/clean/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 4 "themes/clean/common/code.twig"
       {
-        rt->loc = &L_155;
-        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_156);
+        rt->loc = &L_164;
+        tpl_value v3 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_165);
         tpl_out_value(rt, v3);
       }
     }
@@ -1580,8 +1646,8 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 4 "themes/clean/common/code.twig"
   {
-    rt->loc = &L_157;
-    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_158, &ic1);
+    rt->loc = &L_166;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_content, &L_167, &ic1);
     tpl_out_value(rt, v4);
   }
 #line 4 "themes/clean/common/code.twig"
@@ -1591,7 +1657,7 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 /* ---- css/base.css.twig ---- */
 
 #line 1 "themes/clean/common/css/base.css.twig"
-static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1653,7 +1719,7 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 /* ---- css/code.css.twig ---- */
 
 #line 1 "themes/clean/common/css/code.css.twig"
-static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1715,7 +1781,7 @@ static void fn8(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 /* ---- css/content.css.twig ---- */
 
 #line 1 "themes/clean/common/css/content.css.twig"
-static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1825,7 +1891,7 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 /* ---- css/figures.css.twig ---- */
 
 #line 1 "themes/clean/common/css/figures.css.twig"
-static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn11(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1859,7 +1925,7 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/clean/common/css/items.css.twig"
-static void fn11(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1965,7 +2031,7 @@ static void fn11(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/clean/common/css/layout.css.twig"
-static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2024,7 +2090,7 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/clean/common/css/navigation.css.twig"
-static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2202,7 +2268,7 @@ static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/clean/common/css/print.css.twig"
-static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2255,7 +2321,7 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2302,7 +2368,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2380,7 +2446,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2455,12 +2521,12 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k2 = NULL;
+  const tpl_callable *k4 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v3 = tpl_null();
@@ -2476,26 +2542,26 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_159;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_160);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_161, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_162);
+    rt->loc = &L_168;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_169);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_171);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_163;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_164, &ic1);
+    rt->loc = &L_172;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_173, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_165;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_166);
+        rt->loc = &L_174;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_175);
         tpl_out_value(rt, v5);
       }
     }
@@ -2504,14 +2570,14 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_167;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_168, &ic2);
+    rt->loc = &L_176;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_177, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_169;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_170);
+        rt->loc = &L_178;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_179);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2520,7 +2586,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_171;
+    rt->loc = &L_180;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2538,32 +2604,32 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_172);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_181);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_173);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_182);
     const tpl_value a21[2] = {v14, v20};
-    if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_174);
-    tpl_value v22 = k2->fn(rt, ctx, 2, a21, &L_174);
+    if (!k4)
+      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_183);
+    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_183);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_175;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_176);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_177, &ic3);
+    rt->loc = &L_184;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_185);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_186, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_178;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_179);
+        rt->loc = &L_187;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_188);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2572,7 +2638,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_180;
+    rt->loc = &L_189;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2623,14 +2689,14 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_181);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_190);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_182);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_191);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
@@ -2640,7 +2706,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2670,16 +2736,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_183;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_184);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_185, &ic0);
+    rt->loc = &L_192;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_193);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_194, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_186, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_195, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2690,10 +2756,10 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_187;
+    rt->loc = &L_196;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_188);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_189, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_197);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_198, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2706,15 +2772,15 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_190;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_191, &ic3);
+    rt->loc = &L_199;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_200, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_192;
+        rt->loc = &L_201;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2725,19 +2791,19 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_193;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_194, &ic4);
+    rt->loc = &L_202;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_203, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_195;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_196, &ic5);
+    rt->loc = &L_204;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_205, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_197, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_206, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2746,22 +2812,22 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_198;
+        rt->loc = &L_207;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_199;
+            rt->loc = &L_208;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_200;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_201, &ic7);
+            rt->loc = &L_209;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_210, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2772,16 +2838,16 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_202;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_203);
+        rt->loc = &L_211;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_212);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_204;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_205, &ic8);
+            rt->loc = &L_213;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_214, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2789,8 +2855,8 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_206;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_207, &ic9);
+            rt->loc = &L_215;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_216, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2806,7 +2872,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- index.twig ---- */
 
 #line 5 "themes/clean/html_chunked/index.twig"
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2817,16 +2883,16 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_208;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_209);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_210, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_211);
+    rt->loc = &L_217;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_218);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_219, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_220);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 6 "themes/clean/html_chunked/index.twig"
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2837,7 +2903,7 @@ static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/clean/html_chunked/index.twig"
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2847,7 +2913,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_212;
+    rt->loc = &L_221;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -2858,35 +2924,13 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_212);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_221);
   }
 #line 10 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
 }
 
 #line 13 "themes/clean/html_chunked/index.twig"
-static tpl_value fn24(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_215, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_216, &cl->ics[1]);
-  tpl_value v3 = tpl_str("toc", 3u);
-  bool b4 = tpl_loose_eq(rt, v2, v3);
-  tpl_value v5 = tpl_bool(b4);
-  return v5;
-}
-
-#line 14 "themes/clean/html_chunked/index.twig"
 static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -2900,8 +2944,30 @@ static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_221, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_222, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_224, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_225, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
+#line 14 "themes/clean/html_chunked/index.twig"
+static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_230, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_231, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -2914,14 +2980,14 @@ static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 12 "themes/clean/html_chunked/index.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k3 = NULL;
-  const tpl_callable *k4 = NULL;
+  const tpl_callable *k5 = NULL;
+  const tpl_callable *k6 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v6 = tpl_null();
   tpl_value v12 = tpl_null();
@@ -2936,32 +3002,32 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_213;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_214);
-    tpl_value v1 = tpl_closure_new_slots(rt, fn24, ctx, self, blocks, 0, 2);
+    rt->loc = &L_222;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_223);
+    tpl_value v1 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
-    if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_217);
-    tpl_value v3 = k3->fn(rt, ctx, 2, a2, &L_217);
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_226);
+    tpl_value v3 = k5->fn(rt, ctx, 2, a2, &L_226);
     const tpl_value a4[1] = {v3};
-    if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_218);
-    tpl_value v5 = k4->fn(rt, ctx, 1, a4, &L_218);
+    if (!k6)
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_227);
+    tpl_value v5 = k6->fn(rt, ctx, 1, a4, &L_227);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_219;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_220);
-    tpl_value v7 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
+    rt->loc = &L_228;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_229);
+    tpl_value v7 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
-    if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_223);
-    tpl_value v9 = k3->fn(rt, ctx, 2, a8, &L_223);
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_232);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_232);
     const tpl_value a10[1] = {v9};
-    if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_224);
-    tpl_value v11 = k4->fn(rt, ctx, 1, a10, &L_224);
+    if (!k6)
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_233);
+    tpl_value v11 = k6->fn(rt, ctx, 1, a10, &L_233);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/clean/html_chunked/index.twig"
@@ -2969,83 +3035,83 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_225;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_226);
+    rt->loc = &L_234;
+    v12 = tpl_var(rt, ctx, self, &N_toc, &L_235);
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_227);
+    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_236);
     bool b15 = tpl_truthy(v14);
     if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_228, &ic0);
+      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_237, &ic0);
       v13 = v16;
     } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_229);
+      v17 = tpl_var(rt, ctx, self, &N_app, &L_238);
       tpl_value v18 = tpl_str("getTitle", 8u);
       tpl_value v19 = tpl_str("toc", 3u);
       const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_230);
+      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_239);
       v13 = v21;
     }
     tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_231);
+    v23 = tpl_var(rt, ctx, self, &N_root, &L_240);
     tpl_value v24 = tpl_str("", 0u);
     tpl_value v25 = tpl_str("toc", 3u);
     const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_232);
+    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_241);
     tpl_out_value(rt, v27);
   }
 #line 17 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 18 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_233;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_234);
+    rt->loc = &L_242;
+    v28 = tpl_var(rt, ctx, self, &N_first, &L_243);
     bool b29 = tpl_truthy(v28);
     if (b29) {
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 19 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_235;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_236);
+        rt->loc = &L_244;
+        v30 = tpl_var(rt, ctx, self, &N_app, &L_245);
         tpl_value v31 = tpl_str("getLabel", 8u);
         tpl_value v32 = tpl_str("next", 4u);
         const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_237);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_238);
+        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_246);
+        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_247);
         tpl_out_value(rt, v35);
       }
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_239;
+        rt->loc = &L_248;
         tpl_out_value(rt, v23);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_240;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_241, &ic1);
+        rt->loc = &L_249;
+        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_250, &ic1);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_242;
+        rt->loc = &L_251;
         tpl_value v37 = tpl_str("getLabel", 8u);
         tpl_value v38 = tpl_str("next", 4u);
         const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_243);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_244);
+        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_252);
+        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_253);
         tpl_out_value(rt, v41);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_245;
+        rt->loc = &L_254;
         const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_246);
+        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_255);
         tpl_out_value(rt, v43);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
@@ -3057,29 +3123,29 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/html_chunked/index.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_247;
+    rt->loc = &L_256;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_247);
+    tpl_import(rt, self, 0, v0, &L_256);
   }
 #line 3 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_248;
+    rt->loc = &L_257;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_248);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_257);
   }
 }
 
 /* ---- layout.twig ---- */
 
 #line 9 "themes/clean/html_chunked/layout.twig"
-static void fn27(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3088,7 +3154,7 @@ static void fn27(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/html_chunked/layout.twig"
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3099,15 +3165,6 @@ static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/clean/html_chunked/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 14 "themes/clean/html_chunked/layout.twig"
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3116,14 +3173,23 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
+#line 14 "themes/clean/html_chunked/layout.twig"
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
 #line 1 "themes/clean/html_chunked/layout.twig"
-static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k5 = NULL;
-  const tpl_callable *k6 = NULL;
+  const tpl_callable *k7 = NULL;
+  const tpl_callable *k8 = NULL;
   tpl_value v23 = tpl_null();
   tpl_value v28 = tpl_null();
   tpl_value v29 = tpl_null();
@@ -3134,15 +3200,15 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_249;
+    rt->loc = &L_258;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_249);
+    tpl_import(rt, self, 0, v0, &L_258);
   }
 #line 5 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_250;
+    rt->loc = &L_259;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3166,104 +3232,104 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m8, v9, v10);
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
-    if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_251);
-    tpl_value v13 = k5->fn(rt, ctx, 2, a12, &L_251);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_252);
+    if (!k7)
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_260);
+    tpl_value v13 = k7->fn(rt, ctx, 2, a12, &L_260);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_261);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_253;
+    rt->loc = &L_262;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_254);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_263);
     const tpl_value a20[1] = {v19};
-    if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_255);
-    tpl_value v21 = k6->fn(rt, ctx, 1, a20, &L_255);
+    if (!k8)
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_264);
+    tpl_value v21 = k8->fn(rt, ctx, 1, a20, &L_264);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_253);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_262);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_256;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_256);
+    rt->loc = &L_265;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_265);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_257;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_257);
+    rt->loc = &L_266;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_266);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_259);
+    rt->loc = &L_267;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_268);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_260);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_269);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_261;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_261);
+    rt->loc = &L_270;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_270);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_262;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_262);
+    rt->loc = &L_271;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_271);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_263;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_264);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_265, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_266);
+    rt->loc = &L_272;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_273);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_274, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_275);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_267;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_268, &ic1);
+    rt->loc = &L_276;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_277, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_269;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_270);
+        rt->loc = &L_278;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_279);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_271;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_272, &ic2);
+    rt->loc = &L_280;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_281, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_273;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_274);
+        rt->loc = &L_282;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_283);
         tpl_out_value(rt, v36);
       }
     }
@@ -3275,12 +3341,12 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k7 = NULL;
+  const tpl_callable *k9 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_value v13 = tpl_null();
@@ -3289,7 +3355,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_275;
+    rt->loc = &L_284;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3309,31 +3375,31 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
-    if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_276);
-    tpl_value v9 = k7->fn(rt, ctx, 2, a8, &L_276);
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_285);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_285);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_277;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_278);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_279, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_280);
+    rt->loc = &L_286;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_287);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_288, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_289);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_281;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_282);
+    rt->loc = &L_290;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_291);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_283);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_292);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3343,7 +3409,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/clean/html_chunked/lof.twig"
-static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3359,61 +3425,61 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_284;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_285);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_286, &ic0);
+    rt->loc = &L_293;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_294);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_295, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_287;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_288, &ic1);
+    rt->loc = &L_296;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_297, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_289;
+    rt->loc = &L_298;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_290);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_299);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_291);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_300);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_289);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_298);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/clean/html_chunked/lof.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_292;
+    rt->loc = &L_301;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_292);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_301);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/clean/html_chunked/lot.twig"
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3429,61 +3495,61 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_293;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_294);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_295, &ic0);
+    rt->loc = &L_302;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_303);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_304, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_296;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_297, &ic1);
+    rt->loc = &L_305;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_298;
+    rt->loc = &L_307;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_299);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_308);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_300);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_309);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_298);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_307);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/clean/html_chunked/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_301;
+    rt->loc = &L_310;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_301);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_310);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3504,7 +3570,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_302;
+    rt->loc = &L_311;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3528,9 +3594,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_303;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_304);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_305, &ic0);
+        rt->loc = &L_312;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_313);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_314, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3541,17 +3607,17 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_306;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_308, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
+    rt->loc = &L_315;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_316);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_317, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_318);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_319;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3575,9 +3641,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_311;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_312, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_313);
+        rt->loc = &L_320;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_321, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_322);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3586,16 +3652,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_314;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_315, &ic3);
+    rt->loc = &L_323;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_324, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_316;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_317);
+        rt->loc = &L_325;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_326);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3604,16 +3670,16 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_318;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_319, &ic4);
+    rt->loc = &L_327;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_328, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_320;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_321);
+        rt->loc = &L_329;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_330);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3627,7 +3693,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3636,7 +3702,7 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k8 = NULL;
+  const tpl_callable *k10 = NULL;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   tpl_value v1 = argc > 1 ? argv[1] : tpl_null();
@@ -3645,20 +3711,20 @@ static tpl_value fn39(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_all, v0);
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
-  if (!k8)
-    k8 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_323);
-  tpl_value v3 = k8->fn(rt, scope, 2, a2, &L_323);
+  if (!k10)
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_332);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_332);
   return v3;
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k9 = NULL;
-  const tpl_callable *k10 = NULL;
+  const tpl_callable *k11 = NULL;
+  const tpl_callable *k12 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v14 = tpl_null();
   tpl_value v15 = tpl_null();
@@ -3680,7 +3746,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_322;
+    rt->loc = &L_331;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3693,79 +3759,79 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn39, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_324);
-    tpl_value v9 = k9->fn(rt, ctx, 3, a8, &L_324);
+    if (!k11)
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_333);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_333);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_325;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_326);
+    rt->loc = &L_334;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_335);
     const tpl_value a11[1] = {v10};
-    if (!k10)
-      k10 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_327);
-    bool b12 = !tpl_truthy(k10->fn(rt, ctx, 1, a11, &L_327));
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_336);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_336));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_328;
+        rt->loc = &L_337;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_329;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_330);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_331, &ic0);
+            rt->loc = &L_338;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_339);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_340, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_332;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_333);
+            rt->loc = &L_341;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_342);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_334;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_335);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_336, &ic1);
+            rt->loc = &L_343;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_344);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_345, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_337;
+            rt->loc = &L_346;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_338, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_347, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_339);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_348);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_340);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_349);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_341);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_342, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_343, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_350);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_351, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_352, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_344);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_353);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3774,15 +3840,15 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_345;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_346, &ic5);
+            rt->loc = &L_354;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_355, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_347;
+                rt->loc = &L_356;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3800,7 +3866,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3826,25 +3892,25 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_348;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_349);
+    rt->loc = &L_357;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_358);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_350;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_351);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_352, &ic0);
+    rt->loc = &L_359;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_360);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_361, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_353;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_354);
+        rt->loc = &L_362;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_363);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3853,7 +3919,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_355;
+    rt->loc = &L_364;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3867,7 +3933,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_356, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_365, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3876,9 +3942,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_357;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_358, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_359);
+        rt->loc = &L_366;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_367, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_368);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3889,7 +3955,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_360;
+    rt->loc = &L_369;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3913,14 +3979,14 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_361);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_370);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_362;
+    rt->loc = &L_371;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3941,29 +4007,29 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_363);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_372);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_364);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_373);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_365);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_374);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_366;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_367);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_368, &ic3);
+    rt->loc = &L_375;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_376);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_377, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_369;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_370);
+        rt->loc = &L_378;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_379);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3972,16 +4038,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_371;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_372);
+    rt->loc = &L_380;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_381);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_373;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_374);
+        rt->loc = &L_382;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_383);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3993,7 +4059,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4012,24 +4078,24 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_375;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_376);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_377, &ic0);
+    rt->loc = &L_384;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_385);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_386, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_378;
+        rt->loc = &L_387;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_379;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic1);
+        rt->loc = &L_388;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_389, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4040,21 +4106,21 @@ static void fn41(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_381;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_382, &ic2);
+    rt->loc = &L_390;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_391, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k11 = NULL;
-  const tpl_callable *k12 = NULL;
+  const tpl_callable *k13 = NULL;
+  const tpl_callable *k14 = NULL;
   tpl_value v8 = tpl_null();
   tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
@@ -4063,7 +4129,7 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_383;
+    rt->loc = &L_392;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4085,9 +4151,9 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_393;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_385);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_394);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4097,22 +4163,22 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_386;
+        rt->loc = &L_395;
         const tpl_value a12[1] = {v8};
-        if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_387);
-        tpl_value v13 = k11->fn(rt, ctx, 1, a12, &L_387);
+        if (!k13)
+          k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_396);
+        tpl_value v13 = k13->fn(rt, ctx, 1, a12, &L_396);
         const tpl_value a14[1] = {v13};
-        if (!k12)
-          k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_388);
-        tpl_value v15 = k12->fn(rt, ctx, 1, a14, &L_388);
+        if (!k14)
+          k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_397);
+        tpl_value v15 = k14->fn(rt, ctx, 1, a14, &L_397);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_398;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4134,24 +4200,24 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_390);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_399);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_391);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_400);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k13 = NULL;
-  const tpl_callable *k14 = NULL;
+  const tpl_callable *k15 = NULL;
+  const tpl_callable *k16 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
@@ -4163,36 +4229,36 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_401;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_393);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_394, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_402);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_403, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_395, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_404, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_396);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_405);
     const tpl_value a9[1] = {v8};
-    if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_397);
-    tpl_value v10 = k13->fn(rt, ctx, 1, a9, &L_397);
+    if (!k15)
+      k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_406);
+    tpl_value v10 = k15->fn(rt, ctx, 1, a9, &L_406);
     const tpl_value a11[1] = {v10};
-    if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_398);
-    tpl_value v12 = k14->fn(rt, ctx, 1, a11, &L_398);
+    if (!k16)
+      k16 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_407);
+    tpl_value v12 = k16->fn(rt, ctx, 1, a11, &L_407);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4205,27 +4271,27 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_413);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_422);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_414, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_423, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k15 = NULL;
-  const tpl_callable *k16 = NULL;
   const tpl_callable *k17 = NULL;
   const tpl_callable *k18 = NULL;
   const tpl_callable *k19 = NULL;
   const tpl_callable *k20 = NULL;
+  const tpl_callable *k21 = NULL;
+  const tpl_callable *k22 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -4269,16 +4335,16 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_399;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_400);
+    rt->loc = &L_408;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_409);
     const tpl_value a1[1] = {v0};
-    if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_401);
-    bool b2 = !tpl_truthy(k15->fn(rt, ctx, 1, a1, &L_401));
+    if (!k17)
+      k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_410);
+    bool b2 = !tpl_truthy(k17->fn(rt, ctx, 1, a1, &L_410));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_402;
+        rt->loc = &L_411;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4287,30 +4353,30 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_403;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_404);
+        rt->loc = &L_412;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_413);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_405;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_406);
+            rt->loc = &L_414;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_415);
             const tpl_value a8[1] = {v7};
-            if (!k15)
-              k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_407);
-            bool b9 = !tpl_truthy(k15->fn(rt, it6.scope, 1, a8, &L_407));
+            if (!k17)
+              k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_416);
+            bool b9 = !tpl_truthy(k17->fn(rt, it6.scope, 1, a8, &L_416));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_408;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_409);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_410, &ic0);
+                rt->loc = &L_417;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_418);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_419, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k16)
-                  k16 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_411);
-                tpl_value v13 = k16->fn(rt, it6.scope, 1, a12, &L_411);
+                if (!k18)
+                  k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_420);
+                tpl_value v13 = k18->fn(rt, it6.scope, 1, a12, &L_420);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4318,32 +4384,32 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_412;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn45, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_421;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_415);
-                    tpl_value v17 = k17->fn(rt, it6.scope, 2, a16, &L_415);
+                    if (!k19)
+                      k19 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_424);
+                    tpl_value v17 = k19->fn(rt, it6.scope, 2, a16, &L_424);
                     const tpl_value a18[1] = {v17};
-                    if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_416);
-                    tpl_value v19 = k18->fn(rt, it6.scope, 1, a18, &L_416);
+                    if (!k20)
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_425);
+                    tpl_value v19 = k20->fn(rt, it6.scope, 1, a18, &L_425);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_417;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_418);
+                    rt->loc = &L_426;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_427);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_419;
+                        rt->loc = &L_428;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_420);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_429);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4358,18 +4424,18 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_421;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
+                    rt->loc = &L_430;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_431);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
-                    tpl_value v30 = k18->fn(rt, it6.scope, 1, a29, &L_423);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_424);
+                    if (!k20)
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_432);
+                    tpl_value v30 = k20->fn(rt, it6.scope, 1, a29, &L_432);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_433);
                     const tpl_value a32[3] = {v27, v28, v31};
-                    if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_425);
-                    tpl_value v33 = k19->fn(rt, it6.scope, 3, a32, &L_425);
+                    if (!k21)
+                      k21 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_434);
+                    tpl_value v33 = k21->fn(rt, it6.scope, 3, a32, &L_434);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4378,22 +4444,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_426;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_429, &ic1);
+            rt->loc = &L_435;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_436);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_438, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_430);
-            tpl_value v40 = k20->fn(rt, it6.scope, 2, a39, &L_430);
+            if (!k22)
+              k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_439);
+            tpl_value v40 = k22->fn(rt, it6.scope, 2, a39, &L_439);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_431;
+            rt->loc = &L_440;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4409,8 +4475,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_433, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_442, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4420,7 +4486,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_434;
+            rt->loc = &L_443;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4448,11 +4514,11 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_435;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_437, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_438, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_439);
+                rt->loc = &L_444;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_445);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_446, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_447, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_448);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4463,31 +4529,31 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_440;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_442, &ic5);
+            rt->loc = &L_449;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_450);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_451, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_443;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_444);
+            rt->loc = &L_452;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_453);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_445;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_446);
+            rt->loc = &L_454;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_455);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_447;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_448);
+            rt->loc = &L_456;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_457);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4502,9 +4568,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_449;
+            rt->loc = &L_458;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_450);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_459);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4515,24 +4581,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_451;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_452);
+        rt->loc = &L_460;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_461);
         const tpl_value a76[1] = {v75};
-        if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_453);
-        tpl_value v77 = k18->fn(rt, ctx, 1, a76, &L_453);
+        if (!k20)
+          k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_462);
+        tpl_value v77 = k20->fn(rt, ctx, 1, a76, &L_462);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_454;
+            rt->loc = &L_463;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-            tpl_value v82 = k18->fn(rt, ctx, 1, a81, &L_455);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_456);
+            if (!k20)
+              k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_464);
+            tpl_value v82 = k20->fn(rt, ctx, 1, a81, &L_464);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_465);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4552,13 +4618,13 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k21 = NULL;
+  const tpl_callable *k23 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
@@ -4590,18 +4656,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_457;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
+    rt->loc = &L_466;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_467);
     const tpl_value a1[1] = {v0};
-    if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_459));
+    if (!k23)
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_468);
+    bool b2 = !tpl_truthy(k23->fn(rt, ctx, 1, a1, &L_468));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_469;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4619,34 +4685,34 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_462);
+        rt->loc = &L_470;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_471);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_463;
+        rt->loc = &L_472;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_464;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_465);
+        rt->loc = &L_473;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_474);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_466;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_467);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_468);
+        rt->loc = &L_475;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_476);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_477);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_469);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_478);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4656,7 +4722,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4668,7 +4734,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4676,149 +4742,149 @@ static void fn48(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_479;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_471;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
-  }
-}
-
-#line 8 "themes/clean/common/style.css.twig"
 static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
+    rt->loc = &L_480;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_473;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
+    rt->loc = &L_481;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
+    rt->loc = &L_482;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
+    rt->loc = &L_483;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_483);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
+    rt->loc = &L_484;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_484);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
+    rt->loc = &L_485;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
+    rt->loc = &L_486;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
   }
 }
 
-#line 15 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_487;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_487);
+  }
+}
+
+#line 15 "themes/clean/common/style.css.twig"
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_488;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_488);
   }
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4826,14 +4892,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
+    rt->loc = &L_489;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_489);
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4842,7 +4908,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4851,70 +4917,70 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_481);
+    rt->loc = &L_490;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_490);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_482);
+    rt->loc = &L_491;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_491);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_483);
+    rt->loc = &L_492;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_492);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_484);
+    rt->loc = &L_493;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_493);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_485);
+    rt->loc = &L_494;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_494);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_486);
+    rt->loc = &L_495;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_495);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_487);
+    rt->loc = &L_496;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_496);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_488);
+    rt->loc = &L_497;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_497);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_489);
+    rt->loc = &L_498;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_498);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_490);
+    rt->loc = &L_499;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_499);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_491);
+    rt->loc = &L_500;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_500);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_492);
+    rt->loc = &L_501;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_501);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4938,12 +5004,12 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_493;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_494);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_495, &ic0);
+    rt->loc = &L_502;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_503);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_504, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_496, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_505, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4954,16 +5020,16 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_497;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_498);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_499, &ic2);
+    rt->loc = &L_506;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_507);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_508, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_500;
+        rt->loc = &L_509;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4974,22 +5040,22 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_501;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_502);
+    rt->loc = &L_510;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_511);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_503;
+        rt->loc = &L_512;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_504;
+            rt->loc = &L_513;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5000,23 +5066,23 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_505;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_506, &ic3);
+        rt->loc = &L_514;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_515, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_507;
+            rt->loc = &L_516;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_508;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_509, &ic4);
+            rt->loc = &L_517;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_518, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5027,8 +5093,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_510;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_511, &ic5);
+        rt->loc = &L_519;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_520, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5039,7 +5105,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_521;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5050,7 +5116,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_513;
+        rt->loc = &L_522;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5061,8 +5127,8 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_514;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_515, &ic6);
+    rt->loc = &L_523;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_524, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5072,7 +5138,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5088,26 +5154,26 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_516;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_517);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_518, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_519);
+    rt->loc = &L_525;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_526);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_527, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_528);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_520;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_521, &ic1);
+    rt->loc = &L_529;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_530, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_522;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_523);
+        rt->loc = &L_531;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_532);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5116,16 +5182,16 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_524;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_525, &ic2);
+    rt->loc = &L_533;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_534, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_526;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_527);
+        rt->loc = &L_535;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_536);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5133,7 +5199,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5137 "clean_html_chunked.c"
+#line 5203 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -5141,7 +5207,7 @@ static const tpl_block_def T0_blocks[5] = {
   {.name = {"head", 4u, 0x32694bc3u}, .fn = fn1, .owner = &T0, .node = NULL},
   {.name = {"header", 6u, 0xe488d460u}, .fn = fn2, .owner = &T0, .node = NULL},
   {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn3, .owner = &T0, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn4, .owner = &T0, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn5, .owner = &T0, .node = NULL},
 };
 static const char T0_source[] =
     "{#- One page of the website: a top bar (the book's title, previous and\n"
@@ -5181,7 +5247,9 @@ static const char T0_source[] =
     "</header>\n"
     "{% endblock %}\n"
     "{% block body %}\n"
-    "{% set toc_title = app.getTitle('toc') %}\n"
+    "{# The contents' `toc` entry may give the table of contents a title. #}\n"
+    "{% set toc_item = app.get('publishing.items')|filter(i => i.config.element == 'toc')|first %}\n"
+    "{% set toc_title = toc_item ? toc_item.title : app.getTitle('toc') %}\n"
     "<div class=\"book-body{{ toc is not empty ? ' with-toc' }}\">\n"
     "{% if toc is not empty %}\n"
     "<div class=\"sidebar\">\n"
@@ -5230,11 +5298,11 @@ static const char T0_source[] =
 static const tpl_template T0 = {
   .name = "chunk.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn5,
+  .body = fn6,
   .nblocks = 5,
   .blocks = T0_blocks,
   .source = T0_source,
-  .source_len = 3418,
+  .source_len = 3612,
   .ast = NULL,
 };
 
@@ -5247,7 +5315,7 @@ static const char T1_source[] =
 static const tpl_template T1 = {
   .name = "code.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn6,
+  .body = fn7,
   .source = T1_source,
   .source_len = 276,
   .ast = NULL,
@@ -5309,7 +5377,7 @@ static const char T2_source[] =
 static const tpl_template T2 = {
   .name = "css/base.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn7,
+  .body = fn8,
   .source = T2_source,
   .source_len = 1014,
   .ast = NULL,
@@ -5371,7 +5439,7 @@ static const char T3_source[] =
 static const tpl_template T3 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn8,
+  .body = fn9,
   .source = T3_source,
   .source_len = 1311,
   .ast = NULL,
@@ -5481,7 +5549,7 @@ static const char T4_source[] =
 static const tpl_template T4 = {
   .name = "css/content.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn9,
+  .body = fn10,
   .source = T4_source,
   .source_len = 3399,
   .ast = NULL,
@@ -5515,7 +5583,7 @@ static const char T5_source[] =
 static const tpl_template T5 = {
   .name = "css/figures.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn10,
+  .body = fn11,
   .source = T5_source,
   .source_len = 768,
   .ast = NULL,
@@ -5621,7 +5689,7 @@ static const char T6_source[] =
 static const tpl_template T6 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn11,
+  .body = fn12,
   .source = T6_source,
   .source_len = 2573,
   .ast = NULL,
@@ -5680,7 +5748,7 @@ static const char T7_source[] =
 static const tpl_template T7 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn12,
+  .body = fn13,
   .source = T7_source,
   .source_len = 1220,
   .ast = NULL,
@@ -5858,7 +5926,7 @@ static const char T8_source[] =
 static const tpl_template T8 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn13,
+  .body = fn14,
   .source = T8_source,
   .source_len = 4574,
   .ast = NULL,
@@ -5911,7 +5979,7 @@ static const char T9_source[] =
 static const tpl_template T9 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn14,
+  .body = fn15,
   .source = T9_source,
   .source_len = 1570,
   .ast = NULL,
@@ -5958,7 +6026,7 @@ static const char T10_source[] =
 static const tpl_template T10 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
+  .body = fn16,
   .source = T10_source,
   .source_len = 1434,
   .ast = NULL,
@@ -6036,7 +6104,7 @@ static const char T11_source[] =
 static const tpl_template T11 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
+  .body = fn17,
   .source = T11_source,
   .source_len = 2111,
   .ast = NULL,
@@ -6111,7 +6179,7 @@ static const char T12_source[] =
 static const tpl_template T12 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
+  .body = fn18,
   .source = T12_source,
   .source_len = 2135,
   .ast = NULL,
@@ -6136,7 +6204,7 @@ static const char T13_source[] =
 static const tpl_template T13 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
+  .body = fn19,
   .source = T13_source,
   .source_len = 633,
   .ast = NULL,
@@ -6160,7 +6228,7 @@ static const char T14_source[] =
 static const tpl_template T14 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
+  .body = fn20,
   .source = T14_source,
   .source_len = 712,
   .ast = NULL,
@@ -6168,10 +6236,10 @@ static const tpl_template T14 = {
 
 /* index.twig */
 static const tpl_block_def T15_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn20, .owner = &T15, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn21, .owner = &T15, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn22, .owner = &T15, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn23, .owner = &T15, .node = NULL},
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn21, .owner = &T15, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn22, .owner = &T15, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn23, .owner = &T15, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn24, .owner = &T15, .node = NULL},
 };
 static const char T15_source[] =
     "{#- index.html: the cover block and the book's table of contents, then a\n"
@@ -6202,7 +6270,7 @@ static const char T15_source[] =
 static const tpl_template T15 = {
   .name = "index.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
+  .body = fn27,
   .nblocks = 4,
   .blocks = T15_blocks,
   .source = T15_source,
@@ -6212,10 +6280,10 @@ static const tpl_template T15 = {
 
 /* layout.twig */
 static const tpl_block_def T16_blocks[4] = {
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn27, .owner = &T16, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn28, .owner = &T16, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn29, .owner = &T16, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn30, .owner = &T16, .node = NULL},
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn28, .owner = &T16, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn29, .owner = &T16, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn30, .owner = &T16, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn31, .owner = &T16, .node = NULL},
 };
 static const char T16_source[] =
     "{#- The page every website page extends. Blocks: `title` (HTML text for\n"
@@ -6240,7 +6308,7 @@ static const char T16_source[] =
 static const tpl_template T16 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn31,
+  .body = fn32,
   .nblocks = 4,
   .blocks = T16_blocks,
   .source = T16_source,
@@ -6257,7 +6325,7 @@ static const char T17_source[] =
 static const tpl_template T17 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .source = T17_source,
   .source_len = 173,
   .ast = NULL,
@@ -6265,7 +6333,7 @@ static const tpl_template T17 = {
 
 /* lof.twig */
 static const tpl_block_def T18_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn33, .owner = &T18, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn34, .owner = &T18, .node = NULL},
 };
 static const char T18_source[] =
     "{#- The list of images's page: a chunk page whose content is the list. -#}\n"
@@ -6279,7 +6347,7 @@ static const char T18_source[] =
 static const tpl_template T18 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
+  .body = fn35,
   .nblocks = 1,
   .blocks = T18_blocks,
   .source = T18_source,
@@ -6289,7 +6357,7 @@ static const tpl_template T18 = {
 
 /* lot.twig */
 static const tpl_block_def T19_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T19, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T19, .node = NULL},
 };
 static const char T19_source[] =
     "{#- The list of tables's page: a chunk page whose content is the list. -#}\n"
@@ -6303,7 +6371,7 @@ static const char T19_source[] =
 static const tpl_template T19 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
+  .body = fn37,
   .nblocks = 1,
   .blocks = T19_blocks,
   .source = T19_source,
@@ -6330,7 +6398,7 @@ static const char T20_source[] =
 static const tpl_template T20 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .source = T20_source,
   .source_len = 529,
   .ast = NULL,
@@ -6353,7 +6421,7 @@ static const char T21_source[] =
 static const tpl_template T21 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
+  .body = fn39,
   .source = T21_source,
   .source_len = 637,
   .ast = NULL,
@@ -6382,7 +6450,7 @@ static const char T22_source[] =
 static const tpl_template T22 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
+  .body = fn41,
   .source = T22_source,
   .source_len = 789,
   .ast = NULL,
@@ -6412,11 +6480,11 @@ static const tpl_name T23_m4_params[6] = {
   {"class", 5u, 0xab3e0bffu},
 };
 static const tpl_macro_def T23_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T23_m0_params, .fn = fn41, .owner = &T23, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T23_m1_params, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T23_m2_params, .fn = fn43, .owner = &T23, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T23_m3_params, .fn = fn44, .owner = &T23, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T23_m4_params, .fn = fn46, .owner = &T23, .node = NULL},
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T23_m0_params, .fn = fn42, .owner = &T23, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T23_m1_params, .fn = fn43, .owner = &T23, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T23_m2_params, .fn = fn44, .owner = &T23, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T23_m3_params, .fn = fn45, .owner = &T23, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T23_m4_params, .fn = fn47, .owner = &T23, .node = NULL},
 };
 static const char T23_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -6486,7 +6554,7 @@ static const char T23_source[] =
 static const tpl_template T23 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn47,
+  .body = fn48,
   .nmacros = 5,
   .macros = T23_macros,
   .source = T23_source,
@@ -6496,18 +6564,18 @@ static const tpl_template T23 = {
 
 /* style.css.twig */
 static const tpl_block_def T24_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn48, .owner = &T24, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn49, .owner = &T24, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn50, .owner = &T24, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn51, .owner = &T24, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn52, .owner = &T24, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn53, .owner = &T24, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn54, .owner = &T24, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn55, .owner = &T24, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn56, .owner = &T24, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn57, .owner = &T24, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn58, .owner = &T24, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn59, .owner = &T24, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn49, .owner = &T24, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn50, .owner = &T24, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn51, .owner = &T24, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn52, .owner = &T24, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn53, .owner = &T24, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn54, .owner = &T24, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn55, .owner = &T24, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn56, .owner = &T24, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn57, .owner = &T24, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn58, .owner = &T24, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn59, .owner = &T24, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn60, .owner = &T24, .node = NULL},
 };
 static const char T24_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -6530,7 +6598,7 @@ static const char T24_source[] =
 static const tpl_template T24 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn60,
+  .body = fn61,
   .nblocks = 12,
   .blocks = T24_blocks,
   .source = T24_source,
@@ -6557,7 +6625,7 @@ static const char T25_source[] =
 static const tpl_template T25 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn61,
+  .body = fn62,
   .source = T25_source,
   .source_len = 744,
   .ast = NULL,
@@ -6579,7 +6647,7 @@ static const char T26_source[] =
 static const tpl_template T26 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn62,
+  .body = fn63,
   .source = T26_source,
   .source_len = 313,
   .ast = NULL,
