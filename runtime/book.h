@@ -35,7 +35,6 @@ bool bk_find_theme(const char *name, const char *format, bk_theme *found);
 const char *bk_theme_names(void);
 
 typedef struct bk_item {
-  size_t index;
   const char *element;
   tpl_value config;        /* the contents entry (a map) */
   const char *number;      /* item.config.number as text, "" when none */
@@ -85,7 +84,6 @@ typedef struct bk_edition {
   tpl_value items_list;    /* records of every item */
   tpl_value figures, tables; /* app.get('publishing.list.images'|…) */
   const char *custom_css;  /* the book's style.css (absolute) or NULL */
-  const char *root;        /* the `root` global of the page being written */
   tpl_map *text_cache;     /* template text → its name in the loader */
   tpl_map *tpl_exists;     /* template name → whether it exists */
   tpl_map *origins;        /* template text's name → index in origin_list */

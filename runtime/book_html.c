@@ -111,7 +111,6 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
     bk_set(e, pv, "toc", s.toc);
     bk_set(e, pv, "previous", prev);
     bk_set(e, pv, "next", next);
-    bk_set(e, pv, "page_url", bk_s(e, pg->file));
     tpl_env_set_global(env, "root", bk_s(e, pg->root));
     html = bk_site_render_page(e, pg, pv, &len);
     if (!html)

@@ -1007,7 +1007,6 @@ int bk_edition_load_items(bk_edition *e) {
   int rc = 0;
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
-    it->index = i;
     it->config = contents.u.list->items[i];
     it->element = bk_get_str(e->a, it->config, "element", "");
     it->number = bk_get_str(e->a, it->config, "number", "");

@@ -194,6 +194,15 @@ static int run_scripts(bk_edition *e, const char *which) {
 
 /* ---- publishing ----------------------------------------------------- */
 
+/* Where config.yml gives edition `name` its format, for messages. */
+static bk_pos format_pos(const bk_config *cfg, const char *name) {
+  char path[300];
+  bk_pos pos = {"config.yml", 0, 0};
+  snprintf(path, sizeof path, "book.editions.%s.format", name);
+  bk_config_where(cfg, path, &pos);
+  return pos;
+}
+
 static bool format_supported(const char *f) {
   return !strcmp(f, "html") || !strcmp(f, "html_chunked") ||
          !strcmp(f, "epub") || !strcmp(f, "mobi");
@@ -337,10 +346,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
     if (!format[0])
       continue;
     if (!format_supported(format)) {
-      char path[300];
-      bk_pos pos = {"config.yml", 0, 0};
-      snprintf(path, sizeof path, "book.editions.%s.format", name);
-      bk_config_where(cfg, path, &pos);
+      bk_pos pos = format_pos(cfg, name);
       bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
                 "edition '%s': the %s format is not available in this "
                 "version of Octavo yet (html, html_chunked and epub are)",
@@ -349,10 +355,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       continue;
     }
     if (!strcmp(format, "mobi")) {
-      char path[300];
-      bk_pos pos = {"config.yml", 0, 0};
-      snprintf(path, sizeof path, "book.editions.%s.format", name);
-      bk_config_where(cfg, path, &pos);
+      bk_pos pos = format_pos(cfg, name);
       bk_report(&rep, BK_NOTE, pos.file, pos.line, pos.col,
                 "edition '%s': mobi needed Amazon's KindleGen, which is "
                 "discontinued; Kindle takes EPUB now, so Octavo publishes "
