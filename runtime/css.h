@@ -86,7 +86,8 @@ typedef enum css_prop {
   CSS_P_LIST_STYLE_TYPE,
   CSS_P_ORPHANS,
   CSS_P_WIDOWS,
-  CSS_P_DISPLAY,
+  CSS_P_DISPLAY, /* also prince-footnote (Easybook's themes): read it as
+                  * float: footnote */
   CSS_P_WIDTH,
   CSS_P_BACKGROUND_COLOR,
   CSS_P_MARGIN_TOP,
@@ -117,6 +118,20 @@ typedef enum css_prop {
   CSS_P_STRING_SET,
   CSS_P_SIZE, /* @page only */
   CSS_P_SRC,  /* @font-face only */
+  /* Added for the typesetter; the readers below say how to read them. */
+  CSS_P_COUNTER_RESET,     /* css_read_counters */
+  CSS_P_COUNTER_INCREMENT, /* css_read_counters */
+  /* none underline line-through; the shorthand text-decoration sets it.
+   * Not inherited, but as CSS says the engine draws an ancestor's line
+   * under its descendants' text too. */
+  CSS_P_TEXT_DECORATION_LINE,
+  CSS_P_VERTICAL_ALIGN, /* baseline super sub top middle bottom, length, % */
+  CSS_P_TEXT_TRANSFORM, /* none uppercase lowercase capitalize; inherited */
+  CSS_P_MAX_WIDTH,      /* length, %, none */
+  CSS_P_HEIGHT,         /* length, %, auto */
+  CSS_P_MIN_HEIGHT,     /* length, %, auto */
+  CSS_P_FLOAT,          /* none left right footnote */
+  CSS_P_LIST_STYLE_POSITION, /* inside outside; inherited */
   CSS_P_COUNT
 } css_prop;
 
@@ -183,12 +198,50 @@ typedef enum css_content_kind {
   CSS_C_LEADER,         /* leader('.'): text = the fill */
   CSS_C_TARGET_COUNTER, /* target-counter(attr(text), page) */
   CSS_C_ELEMENT_TEXT,   /* content() in string-set: the element's text */
+  CSS_C_ATTR,           /* attr(name): text = name */
+  CSS_C_TARGET_TEXT,    /* target-text(attr(text)): the target's text */
+  CSS_C_COUNTER,        /* counter(name), a counter other than page(s) */
 } css_content_kind;
+
+/* counter(x, style)'s style; an unknown one is reported by the parser and
+ * read as decimal. lower-latin and upper-latin are the alpha ones. */
+typedef enum css_counter_style {
+  CSS_CS_DECIMAL = 0,
+  CSS_CS_LOWER_ROMAN,
+  CSS_CS_UPPER_ROMAN,
+  CSS_CS_LOWER_ALPHA,
+  CSS_CS_UPPER_ALPHA,
+  CSS_CS_NONE,
+} css_counter_style;
+
+/* string(name, policy): which of the page's assignments is used. */
+typedef enum css_string_policy {
+  CSS_SP_FIRST = 0,
+  CSS_SP_START,
+  CSS_SP_LAST,
+  CSS_SP_FIRST_EXCEPT,
+} css_string_policy;
 
 typedef struct css_content_item {
   css_content_kind kind;
   const char *text;
+  /* css_counter_style, for CSS_C_COUNTER_PAGE, _PAGES, _TARGET_COUNTER
+   * and CSS_C_COUNTER; 0 (decimal) for the others. */
+  int counter_style;
+  /* css_string_policy, for CSS_C_STRING_REF; 0 (first) for the others. */
+  int string_policy;
 } css_content_item;
+
+/* n in a counter style: roman up to 3999 and alpha (a..z, aa, ab, ...)
+ * from 1, decimal outside those ranges; "" for none. In the arena. */
+char *css_format_counter(tpl_arena *a, long n, int style);
+
+/* counter-reset and counter-increment: the names and their values in
+ * order; 0 for none. The parser writes every omitted value out (0 for
+ * counter-reset, 1 for counter-increment), so values read from its
+ * declarations are always explicit; read alone, a bare name is 0. */
+size_t css_read_counters(tpl_arena *a, const css_token *v, size_t n,
+                         const char ***names, long **values);
 
 /* content: a list of items; false for none/normal or anything else. */
 bool css_read_content(tpl_arena *a, const css_token *v, size_t n,
@@ -205,10 +258,20 @@ bool css_read_string_set(tpl_arena *a, const css_token *v, size_t n,
                          css_string_set **sets, size_t *nsets);
 
 /* @page size: width and height in pt, with landscape or portrait applied;
- * false for auto (the edition's page_size then decides). Names: A3-A6, B4,
- * B5, letter, legal, ledger, US-Letter, US-Legal, US-Ledger, US-Executive. */
+ * false for auto (the edition's page_size then decides). The names are
+ * css_page_size_by_name's. */
 bool css_read_page_size(const css_token *v, size_t n, double *width,
                         double *height);
+
+/* A named page size (Prince's, so Easybook's page_size option), case-
+ * insensitive, in pt, width and height as Prince gives them (ledger and
+ * id-1 are wider than tall): A0-A10, B0-B10, C0-C10, id-1 to id-3,
+ * letter, legal, ledger, executive and their US- spellings, US-Tabloid,
+ * US-Government, US-Statement, US-Folio, ansi-a to -e, arch-a to -e1, and
+ * the traditional book sizes imperial-, royal-, crown- and foolscap-
+ * folio, -quarto and -octavo, medium-quarto, demy-quarto, demy-octavo.
+ * False for any other name. */
+bool css_page_size_by_name(const char *name, double *w, double *h);
 
 /* ---- selectors ------------------------------------------------------ */
 
@@ -216,6 +279,8 @@ typedef enum css_combinator {
   CSS_COMB_NONE, /* the first compound */
   CSS_COMB_DESCENDANT,
   CSS_COMB_CHILD,
+  CSS_COMB_ADJACENT, /* a + b: b right after a, its previous element */
+  CSS_COMB_SIBLING,  /* a ~ b: any earlier element sibling */
 } css_combinator;
 
 typedef enum css_pseudo_element {
@@ -341,7 +406,8 @@ css_stylesheet *css_parse(tpl_arena *a, const char *src, size_t len,
                           const char *file, css_origin origin,
                           const bk_reporter *rep);
 
-/* The user-agent sheet: HTML's block elements, headings, lists, pre. */
+/* The user-agent sheet: HTML's block elements (tables are blocks for
+ * now), headings, lists, pre, the inline phrase elements, sup and sub. */
 css_stylesheet *css_ua_stylesheet(tpl_arena *a);
 
 /* ---- cascade -------------------------------------------------------- */

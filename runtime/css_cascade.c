@@ -40,6 +40,16 @@ static bool match_from(const css_selector *sel, size_t k, const css_dom *dom,
     return false;
   if (k == 0)
     return true;
+  if (sel->parts[k].comb == CSS_COMB_ADJACENT) {
+    const void *s = dom->prev_sibling(el);
+    return s && match_from(sel, k - 1, dom, s);
+  }
+  if (sel->parts[k].comb == CSS_COMB_SIBLING) {
+    for (const void *s = dom->prev_sibling(el); s; s = dom->prev_sibling(s))
+      if (match_from(sel, k - 1, dom, s))
+        return true;
+    return false;
+  }
   const void *p = dom->parent(el);
   if (sel->parts[k].comb == CSS_COMB_CHILD)
     return p && match_from(sel, k - 1, dom, p);
@@ -175,29 +185,34 @@ void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
 
 /* ---- the user-agent sheet ------------------------------------------- */
 
+/* Browsers' defaults, cut to what a book's HTML holds; themes set the
+ * rest. Tables are blocks until the engine lays them out. */
 static const char ua_css[] =
     "html, body, div, p, h1, h2, h3, h4, h5, h6, ul, ol, dl, dt, dd, pre,\n"
-    "blockquote, section, article, aside, nav, header, footer, figure,\n"
-    "figcaption, address, hr { display: block }\n"
+    "blockquote, section, article, aside, nav, header, footer, main,\n"
+    "figure, figcaption, address, hr, table, caption, thead, tbody, tfoot,\n"
+    "tr, td, th { display: block }\n"
     "li { display: list-item }\n"
     "head, script, style, title, meta, link { display: none }\n"
-    "h1 { font-size: 2em; font-weight: bold; margin: 0.67em 0 }\n"
-    "h2 { font-size: 1.5em; font-weight: bold; margin: 0.83em 0 }\n"
-    "h3 { font-size: 1.17em; font-weight: bold; margin: 1em 0 }\n"
-    "h4 { font-weight: bold; margin: 1.33em 0 }\n"
-    "h5 { font-size: 0.83em; font-weight: bold; margin: 1.67em 0 }\n"
-    "h6 { font-size: 0.67em; font-weight: bold; margin: 2.33em 0 }\n"
-    "h1, h2, h3, h4, h5, h6 { break-after: avoid }\n"
+    "h1 { font-size: 2em; margin: 0.67em 0 }\n"
+    "h2 { font-size: 1.5em; margin: 0.83em 0 }\n"
+    "h3 { font-size: 1.17em; margin: 1em 0 }\n"
+    "h4 { margin: 1.33em 0 }\n"
+    "h5 { font-size: 0.83em; margin: 1.67em 0 }\n"
+    "h6 { font-size: 0.67em; margin: 2.33em 0 }\n"
+    "h1, h2, h3, h4, h5, h6 { font-weight: bold; break-after: avoid }\n"
     "p, ul, ol, dl, pre, blockquote, figure { margin: 1em 0 }\n"
     "ul, ol { padding-left: 2em }\n"
     "ul { list-style-type: disc }\n"
     "ol { list-style-type: decimal }\n"
     "dd { margin-left: 2em }\n"
     "blockquote { margin-left: 2em; margin-right: 2em }\n"
-    "em, i, cite, var { font-style: italic }\n"
+    "em, i, cite, var, dfn { font-style: italic }\n"
     "strong, b, th, dt { font-weight: bold }\n"
     "pre, code, kbd, samp, tt { font-family: monospace }\n"
     "pre { white-space: pre }\n"
+    "sup { vertical-align: super; font-size: smaller }\n"
+    "sub { vertical-align: sub; font-size: smaller }\n"
     "small { font-size: 0.83em }\n"
     "body { orphans: 2; widows: 2 }\n";
 

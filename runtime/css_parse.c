@@ -3,6 +3,7 @@
  * table of supported properties, value checks, shorthand expansion and the
  * typed value readers. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,6 +26,7 @@ typedef enum val_kind {
   V_STRING_SET,
   V_PAGE_SIZE,
   V_PAGE_NAME,
+  V_COUNTERS, /* counter-reset, counter-increment */
   V_ANY,
 } val_kind;
 
@@ -36,6 +38,7 @@ typedef struct prop_info {
 } prop_info;
 
 #define BORDER_STYLES "none solid dotted dashed double"
+#define BREAKS "auto avoid avoid-page page left right recto verso"
 
 static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_COLOR] = {"color", V_COLOR, true, NULL},
@@ -65,7 +68,7 @@ static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_ORPHANS] = {"orphans", V_INTEGER, true, NULL},
     [CSS_P_WIDOWS] = {"widows", V_INTEGER, true, NULL},
     [CSS_P_DISPLAY] = {"display", V_KEYWORD, false,
-                       "block inline list-item none"},
+                       "block inline list-item none prince-footnote"},
     [CSS_P_WIDTH] = {"width", V_LENGTH_NN, false, "auto"},
     [CSS_P_BACKGROUND_COLOR] = {"background-color", V_COLOR, false, NULL},
     [CSS_P_MARGIN_TOP] = {"margin-top", V_LENGTH, false, "auto"},
@@ -96,10 +99,8 @@ static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_BORDER_RIGHT_COLOR] = {"border-right-color", V_COLOR, false, NULL},
     [CSS_P_BORDER_BOTTOM_COLOR] = {"border-bottom-color", V_COLOR, false, NULL},
     [CSS_P_BORDER_LEFT_COLOR] = {"border-left-color", V_COLOR, false, NULL},
-    [CSS_P_BREAK_BEFORE] = {"break-before", V_KEYWORD, false,
-                            "auto avoid page left right"},
-    [CSS_P_BREAK_AFTER] = {"break-after", V_KEYWORD, false,
-                           "auto avoid page left right"},
+    [CSS_P_BREAK_BEFORE] = {"break-before", V_KEYWORD, false, BREAKS},
+    [CSS_P_BREAK_AFTER] = {"break-after", V_KEYWORD, false, BREAKS},
     [CSS_P_BREAK_INSIDE] = {"break-inside", V_KEYWORD, false,
                             "auto avoid avoid-page"},
     [CSS_P_PAGE] = {"page", V_PAGE_NAME, false, NULL},
@@ -107,6 +108,21 @@ static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_STRING_SET] = {"string-set", V_STRING_SET, false, "none"},
     [CSS_P_SIZE] = {"size", V_PAGE_SIZE, false, NULL},
     [CSS_P_SRC] = {"src", V_ANY, false, NULL},
+    [CSS_P_COUNTER_RESET] = {"counter-reset", V_COUNTERS, false, "none"},
+    [CSS_P_COUNTER_INCREMENT] = {"counter-increment", V_COUNTERS, false,
+                                 "none"},
+    [CSS_P_TEXT_DECORATION_LINE] = {"text-decoration-line", V_KEYWORD, false,
+                                    "none underline line-through"},
+    [CSS_P_VERTICAL_ALIGN] = {"vertical-align", V_LENGTH, false,
+                              "baseline super sub top middle bottom"},
+    [CSS_P_TEXT_TRANSFORM] = {"text-transform", V_KEYWORD, true,
+                              "none uppercase lowercase capitalize"},
+    [CSS_P_MAX_WIDTH] = {"max-width", V_LENGTH_NN, false, "none"},
+    [CSS_P_HEIGHT] = {"height", V_LENGTH_NN, false, "auto"},
+    [CSS_P_MIN_HEIGHT] = {"min-height", V_LENGTH_NN, false, "auto"},
+    [CSS_P_FLOAT] = {"float", V_KEYWORD, false, "none left right footnote"},
+    [CSS_P_LIST_STYLE_POSITION] = {"list-style-position", V_KEYWORD, true,
+                                   "inside outside"},
 };
 
 const char *css_prop_name(css_prop p) {
@@ -129,6 +145,7 @@ typedef enum shorthand {
   SH_BORDER_COLOR,
   SH_FONT,
   SH_PAGE_BREAK, /* page-break-before|after|inside: prop says which */
+  SH_TEXT_DECORATION,
 } shorthand;
 
 typedef struct shorthand_info {
@@ -152,6 +169,7 @@ static const shorthand_info shorthands[] = {
     {"page-break-before", SH_PAGE_BREAK, CSS_P_BREAK_BEFORE},
     {"page-break-after", SH_PAGE_BREAK, CSS_P_BREAK_AFTER},
     {"page-break-inside", SH_PAGE_BREAK, CSS_P_BREAK_INSIDE},
+    {"text-decoration", SH_TEXT_DECORATION, 0},
 };
 
 /* ---- helpers -------------------------------------------------------- */
@@ -427,13 +445,58 @@ size_t css_read_font_family(tpl_arena *a, const css_token *v, size_t n,
   return count;
 }
 
+/* counter(x, style)'s style names; false for an unknown one, which reads as
+ * decimal (the parser reports it). */
+static bool counter_style(const char *name, int *out) {
+  static const struct {
+    const char *name;
+    css_counter_style cs;
+  } styles[] = {
+      {"decimal", CSS_CS_DECIMAL},         {"lower-roman", CSS_CS_LOWER_ROMAN},
+      {"upper-roman", CSS_CS_UPPER_ROMAN}, {"lower-alpha", CSS_CS_LOWER_ALPHA},
+      {"lower-latin", CSS_CS_LOWER_ALPHA}, {"upper-alpha", CSS_CS_UPPER_ALPHA},
+      {"upper-latin", CSS_CS_UPPER_ALPHA}, {"none", CSS_CS_NONE},
+  };
+  for (size_t i = 0; i < sizeof styles / sizeof styles[0]; i++)
+    if (strcasecmp(name, styles[i].name) == 0) {
+      *out = (int)styles[i].cs;
+      return true;
+    }
+  *out = CSS_CS_DECIMAL;
+  return false;
+}
+
+static bool string_policy(const char *name, int *out) {
+  static const char *const policies[] = {"first", "start", "last",
+                                         "first-except"};
+  for (int i = 0; i < 4; i++)
+    if (strcasecmp(name, policies[i]) == 0) {
+      *out = i; /* css_string_policy's order */
+      return true;
+    }
+  return false;
+}
+
+/* The optional ", ident" after a function's first argument: args[1] and
+ * args[2] of func_args; true with *word NULL when there is none. */
+static bool opt_ident(const css_token *const *args, int k, const char **word) {
+  *word = NULL;
+  if (k == 1)
+    return true;
+  if (k != 3 || args[1]->type != CSS_T_COMMA || args[2]->type != CSS_T_IDENT)
+    return false;
+  *word = args[2]->text;
+  return true;
+}
+
 /* One item of content: or string-set:, at v[*i]; false if it is none. */
 static bool content_item(tpl_arena *a, const css_token *v, size_t n, size_t *i,
                          bool string_set, css_content_item *it) {
   const css_token *t = &v[*i], *args[4];
+  const char *opt;
   size_t end;
   if (t->type == CSS_T_STRING) {
-    *it = (css_content_item){CSS_C_STRING, t->text};
+    *it = (css_content_item){CSS_C_STRING, t->text, 0, 0};
     (*i)++;
     return true;
   }
@@ -445,38 +508,51 @@ static bool content_item(tpl_arena *a, const css_token *v, size_t n, size_t *i,
   *i += end;
   if (string_set)
     return k == 0 && tok_is(t, CSS_T_FUNCTION, "content") &&
-           (*it = (css_content_item){CSS_C_ELEMENT_TEXT, ""}, true);
-  if (tok_is(t, CSS_T_FUNCTION, "counter") && k == 1 &&
-      args[0]->type == CSS_T_IDENT) {
-    if (strcasecmp(args[0]->text, "page") == 0)
-      *it = (css_content_item){CSS_C_COUNTER_PAGE, "page"};
-    else if (strcasecmp(args[0]->text, "pages") == 0)
-      *it = (css_content_item){CSS_C_COUNTER_PAGES, "pages"};
+           (*it = (css_content_item){CSS_C_ELEMENT_TEXT, "", 0, 0}, true);
+  if (k < 1 ||
+      args[0]->type !=
+          (tok_is(t, CSS_T_FUNCTION, "leader") ? CSS_T_STRING : CSS_T_IDENT))
+    return false;
+  const char *arg = args[0]->text;
+  if (tok_is(t, CSS_T_FUNCTION, "counter") && opt_ident(args, k, &opt)) {
+    int cs = CSS_CS_DECIMAL;
+    if (opt)
+      counter_style(opt, &cs);
+    if (strcasecmp(arg, "page") == 0)
+      *it = (css_content_item){CSS_C_COUNTER_PAGE, "page", cs, 0};
+    else if (strcasecmp(arg, "pages") == 0)
+      *it = (css_content_item){CSS_C_COUNTER_PAGES, "pages", cs, 0};
     else
+      *it = (css_content_item){CSS_C_COUNTER, arg, cs, 0};
+    return true;
+  }
+  if (tok_is(t, CSS_T_FUNCTION, "string") && opt_ident(args, k, &opt)) {
+    int sp = CSS_SP_FIRST;
+    if (opt && !string_policy(opt, &sp))
       return false;
+    *it = (css_content_item){CSS_C_STRING_REF, arg, 0, sp};
     return true;
   }
-  if (tok_is(t, CSS_T_FUNCTION, "string") && k == 1 &&
-      args[0]->type == CSS_T_IDENT) {
-    *it = (css_content_item){CSS_C_STRING_REF, args[0]->text};
+  if (tok_is(t, CSS_T_FUNCTION, "leader") && k == 1) {
+    *it = (css_content_item){CSS_C_LEADER, arg, 0, 0};
     return true;
   }
-  if (tok_is(t, CSS_T_FUNCTION, "leader") && k == 1 &&
-      args[0]->type == CSS_T_STRING) {
-    *it = (css_content_item){CSS_C_LEADER, args[0]->text};
+  if (tok_is(t, CSS_T_FUNCTION, "attr") && k == 1) {
+    *it = (css_content_item){CSS_C_ATTR, lower_dup(a, arg), 0, 0};
     return true;
   }
-  (void)a;
   return false;
 }
 
-/* target-counter(attr(X), page) spelled out: its nested function makes
- * func_args's flat view awkward, so it is matched token by token. */
-static bool target_counter(const css_token *v, size_t n, size_t *i,
-                           css_content_item *it) {
+/* target-counter(attr(X), page[, style]) and target-text(attr(X)[,
+ * content]) spelled out: the nested function makes func_args's flat view
+ * awkward, so they are matched token by token. */
+static bool target_func(const css_token *v, size_t n, size_t *i,
+                        css_content_item *it) {
   size_t p = *i;
   const css_token *name = NULL;
-  if (!tok_is(&v[p], CSS_T_FUNCTION, "target-counter"))
+  bool counter = tok_is(&v[p], CSS_T_FUNCTION, "target-counter");
+  if (!counter && !tok_is(&v[p], CSS_T_FUNCTION, "target-text"))
     return false;
   p++;
 #define SKIP_WS                                                                \
@@ -494,16 +570,32 @@ static bool target_counter(const css_token *v, size_t n, size_t *i,
   if (p >= n || v[p++].type != CSS_T_RPAREN)
     return false;
   SKIP_WS;
-  if (p >= n || v[p++].type != CSS_T_COMMA)
-    return false;
-  SKIP_WS;
-  if (p >= n || !tok_is(&v[p++], CSS_T_IDENT, "page"))
-    return false;
-  SKIP_WS;
+  int cs = CSS_CS_DECIMAL;
+  if (counter) {
+    if (p >= n || v[p++].type != CSS_T_COMMA)
+      return false;
+    SKIP_WS;
+    if (p >= n || !tok_is(&v[p++], CSS_T_IDENT, "page"))
+      return false;
+    SKIP_WS;
+  }
+  if (p < n && v[p].type == CSS_T_COMMA) {
+    p++;
+    SKIP_WS;
+    /* target-text's one supported part is the target's content. */
+    if (p >= n || v[p].type != CSS_T_IDENT ||
+        (!counter && strcasecmp(v[p].text, "content") != 0))
+      return false;
+    if (counter)
+      counter_style(v[p].text, &cs);
+    p++;
+    SKIP_WS;
+  }
   if (p >= n || v[p++].type != CSS_T_RPAREN)
     return false;
 #undef SKIP_WS
-  *it = (css_content_item){CSS_C_TARGET_COUNTER, name->text};
+  *it = (css_content_item){counter ? CSS_C_TARGET_COUNTER : CSS_C_TARGET_TEXT,
+                           name->text, cs, 0};
   *i = p;
   return true;
 }
@@ -518,8 +610,7 @@ bool css_read_content(tpl_arena *a, const css_token *v, size_t n,
       continue;
     }
     css_content_item it;
-    if (!target_counter(v, n, &i, &it) &&
-        !content_item(a, v, n, &i, false, &it))
+    if (!target_func(v, n, &i, &it) && !content_item(a, v, n, &i, false, &it))
       return false;
     *(css_content_item *)vec_push(a, &out, &count, &cap, sizeof it) = it;
   }
@@ -528,6 +619,75 @@ bool css_read_content(tpl_arena *a, const css_token *v, size_t n,
   *items = out;
   *nitems = count;
   return true;
+}
+
+char *css_format_counter(tpl_arena *a, long n, int style) {
+  char buf[32];
+  size_t len = 0;
+  if (style == CSS_CS_NONE)
+    return tpl_arena_strndup(a, "", 0);
+  if ((style == CSS_CS_LOWER_ROMAN || style == CSS_CS_UPPER_ROMAN) && n >= 1 &&
+      n <= 3999) {
+    static const struct {
+      int v;
+      const char *s;
+    } r[] = {{1000, "m"}, {900, "cm"}, {500, "d"}, {400, "cd"}, {100, "c"},
+             {90, "xc"},  {50, "l"},   {40, "xl"}, {10, "x"},   {9, "ix"},
+             {5, "v"},    {4, "iv"},   {1, "i"}};
+    for (size_t k = 0; k < sizeof r / sizeof r[0]; k++)
+      for (; n >= r[k].v; n -= r[k].v)
+        for (const char *c = r[k].s; *c; c++)
+          buf[len++] = style == CSS_CS_UPPER_ROMAN ? (char)(*c - 32) : *c;
+  } else if ((style == CSS_CS_LOWER_ALPHA || style == CSS_CS_UPPER_ALPHA) &&
+             n >= 1) {
+    /* Bijective base 26: z is 26, aa 27. Written backwards, then turned. */
+    char base = style == CSS_CS_UPPER_ALPHA ? 'A' : 'a';
+    for (; n > 0; n = (n - 1) / 26)
+      buf[len++] = (char)(base + (n - 1) % 26);
+    for (size_t k = 0; k < len / 2; k++) {
+      char c = buf[k];
+      buf[k] = buf[len - 1 - k];
+      buf[len - 1 - k] = c;
+    }
+  } else {
+    len = (size_t)snprintf(buf, sizeof buf, "%ld", n);
+  }
+  return tpl_arena_strndup(a, buf, len);
+}
+
+/* Whether a counter name is one CSS reserves. */
+static bool counter_name_ok(const char *s) {
+  return strcasecmp(s, "none") != 0 && strcasecmp(s, "inherit") != 0 &&
+         strcasecmp(s, "initial") != 0;
+}
+
+size_t css_read_counters(tpl_arena *a, const css_token *v, size_t n,
+                         const char ***names, long **values) {
+  size_t count = 0, cap = 0, vcap = 0, vn = 0;
+  const char **nm = NULL;
+  long *val = NULL;
+  for (size_t i = 0; i < n;) {
+    if (v[i].type == CSS_T_WHITESPACE) {
+      i++;
+      continue;
+    }
+    if (v[i].type != CSS_T_IDENT || !counter_name_ok(v[i].text))
+      return 0;
+    *(const char **)vec_push(a, &nm, &count, &cap, sizeof *nm) = v[i++].text;
+    long *slot = vec_push(a, &val, &vn, &vcap, sizeof *val);
+    size_t j = i;
+    while (j < n && v[j].type == CSS_T_WHITESPACE)
+      j++;
+    if (j < n && v[j].type == CSS_T_NUMBER) {
+      if (!v[j].is_integer || fabs(v[j].num) > 1e9)
+        return 0;
+      *slot = (long)v[j].num;
+      i = j + 1;
+    }
+  }
+  *names = nm;
+  *values = val;
+  return count;
 }
 
 bool css_read_string_set(tpl_arena *a, const css_token *v, size_t n,
@@ -577,23 +737,110 @@ static bool is_length_value(const css_token *v, size_t n, bool nonneg) {
   return l.unit != CSS_U_NONE || l.value == 0;
 }
 
-/* The named page sizes, in pt (ISO in mm, the American ones in inches).
- * The traditional book sizes (royal-octavo, crown-quarto, ...) wait for
- * agreed dimensions. */
+/* The named page sizes, as Prince documents them (ISO ones in mm, the
+ * others in inches), width then height. The traditional book sizes are
+ * fractions of their sheets: imperial 22x30in, royal 20x25, crown 15x20,
+ * foolscap 13.5x17, medium 18x23, demy 17.5x22.5 (a folio is half of it, a
+ * quarto a quarter, an octavo an eighth). */
 #define MM(x) ((x)*72.0 / 25.4)
+#define IN(x) ((x)*72.0)
 static const struct {
   const char *name;
   double w, h;
 } page_sizes[] = {
-    {"a3", MM(297), MM(420)},   {"a4", MM(210), MM(297)},
-    {"a5", MM(148), MM(210)},   {"a6", MM(105), MM(148)},
-    {"b4", MM(250), MM(353)},   {"b5", MM(176), MM(250)},
-    {"letter", 612, 792},       {"us-letter", 612, 792},
-    {"legal", 612, 1008},       {"us-legal", 612, 1008},
-    {"ledger", 1224, 792},      {"us-ledger", 1224, 792},
-    {"us-executive", 522, 756},
+    {"a0", MM(841), MM(1189)},
+    {"a1", MM(594), MM(841)},
+    {"a2", MM(420), MM(594)},
+    {"a3", MM(297), MM(420)},
+    {"a4", MM(210), MM(297)},
+    {"a5", MM(148), MM(210)},
+    {"a6", MM(105), MM(148)},
+    {"a7", MM(74), MM(105)},
+    {"a8", MM(52), MM(74)},
+    {"a9", MM(37), MM(52)},
+    {"a10", MM(26), MM(37)},
+    {"b0", MM(1000), MM(1414)},
+    {"b1", MM(707), MM(1000)},
+    {"b2", MM(500), MM(707)},
+    {"b3", MM(353), MM(500)},
+    {"b4", MM(250), MM(353)},
+    {"b5", MM(176), MM(250)},
+    {"b6", MM(125), MM(176)},
+    {"b7", MM(88), MM(125)},
+    {"b8", MM(62), MM(88)},
+    {"b9", MM(44), MM(62)},
+    {"b10", MM(31), MM(44)},
+    {"c0", MM(917), MM(1297)},
+    {"c1", MM(648), MM(917)},
+    {"c2", MM(458), MM(648)},
+    {"c3", MM(324), MM(458)},
+    {"c4", MM(229), MM(324)},
+    {"c5", MM(162), MM(229)},
+    {"c6", MM(114), MM(162)},
+    {"c7", MM(81), MM(114)},
+    {"c8", MM(57), MM(81)},
+    {"c9", MM(40), MM(57)},
+    {"c10", MM(28), MM(40)},
+    {"id-1", MM(85.60), MM(53.98)},
+    {"id-2", MM(105), MM(74)},
+    {"id-3", MM(125), MM(88)},
+    {"letter", IN(8.5), IN(11)},
+    {"legal", IN(8.5), IN(14)},
+    {"executive", IN(7.25), IN(10.5)},
+    {"ledger", IN(17), IN(11)},
+    {"tabloid", IN(11), IN(17)},
+    {"government", IN(8), IN(11)},
+    {"statement", IN(5.5), IN(8.5)},
+    {"folio", IN(8.5), IN(13)},
+    {"ansi-a", IN(8.5), IN(11)},
+    {"ansi-b", IN(11), IN(17)},
+    {"ansi-c", IN(17), IN(22)},
+    {"ansi-d", IN(22), IN(34)},
+    {"ansi-e", IN(34), IN(44)},
+    {"arch-a", IN(9), IN(12)},
+    {"arch-b", IN(12), IN(18)},
+    {"arch-c", IN(18), IN(24)},
+    {"arch-d", IN(24), IN(36)},
+    {"arch-e1", IN(30), IN(42)},
+    {"arch-e", IN(36), IN(48)},
+    {"imperial-folio", IN(15), IN(22)},
+    {"imperial-quarto", IN(11), IN(15)},
+    {"imperial-octavo", IN(7.5), IN(11)},
+    {"royal-folio", IN(12.5), IN(20)},
+    {"royal-quarto", IN(10), IN(12.5)},
+    {"royal-octavo", IN(6.25), IN(10)},
+    {"crown-folio", IN(10), IN(15)},
+    {"crown-quarto", IN(7.5), IN(10)},
+    {"crown-octavo", IN(5), IN(7.5)},
+    {"foolscap-folio", IN(8.5), IN(13.5)},
+    {"foolscap-quarto", IN(6.75), IN(8.5)},
+    {"foolscap-octavo", IN(4.25), IN(6.75)},
+    {"medium-quarto", IN(9), IN(11.5)},
+    {"demy-quarto", IN(8.75), IN(11.25)},
+    {"demy-octavo", IN(5.625), IN(8.75)},
 };
 #undef MM
+#undef IN
+
+bool css_page_size_by_name(const char *name, double *w, double *h) {
+  /* US-Letter and the other American sizes also go by "US-". */
+  if (strncasecmp(name, "us-", 3) == 0) {
+    name += 3;
+    if (strcasecmp(name, "letter") != 0 && strcasecmp(name, "legal") != 0 &&
+        strcasecmp(name, "executive") != 0 && strcasecmp(name, "ledger") != 0 &&
+        strcasecmp(name, "tabloid") != 0 &&
+        strcasecmp(name, "government") != 0 &&
+        strcasecmp(name, "statement") != 0 && strcasecmp(name, "folio") != 0)
+      return false;
+  }
+  for (size_t k = 0; k < sizeof page_sizes / sizeof page_sizes[0]; k++)
+    if (strcasecmp(name, page_sizes[k].name) == 0) {
+      *w = page_sizes[k].w;
+      *h = page_sizes[k].h;
+      return true;
+    }
+  return false;
+}
 
 bool css_read_page_size(const css_token *v, size_t n, double *width,
                         double *height) {
@@ -617,14 +864,8 @@ bool css_read_page_size(const css_token *v, size_t n, double *width,
         orient = 2;
         continue;
       }
-      size_t k = 0;
-      while (k < sizeof page_sizes / sizeof page_sizes[0] &&
-             strcasecmp(t->text, page_sizes[k].name) != 0)
-        k++;
-      if (k == sizeof page_sizes / sizeof page_sizes[0] || nnames || nlen)
+      if (nnames || nlen || !css_page_size_by_name(t->text, width, height))
         return false;
-      *width = page_sizes[k].w;
-      *height = page_sizes[k].h;
       nnames++;
       continue;
     }
@@ -640,8 +881,7 @@ bool css_read_page_size(const css_token *v, size_t n, double *width,
   } else if (!nnames) {
     if (!orient)
       return false;
-    *width = page_sizes[1].w; /* "size: landscape" turns A4 */
-    *height = page_sizes[1].h;
+    css_page_size_by_name("a4", width, height); /* "size: landscape" */
   }
   if ((orient == 2 && *width < *height) || (orient == 1 && *width > *height)) {
     double t = *width;
@@ -698,6 +938,11 @@ static bool value_ok(tpl_arena *a, css_prop p, const css_token *v, size_t n) {
   }
   case V_PAGE_NAME:
     return kw != NULL;
+  case V_COUNTERS: {
+    const char **names;
+    long *values;
+    return css_read_counters(a, v, n, &names, &values) > 0;
+  }
   case V_ANY:
     return n > 0;
   }
@@ -959,12 +1204,45 @@ static bool expand_font(css_ps *P, decl_list *L, const css_token *at,
   return true;
 }
 
+/* text-decoration: the line, and a style or colour the engine does not
+ * draw (dropped); an omitted line is none. */
+static bool expand_text_decoration(css_ps *P, decl_list *L, const css_token *at,
+                                   const css_token *v, size_t n, bool imp) {
+  size_t b[3], e[3];
+  size_t k = components(P, v, n, b, e, 3);
+  if (k < 1 || k > 3)
+    return false;
+  if (n == 1 && tok_is(v, CSS_T_IDENT, "inherit")) {
+    add_decl(P, L, CSS_P_TEXT_DECORATION_LINE, at, v, 1, imp);
+    return true;
+  }
+  const css_token *line = NULL;
+  bool style = false, color = false;
+  for (size_t c = 0; c < k; c++) {
+    const css_token *x = v + b[c];
+    size_t xn = e[c] - b[c];
+    const char *kw = css_read_keyword(x, xn);
+    css_color col;
+    if (!line && value_ok(P->a, CSS_P_TEXT_DECORATION_LINE, x, xn))
+      line = x;
+    else if (!style && kw && in_list("solid double dotted dashed wavy", kw))
+      style = true;
+    else if (!color && css_read_color(x, xn, &col))
+      color = true;
+    else
+      return false;
+  }
+  add_decl(P, L, CSS_P_TEXT_DECORATION_LINE, at,
+           line ? line : synth_ident(P, at, "none"), 1, imp);
+  return true;
+}
+
 static bool expand_shorthand(css_ps *P, decl_list *L, const shorthand_info *sh,
                              const css_token *at, const css_token *v, size_t n,
                              bool imp) {
   /* inherit on a shorthand sets every longhand to inherit. */
   if (n == 1 && tok_is(v, CSS_T_IDENT, "inherit") && sh->sh != SH_FONT &&
-      sh->sh != SH_PAGE_BREAK) {
+      sh->sh != SH_PAGE_BREAK && sh->sh != SH_TEXT_DECORATION) {
     css_prop all[12];
     size_t k = 0;
     for (int s = 0; s < 4; s++) {
@@ -1011,15 +1289,18 @@ static bool expand_shorthand(css_ps *P, decl_list *L, const shorthand_info *sh,
     const char *kw = css_read_keyword(v, n);
     if (!kw)
       return false;
-    /* CSS 2.1's "always" is Fragmentation's "page". */
+    /* CSS 2.1's values only; its "always" is Fragmentation's "page". */
     if (strcasecmp(kw, "always") == 0 && p != CSS_P_BREAK_INSIDE)
       v = synth_ident(P, at, "page");
-    else if (!(strcasecmp(kw, "inherit") == 0 || value_ok(P->a, p, v, n)) ||
-             strcasecmp(kw, "avoid-page") == 0 || strcasecmp(kw, "page") == 0)
+    else if (!in_list(p == CSS_P_BREAK_INSIDE ? "auto avoid inherit"
+                                              : "auto avoid left right inherit",
+                      kw))
       return false;
     add_decl(P, L, p, at, v, 1, imp);
     return true;
   }
+  case SH_TEXT_DECORATION:
+    return expand_text_decoration(P, L, at, v, n, imp);
   case SH_NONE:
     break;
   }
@@ -1046,6 +1327,78 @@ static const char *ctx_name(decl_ctx ctx) {
          : ctx == CTX_FONT_FACE  ? "@font-face"
          : ctx == CTX_MARGIN_BOX ? "a margin box"
                                  : "a style rule";
+}
+
+/* counter-reset and counter-increment with every omitted value written
+ * out as dflt, so that css_read_counters needs no default. */
+static const css_token *counter_defaults(css_ps *P, const css_token *v,
+                                         size_t *n, long dflt) {
+  const char *kw = css_read_keyword(v, *n);
+  if (kw && strcasecmp(kw, "none") == 0)
+    return v;
+  /* Name, space, number and space per name at most. */
+  css_token *out = tpl_arena_calloc(P->a, *n * 4, sizeof *out);
+  size_t k = 0;
+  for (size_t i = 0; i < *n;) {
+    if (v[i].type == CSS_T_WHITESPACE) {
+      i++;
+      continue;
+    }
+    const css_token *name = &v[i++];
+    css_token space = {.type = CSS_T_WHITESPACE,
+                       .line = name->line,
+                       .col = name->col,
+                       .text = " ",
+                       .len = 1};
+    if (k)
+      out[k++] = space;
+    out[k++] = *name;
+    out[k++] = space;
+    size_t j = i;
+    while (j < *n && v[j].type == CSS_T_WHITESPACE)
+      j++;
+    if (j < *n && v[j].type == CSS_T_NUMBER) {
+      out[k++] = v[j];
+      i = j + 1;
+    } else {
+      out[k++] = (css_token){.type = CSS_T_NUMBER,
+                             .is_integer = true,
+                             .line = name->line,
+                             .col = name->col,
+                             .text = "",
+                             .num = (double)dflt};
+    }
+  }
+  *n = k;
+  return out;
+}
+
+/* counter(x, style) and target-counter(attr(y), page, style) with a style
+ * the reader does not know: a warning, and decimal. */
+static void check_counter_styles(css_ps *P, const css_token *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int want = tok_is(&v[i], CSS_T_FUNCTION, "counter")          ? 1
+               : tok_is(&v[i], CSS_T_FUNCTION, "target-counter") ? 2
+                                                                 : 0;
+    if (!want)
+      continue;
+    int depth = 0, commas = 0;
+    for (size_t j = i + 1; j < n; j++) {
+      css_tok_type t = v[j].type;
+      if (t == CSS_T_RPAREN && depth-- == 0)
+        break;
+      if (t == CSS_T_FUNCTION || t == CSS_T_LPAREN)
+        depth++;
+      else if (depth == 0 && t == CSS_T_COMMA)
+        commas++;
+      else if (depth == 0 && t == CSS_T_IDENT && commas == want) {
+        int cs;
+        if (!counter_style(v[j].text, &cs))
+          ps_report(P, BK_WARNING, &v[j],
+                    "unknown counter style '%s', decimal used", v[j].text);
+      }
+    }
+  }
 }
 
 /* One declaration, name at P->t[i], value up to e (exclusive, the ";" or
@@ -1130,6 +1483,10 @@ static void parse_decl(css_ps *P, decl_list *L, decl_ctx ctx, size_t i,
       ps_report(P, BK_ERROR, v, "invalid value for '%s'", name->text);
       return;
     }
+    if (!inherit && props[pi].kind == V_COUNTERS)
+      v = counter_defaults(P, v, &n, pi == CSS_P_COUNTER_RESET ? 0 : 1);
+    if (pi == CSS_P_CONTENT)
+      check_counter_styles(P, v, n);
     add_decl(P, L, (css_prop)pi, name, v, n, imp);
     return;
   }
@@ -1379,9 +1736,10 @@ static bool parse_selector_at(css_ps *P, size_t b, size_t e,
         i++;
     } else if (i < e &&
                (tok_delim(&P->t[i], '+') || tok_delim(&P->t[i], '~'))) {
-      ps_report(P, BK_WARNING, &P->t[i], "unsupported combinator '%c'",
-                (char)P->t[i].delim);
-      return false;
+      comb = tok_delim(&P->t[i], '+') ? CSS_COMB_ADJACENT : CSS_COMB_SIBLING;
+      i++;
+      while (i < e && P->t[i].type == CSS_T_WHITESPACE)
+        i++;
     }
     if (comb == CSS_COMB_NONE || i >= e) {
       ps_report(P, BK_ERROR, &P->t[i < e ? i : e - 1], "invalid selector");

@@ -14,6 +14,10 @@ PACKAGES="
   hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
   php-cli php-twig valgrind python3 default-jre-headless
   pandoc chromium cmark-gfm
+  libhpdf-dev libpng-dev libfontconfig-dev libharfbuzz-dev
+  fonts-dejavu-core fonts-dejavu-extra fonts-ebgaramond-extra
+  fonts-liberation2 fonts-noto-core
+  qpdf poppler-utils weasyprint
 "
 # Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
 # brings its own npm is installed already.

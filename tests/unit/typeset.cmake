@@ -31,3 +31,8 @@ if(OCTAVO_VALGRIND_TESTS AND VALGRIND)
                    --suppressions=${CMAKE_CURRENT_BINARY_DIR}/libhyphen.supp
                    $<TARGET_FILE:test_hyphen> --quick)
 endif()
+
+# The engine's parts: fonts, the PDF writer, the engine itself.
+include(${CMAKE_CURRENT_LIST_DIR}/font.cmake OPTIONAL)
+include(${CMAKE_CURRENT_LIST_DIR}/pdf.cmake OPTIONAL)
+include(${CMAKE_CURRENT_LIST_DIR}/engine.cmake OPTIONAL)

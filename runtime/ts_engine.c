@@ -1,0 +1,118 @@
+/* The engine's entry: read the document, lay it out, break it into pages,
+ * and repeat while page references (target-counter) changed what they
+ * print, then write the PDF. The first pass sets references with a guessed
+ * width; later passes with the numbers the previous one found. A reference
+ * whose text no longer changes ends the loop, at most four passes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_engine_int.h"
+
+/* Once per family name. */
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
+  for (size_t i = 0; i < c->nwarned_fonts; i++)
+    if (!strcmp(c->warned_fonts[i], first))
+      return;
+  if (c->nwarned_fonts < sizeof c->warned_fonts / sizeof c->warned_fonts[0])
+    c->warned_fonts[c->nwarned_fonts++] = first;
+  bk_report(c->rep, BK_WARNING, c->sheet_name ? c->sheet_name : c->in->name,
+            fam->line, fam->col,
+            "font family '%s' is not installed as TrueType; another is used",
+            first);
+}
+
+static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
+  /* every reference the layout set, with what it now prints */
+  size_t n = 0, cap = 0;
+  const char **ids = NULL, **texts = NULL;
+  *changed = false;
+  for (size_t i = 0; i < c->vl.n; i++) {
+    const ts_vitem *it = &c->vl.items[i];
+    if (it->type != TS_V_LINE)
+      continue;
+    const ts_vline *ln = it->u.line;
+    for (size_t k = 0; k < ln->nrefs; k++) {
+      const char *t = ts_pages_ref(c, pg, ln->refs[k].target, ln->refs[k].style);
+      if (!t)
+        t = "??";
+      const char *old = NULL;
+      for (size_t r = 0; r < c->nrefs; r++)
+        if (!strcmp(c->ref_ids[r], ln->refs[k].target)) {
+          old = c->ref_texts[r];
+          break;
+        }
+      if (!old || strcmp(old, t))
+        *changed = true;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 64;
+        const char **ni = tpl_arena_alloc(c->a, cap * sizeof *ni);
+        const char **nt = tpl_arena_alloc(c->a, cap * sizeof *nt);
+        if (n) {
+          memcpy(ni, ids, n * sizeof *ni);
+          memcpy(nt, texts, n * sizeof *nt);
+        }
+        ids = ni;
+        texts = nt;
+      }
+      ids[n] = ln->refs[k].target;
+      texts[n] = t;
+      n++;
+    }
+  }
+  c->ref_ids = ids;
+  c->ref_texts = texts;
+  c->nrefs = n;
+}
+
+int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
+                     const char *pdf_path, ts_engine_stats *stats) {
+  ts_ctx ctx = {0}, *c = &ctx;
+  c->a = a;
+  c->in = in;
+  c->rep = in->rep;
+  c->sheets = tpl_arena_alloc(a, (in->nsheets + 1) * sizeof *c->sheets);
+  c->sheets[0] = css_ua_stylesheet(a);
+  for (size_t i = 0; i < in->nsheets; i++)
+    c->sheets[i + 1] = in->sheets[i];
+  c->nsheets = in->nsheets + 1;
+  c->fonts = ts_fonts_new(a, in->rep);
+  c->hyph = ts_hyphenator_new(a, NULL);
+  c->words = ts_wordcache_new(a);
+  ts_break_params_default(&c->bp);
+  c->root = ts_dom_load(c);
+  if (!c->root)
+    return -1;
+  const char *lang = ts_node_attr(c->root, "lang");
+  if (!lang)
+    lang = ts_node_attr(c->root, "xml:lang");
+  c->lang = lang ? lang : in->lang;
+  if (c->lang) {
+    ts_hyphen_status hs = ts_hyphen_load(c->hyph, c->lang, NULL);
+    c->lang_ok = hs == TS_HYPHEN_OK;
+    if (hs == TS_HYPHEN_NO_DICT)
+      bk_report(c->rep, BK_NOTE, in->name, 0, 0,
+                "no hyphenation patterns for language '%s' are installed; "
+                "the text is set without hyphenation",
+                c->lang);
+  }
+  c->content_width = ts_page_content_width(c, NULL);
+  ts_pages *pg = NULL;
+  int pass = 0;
+  for (;;) {
+    pass++;
+    c->refs_pending = false;
+    ts_layout(c);
+    pg = ts_paginate(c);
+    bool changed = false;
+    collect_refs(c, pg, &changed);
+    if (!changed || pass >= 4)
+      break;
+  }
+  if (stats) {
+    stats->passes = pass;
+    stats->lines = c->nlines;
+  }
+  int rc = ts_pages_write(c, pg, pdf_path, stats);
+  free(c->vl.items);
+  return rc;
+}

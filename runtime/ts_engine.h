@@ -1,0 +1,72 @@
+/* The PDF engine's entry point: a well-formed XHTML document and the style
+ * sheets that apply to it (the CSS subset of css.h) are typeset into a PDF
+ * file. The engine knows nothing of books or Markdown: the book side
+ * (book_pdf.c) renders the templates to XHTML and hands them here.
+ *
+ * What the engine reads from the document:
+ *  - the styled box tree: every element through the cascade of css.h;
+ *  - <a href="#id"> links (live links; target-counter(attr(href), page)
+ *    in a ::after or ::before content prints the target's page), <a
+ *    href="http..."> URI links, and id attributes as link targets;
+ *  - running heads from string-set, page numbers from counter(page) in the
+ *    margin boxes of @page rules (their counter style also gives the PDF's
+ *    page labels, so a viewer shows the printed numbers);
+ *  - the `lang` of the root element for hyphenation, else input->lang.
+ *
+ * Ownership: everything lives in the arena given; the output file is
+ * written whole at pdf_path (the caller writes to a temporary path and
+ * renames). */
+#ifndef OCTAVO_TS_ENGINE_H
+#define OCTAVO_TS_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "book_diag.h"
+#include "css.h"
+#include "ts_pdf.h"
+#include "tpl_value.h"
+
+typedef struct ts_outline_entry {
+  int level;         /* 1.. */
+  const char *title; /* UTF-8, plain text */
+  const char *id;    /* the target element's id */
+} ts_outline_entry;
+
+typedef struct ts_engine_input {
+  const char *xhtml; /* the document, UTF-8 */
+  size_t len;
+  const char *name; /* how messages name the document, e.g. "book.xhtml" */
+  /* Author sheets in cascade order (the theme's, then the book's); the
+     engine adds its user-agent sheet in front. */
+  const css_stylesheet *const *sheets;
+  size_t nsheets;
+  const char *lang; /* when the root has no lang; NULL: no hyphenation */
+  /* The page size when no @page rule gives one, in pt (A4 if zero). */
+  double page_width, page_height;
+  /* Resolves a url() of a sheet (@font-face src) or an image src of the
+     document to a readable absolute path, refusing paths that leave the
+     book; NULL after reporting (base: the sheet's or document's name). */
+  const char *(*resolve)(void *user, const char *url, const char *base,
+                         unsigned line, unsigned col);
+  void *resolve_user;
+  ts_pdf_info info;
+  /* The PDF outline (bookmarks), in document order: level 1 is top; each
+     entry points at the element with that id (entries whose id is not in
+     the document are reported as warnings and left out). */
+  const struct ts_outline_entry *outline;
+  size_t noutline;
+  const bk_reporter *rep;
+} ts_engine_input;
+
+typedef struct ts_engine_stats {
+  size_t pages;
+  int passes;   /* layouts run until page references settled */
+  size_t lines; /* text lines set */
+} ts_engine_stats;
+
+/* 0 on success; -1 after reporting an error (nothing usable written). */
+int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
+                     const char *pdf_path, ts_engine_stats *stats);
+
+#endif

@@ -1,0 +1,266 @@
+/* The PDF engine's inner structures, shared by its parts and by no one else:
+ *
+ *   ts_style.c   XHTML (libxml2) to a node tree, the cascade, computed styles
+ *   ts_layout.c  the node tree to a vertical list: blocks with margins,
+ *                borders and backgrounds; paragraphs broken into lines
+ *   ts_page.c    the vertical list to pages (breaks, keeps, widows and
+ *                orphans, blank pages, @page rules, margin boxes, running
+ *                strings, page counters) and the pages to PDF
+ *   ts_engine.c  the entry point and the passes that settle page references
+ *
+ * Everything lives in the render's arena. */
+#ifndef OCTAVO_TS_ENGINE_INT_H
+#define OCTAVO_TS_ENGINE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "css.h"
+#include "ts_engine.h"
+#include "ts_font.h"
+#include "ts_hyphen.h"
+#include "ts_linebreak.h"
+#include "ts_pdf.h"
+
+/* ---- the document ---------------------------------------------------- */
+
+typedef struct ts_node ts_node;
+struct ts_node {
+  const char *tag; /* NULL for text */
+  const char *text; /* text nodes: the characters */
+  size_t text_len;
+  const char *id;
+  const char **classes;
+  size_t nclasses;
+  const char **attrs; /* name, value, name, value, ... */
+  size_t nattrs;
+  ts_node *parent, *prev_el, *first, *next;
+  unsigned line; /* in the XHTML, for messages */
+  struct ts_cstyle *style; /* computed when laid out */
+};
+
+/* ---- computed styles ------------------------------------------------- */
+
+enum { TS_ALIGN_LEFT, TS_ALIGN_RIGHT, TS_ALIGN_CENTER, TS_ALIGN_JUSTIFY };
+enum { TS_WS_NORMAL, TS_WS_PRE, TS_WS_NOWRAP, TS_WS_PRE_WRAP, TS_WS_PRE_LINE };
+enum {
+  TS_D_INLINE,
+  TS_D_BLOCK,
+  TS_D_LIST_ITEM,
+  TS_D_NONE,
+  TS_D_INLINE_BLOCK,
+};
+enum { TS_BRK_AUTO, TS_BRK_PAGE, TS_BRK_LEFT, TS_BRK_RIGHT, TS_BRK_AVOID };
+enum { TS_VA_BASELINE, TS_VA_SUPER, TS_VA_SUB };
+enum { TS_TT_NONE, TS_TT_UPPER, TS_TT_LOWER, TS_TT_CAPITALIZE };
+
+typedef struct ts_cstyle {
+  const css_style *css;
+  ts_face *face;
+  double size;        /* font size, pt */
+  double line_height; /* pt */
+  ts_rgb color;
+  int align;
+  double indent;
+  double letter_spacing;
+  bool hyphens;
+  bool small_caps;
+  bool underline, strike;
+  int white_space;
+  int display;
+  int vertical_align;
+  int text_transform;
+  const char *list_style; /* lower-cased keyword, "none" */
+  bool list_inside;
+  double margin[4], padding[4], border[4]; /* top right bottom left, pt;
+                                               margins may be negative */
+  bool margin_auto[4];
+  int border_style[4]; /* ts_line_style + 1, 0 none */
+  ts_rgb border_color[4];
+  bool has_bg;
+  ts_rgb bg;
+  double width;     /* pt, < 0: auto */
+  double width_pct; /* > 0: a percentage of the containing block */
+  int break_before, break_after, break_inside;
+  int orphans, widows;
+  const char *page; /* named page, NULL: auto */
+  const css_decl *string_set;
+  const css_decl *counter_reset;
+  const char *lang;
+} ts_cstyle;
+
+/* ---- the vertical list ----------------------------------------------- */
+
+/* One run of glyphs on a line, in one face and size. */
+typedef struct ts_run {
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x; /* from the line's left edge */
+  double rise;
+  double width;
+  uint32_t *codes;
+  int32_t *kern; /* 1/1000 em before each glyph; gaps between words too */
+  size_t n;
+  double char_space;
+  bool underline, strike;
+} ts_run;
+
+/* Dots filling a leader's glue. */
+typedef struct ts_leader {
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x0, x1; /* from the line's left edge */
+  uint32_t cp;
+} ts_leader;
+
+/* A page number filled in when the pages are known. */
+typedef struct ts_pageref {
+  const char *target; /* id */
+  int style;          /* css_counter_style */
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x, width; /* the room the line left for it; set right-aligned */
+} ts_pageref;
+
+typedef struct ts_link {
+  double x0, x1; /* from the line's left edge */
+  double above, below;
+  const char *href; /* "#id" or a URI */
+} ts_link;
+
+typedef struct ts_vline {
+  double x, width; /* left edge from the content area's left; measure */
+  ts_run *runs;
+  size_t nruns;
+  ts_leader *leaders;
+  size_t nleaders;
+  ts_pageref *refs;
+  size_t nrefs;
+  ts_link *links;
+  size_t nlinks;
+  const char **anchors; /* ids that start on this line */
+  size_t nanchors;
+} ts_vline;
+
+/* A box drawn behind a block: background and borders, on every page the
+ * block spans (the top border only where it starts, the bottom where it
+ * ends). */
+typedef struct ts_vblock {
+  double x, width; /* the border box */
+  bool has_bg;
+  ts_rgb bg;
+  double border[4];
+  int border_style[4];
+  ts_rgb border_color[4];
+} ts_vblock;
+
+typedef enum ts_vtype {
+  TS_V_LINE,    /* h above the baseline, d below */
+  TS_V_GLUE,    /* h: vertical space; discarded at an unforced page break */
+  TS_V_SPACE,   /* h: vertical space kept at page breaks (padding, border) */
+  TS_V_PENALTY, /* penalty; forced when <= -TS_INF_PENALTY */
+  TS_V_BLOCK_START,
+  TS_V_BLOCK_END,
+  TS_V_ANCHOR,     /* id: an element's top */
+  TS_V_STRING_SET, /* name = value */
+  TS_V_COUNTER_RESET, /* the page counter: value */
+  TS_V_RULE,       /* an hr: h thickness, x, width */
+} ts_vtype;
+
+typedef struct ts_vitem {
+  ts_vtype type;
+  int brk;           /* forced penalties: TS_BRK_PAGE, _LEFT, _RIGHT */
+  double h, d;
+  double penalty;
+  const char *page_name; /* forced penalties: the pages that follow;
+                            lines: the page name in force */
+  union {
+    ts_vline *line;
+    ts_vblock *block; /* start and end share it */
+    const char *id;
+    struct {
+      const char *name, *value;
+    } str;
+    long counter;
+    struct {
+      double x, width;
+      ts_rgb color;
+    } rule;
+  } u;
+} ts_vitem;
+
+typedef struct ts_vlist {
+  ts_vitem *items;
+  size_t n, cap;
+} ts_vlist;
+
+/* ---- the engine's state ---------------------------------------------- */
+
+typedef struct ts_wordcache ts_wordcache;
+
+typedef struct ts_ctx {
+  tpl_arena *a;
+  const ts_engine_input *in;
+  const bk_reporter *rep;
+  const css_stylesheet **sheets; /* UA + the input's */
+  size_t nsheets;
+  css_dom dom;
+  ts_node *root;
+  ts_fonts *fonts;
+  ts_hyphenator *hyph;
+  const char *lang;
+  bool lang_loaded, lang_ok;
+  ts_wordcache *words;
+  ts_break_params bp;
+  /* Page references known from the previous pass: id -> page label. */
+  const char **ref_ids;
+  const char **ref_texts;
+  size_t nrefs;
+  bool refs_pending; /* a reference was set with a guessed width */
+  /* The measure of the page being laid out (named pages may differ). */
+  double content_width;
+  ts_vlist vl;
+  size_t nlines;
+  size_t warned_cp; /* how many missing-glyph warnings were given */
+  const char *warned_fonts[32];
+  size_t nwarned_fonts;
+  const char *sheet_name; /* for font warnings */
+} ts_ctx;
+
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
+double ts_page_content_width(ts_ctx *c, const char *name);
+
+/* ts_style.c */
+ts_node *ts_dom_load(ts_ctx *c);
+void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
+                      css_pseudo_element pe, ts_cstyle *out,
+                      const css_style *css);
+/* The computed style of n (cascade included), cached on the node. */
+ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n);
+/* The style of n's ::before or ::after box, or NULL when it has no content. */
+ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe);
+const char *ts_node_attr(const ts_node *n, const char *name);
+ts_face *ts_style_face(ts_ctx *c, const css_style *css);
+ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback);
+
+/* ts_layout.c */
+int ts_layout(ts_ctx *c);
+ts_wordcache *ts_wordcache_new(tpl_arena *a);
+/* Sets one line of text (margin boxes): runs in *line, returns its width. */
+double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
+                        ts_vline *line);
+
+/* ts_page.c */
+typedef struct ts_pages ts_pages;
+ts_pages *ts_paginate(ts_ctx *c);
+/* The printed label of the page holding id (formatted in style), NULL when
+ * the id is not in the document. */
+const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style);
+int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
+                   ts_engine_stats *stats);
+
+#endif

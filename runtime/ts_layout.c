@@ -1,0 +1,1460 @@
+/* The node tree to the vertical list: block boxes with collapsing margins,
+ * padding, borders and backgrounds; paragraphs made of their inline content
+ * (text in faces with fallbacks, kerning and ligatures, hyphenation points,
+ * leaders, page references, links, anchors) and broken into lines by the
+ * total-fit line breaker; list markers hung in the margin. Pages are the
+ * next stage's business: this one only says where breaks are allowed, and
+ * at what price (penalties for widows, orphans, keeps). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <utf8proc.h>
+
+#include "ts_engine_int.h"
+
+/* ---- shaped words, cached ------------------------------------------- */
+
+typedef struct word_entry {
+  const ts_face *face;
+  uint64_t hash;
+  uint32_t *cps; /* the key */
+  size_t ncps;
+  uint32_t *codes; /* shaped */
+  int32_t *kern;
+  size_t n;
+  long width; /* 1/1000 em */
+} word_entry;
+
+struct ts_wordcache {
+  tpl_arena *a;
+  word_entry **slots;
+  size_t cap, used;
+};
+
+ts_wordcache *ts_wordcache_new(tpl_arena *a) {
+  ts_wordcache *w = tpl_arena_calloc(a, 1, sizeof *w);
+  w->a = a;
+  w->cap = 4096;
+  w->slots = calloc(w->cap, sizeof *w->slots);
+  tpl_arena_defer(a, free, w->slots);
+  return w;
+}
+
+static uint64_t hash_word(const ts_face *f, const uint32_t *cps, size_t n) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)f->id;
+  for (size_t i = 0; i < n; i++) {
+    h ^= cps[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void wc_grow(ts_wordcache *w) {
+  size_t ncap = w->cap * 2;
+  word_entry **ns = calloc(ncap, sizeof *ns);
+  for (size_t i = 0; i < w->cap; i++) {
+    word_entry *e = w->slots[i];
+    if (!e)
+      continue;
+    size_t j = e->hash & (ncap - 1);
+    while (ns[j])
+      j = (j + 1) & (ncap - 1);
+    ns[j] = e;
+  }
+  /* The old table was handed to the arena's defer list: replace its
+     contents' owner by freeing through a new deferral. */
+  memset(w->slots, 0, w->cap * sizeof *w->slots);
+  w->slots = ns;
+  w->cap = ncap;
+  tpl_arena_defer(w->a, free, ns);
+}
+
+static const word_entry *shape(ts_ctx *c, const ts_face *face,
+                               const uint32_t *cps, size_t n) {
+  ts_wordcache *w = c->words;
+  uint64_t h = hash_word(face, cps, n);
+  size_t j = h & (w->cap - 1);
+  for (word_entry *e; (e = w->slots[j]); j = (j + 1) & (w->cap - 1))
+    if (e->hash == h && e->face == face && e->ncps == n &&
+        memcmp(e->cps, cps, n * sizeof *cps) == 0)
+      return e;
+  word_entry *e = tpl_arena_alloc(w->a, sizeof *e);
+  e->face = face;
+  e->hash = h;
+  e->ncps = n;
+  e->cps = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *cps);
+  memcpy(e->cps, cps, n * sizeof *cps);
+  e->codes = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *e->codes);
+  e->kern = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *e->kern);
+  e->n = ts_face_shape(c->fonts, face, cps, n, true, true, e->codes, e->kern,
+                       &e->width);
+  w->slots[j] = e;
+  if (++w->used * 2 > w->cap)
+    wc_grow(w);
+  return e;
+}
+
+/* ---- inline content --------------------------------------------------- */
+
+typedef enum piece_kind {
+  P_TEXT,
+  P_LEADER,
+  P_PAGEREF,
+  P_ANCHOR,
+  P_BR,
+} piece_kind;
+
+typedef struct piece {
+  piece_kind kind;
+  const ts_cstyle *st;
+  const char *text; /* text, leader fill, pageref target, anchor id */
+  size_t len;
+  const char *href;
+  int ref_style;
+} piece;
+
+typedef struct para {
+  piece *p;
+  size_t n, cap;
+} para;
+
+static void push_piece(ts_ctx *c, para *pa, piece pc) {
+  if (pa->n == pa->cap) {
+    size_t ncap = pa->cap ? pa->cap * 2 : 16;
+    piece *np = tpl_arena_alloc(c->a, ncap * sizeof *np);
+    if (pa->n)
+      memcpy(np, pa->p, pa->n * sizeof *np);
+    pa->p = np;
+    pa->cap = ncap;
+  }
+  pa->p[pa->n++] = pc;
+}
+
+/* What an item of the paragraph is, for drawing it once the lines are
+ * known. */
+typedef enum ref_kind {
+  R_NONE, /* glue between words, the paragraph's end */
+  R_TEXT,
+  R_INDENT,
+  R_HYPHEN,
+  R_LEADER,
+  R_PAGEREF,
+  R_ANCHOR,
+} ref_kind;
+
+typedef struct item_ref {
+  ref_kind kind;
+  const ts_cstyle *st;
+  const ts_face *face;
+  double size, rise;
+  const word_entry *w;
+  const char *href;
+  const char *text; /* anchor id, pageref target, leader fill */
+  int ref_style;
+} item_ref;
+
+typedef struct itemizer {
+  ts_ctx *c;
+  const ts_cstyle *block;
+  ts_item *items;
+  item_ref *refs;
+  size_t n, cap;
+  /* the word being gathered: code points with their piece */
+  uint32_t *wcp;
+  const piece **wpc;
+  size_t wn, wcap;
+  bool space_pending;
+  const piece *space_piece;
+  bool has_leader;
+} itemizer;
+
+static void add_item(itemizer *z, ts_item it, item_ref r) {
+  if (z->n == z->cap) {
+    size_t ncap = z->cap ? z->cap * 2 : 64;
+    ts_item *ni = tpl_arena_alloc(z->c->a, ncap * sizeof *ni);
+    item_ref *nr = tpl_arena_alloc(z->c->a, ncap * sizeof *nr);
+    if (z->n) {
+      memcpy(ni, z->items, z->n * sizeof *ni);
+      memcpy(nr, z->refs, z->n * sizeof *nr);
+    }
+    z->items = ni;
+    z->refs = nr;
+    z->cap = ncap;
+  }
+  z->items[z->n] = it;
+  z->refs[z->n] = r;
+  z->n++;
+}
+
+static double rise_of(const ts_cstyle *st, const ts_cstyle *block) {
+  if (st->vertical_align == TS_VA_SUPER)
+    return block->size * 0.38;
+  if (st->vertical_align == TS_VA_SUB)
+    return -block->size * 0.2;
+  return 0;
+}
+
+/* The face for cp in st, falling back when st's face lacks it; NULL (after
+ * one warning per code point kind) when nothing installed has it. */
+static const ts_face *face_for(ts_ctx *c, const ts_face *face, uint32_t cp,
+                               unsigned line) {
+  if (ts_face_has(face, cp))
+    return face;
+  const ts_face *f = ts_fonts_fallback(c->fonts, face, cp);
+  if (f)
+    return f;
+  if (c->warned_cp < 20)
+    bk_report(c->rep, BK_WARNING, c->in->name, line, 0,
+              "no installed font has the character U+%04X; it is left out%s",
+              cp, cp > 0xFFFF ? " (libharu sets only the Basic Multilingual "
+                                "Plane)" : "");
+  c->warned_cp++;
+  return NULL;
+}
+
+/* Adds one box per run of one face and size for cps[0..n) (all of piece
+ * pc), synthesising small capitals when the style asks and the face has
+ * none. */
+static void add_boxes(itemizer *z, const piece *pc, const uint32_t *cps,
+                      size_t n) {
+  ts_ctx *c = z->c;
+  const ts_cstyle *st = pc->st;
+  const ts_face *base = st->face;
+  const ts_face *sc = NULL;
+  if (st->small_caps)
+    sc = ts_fonts_small_caps(c->fonts, base);
+  uint32_t buf[256];
+  size_t i = 0;
+  while (i < n) {
+    /* A run: same face, same synthetic-small-caps state. */
+    uint32_t cp = cps[i];
+    bool lower = st->small_caps && !sc && utf8proc_islower((int32_t)cp);
+    const ts_face *f =
+        face_for(c, sc ? sc : base, lower ? (uint32_t)utf8proc_toupper((int32_t)cp) : cp, 0);
+    if (!f) {
+      i++;
+      continue;
+    }
+    size_t k = 0;
+    while (i < n && k < sizeof buf / sizeof buf[0]) {
+      uint32_t q = cps[i];
+      bool ql = st->small_caps && !sc && utf8proc_islower((int32_t)q);
+      if (ql != lower)
+        break;
+      uint32_t u = ql ? (uint32_t)utf8proc_toupper((int32_t)q) : q;
+      if (!ts_face_has(f, u)) {
+        if (k == 0) {
+          /* the fallback chosen above does have it, or it is dropped */
+          i++;
+          continue;
+        }
+        break;
+      }
+      buf[k++] = u;
+      i++;
+    }
+    if (!k)
+      continue;
+    const word_entry *w = shape(c, f, buf, k);
+    double size = lower ? st->size * 0.8 : st->size;
+    double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
+    add_item(z, ts_box(width),
+             (item_ref){R_TEXT, st, f, size, rise_of(st, z->block), w,
+                        pc->href, NULL, 0});
+  }
+}
+
+static bool is_letter(uint32_t cp) {
+  utf8proc_category_t cat = utf8proc_category((int32_t)cp);
+  return cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO;
+}
+
+static double hyphen_width(ts_ctx *c, const ts_cstyle *st) {
+  uint32_t h = '-';
+  const word_entry *w = shape(c, st->face, &h, 1);
+  return w->width * st->size / 1000.0;
+}
+
+/* Ends the word being gathered: boxes, with hyphenation points and the
+ * breaks after explicit hyphens and dashes between them. */
+static void flush_word(itemizer *z) {
+  ts_ctx *c = z->c;
+  size_t n = z->wn;
+  if (!n)
+    return;
+  z->wn = 0;
+  /* Split at piece changes; hyphenate a word that is all one piece. */
+  bool one = true;
+  for (size_t i = 1; i < n; i++)
+    if (z->wpc[i] != z->wpc[0])
+      one = false;
+  const piece *p0 = z->wpc[0];
+  size_t points[64], npoints = 0;
+  if (one && p0->st->hyphens && c->lang_ok && n >= 5 &&
+      p0->st->white_space != TS_WS_PRE) {
+    char utf8[512];
+    size_t bl = 0;
+    size_t off[130];
+    bool fits = n < 128;
+    for (size_t i = 0; fits && i < n; i++) {
+      off[i] = bl;
+      if (bl + 4 >= sizeof utf8) {
+        fits = false;
+        break;
+      }
+      bl += (size_t)utf8proc_encode_char((int32_t)z->wcp[i],
+                                         (utf8proc_uint8_t *)utf8 + bl);
+    }
+    if (fits) {
+      off[n] = bl;
+      size_t bp[64], nb = 0;
+      if (ts_hyphenate(c->hyph, c->lang, utf8, bl, bp, 64, &nb) ==
+          TS_HYPHEN_OK) {
+        /* byte offsets to code point indexes */
+        size_t k = 0;
+        for (size_t i = 0; i < nb; i++) {
+          while (k < n && off[k] < bp[i])
+            k++;
+          if (k < n && off[k] == bp[i])
+            points[npoints++] = k;
+        }
+      }
+    }
+  }
+  size_t start = 0, pi = 0;
+  for (size_t i = 0; i <= n; i++) {
+    bool end = i == n;
+    bool piece_change = !end && z->wpc[i] != z->wpc[start];
+    bool hyph = !end && pi < npoints && points[pi] == i;
+    /* after an explicit hyphen or dash with letters around it */
+    bool exh = !end && i >= 2 &&
+               (z->wcp[i - 1] == '-' || z->wcp[i - 1] == 0x2013 ||
+                z->wcp[i - 1] == 0x2014 || z->wcp[i - 1] == '/') &&
+               is_letter(z->wcp[i]) && i - start >= 2 &&
+               z->wpc[i - 1]->st->white_space != TS_WS_PRE;
+    if (!end && !piece_change && !hyph && !exh)
+      continue;
+    if (i > start)
+      add_boxes(z, z->wpc[start], z->wcp + start, i - start);
+    if (hyph) {
+      const ts_cstyle *st = z->wpc[i - 1]->st;
+      add_item(z, ts_hyphen_point(hyphen_width(c, st), c->bp.hyphen_penalty),
+               (item_ref){R_HYPHEN, st, st->face, st->size, 0, NULL,
+                          z->wpc[i - 1]->href, NULL, 0});
+      pi++;
+    } else if (exh) {
+      bool slash = z->wcp[i - 1] == '/';
+      add_item(z,
+               ts_penalty(0, slash ? 200 : c->bp.exhyphen_penalty, !slash),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+    }
+    while (pi < npoints && points[pi] <= i)
+      pi++;
+    start = i;
+  }
+}
+
+static void word_push(itemizer *z, uint32_t cp, const piece *pc) {
+  if (z->wn == z->wcap) {
+    size_t ncap = z->wcap ? z->wcap * 2 : 64;
+    uint32_t *ncp = tpl_arena_alloc(z->c->a, ncap * sizeof *ncp);
+    const piece **npc = tpl_arena_alloc(z->c->a, ncap * sizeof *npc);
+    if (z->wn) {
+      memcpy(ncp, z->wcp, z->wn * sizeof *ncp);
+      memcpy(npc, z->wpc, z->wn * sizeof *npc);
+    }
+    z->wcp = ncp;
+    z->wpc = npc;
+    z->wcap = ncap;
+  }
+  z->wcp[z->wn] = cp;
+  z->wpc[z->wn] = pc;
+  z->wn++;
+}
+
+static double space_width(ts_ctx *c, const ts_cstyle *st) {
+  uint32_t sp = ' ';
+  const ts_face *f = ts_face_has(st->face, sp) ? st->face : st->face;
+  const word_entry *w = shape(c, f, &sp, 1);
+  return w->width * st->size / 1000.0 + st->letter_spacing;
+}
+
+static void flush_space(itemizer *z) {
+  if (!z->space_pending)
+    return;
+  z->space_pending = false;
+  const ts_cstyle *st = z->space_piece->st;
+  double w = space_width(z->c, st);
+  bool justify = z->block->align == TS_ALIGN_JUSTIFY;
+  if (st->white_space == TS_WS_NOWRAP)
+    add_item(z, ts_penalty(0, TS_INF_PENALTY, false),
+             (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+  add_item(z, ts_glue(w, justify ? w / 2 : 0, justify ? w / 3 : 0),
+           (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href,
+                      NULL, 0});
+}
+
+static uint32_t transform(const ts_cstyle *st, uint32_t cp, bool word_start) {
+  switch (st->text_transform) {
+  case TS_TT_UPPER:
+    return (uint32_t)utf8proc_toupper((int32_t)cp);
+  case TS_TT_LOWER:
+    return (uint32_t)utf8proc_tolower((int32_t)cp);
+  case TS_TT_CAPITALIZE:
+    return word_start ? (uint32_t)utf8proc_totitle((int32_t)cp) : cp;
+  default:
+    return cp;
+  }
+}
+
+static void itemize_text(itemizer *z, const piece *pc) {
+  const utf8proc_uint8_t *s = (const utf8proc_uint8_t *)pc->text;
+  size_t len = pc->len;
+  int ws = pc->st->white_space;
+  bool pre = ws == TS_WS_PRE || ws == TS_WS_PRE_WRAP;
+  bool keep_nl = pre || ws == TS_WS_PRE_LINE;
+  bool line_start = z->n == 0 && z->wn == 0;
+  for (size_t i = 0; i < len;) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0) {
+      i++;
+      continue;
+    }
+    i += (size_t)k;
+    if (cp == '\n' && keep_nl) {
+      flush_word(z);
+      z->space_pending = false;
+      add_item(z, ts_penalty(0, TS_INF_PENALTY, false),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      add_item(z, ts_fil_glue(0),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      add_item(z, ts_forced_break(),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      line_start = true;
+      continue;
+    }
+    if (cp == '\t' && pre) {
+      /* tabs to the next multiple of 8 columns are beyond a proportional
+         measure; four spaces read as code does */
+      for (int t = 0; t < 4; t++)
+        word_push(z, ' ', pc);
+      continue;
+    }
+    if (cp == ' ' || cp == '\n' || cp == '\t' || cp == '\r') {
+      if (pre) {
+        /* Spaces of code: the first after a word may break the line; the
+           others, and those that indent a line, are kept as boxes. */
+        if (z->wn && z->wcp[z->wn - 1] != ' ' && !line_start) {
+          flush_word(z);
+          z->space_pending = true;
+          z->space_piece = pc;
+          flush_space(z);
+        } else {
+          word_push(z, ' ', pc);
+        }
+        continue;
+      }
+      flush_word(z);
+      if (z->n > 0 || z->wn > 0) {
+        z->space_pending = true;
+        z->space_piece = pc;
+      }
+      continue;
+    }
+    if (cp == 0xAD) /* soft hyphen: the hyphenator finds its own points */
+      continue;
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+      continue;
+    if (cp == 0xA0 || cp == 0x202F) {
+      /* no break here, but the space stretches with the others */
+      flush_word(z);
+      z->space_pending = false;
+      add_item(z, ts_penalty(0, TS_INF_PENALTY, false),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      double w = space_width(z->c, pc->st) * (cp == 0x202F ? 0.6 : 1);
+      bool justify = z->block->align == TS_ALIGN_JUSTIFY && cp == 0xA0;
+      add_item(z, ts_glue(w, justify ? w / 2 : 0, justify ? w / 3 : 0),
+               (item_ref){R_NONE, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+      continue;
+    }
+    flush_space(z);
+    line_start = false;
+    bool word_start = z->wn == 0;
+    word_push(z, transform(pc->st, (uint32_t)cp, word_start), pc);
+  }
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+typedef struct strut {
+  double above, below;
+} strut;
+
+static strut strut_of(const ts_cstyle *st) {
+  const ts_face *f = st->face;
+  double a = f->ascent * st->size / 1000.0;
+  double d = -f->descent * st->size / 1000.0;
+  double half = (st->line_height - (a + d)) / 2;
+  return (strut){a + half, d + half};
+}
+
+static void vl_push(ts_ctx *c, ts_vitem it) {
+  ts_vlist *v = &c->vl;
+  if (v->n == v->cap) {
+    size_t ncap = v->cap ? v->cap * 2 : 1024;
+    ts_vitem *ni = malloc(ncap * sizeof *ni);
+    if (v->n)
+      memcpy(ni, v->items, v->n * sizeof *ni);
+    free(v->items);
+    v->items = ni;
+    v->cap = ncap;
+  }
+  v->items[v->n++] = it;
+}
+
+/* ---- the block layout's state ---------------------------------------- */
+
+typedef struct pending {
+  double mpos, mneg;  /* collapsing margins */
+  bool have_margin;
+  bool keep;          /* the previous block asked to be kept with this */
+  int brk;            /* a forced break waiting for content */
+  const char *marker; /* a list item's marker for the next line */
+  const ts_cstyle *marker_style;
+  const char **anchors;
+  size_t nanchors, canchors;
+  struct {
+    const char *name, *value;
+  } strings[8];
+  size_t nstrings;
+  bool reset;
+  long reset_value;
+} pending;
+
+typedef struct lay {
+  ts_ctx *c;
+  pending pd;
+  const char *page_in_force;
+  const char *page_wanted;
+  bool started; /* any content yet */
+} lay;
+
+static void add_anchor(lay *L, const char *id) {
+  pending *p = &L->pd;
+  if (p->nanchors == p->canchors) {
+    size_t nc = p->canchors ? p->canchors * 2 : 4;
+    const char **na = tpl_arena_alloc(L->c->a, nc * sizeof *na);
+    if (p->nanchors)
+      memcpy(na, p->anchors, p->nanchors * sizeof *na);
+    p->anchors = na;
+    p->canchors = nc;
+  }
+  p->anchors[p->nanchors++] = id;
+}
+
+/* Before any content: the forced break or the named page change waiting,
+ * the penalty for breaking between this and what came before, the
+ * collapsed margin, then the marks that belong to the content's page. */
+static void before_content(lay *L, bool margin_glue) {
+  ts_ctx *c = L->c;
+  pending *p = &L->pd;
+  bool name_change =
+      L->started &&
+      ((L->page_wanted == NULL) != (L->page_in_force == NULL) ||
+       (L->page_wanted && strcmp(L->page_wanted, L->page_in_force)));
+  if (!L->started) {
+    /* The document's first page takes its name and side from its first
+       content. */
+    vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
+                          .penalty = -TS_INF_PENALTY,
+                          .brk = p->brk ? p->brk : TS_BRK_PAGE,
+                          .page_name = L->page_wanted});
+    L->page_in_force = L->page_wanted;
+    p->brk = 0;
+  } else if (p->brk || name_change) {
+    vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
+                          .penalty = -TS_INF_PENALTY,
+                          .brk = p->brk ? p->brk : TS_BRK_PAGE,
+                          .page_name = L->page_wanted});
+    L->page_in_force = L->page_wanted;
+    p->brk = 0;
+    p->keep = false;
+  } else if (margin_glue) {
+    vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
+                          .penalty = p->keep ? TS_INF_PENALTY : 0});
+  }
+  L->started = true;
+  if (margin_glue) {
+    double m = p->mpos + p->mneg;
+    if (p->have_margin && m != 0)
+      vl_push(c, (ts_vitem){.type = TS_V_GLUE, .h = m});
+    p->mpos = p->mneg = 0;
+    p->have_margin = false;
+  }
+  for (size_t i = 0; i < p->nstrings; i++)
+    vl_push(c, (ts_vitem){.type = TS_V_STRING_SET,
+                          .u.str = {p->strings[i].name, p->strings[i].value}});
+  p->nstrings = 0;
+  if (p->reset)
+    vl_push(c, (ts_vitem){.type = TS_V_COUNTER_RESET,
+                          .u.counter = p->reset_value});
+  p->reset = false;
+}
+
+static void add_margin(pending *p, double m) {
+  if (m > p->mpos)
+    p->mpos = m;
+  if (m < p->mneg)
+    p->mneg = m;
+  p->have_margin = true;
+}
+
+/* ---- setting a paragraph --------------------------------------------- */
+
+static const char *pageref_text(ts_ctx *c, const char *id, int style) {
+  for (size_t i = 0; i < c->nrefs; i++)
+    if (strcmp(c->ref_ids[i], id) == 0)
+      return c->ref_texts[i];
+  (void)style;
+  c->refs_pending = true;
+  return "000";
+}
+
+static double text_width(const ts_cstyle *st, const char *text) {
+  double w = 0;
+  const utf8proc_uint8_t *s = (const utf8proc_uint8_t *)text;
+  size_t len = strlen(text);
+  for (size_t i = 0; i < len;) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
+    if (k <= 0)
+      break;
+    i += (size_t)k;
+    w += ts_face_advance(st->face, (uint32_t)cp) * st->size / 1000.0;
+  }
+  return w;
+}
+
+/* Lines to vertical-list items: runs merged per face and size, with the
+ * gaps between words given as kerning (one TJ array a run). */
+typedef struct runbuf {
+  uint32_t *codes;
+  int32_t *kern;
+  size_t n, cap;
+} runbuf;
+
+static void rb_push(tpl_arena *a, runbuf *b, uint32_t code, int32_t kern) {
+  if (b->n == b->cap) {
+    size_t nc = b->cap ? b->cap * 2 : 64;
+    uint32_t *ncd = tpl_arena_alloc(a, nc * sizeof *ncd);
+    int32_t *nk = tpl_arena_alloc(a, nc * sizeof *nk);
+    if (b->n) {
+      memcpy(ncd, b->codes, b->n * sizeof *ncd);
+      memcpy(nk, b->kern, b->n * sizeof *nk);
+    }
+    b->codes = ncd;
+    b->kern = nk;
+    b->cap = nc;
+  }
+  b->codes[b->n] = code;
+  b->kern[b->n] = kern;
+  b->n++;
+}
+
+typedef struct line_builder {
+  ts_ctx *c;
+  ts_vline *ln;
+  size_t cruns;
+  ts_run *cur; /* the run open for merging */
+  runbuf rb;
+  double cur_end; /* x where the open run's pen stands */
+} line_builder;
+
+static ts_run *lb_new_run(line_builder *b) {
+  ts_vline *ln = b->ln;
+  if (ln->nruns == b->cruns) {
+    size_t nc = b->cruns ? b->cruns * 2 : 8;
+    ts_run *nr = tpl_arena_alloc(b->c->a, nc * sizeof *nr);
+    if (ln->nruns)
+      memcpy(nr, ln->runs, ln->nruns * sizeof *nr);
+    ln->runs = nr;
+    b->cruns = nc;
+    if (b->cur)
+      b->cur = &ln->runs[ln->nruns - 1];
+  }
+  return &ln->runs[ln->nruns++];
+}
+
+static void lb_close(line_builder *b) {
+  if (!b->cur)
+    return;
+  b->cur->codes = b->rb.codes;
+  b->cur->kern = b->rb.kern;
+  b->cur->n = b->rb.n;
+  b->cur = NULL;
+  b->rb = (runbuf){0};
+}
+
+static void lb_glyphs(line_builder *b, const ts_cstyle *st,
+                      const ts_face *face, double size, double rise,
+                      double x, const uint32_t *codes, const int32_t *kern,
+                      size_t n, double width) {
+  ts_run *r = b->cur;
+  bool same = r && r->face == face && r->size == size && r->rise == rise &&
+              r->char_space == st->letter_spacing &&
+              r->color.r == st->color.r && r->color.g == st->color.g &&
+              r->color.b == st->color.b && r->underline == st->underline &&
+              r->strike == st->strike;
+  int32_t gap = 0;
+  if (same) {
+    double g = (x - b->cur_end) * 1000.0 / size;
+    gap = (int32_t)lround(g);
+    /* Only small gaps are worth merging (a space, justified): a long one
+       would be rounded by more than a viewer could ever show anyway. */
+    if (fabs(g) > 30000)
+      same = false;
+  }
+  if (!same) {
+    lb_close(b);
+    r = lb_new_run(b);
+    *r = (ts_run){.face = (ts_face *)face,
+                  .size = size,
+                  .color = st->color,
+                  .x = x,
+                  .rise = rise,
+                  .char_space = st->letter_spacing,
+                  .underline = st->underline,
+                  .strike = st->strike};
+    b->cur = r;
+    gap = 0;
+  }
+  for (size_t i = 0; i < n; i++)
+    rb_push(b->c->a, &b->rb, codes[i], (i == 0 ? gap : 0) + (kern ? kern[i] : 0));
+  /* The run's end where the viewer's pen will be, so the next gap is
+     measured from there (rounding does not accumulate). */
+  if (same) {
+    double drawn = b->cur_end + gap * size / 1000.0;
+    b->cur_end = drawn + width;
+  } else {
+    b->cur_end = x + width;
+  }
+  r->width = b->cur_end - r->x;
+}
+
+static void lb_link(line_builder *b, const char *href, double x0, double x1,
+                    double above, double below, size_t *clinks) {
+  ts_vline *ln = b->ln;
+  if (ln->nlinks && ln->links[ln->nlinks - 1].href == href &&
+      fabs(ln->links[ln->nlinks - 1].x1 - x0) < 0.01 + 20) {
+    ts_link *l = &ln->links[ln->nlinks - 1];
+    if (x1 > l->x1)
+      l->x1 = x1;
+    if (above > l->above)
+      l->above = above;
+    if (below > l->below)
+      l->below = below;
+    return;
+  }
+  if (ln->nlinks == *clinks) {
+    size_t nc = *clinks ? *clinks * 2 : 4;
+    ts_link *nl = tpl_arena_alloc(b->c->a, nc * sizeof *nl);
+    if (ln->nlinks)
+      memcpy(nl, ln->links, ln->nlinks * sizeof *nl);
+    ln->links = nl;
+    *clinks = nc;
+  }
+  ln->links[ln->nlinks++] = (ts_link){x0, x1, above, below, href};
+}
+
+static double glue_set(const ts_item *it, const ts_line *l) {
+  if (it->type != TS_GLUE)
+    return 0;
+  if (l->fil)
+    return it->width + (it->fil ? l->ratio * it->stretch : 0);
+  if (it->fil)
+    return it->width;
+  return it->width + l->ratio * (l->ratio >= 0 ? it->stretch : it->shrink);
+}
+
+static double skip_set(ts_skip s, const ts_line *l) {
+  if (l->fil)
+    return s.width;
+  return s.width + l->ratio * (l->ratio >= 0 ? s.stretch : s.shrink);
+}
+
+/* Sets the paragraph in pa (its block style bs) into lines of the given
+ * measure and appends them to the vertical list. */
+static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
+                          double measure, bool avoid_inside) {
+  ts_ctx *c = L->c;
+  itemizer z = {.c = c, .block = bs};
+  bool indent_done = false;
+  for (size_t i = 0; i < pa->n; i++) {
+    const piece *pc = &pa->p[i];
+    if (!indent_done && bs->indent != 0 &&
+        (pc->kind == P_TEXT || pc->kind == P_LEADER || pc->kind == P_PAGEREF)) {
+      add_item(&z, ts_box(bs->indent),
+               (item_ref){R_INDENT, bs, NULL, 0, 0, NULL, NULL, NULL, 0});
+      indent_done = true;
+    }
+    switch (pc->kind) {
+    case P_TEXT:
+      itemize_text(&z, pc);
+      break;
+    case P_ANCHOR:
+      flush_word(&z);
+      flush_space(&z);
+      add_item(&z, ts_box(0),
+               (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0});
+      break;
+    case P_BR:
+      flush_word(&z);
+      z.space_pending = false;
+      add_item(&z, ts_penalty(0, TS_INF_PENALTY, false),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      add_item(&z, ts_fil_glue(0),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      add_item(&z, ts_forced_break(),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      break;
+    case P_LEADER:
+      flush_word(&z);
+      flush_space(&z);
+      /* a little room on both sides, then dots filling the rest */
+      add_item(&z, ts_penalty(0, TS_INF_PENALTY, false),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      add_item(&z, ts_fil_glue(pc->st->size * 0.5),
+               (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0,
+                          NULL, pc->href, pc->text, 0});
+      z.has_leader = true;
+      break;
+    case P_PAGEREF: {
+      flush_word(&z);
+      flush_space(&z);
+      const char *t = pageref_text(c, pc->text, pc->ref_style);
+      double w = text_width(pc->st, t);
+      add_item(&z, ts_box(w),
+               (item_ref){R_PAGEREF, pc->st, pc->st->face, pc->st->size, 0,
+                          NULL, pc->href, pc->text, pc->ref_style});
+      break;
+    }
+    }
+  }
+  flush_word(&z);
+  z.space_pending = false;
+  /* Trailing glue never ends a paragraph. */
+  while (z.n && z.items[z.n - 1].type == TS_GLUE && z.refs[z.n - 1].kind == R_NONE)
+    z.n--;
+  if (!z.n)
+    return;
+  ts_break_params bp = c->bp;
+  bp.line_widths = &measure;
+  bp.n_line_widths = 1;
+  double em = bs->size;
+  bool rigid_end = z.has_leader;
+  switch (bs->align) {
+  case TS_ALIGN_JUSTIFY:
+    break;
+  case TS_ALIGN_LEFT:
+    bp.right_skip = (ts_skip){0, 2.5 * em, 0};
+    break;
+  case TS_ALIGN_RIGHT:
+    bp.left_skip = (ts_skip){0, 10000, 0};
+    rigid_end = true;
+    break;
+  case TS_ALIGN_CENTER:
+    bp.left_skip = (ts_skip){0, 10000, 0};
+    bp.right_skip = (ts_skip){0, 10000, 0};
+    rigid_end = true;
+    break;
+  }
+  if (bs->white_space == TS_WS_PRE || bs->white_space == TS_WS_PRE_WRAP ||
+      bs->white_space == TS_WS_NOWRAP)
+    bp.right_skip = (ts_skip){0, 10000, 0};
+  add_item(&z, ts_penalty(0, TS_INF_PENALTY, false),
+           (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+  add_item(&z, rigid_end ? ts_glue(0, 0, 0) : ts_fil_glue(0),
+           (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+  add_item(&z, ts_forced_break(),
+           (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+  bp.emergency_stretch = 3 * em;
+
+  ts_breaks br;
+  ts_break_lines(c->a, z.items, z.n, &bp, &br);
+
+  strut bst = strut_of(bs);
+  size_t nl = br.n_lines;
+  for (size_t li = 0; li < nl; li++) {
+    const ts_line *l = &br.lines[li];
+    ts_vline *ln = tpl_arena_calloc(c->a, 1, sizeof *ln);
+    ln->x = x;
+    ln->width = measure;
+    line_builder b = {.c = c, .ln = ln};
+    size_t clinks = 0, cleaders = 0, crefs = 0, canchors = 0;
+    double above = bst.above, below = bst.below;
+    double pos = skip_set(bp.left_skip, l);
+    const ts_cstyle *last_st = bs;
+    for (size_t k = l->start; k < l->end; k++) {
+      const ts_item *it = &z.items[k];
+      const item_ref *r = &z.refs[k];
+      if (it->type == TS_GLUE) {
+        double w = glue_set(it, l);
+        if (r->kind == R_LEADER) {
+          if (ln->nleaders == cleaders) {
+            size_t ncap = cleaders ? cleaders * 2 : 2;
+            ts_leader *nl2 = tpl_arena_alloc(c->a, ncap * sizeof *nl2);
+            if (ln->nleaders)
+              memcpy(nl2, ln->leaders, ln->nleaders * sizeof *nl2);
+            ln->leaders = nl2;
+            cleaders = ncap;
+          }
+          uint32_t dot = '.';
+          if (r->text && *r->text) {
+            utf8proc_int32_t cp;
+            if (utf8proc_iterate((const utf8proc_uint8_t *)r->text, -1, &cp) > 0)
+              dot = (uint32_t)cp;
+          }
+          ln->leaders[ln->nleaders++] = (ts_leader){
+              (ts_face *)r->face, r->size, r->st->color, pos, pos + w, dot};
+        }
+        if (r->href && k > l->start)
+          lb_link(&b, r->href, pos, pos + w, above, below, &clinks);
+        pos += w;
+        continue;
+      }
+      if (it->type == TS_PENALTY)
+        continue;
+      switch (r->kind) {
+      case R_TEXT: {
+        strut s = strut_of(r->st);
+        if (s.above + r->rise > above)
+          above = s.above + r->rise;
+        if (s.below - r->rise > below)
+          below = s.below - r->rise;
+        lb_glyphs(&b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
+                  r->w->kern, r->w->n, it->width);
+        if (r->href)
+          lb_link(&b, r->href, pos, pos + it->width, s.above + r->rise,
+                  s.below, &clinks);
+        last_st = r->st;
+        break;
+      }
+      case R_PAGEREF: {
+        if (ln->nrefs == crefs) {
+          size_t ncap = crefs ? crefs * 2 : 2;
+          ts_pageref *nr = tpl_arena_alloc(c->a, ncap * sizeof *nr);
+          if (ln->nrefs)
+            memcpy(nr, ln->refs, ln->nrefs * sizeof *nr);
+          ln->refs = nr;
+          crefs = ncap;
+        }
+        lb_close(&b);
+        ln->refs[ln->nrefs++] =
+            (ts_pageref){r->text, r->ref_style, (ts_face *)r->face, r->size,
+                         r->st->color, pos, it->width};
+        if (r->href)
+          lb_link(&b, r->href, pos, pos + it->width, above, below, &clinks);
+        break;
+      }
+      case R_ANCHOR:
+        if (ln->nanchors == canchors) {
+          size_t ncap = canchors ? canchors * 2 : 2;
+          const char **na = tpl_arena_alloc(c->a, ncap * sizeof *na);
+          if (ln->nanchors)
+            memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
+          ln->anchors = na;
+          canchors = ncap;
+        }
+        ln->anchors[ln->nanchors++] = r->text;
+        break;
+      default:
+        break;
+      }
+      pos += it->width;
+    }
+    /* the hyphen of a hyphenated line */
+    if (l->end < z.n && z.items[l->end].type == TS_PENALTY &&
+        z.items[l->end].flagged && z.items[l->end].width > 0) {
+      const item_ref *r = &z.refs[l->end];
+      const ts_cstyle *st = r->st ? r->st : last_st;
+      uint32_t h = '-';
+      const word_entry *w = shape(c, st->face, &h, 1);
+      lb_glyphs(&b, st, st->face, st->size, 0, pos, w->codes, w->kern, w->n,
+                z.items[l->end].width);
+    }
+    lb_close(&b);
+    /* the anchors, strings and marker that were waiting for this line */
+    pending *p = &L->pd;
+    if (li == 0) {
+      for (size_t i = 0; i < p->nanchors; i++) {
+        if (ln->nanchors == canchors) {
+          size_t ncap = canchors ? canchors * 2 : 2;
+          const char **na = tpl_arena_alloc(c->a, ncap * sizeof *na);
+          if (ln->nanchors)
+            memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
+          ln->anchors = na;
+          canchors = ncap;
+        }
+        ln->anchors[ln->nanchors++] = p->anchors[i];
+      }
+      p->nanchors = 0;
+      if (p->marker) {
+        const ts_cstyle *ms = p->marker_style;
+        ts_vline tmp = {0};
+        double mw = ts_set_text_line(c, ms, p->marker, &tmp);
+        double gapw = ms->size * 0.5;
+        for (size_t i = 0; i < tmp.nruns; i++)
+          tmp.runs[i].x += -mw - gapw;
+        /* the marker's runs go first, hanging left of the line */
+        ts_run *nr = tpl_arena_alloc(c->a, (ln->nruns + tmp.nruns) * sizeof *nr);
+        memcpy(nr, tmp.runs, tmp.nruns * sizeof *nr);
+        if (ln->nruns)
+          memcpy(nr + tmp.nruns, ln->runs, ln->nruns * sizeof *nr);
+        ln->runs = nr;
+        ln->nruns += tmp.nruns;
+        strut s = strut_of(ms);
+        if (s.above > above)
+          above = s.above;
+        p->marker = NULL;
+      }
+    }
+    if (li > 0) {
+      /* breaking before line li leaves li lines behind and nl - li ahead */
+      double pen = 0;
+      if ((int)li < bs->orphans || (int)(nl - li) < bs->widows || avoid_inside)
+        pen = TS_INF_PENALTY;
+      vl_push(c, (ts_vitem){.type = TS_V_PENALTY, .penalty = pen});
+    } else {
+      before_content(L, true);
+    }
+    vl_push(c, (ts_vitem){.type = TS_V_LINE,
+                          .h = above,
+                          .d = below,
+                          .page_name = L->page_in_force,
+                          .u.line = ln});
+    c->nlines++;
+  }
+}
+
+/* Sets text on one line at its natural width (margin boxes, markers). */
+double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
+                        ts_vline *line) {
+  itemizer z = {.c = c, .block = st};
+  piece pc = {P_TEXT, st, text, strlen(text), NULL, 0};
+  ts_cstyle plain = *st;
+  plain.hyphens = false;
+  pc.st = &plain;
+  itemize_text(&z, &pc);
+  flush_word(&z);
+  line_builder b = {.c = c, .ln = line};
+  double pos = 0;
+  for (size_t k = 0; k < z.n; k++) {
+    const ts_item *it = &z.items[k];
+    const item_ref *r = &z.refs[k];
+    if (it->type == TS_BOX && r->kind == R_TEXT)
+      lb_glyphs(&b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
+                r->w->kern, r->w->n, it->width);
+    if (it->type != TS_PENALTY)
+      pos += it->width;
+  }
+  lb_close(&b);
+  line->width = pos;
+  return pos;
+}
+
+/* ---- collecting inline content --------------------------------------- */
+
+static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
+                          const char *href) {
+  ts_ctx *c = L->c;
+  const css_decl *d = ps->css->decl[CSS_P_CONTENT];
+  css_content_item *items;
+  size_t ni;
+  if (!css_read_content(c->a, d->value, d->nvalue, &items, &ni))
+    return;
+  for (size_t i = 0; i < ni; i++) {
+    const css_content_item *it = &items[i];
+    switch (it->kind) {
+    case CSS_C_STRING:
+      push_piece(c, pa, (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0});
+      break;
+    case CSS_C_ATTR: {
+      const char *v = ts_node_attr(n, it->text);
+      if (v)
+        push_piece(c, pa, (piece){P_TEXT, ps, v, strlen(v), href, 0});
+      break;
+    }
+    case CSS_C_LEADER:
+      push_piece(c, pa, (piece){P_LEADER, ps, it->text, 0, href, 0});
+      break;
+    case CSS_C_TARGET_COUNTER: {
+      const char *h = ts_node_attr(n, it->text);
+      if (h && h[0] == '#')
+        push_piece(c, pa,
+                   (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style});
+      break;
+    }
+    default:
+      /* counter(page) and string() belong to margin boxes */
+      break;
+    }
+  }
+}
+
+static void set_string(lay *L, ts_node *n, const ts_cstyle *st);
+
+static void collect_inline(lay *L, para *pa, ts_node *n, const char *href);
+
+static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
+  ts_ctx *c = L->c;
+  ts_cstyle *st = ts_style_of(c, ch);
+  if (st->display == TS_D_NONE)
+    return;
+  if (ch->id)
+    push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0});
+  if (st->string_set)
+    set_string(L, ch, st);
+  if (strcmp(ch->tag, "br") == 0) {
+    push_piece(c, pa, (piece){P_BR, st, NULL, 0, NULL, 0});
+    return;
+  }
+  if (strcmp(ch->tag, "img") == 0) {
+    /* Images are set from the next issue on; until then the alternative
+       text stands in, in brackets, so nothing vanishes silently. */
+    const char *alt = ts_node_attr(ch, "alt");
+    char *t = tpl_arena_alloc(c->a, (alt ? strlen(alt) : 5) + 3);
+    sprintf(t, "[%s]", alt && *alt ? alt : "image");
+    push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0});
+    return;
+  }
+  const char *h = href;
+  if (strcmp(ch->tag, "a") == 0) {
+    const char *v = ts_node_attr(ch, "href");
+    if (v && *v)
+      h = v;
+  }
+  ts_cstyle *bst = ts_style_pseudo(c, ch, CSS_PE_BEFORE);
+  if (bst)
+    add_generated(L, pa, ch, bst, h);
+  collect_inline(L, pa, ch, h);
+  ts_cstyle *ast = ts_style_pseudo(c, ch, CSS_PE_AFTER);
+  if (ast)
+    add_generated(L, pa, ch, ast, h);
+}
+
+static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
+  ts_ctx *c = L->c;
+  for (ts_node *ch = n->first; ch; ch = ch->next) {
+    if (!ch->tag) {
+      push_piece(c, pa,
+                 (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len, href, 0});
+      continue;
+    }
+    collect_element(L, pa, ch, href);
+  }
+}
+
+/* The text of an element, for string-set's content(). */
+static void text_of(ts_node *n, char **buf, size_t *len, size_t *cap) {
+  for (ts_node *ch = n->first; ch; ch = ch->next) {
+    if (ch->tag) {
+      text_of(ch, buf, len, cap);
+      continue;
+    }
+    if (*len + ch->text_len + 1 > *cap) {
+      *cap = (*len + ch->text_len + 1) * 2;
+      *buf = realloc(*buf, *cap);
+    }
+    memcpy(*buf + *len, ch->text, ch->text_len);
+    *len += ch->text_len;
+    (*buf)[*len] = 0;
+  }
+}
+
+static const char *collapse_ws(tpl_arena *a, const char *s, size_t len) {
+  char *o = tpl_arena_alloc(a, len + 1);
+  size_t k = 0;
+  bool sp = true;
+  for (size_t i = 0; i < len; i++) {
+    char ch = s[i];
+    if (ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r') {
+      if (!sp)
+        o[k++] = ' ';
+      sp = true;
+      continue;
+    }
+    o[k++] = ch;
+    sp = false;
+  }
+  while (k && o[k - 1] == ' ')
+    k--;
+  o[k] = 0;
+  return o;
+}
+
+static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
+  ts_ctx *c = L->c;
+  css_string_set *sets;
+  size_t ns;
+  const css_decl *d = st->string_set;
+  if (!css_read_string_set(c->a, d->value, d->nvalue, &sets, &ns))
+    return;
+  for (size_t i = 0; i < ns; i++) {
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (size_t k = 0; k < sets[i].nitems; k++) {
+      const css_content_item *it = &sets[i].items[k];
+      if (it->kind == CSS_C_STRING) {
+        size_t tl = strlen(it->text);
+        if (len + tl + 1 > cap) {
+          cap = (len + tl + 1) * 2;
+          buf = realloc(buf, cap);
+        }
+        memcpy(buf + len, it->text, tl);
+        len += tl;
+        buf[len] = 0;
+      } else if (it->kind == CSS_C_ELEMENT_TEXT) {
+        text_of(n, &buf, &len, &cap);
+      }
+    }
+    const char *v = collapse_ws(c->a, buf ? buf : "", len);
+    free(buf);
+    pending *p = &L->pd;
+    if (p->nstrings < sizeof p->strings / sizeof p->strings[0]) {
+      p->strings[p->nstrings].name = sets[i].name;
+      p->strings[p->nstrings].value = v;
+      p->nstrings++;
+    }
+  }
+}
+
+/* ---- blocks ----------------------------------------------------------- */
+
+static bool is_block(int display) {
+  return display == TS_D_BLOCK || display == TS_D_LIST_ITEM;
+}
+
+static const char *marker_text(ts_ctx *c, ts_node *li, const ts_cstyle *st) {
+  const char *t = st->list_style;
+  if (!strcasecmp(t, "none"))
+    return NULL;
+  if (!strcasecmp(t, "disc"))
+    return "\u2022";
+  if (!strcasecmp(t, "circle"))
+    return "\u25E6";
+  if (!strcasecmp(t, "square"))
+    return "\u25AA";
+  if (!strcasecmp(t, "dash") || !strcasecmp(t, "hyphen"))
+    return "\u2013";
+  /* ordinal: the item's place among its list's items */
+  long idx = 1;
+  ts_node *list = li->parent;
+  if (list) {
+    const char *start = ts_node_attr(list, "start");
+    if (start)
+      idx = strtol(start, NULL, 10);
+  }
+  for (ts_node *p = li->prev_el; p; p = p->prev_el)
+    if (ts_style_of(c, p)->display == TS_D_LIST_ITEM)
+      idx++;
+  int style = CSS_CS_DECIMAL;
+  if (!strcasecmp(t, "lower-roman"))
+    style = CSS_CS_LOWER_ROMAN;
+  else if (!strcasecmp(t, "upper-roman"))
+    style = CSS_CS_UPPER_ROMAN;
+  else if (!strcasecmp(t, "lower-alpha") || !strcasecmp(t, "lower-latin"))
+    style = CSS_CS_LOWER_ALPHA;
+  else if (!strcasecmp(t, "upper-alpha") || !strcasecmp(t, "upper-latin"))
+    style = CSS_CS_UPPER_ALPHA;
+  const char *num = css_format_counter(c->a, idx, style);
+  char *out = tpl_arena_alloc(c->a, strlen(num) + 2);
+  sprintf(out, "%s.", num);
+  return out;
+}
+
+static void layout_block(lay *L, ts_node *n, double x, double width);
+
+static void flush_para(lay *L, para *pa, const ts_cstyle *bs, double x,
+                       double width, bool avoid) {
+  if (!pa->n)
+    return;
+  /* A paragraph of white space alone sets nothing. */
+  bool any = false;
+  for (size_t i = 0; i < pa->n && !any; i++) {
+    const piece *p = &pa->p[i];
+    if (p->kind != P_TEXT) {
+      any = p->kind != P_ANCHOR;
+      continue;
+    }
+    if (p->st->white_space == TS_WS_PRE || p->st->white_space == TS_WS_PRE_WRAP) {
+      any = p->len > 0;
+      continue;
+    }
+    for (size_t k = 0; k < p->len; k++)
+      if (p->text[k] != ' ' && p->text[k] != '\n' && p->text[k] != '\t' &&
+          p->text[k] != '\r') {
+        any = true;
+        break;
+      }
+  }
+  if (any) {
+    set_paragraph(L, pa, bs, x, width, avoid);
+  } else {
+    for (size_t i = 0; i < pa->n; i++)
+      if (pa->p[i].kind == P_ANCHOR)
+        add_anchor(L, pa->p[i].text);
+  }
+  pa->n = 0;
+}
+
+static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
+                            double width) {
+  ts_ctx *c = L->c;
+  para pa = {0};
+  bool avoid = st->break_inside == TS_BRK_AVOID;
+  ts_cstyle *bst = ts_style_pseudo(c, n, CSS_PE_BEFORE);
+  if (bst)
+    add_generated(L, &pa, n, bst, NULL);
+  for (ts_node *ch = n->first; ch; ch = ch->next) {
+    if (!ch->tag) {
+      push_piece(c, &pa, (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0});
+      continue;
+    }
+    ts_cstyle *cs = ts_style_of(c, ch);
+    if (cs->display == TS_D_NONE)
+      continue;
+    if (is_block(cs->display)) {
+      flush_para(L, &pa, st, x, width, avoid);
+      layout_block(L, ch, x, width);
+      continue;
+    }
+    collect_element(L, &pa, ch, NULL);
+  }
+  ts_cstyle *ast = ts_style_pseudo(c, n, CSS_PE_AFTER);
+  if (ast)
+    add_generated(L, &pa, n, ast, NULL);
+  flush_para(L, &pa, st, x, width, avoid);
+}
+
+static void layout_block(lay *L, ts_node *n, double x, double width) {
+  ts_ctx *c = L->c;
+  ts_cstyle *st = ts_style_of(c, n);
+  pending *p = &L->pd;
+  const char *outer_page = L->page_wanted;
+  if (st->page)
+    L->page_wanted = st->page;
+  if (st->break_before > TS_BRK_AUTO && st->break_before < TS_BRK_AVOID &&
+      (p->brk == 0 || st->break_before != TS_BRK_PAGE))
+    p->brk = st->break_before;
+  if (st->break_before == TS_BRK_AVOID)
+    p->keep = true;
+  if (n->id)
+    add_anchor(L, n->id);
+  if (st->string_set)
+    set_string(L, n, st);
+  if (st->counter_reset) {
+    const char **names;
+    long *values;
+    size_t nc = css_read_counters(c->a, st->counter_reset->value,
+                                  st->counter_reset->nvalue, &names, &values);
+    for (size_t i = 0; i < nc; i++)
+      if (!strcasecmp(names[i], "page")) {
+        p->reset = true;
+        /* counter-reset: page 1 means the page it stands on is page 1 */
+        p->reset_value = values[i] ? values[i] : 1;
+      }
+  }
+  add_margin(p, st->margin[0]);
+  /* width and horizontal margins */
+  double ml = st->margin[1 + 2], mr = st->margin[1];
+  double bl = st->border[3] + st->padding[3], br = st->border[1] + st->padding[1];
+  double bw = width - ml - mr; /* border box */
+  if (st->width_pct > 0)
+    bw = width * st->width_pct / 100 + bl + br;
+  else if (st->width >= 0)
+    bw = st->width + bl + br;
+  if (bw > width - ml - mr)
+    bw = width - ml - mr;
+  double bx = x + ml;
+  if (st->margin_auto[1] && st->margin_auto[3])
+    bx = x + (width - bw) / 2;
+  else if (st->margin_auto[3])
+    bx = x + width - mr - bw;
+  bool boxed = st->has_bg || st->border_style[0] || st->border_style[2] ||
+               st->padding[0] > 0 || st->padding[2] > 0 || st->border_style[1] ||
+               st->border_style[3];
+  ts_vblock *blk = NULL;
+  if (boxed) {
+    before_content(L, true);
+    blk = tpl_arena_calloc(c->a, 1, sizeof *blk);
+    blk->x = bx;
+    blk->width = bw;
+    blk->has_bg = st->has_bg;
+    blk->bg = st->bg;
+    for (int i = 0; i < 4; i++) {
+      blk->border[i] = st->border_style[i] ? st->border[i] : 0;
+      blk->border_style[i] = st->border_style[i];
+      blk->border_color[i] = st->border_color[i];
+    }
+    vl_push(c, (ts_vitem){.type = TS_V_BLOCK_START, .u.block = blk});
+    double top = blk->border[0] + st->padding[0];
+    if (top > 0)
+      vl_push(c, (ts_vitem){.type = TS_V_SPACE, .h = top});
+  }
+  if (st->display == TS_D_LIST_ITEM && !st->list_inside) {
+    const char *m = marker_text(c, n, st);
+    if (m) {
+      p->marker = m;
+      p->marker_style = st;
+    }
+  }
+  if (strcmp(n->tag, "hr") == 0) {
+    before_content(L, true);
+    double t = st->border[0] > 0 ? st->border[0] : 0.5;
+    vl_push(c, (ts_vitem){.type = TS_V_RULE,
+                          .h = t,
+                          .u.rule = {bx, bw, st->border_style[0]
+                                                 ? st->border_color[0]
+                                                 : st->color}});
+  } else {
+    double cx = bx + bl, cw = bw - bl - br;
+    bool keep = st->break_inside == TS_BRK_AVOID;
+    (void)keep;
+    layout_children(L, n, st, cx, cw);
+  }
+  if (boxed) {
+    /* the margins inside the box do not collapse through it */
+    double m = p->mpos + p->mneg;
+    double bottom = blk->border[2] + st->padding[2] + (p->have_margin ? m : 0);
+    p->mpos = p->mneg = 0;
+    p->have_margin = false;
+    if (bottom > 0)
+      vl_push(c, (ts_vitem){.type = TS_V_SPACE, .h = bottom});
+    vl_push(c, (ts_vitem){.type = TS_V_BLOCK_END, .u.block = blk});
+  }
+  add_margin(p, st->margin[2]);
+  if (st->break_after > TS_BRK_AUTO && st->break_after < TS_BRK_AVOID)
+    p->brk = st->break_after;
+  p->keep = st->break_after == TS_BRK_AVOID;
+  L->page_wanted = outer_page;
+}
+
+int ts_layout(ts_ctx *c) {
+  c->vl.n = 0;
+  c->nlines = 0;
+  lay L = {.c = c};
+  ts_node *root = c->root;
+  ts_cstyle *rs = ts_style_of(c, root);
+  (void)rs;
+  /* <html> holds <head> and <body>; both are blocks or none. */
+  layout_block(&L, root, 0, c->content_width);
+  if (!L.started) {
+    /* an empty document still makes one page */
+    before_content(&L, false);
+  }
+  /* Anchors after the last line stay with it. */
+  return 0;
+}

@@ -1,0 +1,830 @@
+/* The vertical list to pages, and the pages to PDF.
+ *
+ * Breaking: TeX's page builder with a ragged bottom. Legal breaks are
+ * penalties below TS_INF_PENALTY and glue that follows a line or a box; the
+ * page ends at the cheapest legal break that fits (the latest of equals);
+ * a forced penalty ends it at once. Glue and penalties after an unforced
+ * break are discarded, as CSS truncates margins there; after a forced break
+ * they are kept (a chapter title's top margin pushes it down the page).
+ * When nothing legal fits (a keep longer than a page), the page takes what
+ * fits and breaks where it must, so setting always finishes.
+ *
+ * Pages: a forced break may ask for a left or a right page; a blank page is
+ * put in between when needed. @page rules are chosen by name, :first (the
+ * document's first page; for a named rule, the first page of each group
+ * that starts at a forced break onto that name), :left, :right and :blank,
+ * by CSS Paged Media's specificity, then order. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ts_engine_int.h"
+
+typedef struct page_geo {
+  double w, h;
+  double m[4]; /* top right bottom left */
+  const css_decl *box[CSS_MB_COUNT][CSS_P_COUNT];
+  bool has_box[CSS_MB_COUNT];
+} page_geo;
+
+typedef struct ts_page {
+  size_t start, end; /* items [start, end) */
+  const char *name;
+  bool left, blank, group_first;
+  long counter;
+  bool reset;
+  int label_style; /* css_counter_style, -1 unknown */
+  const page_geo *geo;
+} ts_page;
+
+typedef struct anchor_pos {
+  const char *id;
+  size_t page;
+  double y;
+} anchor_pos;
+
+struct ts_pages {
+  ts_page *p;
+  size_t n, cap;
+  anchor_pos *anchors; /* open addressing by id */
+  size_t acap, aused;
+  struct geo_cache {
+    const char *name;
+    unsigned bits;
+    page_geo geo;
+  } * geos;
+  size_t ngeos, cgeos;
+};
+
+/* ---- @page rules ------------------------------------------------------ */
+
+static unsigned page_spec(const css_page_rule *r) {
+  unsigned f = r->name ? 1 : 0;
+  unsigned g = ((r->pseudo & CSS_PAGE_FIRST) ? 1 : 0) +
+               ((r->pseudo & CSS_PAGE_BLANK) ? 1 : 0);
+  unsigned h = (r->pseudo & (CSS_PAGE_LEFT | CSS_PAGE_RIGHT)) ? 1 : 0;
+  return f << 16 | g << 8 | h;
+}
+
+typedef struct prule {
+  const css_page_rule *r;
+  unsigned spec;
+  size_t order;
+} prule;
+
+static int prule_cmp(const void *a, const void *b) {
+  const prule *x = a, *y = b;
+  if (x->spec != y->spec)
+    return x->spec < y->spec ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+enum { PB_FIRST = 1, PB_LEFT = 2, PB_BLANK = 4, PB_GROUP_FIRST = 8 };
+
+static void resolve_geo(ts_ctx *c, const char *name, unsigned bits,
+                        page_geo *g) {
+  memset(g, 0, sizeof *g);
+  g->w = c->in->page_width > 0 ? c->in->page_width : 595.276;
+  g->h = c->in->page_height > 0 ? c->in->page_height : 841.89;
+  for (int i = 0; i < 4; i++)
+    g->m[i] = 56.69; /* 2 cm */
+  prule list[128];
+  size_t n = 0, order = 0;
+  for (size_t s = 0; s < c->nsheets; s++) {
+    const css_stylesheet *sh = c->sheets[s];
+    for (size_t i = 0; i < sh->npages; i++, order++) {
+      const css_page_rule *r = &sh->pages[i];
+      if (r->name && (!name || strcasecmp(r->name, name)))
+        continue;
+      if (r->pseudo & CSS_PAGE_FIRST) {
+        bool first = r->name ? (bits & PB_GROUP_FIRST) : (bits & PB_FIRST);
+        if (!first)
+          continue;
+      }
+      if ((r->pseudo & CSS_PAGE_LEFT) && !(bits & PB_LEFT))
+        continue;
+      if ((r->pseudo & CSS_PAGE_RIGHT) && (bits & PB_LEFT))
+        continue;
+      if ((r->pseudo & CSS_PAGE_BLANK) && !(bits & PB_BLANK))
+        continue;
+      if (n < sizeof list / sizeof list[0])
+        list[n++] = (prule){r, page_spec(r), order};
+    }
+  }
+  qsort(list, n, sizeof *list, prule_cmp);
+  const css_decl *size = NULL, *margin[4] = {0};
+  for (size_t i = 0; i < n; i++) {
+    const css_page_rule *r = list[i].r;
+    for (size_t k = 0; k < r->ndecls; k++) {
+      const css_decl *d = &r->decls[k];
+      if (d->prop == CSS_P_SIZE)
+        size = d;
+      else if (d->prop >= CSS_P_MARGIN_TOP && d->prop <= CSS_P_MARGIN_LEFT)
+        margin[d->prop - CSS_P_MARGIN_TOP] = d;
+    }
+    for (size_t b = 0; b < r->nboxes; b++) {
+      const css_margin_rule *mb = &r->boxes[b];
+      g->has_box[mb->box] = true;
+      for (size_t k = 0; k < mb->ndecls; k++)
+        g->box[mb->box][mb->decls[k].prop] = &mb->decls[k];
+    }
+  }
+  if (size)
+    css_read_page_size(size->value, size->nvalue, &g->w, &g->h);
+  for (int i = 0; i < 4; i++) {
+    css_length l;
+    if (margin[i] && css_read_length(margin[i]->value, margin[i]->nvalue, &l))
+      g->m[i] = css_length_pt(l, 12, 12, (i % 2) ? g->w : g->h);
+  }
+}
+
+static const page_geo *geo_for(ts_ctx *c, ts_pages *pg, const char *name,
+                               unsigned bits) {
+  for (size_t i = 0; i < pg->ngeos; i++) {
+    struct geo_cache *gc = &pg->geos[i];
+    if (gc->bits == bits && ((!gc->name && !name) ||
+                             (gc->name && name && !strcmp(gc->name, name))))
+      return &gc->geo;
+  }
+  if (pg->ngeos == pg->cgeos) {
+    size_t nc = pg->cgeos ? pg->cgeos * 2 : 8;
+    struct geo_cache *ng = tpl_arena_alloc(c->a, nc * sizeof *ng);
+    if (pg->ngeos)
+      memcpy(ng, pg->geos, pg->ngeos * sizeof *ng);
+    pg->geos = ng;
+    pg->cgeos = nc;
+  }
+  struct geo_cache *gc = &pg->geos[pg->ngeos++];
+  gc->name = name;
+  gc->bits = bits;
+  resolve_geo(c, name, bits, &gc->geo);
+  return &gc->geo;
+}
+
+double ts_page_content_width(ts_ctx *c, const char *name) {
+  page_geo g;
+  resolve_geo(c, name, 0, &g);
+  return g.w - g.m[1] - g.m[3];
+}
+
+/* ---- anchors ---------------------------------------------------------- */
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void anchor_put(ts_ctx *c, ts_pages *pg, const char *id, size_t page,
+                       double y) {
+  if ((pg->aused + 1) * 2 > pg->acap) {
+    size_t nc = pg->acap ? pg->acap * 2 : 1024;
+    anchor_pos *na = tpl_arena_calloc(c->a, nc, sizeof *na);
+    for (size_t i = 0; i < pg->acap; i++) {
+      anchor_pos *e = &pg->anchors[i];
+      if (!e->id)
+        continue;
+      size_t j = hash_str(e->id) & (nc - 1);
+      while (na[j].id)
+        j = (j + 1) & (nc - 1);
+      na[j] = *e;
+    }
+    pg->anchors = na;
+    pg->acap = nc;
+  }
+  size_t j = hash_str(id) & (pg->acap - 1);
+  while (pg->anchors[j].id) {
+    if (strcmp(pg->anchors[j].id, id) == 0)
+      return; /* the first one wins, as in HTML */
+    j = (j + 1) & (pg->acap - 1);
+  }
+  pg->anchors[j] = (anchor_pos){id, page, y};
+  pg->aused++;
+}
+
+static const anchor_pos *anchor_get(const ts_pages *pg, const char *id) {
+  if (!pg->acap)
+    return NULL;
+  size_t j = hash_str(id) & (pg->acap - 1);
+  while (pg->anchors[j].id) {
+    if (strcmp(pg->anchors[j].id, id) == 0)
+      return &pg->anchors[j];
+    j = (j + 1) & (pg->acap - 1);
+  }
+  return NULL;
+}
+
+/* ---- breaking --------------------------------------------------------- */
+
+static bool discardable(ts_vtype t) {
+  return t == TS_V_GLUE || t == TS_V_PENALTY;
+}
+
+static bool forced(const ts_vitem *it) {
+  return it->type == TS_V_PENALTY && it->penalty <= -TS_INF_PENALTY;
+}
+
+static double item_height(const ts_vitem *it) {
+  switch (it->type) {
+  case TS_V_LINE:
+    return it->h + it->d;
+  case TS_V_GLUE:
+  case TS_V_SPACE:
+  case TS_V_RULE:
+    return it->h;
+  default:
+    return 0;
+  }
+}
+
+static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
+  if (pg->n == pg->cap) {
+    size_t nc = pg->cap ? pg->cap * 2 : 64;
+    ts_page *np = tpl_arena_alloc(c->a, nc * sizeof *np);
+    if (pg->n)
+      memcpy(np, pg->p, pg->n * sizeof *np);
+    pg->p = np;
+    pg->cap = nc;
+  }
+  ts_page *p = &pg->p[pg->n++];
+  memset(p, 0, sizeof *p);
+  p->left = (pg->n - 1) % 2 == 1;
+  p->label_style = -1;
+  return p;
+}
+
+static void place_anchors(ts_ctx *c, ts_pages *pg, size_t pi) {
+  ts_page *p = &pg->p[pi];
+  const ts_vitem *items = c->vl.items;
+  double y = p->geo->h - p->geo->m[0];
+  for (size_t i = p->start; i < p->end; i++) {
+    const ts_vitem *it = &items[i];
+    if (it->type == TS_V_LINE) {
+      const ts_vline *ln = it->u.line;
+      for (size_t k = 0; k < ln->nanchors; k++)
+        anchor_put(c, pg, ln->anchors[k], pi, y);
+    }
+    y -= item_height(it);
+  }
+}
+
+ts_pages *ts_paginate(ts_ctx *c) {
+  ts_pages *pg = tpl_arena_calloc(c->a, 1, sizeof *pg);
+  const ts_vitem *items = c->vl.items;
+  size_t n = c->vl.n, pos = 0;
+  const char *name = NULL;
+  int side = 0;
+  bool group = false, after_forced = true;
+  long pending_reset = 0;
+  while (pos < n) {
+    /* forced breaks at the top of a page set what comes next */
+    while (pos < n && forced(&items[pos])) {
+      const ts_vitem *f = &items[pos];
+      name = f->page_name;
+      group = f->page_name != NULL;
+      if (f->brk == TS_BRK_LEFT || f->brk == TS_BRK_RIGHT)
+        side = f->brk;
+      after_forced = true;
+      pos++;
+    }
+    if (!after_forced)
+      while (pos < n && discardable(items[pos].type) && !forced(&items[pos]))
+        pos++;
+    if (pos >= n)
+      break;
+    if (forced(&items[pos]))
+      continue;
+    /* a blank page when the side asked for is not the next one */
+    bool next_left = pg->n % 2 == 1;
+    if ((side == TS_BRK_RIGHT && next_left) ||
+        (side == TS_BRK_LEFT && !next_left)) {
+      ts_page *b = new_page(c, pg);
+      b->blank = true;
+      b->name = pg->n > 1 ? pg->p[pg->n - 2].name : name;
+      b->start = b->end = pos;
+      unsigned bits = PB_BLANK | (b->left ? PB_LEFT : 0);
+      b->geo = geo_for(c, pg, b->name, bits);
+    }
+    side = 0;
+    ts_page *p = new_page(c, pg);
+    p->name = name;
+    p->group_first = group;
+    group = false;
+    unsigned bits = (pg->n == 1 ? PB_FIRST : 0) | (p->left ? PB_LEFT : 0) |
+                    (p->group_first ? PB_GROUP_FIRST : 0);
+    p->geo = geo_for(c, pg, name, bits);
+    double avail = p->geo->h - p->geo->m[0] - p->geo->m[2];
+    double h = 0;
+    size_t best = 0;
+    double best_cost = INFINITY;
+    bool found = false, ended_forced = false;
+    size_t j = pos;
+    for (; j < n; j++) {
+      const ts_vitem *it = &items[j];
+      if (forced(it)) {
+        best = j;
+        found = true;
+        ended_forced = true;
+        break;
+      }
+      bool legal = false;
+      double cost = 0;
+      if (it->type == TS_V_PENALTY && it->penalty < TS_INF_PENALTY) {
+        legal = true;
+        cost = it->penalty;
+      } else if (it->type == TS_V_GLUE && j > pos &&
+                 !discardable(items[j - 1].type)) {
+        legal = true;
+      }
+      if (legal && j > pos && h <= avail + 0.01 && cost <= best_cost) {
+        best = j;
+        best_cost = cost;
+        found = true;
+      }
+      double ih = item_height(it);
+      if (h + ih > avail + 0.01 && it->type != TS_V_GLUE && j > pos)
+        break;
+      h += ih;
+      if (it->type == TS_V_COUNTER_RESET) {
+        p->reset = true;
+        pending_reset = it->u.counter;
+      }
+    }
+    if (j >= n && !ended_forced) {
+      best = n;
+      found = true;
+    }
+    if (!found || best <= pos) {
+      /* nothing legal fits: cut where the page is full */
+      best = j > pos ? j : pos + 1;
+    }
+    p->start = pos;
+    p->end = best;
+    /* a reset beyond the chosen break belongs to the next page */
+    p->reset = false;
+    for (size_t i = pos; i < best; i++)
+      if (items[i].type == TS_V_COUNTER_RESET) {
+        p->reset = true;
+        pending_reset = items[i].u.counter;
+        break;
+      }
+    p->counter = p->reset ? pending_reset : 0;
+    pos = best;
+    after_forced = best < n && forced(&items[best]);
+    /* an unforced break: its item is consumed by the discarding above */
+  }
+  if (!pg->n) {
+    ts_page *p = new_page(c, pg);
+    p->geo = geo_for(c, pg, NULL, PB_FIRST);
+  }
+  /* page counters */
+  long counter = 0;
+  for (size_t i = 0; i < pg->n; i++) {
+    ts_page *p = &pg->p[i];
+    counter = p->reset ? p->counter : counter + 1;
+    p->counter = counter;
+  }
+  for (size_t i = 0; i < pg->n; i++)
+    place_anchors(c, pg, i);
+  return pg;
+}
+
+const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style) {
+  const anchor_pos *a = anchor_get(pg, id);
+  if (!a)
+    return NULL;
+  return css_format_counter(c->a, pg->p[a->page].counter, style);
+}
+
+/* ---- margin boxes ----------------------------------------------------- */
+
+typedef struct strings_state {
+  const char **names;
+  const char **values; /* the value entering the page */
+  size_t n, cap;
+} strings_state;
+
+static const char *str_get(const strings_state *s, const char *name) {
+  for (size_t i = 0; i < s->n; i++)
+    if (!strcmp(s->names[i], name))
+      return s->values[i];
+  return NULL;
+}
+
+static void str_set(tpl_arena *a, strings_state *s, const char *name,
+                    const char *value) {
+  for (size_t i = 0; i < s->n; i++)
+    if (!strcmp(s->names[i], name)) {
+      s->values[i] = value;
+      return;
+    }
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? s->cap * 2 : 4;
+    const char **nn = tpl_arena_alloc(a, nc * sizeof *nn);
+    const char **nv = tpl_arena_alloc(a, nc * sizeof *nv);
+    if (s->n) {
+      memcpy(nn, s->names, s->n * sizeof *nn);
+      memcpy(nv, s->values, s->n * sizeof *nv);
+    }
+    s->names = nn;
+    s->values = nv;
+    s->cap = nc;
+  }
+  s->names[s->n] = name;
+  s->values[s->n] = value;
+  s->n++;
+}
+
+/* The value of string(name, policy) on page p, given the value entering
+ * it. */
+static const char *string_value(ts_ctx *c, const ts_page *p,
+                                const strings_state *entering,
+                                const char *name, int policy) {
+  const char *first = NULL, *last = NULL;
+  bool at_start = false;
+  bool seen_content = false;
+  for (size_t i = p->start; i < p->end; i++) {
+    const ts_vitem *it = &c->vl.items[i];
+    if (it->type == TS_V_LINE)
+      seen_content = true;
+    if (it->type != TS_V_STRING_SET || strcmp(it->u.str.name, name))
+      continue;
+    if (!first) {
+      first = it->u.str.value;
+      at_start = !seen_content;
+    }
+    last = it->u.str.value;
+  }
+  const char *enter = str_get(entering, name);
+  switch (policy) {
+  case CSS_SP_START:
+    return at_start ? first : enter;
+  case CSS_SP_LAST:
+    return last ? last : enter;
+  case CSS_SP_FIRST_EXCEPT:
+    return first ? "" : enter;
+  default:
+    return first ? first : enter;
+  }
+}
+
+typedef struct box_text {
+  char *buf;
+  size_t len, cap;
+  int counter_style; /* of the first counter(page), -1 none */
+} box_text;
+
+static void bt_add(box_text *b, const char *s) {
+  size_t l = strlen(s);
+  if (b->len + l + 1 > b->cap) {
+    b->cap = (b->len + l + 1) * 2;
+    b->buf = realloc(b->buf, b->cap);
+  }
+  memcpy(b->buf + b->len, s, l);
+  b->len += l;
+  b->buf[b->len] = 0;
+}
+
+static bool eval_content(ts_ctx *c, const ts_pages *pg, const ts_page *p,
+                         const strings_state *entering, const css_decl *d,
+                         box_text *out) {
+  css_content_item *items;
+  size_t ni;
+  if (!d || !css_read_content(c->a, d->value, d->nvalue, &items, &ni))
+    return false;
+  for (size_t i = 0; i < ni; i++) {
+    const css_content_item *it = &items[i];
+    switch (it->kind) {
+    case CSS_C_STRING:
+      bt_add(out, it->text);
+      break;
+    case CSS_C_COUNTER_PAGE:
+      if (out->counter_style < 0)
+        out->counter_style = it->counter_style;
+      bt_add(out, css_format_counter(c->a, p->counter, it->counter_style));
+      break;
+    case CSS_C_COUNTER_PAGES:
+      bt_add(out, css_format_counter(c->a, (long)pg->n, it->counter_style));
+      break;
+    case CSS_C_STRING_REF: {
+      const char *v = string_value(c, p, entering, it->text, it->string_policy);
+      if (v)
+        bt_add(out, v);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
+                      double left, double baseline, const ts_pages *pg);
+
+/* The margin boxes of page p: evaluated (for the label style) and, when
+ * pdf is not NULL, drawn. */
+static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
+                         const strings_state *entering, ts_pdf *pdf,
+                         int page) {
+  ts_page *p = &pg->p[pi];
+  const page_geo *g = p->geo;
+  const ts_cstyle *root = ts_style_of(c, c->root);
+  for (int b = 0; b < CSS_MB_COUNT; b++) {
+    if (!g->has_box[b])
+      continue;
+    box_text bt = {.counter_style = -1};
+    bool ok = eval_content(c, pg, p, entering, g->box[b][CSS_P_CONTENT], &bt);
+    if (bt.counter_style >= 0 && p->label_style < 0)
+      p->label_style = bt.counter_style;
+    if (!ok || !pdf || !bt.len) {
+      free(bt.buf);
+      continue;
+    }
+    css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+    *css = *root->css;
+    for (int k = 0; k < CSS_P_COUNT; k++)
+      if (g->box[b][k] && css_prop_inherited((css_prop)k))
+        css->decl[k] = g->box[b][k];
+    for (int k = CSS_P_MARGIN_TOP; k <= CSS_P_BORDER_LEFT_COLOR; k++)
+      css->decl[k] = g->box[b][k];
+    const css_decl *fs = g->box[b][CSS_P_FONT_SIZE];
+    css_length l;
+    if (fs && css_read_length(fs->value, fs->nvalue, &l))
+      css->font_size_pt = css_length_pt(l, root->size, root->size, root->size);
+    ts_cstyle st;
+    ts_style_compute(c, NULL, root, CSS_PE_NONE, &st, css);
+    ts_vline ln = {0};
+    double w = ts_set_text_line(c, &st, bt.buf, &ln);
+    free(bt.buf);
+    double left = g->m[3], right = g->w - g->m[1];
+    double x;
+    int col = b % 3;
+    if (g->box[b][CSS_P_TEXT_ALIGN])
+      col = st.align == TS_ALIGN_CENTER ? 1 : st.align == TS_ALIGN_RIGHT ? 2 : 0;
+    x = col == 0 ? left : col == 1 ? (left + right - w) / 2 : right - w;
+    double a = st.face->ascent * st.size / 1000.0;
+    double d = -st.face->descent * st.size / 1000.0;
+    double band_top = b < 3 ? g->h : g->m[2];
+    double band_bottom = b < 3 ? g->h - g->m[0] : 0;
+    double baseline = (band_top + band_bottom) / 2 - (a - d) / 2;
+    draw_line(c, pdf, page, &ln, x, baseline, pg);
+    /* a border under a running head, across the text area */
+    if (st.border_style[2] && st.border[2] > 0) {
+      double y = baseline - d - st.padding[2] - st.border[2] / 2;
+      ts_pdf_line(pdf, page, left, y, right, y, st.border[2],
+                  st.border_color[2], (ts_line_style)(st.border_style[2] - 1));
+    }
+  }
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
+                      double left, double baseline, const ts_pages *pg) {
+  for (size_t i = 0; i < ln->nruns; i++) {
+    const ts_run *r = &ln->runs[i];
+    ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path);
+    if (!f)
+      continue;
+    ts_pdf_text(pdf, page, f, r->size, left + r->x, baseline + r->rise,
+                r->color, r->codes, r->kern, r->n, r->char_space);
+    if (r->underline || r->strike) {
+      double t = r->size / 18;
+      double y = r->underline ? baseline + r->rise - r->size * 0.12
+                              : baseline + r->rise + r->size * 0.28;
+      ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, t,
+                  r->color, TS_LINE_SOLID);
+    }
+  }
+  for (size_t i = 0; i < ln->nleaders; i++) {
+    const ts_leader *l = &ln->leaders[i];
+    uint32_t dot = l->cp;
+    if (!ts_face_has(l->face, dot))
+      continue;
+    double dw = ts_face_advance(l->face, dot) * l->size / 1000.0;
+    /* dots on a grid of their own width plus a space, from the page's
+       left edge, so they line up from one line to the next */
+    double step = dw + l->size * 0.45;
+    if (step <= 0)
+      continue;
+    double x0 = left + l->x0 + l->size * 0.25, x1 = left + l->x1 - l->size * 0.25;
+    double start = ceil(x0 / step) * step;
+    size_t nd = start + dw <= x1 ? (size_t)((x1 - dw - start) / step) + 1 : 0;
+    if (!nd)
+      continue;
+    uint32_t *codes = tpl_arena_alloc(c->a, nd * sizeof *codes);
+    int32_t *kern = tpl_arena_alloc(c->a, nd * sizeof *kern);
+    for (size_t k = 0; k < nd; k++) {
+      codes[k] = dot;
+      kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
+    }
+    ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path);
+    if (f)
+      ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes,
+                  kern, nd, 0);
+  }
+  for (size_t i = 0; i < ln->nrefs; i++) {
+    const ts_pageref *r = &ln->refs[i];
+    const char *t = ts_pages_ref(c, (ts_pages *)pg, r->target, r->style);
+    if (!t)
+      t = "??";
+    ts_cstyle st = {0};
+    st.face = r->face;
+    st.size = r->size;
+    st.color = r->color;
+    st.line_height = r->size;
+    ts_vline tmp = {0};
+    double w = ts_set_text_line(c, &st, t, &tmp);
+    /* right-aligned in the room left for it */
+    draw_line(c, pdf, page, &tmp, left + r->x + r->width - w, baseline, pg);
+  }
+}
+
+static void draw_block_part(ts_pdf *pdf, int page, const ts_vblock *b,
+                            double left, double top, double bottom,
+                            bool starts, bool ends) {
+  if (top - bottom <= 0.01)
+    return;
+  double x = left + b->x;
+  if (b->has_bg)
+    ts_pdf_fill_rect(pdf, page, x, bottom, b->width, top - bottom, b->bg);
+  if (starts && b->border[0] > 0)
+    ts_pdf_line(pdf, page, x, top - b->border[0] / 2, x + b->width,
+                top - b->border[0] / 2, b->border[0], b->border_color[0],
+                (ts_line_style)(b->border_style[0] - 1));
+  if (ends && b->border[2] > 0)
+    ts_pdf_line(pdf, page, x, bottom + b->border[2] / 2, x + b->width,
+                bottom + b->border[2] / 2, b->border[2], b->border_color[2],
+                (ts_line_style)(b->border_style[2] - 1));
+  if (b->border[3] > 0)
+    ts_pdf_line(pdf, page, x + b->border[3] / 2, top, x + b->border[3] / 2,
+                bottom, b->border[3], b->border_color[3],
+                (ts_line_style)(b->border_style[3] - 1));
+  if (b->border[1] > 0)
+    ts_pdf_line(pdf, page, x + b->width - b->border[1] / 2, top,
+                x + b->width - b->border[1] / 2, bottom, b->border[1],
+                b->border_color[1], (ts_line_style)(b->border_style[1] - 1));
+}
+
+/* Blocks open across page boundaries, kept while drawing in order. */
+typedef struct open_blocks {
+  const ts_vblock *b[64];
+  double top[64];
+  bool started_here[64];
+  size_t n;
+} open_blocks;
+
+static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf,
+                      int page, open_blocks *ob) {
+  ts_page *p = &pg->p[pi];
+  const page_geo *g = p->geo;
+  const ts_vitem *items = c->vl.items;
+  double left = g->m[3];
+  double top = g->h - g->m[0];
+  /* pass 1: backgrounds and borders, behind the text */
+  for (size_t k = 0; k < ob->n; k++) {
+    ob->top[k] = top;
+    ob->started_here[k] = false;
+  }
+  double y = top, content_bottom = top;
+  for (size_t i = p->start; i < p->end; i++) {
+    const ts_vitem *it = &items[i];
+    if (it->type == TS_V_BLOCK_START && ob->n < 64) {
+      ob->b[ob->n] = it->u.block;
+      ob->top[ob->n] = y;
+      ob->started_here[ob->n] = true;
+      ob->n++;
+    } else if (it->type == TS_V_BLOCK_END && ob->n) {
+      /* the innermost open block is this one */
+      size_t k = ob->n - 1;
+      draw_block_part(pdf, page, ob->b[k], left, ob->top[k], y,
+                      ob->started_here[k], true);
+      ob->n--;
+    }
+    y -= item_height(it);
+    if (it->type == TS_V_LINE || it->type == TS_V_SPACE || it->type == TS_V_RULE)
+      content_bottom = y;
+  }
+  for (size_t k = 0; k < ob->n; k++)
+    draw_block_part(pdf, page, ob->b[k], left, ob->top[k], content_bottom,
+                    ob->started_here[k], false);
+  /* pass 2: rules and lines */
+  y = top;
+  for (size_t i = p->start; i < p->end; i++) {
+    const ts_vitem *it = &items[i];
+    if (it->type == TS_V_LINE) {
+      double base = y - it->h;
+      const ts_vline *ln = it->u.line;
+      draw_line(c, pdf, page, ln, left + ln->x, base, pg);
+      for (size_t k = 0; k < ln->nlinks; k++) {
+        const ts_link *lk = &ln->links[k];
+        double x0 = left + ln->x + lk->x0, w = lk->x1 - lk->x0;
+        double y0 = base - lk->below, h = lk->above + lk->below;
+        if (lk->href[0] == '#') {
+          const anchor_pos *a = anchor_get(pg, lk->href + 1);
+          if (a)
+            ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
+        } else if (strstr(lk->href, "://") || !strncmp(lk->href, "mailto:", 7)) {
+          ts_pdf_link_uri(pdf, page, x0, y0, w, h, lk->href);
+        }
+      }
+    } else if (it->type == TS_V_RULE) {
+      ts_pdf_line(pdf, page, left + it->u.rule.x, y - it->h / 2,
+                  left + it->u.rule.x + it->u.rule.width, y - it->h / 2, it->h,
+                  it->u.rule.color, TS_LINE_SOLID);
+    }
+    y -= item_height(it);
+  }
+}
+
+static ts_page_label_style label_style(int cs) {
+  switch (cs) {
+  case CSS_CS_LOWER_ROMAN:
+    return TS_LABEL_LOWER_ROMAN;
+  case CSS_CS_UPPER_ROMAN:
+    return TS_LABEL_UPPER_ROMAN;
+  case CSS_CS_LOWER_ALPHA:
+    return TS_LABEL_LOWER_ALPHA;
+  case CSS_CS_UPPER_ALPHA:
+    return TS_LABEL_UPPER_ALPHA;
+  case CSS_CS_NONE:
+    return TS_LABEL_NONE;
+  default:
+    return TS_LABEL_DECIMAL;
+  }
+}
+
+int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
+                   ts_engine_stats *stats) {
+  ts_pdf *pdf = ts_pdf_new(c->a, c->rep, c->in->name);
+  ts_pdf_set_info(pdf, &c->in->info);
+  strings_state st = {0};
+  open_blocks ob = {0};
+  for (size_t i = 0; i < pg->n; i++) {
+    ts_page *p = &pg->p[i];
+    int page = ts_pdf_page_add(pdf, p->geo->w, p->geo->h);
+    draw_page(c, pg, i, pdf, page, &ob);
+    margin_boxes(c, pg, i, &st, pdf, page);
+    for (size_t k = p->start; k < p->end; k++) {
+      const ts_vitem *it = &c->vl.items[k];
+      if (it->type == TS_V_STRING_SET)
+        str_set(c->a, &st, it->u.str.name, it->u.str.value);
+    }
+  }
+  /* Page labels follow the counter styles the margin boxes print; a page
+     that prints no number takes the style of its counter range's pages. */
+  for (size_t i = pg->n; i-- > 0;) {
+    ts_page *p = &pg->p[i];
+    if (p->label_style < 0 && i + 1 < pg->n && !pg->p[i + 1].reset)
+      p->label_style = pg->p[i + 1].label_style;
+  }
+  for (size_t i = 0; i < pg->n; i++) {
+    ts_page *p = &pg->p[i];
+    if (p->label_style < 0)
+      p->label_style = i ? pg->p[i - 1].label_style : CSS_CS_DECIMAL;
+    if (p->label_style < 0)
+      p->label_style = CSS_CS_DECIMAL;
+    bool start = i == 0 || p->label_style != pg->p[i - 1].label_style ||
+                 p->counter != pg->p[i - 1].counter + 1;
+    if (start)
+      ts_pdf_page_label(pdf, (int)i, label_style(p->label_style),
+                        (int)p->counter, NULL);
+  }
+  /* the outline */
+  int parents[16];
+  int levels[16];
+  size_t depth = 0;
+  for (size_t i = 0; i < c->in->noutline; i++) {
+    const ts_outline_entry *e = &c->in->outline[i];
+    const anchor_pos *a = anchor_get(pg, e->id);
+    if (!a) {
+      bk_report(c->rep, BK_WARNING, c->in->name, 0, 0,
+                "the outline entry '%s' points at '#%s', which is not in the "
+                "document",
+                e->title, e->id);
+      continue;
+    }
+    while (depth && levels[depth - 1] >= e->level)
+      depth--;
+    int parent = depth ? parents[depth - 1] : -1;
+    int id = ts_pdf_outline(pdf, parent, e->title, (int)a->page, a->y,
+                            e->level <= 1);
+    if (depth < 16) {
+      parents[depth] = id;
+      levels[depth] = e->level;
+      depth++;
+    }
+  }
+  if (stats)
+    stats->pages = pg->n;
+  return ts_pdf_save(pdf, path);
+}
+
+/* The label styles need the margin boxes evaluated; ts_pages_ref formats
+ * with the style the reference asks for, so nothing else is needed before
+ * the write. */

@@ -1,0 +1,692 @@
+/* The PDF writer of the typesetter over libharu 2.3.0 (see ts_pdf.h). The
+ * workarounds come from ../shared/design/research/pdf-engine.md; they need
+ * libharu's internal headers, which no other file includes. */
+#include "ts_pdf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hpdf.h>
+#include <hpdf_doc.h>
+#include <hpdf_font.h>
+#include <hpdf_fontdef.h>
+#include <hpdf_objects.h>
+#include <hpdf_pages.h>
+
+struct ts_pdf_font {
+  const char *path;
+  HPDF_Font font;
+  unsigned char *ttf; /* the file, for close_composites */
+  size_t ttf_len;
+  /* Code points already marked as used in libharu's glyph table. */
+  uint8_t marked[0x10000 / 8];
+  ts_pdf_font *next;
+};
+
+typedef struct pdf_link {
+  int page, target;
+  HPDF_Rect rect;
+  double target_y;
+  const char *uri; /* NULL: an internal link */
+} pdf_link;
+
+typedef struct pdf_outline {
+  int parent, page;
+  const char *title;
+  double y;
+  bool open;
+} pdf_outline;
+
+typedef struct pdf_label {
+  int first_page, start;
+  ts_page_label_style style;
+  const char *prefix;
+} pdf_label;
+
+/* A growable array in the arena (the old block is left to the arena). */
+typedef struct pdf_vec {
+  void *items;
+  size_t len, cap;
+} pdf_vec;
+
+struct ts_pdf {
+  tpl_arena *arena;
+  const bk_reporter *rep;
+  const char *name;
+  HPDF_Doc doc;
+  /* The first failure: a libharu error, or a call the contract forbids. */
+  HPDF_STATUS err, detail;
+  const char *misuse;
+  pdf_vec pages; /* HPDF_Page */
+  ts_pdf_font *fonts;
+  pdf_vec links, outlines, labels;
+  bool structure_done; /* links, outline and labels written */
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+static void on_hpdf_error(HPDF_STATUS error_no, HPDF_STATUS detail_no,
+                          void *user) {
+  ts_pdf *p = user;
+  if (!p->err && !p->misuse) {
+    p->err = error_no;
+    p->detail = detail_no;
+  }
+}
+
+static bool failed(const ts_pdf *p) { return !p || p->err || p->misuse; }
+
+static void misuse(ts_pdf *p, const char *what) {
+  if (!failed(p))
+    p->misuse = what;
+}
+
+static const char *hpdf_error_name(HPDF_STATUS e) {
+  switch (e) {
+  case HPDF_FAILD_TO_ALLOC_MEM:
+    return "out of memory";
+  case HPDF_FILE_IO_ERROR:
+    return "file i/o error";
+  case HPDF_FILE_OPEN_ERROR:
+    return "cannot open the file";
+  case HPDF_INVALID_PARAMETER:
+    return "invalid parameter";
+  case HPDF_PAGE_OUT_OF_RANGE:
+    return "value out of range";
+  case HPDF_PAGE_INVALID_GMODE:
+    return "invalid graphics mode";
+  case HPDF_TTF_MISSING_TABLE:
+    return "not a TrueType font with glyf outlines";
+  case HPDF_TTF_INVALID_FOMAT:
+    return "invalid TrueType font";
+  case HPDF_INVALID_TTC_FILE:
+  case HPDF_TTF_INVALID_CMAP:
+    return "unsupported TrueType font";
+  default:
+    return "see libharu's hpdf_error.h";
+  }
+}
+
+static void report_failure(const ts_pdf *p, const char *file,
+                           const char *what) {
+  if (p->misuse)
+    bk_report(p->rep, BK_ERROR, file, 0, 0, "%s: %s", what, p->misuse);
+  else if ((p->err == HPDF_FILE_OPEN_ERROR || p->err == HPDF_FILE_IO_ERROR) &&
+           p->detail)
+    /* libharu passes errno as the detail of file errors */
+    bk_report(p->rep, BK_ERROR, file, 0, 0, "%s: libharu error 0x%04X (%s: %s)",
+              what, (unsigned)p->err, hpdf_error_name(p->err),
+              strerror((int)p->detail));
+  else
+    bk_report(p->rep, BK_ERROR, file, 0, 0,
+              "%s: libharu error 0x%04X (%s, detail %u)", what,
+              (unsigned)p->err, hpdf_error_name(p->err), (unsigned)p->detail);
+}
+
+/* Forgets a failure so the document stays usable (a font that did not
+ * load must not spoil the rest). */
+static void clear_failure(ts_pdf *p) {
+  HPDF_ResetError(p->doc);
+  p->err = p->detail = 0;
+  p->misuse = NULL;
+}
+
+/* ---- small helpers --------------------------------------------------- */
+
+static void *vec_push(tpl_arena *a, pdf_vec *v, size_t size) {
+  if (v->len == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 16;
+    void *items = tpl_arena_alloc(a, cap * size);
+    if (v->len)
+      memcpy(items, v->items, v->len * size);
+    v->items = items;
+    v->cap = cap;
+  }
+  return (char *)v->items + v->len++ * size;
+}
+
+static const char *dup_str(tpl_arena *a, const char *s) {
+  return s ? tpl_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
+
+static HPDF_Page page_at(ts_pdf *p, int page, const char *what) {
+  if (failed(p))
+    return NULL;
+  if (page < 0 || (size_t)page >= p->pages.len) {
+    misuse(p, what);
+    return NULL;
+  }
+  return ((HPDF_Page *)p->pages.items)[page];
+}
+
+static void free_doc(void *doc) { HPDF_Free(doc); }
+
+/* ---- document -------------------------------------------------------- */
+
+ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name) {
+  ts_pdf *p = tpl_arena_calloc(a, 1, sizeof *p);
+  p->arena = a;
+  p->rep = rep;
+  p->name = dup_str(a, name ? name : "");
+  p->doc = HPDF_New(on_hpdf_error, p);
+  if (!p->doc) {
+    p->err = HPDF_FAILD_TO_ALLOC_MEM;
+    return p;
+  }
+  tpl_arena_defer(a, free_doc, p->doc);
+  HPDF_SetCompressionMode(p->doc, HPDF_COMP_ALL);
+  HPDF_UseUTFEncodings(p->doc);
+  HPDF_SetCurrentEncoder(p->doc, "UTF-8");
+  return p;
+}
+
+int ts_pdf_page_add(ts_pdf *p, double width, double height) {
+  if (failed(p))
+    return -1;
+  HPDF_Page page = HPDF_AddPage(p->doc);
+  if (!page)
+    return -1;
+  HPDF_Page_SetWidth(page, (HPDF_REAL)width);
+  HPDF_Page_SetHeight(page, (HPDF_REAL)height);
+  *(HPDF_Page *)vec_push(p->arena, &p->pages, sizeof page) = page;
+  return (int)p->pages.len - 1;
+}
+
+size_t ts_pdf_page_count(const ts_pdf *p) { return p ? p->pages.len : 0; }
+
+/* ---- fonts ----------------------------------------------------------- */
+
+static unsigned char *read_file(tpl_arena *a, const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  unsigned char *buf = NULL;
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
+      fseek(f, 0, SEEK_SET) == 0) {
+    buf = tpl_arena_alloc(a, (size_t)size + 1);
+    if (fread(buf, 1, (size_t)size, f) != (size_t)size)
+      buf = NULL;
+  }
+  int saved = errno;
+  fclose(f);
+  errno = saved;
+  *len = buf ? (size_t)size : 0;
+  return buf;
+}
+
+/* libharu writes `begincidrange` into the ToUnicode CMap, which is not a
+ * ToUnicode operator (poppler warns); replace it with an identity map in
+ * bfrange blocks of at most 100 entries. */
+static void fix_tounicode(HPDF_Doc doc, HPDF_Font font) {
+  HPDF_Dict s = HPDF_DictStream_New(doc->mmgr, doc->xref);
+  if (!s)
+    return;
+  s->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+  HPDF_Stream_WriteStr(
+      s->stream,
+      "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+      "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> "
+      "def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+      "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+  char line[40];
+  for (int lo = 0; lo < 256; lo += 100) {
+    int hi = lo + 100 > 256 ? 256 : lo + 100;
+    snprintf(line, sizeof line, "%d beginbfrange\n", hi - lo);
+    HPDF_Stream_WriteStr(s->stream, line);
+    for (int i = lo; i < hi; i++) {
+      snprintf(line, sizeof line, "<%02X00> <%02XFF> <%02X00>\n", i, i, i);
+      HPDF_Stream_WriteStr(s->stream, line);
+    }
+    HPDF_Stream_WriteStr(s->stream, "endbfrange\n");
+  }
+  HPDF_Stream_WriteStr(s->stream, "endcmap\nCMapName currentdict /CMap "
+                                  "defineresource pop\nend\nend\n");
+  HPDF_Dict_Add(font, "ToUnicode", s);
+}
+
+static HPDF_TTFontDefAttr tt_attr(HPDF_Font font) {
+  HPDF_FontAttr fa = font->attr;
+  return fa->fontdef->attr;
+}
+
+static unsigned rd16(const unsigned char *b) {
+  return (unsigned)b[0] << 8 | b[1];
+}
+
+/* libharu 2.3.0 marks only the first level of a composite glyph as used, so
+ * components of components (the marks of Ǖ, ȧ) were embedded empty. Walks
+ * the glyf data of the TTF file itself, bounds-checked. */
+static void mark_glyph(HPDF_TTFontDefAttr ta, const ts_pdf_font *f,
+                       unsigned gid, int depth) {
+  if (gid >= ta->num_glyphs || depth > 8)
+    return;
+  ta->glyph_tbl.flgs[gid] = 1;
+  size_t off = ta->glyph_tbl.offsets[gid];
+  size_t end = ta->glyph_tbl.offsets[gid + 1];
+  if (ta->header.index_to_loc_format == 0) {
+    off *= 2;
+    end *= 2;
+  }
+  size_t base = ta->glyph_tbl.base_offset;
+  if (end <= off || base + end > f->ttf_len || end - off < 10)
+    return;
+  const unsigned char *g = f->ttf + base + off, *g_end = f->ttf + base + end;
+  if ((int16_t)rd16(g) >= 0)
+    return; /* a simple glyph */
+  g += 10;
+  for (;;) {
+    if (g_end - g < 4)
+      return;
+    unsigned flags = rd16(g), component = rd16(g + 2);
+    g += 4;
+    g += (flags & 1) ? 4 : 2; /* the arguments */
+    if (flags & 8)
+      g += 2; /* a scale */
+    else if (flags & 0x40)
+      g += 4; /* x and y scales */
+    else if (flags & 0x80)
+      g += 8; /* a 2x2 matrix */
+    mark_glyph(ta, f, component, depth + 1);
+    if (!(flags & 0x20))
+      return; /* no more components */
+  }
+}
+
+static void close_composites(const ts_pdf_font *f) {
+  HPDF_TTFontDefAttr ta = tt_attr(f->font);
+  for (unsigned gid = 0; gid < ta->num_glyphs; gid++)
+    if (ta->glyph_tbl.flgs[gid])
+      mark_glyph(ta, f, gid, 0);
+}
+
+ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path) {
+  if (failed(p))
+    return NULL;
+  for (ts_pdf_font *f = p->fonts; f; f = f->next)
+    if (strcmp(f->path, ttf_path) == 0)
+      return f;
+  ts_pdf_font *f = tpl_arena_calloc(p->arena, 1, sizeof *f);
+  f->ttf = read_file(p->arena, ttf_path, &f->ttf_len);
+  if (!f->ttf) {
+    bk_report(p->rep, BK_ERROR, ttf_path, 0, 0, "cannot read the font: %s",
+              strerror(errno));
+    return NULL;
+  }
+  const char *name = HPDF_LoadTTFontFromFile(p->doc, ttf_path, HPDF_TRUE);
+  f->font = name ? HPDF_GetFont(p->doc, name, "UTF-8") : NULL;
+  if (!f->font || failed(p)) {
+    if (!p->err)
+      p->err = HPDF_INVALID_FONTDEF_DATA;
+    report_failure(p, ttf_path, "cannot load the font");
+    clear_failure(p);
+    return NULL;
+  }
+  fix_tounicode(p->doc, f->font);
+  f->path = dup_str(p->arena, ttf_path);
+  f->next = p->fonts;
+  p->fonts = f;
+  return f;
+}
+
+/* Raw TJ arrays bypass libharu's text functions, which are what mark
+ * glyphs for embedding; mark them here through the cmap lookup alone (the
+ * width functions would also mark glyphs the engine only measured). */
+static void mark_code(ts_pdf_font *f, uint32_t code) {
+  uint8_t bit = (uint8_t)(1u << (code & 7));
+  if (f->marked[code >> 3] & bit)
+    return;
+  f->marked[code >> 3] |= bit;
+  HPDF_TTFontDefAttr ta = tt_attr(f->font);
+  HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(
+      ((HPDF_FontAttr)f->font->attr)->fontdef, (HPDF_UINT16)code);
+  if (gid < ta->num_glyphs)
+    ta->glyph_tbl.flgs[gid] = 1;
+}
+
+/* ---- drawing --------------------------------------------------------- */
+
+/* Appends to the page's content stream in blocks. */
+typedef struct tj_buf {
+  HPDF_Stream stream;
+  char b[512];
+  size_t n;
+} tj_buf;
+
+static void tj_flush(tj_buf *t) {
+  t->b[t->n] = '\0';
+  HPDF_Stream_WriteStr(t->stream, t->b);
+  t->n = 0;
+}
+
+static void tj_put(tj_buf *t, const char *s, size_t len) {
+  if (t->n + len >= sizeof t->b)
+    tj_flush(t);
+  memcpy(t->b + t->n, s, len);
+  t->n += len;
+}
+
+void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
+                 double y, ts_rgb color, const uint32_t *codes,
+                 const int32_t *kern, size_t n, double char_space) {
+  HPDF_Page pg = page_at(p, page, "text on a page that does not exist");
+  if (!pg || n == 0)
+    return;
+  if (!font) {
+    misuse(p, "text without a font");
+    return;
+  }
+  HPDF_Page_BeginText(pg);
+  /* Through libharu, so the font lands in the page's resources and the
+   * graphics state libharu keeps matches the stream. */
+  HPDF_Page_SetFontAndSize(pg, font->font, (HPDF_REAL)size);
+  HPDF_Page_SetRGBFill(pg, (HPDF_REAL)clamp01(color.r),
+                       (HPDF_REAL)clamp01(color.g),
+                       (HPDF_REAL)clamp01(color.b));
+  /* Tc outlives ET; write it when it changes so a letter-spaced run does
+   * not leak into the next one. */
+  if ((HPDF_REAL)char_space != HPDF_Page_GetCharSpace(pg))
+    HPDF_Page_SetCharSpace(pg, (HPDF_REAL)char_space);
+  HPDF_Page_MoveTextPos(pg, (HPDF_REAL)x, (HPDF_REAL)y);
+  if (failed(p))
+    return;
+
+  tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
+  static const char hex[] = "0123456789ABCDEF";
+  bool in_string = false;
+  tj_put(&t, "[", 1);
+  for (size_t i = 0; i < n; i++) {
+    if (kern && kern[i]) {
+      char num[16];
+      int len = snprintf(num, sizeof num, "%s%ld", in_string ? ">" : "",
+                         -(long)kern[i]);
+      tj_put(&t, num, (size_t)len);
+      in_string = false;
+    }
+    /* The engine substitutes fallbacks for code points past the BMP;
+     * libharu's CIDs are BMP code points, so anything else becomes U+FFFD. */
+    uint32_t c = codes[i] > 0xFFFF ? 0xFFFD : codes[i];
+    mark_code(font, c);
+    char g[5] = {'<', hex[c >> 12], hex[(c >> 8) & 15], hex[(c >> 4) & 15],
+                 hex[c & 15]};
+    tj_put(&t, in_string ? g + 1 : g, in_string ? 4 : 5);
+    in_string = true;
+  }
+  if (in_string)
+    tj_put(&t, ">", 1);
+  tj_put(&t, "] TJ\n", 5);
+  tj_flush(&t);
+  HPDF_Page_EndText(pg);
+}
+
+void ts_pdf_fill_rect(ts_pdf *p, int page, double x, double y, double w,
+                      double h, ts_rgb color) {
+  HPDF_Page pg = page_at(p, page, "a rectangle on a page that does not exist");
+  if (!pg)
+    return;
+  HPDF_Page_GSave(pg);
+  HPDF_Page_SetRGBFill(pg, (HPDF_REAL)clamp01(color.r),
+                       (HPDF_REAL)clamp01(color.g),
+                       (HPDF_REAL)clamp01(color.b));
+  HPDF_Page_Rectangle(pg, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w,
+                      (HPDF_REAL)h);
+  HPDF_Page_Fill(pg);
+  HPDF_Page_GRestore(pg);
+}
+
+void ts_pdf_line(ts_pdf *p, int page, double x1, double y1, double x2,
+                 double y2, double width, ts_rgb color, ts_line_style style) {
+  HPDF_Page pg = page_at(p, page, "a line on a page that does not exist");
+  if (!pg)
+    return;
+  HPDF_Page_GSave(pg);
+  HPDF_Page_SetRGBStroke(pg, (HPDF_REAL)clamp01(color.r),
+                         (HPDF_REAL)clamp01(color.g),
+                         (HPDF_REAL)clamp01(color.b));
+  HPDF_Page_SetLineWidth(pg, (HPDF_REAL)width);
+  if (style != TS_LINE_SOLID) {
+    /* libharu 2.3.0 takes whole points only: at least 1. */
+    double unit = width < 1 ? 1 : width;
+    HPDF_UINT16 on =
+        (HPDF_UINT16)(unit * (style == TS_LINE_DASHED ? 3 : 1) + 0.5);
+    HPDF_UINT16 pattern[2] = {on, (HPDF_UINT16)(unit * 2 + 0.5)};
+    HPDF_Page_SetDash(pg, pattern, 2, 0);
+  }
+  HPDF_Page_MoveTo(pg, (HPDF_REAL)x1, (HPDF_REAL)y1);
+  HPDF_Page_LineTo(pg, (HPDF_REAL)x2, (HPDF_REAL)y2);
+  HPDF_Page_Stroke(pg);
+  if (style != TS_LINE_SOLID)
+    HPDF_Page_SetDash(pg, NULL, 0, 0);
+  HPDF_Page_GRestore(pg);
+}
+
+/* ---- links, outline, labels, info ------------------------------------ */
+
+static void add_link(ts_pdf *p, int page, double x, double y, double w,
+                     double h, int target, double target_y, const char *uri) {
+  if (!page_at(p, page, "a link on a page that does not exist"))
+    return;
+  pdf_link *l = vec_push(p->arena, &p->links, sizeof *l);
+  *l = (pdf_link){.page = page,
+                  .target = target,
+                  .rect = {(HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)(x + w),
+                           (HPDF_REAL)(y + h)},
+                  .target_y = target_y,
+                  .uri = uri};
+}
+
+void ts_pdf_link_dest(ts_pdf *p, int page, double x, double y, double w,
+                      double h, int target_page, double target_y) {
+  add_link(p, page, x, y, w, h, target_page, target_y, NULL);
+}
+
+/* URIs are ASCII: percent-encode UTF-8 bytes, spaces and controls. */
+static const char *uri_ascii(tpl_arena *a, const char *uri) {
+  size_t len = strlen(uri);
+  char *out = tpl_arena_alloc(a, len * 3 + 1), *o = out;
+  for (const unsigned char *s = (const unsigned char *)uri; *s; s++) {
+    if (*s <= 0x20 || *s >= 0x7F)
+      o += sprintf(o, "%%%02X", *s);
+    else
+      *o++ = (char)*s;
+  }
+  *o = '\0';
+  return out;
+}
+
+void ts_pdf_link_uri(ts_pdf *p, int page, double x, double y, double w,
+                     double h, const char *uri) {
+  if (failed(p))
+    return;
+  add_link(p, page, x, y, w, h, -1, 0, uri_ascii(p->arena, uri ? uri : ""));
+}
+
+int ts_pdf_outline(ts_pdf *p, int parent, const char *title_utf8, int page,
+                   double y, bool open) {
+  if (failed(p))
+    return -1;
+  if (parent < -1 || parent >= (int)p->outlines.len) {
+    misuse(p, "an outline entry under an entry that does not exist");
+    return -1;
+  }
+  pdf_outline *o = vec_push(p->arena, &p->outlines, sizeof *o);
+  *o = (pdf_outline){.parent = parent,
+                     .page = page,
+                     .title = dup_str(p->arena, title_utf8 ? title_utf8 : ""),
+                     .y = y,
+                     .open = open};
+  return (int)p->outlines.len - 1;
+}
+
+void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
+                       int start, const char *prefix) {
+  if (failed(p))
+    return;
+  pdf_label *l = vec_push(p->arena, &p->labels, sizeof *l);
+  *l = (pdf_label){first_page, start, style, dup_str(p->arena, prefix)};
+}
+
+static void set_info_str(ts_pdf *p, HPDF_InfoType type, const char *s) {
+  if (s && *s)
+    HPDF_SetInfoAttr(p->doc, type, s);
+}
+
+void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info) {
+  if (failed(p) || !info)
+    return;
+  /* Written as UTF-16BE because the current encoder is UTF-8. */
+  set_info_str(p, HPDF_INFO_TITLE, info->title);
+  set_info_str(p, HPDF_INFO_AUTHOR, info->author);
+  set_info_str(p, HPDF_INFO_SUBJECT, info->subject);
+  set_info_str(p, HPDF_INFO_KEYWORDS, info->keywords);
+  set_info_str(p, HPDF_INFO_CREATOR, info->creator);
+  if (info->has_date) {
+    /* UTC as +00'00': libharu writes 'Z' as "Z00'00'", which the PDF date
+     * syntax does not allow. */
+    struct tm tm;
+    if (!gmtime_r(&info->date, &tm) || tm.tm_year + 1900 > 9999) {
+      misuse(p, "a date out of range");
+      return;
+    }
+    HPDF_Date d = {.year = tm.tm_year + 1900,
+                   .month = tm.tm_mon + 1,
+                   .day = tm.tm_mday,
+                   .hour = tm.tm_hour,
+                   .minutes = tm.tm_min,
+                   .seconds = tm.tm_sec,
+                   .ind = '+'};
+    HPDF_SetInfoDateAttr(p->doc, HPDF_INFO_CREATION_DATE, d);
+    HPDF_SetInfoDateAttr(p->doc, HPDF_INFO_MOD_DATE, d);
+  }
+  if (info->language && *info->language)
+    HPDF_Dict_Add(p->doc->catalog, "Lang",
+                  HPDF_String_New(p->doc->mmgr, info->language, NULL));
+}
+
+/* [page /XYZ 0 top null]: libharu's SetXYZ refuses a null zoom ("keep the
+ * reader's"), so the array it built is rewritten in place. */
+static HPDF_Destination make_dest(ts_pdf *p, int page, double top) {
+  HPDF_Page target = page_at(p, page,
+                             "a destination on a page that does "
+                             "not exist");
+  if (!target)
+    return NULL;
+  HPDF_Destination d = HPDF_Page_CreateDestination(target);
+  if (d)
+    HPDF_Destination_SetXYZ(d, 0, (HPDF_REAL)top, 1);
+  return d;
+}
+
+static void null_zoom(ts_pdf *p, HPDF_Destination d, int page, double top) {
+  HPDF_Array_Clear(d);
+  HPDF_Array_Add(d, ((HPDF_Page *)p->pages.items)[page]);
+  HPDF_Array_AddName(d, "XYZ");
+  HPDF_Array_AddReal(d, 0);
+  HPDF_Array_AddReal(d, (HPDF_REAL)top);
+  HPDF_Array_Add(d, HPDF_Null_New(p->doc->mmgr));
+}
+
+static void write_links(ts_pdf *p) {
+  const pdf_link *links = p->links.items;
+  for (size_t i = 0; i < p->links.len && !failed(p); i++) {
+    const pdf_link *l = &links[i];
+    HPDF_Page pg = ((HPDF_Page *)p->pages.items)[l->page];
+    HPDF_Annotation a;
+    if (l->uri) {
+      a = HPDF_Page_CreateURILinkAnnot(pg, l->rect, l->uri);
+    } else {
+      HPDF_Destination d = make_dest(p, l->target, l->target_y);
+      if (!d)
+        return;
+      a = HPDF_Page_CreateLinkAnnot(pg, l->rect, d);
+      null_zoom(p, d, l->target, l->target_y);
+    }
+    if (!a)
+      return;
+    HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
+    HPDF_LinkAnnot_SetHighlightMode(a, HPDF_ANNOT_INVERT_BOX);
+  }
+}
+
+static void write_outline(ts_pdf *p) {
+  if (p->outlines.len == 0)
+    return;
+  const pdf_outline *entries = p->outlines.items;
+  HPDF_Outline *made =
+      tpl_arena_calloc(p->arena, p->outlines.len, sizeof *made);
+  HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");
+  for (size_t i = 0; i < p->outlines.len && !failed(p); i++) {
+    const pdf_outline *e = &entries[i];
+    HPDF_Outline parent = e->parent < 0 ? NULL : made[e->parent];
+    made[i] = HPDF_CreateOutline(p->doc, parent, e->title, utf8);
+    HPDF_Destination d = make_dest(p, e->page, e->y);
+    if (!made[i] || !d)
+      return;
+    HPDF_Outline_SetDestination(made[i], d);
+    null_zoom(p, d, e->page, e->y);
+    HPDF_Outline_SetOpened(made[i], e->open);
+  }
+  HPDF_SetPageMode(p->doc, HPDF_PAGE_MODE_USE_OUTLINE);
+}
+
+static int label_cmp(const void *a, const void *b) {
+  const pdf_label *x = a, *y = b;
+  if (x->first_page != y->first_page)
+    return x->first_page < y->first_page ? -1 : 1;
+  return x < y ? -1 : x > y; /* the order of the calls */
+}
+
+/* The dictionaries are built here rather than by HPDF_AddPageLabel, which
+ * cannot leave out /S (a prefix-only label) and appends to /Nums in call
+ * order where the PDF wants ascending page numbers. */
+static void write_labels(ts_pdf *p) {
+  pdf_label *labels = p->labels.items;
+  qsort(labels, p->labels.len, sizeof *labels, label_cmp);
+  static const char *const style_names[] = {"D", "r", "R", "a", "A"};
+  HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");
+  for (size_t i = 0; i < p->labels.len && !failed(p); i++) {
+    const pdf_label *l = &labels[i];
+    if (i + 1 < p->labels.len && labels[i + 1].first_page == l->first_page)
+      continue; /* a later call for the same page wins */
+    if (l->first_page < 0 || (size_t)l->first_page >= p->pages.len) {
+      misuse(p, "a page label for a page that does not exist");
+      return;
+    }
+    HPDF_Dict d = HPDF_Dict_New(p->doc->mmgr);
+    if (!d)
+      return;
+    if (l->style >= TS_LABEL_DECIMAL && l->style < TS_LABEL_NONE)
+      HPDF_Dict_AddName(d, "S", style_names[l->style]);
+    if (l->prefix && *l->prefix)
+      HPDF_Dict_Add(d, "P", HPDF_String_New(p->doc->mmgr, l->prefix, utf8));
+    if (l->start != 1)
+      HPDF_Dict_AddNumber(d, "St", l->start);
+    HPDF_Catalog_AddPageLabel(p->doc->catalog, (HPDF_UINT)l->first_page, d);
+  }
+}
+
+int ts_pdf_save(ts_pdf *p, const char *path) {
+  if (!p)
+    return -1;
+  if (!failed(p) && !p->structure_done) {
+    p->structure_done = true;
+    write_links(p);
+    write_outline(p);
+    write_labels(p);
+  }
+  if (!failed(p)) {
+    for (const ts_pdf_font *f = p->fonts; f; f = f->next)
+      close_composites(f);
+    if (HPDF_SaveToFile(p->doc, path) != HPDF_OK && !failed(p))
+      p->err = HPDF_FILE_IO_ERROR;
+  }
+  if (failed(p)) {
+    report_failure(p, p->name, "cannot write the PDF");
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,12 @@
+# The typesetter's PDF writer (ts_pdf.c) over Debian's libharu 2.3.0, which
+# ships no pkg-config file or CMake config, hence find_path and find_library.
+# libharu's internal headers are used by ts_pdf.c only. Included from
+# runtime/typeset.cmake.
+find_path(HPDF_INCLUDE_DIR hpdf.h REQUIRED)
+find_library(HPDF_LIBRARY hpdf REQUIRED)
+
+add_library(octavo_tspdf STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_pdf.c)
+target_include_directories(octavo_tspdf PUBLIC ${CMAKE_CURRENT_LIST_DIR}
+                           PRIVATE ${HPDF_INCLUDE_DIR})
+target_link_libraries(octavo_tspdf PUBLIC octavo_tplrt octavo_book
+                      ${HPDF_LIBRARY})

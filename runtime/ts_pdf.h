@@ -1,0 +1,103 @@
+/* The PDF writer of the typesetter: pages, text, rules, links, outline,
+ * page labels and metadata, written through libharu 2.3.0 with the
+ * workarounds of ../shared/design/research/pdf-engine.md (nested composite
+ * glyphs, a valid ToUnicode CMap, TJ arrays through the object API). All of
+ * libharu's internal-object use is in ts_pdf.c and nowhere else.
+ *
+ * Coordinates are PDF points with the origin at the bottom left of the
+ * page. Text is given as Unicode BMP code points (libharu's CIDs) with
+ * optional TJ adjustments.
+ *
+ * Ownership: a ts_pdf lives in the arena it was made in; its libharu
+ * document is freed when the arena is. Output is byte-identical for the
+ * same calls (no date unless one is given). */
+#ifndef OCTAVO_TS_PDF_H
+#define OCTAVO_TS_PDF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "book_diag.h"
+#include "tpl_value.h"
+
+typedef struct ts_pdf ts_pdf;
+typedef struct ts_pdf_font ts_pdf_font;
+
+typedef struct ts_rgb {
+  double r, g, b; /* 0..1 */
+} ts_rgb;
+
+/* name: the output as the user should read it in messages. */
+ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name);
+
+/* Loads (once per path; later calls return the same font) and embeds a
+ * TrueType file. NULL after reporting an error. */
+ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path);
+
+/* Appends a page of the given size; returns its index (0-based). */
+int ts_pdf_page_add(ts_pdf *p, double width, double height);
+size_t ts_pdf_page_count(const ts_pdf *p);
+
+/* Draws codes[0..n) with the font at size, baseline starting at (x, y).
+ * kern (may be NULL): kern[i] is added to the pen position before glyph i,
+ * in 1/1000 em (as ts_face_shape gives it; the writer negates it for TJ).
+ * char_space: extra points after every glyph (letter-spacing). */
+void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size,
+                 double x, double y, ts_rgb color, const uint32_t *codes,
+                 const int32_t *kern, size_t n, double char_space);
+
+/* A filled rectangle (x, y: bottom left). */
+void ts_pdf_fill_rect(ts_pdf *p, int page, double x, double y, double w,
+                      double h, ts_rgb color);
+
+typedef enum ts_line_style {
+  TS_LINE_SOLID,
+  TS_LINE_DASHED,
+  TS_LINE_DOTTED
+} ts_line_style;
+
+/* A straight line of the given width. */
+void ts_pdf_line(ts_pdf *p, int page, double x1, double y1, double x2,
+                 double y2, double width, ts_rgb color, ts_line_style style);
+
+/* A link over the rectangle (x, y bottom left, w, h) to a place on a page
+ * (top of the view at y; the reader's zoom kept), or to a URI. Links may
+ * point at pages added later; add them at any time before saving. */
+void ts_pdf_link_dest(ts_pdf *p, int page, double x, double y, double w,
+                      double h, int target_page, double target_y);
+void ts_pdf_link_uri(ts_pdf *p, int page, double x, double y, double w,
+                     double h, const char *uri);
+
+/* An outline (bookmark) entry under parent (-1: top level), pointing at a
+ * place on a page; returns its id for children. Entries are shown in the
+ * order they are added. open: shown expanded. */
+int ts_pdf_outline(ts_pdf *p, int parent, const char *title_utf8, int page,
+                   double y, bool open);
+
+typedef enum ts_page_label_style {
+  TS_LABEL_DECIMAL,
+  TS_LABEL_LOWER_ROMAN,
+  TS_LABEL_UPPER_ROMAN,
+  TS_LABEL_LOWER_ALPHA,
+  TS_LABEL_UPPER_ALPHA,
+  TS_LABEL_NONE /* prefix only */
+} ts_page_label_style;
+
+/* From first_page on, pages are labelled in style starting at start. */
+void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
+                       int start, const char *prefix);
+
+typedef struct ts_pdf_info {
+  const char *title, *author, *subject, *keywords, *creator;
+  const char *language; /* BCP 47, e.g. "en-GB": the catalog's /Lang */
+  bool has_date;
+  time_t date; /* creation and modification date, written in UTC */
+} ts_pdf_info;
+void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info);
+
+/* Writes the document to path. 0 on success; -1 after reporting. */
+int ts_pdf_save(ts_pdf *p, const char *path);
+
+#endif

@@ -1,0 +1,407 @@
+/* The document side of the engine: the XHTML read by libxml2 into the
+ * engine's own node tree (strings in the arena, so the cascade's DOM
+ * callbacks allocate nothing), and computed styles: the cascade's winning
+ * declarations turned into points, colours, faces and keywords. */
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ts_engine_int.h"
+
+/* ---- the node tree --------------------------------------------------- */
+
+static const char *dom_tag(const void *el) { return ((const ts_node *)el)->tag; }
+static const char *dom_id(const void *el) { return ((const ts_node *)el)->id; }
+static bool dom_has_class(const void *el, const char *cls) {
+  const ts_node *n = el;
+  for (size_t i = 0; i < n->nclasses; i++)
+    if (strcmp(n->classes[i], cls) == 0)
+      return true;
+  return false;
+}
+const char *ts_node_attr(const ts_node *n, const char *name) {
+  for (size_t i = 0; i + 1 < n->nattrs * 2; i += 2)
+    if (strcmp(n->attrs[i], name) == 0)
+      return n->attrs[i + 1];
+  return NULL;
+}
+static const char *dom_attr(const void *el, const char *name) {
+  return ts_node_attr(el, name);
+}
+static const void *dom_parent(const void *el) {
+  const ts_node *p = ((const ts_node *)el)->parent;
+  return p && p->tag ? p : NULL;
+}
+static const void *dom_prev(const void *el) {
+  return ((const ts_node *)el)->prev_el;
+}
+
+static const char *adup(tpl_arena *a, const xmlChar *s) {
+  return s ? tpl_arena_strndup(a, (const char *)s, strlen((const char *)s))
+           : NULL;
+}
+
+static size_t split_classes(tpl_arena *a, const char *v, const char ***out) {
+  size_t n = 0, cap = 0;
+  const char **list = NULL;
+  while (*v) {
+    while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
+      v++;
+    const char *s = v;
+    while (*v && *v != ' ' && *v != '\t' && *v != '\n' && *v != '\r')
+      v++;
+    if (v == s)
+      break;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 4;
+      const char **nl = tpl_arena_alloc(a, cap * sizeof *nl);
+      if (n)
+        memcpy(nl, list, n * sizeof *nl);
+      list = nl;
+    }
+    list[n++] = tpl_arena_strndup(a, s, (size_t)(v - s));
+  }
+  *out = list;
+  return n;
+}
+
+static ts_node *convert(tpl_arena *a, xmlNode *x, ts_node *parent) {
+  ts_node *n = tpl_arena_calloc(a, 1, sizeof *n);
+  n->parent = parent;
+  n->line = (unsigned)xmlGetLineNo(x);
+  if (x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) {
+    n->text_len = x->content ? strlen((const char *)x->content) : 0;
+    n->text = tpl_arena_strndup(a, (const char *)x->content, n->text_len);
+    return n;
+  }
+  /* Tag names are compared lower-cased, as HTML's are. */
+  size_t tl = strlen((const char *)x->name);
+  char *tag = tpl_arena_strndup(a, (const char *)x->name, tl);
+  for (char *p = tag; *p; p++)
+    if (*p >= 'A' && *p <= 'Z')
+      *p = (char)(*p - 'A' + 'a');
+  n->tag = tag;
+  size_t na = 0;
+  for (xmlAttr *at = x->properties; at; at = at->next)
+    na++;
+  n->attrs = tpl_arena_alloc(a, (na ? na : 1) * 2 * sizeof *n->attrs);
+  for (xmlAttr *at = x->properties; at; at = at->next) {
+    xmlChar *v = xmlNodeListGetString(x->doc, at->children, 1);
+    const char *name = adup(a, at->name);
+    /* xml:lang is the same as lang for the engine. */
+    if (at->ns && at->ns->prefix &&
+        strcmp((const char *)at->ns->prefix, "xml") == 0 &&
+        strcmp(name, "lang") == 0)
+      name = "xml:lang";
+    const char *val = v ? adup(a, v) : "";
+    xmlFree(v);
+    n->attrs[n->nattrs * 2] = name;
+    n->attrs[n->nattrs * 2 + 1] = val;
+    n->nattrs++;
+    if (strcmp(name, "id") == 0)
+      n->id = val;
+    else if (strcmp(name, "class") == 0)
+      n->nclasses = split_classes(a, val, &n->classes);
+  }
+  ts_node *last = NULL, *prev_el = NULL;
+  for (xmlNode *ch = x->children; ch; ch = ch->next) {
+    if (ch->type != XML_ELEMENT_NODE && ch->type != XML_TEXT_NODE &&
+        ch->type != XML_CDATA_SECTION_NODE)
+      continue;
+    ts_node *k = convert(a, ch, n);
+    if (k->tag) {
+      k->prev_el = prev_el;
+      prev_el = k;
+    }
+    if (last)
+      last->next = k;
+    else
+      n->first = k;
+    last = k;
+  }
+  return n;
+}
+
+static void xml_error(void *user, const char *msg, ...) {
+  (void)user, (void)msg;
+}
+
+ts_node *ts_dom_load(ts_ctx *c) {
+  c->dom = (css_dom){dom_tag, dom_id, dom_has_class, dom_attr, dom_parent,
+                     dom_prev};
+  xmlSetGenericErrorFunc(NULL, xml_error);
+  xmlDoc *doc =
+      xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
+                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  if (!doc) {
+    const xmlError *e = xmlGetLastError();
+    bk_report(c->rep, BK_ERROR, c->in->name, e ? (unsigned)e->line : 0,
+              e ? (unsigned)e->int2 : 0, "the document is not well-formed: %s",
+              e && e->message ? e->message : "unknown error");
+    return NULL;
+  }
+  xmlNode *r = xmlDocGetRootElement(doc);
+  ts_node *root = r ? convert(c->a, r, NULL) : NULL;
+  xmlFreeDoc(doc);
+  if (!root)
+    bk_report(c->rep, BK_ERROR, c->in->name, 0, 0, "the document is empty");
+  return root;
+}
+
+/* ---- computed values ------------------------------------------------- */
+
+static const char *kw_of(const css_decl *d) {
+  return d ? css_read_keyword(d->value, d->nvalue) : NULL;
+}
+
+static bool kw_is(const css_decl *d, const char *k) {
+  const char *v = kw_of(d);
+  return v && strcasecmp(v, k) == 0;
+}
+
+static double len_of(const css_decl *d, double em, double rem, double pct,
+                     double fallback) {
+  css_length l;
+  if (!d || !css_read_length(d->value, d->nvalue, &l))
+    return fallback;
+  return css_length_pt(l, em, rem, pct);
+}
+
+ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback) {
+  css_color col;
+  if (!d || !css_read_color(d->value, d->nvalue, &col) || col.transparent)
+    return fallback;
+  return (ts_rgb){col.r / 255.0, col.g / 255.0, col.b / 255.0};
+}
+
+static int weight_of(const css_decl *d, int parent) {
+  if (!d)
+    return 400;
+  const char *k = kw_of(d);
+  if (k) {
+    if (!strcasecmp(k, "bold"))
+      return 700;
+    if (!strcasecmp(k, "normal"))
+      return 400;
+    if (!strcasecmp(k, "bolder"))
+      return parent >= 600 ? 900 : 700;
+    if (!strcasecmp(k, "lighter"))
+      return parent > 500 ? 400 : 100;
+    return 400;
+  }
+  for (size_t i = 0; i < d->nvalue; i++)
+    if (d->value[i].type == CSS_T_NUMBER)
+      return (int)d->value[i].num;
+  return 400;
+}
+
+/* The weight through inheritance: font-weight is inherited, so the winning
+ * declaration is the nearest one up the tree; bolder/lighter are relative
+ * to the parent's, which the cascade does not resolve, so 400 is assumed
+ * under them. */
+ts_face *ts_style_face(ts_ctx *c, const css_style *css) {
+  const css_decl *fam = css->decl[CSS_P_FONT_FAMILY];
+  const char **names = NULL;
+  size_t nn = 0;
+  static const char *serif[] = {"serif"};
+  if (fam)
+    nn = css_read_font_family(c->a, fam->value, fam->nvalue, &names);
+  if (!nn) {
+    names = serif;
+    nn = 1;
+  }
+  int w = weight_of(css->decl[CSS_P_FONT_WEIGHT], 400);
+  const char *st = kw_of(css->decl[CSS_P_FONT_STYLE]);
+  bool italic = st && (!strcasecmp(st, "italic") || !strcasecmp(st, "oblique"));
+  bool matched = true;
+  ts_face *f = ts_fonts_match(c->fonts, names, nn, w, italic, &matched);
+  if (!matched && fam)
+    ts_warn_font(c, fam, names[0]);
+  return f;
+}
+
+static const char *page_name_of(const css_decl *d) {
+  const char *k = kw_of(d);
+  if (!k || !strcasecmp(k, "auto"))
+    return NULL;
+  return k;
+}
+
+static int break_of(const css_decl *d) {
+  const char *k = kw_of(d);
+  if (!k)
+    return TS_BRK_AUTO;
+  if (!strcasecmp(k, "always") || !strcasecmp(k, "page"))
+    return TS_BRK_PAGE;
+  if (!strcasecmp(k, "left") || !strcasecmp(k, "verso"))
+    return TS_BRK_LEFT;
+  if (!strcasecmp(k, "right") || !strcasecmp(k, "recto"))
+    return TS_BRK_RIGHT;
+  if (!strcasecmp(k, "avoid") || !strcasecmp(k, "avoid-page"))
+    return TS_BRK_AVOID;
+  return TS_BRK_AUTO;
+}
+
+static int int_of(const css_decl *d, int fallback) {
+  if (d)
+    for (size_t i = 0; i < d->nvalue; i++)
+      if (d->value[i].type == CSS_T_NUMBER)
+        return (int)d->value[i].num;
+  return fallback;
+}
+
+void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
+                      css_pseudo_element pe, ts_cstyle *s,
+                      const css_style *css) {
+  (void)pe;
+  memset(s, 0, sizeof *s);
+  s->css = css;
+  const css_decl *const *d = css->decl;
+  double em = css->font_size_pt, rem = css->root_font_size_pt;
+  s->size = em;
+  s->face = ts_style_face(c, css);
+  /* line-height: a number or "normal" scales with the element's own font
+     size; a length is inherited as computed. */
+  const css_decl *lh = d[CSS_P_LINE_HEIGHT];
+  css_length l;
+  if (lh && css_read_length(lh->value, lh->nvalue, &l)) {
+    if (l.unit == CSS_U_NONE)
+      s->line_height = l.value * em;
+    else if (l.unit == CSS_U_PERCENT || l.unit == CSS_U_EM)
+      s->line_height = css_length_pt(l, em, rem, em);
+    else
+      s->line_height = css_length_pt(l, em, rem, em);
+  } else {
+    s->line_height = 1.2 * em;
+  }
+  s->color = ts_color_of(d[CSS_P_COLOR], (ts_rgb){0, 0, 0});
+  const char *ta = kw_of(d[CSS_P_TEXT_ALIGN]);
+  s->align = !ta                           ? TS_ALIGN_LEFT
+             : !strcasecmp(ta, "justify")  ? TS_ALIGN_JUSTIFY
+             : !strcasecmp(ta, "center")   ? TS_ALIGN_CENTER
+             : !strcasecmp(ta, "right")    ? TS_ALIGN_RIGHT
+             : !strcasecmp(ta, "end")      ? TS_ALIGN_RIGHT
+                                           : TS_ALIGN_LEFT;
+  s->indent = len_of(d[CSS_P_TEXT_INDENT], em, rem, c->content_width, 0);
+  s->letter_spacing = len_of(d[CSS_P_LETTER_SPACING], em, rem, 0, 0);
+  s->hyphens = kw_is(d[CSS_P_HYPHENS], "auto");
+  s->small_caps = kw_is(d[CSS_P_FONT_VARIANT], "small-caps");
+  const char *ws = kw_of(d[CSS_P_WHITE_SPACE]);
+  s->white_space = !ws                          ? TS_WS_NORMAL
+                   : !strcasecmp(ws, "pre")     ? TS_WS_PRE
+                   : !strcasecmp(ws, "nowrap")  ? TS_WS_NOWRAP
+                   : !strcasecmp(ws, "pre-wrap") ? TS_WS_PRE_WRAP
+                   : !strcasecmp(ws, "pre-line") ? TS_WS_PRE_LINE
+                                                 : TS_WS_NORMAL;
+  const char *disp = kw_of(d[CSS_P_DISPLAY]);
+  s->display = !disp                              ? TS_D_INLINE
+               : !strcasecmp(disp, "none")        ? TS_D_NONE
+               : !strcasecmp(disp, "list-item")   ? TS_D_LIST_ITEM
+               : !strcasecmp(disp, "inline")      ? TS_D_INLINE
+               : !strcasecmp(disp, "inline-block") ? TS_D_INLINE_BLOCK
+                                                  : TS_D_BLOCK;
+  const char *ls = kw_of(d[CSS_P_LIST_STYLE_TYPE]);
+  s->list_style = ls ? ls : "disc";
+  s->list_inside = kw_is(d[CSS_P_LIST_STYLE_POSITION], "inside");
+  const char *va = kw_of(d[CSS_P_VERTICAL_ALIGN]);
+  s->vertical_align = !va                       ? TS_VA_BASELINE
+                      : !strcasecmp(va, "super") ? TS_VA_SUPER
+                      : !strcasecmp(va, "sub")   ? TS_VA_SUB
+                                                 : TS_VA_BASELINE;
+  const char *tt = kw_of(d[CSS_P_TEXT_TRANSFORM]);
+  s->text_transform = !tt                             ? TS_TT_NONE
+                      : !strcasecmp(tt, "uppercase")  ? TS_TT_UPPER
+                      : !strcasecmp(tt, "lowercase")  ? TS_TT_LOWER
+                      : !strcasecmp(tt, "capitalize") ? TS_TT_CAPITALIZE
+                                                      : TS_TT_NONE;
+  /* text-decoration is not inherited, but it draws through the inline
+     boxes inside: carry the parent's when the child has none. */
+  const char *td = kw_of(d[CSS_P_TEXT_DECORATION_LINE]);
+  s->underline = td ? !strcasecmp(td, "underline")
+                    : (parent && parent->display == TS_D_INLINE &&
+                       parent->underline);
+  s->strike = td ? !strcasecmp(td, "line-through")
+                 : (parent && parent->display == TS_D_INLINE && parent->strike);
+  double cw = c->content_width;
+  for (int i = 0; i < 4; i++) {
+    const css_decl *m = d[CSS_P_MARGIN_TOP + i];
+    s->margin_auto[i] = kw_is(m, "auto");
+    s->margin[i] = len_of(m, em, rem, cw, 0);
+    s->padding[i] = len_of(d[CSS_P_PADDING_TOP + i], em, rem, cw, 0);
+    const char *bs = kw_of(d[CSS_P_BORDER_TOP_STYLE + i]);
+    int style = !bs || !strcasecmp(bs, "none") || !strcasecmp(bs, "hidden")
+                    ? 0
+                : !strcasecmp(bs, "dashed") ? 1 + TS_LINE_DASHED
+                : !strcasecmp(bs, "dotted") ? 1 + TS_LINE_DOTTED
+                                            : 1 + TS_LINE_SOLID;
+    s->border_style[i] = style;
+    if (style) {
+      const css_decl *bw = d[CSS_P_BORDER_TOP_WIDTH + i];
+      const char *k = kw_of(bw);
+      s->border[i] = !bw                      ? 2.25 /* medium, 3px */
+                     : k && !strcasecmp(k, "thin")  ? 0.75
+                     : k && !strcasecmp(k, "thick") ? 3.75
+                     : k                            ? 2.25
+                                     : len_of(bw, em, rem, cw, 0);
+      s->border_color[i] = ts_color_of(d[CSS_P_BORDER_TOP_COLOR + i], s->color);
+    }
+  }
+  css_color bg;
+  const css_decl *bgd = d[CSS_P_BACKGROUND_COLOR];
+  if (bgd && css_read_color(bgd->value, bgd->nvalue, &bg) && !bg.transparent) {
+    s->has_bg = true;
+    s->bg = (ts_rgb){bg.r / 255.0, bg.g / 255.0, bg.b / 255.0};
+  }
+  s->width = -1;
+  const css_decl *wd = d[CSS_P_WIDTH];
+  if (wd && css_read_length(wd->value, wd->nvalue, &l)) {
+    if (l.unit == CSS_U_PERCENT)
+      s->width_pct = l.value;
+    else
+      s->width = css_length_pt(l, em, rem, cw);
+  }
+  s->break_before = break_of(d[CSS_P_BREAK_BEFORE]);
+  s->break_after = break_of(d[CSS_P_BREAK_AFTER]);
+  s->break_inside = break_of(d[CSS_P_BREAK_INSIDE]);
+  s->orphans = int_of(d[CSS_P_ORPHANS], 2);
+  s->widows = int_of(d[CSS_P_WIDOWS], 2);
+  s->page = page_name_of(d[CSS_P_PAGE]);
+  s->string_set = d[CSS_P_STRING_SET];
+  s->counter_reset = d[CSS_P_COUNTER_RESET];
+  const char *lang = n ? ts_node_attr(n, "lang") : NULL;
+  if (!lang && n)
+    lang = ts_node_attr(n, "xml:lang");
+  s->lang = lang ? lang : parent ? parent->lang : c->lang;
+}
+
+ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
+  if (n->style)
+    return n->style;
+  ts_cstyle *parent = n->parent && n->parent->tag ? ts_style_of(c, n->parent)
+                                                   : NULL;
+  css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+  css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, CSS_PE_NONE,
+              parent ? parent->css : NULL, css);
+  ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
+  ts_style_compute(c, n, parent, CSS_PE_NONE, s, css);
+  n->style = s;
+  return s;
+}
+
+ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
+  ts_cstyle *parent = ts_style_of(c, n);
+  css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+  css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, pe, parent->css, css);
+  const css_decl *content = css->decl[CSS_P_CONTENT];
+  if (!content)
+    return NULL;
+  const char *k = kw_of(content);
+  if (k && (!strcasecmp(k, "none") || !strcasecmp(k, "normal")))
+    return NULL;
+  ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
+  ts_style_compute(c, NULL, parent, pe, s, css);
+  s->lang = parent->lang;
+  return s;
+}
