@@ -5,8 +5,15 @@
  * whose text no longer changes ends the loop, at most four passes. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ts_engine_int.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Once per family name. */
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
@@ -41,8 +48,16 @@ static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
           old = c->ref_texts[r];
           break;
         }
-      if (!old || strcmp(old, t))
+      const ts_pageref *r = &ln->refs[k];
+      if (r->column) {
+        /* a number in a leader's column changes nothing unless it no
+           longer fits */
+        ts_cstyle st = {.face = r->face, .size = r->size};
+        if (ts_text_width(&st, t) > r->width + 0.01)
+          *changed = true;
+      } else if (!old || strcmp(old, t)) {
         *changed = true;
+      }
       if (n == cap) {
         cap = cap ? cap * 2 : 64;
         const char **ni = tpl_arena_alloc(c->a, cap * sizeof *ni);
@@ -79,7 +94,11 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
   c->hyph = ts_hyphenator_new(a, NULL);
   c->words = ts_wordcache_new(a);
   ts_break_params_default(&c->bp);
+  ts_engine_stats st = {0};
+  double t0 = now();
+  ts_style_init(c);
   c->root = ts_dom_load(c);
+  st.t_read = now() - t0;
   if (!c->root)
     return -1;
   const char *lang = ts_node_attr(c->root, "lang");
@@ -101,18 +120,27 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
   for (;;) {
     pass++;
     c->refs_pending = false;
+    c->pa = tpl_arena_new();
+    t0 = now();
     ts_layout(c);
+    double t1 = now();
     pg = ts_paginate(c);
+    st.t_layout += t1 - t0;
+    st.t_pages += now() - t1;
     bool changed = false;
     collect_refs(c, pg, &changed);
     if (!changed || pass >= 4)
       break;
+    tpl_arena_free(c->pa);
   }
-  if (stats) {
-    stats->passes = pass;
-    stats->lines = c->nlines;
-  }
-  int rc = ts_pages_write(c, pg, pdf_path, stats);
+  st.passes = pass;
+  st.lines = c->nlines;
+  t0 = now();
+  int rc = ts_pages_write(c, pg, pdf_path, &st);
+  st.t_write = now() - t0;
+  if (stats)
+    *stats = st;
+  tpl_arena_free(c->pa);
   free(c->vl.items);
   return rc;
 }

@@ -63,6 +63,9 @@ typedef struct ts_engine_stats {
   size_t pages;
   int passes;   /* layouts run until page references settled */
   size_t lines; /* text lines set */
+  /* Seconds spent reading the document, laying out (all passes), breaking
+     pages (all passes) and drawing and saving the PDF. */
+  double t_read, t_layout, t_pages, t_write;
 } ts_engine_stats;
 
 /* 0 on success; -1 after reporting an error (nothing usable written). */

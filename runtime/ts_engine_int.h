@@ -38,6 +38,8 @@ struct ts_node {
   ts_node *parent, *prev_el, *first, *next;
   unsigned line; /* in the XHTML, for messages */
   struct ts_cstyle *style; /* computed when laid out */
+  struct ts_cstyle *before, *after; /* ::before, ::after; NULL: none */
+  bool pseudo_done;
 };
 
 /* ---- computed styles ------------------------------------------------- */
@@ -124,6 +126,7 @@ typedef struct ts_pageref {
   double size;
   ts_rgb color;
   double x, width; /* the room the line left for it; set right-aligned */
+  bool column;     /* after a leader: any text up to width fits */
 } ts_pageref;
 
 typedef struct ts_link {
@@ -202,12 +205,17 @@ typedef struct ts_vlist {
 
 typedef struct ts_wordcache ts_wordcache;
 
+typedef struct ts_hyphcache ts_hyphcache;
+
 typedef struct ts_ctx {
-  tpl_arena *a;
+  tpl_arena *a;  /* the render's: the document, styles, caches */
+  tpl_arena *pa; /* the pass's: the vertical list's lines and the pages */
   const ts_engine_input *in;
   const bk_reporter *rep;
   const css_stylesheet **sheets; /* UA + the input's */
   size_t nsheets;
+  const css_selector **pseudo_sels; /* those with ::before or ::after */
+  size_t npseudo;
   css_dom dom;
   ts_node *root;
   ts_fonts *fonts;
@@ -215,6 +223,7 @@ typedef struct ts_ctx {
   const char *lang;
   bool lang_loaded, lang_ok;
   ts_wordcache *words;
+  ts_hyphcache *hyphs;
   ts_break_params bp;
   /* Page references known from the previous pass: id -> page label. */
   const char **ref_ids;
@@ -236,6 +245,7 @@ double ts_page_content_width(ts_ctx *c, const char *name);
 
 /* ts_style.c */
 ts_node *ts_dom_load(ts_ctx *c);
+void ts_style_init(ts_ctx *c);
 void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
                       css_pseudo_element pe, ts_cstyle *out,
                       const css_style *css);
@@ -253,6 +263,9 @@ ts_wordcache *ts_wordcache_new(tpl_arena *a);
 /* Sets one line of text (margin boxes): runs in *line, returns its width. */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line);
+
+/* The natural width of text in st's face (no kerning), pt. */
+double ts_text_width(const ts_cstyle *st, const char *text);
 
 /* ts_page.c */
 typedef struct ts_pages ts_pages;

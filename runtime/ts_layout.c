@@ -116,14 +116,18 @@ typedef struct piece {
 } piece;
 
 typedef struct para {
+  tpl_arena *ar; /* the paragraph's scratch, freed once it is set */
   piece *p;
   size_t n, cap;
 } para;
 
 static void push_piece(ts_ctx *c, para *pa, piece pc) {
+  (void)c;
+  if (!pa->ar)
+    pa->ar = tpl_arena_new();
   if (pa->n == pa->cap) {
     size_t ncap = pa->cap ? pa->cap * 2 : 16;
-    piece *np = tpl_arena_alloc(c->a, ncap * sizeof *np);
+    piece *np = tpl_arena_alloc(pa->ar, ncap * sizeof *np);
     if (pa->n)
       memcpy(np, pa->p, pa->n * sizeof *np);
     pa->p = np;
@@ -157,6 +161,7 @@ typedef struct item_ref {
 
 typedef struct itemizer {
   ts_ctx *c;
+  tpl_arena *ar; /* scratch */
   const ts_cstyle *block;
   ts_item *items;
   item_ref *refs;
@@ -173,8 +178,8 @@ typedef struct itemizer {
 static void add_item(itemizer *z, ts_item it, item_ref r) {
   if (z->n == z->cap) {
     size_t ncap = z->cap ? z->cap * 2 : 64;
-    ts_item *ni = tpl_arena_alloc(z->c->a, ncap * sizeof *ni);
-    item_ref *nr = tpl_arena_alloc(z->c->a, ncap * sizeof *nr);
+    ts_item *ni = tpl_arena_alloc(z->ar, ncap * sizeof *ni);
+    item_ref *nr = tpl_arena_alloc(z->ar, ncap * sizeof *nr);
     if (z->n) {
       memcpy(ni, z->items, z->n * sizeof *ni);
       memcpy(nr, z->refs, z->n * sizeof *nr);
@@ -277,6 +282,81 @@ static double hyphen_width(ts_ctx *c, const ts_cstyle *st) {
   return w->width * st->size / 1000.0;
 }
 
+/* Hyphenation points by word: a book repeats its words, libhyphen's
+ * patterns cost a microsecond a word. */
+typedef struct hyph_entry {
+  uint64_t hash;
+  const char *word;
+  size_t len;
+  uint8_t n;
+  uint8_t points[31];
+} hyph_entry;
+
+struct ts_hyphcache {
+  hyph_entry *slots;
+  size_t cap, used;
+};
+
+static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
+                             size_t *points, size_t *n) {
+  ts_hyphcache *h = c->hyphs;
+  if (!h) {
+    h = c->hyphs = tpl_arena_calloc(c->a, 1, sizeof *h);
+    h->cap = 4096;
+    h->slots = calloc(h->cap, sizeof *h->slots);
+    tpl_arena_defer(c->a, free, h->slots);
+  }
+  uint64_t hv = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) {
+    hv ^= (unsigned char)w[i];
+    hv *= 1099511628211ull;
+  }
+  size_t j = hv & (h->cap - 1);
+  for (; h->slots[j].word; j = (j + 1) & (h->cap - 1)) {
+    hyph_entry *e = &h->slots[j];
+    if (e->hash == hv && e->len == len && memcmp(e->word, w, len) == 0) {
+      for (size_t i = 0; i < e->n; i++)
+        points[i] = e->points[i];
+      *n = e->n;
+      return true;
+    }
+  }
+  size_t got = 0;
+  if (ts_hyphenate(c->hyph, c->lang, w, len, points, 31, &got) != TS_HYPHEN_OK)
+    got = 0;
+  if (got > 31)
+    got = 31;
+  if ((h->used + 1) * 2 > h->cap) {
+    size_t nc = h->cap * 2;
+    hyph_entry *ns = calloc(nc, sizeof *ns);
+    for (size_t i = 0; i < h->cap; i++) {
+      if (!h->slots[i].word)
+        continue;
+      size_t k = h->slots[i].hash & (nc - 1);
+      while (ns[k].word)
+        k = (k + 1) & (nc - 1);
+      ns[k] = h->slots[i];
+    }
+    memset(h->slots, 0, h->cap * sizeof *h->slots);
+    h->slots = ns;
+    h->cap = nc;
+    tpl_arena_defer(c->a, free, ns);
+    j = hv & (h->cap - 1);
+    while (h->slots[j].word)
+      j = (j + 1) & (h->cap - 1);
+  }
+  hyph_entry *e = &h->slots[j];
+  e->hash = hv;
+  e->word = tpl_arena_strndup(c->a, w, len);
+  e->len = len;
+  e->n = (uint8_t)got;
+  for (size_t i = 0; i < got; i++)
+    e->points[i] = (uint8_t)points[i];
+  *n = got;
+  h->used++;
+  return true;
+}
+
 /* Ends the word being gathered: boxes, with hyphenation points and the
  * breaks after explicit hyphens and dashes between them. */
 static void flush_word(itemizer *z) {
@@ -307,11 +387,10 @@ static void flush_word(itemizer *z) {
       bl += (size_t)utf8proc_encode_char((int32_t)z->wcp[i],
                                          (utf8proc_uint8_t *)utf8 + bl);
     }
-    if (fits) {
+    if (fits && bl < 255) {
       off[n] = bl;
       size_t bp[64], nb = 0;
-      if (ts_hyphenate(c->hyph, c->lang, utf8, bl, bp, 64, &nb) ==
-          TS_HYPHEN_OK) {
+      if (hyphenate_cached(c, utf8, bl, bp, &nb)) {
         /* byte offsets to code point indexes */
         size_t k = 0;
         for (size_t i = 0; i < nb; i++) {
@@ -359,8 +438,8 @@ static void flush_word(itemizer *z) {
 static void word_push(itemizer *z, uint32_t cp, const piece *pc) {
   if (z->wn == z->wcap) {
     size_t ncap = z->wcap ? z->wcap * 2 : 64;
-    uint32_t *ncp = tpl_arena_alloc(z->c->a, ncap * sizeof *ncp);
-    const piece **npc = tpl_arena_alloc(z->c->a, ncap * sizeof *npc);
+    uint32_t *ncp = tpl_arena_alloc(z->ar, ncap * sizeof *ncp);
+    const piece **npc = tpl_arena_alloc(z->ar, ncap * sizeof *npc);
     if (z->wn) {
       memcpy(ncp, z->wcp, z->wn * sizeof *ncp);
       memcpy(npc, z->wpc, z->wn * sizeof *npc);
@@ -546,7 +625,7 @@ static void add_anchor(lay *L, const char *id) {
   pending *p = &L->pd;
   if (p->nanchors == p->canchors) {
     size_t nc = p->canchors ? p->canchors * 2 : 4;
-    const char **na = tpl_arena_alloc(L->c->a, nc * sizeof *na);
+    const char **na = tpl_arena_alloc(L->c->pa, nc * sizeof *na);
     if (p->nanchors)
       memcpy(na, p->anchors, p->nanchors * sizeof *na);
     p->anchors = na;
@@ -620,10 +699,10 @@ static const char *pageref_text(ts_ctx *c, const char *id, int style) {
       return c->ref_texts[i];
   (void)style;
   c->refs_pending = true;
-  return "000";
+  return "00";
 }
 
-static double text_width(const ts_cstyle *st, const char *text) {
+double ts_text_width(const ts_cstyle *st, const char *text) {
   double w = 0;
   const utf8proc_uint8_t *s = (const utf8proc_uint8_t *)text;
   size_t len = strlen(text);
@@ -677,7 +756,7 @@ static ts_run *lb_new_run(line_builder *b) {
   ts_vline *ln = b->ln;
   if (ln->nruns == b->cruns) {
     size_t nc = b->cruns ? b->cruns * 2 : 8;
-    ts_run *nr = tpl_arena_alloc(b->c->a, nc * sizeof *nr);
+    ts_run *nr = tpl_arena_alloc(b->c->pa, nc * sizeof *nr);
     if (ln->nruns)
       memcpy(nr, ln->runs, ln->nruns * sizeof *nr);
     ln->runs = nr;
@@ -732,7 +811,7 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st,
     gap = 0;
   }
   for (size_t i = 0; i < n; i++)
-    rb_push(b->c->a, &b->rb, codes[i], (i == 0 ? gap : 0) + (kern ? kern[i] : 0));
+    rb_push(b->c->pa, &b->rb, codes[i], (i == 0 ? gap : 0) + (kern ? kern[i] : 0));
   /* The run's end where the viewer's pen will be, so the next gap is
      measured from there (rounding does not accumulate). */
   if (same) {
@@ -760,7 +839,7 @@ static void lb_link(line_builder *b, const char *href, double x0, double x1,
   }
   if (ln->nlinks == *clinks) {
     size_t nc = *clinks ? *clinks * 2 : 4;
-    ts_link *nl = tpl_arena_alloc(b->c->a, nc * sizeof *nl);
+    ts_link *nl = tpl_arena_alloc(b->c->pa, nc * sizeof *nl);
     if (ln->nlinks)
       memcpy(nl, ln->links, ln->nlinks * sizeof *nl);
     ln->links = nl;
@@ -790,7 +869,7 @@ static double skip_set(ts_skip s, const ts_line *l) {
 static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                           double measure, bool avoid_inside) {
   ts_ctx *c = L->c;
-  itemizer z = {.c = c, .block = bs};
+  itemizer z = {.c = c, .ar = pa->ar, .block = bs};
   bool indent_done = false;
   for (size_t i = 0; i < pa->n; i++) {
     const piece *pc = &pa->p[i];
@@ -835,19 +914,41 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       flush_word(&z);
       flush_space(&z);
       const char *t = pageref_text(c, pc->text, pc->ref_style);
-      double w = text_width(pc->st, t);
+      double w = ts_text_width(pc->st, t);
+      /* After a leader, a number gets a column at least three digits wide
+         and is set flush right in it: the leader takes up the difference,
+         so the number never changes the lines and one pass is enough (a
+         wider number asks for another). */
+      if (z.has_leader) {
+        double col = ts_text_width(pc->st, "000");
+        if (w < col)
+          w = col;
+      }
       add_item(&z, ts_box(w),
                (item_ref){R_PAGEREF, pc->st, pc->st->face, pc->st->size, 0,
                           NULL, pc->href, pc->text, pc->ref_style});
+      z.refs[z.n - 1].rise = z.has_leader ? 1 : 0; /* marks a fixed column */
       break;
     }
     }
   }
   flush_word(&z);
   z.space_pending = false;
-  /* Trailing glue never ends a paragraph. */
-  while (z.n && z.items[z.n - 1].type == TS_GLUE && z.refs[z.n - 1].kind == R_NONE)
-    z.n--;
+  /* Trailing glue never ends a paragraph, nor does a last line break (a
+     <br/> or the newline that ends a <pre>, as in HTML). */
+  for (;;) {
+    while (z.n && z.items[z.n - 1].type == TS_GLUE &&
+           z.refs[z.n - 1].kind == R_NONE)
+      z.n--;
+    if (z.n >= 3 && z.items[z.n - 1].type == TS_PENALTY &&
+        z.items[z.n - 1].penalty <= -TS_INF_PENALTY &&
+        z.items[z.n - 2].type == TS_GLUE && z.items[z.n - 2].fil &&
+        z.items[z.n - 3].type == TS_PENALTY) {
+      z.n -= 3;
+      continue;
+    }
+    break;
+  }
   if (!z.n)
     return;
   ts_break_params bp = c->bp;
@@ -883,13 +984,13 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
   bp.emergency_stretch = 3 * em;
 
   ts_breaks br;
-  ts_break_lines(c->a, z.items, z.n, &bp, &br);
+  ts_break_lines(z.ar, z.items, z.n, &bp, &br);
 
   strut bst = strut_of(bs);
   size_t nl = br.n_lines;
   for (size_t li = 0; li < nl; li++) {
     const ts_line *l = &br.lines[li];
-    ts_vline *ln = tpl_arena_calloc(c->a, 1, sizeof *ln);
+    ts_vline *ln = tpl_arena_calloc(c->pa, 1, sizeof *ln);
     ln->x = x;
     ln->width = measure;
     line_builder b = {.c = c, .ln = ln};
@@ -905,7 +1006,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         if (r->kind == R_LEADER) {
           if (ln->nleaders == cleaders) {
             size_t ncap = cleaders ? cleaders * 2 : 2;
-            ts_leader *nl2 = tpl_arena_alloc(c->a, ncap * sizeof *nl2);
+            ts_leader *nl2 = tpl_arena_alloc(c->pa, ncap * sizeof *nl2);
             if (ln->nleaders)
               memcpy(nl2, ln->leaders, ln->nleaders * sizeof *nl2);
             ln->leaders = nl2;
@@ -929,7 +1030,11 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         continue;
       switch (r->kind) {
       case R_TEXT: {
-        strut s = strut_of(r->st);
+        /* An inline box widens the line only when its glyphs reach past
+           the paragraph's strut (TeX's way: an even baseline grid, unless
+           a formula or a big letter needs the room). */
+        strut s = {r->face->ascent * r->size / 1000.0,
+                   -r->face->descent * r->size / 1000.0};
         if (s.above + r->rise > above)
           above = s.above + r->rise;
         if (s.below - r->rise > below)
@@ -945,7 +1050,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       case R_PAGEREF: {
         if (ln->nrefs == crefs) {
           size_t ncap = crefs ? crefs * 2 : 2;
-          ts_pageref *nr = tpl_arena_alloc(c->a, ncap * sizeof *nr);
+          ts_pageref *nr = tpl_arena_alloc(c->pa, ncap * sizeof *nr);
           if (ln->nrefs)
             memcpy(nr, ln->refs, ln->nrefs * sizeof *nr);
           ln->refs = nr;
@@ -954,7 +1059,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         lb_close(&b);
         ln->refs[ln->nrefs++] =
             (ts_pageref){r->text, r->ref_style, (ts_face *)r->face, r->size,
-                         r->st->color, pos, it->width};
+                         r->st->color, pos, it->width, r->rise != 0};
         if (r->href)
           lb_link(&b, r->href, pos, pos + it->width, above, below, &clinks);
         break;
@@ -962,7 +1067,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       case R_ANCHOR:
         if (ln->nanchors == canchors) {
           size_t ncap = canchors ? canchors * 2 : 2;
-          const char **na = tpl_arena_alloc(c->a, ncap * sizeof *na);
+          const char **na = tpl_arena_alloc(c->pa, ncap * sizeof *na);
           if (ln->nanchors)
             memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
           ln->anchors = na;
@@ -992,7 +1097,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       for (size_t i = 0; i < p->nanchors; i++) {
         if (ln->nanchors == canchors) {
           size_t ncap = canchors ? canchors * 2 : 2;
-          const char **na = tpl_arena_alloc(c->a, ncap * sizeof *na);
+          const char **na = tpl_arena_alloc(c->pa, ncap * sizeof *na);
           if (ln->nanchors)
             memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
           ln->anchors = na;
@@ -1009,7 +1114,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         for (size_t i = 0; i < tmp.nruns; i++)
           tmp.runs[i].x += -mw - gapw;
         /* the marker's runs go first, hanging left of the line */
-        ts_run *nr = tpl_arena_alloc(c->a, (ln->nruns + tmp.nruns) * sizeof *nr);
+        ts_run *nr = tpl_arena_alloc(c->pa, (ln->nruns + tmp.nruns) * sizeof *nr);
         memcpy(nr, tmp.runs, tmp.nruns * sizeof *nr);
         if (ln->nruns)
           memcpy(nr + tmp.nruns, ln->runs, ln->nruns * sizeof *nr);
@@ -1042,7 +1147,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
 /* Sets text on one line at its natural width (margin boxes, markers). */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line) {
-  itemizer z = {.c = c, .block = st};
+  itemizer z = {.c = c, .ar = tpl_arena_new(), .block = st};
   piece pc = {P_TEXT, st, text, strlen(text), NULL, 0};
   ts_cstyle plain = *st;
   plain.hyphens = false;
@@ -1061,6 +1166,7 @@ double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
       pos += it->width;
   }
   lb_close(&b);
+  tpl_arena_free(z.ar);
   line->width = pos;
   return pos;
 }
@@ -1073,7 +1179,7 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
   const css_decl *d = ps->css->decl[CSS_P_CONTENT];
   css_content_item *items;
   size_t ni;
-  if (!css_read_content(c->a, d->value, d->nvalue, &items, &ni))
+  if (!css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
     return;
   for (size_t i = 0; i < ni; i++) {
     const css_content_item *it = &items[i];
@@ -1125,7 +1231,7 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
     /* Images are set from the next issue on; until then the alternative
        text stands in, in brackets, so nothing vanishes silently. */
     const char *alt = ts_node_attr(ch, "alt");
-    char *t = tpl_arena_alloc(c->a, (alt ? strlen(alt) : 5) + 3);
+    char *t = tpl_arena_alloc(c->pa, (alt ? strlen(alt) : 5) + 3);
     sprintf(t, "[%s]", alt && *alt ? alt : "image");
     push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0});
     return;
@@ -1200,7 +1306,7 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
   css_string_set *sets;
   size_t ns;
   const css_decl *d = st->string_set;
-  if (!css_read_string_set(c->a, d->value, d->nvalue, &sets, &ns))
+  if (!css_read_string_set(c->pa, d->value, d->nvalue, &sets, &ns))
     return;
   for (size_t i = 0; i < ns; i++) {
     char *buf = NULL;
@@ -1220,7 +1326,7 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
         text_of(n, &buf, &len, &cap);
       }
     }
-    const char *v = collapse_ws(c->a, buf ? buf : "", len);
+    const char *v = collapse_ws(c->pa, buf ? buf : "", len);
     free(buf);
     pending *p = &L->pd;
     if (p->nstrings < sizeof p->strings / sizeof p->strings[0]) {
@@ -1269,8 +1375,8 @@ static const char *marker_text(ts_ctx *c, ts_node *li, const ts_cstyle *st) {
     style = CSS_CS_LOWER_ALPHA;
   else if (!strcasecmp(t, "upper-alpha") || !strcasecmp(t, "upper-latin"))
     style = CSS_CS_UPPER_ALPHA;
-  const char *num = css_format_counter(c->a, idx, style);
-  char *out = tpl_arena_alloc(c->a, strlen(num) + 2);
+  const char *num = css_format_counter(c->pa, idx, style);
+  char *out = tpl_arena_alloc(c->pa, strlen(num) + 2);
   sprintf(out, "%s.", num);
   return out;
 }
@@ -1307,7 +1413,8 @@ static void flush_para(lay *L, para *pa, const ts_cstyle *bs, double x,
       if (pa->p[i].kind == P_ANCHOR)
         add_anchor(L, pa->p[i].text);
   }
-  pa->n = 0;
+  tpl_arena_free(pa->ar);
+  *pa = (para){0};
 }
 
 static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
@@ -1358,7 +1465,7 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
   if (st->counter_reset) {
     const char **names;
     long *values;
-    size_t nc = css_read_counters(c->a, st->counter_reset->value,
+    size_t nc = css_read_counters(c->pa, st->counter_reset->value,
                                   st->counter_reset->nvalue, &names, &values);
     for (size_t i = 0; i < nc; i++)
       if (!strcasecmp(names[i], "page")) {
@@ -1389,7 +1496,7 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
   ts_vblock *blk = NULL;
   if (boxed) {
     before_content(L, true);
-    blk = tpl_arena_calloc(c->a, 1, sizeof *blk);
+    blk = tpl_arena_calloc(c->pa, 1, sizeof *blk);
     blk->x = bx;
     blk->width = bw;
     blk->has_bg = st->has_bg;

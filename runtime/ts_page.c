@@ -149,7 +149,7 @@ static const page_geo *geo_for(ts_ctx *c, ts_pages *pg, const char *name,
   }
   if (pg->ngeos == pg->cgeos) {
     size_t nc = pg->cgeos ? pg->cgeos * 2 : 8;
-    struct geo_cache *ng = tpl_arena_alloc(c->a, nc * sizeof *ng);
+    struct geo_cache *ng = tpl_arena_alloc(c->pa, nc * sizeof *ng);
     if (pg->ngeos)
       memcpy(ng, pg->geos, pg->ngeos * sizeof *ng);
     pg->geos = ng;
@@ -183,7 +183,7 @@ static void anchor_put(ts_ctx *c, ts_pages *pg, const char *id, size_t page,
                        double y) {
   if ((pg->aused + 1) * 2 > pg->acap) {
     size_t nc = pg->acap ? pg->acap * 2 : 1024;
-    anchor_pos *na = tpl_arena_calloc(c->a, nc, sizeof *na);
+    anchor_pos *na = tpl_arena_calloc(c->pa, nc, sizeof *na);
     for (size_t i = 0; i < pg->acap; i++) {
       anchor_pos *e = &pg->anchors[i];
       if (!e->id)
@@ -244,7 +244,7 @@ static double item_height(const ts_vitem *it) {
 static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
   if (pg->n == pg->cap) {
     size_t nc = pg->cap ? pg->cap * 2 : 64;
-    ts_page *np = tpl_arena_alloc(c->a, nc * sizeof *np);
+    ts_page *np = tpl_arena_alloc(c->pa, nc * sizeof *np);
     if (pg->n)
       memcpy(np, pg->p, pg->n * sizeof *np);
     pg->p = np;
@@ -273,7 +273,7 @@ static void place_anchors(ts_ctx *c, ts_pages *pg, size_t pi) {
 }
 
 ts_pages *ts_paginate(ts_ctx *c) {
-  ts_pages *pg = tpl_arena_calloc(c->a, 1, sizeof *pg);
+  ts_pages *pg = tpl_arena_calloc(c->pa, 1, sizeof *pg);
   const ts_vitem *items = c->vl.items;
   size_t n = c->vl.n, pos = 0;
   const char *name = NULL;
@@ -494,7 +494,7 @@ static bool eval_content(ts_ctx *c, const ts_pages *pg, const ts_page *p,
                          box_text *out) {
   css_content_item *items;
   size_t ni;
-  if (!d || !css_read_content(c->a, d->value, d->nvalue, &items, &ni))
+  if (!d || !css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
     return false;
   for (size_t i = 0; i < ni; i++) {
     const css_content_item *it = &items[i];
@@ -505,10 +505,10 @@ static bool eval_content(ts_ctx *c, const ts_pages *pg, const ts_page *p,
     case CSS_C_COUNTER_PAGE:
       if (out->counter_style < 0)
         out->counter_style = it->counter_style;
-      bt_add(out, css_format_counter(c->a, p->counter, it->counter_style));
+      bt_add(out, css_format_counter(c->pa, p->counter, it->counter_style));
       break;
     case CSS_C_COUNTER_PAGES:
-      bt_add(out, css_format_counter(c->a, (long)pg->n, it->counter_style));
+      bt_add(out, css_format_counter(c->pa, (long)pg->n, it->counter_style));
       break;
     case CSS_C_STRING_REF: {
       const char *v = string_value(c, p, entering, it->text, it->string_policy);
@@ -545,7 +545,7 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
       free(bt.buf);
       continue;
     }
-    css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+    css_style *css = tpl_arena_alloc(c->pa, sizeof *css);
     *css = *root->css;
     for (int k = 0; k < CSS_P_COUNT; k++)
       if (g->box[b][k] && css_prop_inherited((css_prop)k))
@@ -617,8 +617,8 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
     size_t nd = start + dw <= x1 ? (size_t)((x1 - dw - start) / step) + 1 : 0;
     if (!nd)
       continue;
-    uint32_t *codes = tpl_arena_alloc(c->a, nd * sizeof *codes);
-    int32_t *kern = tpl_arena_alloc(c->a, nd * sizeof *kern);
+    uint32_t *codes = tpl_arena_alloc(c->pa, nd * sizeof *codes);
+    int32_t *kern = tpl_arena_alloc(c->pa, nd * sizeof *kern);
     for (size_t k = 0; k < nd; k++) {
       codes[k] = dot;
       kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
@@ -761,7 +761,7 @@ static ts_page_label_style label_style(int cs) {
 
 int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                    ts_engine_stats *stats) {
-  ts_pdf *pdf = ts_pdf_new(c->a, c->rep, c->in->name);
+  ts_pdf *pdf = ts_pdf_new(c->pa, c->rep, c->in->name);
   ts_pdf_set_info(pdf, &c->in->info);
   strings_state st = {0};
   open_blocks ob = {0};
@@ -773,7 +773,7 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
     for (size_t k = p->start; k < p->end; k++) {
       const ts_vitem *it = &c->vl.items[k];
       if (it->type == TS_V_STRING_SET)
-        str_set(c->a, &st, it->u.str.name, it->u.str.value);
+        str_set(c->pa, &st, it->u.str.name, it->u.str.value);
     }
   }
   /* Page labels follow the counter styles the margin boxes print; a page

@@ -358,8 +358,8 @@ typedef struct tj_buf {
 } tj_buf;
 
 static void tj_flush(tj_buf *t) {
-  t->b[t->n] = '\0';
-  HPDF_Stream_WriteStr(t->stream, t->b);
+  /* Binary: the strings hold NUL bytes, so not WriteStr. */
+  HPDF_Stream_Write(t->stream, (const HPDF_BYTE *)t->b, (HPDF_UINT)t->n);
   t->n = 0;
 }
 
@@ -396,13 +396,15 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
     return;
 
   tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
-  static const char hex[] = "0123456789ABCDEF";
+  /* Literal strings, two bytes a glyph (half of hex's four): only the
+   * delimiters, the backslash and CR (which a reader would turn into LF)
+   * are escaped. */
   bool in_string = false;
   tj_put(&t, "[", 1);
   for (size_t i = 0; i < n; i++) {
     if (kern && kern[i]) {
       char num[16];
-      int len = snprintf(num, sizeof num, "%s%ld", in_string ? ">" : "",
+      int len = snprintf(num, sizeof num, "%s%ld", in_string ? ")" : "",
                          -(long)kern[i]);
       tj_put(&t, num, (size_t)len);
       in_string = false;
@@ -411,13 +413,30 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
      * libharu's CIDs are BMP code points, so anything else becomes U+FFFD. */
     uint32_t c = codes[i] > 0xFFFF ? 0xFFFD : codes[i];
     mark_code(font, c);
-    char g[5] = {'<', hex[c >> 12], hex[(c >> 8) & 15], hex[(c >> 4) & 15],
-                 hex[c & 15]};
-    tj_put(&t, in_string ? g + 1 : g, in_string ? 4 : 5);
+    char g[5];
+    size_t k = 0;
+    if (!in_string)
+      g[k++] = '(';
+    unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)(c & 0xFF)};
+    for (int j = 0; j < 2; j++) {
+      if (b[j] == '(' || b[j] == ')' || b[j] == '\\') {
+        tj_put(&t, g, k);
+        k = 0;
+        char esc[2] = {'\\', (char)b[j]};
+        tj_put(&t, esc, 2);
+      } else if (b[j] == '\r') {
+        tj_put(&t, g, k);
+        k = 0;
+        tj_put(&t, "\\r", 2);
+      } else {
+        g[k++] = (char)b[j];
+      }
+    }
+    tj_put(&t, g, k);
     in_string = true;
   }
   if (in_string)
-    tj_put(&t, ">", 1);
+    tj_put(&t, ")", 1);
   tj_put(&t, "] TJ\n", 5);
   tj_flush(&t);
   HPDF_Page_EndText(pg);

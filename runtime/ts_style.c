@@ -390,7 +390,7 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   return s;
 }
 
-ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
+static ts_cstyle *pseudo_style(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
   ts_cstyle *parent = ts_style_of(c, n);
   css_style *css = tpl_arena_alloc(c->a, sizeof *css);
   css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, pe, parent->css, css);
@@ -404,4 +404,47 @@ ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
   ts_style_compute(c, NULL, parent, pe, s, css);
   s->lang = parent->lang;
   return s;
+}
+
+/* Whether any selector with pe could give n a ::before or ::after box:
+   only then is the whole cascade run for it. */
+static bool may_have_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
+  for (size_t i = 0; i < c->npseudo; i++)
+    if (c->pseudo_sels[i]->pseudo == pe &&
+        css_selector_matches(c->pseudo_sels[i], &c->dom, n))
+      return true;
+  return false;
+}
+
+void ts_style_init(ts_ctx *c) {
+  size_t n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    n = 0;
+    for (size_t s = 0; s < c->nsheets; s++) {
+      const css_stylesheet *sh = c->sheets[s];
+      for (size_t r = 0; r < sh->nrules; r++)
+        for (size_t k = 0; k < sh->rules[r].nsels; k++)
+          if (sh->rules[r].sels[k].pseudo != CSS_PE_NONE) {
+            if (pass)
+              c->pseudo_sels[n] = &sh->rules[r].sels[k];
+            n++;
+          }
+    }
+    if (!pass)
+      c->pseudo_sels = tpl_arena_alloc(c->a, (n ? n : 1) * sizeof *c->pseudo_sels);
+  }
+  c->npseudo = n;
+}
+
+ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
+  if (!n->pseudo_done) {
+    n->pseudo_done = true;
+    if (c->npseudo) {
+      if (may_have_pseudo(c, n, CSS_PE_BEFORE))
+        n->before = pseudo_style(c, n, CSS_PE_BEFORE);
+      if (may_have_pseudo(c, n, CSS_PE_AFTER))
+        n->after = pseudo_style(c, n, CSS_PE_AFTER);
+    }
+  }
+  return pe == CSS_PE_BEFORE ? n->before : n->after;
 }

@@ -222,11 +222,13 @@ static void test_sample(void) {
                     "/Border [ 0 0 0 ]"));
   CHECK(!strstr(out, "/H /"));
   CHECK(strstr(out, "[ 9 0 R /XYZ 0 600 null ]"));
-  /* Kerning as TJ numbers; Tc only where letter-spaced, then reset. */
+  /* Kerning as TJ numbers; Tc only where letter-spaced, then reset. The
+   * strings are literal, two bytes a glyph (the NUL high bytes of ASCII
+   * are removed by the tr above). */
   CHECK(strstr(out, "BT\n/F1 14 Tf\n0 0 0 rg\n72 560 Td\n"
-                    "[<0041>80<0056>60<0041>40<005400410052>] TJ\nET\n"));
+                    "[(A)80(V)60(A)40(TAR)] TJ\nET\n"));
   CHECK(strstr(out, "0.5 0 0 rg\n1.5 Tc\n72 490 Td\n"
-                    "[<007300700061006300650064>] TJ\nET\n"));
+                    "[(spaced)] TJ\nET\n"));
   CHECK(strstr(out, "0 0 0 rg\n0 Tc\n200 490 Td\n"));
   CHECK(in_order(out, (const char *const[]){"[3 2 ] 0 d", "[1 2 ] 0 d", NULL}));
 

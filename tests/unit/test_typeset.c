@@ -1,5 +1,6 @@
 /* The PDF engine end to end on small documents. With arguments it
  * typesets a file: test_typeset DOC.xhtml [SHEET.css...] OUT.pdf. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,177 @@ static int render(const char *doc, size_t len, const char **css, size_t ncss,
   return rc;
 }
 
+/* ---- checks on real output ------------------------------------------ */
+
+static char *run(const char *cmd) {
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, n = 0;
+  char *b = malloc(cap);
+  size_t k;
+  while ((k = fread(b + n, 1, cap - n - 1, f)) > 0) {
+    n += k;
+    if (n + 1 >= cap)
+      b = realloc(b, cap *= 2);
+  }
+  b[n] = 0;
+  pclose(f);
+  return b;
+}
+
+/* The text of page n (1-based) of the PDF. */
+static char *page_text(const char *pdf, int n) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -f %d -l %d '%s' - 2>&1", n, n, pdf);
+  return run(cmd);
+}
+
+static int page_count(const char *pdf) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
+  char *o = run(cmd);
+  const char *p = o ? strstr(o, "Pages:") : NULL;
+  int n = p ? atoi(p + 6) : -1;
+  free(o);
+  return n;
+}
+
+/* Which page (1-based) holds text, 0 if none. */
+static int page_of(const char *pdf, const char *text) {
+  int n = page_count(pdf);
+  for (int i = 1; i <= n; i++) {
+    char *t = page_text(pdf, i);
+    bool hit = t && strstr(t, text);
+    free(t);
+    if (hit)
+      return i;
+  }
+  return 0;
+}
+
+static const char *tmp_pdf = "/tmp/octavo-test-typeset.pdf";
+
+static int typeset(const char *doc, const char *css) {
+  const char *sheets[1] = {css};
+  return render(doc, strlen(doc), sheets, 1, tmp_pdf, NULL);
+}
+
+#define PAGE_CSS                                                               \
+  "@page { size: 300pt 300pt; margin: 50pt 40pt }\n"                           \
+  "html { font-family: 'DejaVu Serif'; font-size: 10pt; line-height: 12pt }\n" \
+  "p { margin: 0 }\n"
+
+/* 200pt of text area: 16 lines of 12pt (and 8pt over). */
+static char *lines_doc(const char *before, int nlines_par, const char *after) {
+  size_t cap = 65536;
+  char *d = malloc(cap);
+  size_t n = (size_t)snprintf(
+      d, cap, "<html xmlns='http://www.w3.org/1999/xhtml'><body>%s", before);
+  n += (size_t)snprintf(d + n, cap - n, "<p>");
+  for (int i = 0; i < nlines_par; i++)
+    n += (size_t)snprintf(d + n, cap - n, "line%02d<br/>", i + 1);
+  n += (size_t)snprintf(d + n, cap - n, "</p>%s</body></html>", after);
+  return d;
+}
+
+static void test_pages(void) {
+  /* 20 lines: 16 on the first page, 4 on the second. */
+  char *d = lines_doc("", 20, "");
+  CHECK(typeset(d, PAGE_CSS) == 0);
+  CHECK(page_count(tmp_pdf) == 2);
+  CHECK(page_of(tmp_pdf, "line16") == 1 && page_of(tmp_pdf, "line17") == 2);
+  free(d);
+  /* 17 lines: one would be a widow, so two go over (widows: 2). */
+  d = lines_doc("", 17, "");
+  CHECK(typeset(d, PAGE_CSS) == 0);
+  CHECK(page_of(tmp_pdf, "line15") == 1 && page_of(tmp_pdf, "line16") == 2);
+  free(d);
+  /* widows: 4 */
+  d = lines_doc("", 18, "");
+  CHECK(typeset(d, PAGE_CSS "p { widows: 4 }") == 0);
+  CHECK(page_of(tmp_pdf, "line14") == 1 && page_of(tmp_pdf, "line15") == 2);
+  free(d);
+  /* A heading at the foot of a page goes over with its paragraph's first
+     lines (break-after: avoid in the user-agent sheet, orphans: 2). */
+  d = lines_doc("<p>a<br/>b<br/>c<br/>d<br/>e<br/>f<br/>g<br/>h<br/>i<br/>"
+                "j<br/>k<br/>l<br/>m<br/>n</p><h2>Heading</h2>",
+                6, "");
+  CHECK(typeset(d, PAGE_CSS "h2 { font-size: 10pt; line-height: 12pt; "
+                            "margin: 0 }") == 0);
+  CHECK(page_of(tmp_pdf, "Heading") == 2 && page_of(tmp_pdf, "line01") == 2);
+  CHECK(page_of(tmp_pdf, "n\n") == 1 || page_of(tmp_pdf, "\nn") == 1);
+  free(d);
+  /* break-before: right leaves a blank left page, with nothing on it,
+     not even the running head of its :left rule. */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<p>one</p><div class='c'><p>two</p></div></body></html>",
+                PAGE_CSS ".c { break-before: right }\n"
+                         "@page :left { @top-left { content: 'HEAD' } }\n"
+                         "@page :blank { @top-left { content: none } }") == 0);
+  CHECK(page_count(tmp_pdf) == 3);
+  char *t = page_text(tmp_pdf, 2);
+  CHECK(t && strspn(t, " \n\f") == strlen(t));
+  free(t);
+  CHECK(page_of(tmp_pdf, "two") == 3);
+}
+
+static void test_references(void) {
+  /* A table of contents: target-counter after a leader, right page
+     numbers; the running head is the chapter title except where it
+     starts (first-except); page labels roman then arabic. */
+  const char *doc =
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+      "<div class='front'><p class='toc'><a href='#a'>Alpha</a></p>"
+      "<p class='toc'><a href='#b'>Beta</a></p></div>"
+      "<div class='ch'><h1 id='a'>Alpha</h1><p>x<br/>x<br/>x<br/>x<br/>x<br/>"
+      "x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>"
+      "x<br/>x</p><p>Ending (one) \\ two</p></div>"
+      "<div class='ch'><h1 id='b'>Beta</h1><p>y</p></div></body></html>";
+  const char *css =
+      PAGE_CSS
+      ".toc a::after { content: leader('.') target-counter(attr(href), page) }\n"
+      ".front { page: front }\n"
+      ".ch { break-before: page; page: body }\n"
+      ".ch:first-child { counter-reset: page 1 }\n"
+      "div.front + div.ch { counter-reset: page 1 }\n"
+      "h1 { string-set: title content(); font-size: 10pt; margin: 0 }\n"
+      "@page front { @bottom-center { content: counter(page, lower-roman) } }\n"
+      "@page body { @bottom-center { content: '-' counter(page) '-' }\n"
+      "  @top-center { content: string(title, first-except) } }\n";
+  CHECK(typeset(doc, css) == 0);
+  /* front: i; Alpha: 1-2; Beta: 3 */
+  CHECK(page_count(tmp_pdf) == 4);
+  char *t = page_text(tmp_pdf, 1);
+  /* pdftotext puts the right-aligned numbers in a column of their own */
+  CHECK(t && strstr(t, "Alpha . . .") && strstr(t, "Beta . . ."));
+  CHECK(t && strstr(t, "\n1\n3\n"));
+  CHECK(t && strstr(t, "i\n"));
+  free(t);
+  t = page_text(tmp_pdf, 2);
+  CHECK(t && strstr(t, "-1-") && strstr(t, "Alpha") && strstr(t, "x"));
+  free(t);
+  t = page_text(tmp_pdf, 3); /* the head: Alpha, not on its first page */
+  CHECK(t && strstr(t, "-2-") && strncmp(t, "Alpha", 5) == 0);
+  CHECK(t && strstr(t, "Ending (one) \\ two"));
+  free(t);
+  t = page_text(tmp_pdf, 4);
+  CHECK(t && strstr(t, "-3-") && !strstr(t, "Alpha"));
+  free(t);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd,
+           "qpdf --json --json-key=pagelabels '%s' 2>&1 | tr -d ' \n'",
+           tmp_pdf);
+  t = run(cmd);
+  CHECK(t && strstr(t, "\"/S\":\"/r\"") && strstr(t, "\"/S\":\"/D\""));
+  free(t);
+  snprintf(cmd, sizeof cmd, "qpdf --check '%s' 2>&1", tmp_pdf);
+  t = run(cmd);
+  CHECK(t && strstr(t, "No syntax or stream encoding errors") &&
+        !strstr(t, "WARNING"));
+  free(t);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -73,10 +245,16 @@ int main(int argc, char **argv) {
     }
     ts_engine_stats st = {0};
     int rc = render(doc, len, css, ncss, argv[argc - 1], &st);
-    fprintf(stderr, "%zu pages, %zu lines, %d passes\n", st.pages, st.lines,
-            st.passes);
+    fprintf(stderr,
+            "%zu pages, %zu lines, %d passes; read %.3f s, layout %.3f s, "
+            "pages %.3f s, write %.3f s\n",
+            st.pages, st.lines, st.passes, st.t_read, st.t_layout, st.t_pages,
+            st.t_write);
     return rc ? 1 : 0;
   }
+  test_pages();
+  test_references();
+  remove(tmp_pdf);
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
