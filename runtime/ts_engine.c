@@ -79,6 +79,61 @@ static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
   c->nrefs = n;
 }
 
+/* @font-face rules: each names a family, a weight, a style and a file,
+ * resolved through the caller (which keeps paths inside the book). */
+static void load_font_faces(ts_ctx *c) {
+  for (size_t s = 1; s < c->nsheets; s++) {
+    const css_stylesheet *sh = c->sheets[s];
+    for (size_t i = 0; i < sh->nfonts; i++) {
+      const css_font_face *ff = &sh->fonts[i];
+      const char *family = NULL, *url = NULL;
+      unsigned uline = ff->line, ucol = ff->col;
+      int weight = 400;
+      bool italic = false;
+      for (size_t k = 0; k < ff->ndecls; k++) {
+        const css_decl *d = &ff->decls[k];
+        if (d->prop == CSS_P_FONT_FAMILY) {
+          const char **names;
+          if (css_read_font_family(c->a, d->value, d->nvalue, &names))
+            family = names[0];
+        } else if (d->prop == CSS_P_SRC) {
+          for (size_t t = 0; t < d->nvalue && !url; t++) {
+            const css_token *tk = &d->value[t];
+            if (tk->type == CSS_T_URL)
+              url = tk->text;
+            else if (tk->type == CSS_T_FUNCTION && !strcmp(tk->text, "url") &&
+                     t + 1 < d->nvalue && d->value[t + 1].type == CSS_T_STRING)
+              url = d->value[t + 1].text;
+            uline = tk->line;
+            ucol = tk->col;
+          }
+        } else if (d->prop == CSS_P_FONT_WEIGHT) {
+          const char *k2 = css_read_keyword(d->value, d->nvalue);
+          if (k2 && !strcmp(k2, "bold"))
+            weight = 700;
+          else if (!k2 && d->nvalue && d->value[0].type == CSS_T_NUMBER)
+            weight = (int)d->value[0].num;
+        } else if (d->prop == CSS_P_FONT_STYLE) {
+          const char *k2 = css_read_keyword(d->value, d->nvalue);
+          italic = k2 && (!strcmp(k2, "italic") || !strcmp(k2, "oblique"));
+        }
+      }
+      if (!family || !url) {
+        bk_report(c->rep, BK_WARNING, sh->file, ff->line, ff->col,
+                  "@font-face needs font-family and src: url(...); ignored");
+        continue;
+      }
+      const char *path =
+          c->in->resolve
+              ? c->in->resolve(c->in->resolve_user, url, sh->file, uline, ucol)
+              : NULL;
+      if (path)
+        ts_fonts_add_file(c->fonts, path, family, weight, italic, sh->file,
+                          uline, ucol);
+    }
+  }
+}
+
 int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
                      const char *pdf_path, ts_engine_stats *stats) {
   ts_ctx ctx = {0}, *c = &ctx;
@@ -97,6 +152,7 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
   ts_engine_stats st = {0};
   double t0 = now();
   ts_style_init(c);
+  load_font_faces(c);
   c->root = ts_dom_load(c);
   st.t_read = now() - t0;
   if (!c->root)

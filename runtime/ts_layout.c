@@ -25,6 +25,7 @@ typedef struct word_entry {
   int32_t *kern;
   size_t n;
   long width; /* 1/1000 em */
+  bool lig;
 } word_entry;
 
 struct ts_wordcache {
@@ -71,29 +72,43 @@ static void wc_grow(ts_wordcache *w) {
   tpl_arena_defer(w->a, free, ns);
 }
 
-static const word_entry *shape(ts_ctx *c, const ts_face *face,
-                               const uint32_t *cps, size_t n) {
+/* Ligatures belong to proportional faces set without letter-spacing: a
+ * monospaced face keeps one glyph a character (code must read as typed). */
+static bool is_monospaced(const ts_face *f) {
+  return ts_face_advance(f, 'i') == ts_face_advance(f, 'm') &&
+         ts_face_advance(f, 'i') > 0;
+}
+
+static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
+                                   const uint32_t *cps, size_t n, bool lig) {
   ts_wordcache *w = c->words;
-  uint64_t h = hash_word(face, cps, n);
+  lig = lig && !is_monospaced(face);
+  uint64_t h = hash_word(face, cps, n) ^ (lig ? 0x9e3779b97f4a7c15ull : 0);
   size_t j = h & (w->cap - 1);
   for (word_entry *e; (e = w->slots[j]); j = (j + 1) & (w->cap - 1))
-    if (e->hash == h && e->face == face && e->ncps == n &&
+    if (e->hash == h && e->face == face && e->ncps == n && e->lig == lig &&
         memcmp(e->cps, cps, n * sizeof *cps) == 0)
       return e;
   word_entry *e = tpl_arena_alloc(w->a, sizeof *e);
   e->face = face;
   e->hash = h;
+  e->lig = lig;
   e->ncps = n;
   e->cps = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *cps);
   memcpy(e->cps, cps, n * sizeof *cps);
   e->codes = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *e->codes);
   e->kern = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *e->kern);
-  e->n = ts_face_shape(c->fonts, face, cps, n, true, true, e->codes, e->kern,
+  e->n = ts_face_shape(c->fonts, face, cps, n, true, lig, e->codes, e->kern,
                        &e->width);
   w->slots[j] = e;
   if (++w->used * 2 > w->cap)
     wc_grow(w);
   return e;
+}
+
+static const word_entry *shape(ts_ctx *c, const ts_face *face,
+                               const uint32_t *cps, size_t n) {
+  return shape_lig(c, face, cps, n, false);
 }
 
 /* ---- inline content --------------------------------------------------- */
@@ -262,7 +277,7 @@ static void add_boxes(itemizer *z, const piece *pc, const uint32_t *cps,
     }
     if (!k)
       continue;
-    const word_entry *w = shape(c, f, buf, k);
+    const word_entry *w = shape_lig(c, f, buf, k, st->letter_spacing == 0);
     double size = lower ? st->size * 0.8 : st->size;
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
     add_item(z, ts_box(width),
@@ -413,7 +428,10 @@ static void flush_word(itemizer *z) {
                 z->wcp[i - 1] == 0x2014 || z->wcp[i - 1] == '/') &&
                is_letter(z->wcp[i]) && i - start >= 2 &&
                z->wpc[i - 1]->st->white_space != TS_WS_PRE;
-    if (!end && !piece_change && !hyph && !exh)
+    /* A word longer than a line could be (a URL, a token of code) may
+       break anywhere, at a price, rather than run into the margin. */
+    bool any = !end && n > 24 && i - start >= 4 && n - i >= 4;
+    if (!end && !piece_change && !hyph && !exh && !any)
       continue;
     if (i > start)
       add_boxes(z, z->wpc[start], z->wcp + start, i - start);
@@ -423,6 +441,9 @@ static void flush_word(itemizer *z) {
                (item_ref){R_HYPHEN, st, st->face, st->size, 0, NULL,
                           z->wpc[i - 1]->href, NULL, 0});
       pi++;
+    } else if (any && !exh) {
+      add_item(z, ts_penalty(0, 3000, false),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
     } else if (exh) {
       bool slash = z->wcp[i - 1] == '/';
       add_item(z,
@@ -618,7 +639,10 @@ typedef struct lay {
   pending pd;
   const char *page_in_force;
   const char *page_wanted;
-  bool started; /* any content yet */
+  bool started;    /* any content yet */
+  int avoid_depth; /* inside elements with break-inside: avoid */
+  int entry_depth; /* the depth before the first content of such an element
+                      (a break before it is allowed), -1 when none */
 } lay;
 
 static void add_anchor(lay *L, const char *id) {
@@ -662,9 +686,12 @@ static void before_content(lay *L, bool margin_glue) {
     p->brk = 0;
     p->keep = false;
   } else if (margin_glue) {
+    int depth = L->entry_depth >= 0 ? L->entry_depth : L->avoid_depth;
     vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
-                          .penalty = p->keep ? TS_INF_PENALTY : 0});
+                          .penalty = p->keep || depth > 0 ? TS_INF_PENALTY
+                                                          : 0});
   }
+  L->entry_depth = -1;
   L->started = true;
   if (margin_glue) {
     double m = p->mpos + p->mneg;
@@ -1421,7 +1448,7 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
                             double width) {
   ts_ctx *c = L->c;
   para pa = {0};
-  bool avoid = st->break_inside == TS_BRK_AVOID;
+  bool avoid = L->avoid_depth > 0;
   ts_cstyle *bst = ts_style_pseudo(c, n, CSS_PE_BEFORE);
   if (bst)
     add_generated(L, &pa, n, bst, NULL);
@@ -1528,9 +1555,12 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
                                                  : st->color}});
   } else {
     double cx = bx + bl, cw = bw - bl - br;
-    bool keep = st->break_inside == TS_BRK_AVOID;
-    (void)keep;
+    bool avoid = st->break_inside == TS_BRK_AVOID;
+    if (avoid && L->entry_depth < 0)
+      L->entry_depth = L->avoid_depth;
+    L->avoid_depth += avoid;
     layout_children(L, n, st, cx, cw);
+    L->avoid_depth -= avoid;
   }
   if (boxed) {
     /* the margins inside the box do not collapse through it */
@@ -1552,7 +1582,7 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
 int ts_layout(ts_ctx *c) {
   c->vl.n = 0;
   c->nlines = 0;
-  lay L = {.c = c};
+  lay L = {.c = c, .entry_depth = -1};
   ts_node *root = c->root;
   ts_cstyle *rs = ts_style_of(c, root);
   (void)rs;
