@@ -324,6 +324,9 @@ typedef struct css_dom {
   const char *(*attr)(const void *el, const char *name);
   const void *(*parent)(const void *el);
   const void *(*prev_sibling)(const void *el);
+  /* true when tag() always returns lower case: tags then compare with
+     strcmp (the selectors' tags are lower-cased when parsed) */
+  bool lower_tags;
 } css_dom;
 
 /* Parses one selector (no list) for tests and tools; NULL on error. */

@@ -11,7 +11,8 @@ static bool compound_matches(const css_compound *c, const css_dom *dom,
                              const void *el) {
   if (c->tag) {
     const char *tag = dom->tag(el);
-    if (!tag || strcasecmp(tag, c->tag) != 0)
+    if (!tag ||
+        (dom->lower_tags ? strcmp(tag, c->tag) : strcasecmp(tag, c->tag)) != 0)
       return false;
   }
   if (c->id) {

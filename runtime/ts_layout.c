@@ -837,8 +837,17 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st,
     b->cur = r;
     gap = 0;
   }
+  /* A gap between words gets a real space glyph, its width taken out of
+     the gap, so that text extraction and copying find the word spaces
+     without guessing from positions. */
+  int32_t first_kern = gap;
+  if (same && gap >= 100 && ts_face_has(face, ' ')) {
+    rb_push(b->c->pa, &b->rb, ' ', 0);
+    first_kern -= ts_face_advance(face, ' ');
+  }
   for (size_t i = 0; i < n; i++)
-    rb_push(b->c->pa, &b->rb, codes[i], (i == 0 ? gap : 0) + (kern ? kern[i] : 0));
+    rb_push(b->c->pa, &b->rb, codes[i],
+            (i == 0 ? first_kern : 0) + (kern ? kern[i] : 0));
   /* The run's end where the viewer's pen will be, so the next gap is
      measured from there (rounding does not accumulate). */
   if (same) {

@@ -129,8 +129,8 @@ static void xml_error(void *user, const char *msg, ...) {
 }
 
 ts_node *ts_dom_load(ts_ctx *c) {
-  c->dom = (css_dom){dom_tag, dom_id, dom_has_class, dom_attr, dom_parent,
-                     dom_prev};
+  c->dom = (css_dom){dom_tag,    dom_id,   dom_has_class, dom_attr,
+                     dom_parent, dom_prev, true};
   xmlSetGenericErrorFunc(NULL, xml_error);
   xmlDoc *doc =
       xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",

@@ -17,7 +17,7 @@ PACKAGES="
   libhpdf-dev libpng-dev libfontconfig-dev libharfbuzz-dev
   fonts-dejavu-core fonts-dejavu-extra fonts-ebgaramond-extra
   fonts-liberation2 fonts-noto-core
-  qpdf poppler-utils weasyprint
+  qpdf poppler-utils weasyprint python3-yaml
 "
 # Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
 # brings its own npm is installed already.
