@@ -54,6 +54,7 @@ typedef struct bk_options {
   bool strict;          /* warnings are errors */
   bool no_scripts;      /* do not run before/after_publish */
   int verbosity;        /* -1 quiet, 0 normal, 1 verbose */
+  bool xhtml;           /* pdf: also write book.xhtml and the sheets */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */
@@ -133,6 +134,12 @@ const char *bk_get_str(tpl_arena *a, tpl_value map, const char *key,
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v);
 tpl_value bk_s(bk_edition *e, const char *s); /* arena copy as a value */
 tpl_value bk_html(bk_edition *e, const char *s); /* same, marked safe */
+/* Whether list (a template list) holds the string s. */
+bool bk_list_has(tpl_value list, const char *s);
+/* Renders each item through its element's template (else item.twig); the
+ * result becomes the item's content, as Easybook's decoration did
+ * (book_html.c; the html and pdf writers). */
+int bk_decorate_items(bk_edition *e);
 
 /* ---- files ---------------------------------------------------------- */
 
@@ -174,5 +181,9 @@ int bk_write_html(bk_edition *e, bk_out *o);
 int bk_write_html_chunked(bk_edition *e, bk_out *o);
 /* format epub (and mobi, which Kindle now takes as EPUB): book.epub. */
 int bk_write_epub(bk_edition *e, bk_out *o);
+/* format pdf: book.pdf, typeset by ts_engine.h from the theme's book.twig
+ * (one XHTML document) and style sheets; with opt->xhtml also book.xhtml,
+ * theme.css and style.css as the engine received them. */
+int bk_write_pdf(bk_edition *e, bk_out *o);
 
 #endif

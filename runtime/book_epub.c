@@ -145,26 +145,6 @@ static void image_size(const char *d, size_t n, long *w, long *h) {
 
 /* ---- XHTML ----------------------------------------------------------- */
 
-/* libxml2 reports every error of a parse; the first one names the cause
- * (a later "premature end of data" is only its consequence). */
-typedef struct first_error {
-  bool seen;
-  int line;
-  char msg[256];
-} first_error;
-
-static void keep_first(void *user, xmlErrorPtr err) {
-  first_error *f = user;
-  if (f->seen || !err)
-    return;
-  f->seen = true;
-  f->line = err->line;
-  snprintf(f->msg, sizeof f->msg, "%s",
-           err->message ? err->message : "not well-formed");
-  size_t n = strlen(f->msg);
-  while (n && (f->msg[n - 1] == '\n' || f->msg[n - 1] == ' '))
-    f->msg[--n] = 0;
-}
 
 /* Content documents must be well-formed XML: raw HTML in a book's Markdown
  * may not be. Reports the first problem of the book once. */
@@ -173,8 +153,8 @@ static bool well_formed(epub *p, const bk_item *it, const char *name,
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt)
     return true;
-  first_error fe = {0};
-  xmlSetStructuredErrorFunc(&fe, keep_first);
+  bk_xml_error fe = {0};
+  xmlSetStructuredErrorFunc(&fe, bk_xml_keep_first);
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
                                         XML_PARSE_NOWARNING);

@@ -10,7 +10,7 @@
 
 /* Renders each item through its element's template; the result becomes
  * the item's content, as Easybook's decoration did. */
-static int decorate_items(bk_edition *e) {
+int bk_decorate_items(bk_edition *e) {
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
     const char *tpl = bk_aprintf(e->a, "%s.twig", it->element);
@@ -26,7 +26,7 @@ static int decorate_items(bk_edition *e) {
 }
 
 int bk_write_html(bk_edition *e, bk_out *o) {
-  if (decorate_items(e) != 0)
+  if (bk_decorate_items(e) != 0)
     return -1;
   size_t len;
   const char *html = bk_render(e, "book.twig", bk_vars1(e, "items", e->items_list),

@@ -63,7 +63,7 @@ tpl_value bk_html(bk_edition *e, const char *s) {
   return v;
 }
 
-static bool list_has(tpl_value list, const char *s) {
+bool bk_list_has(tpl_value list, const char *s) {
   if (list.type != TPL_LIST)
     return false;
   for (size_t i = 0; i < list.u.list->len; i++) {
@@ -606,7 +606,7 @@ typedef struct item_ctx {
 } item_ctx;
 
 static bool labelled(bk_edition *e, const char *what) {
-  return list_has(bk_get(e->edition, "labels"), what);
+  return bk_list_has(bk_get(e->edition, "labels"), what);
 }
 
 static const char *hook_heading_label(void *user, int level,

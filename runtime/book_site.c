@@ -1,6 +1,8 @@
 /* What the writers share: see book_site.h. */
 #include "book_site.h"
 
+#include <libxml/xmlerror.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,4 +451,19 @@ const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
     tpl_map_set(e->a, v, vars->entries[j].key, vars->entries[j].val);
   bk_set(e, v, "item", tpl_map_value(r));
   return bk_render(e, "chunk.twig", tpl_map_value(v), len);
+}
+
+/* libxml2 reports every error of a parse; the first one names the cause
+ * (a later "premature end of data" is only its consequence). */
+void bk_xml_keep_first(void *user, xmlErrorPtr err) {
+  bk_xml_error *f = user;
+  if (f->seen || !err)
+    return;
+  f->seen = true;
+  f->line = err->line;
+  snprintf(f->msg, sizeof f->msg, "%s",
+           err->message ? err->message : "not well-formed");
+  size_t n = strlen(f->msg);
+  while (n && (f->msg[n - 1] == '\n' || f->msg[n - 1] == ' '))
+    f->msg[--n] = 0;
 }

@@ -79,4 +79,15 @@ const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
 /* The page file an id lives on, NULL when unknown. */
 const char *bk_site_page_of(site *s, const char *id, size_t len);
 
+/* The first problem of a libxml2 parse (the later ones are its
+ * consequences): set bk_xml_keep_first as the structured error handler
+ * with a zeroed bk_xml_error. */
+typedef struct bk_xml_error {
+  bool seen;
+  int line;
+  char msg[256];
+} bk_xml_error;
+struct _xmlError;
+void bk_xml_keep_first(void *user, struct _xmlError *err);
+
 #endif

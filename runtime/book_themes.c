@@ -7,6 +7,7 @@
 #include "clean_html.h"
 #include "clean_html_chunked.h"
 #include "clean_epub.h"
+#include "clean_pdf.h"
 
 bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
   if (strcmp(name, "clean") && strcmp(name, "base"))
@@ -26,6 +27,11 @@ bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
   if (!strcmp(format, "epub") || !strcmp(format, "mobi")) {
     *found = (bk_theme){"clean", "epub", octavo_theme_clean_epub_templates,
                         octavo_theme_clean_epub_ntemplates};
+    return true;
+  }
+  if (!strcmp(format, "pdf")) {
+    *found = (bk_theme){"clean", "pdf", octavo_theme_clean_pdf_templates,
+                        octavo_theme_clean_pdf_ntemplates};
     return true;
   }
   return false;

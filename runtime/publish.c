@@ -20,7 +20,7 @@
 
 static const char usage_text[] =
     "usage: publish BOOK_DIR [EDITION...] [--configuration JSON] [--strict]\n"
-    "               [--no-scripts] [-q | -v]\n"
+    "               [--no-scripts] [--xhtml] [-q | -v]\n"
     "       publish --list BOOK_DIR\n"
     "       publish new TITLE [--dir DIR]\n"
     "       publish customize BOOK_DIR EDITION\n"
@@ -44,6 +44,9 @@ static const char help_text[] =
     "  --strict              treat warnings as errors\n"
     "  --no-scripts          do not run before_publish/after_publish\n"
     "                        (for books you do not trust)\n"
+    "  --xhtml               pdf editions: also write book.xhtml, theme.css\n"
+    "                        and style.css beside book.pdf, the document and\n"
+    "                        style sheets the typesetter read (for themes)\n"
     "  -q, --quiet           print errors only\n"
     "  -v, --verbose         print what is done and how long it takes\n"
     "  --help, --version\n"
@@ -205,7 +208,7 @@ static bk_pos format_pos(const bk_config *cfg, const char *name) {
 
 static bool format_supported(const char *f) {
   return !strcmp(f, "html") || !strcmp(f, "html_chunked") ||
-         !strcmp(f, "epub") || !strcmp(f, "mobi");
+         !strcmp(f, "epub") || !strcmp(f, "mobi") || !strcmp(f, "pdf");
 }
 
 static int publish_edition(bk_config *cfg, const char *book_dir,
@@ -229,6 +232,7 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
     goto done;
   int w = !strcmp(e.format, "html")           ? bk_write_html(&e, &out)
           : !strcmp(e.format, "html_chunked") ? bk_write_html_chunked(&e, &out)
+          : !strcmp(e.format, "pdf")          ? bk_write_pdf(&e, &out)
                                               : bk_write_epub(&e, &out);
   if (w != 0 || st->errors != errors_before) {
     bk_out_abort(&out);
@@ -349,7 +353,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       bk_pos pos = format_pos(cfg, name);
       bk_report(&rep, BK_ERROR, pos.file, pos.line, pos.col,
                 "edition '%s': the %s format is not available in this "
-                "version of Octavo yet (html, html_chunked and epub are)",
+                "version of Octavo yet (html, html_chunked, epub and pdf are)",
                 name, format);
       rc = 1;
       continue;
@@ -667,6 +671,8 @@ int main(int argc, char **argv) {
       opt.strict = true;
     } else if (!strcmp(a, "--no-scripts")) {
       opt.no_scripts = true;
+    } else if (!strcmp(a, "--xhtml")) {
+      opt.xhtml = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       opt.verbosity = -1;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {

@@ -59,6 +59,7 @@ enum { TS_TT_NONE, TS_TT_UPPER, TS_TT_LOWER, TS_TT_CAPITALIZE };
 
 typedef struct ts_cstyle {
   const css_style *css;
+  const struct ts_cstyle *parent; /* the style it was computed under */
   ts_face *face;
   double size;        /* font size, pt */
   double line_height; /* pt */
@@ -224,6 +225,7 @@ typedef struct ts_ctx {
   bool lang_loaded, lang_ok;
   ts_wordcache *words;
   ts_hyphcache *hyphs;
+  struct ts_stylecache *styles;
   ts_break_params bp;
   /* Page references known from the previous pass: id -> page label. */
   const char **ref_ids;

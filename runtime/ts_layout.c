@@ -119,6 +119,7 @@ typedef enum piece_kind {
   P_PAGEREF,
   P_ANCHOR,
   P_BR,
+  P_SPACE, /* an inline box's margin, border and padding: width in ref */
 } piece_kind;
 
 typedef struct piece {
@@ -128,6 +129,7 @@ typedef struct piece {
   size_t len;
   const char *href;
   int ref_style;
+  double width; /* P_SPACE */
 } piece;
 
 typedef struct para {
@@ -176,7 +178,8 @@ typedef struct item_ref {
 
 typedef struct itemizer {
   ts_ctx *c;
-  tpl_arena *ar; /* scratch */
+  tpl_arena *ar;  /* scratch */
+  double measure; /* the paragraph's line width */
   const ts_cstyle *block;
   ts_item *items;
   item_ref *refs;
@@ -387,7 +390,9 @@ static void flush_word(itemizer *z) {
       one = false;
   const piece *p0 = z->wpc[0];
   size_t points[64], npoints = 0;
-  if (one && p0->st->hyphens && c->lang_ok && n >= 5 &&
+  /* Code is never hyphenated: a monospaced face reads as typed. */
+  bool mono = is_monospaced(p0->st->face);
+  if (one && p0->st->hyphens && c->lang_ok && n >= 5 && !mono &&
       p0->st->white_space != TS_WS_PRE) {
     char utf8[512];
     size_t bl = 0;
@@ -417,6 +422,15 @@ static void flush_word(itemizer *z) {
       }
     }
   }
+  /* Only a word wider than the measure may break anywhere. */
+  bool too_long = false;
+  if (n > 16 && z->measure > 0) {
+    double w = 0;
+    for (size_t i = 0; i < n; i++)
+      w += ts_face_advance(z->wpc[i]->st->face, z->wcp[i]) *
+           z->wpc[i]->st->size / 1000.0;
+    too_long = w > z->measure;
+  }
   size_t start = 0, pi = 0;
   for (size_t i = 0; i <= n; i++) {
     bool end = i == n;
@@ -426,11 +440,11 @@ static void flush_word(itemizer *z) {
     bool exh = !end && i >= 2 &&
                (z->wcp[i - 1] == '-' || z->wcp[i - 1] == 0x2013 ||
                 z->wcp[i - 1] == 0x2014 || z->wcp[i - 1] == '/') &&
-               is_letter(z->wcp[i]) && i - start >= 2 &&
+               is_letter(z->wcp[i]) && i - start >= 2 && !mono &&
                z->wpc[i - 1]->st->white_space != TS_WS_PRE;
     /* A word longer than a line could be (a URL, a token of code) may
        break anywhere, at a price, rather than run into the margin. */
-    bool any = !end && n > 24 && i - start >= 4 && n - i >= 4;
+    bool any = !end && too_long && i - start >= 4 && n - i >= 4;
     if (!end && !piece_change && !hyph && !exh && !any)
       continue;
     if (i > start)
@@ -905,7 +919,7 @@ static double skip_set(ts_skip s, const ts_line *l) {
 static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                           double measure, bool avoid_inside) {
   ts_ctx *c = L->c;
-  itemizer z = {.c = c, .ar = pa->ar, .block = bs};
+  itemizer z = {.c = c, .ar = pa->ar, .block = bs, .measure = measure};
   bool indent_done = false;
   for (size_t i = 0; i < pa->n; i++) {
     const piece *pc = &pa->p[i];
@@ -918,6 +932,12 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     switch (pc->kind) {
     case P_TEXT:
       itemize_text(&z, pc);
+      break;
+    case P_SPACE:
+      flush_word(&z);
+      flush_space(&z);
+      add_item(&z, ts_box(pc->width),
+               (item_ref){R_INDENT, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
       break;
     case P_ANCHOR:
       flush_word(&z);
@@ -1184,7 +1204,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line) {
   itemizer z = {.c = c, .ar = tpl_arena_new(), .block = st};
-  piece pc = {P_TEXT, st, text, strlen(text), NULL, 0};
+  piece pc = {P_TEXT, st, text, strlen(text), NULL, 0, 0};
   ts_cstyle plain = *st;
   plain.hyphens = false;
   pc.st = &plain;
@@ -1221,22 +1241,22 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
     const css_content_item *it = &items[i];
     switch (it->kind) {
     case CSS_C_STRING:
-      push_piece(c, pa, (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0});
+      push_piece(c, pa, (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0, 0});
       break;
     case CSS_C_ATTR: {
       const char *v = ts_node_attr(n, it->text);
       if (v)
-        push_piece(c, pa, (piece){P_TEXT, ps, v, strlen(v), href, 0});
+        push_piece(c, pa, (piece){P_TEXT, ps, v, strlen(v), href, 0, 0});
       break;
     }
     case CSS_C_LEADER:
-      push_piece(c, pa, (piece){P_LEADER, ps, it->text, 0, href, 0});
+      push_piece(c, pa, (piece){P_LEADER, ps, it->text, 0, href, 0, 0});
       break;
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
       if (h && h[0] == '#')
         push_piece(c, pa,
-                   (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style});
+                   (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0});
       break;
     }
     default:
@@ -1256,11 +1276,11 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   if (st->display == TS_D_NONE)
     return;
   if (ch->id)
-    push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0});
+    push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0, 0});
   if (st->string_set)
     set_string(L, ch, st);
   if (strcmp(ch->tag, "br") == 0) {
-    push_piece(c, pa, (piece){P_BR, st, NULL, 0, NULL, 0});
+    push_piece(c, pa, (piece){P_BR, st, NULL, 0, NULL, 0, 0});
     return;
   }
   if (strcmp(ch->tag, "img") == 0) {
@@ -1269,7 +1289,7 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
     const char *alt = ts_node_attr(ch, "alt");
     char *t = tpl_arena_alloc(c->pa, (alt ? strlen(alt) : 5) + 3);
     sprintf(t, "[%s]", alt && *alt ? alt : "image");
-    push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0});
+    push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0, 0});
     return;
   }
   const char *h = href;
@@ -1278,6 +1298,12 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
     if (v && *v)
       h = v;
   }
+  /* An inline box's horizontal margin, border and padding take room (its
+     background and borders are not drawn). */
+  double left = st->margin[3] + st->border[3] + st->padding[3];
+  double right = st->margin[1] + st->border[1] + st->padding[1];
+  if (left > 0)
+    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, left});
   ts_cstyle *bst = ts_style_pseudo(c, ch, CSS_PE_BEFORE);
   if (bst)
     add_generated(L, pa, ch, bst, h);
@@ -1285,6 +1311,8 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   ts_cstyle *ast = ts_style_pseudo(c, ch, CSS_PE_AFTER);
   if (ast)
     add_generated(L, pa, ch, ast, h);
+  if (right > 0)
+    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, right});
 }
 
 static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
@@ -1292,7 +1320,7 @@ static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       push_piece(c, pa,
-                 (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len, href, 0});
+                 (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len, href, 0, 0});
       continue;
     }
     collect_element(L, pa, ch, href);
@@ -1463,7 +1491,7 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
     add_generated(L, &pa, n, bst, NULL);
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
-      push_piece(c, &pa, (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0});
+      push_piece(c, &pa, (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0});
       continue;
     }
     ts_cstyle *cs = ts_style_of(c, ch);

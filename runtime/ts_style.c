@@ -4,6 +4,7 @@
  * declarations turned into points, colours, faces and keywords. */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -376,17 +377,93 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
   s->lang = lang ? lang : parent ? parent->lang : c->lang;
 }
 
+/* Computed styles are shared: elements whose cascade gives the same
+ * declarations under the same parent style (every paragraph of every
+ * chapter, most of the time) get one ts_cstyle. The key is the winning
+ * declarations, the font sizes, the parent's style and the element's own
+ * lang, which are all that ts_style_compute reads. */
+typedef struct style_entry {
+  uint64_t hash;
+  ts_cstyle *style;
+  const char *lang;
+} style_entry;
+
+struct ts_stylecache {
+  style_entry *slots;
+  size_t cap, used;
+};
+
+static uint64_t style_hash(const css_style *css, const ts_cstyle *parent,
+                           const char *lang) {
+  uint64_t h = 1469598103934665603ull;
+  const unsigned char *p = (const unsigned char *)css;
+  for (size_t i = 0; i < sizeof *css; i++) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  h ^= (uint64_t)(uintptr_t)parent;
+  h *= 1099511628211ull;
+  for (; lang && *lang; lang++) {
+    h ^= (unsigned char)*lang;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static bool same_lang(const char *a, const char *b) {
+  return a == b || (a && b && !strcmp(a, b));
+}
+
 ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   if (n->style)
     return n->style;
   ts_cstyle *parent = n->parent && n->parent->tag ? ts_style_of(c, n->parent)
                                                    : NULL;
-  css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+  css_style css;
   css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, CSS_PE_NONE,
-              parent ? parent->css : NULL, css);
+              parent ? parent->css : NULL, &css);
+  const char *lang = ts_node_attr(n, "lang");
+  if (!lang)
+    lang = ts_node_attr(n, "xml:lang");
+  struct ts_stylecache *sc = c->styles;
+  if (!sc) {
+    sc = c->styles = tpl_arena_calloc(c->a, 1, sizeof *sc);
+    sc->cap = 1024;
+    sc->slots = tpl_arena_calloc(c->a, sc->cap, sizeof *sc->slots);
+  }
+  uint64_t h = style_hash(&css, parent, lang);
+  size_t j = h & (sc->cap - 1);
+  for (style_entry *e; (e = &sc->slots[j])->style; j = (j + 1) & (sc->cap - 1))
+    if (e->hash == h && e->style->parent == parent && same_lang(e->lang, lang) &&
+        memcmp(e->style->css, &css, sizeof css) == 0) {
+      n->style = e->style;
+      return e->style;
+    }
+  css_style *keep = tpl_arena_alloc(c->a, sizeof *keep);
+  *keep = css;
   ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
-  ts_style_compute(c, n, parent, CSS_PE_NONE, s, css);
+  ts_style_compute(c, n, parent, CSS_PE_NONE, s, keep);
+  s->parent = parent;
   n->style = s;
+  if ((sc->used + 1) * 2 > sc->cap) {
+    size_t nc = sc->cap * 2;
+    style_entry *ns = tpl_arena_calloc(c->a, nc, sizeof *ns);
+    for (size_t i = 0; i < sc->cap; i++) {
+      if (!sc->slots[i].style)
+        continue;
+      size_t k = sc->slots[i].hash & (nc - 1);
+      while (ns[k].style)
+        k = (k + 1) & (nc - 1);
+      ns[k] = sc->slots[i];
+    }
+    sc->slots = ns;
+    sc->cap = nc;
+    j = h & (nc - 1);
+    while (sc->slots[j].style)
+      j = (j + 1) & (nc - 1);
+  }
+  sc->slots[j] = (style_entry){h, s, lang};
+  sc->used++;
   return s;
 }
 

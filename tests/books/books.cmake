@@ -44,3 +44,14 @@ add_test(NAME books_epub
                  --make-corpus ${OCTAVO_MAKE_CORPUS})
 set_tests_properties(books_epub PROPERTIES
                      LABELS books TIMEOUT 600 SKIP_RETURN_CODE 77)
+# The PDF editions (test_pdf.py, tests/books/pdf/README.md): qpdf --check,
+# embedded subset fonts, the sources' words in the text, every word inside
+# the text area or the margin bands, the TOC's page numbers, the outline,
+# title and author, page labels, reproducibility. A book without a pdf
+# edition is skipped with a note; none at all fails.
+add_test(NAME books_pdf
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
+                 ${BOOKS_DIR}/pdf/tiny ${PROJECT_SOURCE_DIR}/docs/guide)
+set_tests_properties(books_pdf PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
