@@ -501,11 +501,16 @@ static void flush_space(itemizer *z) {
   z->space_pending = false;
   const ts_cstyle *st = z->space_piece->st;
   double w = space_width(z->c, st);
-  bool justify = z->block->align == TS_ALIGN_JUSTIFY;
+  /* Spaces in code do not stretch (a monospaced face keeps its columns). */
+  bool justify = z->block->align == TS_ALIGN_JUSTIFY && !is_monospaced(st->face);
   if (st->white_space == TS_WS_NOWRAP)
     add_item(z, ts_penalty(0, TS_INF_PENALTY, false),
              (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
-  add_item(z, ts_glue(w, justify ? w / 2 : 0, justify ? w / 3 : 0),
+  /* TeX's proportions (stretch half the space, shrink a third), with at
+     least a sixth of an em to stretch: faces with narrow spaces (EB
+     Garamond's is a fifth of an em) would otherwise justify badly. */
+  double stretch = w / 2 > st->size / 6 ? w / 2 : st->size / 6;
+  add_item(z, ts_glue(w, justify ? stretch : 0, justify ? w / 3 : 0),
            (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href,
                       NULL, 0});
 }

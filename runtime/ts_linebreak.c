@@ -16,7 +16,7 @@
 /* Demerits per square point of overflow in pass 4: any amount of overflow
    outweighs every other consideration, so overfull lines are as few and as
    short as possible. */
-#define TS_OVERFLOW_DEMERITS 1e12
+#define TS_OVERFLOW_DEMERITS 1e16
 #define TS_MAX_RUN 8 /* hyphen runs tracked (a larger limit is clamped) */
 #define TS_FITNESS 4
 
@@ -211,7 +211,10 @@ static void try_break(ts_pass *s, size_t pos, ts_sums cur) {
         shown = (width - natural) / fil;
       } else if (stretch > 0) {
         ratio = (width - natural) / stretch;
-        shown = ratio;
+        /* Emergency stretch only judges the line (as in TeX); the line is
+           set with the glue it has, which then fills it. */
+        double real = s->pass == 3 ? stretch - p->emergency_stretch : stretch;
+        shown = real > 0 ? (width - natural) / real : ratio;
       } else {
         ratio = INFINITY;
       }
@@ -238,8 +241,17 @@ static void try_break(ts_pass *s, size_t pos, ts_sums cur) {
       deactivate = false; /* a later, unflagged break may still do */
 
     if (feasible) {
-      double d = p->line_penalty + badness;
-      d = d >= TS_INF_BAD ? TS_INF_BAD * TS_INF_BAD : d * d;
+      /* In the last resort every line is allowed, so how bad a line is
+         must still count past TeX's "infinitely bad": graded by the cube
+         of its ratio, a line a little too loose beats one with gaps of an
+         inch (capped, all such lines would cost the same). */
+      double b = badness;
+      if (s->last_resort && ratio > 0 && badness >= TS_INF_BAD)
+        b = 100 * mag * mag * mag;
+      if (!(b < 1e6)) /* beyond, all equally awful (and overflow worse) */
+        b = 1e6;
+      double d = p->line_penalty + b;
+      d = !s->last_resort && d >= TS_INF_BAD ? TS_INF_BAD * TS_INF_BAD : d * d;
       if (pi > 0)
         d += pi * pi;
       else if (!forced)

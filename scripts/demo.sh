@@ -7,10 +7,11 @@ set -eu
 publish=$1 themec=$2 bench=$3 out=$4
 mkdir -p "$out"
 
-# The editions whose format this version makes (pdf comes later).
-"$publish" docs/guide web website ebook
+# Every edition of the guide: html, html_chunked, epub and two PDFs.
+"$publish" docs/guide
 echo "demo: the guide is in docs/guide/Output/web/book.html," \
-  "docs/guide/Output/website/book/index.html and docs/guide/Output/ebook/book.epub"
+  "docs/guide/Output/website/book/index.html, docs/guide/Output/ebook/book.epub," \
+  "docs/guide/Output/print/book.pdf (A4) and docs/guide/Output/print-6x9/book.pdf"
 
 php bench/templates/make-data.php > "$out/data.json"
 "$themec" render themes/sample/page.html.twig --data "$out/data.json" \

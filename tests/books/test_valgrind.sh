@@ -1,5 +1,5 @@
 #!/bin/sh
-# publish under valgrind on the user guide (HTML, website and EPUB): no invalid
+# publish under valgrind on the user guide (HTML, website, EPUB, PDF): no invalid
 # reads or writes, no use of uninitialised memory, no definite or indirect
 # leaks (ICU's caches are only "possibly lost" and not counted).
 # Usage: test_valgrind.sh PUBLISH SOURCE_DIR
@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r "$src/docs/guide" "$tmp/guide"
 rm -rf "$tmp/guide/Output"
 valgrind -q --error-exitcode=99 --leak-check=full \
-  --errors-for-leak-kinds=definite,indirect "$publish" -q "$tmp/guide" web website ebook
+  --errors-for-leak-kinds=definite,indirect "$publish" -q "$tmp/guide" web website ebook print
 test -f "$tmp/guide/Output/web/book.html"
 test -f "$tmp/guide/Output/website/book/index.html"
 test -f "$tmp/guide/Output/ebook/book.epub"
