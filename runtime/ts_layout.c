@@ -643,6 +643,7 @@ typedef struct pending {
   int brk;            /* a forced break waiting for content */
   const char *marker; /* a list item's marker for the next line */
   const ts_cstyle *marker_style;
+  bool marker_inside; /* list-style-position: inside: set in the line */
   const char **anchors;
   size_t nanchors, canchors;
   struct {
@@ -926,6 +927,16 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
   ts_ctx *c = L->c;
   itemizer z = {.c = c, .ar = pa->ar, .block = bs, .measure = measure};
   bool indent_done = false;
+  if (L->pd.marker && L->pd.marker_inside) {
+    /* an inside marker is the line's first word */
+    const char *m = tpl_arena_alloc(pa->ar, strlen(L->pd.marker) + 2);
+    sprintf((char *)m, "%s ", L->pd.marker);
+    piece mp = {P_TEXT, L->pd.marker_style, m, strlen(m), NULL, 0, 0};
+    itemize_text(&z, &mp);
+    flush_word(&z);
+    flush_space(&z);
+    L->pd.marker = NULL;
+  }
   for (size_t i = 0; i < pa->n; i++) {
     const piece *pc = &pa->p[i];
     if (!indent_done && bs->indent != 0 &&
@@ -1580,11 +1591,12 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     if (top > 0)
       vl_push(c, (ts_vitem){.type = TS_V_SPACE, .h = top});
   }
-  if (st->display == TS_D_LIST_ITEM && !st->list_inside) {
+  if (st->display == TS_D_LIST_ITEM) {
     const char *m = marker_text(c, n, st);
     if (m) {
       p->marker = m;
       p->marker_style = st;
+      p->marker_inside = st->list_inside;
     }
   }
   if (strcmp(n->tag, "hr") == 0) {

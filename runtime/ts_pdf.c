@@ -43,6 +43,7 @@ typedef struct pdf_label {
   int first_page, start;
   ts_page_label_style style;
   const char *prefix;
+  size_t seq; /* the order of the calls (qsort is not stable) */
 } pdf_label;
 
 /* A growable array in the arena (the old block is left to the arena). */
@@ -556,7 +557,8 @@ void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
   if (failed(p))
     return;
   pdf_label *l = vec_push(p->arena, &p->labels, sizeof *l);
-  *l = (pdf_label){first_page, start, style, dup_str(p->arena, prefix)};
+  *l = (pdf_label){first_page, start, style, dup_str(p->arena, prefix),
+                   p->labels.len};
 }
 
 static void set_info_str(ts_pdf *p, HPDF_InfoType type, const char *s) {
@@ -666,7 +668,7 @@ static int label_cmp(const void *a, const void *b) {
   const pdf_label *x = a, *y = b;
   if (x->first_page != y->first_page)
     return x->first_page < y->first_page ? -1 : 1;
-  return x < y ? -1 : x > y; /* the order of the calls */
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* The dictionaries are built here rather than by HPDF_AddPageLabel, which
@@ -674,6 +676,8 @@ static int label_cmp(const void *a, const void *b) {
  * order where the PDF wants ascending page numbers. */
 static void write_labels(ts_pdf *p) {
   pdf_label *labels = p->labels.items;
+  if (!p->labels.len)
+    return;
   qsort(labels, p->labels.len, sizeof *labels, label_cmp);
   static const char *const style_names[] = {"D", "r", "R", "a", "A"};
   HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");

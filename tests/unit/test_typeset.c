@@ -269,6 +269,44 @@ static void test_text(void) {
   free(t);
 }
 
+/* List markers: ordinals in the list's style, hung outside the text (left
+ * of the item's text edge) or set inside it. */
+static void test_lists(void) {
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<ol class='r'><li>Alpha</li><li>Beta</li></ol>"
+                "<ol class='i' start='4'><li>Gamma</li></ol>"
+                "<ul><li>Delta</li></ul></body></html>",
+                PAGE_CSS "ol.r { list-style-type: lower-roman }\n"
+                         "ol.i { list-style-position: inside }\n") == 0);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -bbox '%s' - 2>&1", tmp_pdf);
+  char *t = run(cmd);
+  /* xMin of a word in the bbox output */
+  double x_ii = -1, x_beta = -1, x_4 = -1, x_gamma = -1, x_dot = -1,
+         x_delta = -1;
+  const struct {
+    const char *w;
+    double *x;
+  } want[] = {{">ii.<", &x_ii},     {">Beta<", &x_beta},
+              {">4.<", &x_4},       {">Gamma<", &x_gamma},
+              {">\u2022<", &x_dot}, {">Delta<", &x_delta}};
+  for (size_t i = 0; t && i < sizeof want / sizeof want[0]; i++) {
+    const char *p = strstr(t, want[i].w);
+    if (!p)
+      continue;
+    while (p > t && strncmp(p, "xMin=\"", 6))
+      p--;
+    *want[i].x = atof(p + 6);
+  }
+  /* outside: the marker ends left of the text; inside: the marker starts
+     at the list's text edge, where the outside items' text starts */
+  CHECK(x_ii >= 0 && x_beta > x_ii + 5);
+  CHECK(x_dot >= 0 && x_delta > x_dot + 3);
+  CHECK(x_4 >= 0 && x_gamma > x_4 && x_4 > x_ii && x_4 - x_beta < 1 &&
+        x_beta - x_4 < 1);
+  free(t);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -300,6 +338,7 @@ int main(int argc, char **argv) {
   test_pages();
   test_references();
   test_text();
+  test_lists();
   remove(tmp_pdf);
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
