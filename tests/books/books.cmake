@@ -52,6 +52,7 @@ set_tests_properties(books_epub PROPERTIES
 add_test(NAME books_pdf
          COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
-                 ${BOOKS_DIR}/pdf/tiny ${PROJECT_SOURCE_DIR}/docs/guide)
+                 ${BOOKS_DIR}/pdf/tiny ${PROJECT_SOURCE_DIR}/docs/guide
+                 --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)

@@ -24,7 +24,10 @@ its book (nothing is published in place), then:
    and toc.deep call for;
 7. pdfinfo's Title and Author are the config's; when the edition has front
    matter, page labels run roman, then arabic from 1 at the body;
-8. publishing again, in another folder and time zone, gives the same bytes.
+8. publishing again, in another folder and time zone, gives the same bytes;
+9. with --golden DIR, the text of the books kept under DIR's parent, as
+   `pdftotext -layout` lays it out, equals DIR/<book>-<edition>.txt (every
+   line and page break pinned); --update rewrites those files.
 
 --pdf FILE checks FILE against the first BOOK's sources instead of
 publishing (check 8 is skipped): for developing the checks against PDFs
@@ -782,6 +785,37 @@ def check_pdf(pdf, book, cfg, edition, rep, tables=True):
           f"entries, page labels {[s for _, s in ranges] or 'none'}")
 
 
+def check_golden(pdf, book, ed, golden, update, rep, where):
+    """9. The golden file: the whole text as pdftotext -layout lays it out,
+    page by page, so a change of any line or page break shows (only for
+    the books kept under the golden folder's parent)."""
+    root = os.path.abspath(os.path.join(golden, os.pardir))
+    if not os.path.abspath(book).startswith(root + os.sep):
+        return
+    name = f"{os.path.basename(os.path.normpath(book))}-{ed}.txt"
+    path = os.path.join(golden, name)
+    text = run(["pdftotext", "-layout", pdf, "-"]).stdout
+    if update:
+        os.makedirs(golden, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {path}")
+        return
+    if not os.path.exists(path):
+        rep.fail(where, 9, f"no golden text {path} (run with --update)")
+        return
+    with open(path, encoding="utf-8") as f:
+        want = f.read()
+    if text != want:
+        got_l, want_l = text.split("\n"), want.split("\n")
+        k = next((i for i in range(min(len(got_l), len(want_l)))
+                  if got_l[i] != want_l[i]), min(len(got_l), len(want_l)))
+        page = want[:sum(len(x) + 1 for x in want_l[:k])].count("\f") + 1
+        rep.fail(where, 9, f"the text differs from {name} at line {k + 1} "
+                 f"(page {page}):\n  got:  {got_l[k] if k < len(got_l) else '(end)'!r}"
+                 f"\n  want: {want_l[k] if k < len(want_l) else '(end)'!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("publish")
@@ -790,6 +824,10 @@ def main():
     ap.add_argument("--edition")
     ap.add_argument("--relax-tables", action="store_true",
                     help="leave tables out of check 3")
+    ap.add_argument("--golden", help="folder of golden page texts "
+                    "(pdftotext -layout) of the books under its parent")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite the golden texts instead of comparing")
     a = ap.parse_args()
     if yaml is None:
         print("test_pdf.py: skipped: python3-yaml is missing")
@@ -827,6 +865,9 @@ def main():
                              f"{r.stderr.strip()[-500:]}")
                     continue
                 check_pdf(pdf, copy, cfg, ed, rep, not a.relax_tables)
+                if a.golden:
+                    check_golden(pdf, book, ed, a.golden, a.update, rep,
+                                 where)
                 r2, pdf2 = publish(a.publish, other, ed, env2)
                 if r2.returncode != 0 or not os.path.exists(pdf2):
                     rep.fail(where, 8, f"the second publish exited "
