@@ -770,6 +770,7 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
     int page = ts_pdf_page_add(pdf, p->geo->w, p->geo->h);
     draw_page(c, pg, i, pdf, page, &ob);
     margin_boxes(c, pg, i, &st, pdf, page);
+    ts_pdf_page_done(pdf, page);
     for (size_t k = p->start; k < p->end; k++) {
       const ts_vitem *it = &c->vl.items[k];
       if (it->type == TS_V_STRING_SET)

@@ -4,6 +4,7 @@
 #include "ts_pdf.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include <hpdf_fontdef.h>
 #include <hpdf_objects.h>
 #include <hpdf_pages.h>
+#include <hpdf_streams.h>
+#include <zlib.h>
 
 struct ts_pdf_font {
   const char *path;
@@ -52,8 +55,30 @@ typedef struct pdf_vec {
   size_t len, cap;
 } pdf_vec;
 
+/* A finished page's content stream, deflated by the packer thread. */
+typedef struct packed_page {
+  unsigned char *raw, *z; /* malloc'd */
+  size_t raw_len, z_len;
+  bool ok;
+} packed_page;
+
+/* Deflates finished pages' content streams at zlib's fastest level on a
+ * second thread while the engine draws the next pages (libharu would
+ * deflate them all at its default level while saving, the single largest
+ * cost of writing a book). Only plain buffers cross threads; libharu is
+ * called from the engine's thread alone. */
+typedef struct packer {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pthread_t thread;
+  bool started, closing;
+  packed_page **jobs; /* by page; NULL: not finished */
+  size_t cap, queued, next;
+} packer;
+
 struct ts_pdf {
   tpl_arena *arena;
+  packer *pk;
   const bk_reporter *rep;
   const char *name;
   HPDF_Doc doc;
@@ -164,9 +189,180 @@ static HPDF_Page page_at(ts_pdf *p, int page, const char *what) {
   return ((HPDF_Page *)p->pages.items)[page];
 }
 
+/* A page to draw on: it must exist and not be finished. */
+static HPDF_Page draw_page_at(ts_pdf *p, int page, const char *what) {
+  HPDF_Page pg = page_at(p, page, what);
+  if (pg && p->pk && (size_t)page < p->pk->queued) {
+    misuse(p, "drawing on a page already finished");
+    return NULL;
+  }
+  return pg;
+}
+
 static void free_doc(void *doc) { HPDF_Free(doc); }
 
 /* ---- document -------------------------------------------------------- */
+
+static void pack(packed_page *j) {
+  uLongf len = compressBound((uLong)j->raw_len);
+  j->z = malloc(len);
+  j->ok = j->z && compress2(j->z, &len, j->raw, (uLong)j->raw_len,
+                            Z_BEST_SPEED) == Z_OK;
+  j->z_len = len;
+}
+
+static void *packer_main(void *arg) {
+  packer *k = arg;
+  pthread_mutex_lock(&k->mu);
+  for (;;) {
+    while (k->next == k->queued && !k->closing)
+      pthread_cond_wait(&k->cv, &k->mu);
+    if (k->next == k->queued)
+      break;
+    packed_page *j = k->jobs[k->next++];
+    pthread_mutex_unlock(&k->mu);
+    pack(j);
+    pthread_mutex_lock(&k->mu);
+  }
+  pthread_mutex_unlock(&k->mu);
+  return NULL;
+}
+
+/* Joins the thread (when it runs) and frees what is left. */
+static void packer_stop(packer *k) {
+  if (k->started) {
+    pthread_mutex_lock(&k->mu);
+    k->closing = true;
+    pthread_cond_signal(&k->cv);
+    pthread_mutex_unlock(&k->mu);
+    pthread_join(k->thread, NULL);
+    k->started = false;
+  }
+  /* jobs the thread never reached are packed here */
+  for (; k->next < k->queued; k->next++)
+    pack(k->jobs[k->next]);
+}
+
+static void packer_free(void *data) {
+  packer *k = data;
+  packer_stop(k);
+  for (size_t i = 0; i < k->cap; i++)
+    if (k->jobs[i]) {
+      free(k->jobs[i]->raw);
+      free(k->jobs[i]->z);
+      free(k->jobs[i]);
+    }
+  free(k->jobs);
+  pthread_mutex_destroy(&k->mu);
+  pthread_cond_destroy(&k->cv);
+  free(k);
+}
+
+static packer *packer_new(tpl_arena *a) {
+  packer *k = calloc(1, sizeof *k);
+  if (!k)
+    return NULL;
+  pthread_mutex_init(&k->mu, NULL);
+  pthread_cond_init(&k->cv, NULL);
+  k->started = pthread_create(&k->thread, NULL, packer_main, k) == 0;
+  tpl_arena_defer(a, packer_free, k);
+  return k;
+}
+
+/* Hands page i's content to the packer; libharu's copy is freed. */
+static void packer_add(ts_pdf *p, size_t i) {
+  packer *k = p->pk;
+  HPDF_Page page = ((HPDF_Page *)p->pages.items)[i];
+  HPDF_Stream st = ((HPDF_PageAttr)page->attr)->stream;
+  if (!k || st->type != HPDF_STREAM_MEMORY)
+    return;
+  packed_page *j = calloc(1, sizeof *j);
+  size_t n = HPDF_Stream_Size(st);
+  if (!j || !(j->raw = malloc(n ? n : 1))) {
+    free(j);
+    return;
+  }
+  size_t off = 0;
+  for (HPDF_UINT b = 0; b < HPDF_MemStream_GetBufCount(st) && off < n; b++) {
+    HPDF_UINT len = 0;
+    HPDF_BYTE *buf = HPDF_MemStream_GetBufPtr(st, b, &len);
+    if (len > n - off)
+      len = (HPDF_UINT)(n - off);
+    memcpy(j->raw + off, buf, len);
+    off += len;
+  }
+  j->raw_len = off;
+  HPDF_MemStream_FreeData(st);
+  pthread_mutex_lock(&k->mu);
+  if (i >= k->cap) {
+    size_t nc = k->cap ? k->cap * 2 : 64;
+    while (nc <= i)
+      nc *= 2;
+    packed_page **nj = realloc(k->jobs, nc * sizeof *nj);
+    if (!nj) {
+      pthread_mutex_unlock(&k->mu);
+      /* libharu's copy is gone: put it back, uncompressed by us */
+      HPDF_Stream_Write(st, j->raw, (HPDF_UINT)j->raw_len);
+      free(j->raw);
+      free(j);
+      return;
+    }
+    memset(nj + k->cap, 0, (nc - k->cap) * sizeof *nj);
+    k->jobs = nj;
+    k->cap = nc;
+  }
+  k->jobs[i] = j;
+  /* the queue is in page order: pages are finished in order */
+  k->queued++;
+  pthread_cond_signal(&k->cv);
+  pthread_mutex_unlock(&k->mu);
+}
+
+/* libharu writes /Filter from the stream's filter field, and drops the
+ * entry when the field says none; a deflated page is marked here, in the
+ * hook it calls after the dictionary's entries. */
+static HPDF_STATUS write_flate_filter(HPDF_Dict dict, HPDF_Stream stream) {
+  (void)dict;
+  return HPDF_Stream_WriteStr(stream, "/Filter /FlateDecode\012");
+}
+
+/* Puts every packed page back into libharu, deflated and marked so. */
+static void packer_finish(ts_pdf *p) {
+  packer *k = p->pk;
+  if (!k)
+    return;
+  packer_stop(k);
+  for (size_t i = 0; i < k->cap && i < p->pages.len; i++) {
+    packed_page *j = k->jobs[i];
+    if (!j)
+      continue;
+    HPDF_Page page = ((HPDF_Page *)p->pages.items)[i];
+    HPDF_PageAttr attr = page->attr;
+    if (j->ok) {
+      HPDF_Stream_Write(attr->stream, j->z, (HPDF_UINT)j->z_len);
+      attr->contents->filter = HPDF_STREAM_FILTER_NONE;
+      attr->contents->write_fn = write_flate_filter;
+    } else {
+      HPDF_Stream_Write(attr->stream, j->raw, (HPDF_UINT)j->raw_len);
+    }
+    free(j->raw);
+    free(j->z);
+    free(j);
+    k->jobs[i] = NULL;
+  }
+}
+
+void ts_pdf_page_done(ts_pdf *p, int page) {
+  if (failed(p) || page < 0 || (size_t)page >= p->pages.len)
+    return;
+  if (!p->pk)
+    p->pk = packer_new(p->arena);
+  /* pages are handed over in order; a page finished out of order keeps
+     libharu's own compression */
+  if (p->pk && (size_t)page == p->pk->queued &&
+      (p->pk->cap <= (size_t)page || !p->pk->jobs[page]))
+    packer_add(p, (size_t)page);
+}
 
 ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name) {
   ts_pdf *p = tpl_arena_calloc(a, 1, sizeof *p);
@@ -384,7 +580,7 @@ static void tj_put(tj_buf *t, const char *s, size_t len) {
 void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
                  double y, ts_rgb color, const uint32_t *codes,
                  const int32_t *kern, size_t n, double char_space) {
-  HPDF_Page pg = page_at(p, page, "text on a page that does not exist");
+  HPDF_Page pg = draw_page_at(p, page, "text on a page that does not exist");
   if (!pg || n == 0)
     return;
   if (!font) {
@@ -455,7 +651,8 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
 
 void ts_pdf_fill_rect(ts_pdf *p, int page, double x, double y, double w,
                       double h, ts_rgb color) {
-  HPDF_Page pg = page_at(p, page, "a rectangle on a page that does not exist");
+  HPDF_Page pg =
+      draw_page_at(p, page, "a rectangle on a page that does not exist");
   if (!pg)
     return;
   HPDF_Page_GSave(pg);
@@ -470,7 +667,7 @@ void ts_pdf_fill_rect(ts_pdf *p, int page, double x, double y, double w,
 
 void ts_pdf_line(ts_pdf *p, int page, double x1, double y1, double x2,
                  double y2, double width, ts_rgb color, ts_line_style style) {
-  HPDF_Page pg = page_at(p, page, "a line on a page that does not exist");
+  HPDF_Page pg = draw_page_at(p, page, "a line on a page that does not exist");
   if (!pg)
     return;
   HPDF_Page_GSave(pg);
@@ -712,6 +909,7 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
     write_labels(p);
   }
   if (!failed(p)) {
+    packer_finish(p);
     for (const ts_pdf_font *f = p->fonts; f; f = f->next)
       close_composites(f);
     if (HPDF_SaveToFile(p->doc, path) != HPDF_OK && !failed(p))

@@ -8,5 +8,7 @@ find_library(HPDF_LIBRARY hpdf REQUIRED)
 add_library(octavo_tspdf STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_pdf.c)
 target_include_directories(octavo_tspdf PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                            PRIVATE ${HPDF_INCLUDE_DIR})
+find_package(Threads REQUIRED)
+find_package(ZLIB REQUIRED)
 target_link_libraries(octavo_tspdf PUBLIC octavo_tplrt octavo_book
-                      ${HPDF_LIBRARY})
+                      ${HPDF_LIBRARY} ZLIB::ZLIB Threads::Threads)

@@ -38,6 +38,12 @@ ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path);
 
 /* Appends a page of the given size; returns its index (0-based). */
 int ts_pdf_page_add(ts_pdf *p, double width, double height);
+
+/* Says nothing more will be drawn on page (links may still be added): its
+ * content is then compressed on a second thread while later pages are
+ * drawn. Pages must be finished in order; drawing on a finished page is
+ * an error. Optional: unfinished pages are compressed when saving. */
+void ts_pdf_page_done(ts_pdf *p, int page);
 size_t ts_pdf_page_count(const ts_pdf *p);
 
 /* Draws codes[0..n) with the font at size, baseline starting at (x, y).

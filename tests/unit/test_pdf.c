@@ -323,6 +323,37 @@ static void test_errors(void) {
   CHECK(access(path, F_OK) != 0);
   tpl_arena_free(a);
 
+  /* Finished pages are deflated aside; drawing on one is refused. */
+  a = tpl_arena_new();
+  p = ts_pdf_new(a, &reporter, "done.pdf");
+  ts_pdf_page_add(p, 200, 200);
+  ts_pdf_fill_rect(p, 0, 10, 10, 50, 50, black);
+  ts_pdf_page_done(p, 0);
+  ts_pdf_page_add(p, 200, 200);
+  ts_pdf_fill_rect(p, 1, 10, 10, 50, 50, black);
+  snprintf(path, sizeof path, "%s/done.pdf", dir);
+  CHECK(ts_pdf_save(p, path) == 0);
+  tpl_arena_free(a);
+  {
+    int rc;
+    const char *o = runf(&rc, "qpdf --check '%s' 2>&1", path);
+    CHECK(rc == 0 && o && !strstr(o, "WARNING"));
+    o = runf(&rc,
+             "qpdf --qdf --object-streams=disable '%s' - 2>/dev/null | "
+             "grep -a -c '^10 10 50 50 re'",
+             path);
+    CHECK(o && atoi(o) == 2); /* both rectangles, inflated by qpdf */
+  }
+  a = tpl_arena_new();
+  p = ts_pdf_new(a, &reporter, "done2.pdf");
+  ts_pdf_page_add(p, 200, 200);
+  ts_pdf_page_done(p, 0);
+  ts_pdf_fill_rect(p, 0, 10, 10, 50, 50, black);
+  CHECK(ts_pdf_save(p, path) == -1);
+  CHECK_STR(last_error, "done2.pdf: cannot write the PDF: drawing on a page "
+                        "already finished");
+  tpl_arena_free(a);
+
   /* A prefix-only label (no /S), and libharu's own range check. */
   a = tpl_arena_new();
   p = ts_pdf_new(a, &reporter, "labels.pdf");
