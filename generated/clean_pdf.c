@@ -491,18 +491,18 @@ static const tpl_loc L_385 = {F_29, 84, 7};
 static const tpl_loc L_386 = {F_29, 94, 32};
 static const tpl_loc L_387 = {F_29, 94, 35};
 static const tpl_name N_title_css = {"title_css", 9u, 0xfd7e6729u};
-static const tpl_loc L_388 = {F_29, 103, 14};
-static const tpl_loc L_389 = {F_29, 103, 17};
+static const tpl_loc L_388 = {F_29, 107, 14};
+static const tpl_loc L_389 = {F_29, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_390 = {F_29, 104, 16};
-static const tpl_loc L_391 = {F_29, 204, 14};
-static const tpl_loc L_392 = {F_29, 204, 17};
-static const tpl_loc L_393 = {F_29, 251, 28};
-static const tpl_loc L_394 = {F_29, 251, 31};
-static const tpl_loc L_395 = {F_29, 252, 23};
-static const tpl_loc L_396 = {F_29, 258, 29};
-static const tpl_loc L_397 = {F_29, 265, 16};
-static const tpl_loc L_398 = {F_29, 265, 19};
+static const tpl_loc L_390 = {F_29, 108, 16};
+static const tpl_loc L_391 = {F_29, 208, 14};
+static const tpl_loc L_392 = {F_29, 208, 17};
+static const tpl_loc L_393 = {F_29, 255, 28};
+static const tpl_loc L_394 = {F_29, 255, 31};
+static const tpl_loc L_395 = {F_29, 256, 23};
+static const tpl_loc L_396 = {F_29, 262, 29};
+static const tpl_loc L_397 = {F_29, 269, 16};
+static const tpl_loc L_398 = {F_29, 269, 19};
 static const tpl_loc L_399 = {F_29, 10, 4};
 static const tpl_loc L_400 = {F_29, 10, 12};
 static const tpl_loc L_401 = {F_29, 10, 20};
@@ -523,17 +523,17 @@ static const tpl_loc L_413 = {F_29, 14, 62};
 static const tpl_loc L_414 = {F_29, 15, 10};
 static const tpl_loc L_415 = {F_29, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_416 = {F_29, 156, 10};
-static const tpl_loc L_417 = {F_29, 193, 10};
+static const tpl_loc L_416 = {F_29, 160, 10};
+static const tpl_loc L_417 = {F_29, 197, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_418 = {F_29, 215, 10};
+static const tpl_loc L_418 = {F_29, 219, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_419 = {F_29, 231, 10};
+static const tpl_loc L_419 = {F_29, 235, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_420 = {F_29, 247, 10};
-static const tpl_loc L_421 = {F_29, 304, 10};
+static const tpl_loc L_420 = {F_29, 251, 10};
+static const tpl_loc L_421 = {F_29, 308, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_422 = {F_29, 322, 10};
+static const tpl_loc L_422 = {F_29, 326, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
 static const tpl_loc L_423 = {F_30, 4, 4};
@@ -4613,10 +4613,14 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n"
              "/* ---- Typography ----------------------------------------------------- */\n"
              "\n"
-             "body {\n"
+             "/* On html, not body: the margin boxes (running heads, folios) inherit\n"
+             "   from the root element, as CSS Paged Media says. */\n"
+             "html {\n"
              "  font-family: \"EB Garamond 12\", \"DejaVu Serif\", serif;\n"
-             "  font-size: ", 154);
-#line 103 "themes/clean/pdf/style.css.twig"
+             "}\n"
+             "body {\n"
+             "  font-size: ", 288);
+#line 107 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_388;
     tpl_value v0;
@@ -4631,9 +4635,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 103 "themes/clean/pdf/style.css.twig"
+#line 107 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  line-height: ", 17);
-#line 104 "themes/clean/pdf/style.css.twig"
+#line 108 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_390;
     tpl_value v5;
@@ -4647,7 +4651,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 104 "themes/clean/pdf/style.css.twig"
+#line 108 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  text-align: justify;\n"
              "  hyphens: auto;\n"
@@ -4701,14 +4705,14 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 1290);
 }
 
-#line 156 "themes/clean/pdf/style.css.twig"
+#line 160 "themes/clean/pdf/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 157 "themes/clean/pdf/style.css.twig"
+#line 161 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Lists, quotations, admonitions, footnotes ---------------------- */\n"
              "\n"
@@ -4746,7 +4750,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".page-break { break-after: page; height: 0; margin: 0; }\n", 991);
 }
 
-#line 193 "themes/clean/pdf/style.css.twig"
+#line 197 "themes/clean/pdf/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4754,7 +4758,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-#line 194 "themes/clean/pdf/style.css.twig"
+#line 198 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
@@ -4766,7 +4770,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding: .5em .7em;\n"
              "  background-color: #f2f2f2;\n"
              "  font-size: ", 358);
-#line 204 "themes/clean/pdf/style.css.twig"
+#line 208 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_391;
     tpl_value v0;
@@ -4781,7 +4785,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 204 "themes/clean/pdf/style.css.twig"
+#line 208 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
@@ -4794,14 +4798,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code > pre { margin: 0; }\n", 182);
 }
 
-#line 215 "themes/clean/pdf/style.css.twig"
+#line 219 "themes/clean/pdf/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 216 "themes/clean/pdf/style.css.twig"
+#line 220 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -4818,14 +4822,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 383);
 }
 
-#line 231 "themes/clean/pdf/style.css.twig"
+#line 235 "themes/clean/pdf/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 232 "themes/clean/pdf/style.css.twig"
+#line 236 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -4842,7 +4846,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; }\n", 363);
 }
 
-#line 247 "themes/clean/pdf/style.css.twig"
+#line 251 "themes/clean/pdf/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4851,12 +4855,12 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v14 = tpl_null();
-#line 248 "themes/clean/pdf/style.css.twig"
+#line 252 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 251 "themes/clean/pdf/style.css.twig"
+#line 255 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_393;
     tpl_value v0;
@@ -4871,9 +4875,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 251 "themes/clean/pdf/style.css.twig"
+#line 255 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 252 "themes/clean/pdf/style.css.twig"
+#line 256 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_395;
     tpl_value v5;
@@ -4887,7 +4891,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 252 "themes/clean/pdf/style.css.twig"
+#line 256 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -4895,7 +4899,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 258 "themes/clean/pdf/style.css.twig"
+#line 262 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_396;
     tpl_value v9;
@@ -4909,7 +4913,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 258 "themes/clean/pdf/style.css.twig"
+#line 262 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
              ".item.body-start { counter-reset: page 1; }\n"
@@ -4918,7 +4922,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
              "  padding-top: ", 205);
-#line 265 "themes/clean/pdf/style.css.twig"
+#line 269 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_397;
     tpl_value v13;
@@ -4933,7 +4937,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 265 "themes/clean/pdf/style.css.twig"
+#line 269 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -4974,14 +4978,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 304 "themes/clean/pdf/style.css.twig"
+#line 308 "themes/clean/pdf/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 305 "themes/clean/pdf/style.css.twig"
+#line 309 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5000,7 +5004,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 322 "themes/clean/pdf/style.css.twig"
+#line 326 "themes/clean/pdf/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5141,37 +5145,37 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     rt->loc = &L_415;
     tpl_display_block(rt, ctx, blocks, &N_typography, &L_415);
   }
-#line 156 "themes/clean/pdf/style.css.twig"
+#line 160 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_416;
     tpl_display_block(rt, ctx, blocks, &N_content, &L_416);
   }
-#line 193 "themes/clean/pdf/style.css.twig"
+#line 197 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_417;
     tpl_display_block(rt, ctx, blocks, &N_code, &L_417);
   }
-#line 215 "themes/clean/pdf/style.css.twig"
+#line 219 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_418;
     tpl_display_block(rt, ctx, blocks, &N_figures, &L_418);
   }
-#line 231 "themes/clean/pdf/style.css.twig"
+#line 235 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_419;
     tpl_display_block(rt, ctx, blocks, &N_tables, &L_419);
   }
-#line 247 "themes/clean/pdf/style.css.twig"
+#line 251 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_420;
     tpl_display_block(rt, ctx, blocks, &N_items, &L_420);
   }
-#line 304 "themes/clean/pdf/style.css.twig"
+#line 308 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_421;
     tpl_display_block(rt, ctx, blocks, &N_navigation, &L_421);
   }
-#line 322 "themes/clean/pdf/style.css.twig"
+#line 326 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_422;
     tpl_display_block(rt, ctx, blocks, &N_custom, &L_422);
@@ -5867,7 +5871,7 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_521);
   }
 }
-#line 5871 "clean_pdf.c"
+#line 5875 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7478,8 +7482,12 @@ static const char T40_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
-    "body {\n"
+    "/* On html, not body: the margin boxes (running heads, folios) inherit\n"
+    "   from the root element, as CSS Paged Media says. */\n"
+    "html {\n"
     "  font-family: \"EB Garamond 12\", \"DejaVu Serif\", serif;\n"
+    "}\n"
+    "body {\n"
     "  font-size: {{ small ? '10.5pt' : '11pt' }};\n"
     "  line-height: {{ small ? '14pt' : '15pt' }};\n"
     "  text-align: justify;\n"
@@ -7707,7 +7715,7 @@ static const tpl_template T40 = {
   .nblocks = 9,
   .blocks = T40_blocks,
   .source = T40_source,
-  .source_len = 10936,
+  .source_len = 11070,
   .ast = NULL,
 };
 

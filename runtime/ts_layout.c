@@ -237,49 +237,56 @@ static const ts_face *face_for(ts_ctx *c, const ts_face *face, uint32_t cp,
   return NULL;
 }
 
+/* The face for one character of a style, and the character as set: the
+ * small-capitals face where it has the character; else capitals at 80%
+ * for lower-case letters in small caps; else the style's face; else a
+ * fallback face that has it. NULL when none has it. */
+static const ts_face *face_of_char(ts_ctx *c, const ts_cstyle *st,
+                                   const ts_face *sc, uint32_t cp,
+                                   uint32_t *out, bool *lower) {
+  *lower = false;
+  *out = cp;
+  if (sc && ts_face_has(sc, cp))
+    return sc;
+  if (st->small_caps && utf8proc_islower((int32_t)cp)) {
+    *out = (uint32_t)utf8proc_toupper((int32_t)cp);
+    *lower = true;
+  }
+  return face_for(c, st->face, *out, 0);
+}
+
 /* Adds one box per run of one face and size for cps[0..n) (all of piece
- * pc), synthesising small capitals when the style asks and the face has
- * none. */
+ * pc): a fallback face is used for the characters the style's face lacks
+ * only, and small capitals are synthesised where no small-caps face has
+ * them. */
 static void add_boxes(itemizer *z, const piece *pc, const uint32_t *cps,
                       size_t n) {
   ts_ctx *c = z->c;
   const ts_cstyle *st = pc->st;
-  const ts_face *base = st->face;
-  const ts_face *sc = NULL;
-  if (st->small_caps)
-    sc = ts_fonts_small_caps(c->fonts, base);
+  const ts_face *sc =
+      st->small_caps ? ts_fonts_small_caps(c->fonts, st->face) : NULL;
   uint32_t buf[256];
   size_t i = 0;
   while (i < n) {
-    /* A run: same face, same synthetic-small-caps state. */
-    uint32_t cp = cps[i];
-    bool lower = st->small_caps && !sc && utf8proc_islower((int32_t)cp);
-    const ts_face *f =
-        face_for(c, sc ? sc : base, lower ? (uint32_t)utf8proc_toupper((int32_t)cp) : cp, 0);
+    uint32_t u;
+    bool lower;
+    const ts_face *f = face_of_char(c, st, sc, cps[i], &u, &lower);
     if (!f) {
-      i++;
+      i++; /* reported by face_for */
       continue;
     }
     size_t k = 0;
+    buf[k++] = u;
+    i++;
     while (i < n && k < sizeof buf / sizeof buf[0]) {
-      uint32_t q = cps[i];
-      bool ql = st->small_caps && !sc && utf8proc_islower((int32_t)q);
-      if (ql != lower)
+      uint32_t u2;
+      bool lower2;
+      const ts_face *f2 = face_of_char(c, st, sc, cps[i], &u2, &lower2);
+      if (f2 != f || lower2 != lower)
         break;
-      uint32_t u = ql ? (uint32_t)utf8proc_toupper((int32_t)q) : q;
-      if (!ts_face_has(f, u)) {
-        if (k == 0) {
-          /* the fallback chosen above does have it, or it is dropped */
-          i++;
-          continue;
-        }
-        break;
-      }
-      buf[k++] = u;
+      buf[k++] = u2;
       i++;
     }
-    if (!k)
-      continue;
     const word_entry *w = shape_lig(c, f, buf, k, st->letter_spacing == 0);
     double size = lower ? st->size * 0.8 : st->size;
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
