@@ -216,6 +216,7 @@ typedef struct ts_ctx {
   const css_stylesheet **sheets; /* UA + the input's */
   size_t nsheets;
   const css_selector **pseudo_sels; /* those with ::before or ::after */
+  bool share_styles; /* no sheet uses `~`: siblings may share styles */
   size_t npseudo;
   css_dom dom;
   ts_node *root;
@@ -226,6 +227,7 @@ typedef struct ts_ctx {
   ts_wordcache *words;
   ts_hyphcache *hyphs;
   struct ts_stylecache *styles;
+  struct ts_worditems *worditems;
   ts_break_params bp;
   /* Page references known from the previous pass: id -> page label. */
   const char **ref_ids;

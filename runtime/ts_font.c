@@ -29,6 +29,11 @@ typedef struct face_rec {
   int32_t notdef_width;
   bool sc_done;
   ts_face *sc;
+  /* The faces fontconfig gave as fallbacks for this one, tried first:
+     the same fallback for all of a face's missing characters reads as
+     one type, and a fontconfig sort costs about a million instructions. */
+  struct face_rec *recent_fb[4];
+  size_t nrecent_fb;
 } face_rec;
 
 /* A family registered with ts_fonts_add_file. */
@@ -604,7 +609,12 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
     if (s->key)
       return s->face;
   }
-  const face_rec *r = (const face_rec *)face;
+  face_rec *r = (face_rec *)face;
+  for (size_t i = 0; i < r->nrecent_fb; i++)
+    if (ts_face_has(&r->recent_fb[i]->pub, cp)) {
+      fallback_put(f, key, &r->recent_fb[i]->pub);
+      return &r->recent_fb[i]->pub;
+    }
   FcPattern *pat = sort_pattern(f, r->nnames ? r->names[0] : NULL, face->weight,
                                 face->italic, cp);
   FcResult res;
@@ -628,6 +638,8 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
     FcFontSetDestroy(fs);
   ts_face *out = found ? &found->pub : NULL;
   fallback_put(f, key, out);
+  if (found && r->nrecent_fb < sizeof r->recent_fb / sizeof r->recent_fb[0])
+    r->recent_fb[r->nrecent_fb++] = found;
   return out;
 }
 

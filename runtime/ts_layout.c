@@ -384,7 +384,7 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
 
 /* Ends the word being gathered: boxes, with hyphenation points and the
  * breaks after explicit hyphens and dashes between them. */
-static void flush_word(itemizer *z) {
+static void flush_word_compute(itemizer *z) {
   ts_ctx *c = z->c;
   size_t n = z->wn;
   if (!n)
@@ -475,6 +475,102 @@ static void flush_word(itemizer *z) {
       pi++;
     start = i;
   }
+}
+
+/* A word's boxes and penalties, by style and code points: a book repeats
+ * its words, and a word's items depend on nothing else (its link is
+ * patched in on the way out). Words of more than 16 characters, whose
+ * emergency breaks depend on the measure, and words of several styles are
+ * set each time. */
+typedef struct wordit {
+  uint64_t hash;
+  const ts_cstyle *st, *block;
+  uint32_t *cps;
+  size_t n;
+  ts_item *items;
+  item_ref *refs;
+  size_t nitems;
+} wordit;
+
+struct ts_worditems {
+  wordit *slots;
+  size_t cap, used;
+};
+
+static void flush_word(itemizer *z) {
+  ts_ctx *c = z->c;
+  size_t n = z->wn;
+  if (!n)
+    return;
+  const piece *p0 = z->wpc[0];
+  bool one = n <= 16;
+  for (size_t i = 1; one && i < n; i++)
+    if (z->wpc[i] != p0)
+      one = false;
+  if (!one) {
+    flush_word_compute(z);
+    return;
+  }
+  struct ts_worditems *wc = c->worditems;
+  if (!wc) {
+    wc = c->worditems = tpl_arena_calloc(c->a, 1, sizeof *wc);
+    wc->cap = 8192;
+    wc->slots = calloc(wc->cap, sizeof *wc->slots);
+    tpl_arena_defer(c->a, free, wc->slots);
+  }
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)p0->st;
+  h = (h ^ (uint64_t)(uintptr_t)z->block) * 1099511628211ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ z->wcp[i]) * 1099511628211ull;
+  size_t j = h & (wc->cap - 1);
+  for (wordit *e; (e = &wc->slots[j])->cps; j = (j + 1) & (wc->cap - 1)) {
+    if (e->hash != h || e->st != p0->st || e->block != z->block ||
+        e->n != n || memcmp(e->cps, z->wcp, n * sizeof *z->wcp))
+      continue;
+    for (size_t k = 0; k < e->nitems; k++) {
+      item_ref r = e->refs[k];
+      r.href = p0->href;
+      add_item(z, e->items[k], r);
+    }
+    z->wn = 0;
+    return;
+  }
+  size_t first = z->n;
+  uint32_t *key = tpl_arena_alloc(c->a, n * sizeof *key);
+  memcpy(key, z->wcp, n * sizeof *key);
+  flush_word_compute(z);
+  size_t ni = z->n - first;
+  wordit e = {h, p0->st, z->block, key, n, NULL, NULL, ni};
+  e.items = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *e.items);
+  e.refs = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *e.refs);
+  memcpy(e.items, z->items + first, ni * sizeof *e.items);
+  for (size_t k = 0; k < ni; k++) {
+    e.refs[k] = z->refs[first + k];
+    e.refs[k].href = NULL;
+  }
+  if ((wc->used + 1) * 2 > wc->cap) {
+    size_t nc = wc->cap * 2;
+    wordit *ns = calloc(nc, sizeof *ns);
+    if (!ns)
+      return; /* not cached; the word is set all the same */
+    for (size_t i = 0; i < wc->cap; i++) {
+      if (!wc->slots[i].cps)
+        continue;
+      size_t k = wc->slots[i].hash & (nc - 1);
+      while (ns[k].cps)
+        k = (k + 1) & (nc - 1);
+      ns[k] = wc->slots[i];
+    }
+    memset(wc->slots, 0, wc->cap * sizeof *wc->slots);
+    wc->slots = ns;
+    wc->cap = nc;
+    tpl_arena_defer(c->a, free, ns);
+    j = h & (nc - 1);
+    while (wc->slots[j].cps)
+      j = (j + 1) & (nc - 1);
+  }
+  wc->slots[j] = e;
+  wc->used++;
 }
 
 static void word_push(itemizer *z, uint32_t cp, const piece *pc) {

@@ -605,41 +605,52 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
   tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
   /* Literal strings, two bytes a glyph (half of hex's four): only the
    * delimiters, the backslash and CR (which a reader would turn into LF)
-   * are escaped. */
+   * are escaped. Written straight into the buffer: this loop runs once a
+   * glyph of the book. */
   bool in_string = false;
   tj_put(&t, "[", 1);
   for (size_t i = 0; i < n; i++) {
+    /* room for ")-2147483648(" and an escaped glyph */
+    if (t.n + 24 >= sizeof t.b)
+      tj_flush(&t);
+    char *o = t.b + t.n;
     if (kern && kern[i]) {
-      char num[16];
-      int len = snprintf(num, sizeof num, "%s%ld", in_string ? ")" : "",
-                         -(long)kern[i]);
-      tj_put(&t, num, (size_t)len);
+      if (in_string)
+        *o++ = ')';
+      long v = -(long)kern[i];
+      if (v < 0) {
+        *o++ = '-';
+        v = -v;
+      }
+      char digits[12];
+      int nd = 0;
+      do
+        digits[nd++] = (char)('0' + v % 10);
+      while ((v /= 10) > 0 && nd < 11);
+      while (nd)
+        *o++ = digits[--nd];
       in_string = false;
     }
     /* The engine substitutes fallbacks for code points past the BMP;
      * libharu's CIDs are BMP code points, so anything else becomes U+FFFD. */
     uint32_t c = codes[i] > 0xFFFF ? 0xFFFD : codes[i];
     mark_code(font, c);
-    char g[5];
-    size_t k = 0;
     if (!in_string)
-      g[k++] = '(';
-    unsigned char b[2] = {(unsigned char)(c >> 8), (unsigned char)(c & 0xFF)};
+      *o++ = '(';
+    unsigned char b2[2] = {(unsigned char)(c >> 8), (unsigned char)(c & 0xFF)};
     for (int j = 0; j < 2; j++) {
-      if (b[j] == '(' || b[j] == ')' || b[j] == '\\') {
-        tj_put(&t, g, k);
-        k = 0;
-        char esc[2] = {'\\', (char)b[j]};
-        tj_put(&t, esc, 2);
-      } else if (b[j] == '\r') {
-        tj_put(&t, g, k);
-        k = 0;
-        tj_put(&t, "\\r", 2);
+      unsigned char ch = b2[j];
+      if (ch == '(' || ch == ')' || ch == '\\') {
+        *o++ = '\\';
+        *o++ = (char)ch;
+      } else if (ch == '\r') {
+        *o++ = '\\';
+        *o++ = 'r';
       } else {
-        g[k++] = (char)b[j];
+        *o++ = (char)ch;
       }
     }
-    tj_put(&t, g, k);
+    t.n = (size_t)(o - t.b);
     in_string = true;
   }
   if (in_string)

@@ -414,9 +414,35 @@ static bool same_lang(const char *a, const char *b) {
   return a == b || (a && b && !strcmp(a, b));
 }
 
+/* Whether two elements look the same to every selector the engine
+ * reads, given the same parent: tag, classes and attributes (no ids). */
+static bool same_element(const ts_node *a, const ts_node *b) {
+  if (a->id || b->id || strcmp(a->tag, b->tag) || a->nclasses != b->nclasses ||
+      a->nattrs != b->nattrs)
+    return false;
+  for (size_t i = 0; i < a->nclasses; i++)
+    if (strcmp(a->classes[i], b->classes[i]))
+      return false;
+  for (size_t i = 0; i < a->nattrs * 2; i++)
+    if (strcmp(a->attrs[i], b->attrs[i]))
+      return false;
+  return true;
+}
+
 ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   if (n->style)
     return n->style;
+  /* Style sharing, as browsers do it: an element like its previous
+     sibling, whose own previous sibling is like it too (so that `a + b`
+     and :first-child see the same), gets the same style without a
+     cascade; the run of paragraphs of a chapter costs one. Off when a
+     sheet uses `~`, which looks at every earlier sibling. */
+  ts_node *pv = n->prev_el;
+  if (c->share_styles && pv && pv->style && pv->prev_el &&
+      same_element(n, pv) && same_element(pv, pv->prev_el)) {
+    n->style = pv->style;
+    return n->style;
+  }
   ts_cstyle *parent = n->parent && n->parent->tag ? ts_style_of(c, n->parent)
                                                    : NULL;
   css_style css;
@@ -494,6 +520,15 @@ static bool may_have_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
 }
 
 void ts_style_init(ts_ctx *c) {
+  c->share_styles = true;
+  for (size_t s = 0; s < c->nsheets; s++)
+    for (size_t r = 0; r < c->sheets[s]->nrules; r++)
+      for (size_t k = 0; k < c->sheets[s]->rules[r].nsels; k++) {
+        const css_selector *sel = &c->sheets[s]->rules[r].sels[k];
+        for (size_t q = 0; q < sel->nparts; q++)
+          if (sel->parts[q].comb == CSS_COMB_SIBLING)
+            c->share_styles = false;
+      }
   size_t n = 0;
   for (int pass = 0; pass < 2; pass++) {
     n = 0;
