@@ -15,6 +15,16 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void ts_announce_face(ts_ctx *c, const ts_face *f) {
+  if (!f || !c->pdf || f->id < 0 || f->id >= 1024)
+    return;
+  uint8_t bit = (uint8_t)(1u << (f->id & 7));
+  if (c->announced[f->id >> 3] & bit)
+    return;
+  c->announced[f->id >> 3] |= bit;
+  ts_pdf_preload(c->pdf, f->path);
+}
+
 /* Once per family name. */
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
   for (size_t i = 0; i < c->nwarned_fonts; i++)
@@ -151,6 +161,7 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
   ts_break_params_default(&c->bp);
   ts_engine_stats st = {0};
   double t0 = now();
+  c->pdf = ts_pdf_new(a, in->rep, in->name);
   ts_style_init(c);
   load_font_faces(c);
   c->root = ts_dom_load(c);

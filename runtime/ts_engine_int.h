@@ -217,6 +217,8 @@ typedef struct ts_ctx {
   size_t nsheets;
   const css_selector **pseudo_sels; /* those with ::before or ::after */
   bool share_styles; /* no sheet uses `~`: siblings may share styles */
+  ts_pdf *pdf;       /* made before the layout, so fonts load meanwhile */
+  uint8_t announced[1024 / 8]; /* faces (by id) handed to ts_pdf_preload */
   size_t npseudo;
   css_dom dom;
   ts_node *root;
@@ -267,6 +269,9 @@ ts_wordcache *ts_wordcache_new(tpl_arena *a);
 /* Sets one line of text (margin boxes): runs in *line, returns its width. */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line);
+
+/* A face the layout uses: its font starts loading into the PDF. */
+void ts_announce_face(ts_ctx *c, const ts_face *f);
 
 /* The natural width of text in st's face (no kerning), pt. */
 double ts_text_width(const ts_cstyle *st, const char *text);

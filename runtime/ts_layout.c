@@ -287,6 +287,8 @@ static void add_boxes(itemizer *z, const piece *pc, const uint32_t *cps,
       buf[k++] = u2;
       i++;
     }
+    /* the face will be drawn: its font can start loading now */
+    ts_announce_face(c, f);
     const word_entry *w = shape_lig(c, f, buf, k, st->letter_spacing == 0);
     double size = lower ? st->size * 0.8 : st->size;
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
@@ -1080,6 +1082,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       /* a little room on both sides, then dots filling the rest */
       add_item(&z, ts_penalty(0, TS_INF_PENALTY, false),
                (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+      ts_announce_face(c, pc->st->face);
       add_item(&z, ts_fil_glue(pc->st->size * 0.5),
                (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0,
                           NULL, pc->href, pc->text, 0});
@@ -1088,6 +1091,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     case P_PAGEREF: {
       flush_word(&z);
       flush_space(&z);
+      ts_announce_face(c, pc->st->face);
       const char *t = pageref_text(c, pc->text, pc->ref_style);
       double w = ts_text_width(pc->st, t);
       /* After a leader, a number gets a column at least three digits wide

@@ -761,7 +761,7 @@ static ts_page_label_style label_style(int cs) {
 
 int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                    ts_engine_stats *stats) {
-  ts_pdf *pdf = ts_pdf_new(c->pa, c->rep, c->in->name);
+  ts_pdf *pdf = c->pdf;
   ts_pdf_set_info(pdf, &c->in->info);
   strings_state st = {0};
   open_blocks ob = {0};

@@ -4,6 +4,7 @@
 #include "ts_pdf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +77,31 @@ typedef struct packer {
   size_t cap, queued, next;
 } packer;
 
+/* Loads fonts on a second thread while the engine lays the book out (it
+ * touches no libharu then): libharu's per-font setup maps all 65,536 code
+ * points through a linear search of the cmap, tens of milliseconds a
+ * face. The thread allocates in its own arena and reports nothing; a font
+ * it cannot load is loaded again, and reported, by the engine's thread. */
+typedef struct preloader {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pthread_t thread;
+  bool started, closing;
+  char **paths; /* malloc'd */
+  size_t n, cap, next;
+  tpl_arena *arena;
+} preloader;
+
 struct ts_pdf {
   tpl_arena *arena;
   packer *pk;
+  preloader *pl;
+  /* The text state of the page drawn last, to write only what changes. */
+  int text_page;
+  HPDF_Font text_font;
+  double text_size;
+  ts_rgb text_rgb;
+  bool text_rgb_set;
   const bk_reporter *rep;
   const char *name;
   HPDF_Doc doc;
@@ -90,6 +113,8 @@ struct ts_pdf {
   pdf_vec links, outlines, labels;
   bool structure_done; /* links, outline and labels written */
 };
+
+static void preload_join(ts_pdf *p);
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -369,6 +394,7 @@ ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name) {
   p->arena = a;
   p->rep = rep;
   p->name = dup_str(a, name ? name : "");
+  p->text_page = -1;
   p->doc = HPDF_New(on_hpdf_error, p);
   if (!p->doc) {
     p->err = HPDF_FAILD_TO_ALLOC_MEM;
@@ -382,6 +408,7 @@ ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name) {
 }
 
 int ts_pdf_page_add(ts_pdf *p, double width, double height) {
+  preload_join(p);
   if (failed(p))
     return -1;
   HPDF_Page page = HPDF_AddPage(p->doc);
@@ -511,17 +538,19 @@ static void close_composites(const ts_pdf_font *f) {
       mark_glyph(ta, f, gid, 0);
 }
 
-ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path) {
-  if (failed(p))
-    return NULL;
+/* Loads and embeds a font into arena a; quiet: report nothing and leave
+ * no error behind on failure (the preloader's thread). */
+static ts_pdf_font *load_font(ts_pdf *p, tpl_arena *a, const char *ttf_path,
+                              bool quiet) {
   for (ts_pdf_font *f = p->fonts; f; f = f->next)
     if (strcmp(f->path, ttf_path) == 0)
       return f;
-  ts_pdf_font *f = tpl_arena_calloc(p->arena, 1, sizeof *f);
-  f->ttf = read_file(p->arena, ttf_path, &f->ttf_len);
+  ts_pdf_font *f = tpl_arena_calloc(a, 1, sizeof *f);
+  f->ttf = read_file(a, ttf_path, &f->ttf_len);
   if (!f->ttf) {
-    bk_report(p->rep, BK_ERROR, ttf_path, 0, 0, "cannot read the font: %s",
-              strerror(errno));
+    if (!quiet)
+      bk_report(p->rep, BK_ERROR, ttf_path, 0, 0, "cannot read the font: %s",
+                strerror(errno));
     return NULL;
   }
   const char *name = HPDF_LoadTTFontFromFile(p->doc, ttf_path, HPDF_TRUE);
@@ -529,15 +558,111 @@ ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path) {
   if (!f->font || failed(p)) {
     if (!p->err)
       p->err = HPDF_INVALID_FONTDEF_DATA;
-    report_failure(p, ttf_path, "cannot load the font");
+    if (!quiet)
+      report_failure(p, ttf_path, "cannot load the font");
     clear_failure(p);
     return NULL;
   }
   fix_tounicode(p->doc, f->font);
-  f->path = dup_str(p->arena, ttf_path);
+  f->path = dup_str(a, ttf_path);
   f->next = p->fonts;
   p->fonts = f;
   return f;
+}
+
+static void *preloader_main(void *arg) {
+  ts_pdf *p = arg;
+  preloader *pl = p->pl;
+  pthread_mutex_lock(&pl->mu);
+  for (;;) {
+    while (pl->next == pl->n && !pl->closing)
+      pthread_cond_wait(&pl->cv, &pl->mu);
+    if (pl->next == pl->n)
+      break;
+    char *path = pl->paths[pl->next++];
+    pthread_mutex_unlock(&pl->mu);
+    if (!failed(p))
+      load_font(p, pl->arena, path, true);
+    pthread_mutex_lock(&pl->mu);
+  }
+  pthread_mutex_unlock(&pl->mu);
+  return NULL;
+}
+
+/* Waits for the fonts asked for so far; after it, the engine's thread has
+ * the document to itself again. Every call that touches libharu starts
+ * here. */
+static void preload_join(ts_pdf *p) {
+  preloader *pl = p ? p->pl : NULL;
+  if (!pl || !pl->started)
+    return;
+  pthread_mutex_lock(&pl->mu);
+  pl->closing = true;
+  pthread_cond_signal(&pl->cv);
+  pthread_mutex_unlock(&pl->mu);
+  pthread_join(pl->thread, NULL);
+  pl->started = false;
+}
+
+static void preloader_free(void *data) {
+  ts_pdf *p = data;
+  preloader *pl = p->pl;
+  preload_join(p);
+  for (size_t i = 0; i < pl->n; i++)
+    free(pl->paths[i]);
+  free(pl->paths);
+  pthread_mutex_destroy(&pl->mu);
+  pthread_cond_destroy(&pl->cv);
+  free(pl);
+  p->pl = NULL;
+}
+
+void ts_pdf_preload(ts_pdf *p, const char *ttf_path) {
+  /* (p->err is the thread's while it runs: not read here) */
+  if (!p || !p->doc || !ttf_path)
+    return;
+  if (!p->pl) {
+    preloader *pl = calloc(1, sizeof *pl);
+    if (!pl)
+      return;
+    pthread_mutex_init(&pl->mu, NULL);
+    pthread_cond_init(&pl->cv, NULL);
+    /* freed with the document's arena, before the document (newer
+       deferrals run first) */
+    pl->arena = tpl_arena_new();
+    tpl_arena_defer(p->arena, (void (*)(void *))tpl_arena_free, pl->arena);
+    p->pl = pl;
+    tpl_arena_defer(p->arena, preloader_free, p);
+    pl->started = pthread_create(&pl->thread, NULL, preloader_main, p) == 0;
+  }
+  preloader *pl = p->pl;
+  if (!pl->started)
+    return; /* joined already, or no thread: fonts load when used */
+  char *copy = strdup(ttf_path);
+  if (!copy)
+    return;
+  pthread_mutex_lock(&pl->mu);
+  if (pl->n == pl->cap) {
+    size_t nc = pl->cap ? pl->cap * 2 : 8;
+    char **np = realloc(pl->paths, nc * sizeof *np);
+    if (!np) {
+      pthread_mutex_unlock(&pl->mu);
+      free(copy);
+      return;
+    }
+    pl->paths = np;
+    pl->cap = nc;
+  }
+  pl->paths[pl->n++] = copy;
+  pthread_cond_signal(&pl->cv);
+  pthread_mutex_unlock(&pl->mu);
+}
+
+ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path) {
+  preload_join(p);
+  if (failed(p))
+    return NULL;
+  return load_font(p, p->arena, ttf_path, false);
 }
 
 /* Raw TJ arrays bypass libharu's text functions, which are what mark
@@ -577,6 +702,34 @@ static void tj_put(tj_buf *t, const char *s, size_t len) {
   t->n += len;
 }
 
+/* A number and a space, to two decimals (1/7200 in), without trailing
+ * zeros: what the stream needs, faster than printf. */
+static void put_num(tj_buf *t, double v) {
+  char b[32];
+  size_t n = 0;
+  long c = lround(v * 100);
+  if (c < 0) {
+    b[n++] = '-';
+    c = -c;
+  }
+  long whole = c / 100, frac = c % 100;
+  char d[24];
+  int nd = 0;
+  do
+    d[nd++] = (char)('0' + whole % 10);
+  while ((whole /= 10) > 0 && nd < 20);
+  while (nd)
+    b[n++] = d[--nd];
+  if (frac) {
+    b[n++] = '.';
+    b[n++] = (char)('0' + frac / 10);
+    if (frac % 10)
+      b[n++] = (char)('0' + frac % 10);
+  }
+  b[n++] = ' ';
+  tj_put(t, b, n);
+}
+
 void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
                  double y, ts_rgb color, const uint32_t *codes,
                  const int32_t *kern, size_t n, double char_space) {
@@ -588,21 +741,44 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
     return;
   }
   HPDF_Page_BeginText(pg);
-  /* Through libharu, so the font lands in the page's resources and the
-   * graphics state libharu keeps matches the stream. */
-  HPDF_Page_SetFontAndSize(pg, font->font, (HPDF_REAL)size);
-  HPDF_Page_SetRGBFill(pg, (HPDF_REAL)clamp01(color.r),
-                       (HPDF_REAL)clamp01(color.g),
-                       (HPDF_REAL)clamp01(color.b));
+  /* The font through libharu (it puts the font in the page's resources),
+   * only when it changes: Tf, like the fill colour, lasts across text
+   * objects (and our rectangles and lines save and restore the state). The
+   * colour and the position are written directly: libharu's calls format
+   * numbers slowly, and this runs once a run of text. */
+  if (p->text_page != page) {
+    p->text_page = page;
+    p->text_font = NULL;
+    p->text_rgb_set = false;
+  }
+  if (p->text_font != font->font || p->text_size != size) {
+    HPDF_Page_SetFontAndSize(pg, font->font, (HPDF_REAL)size);
+    p->text_font = font->font;
+    p->text_size = size;
+  }
+  tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
+  ts_rgb rgb = {clamp01(color.r), clamp01(color.g), clamp01(color.b)};
+  if (!p->text_rgb_set || rgb.r != p->text_rgb.r || rgb.g != p->text_rgb.g ||
+      rgb.b != p->text_rgb.b) {
+    put_num(&t, rgb.r);
+    put_num(&t, rgb.g);
+    put_num(&t, rgb.b);
+    tj_put(&t, "rg\n", 3);
+    p->text_rgb = rgb;
+    p->text_rgb_set = true;
+  }
   /* Tc outlives ET; write it when it changes so a letter-spaced run does
    * not leak into the next one. */
-  if ((HPDF_REAL)char_space != HPDF_Page_GetCharSpace(pg))
+  if ((HPDF_REAL)char_space != HPDF_Page_GetCharSpace(pg)) {
+    tj_flush(&t);
     HPDF_Page_SetCharSpace(pg, (HPDF_REAL)char_space);
-  HPDF_Page_MoveTextPos(pg, (HPDF_REAL)x, (HPDF_REAL)y);
+  }
+  put_num(&t, x);
+  put_num(&t, y);
+  tj_put(&t, "Td\n", 3);
   if (failed(p))
     return;
 
-  tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
   /* Literal strings, two bytes a glyph (half of hex's four): only the
    * delimiters, the backslash and CR (which a reader would turn into LF)
    * are escaped. Written straight into the buffer: this loop runs once a
@@ -775,6 +951,7 @@ static void set_info_str(ts_pdf *p, HPDF_InfoType type, const char *s) {
 }
 
 void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info) {
+  preload_join(p);
   if (failed(p) || !info)
     return;
   /* Written as UTF-16BE because the current encoder is UTF-8. */
@@ -911,6 +1088,7 @@ static void write_labels(ts_pdf *p) {
 }
 
 int ts_pdf_save(ts_pdf *p, const char *path) {
+  preload_join(p);
   if (!p)
     return -1;
   if (!failed(p) && !p->structure_done) {

@@ -36,6 +36,13 @@ ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name);
  * TrueType file. NULL after reporting an error. */
 ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path);
 
+/* Starts loading a font on a second thread (libharu's setup of a font is
+ * costly) while the caller does work that needs no PDF call: the next
+ * call to ts_pdf_page_add, ts_pdf_font_load, ts_pdf_set_info or
+ * ts_pdf_save waits for the loads. Problems are reported by the
+ * ts_pdf_font_load that asks for the font. */
+void ts_pdf_preload(ts_pdf *p, const char *ttf_path);
+
 /* Appends a page of the given size; returns its index (0-based). */
 int ts_pdf_page_add(ts_pdf *p, double width, double height);
 
