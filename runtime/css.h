@@ -327,6 +327,10 @@ typedef struct css_dom {
   /* true when tag() always returns lower case: tags then compare with
      strcmp (the selectors' tags are lower-cased when parsed) */
   bool lower_tags;
+  /* Optional: the element's classes. With it, the cascade looks only at
+     the rules whose rightmost compound could match (by id, class or tag),
+     through an index built once per sheet. */
+  const char *const *(*class_list)(const void *el, size_t *n);
 } css_dom;
 
 /* Parses one selector (no list) for tests and tools; NULL on error. */
@@ -401,6 +405,8 @@ typedef struct css_stylesheet {
   css_font_face *fonts;
   size_t nfonts;
   size_t ndiags; /* diagnostics reported (any severity), lexer included */
+  tpl_arena *arena;     /* the sheet's, for its index */
+  struct css_index *index; /* built by the first indexed cascade */
 } css_stylesheet;
 
 /* Parses a whole stylesheet. Rules inside @media print (and @media all)

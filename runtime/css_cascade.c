@@ -117,47 +117,209 @@ static double computed_font_size(const css_decl *d, double parent_pt,
   return css_length_pt(l, parent_pt, root_pt, parent_pt);
 }
 
+/* ---- the rule index -------------------------------------------------- */
+
+/* Rules by the key of their selectors' rightmost compound (its id, else
+ * its first class, else its tag, else none: the universal list), so an
+ * element is tested only against rules that can match it. Each list holds
+ * rule numbers in ascending order, once each. */
+typedef struct idx_list {
+  const char *key; /* NULL: an empty slot */
+  uint8_t kind;    /* 0 tag, 1 class, 2 id */
+  size_t *rules;
+  size_t n, cap;
+} idx_list;
+
+struct css_index {
+  size_t *decl_base; /* per rule: declarations in the rules before it */
+  size_t total_decls;
+  idx_list *slots;
+  size_t cap, used;
+  idx_list universal;
+};
+
+static uint64_t idx_hash(const char *k, uint8_t kind) {
+  uint64_t h = 1469598103934665603ull ^ kind;
+  for (; *k; k++)
+    h = (h ^ (unsigned char)*k) * 1099511628211ull;
+  return h;
+}
+
+static void list_add(tpl_arena *a, idx_list *l, size_t r) {
+  if (l->n && l->rules[l->n - 1] == r)
+    return;
+  if (l->n == l->cap) {
+    size_t nc = l->cap ? l->cap * 2 : 4;
+    size_t *nr = tpl_arena_alloc(a, nc * sizeof *nr);
+    if (l->n)
+      memcpy(nr, l->rules, l->n * sizeof *nr);
+    l->rules = nr;
+    l->cap = nc;
+  }
+  l->rules[l->n++] = r;
+}
+
+static idx_list *idx_slot(struct css_index *x, const char *key, uint8_t kind) {
+  size_t j = idx_hash(key, kind) & (x->cap - 1);
+  while (x->slots[j].key &&
+         (x->slots[j].kind != kind || strcmp(x->slots[j].key, key)))
+    j = (j + 1) & (x->cap - 1);
+  return &x->slots[j];
+}
+
+static struct css_index *build_index(const css_stylesheet *sh) {
+  tpl_arena *a = sh->arena;
+  struct css_index *x = tpl_arena_calloc(a, 1, sizeof *x);
+  x->decl_base = tpl_arena_alloc(a, (sh->nrules ? sh->nrules : 1) *
+                                        sizeof *x->decl_base);
+  size_t keys = 0;
+  for (size_t r = 0; r < sh->nrules; r++) {
+    x->decl_base[r] = x->total_decls;
+    x->total_decls += sh->rules[r].ndecls;
+    keys += sh->rules[r].nsels;
+  }
+  x->cap = 16;
+  while (x->cap < keys * 2 + 2)
+    x->cap *= 2;
+  x->slots = tpl_arena_calloc(a, x->cap, sizeof *x->slots);
+  for (size_t r = 0; r < sh->nrules; r++)
+    for (size_t k = 0; k < sh->rules[r].nsels; k++) {
+      const css_selector *sel = &sh->rules[r].sels[k];
+      if (!sel->nparts) {
+        list_add(a, &x->universal, r);
+        continue;
+      }
+      const css_compound *c = &sel->parts[sel->nparts - 1];
+      const char *key = c->id ? c->id : c->nclasses ? c->classes[0] : c->tag;
+      uint8_t kind = c->id ? 2 : c->nclasses ? 1 : 0;
+      if (!key) {
+        list_add(a, &x->universal, r);
+        continue;
+      }
+      idx_list *l = idx_slot(x, key, kind);
+      if (!l->key) {
+        l->key = key;
+        l->kind = kind;
+        x->used++;
+      }
+      list_add(a, l, r);
+    }
+  return x;
+}
+
+static const idx_list *idx_find(const struct css_index *x, const char *key,
+                                 uint8_t kind) {
+  if (!key)
+    return NULL;
+  const idx_list *l = idx_slot((struct css_index *)x, key, kind);
+  return l->key ? l : NULL;
+}
+
+/* Adds the declarations of rule r of sh when one of its selectors matches
+ * el (the most specific one counts), numbered from order. */
+static void add_rule(tpl_arena *a, const css_stylesheet *sh, size_t r,
+                     const css_dom *dom, const void *el, css_pseudo_element pe,
+                     size_t order, matched **m, size_t *n, size_t *cap,
+                     matched *stack_buf) {
+  const css_rule *rule = &sh->rules[r];
+  uint32_t spec = 0;
+  bool hit = false;
+  for (size_t k = 0; k < rule->nsels; k++) {
+    const css_selector *sel = &rule->sels[k];
+    if (sel->pseudo == pe && sel->specificity >= spec &&
+        css_selector_matches(sel, dom, el)) {
+      spec = sel->specificity;
+      hit = true;
+    }
+  }
+  if (!hit)
+    return;
+  for (size_t d = 0; d < rule->ndecls; d++) {
+    if (*n == *cap) {
+      /* Past the stack buffer, the arena takes the list. */
+      matched *v = tpl_arena_alloc(a, *cap * 2 * sizeof *v);
+      memcpy(v, *m, *n * sizeof *v);
+      (void)stack_buf;
+      *m = v;
+      *cap *= 2;
+    }
+    const css_decl *decl = &rule->decls[d];
+    (*m)[(*n)++] = (matched){decl,
+                             sh->origin == CSS_ORIGIN_UA ? 0u
+                             : decl->important           ? 2u
+                                                         : 1u,
+                             spec, order + d};
+  }
+}
+
 void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
                  size_t nsheets, const css_dom *dom, const void *el,
                  css_pseudo_element pe, const css_style *parent,
                  css_style *out) {
   matched stack_buf[64], *m = stack_buf;
   size_t n = 0, cap = 64, order = 0;
+  const char *const *classes = NULL;
+  size_t nclasses = 0;
+  if (dom->class_list)
+    classes = dom->class_list(el, &nclasses);
+  size_t base = 0; /* declarations of the sheets before */
   for (size_t s = 0; s < nsheets; s++) {
     const css_stylesheet *sh = sheets[s];
-    for (size_t r = 0; r < sh->nrules; r++) {
-      const css_rule *rule = &sh->rules[r];
-      /* Of the rule's selectors that match, the most specific counts. */
-      uint32_t spec = 0;
-      bool hit = false;
-      for (size_t k = 0; k < rule->nsels; k++) {
-        const css_selector *sel = &rule->sels[k];
-        if (sel->pseudo == pe && sel->specificity >= spec &&
-            css_selector_matches(sel, dom, el)) {
-          spec = sel->specificity;
-          hit = true;
-        }
+    if (!dom->class_list || !sh->arena) {
+      /* no index: every rule, in order */
+      size_t order0 = order;
+      for (size_t r = 0; r < sh->nrules; r++) {
+        add_rule(a, sh, r, dom, el, pe, order, &m, &n, &cap, stack_buf);
+        order += sh->rules[r].ndecls;
       }
-      if (!hit) {
-        order += rule->ndecls;
-        continue;
-      }
-      for (size_t d = 0; d < rule->ndecls; d++) {
-        if (n == cap) {
-          /* Past the stack buffer, the arena takes the list. */
-          matched *v = tpl_arena_alloc(a, cap * 2 * sizeof *v);
-          memcpy(v, m, n * sizeof *v);
-          m = v;
-          cap *= 2;
+      base += order - order0;
+      continue;
+    }
+    if (!sh->index)
+      ((css_stylesheet *)sh)->index = build_index(sh);
+    const struct css_index *x = sh->index;
+    /* the candidate lists: universal, tag, id, every class */
+    const idx_list *lists[2 + 1 + 16];
+    size_t nl = 0;
+    if (x->universal.n)
+      lists[nl++] = &x->universal;
+    const idx_list *l = idx_find(x, dom->tag(el), 0);
+    if (l)
+      lists[nl++] = l;
+    if ((l = idx_find(x, dom->id(el), 2)))
+      lists[nl++] = l;
+    bool all = false;
+    for (size_t i = 0; i < nclasses; i++)
+      if ((l = idx_find(x, classes[i], 1))) {
+        if (nl == sizeof lists / sizeof lists[0]) {
+          all = true; /* more classes than the merge takes: scan all */
+          break;
         }
-        const css_decl *decl = &rule->decls[d];
-        m[n++] = (matched){decl,
-                           sh->origin == CSS_ORIGIN_UA ? 0u
-                           : decl->important           ? 2u
-                                                       : 1u,
-                           spec, order++};
+        lists[nl++] = l;
+      }
+    if (all) {
+      for (size_t r = 0; r < sh->nrules; r++)
+        add_rule(a, sh, r, dom, el, pe, base + x->decl_base[r], &m, &n, &cap,
+                 stack_buf);
+    } else {
+      /* merge the ascending lists, each rule once */
+      size_t pos[sizeof lists / sizeof lists[0]] = {0};
+      for (;;) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < nl; i++)
+          if (pos[i] < lists[i]->n && lists[i]->rules[pos[i]] < best)
+            best = lists[i]->rules[pos[i]];
+        if (best == SIZE_MAX)
+          break;
+        for (size_t i = 0; i < nl; i++)
+          if (pos[i] < lists[i]->n && lists[i]->rules[pos[i]] == best)
+            pos[i]++;
+        add_rule(a, sh, best, dom, el, pe, base + x->decl_base[best], &m, &n,
+                 &cap, stack_buf);
       }
     }
+    base += x->total_decls;
+    order = base;
   }
   qsort(m, n, sizeof *m, matched_cmp);
 

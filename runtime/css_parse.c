@@ -1979,6 +1979,7 @@ css_stylesheet *css_parse(tpl_arena *a, const char *src, size_t len,
                           const char *file, css_origin origin,
                           const bk_reporter *rep) {
   css_stylesheet *sheet = tpl_arena_calloc(a, 1, sizeof *sheet);
+  sheet->arena = a;
   sheet->file = file;
   sheet->origin = origin;
   counting_rep cr = {rep, sheet};

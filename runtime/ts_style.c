@@ -35,6 +35,12 @@ static const void *dom_parent(const void *el) {
   const ts_node *p = ((const ts_node *)el)->parent;
   return p && p->tag ? p : NULL;
 }
+static const char *const *dom_classes(const void *el, size_t *n) {
+  const ts_node *e = el;
+  *n = e->nclasses;
+  return e->classes;
+}
+
 static const void *dom_prev(const void *el) {
   return ((const ts_node *)el)->prev_el;
 }
@@ -131,7 +137,7 @@ static void xml_error(void *user, const char *msg, ...) {
 
 ts_node *ts_dom_load(ts_ctx *c) {
   c->dom = (css_dom){dom_tag,    dom_id,   dom_has_class, dom_attr,
-                     dom_parent, dom_prev, true};
+                     dom_parent, dom_prev, true,          dom_classes};
   xmlSetGenericErrorFunc(NULL, xml_error);
   xmlDoc *doc =
       xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",

@@ -23,6 +23,12 @@ static const char *e_attr(const void *e, const char *name) {
   return strcmp(name, "href") == 0 ? ((const el *)e)->id : NULL;
 }
 static const void *e_parent(const void *e) { return ((const el *)e)->parent; }
+static const char *const *e_classes(const void *e, size_t *n) {
+  static const char *const none[1] = {NULL};
+  const el *x = e;
+  *n = x->cls ? 1 : 0;
+  return x->cls ? &x->cls : none;
+}
 static const void *e_prev(const void *e) { return ((const el *)e)->prev; }
 
 static void quiet(void *user, bk_severity sev, const char *file,
@@ -77,15 +83,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const el body = {"body", "b", "x", &html, NULL};
   static const el h1 = {"h1", "t", "title", &body, NULL};
   static const el p = {"p", NULL, "x", &body, &h1};
+  /* The same cascade with the rule index (class_list) and without: the
+     index must never change a result. */
   const css_dom dom = {e_tag, e_id, e_has_class, e_attr, e_parent, e_prev,
-                       true};
+                       true, NULL};
+  const css_dom idom = {e_tag,    e_id,   e_has_class, e_attr,
+                        e_parent, e_prev, true,        e_classes};
   const css_stylesheet *sheets[] = {css_ua_stylesheet(a), s};
-  css_style st[4];
+  css_style st[4], ist[4];
   const el *els[] = {&html, &body, &h1, &p};
   const int parent[] = {-1, 0, 1, 1};
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 4; i++) {
     css_cascade(a, sheets, 2, &dom, els[i], CSS_PE_NONE,
                 parent[i] < 0 ? NULL : &st[parent[i]], &st[i]);
+    css_cascade(a, sheets, 2, &idom, els[i], CSS_PE_NONE,
+                parent[i] < 0 ? NULL : &st[parent[i]], &ist[i]);
+    if (memcmp(st[i].decl, ist[i].decl, sizeof st[i].decl) != 0)
+      abort();
+  }
   css_style pe;
   css_cascade(a, sheets, 2, &dom, &p, CSS_PE_AFTER, &st[3], &pe);
   tpl_arena_free(a);

@@ -504,7 +504,7 @@ static const void *n_parent(const void *el) {
 static const void *n_prev(const void *el) { return ((const node *)el)->prev; }
 
 static const css_dom dom = {n_tag,    n_id,   n_has_class, n_attr,
-                            n_parent, n_prev, false};
+                            n_parent, n_prev, false,       NULL};
 
 /* html > body > div#main.chapter > (h1.title, p.first[lang=en] > em, p) */
 static node html = {"html", NULL, NULL, {0}, NULL, NULL};
