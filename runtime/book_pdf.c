@@ -122,7 +122,21 @@ static const bk_item *item_at_line(bk_edition *e, const char *doc,
 
 /* The document must be well-formed XHTML, with <html> in the XHTML
  * namespace as its root: the engine reads it as XML. */
-static int check_document(bk_edition *e, const char *xhtml, size_t len) {
+typedef struct doc_holder {
+  xmlDocPtr doc;
+} doc_holder;
+
+static void free_holder(void *data) {
+  doc_holder *h = data;
+  if (h->doc)
+    xmlFreeDoc(h->doc);
+}
+
+/* Parses and checks the document; the tree is the engine's input too (one
+ * parse, not two); the caller frees it. */
+static int check_document(bk_edition *e, const char *xhtml, size_t len,
+                          xmlDocPtr *out) {
+  *out = NULL;
   bk_xml_error fe = {0};
   xmlDocPtr doc = parse_xml(xhtml, len, "book.xhtml", &fe);
   if (!doc) {
@@ -145,13 +159,14 @@ static int check_document(bk_edition *e, const char *xhtml, size_t len) {
   xmlNodePtr root = xmlDocGetRootElement(doc);
   bool ok = root && !strcmp((const char *)root->name, "html") && root->ns &&
             !strcmp((const char *)root->ns->href, XHTML_NS);
-  xmlFreeDoc(doc);
   if (!ok) {
+    xmlFreeDoc(doc);
     bk_report(e->rep, BK_ERROR, "book.twig", 0, 0,
               "the PDF's document must be XHTML: book.twig must print "
               "<html xmlns=\"" XHTML_NS "\"> as its root element");
     return -1;
   }
+  *out = doc;
   return 0;
 }
 
@@ -396,8 +411,13 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   size_t len;
   const char *xhtml =
       bk_render(e, "book.twig", bk_vars1(e, "items", e->items_list), &len);
-  if (!xhtml || check_document(e, xhtml, len) != 0)
+  xmlDocPtr parsed = NULL;
+  if (!xhtml || check_document(e, xhtml, len, &parsed) != 0)
     return -1;
+  /* freed right after the typesetting, or with the edition on an error */
+  doc_holder *dh = tpl_arena_alloc(e->a, sizeof *dh);
+  dh->doc = parsed;
+  tpl_arena_defer(e->a, free_holder, dh);
 
   pdf_job j = {.e = e};
   j.theme_css_name = theme_css_name(e);
@@ -476,9 +496,13 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.info = info;
   in.outline = outline(e, &in.noutline);
   in.rep = e->rep;
+  in.xml_doc = dh->doc;
   ts_engine_stats stats = {0};
-  if (ts_engine_render(e->a, &in, bk_aprintf(e->a, "%s/book.pdf", o->tmp_dir),
-                       &stats) != 0)
+  int typeset = ts_engine_render(
+      e->a, &in, bk_aprintf(e->a, "%s/book.pdf", o->tmp_dir), &stats);
+  xmlFreeDoc(dh->doc);
+  dh->doc = NULL;
+  if (typeset != 0)
     return -1;
   /* -v: what the typesetter did, as a note (only main prints). */
   if (e->opt->verbosity > 0)

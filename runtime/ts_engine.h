@@ -37,6 +37,9 @@ typedef struct ts_engine_input {
   const char *xhtml; /* the document, UTF-8 */
   size_t len;
   const char *name; /* how messages name the document, e.g. "book.xhtml" */
+  /* Optional: the document already parsed by libxml2 (an xmlDocPtr, from
+     xhtml): read, not parsed again, and left to the caller to free. */
+  void *xml_doc;
   /* Author sheets in cascade order (the theme's, then the book's); the
      engine adds its user-agent sheet in front. */
   const css_stylesheet *const *sheets;

@@ -138,10 +138,14 @@ static void xml_error(void *user, const char *msg, ...) {
 ts_node *ts_dom_load(ts_ctx *c) {
   c->dom = (css_dom){dom_tag,    dom_id,   dom_has_class, dom_attr,
                      dom_parent, dom_prev, true,          dom_classes};
-  xmlSetGenericErrorFunc(NULL, xml_error);
-  xmlDoc *doc =
-      xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
-                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlDoc *doc = c->in->xml_doc;
+  bool own = !doc;
+  if (own) {
+    xmlSetGenericErrorFunc(NULL, xml_error);
+    doc = xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
+                        XML_PARSE_NONET | XML_PARSE_NOERROR |
+                            XML_PARSE_NOWARNING);
+  }
   if (!doc) {
     const xmlError *e = xmlGetLastError();
     bk_report(c->rep, BK_ERROR, c->in->name, e ? (unsigned)e->line : 0,
@@ -151,7 +155,8 @@ ts_node *ts_dom_load(ts_ctx *c) {
   }
   xmlNode *r = xmlDocGetRootElement(doc);
   ts_node *root = r ? convert(c->a, r, NULL) : NULL;
-  xmlFreeDoc(doc);
+  if (own)
+    xmlFreeDoc(doc);
   if (!root)
     bk_report(c->rep, BK_ERROR, c->in->name, 0, 0, "the document is empty");
   return root;
