@@ -71,7 +71,6 @@ static void mark_matter(bk_edition *e) {
 
 /* ---- the document ---------------------------------------------------- */
 
-
 static xmlDocPtr parse_xml(const char *xml, size_t len, const char *name,
                            bk_xml_error *fe) {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();

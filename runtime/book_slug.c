@@ -163,7 +163,8 @@ static bool all_latin(const char *text, size_t len) {
   const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
   for (size_t i = 0; i < len;) {
     utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
+    utf8proc_ssize_t k =
+        utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
     if (k <= 0)
       return false;
     i += (size_t)k;

@@ -170,8 +170,8 @@ static idx_list *idx_slot(struct css_index *x, const char *key, uint8_t kind) {
 static struct css_index *build_index(const css_stylesheet *sh) {
   tpl_arena *a = sh->arena;
   struct css_index *x = tpl_arena_calloc(a, 1, sizeof *x);
-  x->decl_base = tpl_arena_alloc(a, (sh->nrules ? sh->nrules : 1) *
-                                        sizeof *x->decl_base);
+  x->decl_base =
+      tpl_arena_alloc(a, (sh->nrules ? sh->nrules : 1) * sizeof *x->decl_base);
   size_t keys = 0;
   for (size_t r = 0; r < sh->nrules; r++) {
     x->decl_base[r] = x->total_decls;
@@ -208,7 +208,7 @@ static struct css_index *build_index(const css_stylesheet *sh) {
 }
 
 static const idx_list *idx_find(const struct css_index *x, const char *key,
-                                 uint8_t kind) {
+                                uint8_t kind) {
   if (!key)
     return NULL;
   const idx_list *l = idx_slot((struct css_index *)x, key, kind);

@@ -49,7 +49,8 @@ static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
       continue;
     const ts_vline *ln = it->u.line;
     for (size_t k = 0; k < ln->nrefs; k++) {
-      const char *t = ts_pages_ref(c, pg, ln->refs[k].target, ln->refs[k].style);
+      const char *t =
+          ts_pages_ref(c, pg, ln->refs[k].target, ln->refs[k].style);
       if (!t)
         t = "??";
       const char *old = NULL;
@@ -70,14 +71,8 @@ static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
       }
       if (n == cap) {
         cap = cap ? cap * 2 : 64;
-        const char **ni = tpl_arena_alloc(c->a, cap * sizeof *ni);
-        const char **nt = tpl_arena_alloc(c->a, cap * sizeof *nt);
-        if (n) {
-          memcpy(ni, ids, n * sizeof *ni);
-          memcpy(nt, texts, n * sizeof *nt);
-        }
-        ids = ni;
-        texts = nt;
+        ids = ts_grow(c->a, ids, n, cap, sizeof *ids);
+        texts = ts_grow(c->a, texts, n, cap, sizeof *texts);
       }
       ids[n] = ln->refs[k].target;
       texts[n] = t;

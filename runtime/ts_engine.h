@@ -24,8 +24,8 @@
 
 #include "book_diag.h"
 #include "css.h"
-#include "ts_pdf.h"
 #include "tpl_value.h"
+#include "ts_pdf.h"
 
 typedef struct ts_outline_entry {
   int level;         /* 1.. */

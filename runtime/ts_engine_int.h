@@ -23,11 +23,38 @@
 #include "ts_linebreak.h"
 #include "ts_pdf.h"
 
+/* ---- a hash index (ts_hash.c) ------------------------------------------ */
+
+/* Entries by a 64-bit hash; the entries are the caller's and compared by
+ * the caller's eq. Its tables are malloc'd and freed with the arena given
+ * to ts_hidx_init (the ts_hidx itself must not move). */
+typedef struct ts_hidx {
+  uint64_t *hashes;
+  void **entries;
+  size_t cap, used;
+} ts_hidx;
+
+#define TS_HASH_SEED 1469598103934665603ull
+void ts_hidx_init(ts_hidx *x, tpl_arena *a, size_t cap);
+/* FNV-1a over n bytes, continuing from h (TS_HASH_SEED to start). */
+uint64_t ts_hash_bytes(uint64_t h, const void *p, size_t n);
+/* The entry stored under hash for which eq(entry, key) holds, or NULL. */
+void *ts_hidx_get(const ts_hidx *x, uint64_t hash,
+                  bool (*eq)(const void *entry, const void *key),
+                  const void *key);
+/* Stores entry under hash (the caller knows it is not there yet). */
+void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
+
+/* A block of cap elements of size bytes in a, holding the n elements of
+ * items (the old block is left to the arena): how the engine's arrays
+ * grow, doubling. */
+void *ts_grow(tpl_arena *a, void *items, size_t n, size_t cap, size_t size);
+
 /* ---- the document ---------------------------------------------------- */
 
 typedef struct ts_node ts_node;
 struct ts_node {
-  const char *tag; /* NULL for text */
+  const char *tag;  /* NULL for text */
   const char *text; /* text nodes: the characters */
   size_t text_len;
   const char *id;
@@ -36,8 +63,8 @@ struct ts_node {
   const char **attrs; /* name, value, name, value, ... */
   size_t nattrs;
   ts_node *parent, *prev_el, *first, *next;
-  unsigned line; /* in the XHTML, for messages */
-  struct ts_cstyle *style; /* computed when laid out */
+  unsigned line;                    /* in the XHTML, for messages */
+  struct ts_cstyle *style;          /* computed when laid out */
   struct ts_cstyle *before, *after; /* ::before, ::after; NULL: none */
   bool pseudo_done;
 };
@@ -60,6 +87,7 @@ enum { TS_TT_NONE, TS_TT_UPPER, TS_TT_LOWER, TS_TT_CAPITALIZE };
 typedef struct ts_cstyle {
   const css_style *css;
   const struct ts_cstyle *parent; /* the style it was computed under */
+  const char *own_lang; /* the element's own lang attribute, or NULL */
   ts_face *face;
   double size;        /* font size, pt */
   double line_height; /* pt */
@@ -169,15 +197,15 @@ typedef enum ts_vtype {
   TS_V_PENALTY, /* penalty; forced when <= -TS_INF_PENALTY */
   TS_V_BLOCK_START,
   TS_V_BLOCK_END,
-  TS_V_ANCHOR,     /* id: an element's top */
-  TS_V_STRING_SET, /* name = value */
+  TS_V_ANCHOR,        /* id: an element's top */
+  TS_V_STRING_SET,    /* name = value */
   TS_V_COUNTER_RESET, /* the page counter: value */
-  TS_V_RULE,       /* an hr: h thickness, x, width */
+  TS_V_RULE,          /* an hr: h thickness, x, width */
 } ts_vtype;
 
 typedef struct ts_vitem {
   ts_vtype type;
-  int brk;           /* forced penalties: TS_BRK_PAGE, _LEFT, _RIGHT */
+  int brk; /* forced penalties: TS_BRK_PAGE, _LEFT, _RIGHT */
   double h, d;
   double penalty;
   const char *page_name; /* forced penalties: the pages that follow;

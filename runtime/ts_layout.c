@@ -30,46 +30,14 @@ typedef struct word_entry {
 
 struct ts_wordcache {
   tpl_arena *a;
-  word_entry **slots;
-  size_t cap, used;
+  ts_hidx idx;
 };
 
 ts_wordcache *ts_wordcache_new(tpl_arena *a) {
   ts_wordcache *w = tpl_arena_calloc(a, 1, sizeof *w);
   w->a = a;
-  w->cap = 4096;
-  w->slots = calloc(w->cap, sizeof *w->slots);
-  tpl_arena_defer(a, free, w->slots);
+  ts_hidx_init(&w->idx, a, 4096);
   return w;
-}
-
-static uint64_t hash_word(const ts_face *f, const uint32_t *cps, size_t n) {
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)f->id;
-  for (size_t i = 0; i < n; i++) {
-    h ^= cps[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-static void wc_grow(ts_wordcache *w) {
-  size_t ncap = w->cap * 2;
-  word_entry **ns = calloc(ncap, sizeof *ns);
-  for (size_t i = 0; i < w->cap; i++) {
-    word_entry *e = w->slots[i];
-    if (!e)
-      continue;
-    size_t j = e->hash & (ncap - 1);
-    while (ns[j])
-      j = (j + 1) & (ncap - 1);
-    ns[j] = e;
-  }
-  /* The old table was handed to the arena's defer list: replace its
-     contents' owner by freeing through a new deferral. */
-  memset(w->slots, 0, w->cap * sizeof *w->slots);
-  w->slots = ns;
-  w->cap = ncap;
-  tpl_arena_defer(w->a, free, ns);
 }
 
 /* Ligatures belong to proportional faces set without letter-spacing: a
@@ -79,17 +47,31 @@ static bool is_monospaced(const ts_face *f) {
          ts_face_advance(f, 'i') > 0;
 }
 
+typedef struct word_key {
+  const ts_face *face;
+  const uint32_t *cps;
+  size_t n;
+  bool lig;
+} word_key;
+
+static bool word_eq(const void *entry, const void *key) {
+  const word_entry *e = entry;
+  const word_key *k = key;
+  return e->face == k->face && e->ncps == k->n && e->lig == k->lig &&
+         memcmp(e->cps, k->cps, k->n * sizeof *k->cps) == 0;
+}
+
 static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
                                    const uint32_t *cps, size_t n, bool lig) {
   ts_wordcache *w = c->words;
   lig = lig && !is_monospaced(face);
-  uint64_t h = hash_word(face, cps, n) ^ (lig ? 0x9e3779b97f4a7c15ull : 0);
-  size_t j = h & (w->cap - 1);
-  for (word_entry *e; (e = w->slots[j]); j = (j + 1) & (w->cap - 1))
-    if (e->hash == h && e->face == face && e->ncps == n && e->lig == lig &&
-        memcmp(e->cps, cps, n * sizeof *cps) == 0)
-      return e;
-  word_entry *e = tpl_arena_alloc(w->a, sizeof *e);
+  word_key key = {face, cps, n, lig};
+  uint64_t h = ts_hash_bytes(TS_HASH_SEED ^ (uint64_t)face->id ^ lig, cps,
+                             n * sizeof *cps);
+  word_entry *e = ts_hidx_get(&w->idx, h, word_eq, &key);
+  if (e)
+    return e;
+  e = tpl_arena_alloc(w->a, sizeof *e);
   e->face = face;
   e->hash = h;
   e->lig = lig;
@@ -100,9 +82,7 @@ static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
   e->kern = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *e->kern);
   e->n = ts_face_shape(c->fonts, face, cps, n, true, lig, e->codes, e->kern,
                        &e->width);
-  w->slots[j] = e;
-  if (++w->used * 2 > w->cap)
-    wc_grow(w);
+  ts_hidx_put(&w->idx, h, e);
   return e;
 }
 
@@ -144,10 +124,7 @@ static void push_piece(ts_ctx *c, para *pa, piece pc) {
     pa->ar = tpl_arena_new();
   if (pa->n == pa->cap) {
     size_t ncap = pa->cap ? pa->cap * 2 : 16;
-    piece *np = tpl_arena_alloc(pa->ar, ncap * sizeof *np);
-    if (pa->n)
-      memcpy(np, pa->p, pa->n * sizeof *np);
-    pa->p = np;
+    pa->p = ts_grow(pa->ar, pa->p, pa->n, ncap, sizeof *pa->p);
     pa->cap = ncap;
   }
   pa->p[pa->n++] = pc;
@@ -196,14 +173,8 @@ typedef struct itemizer {
 static void add_item(itemizer *z, ts_item it, item_ref r) {
   if (z->n == z->cap) {
     size_t ncap = z->cap ? z->cap * 2 : 64;
-    ts_item *ni = tpl_arena_alloc(z->ar, ncap * sizeof *ni);
-    item_ref *nr = tpl_arena_alloc(z->ar, ncap * sizeof *nr);
-    if (z->n) {
-      memcpy(ni, z->items, z->n * sizeof *ni);
-      memcpy(nr, z->refs, z->n * sizeof *nr);
-    }
-    z->items = ni;
-    z->refs = nr;
+    z->items = ts_grow(z->ar, z->items, z->n, ncap, sizeof *z->items);
+    z->refs = ts_grow(z->ar, z->refs, z->n, ncap, sizeof *z->refs);
     z->cap = ncap;
   }
   z->items[z->n] = it;
@@ -231,8 +202,10 @@ static const ts_face *face_for(ts_ctx *c, const ts_face *face, uint32_t cp,
   if (c->warned_cp < 20)
     bk_report(c->rep, BK_WARNING, c->in->name, line, 0,
               "no installed font has the character U+%04X; it is left out%s",
-              cp, cp > 0xFFFF ? " (libharu sets only the Basic Multilingual "
-                                "Plane)" : "");
+              cp,
+              cp > 0xFFFF ? " (libharu sets only the Basic Multilingual "
+                            "Plane)"
+                          : "");
   c->warned_cp++;
   return NULL;
 }
@@ -293,8 +266,8 @@ static void add_boxes(itemizer *z, const piece *pc, const uint32_t *cps,
     double size = lower ? st->size * 0.8 : st->size;
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
     add_item(z, ts_box(width),
-             (item_ref){R_TEXT, st, f, size, rise_of(st, z->block), w,
-                        pc->href, NULL, 0});
+             (item_ref){R_TEXT, st, f, size, rise_of(st, z->block), w, pc->href,
+                        NULL, 0});
   }
 }
 
@@ -312,7 +285,6 @@ static double hyphen_width(ts_ctx *c, const ts_cstyle *st) {
 /* Hyphenation points by word: a book repeats its words, libhyphen's
  * patterns cost a microsecond a word. */
 typedef struct hyph_entry {
-  uint64_t hash;
   const char *word;
   size_t len;
   uint8_t n;
@@ -320,67 +292,46 @@ typedef struct hyph_entry {
 } hyph_entry;
 
 struct ts_hyphcache {
-  hyph_entry *slots;
-  size_t cap, used;
+  ts_hidx idx;
 };
+
+typedef struct hyph_key {
+  const char *w;
+  size_t len;
+} hyph_key;
+
+static bool hyph_eq(const void *entry, const void *key) {
+  const hyph_entry *e = entry;
+  const hyph_key *k = key;
+  return e->len == k->len && memcmp(e->word, k->w, k->len) == 0;
+}
 
 static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
                              size_t *points, size_t *n) {
   ts_hyphcache *h = c->hyphs;
   if (!h) {
     h = c->hyphs = tpl_arena_calloc(c->a, 1, sizeof *h);
-    h->cap = 4096;
-    h->slots = calloc(h->cap, sizeof *h->slots);
-    tpl_arena_defer(c->a, free, h->slots);
+    ts_hidx_init(&h->idx, c->a, 4096);
   }
-  uint64_t hv = 1469598103934665603ull;
-  for (size_t i = 0; i < len; i++) {
-    hv ^= (unsigned char)w[i];
-    hv *= 1099511628211ull;
+  uint64_t hv = ts_hash_bytes(TS_HASH_SEED, w, len);
+  hyph_key key = {w, len};
+  hyph_entry *e = ts_hidx_get(&h->idx, hv, hyph_eq, &key);
+  if (!e) {
+    size_t got = 0;
+    if (ts_hyphenate(c->hyph, c->lang, w, len, points, 31, &got) !=
+        TS_HYPHEN_OK)
+      got = 0;
+    e = tpl_arena_alloc(c->a, sizeof *e);
+    e->word = tpl_arena_strndup(c->a, w, len);
+    e->len = len;
+    e->n = (uint8_t)(got > 31 ? 31 : got);
+    for (size_t i = 0; i < e->n; i++)
+      e->points[i] = (uint8_t)points[i];
+    ts_hidx_put(&h->idx, hv, e);
   }
-  size_t j = hv & (h->cap - 1);
-  for (; h->slots[j].word; j = (j + 1) & (h->cap - 1)) {
-    hyph_entry *e = &h->slots[j];
-    if (e->hash == hv && e->len == len && memcmp(e->word, w, len) == 0) {
-      for (size_t i = 0; i < e->n; i++)
-        points[i] = e->points[i];
-      *n = e->n;
-      return true;
-    }
-  }
-  size_t got = 0;
-  if (ts_hyphenate(c->hyph, c->lang, w, len, points, 31, &got) != TS_HYPHEN_OK)
-    got = 0;
-  if (got > 31)
-    got = 31;
-  if ((h->used + 1) * 2 > h->cap) {
-    size_t nc = h->cap * 2;
-    hyph_entry *ns = calloc(nc, sizeof *ns);
-    for (size_t i = 0; i < h->cap; i++) {
-      if (!h->slots[i].word)
-        continue;
-      size_t k = h->slots[i].hash & (nc - 1);
-      while (ns[k].word)
-        k = (k + 1) & (nc - 1);
-      ns[k] = h->slots[i];
-    }
-    memset(h->slots, 0, h->cap * sizeof *h->slots);
-    h->slots = ns;
-    h->cap = nc;
-    tpl_arena_defer(c->a, free, ns);
-    j = hv & (h->cap - 1);
-    while (h->slots[j].word)
-      j = (j + 1) & (h->cap - 1);
-  }
-  hyph_entry *e = &h->slots[j];
-  e->hash = hv;
-  e->word = tpl_arena_strndup(c->a, w, len);
-  e->len = len;
-  e->n = (uint8_t)got;
-  for (size_t i = 0; i < got; i++)
-    e->points[i] = (uint8_t)points[i];
-  *n = got;
-  h->used++;
+  for (size_t i = 0; i < e->n; i++)
+    points[i] = e->points[i];
+  *n = e->n;
   return true;
 }
 
@@ -469,8 +420,7 @@ static void flush_word_compute(itemizer *z) {
                (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
     } else if (exh) {
       bool slash = z->wcp[i - 1] == '/';
-      add_item(z,
-               ts_penalty(0, slash ? 200 : c->bp.exhyphen_penalty, !slash),
+      add_item(z, ts_penalty(0, slash ? 200 : c->bp.exhyphen_penalty, !slash),
                (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
     }
     while (pi < npoints && points[pi] <= i)
@@ -485,7 +435,6 @@ static void flush_word_compute(itemizer *z) {
  * emergency breaks depend on the measure, and words of several styles are
  * set each time. */
 typedef struct wordit {
-  uint64_t hash;
   const ts_cstyle *st, *block;
   uint32_t *cps;
   size_t n;
@@ -495,9 +444,14 @@ typedef struct wordit {
 } wordit;
 
 struct ts_worditems {
-  wordit *slots;
-  size_t cap, used;
+  ts_hidx idx;
 };
+
+static bool wordit_eq(const void *entry, const void *key) {
+  const wordit *e = entry, *k = key;
+  return e->st == k->st && e->block == k->block && e->n == k->n &&
+         memcmp(e->cps, k->cps, k->n * sizeof *k->cps) == 0;
+}
 
 static void flush_word(itemizer *z) {
   ts_ctx *c = z->c;
@@ -516,19 +470,14 @@ static void flush_word(itemizer *z) {
   struct ts_worditems *wc = c->worditems;
   if (!wc) {
     wc = c->worditems = tpl_arena_calloc(c->a, 1, sizeof *wc);
-    wc->cap = 8192;
-    wc->slots = calloc(wc->cap, sizeof *wc->slots);
-    tpl_arena_defer(c->a, free, wc->slots);
+    ts_hidx_init(&wc->idx, c->a, 8192);
   }
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)p0->st;
+  uint64_t h = TS_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
   h = (h ^ (uint64_t)(uintptr_t)z->block) * 1099511628211ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ z->wcp[i]) * 1099511628211ull;
-  size_t j = h & (wc->cap - 1);
-  for (wordit *e; (e = &wc->slots[j])->cps; j = (j + 1) & (wc->cap - 1)) {
-    if (e->hash != h || e->st != p0->st || e->block != z->block ||
-        e->n != n || memcmp(e->cps, z->wcp, n * sizeof *z->wcp))
-      continue;
+  h = ts_hash_bytes(h, z->wcp, n * sizeof *z->wcp);
+  wordit key = {p0->st, z->block, z->wcp, n, NULL, NULL, 0};
+  const wordit *e = ts_hidx_get(&wc->idx, h, wordit_eq, &key);
+  if (e) {
     for (size_t k = 0; k < e->nitems; k++) {
       item_ref r = e->refs[k];
       r.href = p0->href;
@@ -538,54 +487,28 @@ static void flush_word(itemizer *z) {
     return;
   }
   size_t first = z->n;
-  uint32_t *key = tpl_arena_alloc(c->a, n * sizeof *key);
-  memcpy(key, z->wcp, n * sizeof *key);
+  wordit *ne = tpl_arena_alloc(c->a, sizeof *ne);
+  *ne = key;
+  ne->cps = tpl_arena_alloc(c->a, n * sizeof *ne->cps);
+  memcpy(ne->cps, z->wcp, n * sizeof *ne->cps);
   flush_word_compute(z);
   size_t ni = z->n - first;
-  wordit e = {h, p0->st, z->block, key, n, NULL, NULL, ni};
-  e.items = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *e.items);
-  e.refs = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *e.refs);
-  memcpy(e.items, z->items + first, ni * sizeof *e.items);
+  ne->nitems = ni;
+  ne->items = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *ne->items);
+  ne->refs = tpl_arena_alloc(c->a, (ni ? ni : 1) * sizeof *ne->refs);
+  memcpy(ne->items, z->items + first, ni * sizeof *ne->items);
   for (size_t k = 0; k < ni; k++) {
-    e.refs[k] = z->refs[first + k];
-    e.refs[k].href = NULL;
+    ne->refs[k] = z->refs[first + k];
+    ne->refs[k].href = NULL;
   }
-  if ((wc->used + 1) * 2 > wc->cap) {
-    size_t nc = wc->cap * 2;
-    wordit *ns = calloc(nc, sizeof *ns);
-    if (!ns)
-      return; /* not cached; the word is set all the same */
-    for (size_t i = 0; i < wc->cap; i++) {
-      if (!wc->slots[i].cps)
-        continue;
-      size_t k = wc->slots[i].hash & (nc - 1);
-      while (ns[k].cps)
-        k = (k + 1) & (nc - 1);
-      ns[k] = wc->slots[i];
-    }
-    memset(wc->slots, 0, wc->cap * sizeof *wc->slots);
-    wc->slots = ns;
-    wc->cap = nc;
-    tpl_arena_defer(c->a, free, ns);
-    j = h & (nc - 1);
-    while (wc->slots[j].cps)
-      j = (j + 1) & (nc - 1);
-  }
-  wc->slots[j] = e;
-  wc->used++;
+  ts_hidx_put(&wc->idx, h, ne);
 }
 
 static void word_push(itemizer *z, uint32_t cp, const piece *pc) {
   if (z->wn == z->wcap) {
     size_t ncap = z->wcap ? z->wcap * 2 : 64;
-    uint32_t *ncp = tpl_arena_alloc(z->ar, ncap * sizeof *ncp);
-    const piece **npc = tpl_arena_alloc(z->ar, ncap * sizeof *npc);
-    if (z->wn) {
-      memcpy(ncp, z->wcp, z->wn * sizeof *ncp);
-      memcpy(npc, z->wpc, z->wn * sizeof *npc);
-    }
-    z->wcp = ncp;
-    z->wpc = npc;
+    z->wcp = ts_grow(z->ar, z->wcp, z->wn, ncap, sizeof *z->wcp);
+    z->wpc = ts_grow(z->ar, z->wpc, z->wn, ncap, sizeof *z->wpc);
     z->wcap = ncap;
   }
   z->wcp[z->wn] = cp;
@@ -607,7 +530,8 @@ static void flush_space(itemizer *z) {
   const ts_cstyle *st = z->space_piece->st;
   double w = space_width(z->c, st);
   /* Spaces in code do not stretch (a monospaced face keeps its columns). */
-  bool justify = z->block->align == TS_ALIGN_JUSTIFY && !is_monospaced(st->face);
+  bool justify =
+      z->block->align == TS_ALIGN_JUSTIFY && !is_monospaced(st->face);
   if (st->white_space == TS_WS_NOWRAP)
     add_item(z, ts_penalty(0, TS_INF_PENALTY, false),
              (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
@@ -615,9 +539,9 @@ static void flush_space(itemizer *z) {
      least a sixth of an em to stretch: faces with narrow spaces (EB
      Garamond's is a fifth of an em) would otherwise justify badly. */
   double stretch = w / 2 > st->size / 6 ? w / 2 : st->size / 6;
-  add_item(z, ts_glue(w, justify ? stretch : 0, justify ? w / 3 : 0),
-           (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href,
-                      NULL, 0});
+  add_item(
+      z, ts_glue(w, justify ? stretch : 0, justify ? w / 3 : 0),
+      (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href, NULL, 0});
 }
 
 static uint32_t transform(const ts_cstyle *st, uint32_t cp, bool word_start) {
@@ -642,7 +566,8 @@ static void itemize_text(itemizer *z, const piece *pc) {
   bool line_start = z->n == 0 && z->wn == 0;
   for (size_t i = 0; i < len;) {
     utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
+    utf8proc_ssize_t k =
+        utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
     if (k <= 0) {
       i++;
       continue;
@@ -742,7 +667,7 @@ static void vl_push(ts_ctx *c, ts_vitem it) {
 /* ---- the block layout's state ---------------------------------------- */
 
 typedef struct pending {
-  double mpos, mneg;  /* collapsing margins */
+  double mpos, mneg; /* collapsing margins */
   bool have_margin;
   bool keep;          /* the previous block asked to be kept with this */
   int brk;            /* a forced break waiting for content */
@@ -774,10 +699,8 @@ static void add_anchor(lay *L, const char *id) {
   pending *p = &L->pd;
   if (p->nanchors == p->canchors) {
     size_t nc = p->canchors ? p->canchors * 2 : 4;
-    const char **na = tpl_arena_alloc(L->c->pa, nc * sizeof *na);
-    if (p->nanchors)
-      memcpy(na, p->anchors, p->nanchors * sizeof *na);
-    p->anchors = na;
+    p->anchors =
+        ts_grow(L->c->pa, p->anchors, p->nanchors, nc, sizeof *p->anchors);
     p->canchors = nc;
   }
   p->anchors[p->nanchors++] = id;
@@ -812,9 +735,9 @@ static void before_content(lay *L, bool margin_glue) {
     p->keep = false;
   } else if (margin_glue) {
     int depth = L->entry_depth >= 0 ? L->entry_depth : L->avoid_depth;
-    vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
-                          .penalty = p->keep || depth > 0 ? TS_INF_PENALTY
-                                                          : 0});
+    vl_push(c,
+            (ts_vitem){.type = TS_V_PENALTY,
+                       .penalty = p->keep || depth > 0 ? TS_INF_PENALTY : 0});
   }
   L->entry_depth = -1;
   L->started = true;
@@ -830,8 +753,8 @@ static void before_content(lay *L, bool margin_glue) {
                           .u.str = {p->strings[i].name, p->strings[i].value}});
   p->nstrings = 0;
   if (p->reset)
-    vl_push(c, (ts_vitem){.type = TS_V_COUNTER_RESET,
-                          .u.counter = p->reset_value});
+    vl_push(
+        c, (ts_vitem){.type = TS_V_COUNTER_RESET, .u.counter = p->reset_value});
   p->reset = false;
 }
 
@@ -860,7 +783,8 @@ double ts_text_width(const ts_cstyle *st, const char *text) {
   size_t len = strlen(text);
   for (size_t i = 0; i < len;) {
     utf8proc_int32_t cp;
-    utf8proc_ssize_t k = utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
+    utf8proc_ssize_t k =
+        utf8proc_iterate(s + i, (utf8proc_ssize_t)(len - i), &cp);
     if (k <= 0)
       break;
     i += (size_t)k;
@@ -880,14 +804,8 @@ typedef struct runbuf {
 static void rb_push(tpl_arena *a, runbuf *b, uint32_t code, int32_t kern) {
   if (b->n == b->cap) {
     size_t nc = b->cap ? b->cap * 2 : 64;
-    uint32_t *ncd = tpl_arena_alloc(a, nc * sizeof *ncd);
-    int32_t *nk = tpl_arena_alloc(a, nc * sizeof *nk);
-    if (b->n) {
-      memcpy(ncd, b->codes, b->n * sizeof *ncd);
-      memcpy(nk, b->kern, b->n * sizeof *nk);
-    }
-    b->codes = ncd;
-    b->kern = nk;
+    b->codes = ts_grow(a, b->codes, b->n, nc, sizeof *b->codes);
+    b->kern = ts_grow(a, b->kern, b->n, nc, sizeof *b->kern);
     b->cap = nc;
   }
   b->codes[b->n] = code;
@@ -908,10 +826,7 @@ static ts_run *lb_new_run(line_builder *b) {
   ts_vline *ln = b->ln;
   if (ln->nruns == b->cruns) {
     size_t nc = b->cruns ? b->cruns * 2 : 8;
-    ts_run *nr = tpl_arena_alloc(b->c->pa, nc * sizeof *nr);
-    if (ln->nruns)
-      memcpy(nr, ln->runs, ln->nruns * sizeof *nr);
-    ln->runs = nr;
+    ln->runs = ts_grow(b->c->pa, ln->runs, ln->nruns, nc, sizeof *ln->runs);
     b->cruns = nc;
     if (b->cur)
       b->cur = &ln->runs[ln->nruns - 1];
@@ -929,10 +844,9 @@ static void lb_close(line_builder *b) {
   b->rb = (runbuf){0};
 }
 
-static void lb_glyphs(line_builder *b, const ts_cstyle *st,
-                      const ts_face *face, double size, double rise,
-                      double x, const uint32_t *codes, const int32_t *kern,
-                      size_t n, double width) {
+static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
+                      double size, double rise, double x, const uint32_t *codes,
+                      const int32_t *kern, size_t n, double width) {
   ts_run *r = b->cur;
   bool same = r && r->face == face && r->size == size && r->rise == rise &&
               r->char_space == st->letter_spacing &&
@@ -1000,10 +914,7 @@ static void lb_link(line_builder *b, const char *href, double x0, double x1,
   }
   if (ln->nlinks == *clinks) {
     size_t nc = *clinks ? *clinks * 2 : 4;
-    ts_link *nl = tpl_arena_alloc(b->c->pa, nc * sizeof *nl);
-    if (ln->nlinks)
-      memcpy(nl, ln->links, ln->nlinks * sizeof *nl);
-    ln->links = nl;
+    ln->links = ts_grow(b->c->pa, ln->links, ln->nlinks, nc, sizeof *ln->links);
     *clinks = nc;
   }
   ln->links[ln->nlinks++] = (ts_link){x0, x1, above, below, href};
@@ -1057,14 +968,16 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     case P_SPACE:
       flush_word(&z);
       flush_space(&z);
-      add_item(&z, ts_box(pc->width),
-               (item_ref){R_INDENT, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+      add_item(
+          &z, ts_box(pc->width),
+          (item_ref){R_INDENT, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
       break;
     case P_ANCHOR:
       flush_word(&z);
       flush_space(&z);
-      add_item(&z, ts_box(0),
-               (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0});
+      add_item(
+          &z, ts_box(0),
+          (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0});
       break;
     case P_BR:
       flush_word(&z);
@@ -1084,8 +997,8 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
       ts_announce_face(c, pc->st->face);
       add_item(&z, ts_fil_glue(pc->st->size * 0.5),
-               (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0,
-                          NULL, pc->href, pc->text, 0});
+               (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0, NULL,
+                          pc->href, pc->text, 0});
       z.has_leader = true;
       break;
     case P_PAGEREF: {
@@ -1185,16 +1098,15 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         if (r->kind == R_LEADER) {
           if (ln->nleaders == cleaders) {
             size_t ncap = cleaders ? cleaders * 2 : 2;
-            ts_leader *nl2 = tpl_arena_alloc(c->pa, ncap * sizeof *nl2);
-            if (ln->nleaders)
-              memcpy(nl2, ln->leaders, ln->nleaders * sizeof *nl2);
-            ln->leaders = nl2;
+            ln->leaders = ts_grow(c->pa, ln->leaders, ln->nleaders, ncap,
+                                  sizeof *ln->leaders);
             cleaders = ncap;
           }
           uint32_t dot = '.';
           if (r->text && *r->text) {
             utf8proc_int32_t cp;
-            if (utf8proc_iterate((const utf8proc_uint8_t *)r->text, -1, &cp) > 0)
+            if (utf8proc_iterate((const utf8proc_uint8_t *)r->text, -1, &cp) >
+                0)
               dot = (uint32_t)cp;
           }
           ln->leaders[ln->nleaders++] = (ts_leader){
@@ -1221,24 +1133,22 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         lb_glyphs(&b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
                   r->w->kern, r->w->n, it->width);
         if (r->href)
-          lb_link(&b, r->href, pos, pos + it->width, s.above + r->rise,
-                  s.below, &clinks);
+          lb_link(&b, r->href, pos, pos + it->width, s.above + r->rise, s.below,
+                  &clinks);
         last_st = r->st;
         break;
       }
       case R_PAGEREF: {
         if (ln->nrefs == crefs) {
           size_t ncap = crefs ? crefs * 2 : 2;
-          ts_pageref *nr = tpl_arena_alloc(c->pa, ncap * sizeof *nr);
-          if (ln->nrefs)
-            memcpy(nr, ln->refs, ln->nrefs * sizeof *nr);
-          ln->refs = nr;
+          ln->refs =
+              ts_grow(c->pa, ln->refs, ln->nrefs, ncap, sizeof *ln->refs);
           crefs = ncap;
         }
         lb_close(&b);
-        ln->refs[ln->nrefs++] =
-            (ts_pageref){r->text, r->ref_style, (ts_face *)r->face, r->size,
-                         r->st->color, pos, it->width, r->rise != 0};
+        ln->refs[ln->nrefs++] = (ts_pageref){
+            r->text,      r->ref_style, (ts_face *)r->face, r->size,
+            r->st->color, pos,          it->width,          r->rise != 0};
         if (r->href)
           lb_link(&b, r->href, pos, pos + it->width, above, below, &clinks);
         break;
@@ -1246,10 +1156,8 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       case R_ANCHOR:
         if (ln->nanchors == canchors) {
           size_t ncap = canchors ? canchors * 2 : 2;
-          const char **na = tpl_arena_alloc(c->pa, ncap * sizeof *na);
-          if (ln->nanchors)
-            memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
-          ln->anchors = na;
+          ln->anchors = ts_grow(c->pa, ln->anchors, ln->nanchors, ncap,
+                                sizeof *ln->anchors);
           canchors = ncap;
         }
         ln->anchors[ln->nanchors++] = r->text;
@@ -1276,10 +1184,8 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       for (size_t i = 0; i < p->nanchors; i++) {
         if (ln->nanchors == canchors) {
           size_t ncap = canchors ? canchors * 2 : 2;
-          const char **na = tpl_arena_alloc(c->pa, ncap * sizeof *na);
-          if (ln->nanchors)
-            memcpy(na, ln->anchors, ln->nanchors * sizeof *na);
-          ln->anchors = na;
+          ln->anchors = ts_grow(c->pa, ln->anchors, ln->nanchors, ncap,
+                                sizeof *ln->anchors);
           canchors = ncap;
         }
         ln->anchors[ln->nanchors++] = p->anchors[i];
@@ -1293,7 +1199,8 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         for (size_t i = 0; i < tmp.nruns; i++)
           tmp.runs[i].x += -mw - gapw;
         /* the marker's runs go first, hanging left of the line */
-        ts_run *nr = tpl_arena_alloc(c->pa, (ln->nruns + tmp.nruns) * sizeof *nr);
+        ts_run *nr =
+            tpl_arena_alloc(c->pa, (ln->nruns + tmp.nruns) * sizeof *nr);
         memcpy(nr, tmp.runs, tmp.nruns * sizeof *nr);
         if (ln->nruns)
           memcpy(nr + tmp.nruns, ln->runs, ln->nruns * sizeof *nr);
@@ -1364,7 +1271,8 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
     const css_content_item *it = &items[i];
     switch (it->kind) {
     case CSS_C_STRING:
-      push_piece(c, pa, (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0, 0});
+      push_piece(c, pa,
+                 (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0, 0});
       break;
     case CSS_C_ATTR: {
       const char *v = ts_node_attr(n, it->text);
@@ -1378,8 +1286,9 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
       if (h && h[0] == '#')
-        push_piece(c, pa,
-                   (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0});
+        push_piece(
+            c, pa,
+            (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0});
       break;
     }
     default:
@@ -1443,7 +1352,8 @@ static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       push_piece(c, pa,
-                 (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len, href, 0, 0});
+                 (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len,
+                         href, 0, 0});
       continue;
     }
     collect_element(L, pa, ch, href);
@@ -1582,7 +1492,8 @@ static void flush_para(lay *L, para *pa, const ts_cstyle *bs, double x,
       any = p->kind != P_ANCHOR;
       continue;
     }
-    if (p->st->white_space == TS_WS_PRE || p->st->white_space == TS_WS_PRE_WRAP) {
+    if (p->st->white_space == TS_WS_PRE ||
+        p->st->white_space == TS_WS_PRE_WRAP) {
       any = p->len > 0;
       continue;
     }
@@ -1614,7 +1525,8 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
     add_generated(L, &pa, n, bst, NULL);
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
-      push_piece(c, &pa, (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0});
+      push_piece(c, &pa,
+                 (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0});
       continue;
     }
     ts_cstyle *cs = ts_style_of(c, ch);
@@ -1664,7 +1576,8 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
   add_margin(p, st->margin[0]);
   /* width and horizontal margins */
   double ml = st->margin[1 + 2], mr = st->margin[1];
-  double bl = st->border[3] + st->padding[3], br = st->border[1] + st->padding[1];
+  double bl = st->border[3] + st->padding[3],
+         br = st->border[1] + st->padding[1];
   double bw = width - ml - mr; /* border box */
   if (st->width_pct > 0)
     bw = width * st->width_pct / 100 + bl + br;
@@ -1678,8 +1591,8 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
   else if (st->margin_auto[3])
     bx = x + width - mr - bw;
   bool boxed = st->has_bg || st->border_style[0] || st->border_style[2] ||
-               st->padding[0] > 0 || st->padding[2] > 0 || st->border_style[1] ||
-               st->border_style[3];
+               st->padding[0] > 0 || st->padding[2] > 0 ||
+               st->border_style[1] || st->border_style[3];
   ts_vblock *blk = NULL;
   if (boxed) {
     before_content(L, true);
@@ -1711,9 +1624,9 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     double t = st->border[0] > 0 ? st->border[0] : 0.5;
     vl_push(c, (ts_vitem){.type = TS_V_RULE,
                           .h = t,
-                          .u.rule = {bx, bw, st->border_style[0]
-                                                 ? st->border_color[0]
-                                                 : st->color}});
+                          .u.rule = {bx, bw,
+                                     st->border_style[0] ? st->border_color[0]
+                                                         : st->color}});
   } else {
     double cx = bx + bl, cw = bw - bl - br;
     bool avoid = st->break_inside == TS_BRK_AVOID;

@@ -47,8 +47,7 @@ typedef struct anchor_pos {
 struct ts_pages {
   ts_page *p;
   size_t n, cap;
-  anchor_pos *anchors; /* open addressing by id */
-  size_t acap, aused;
+  ts_hidx anchors; /* anchor_pos by id */
   struct geo_cache {
     const char *name;
     unsigned bits;
@@ -143,16 +142,13 @@ static const page_geo *geo_for(ts_ctx *c, ts_pages *pg, const char *name,
                                unsigned bits) {
   for (size_t i = 0; i < pg->ngeos; i++) {
     struct geo_cache *gc = &pg->geos[i];
-    if (gc->bits == bits && ((!gc->name && !name) ||
-                             (gc->name && name && !strcmp(gc->name, name))))
+    if (gc->bits == bits &&
+        ((!gc->name && !name) || (gc->name && name && !strcmp(gc->name, name))))
       return &gc->geo;
   }
   if (pg->ngeos == pg->cgeos) {
     size_t nc = pg->cgeos ? pg->cgeos * 2 : 8;
-    struct geo_cache *ng = tpl_arena_alloc(c->pa, nc * sizeof *ng);
-    if (pg->ngeos)
-      memcpy(ng, pg->geos, pg->ngeos * sizeof *ng);
-    pg->geos = ng;
+    pg->geos = ts_grow(c->pa, pg->geos, pg->ngeos, nc, sizeof *pg->geos);
     pg->cgeos = nc;
   }
   struct geo_cache *gc = &pg->geos[pg->ngeos++];
@@ -170,52 +166,23 @@ double ts_page_content_width(ts_ctx *c, const char *name) {
 
 /* ---- anchors ---------------------------------------------------------- */
 
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ull;
-  }
-  return h;
+static bool anchor_eq(const void *entry, const void *key) {
+  return strcmp(((const anchor_pos *)entry)->id, key) == 0;
 }
 
 static void anchor_put(ts_ctx *c, ts_pages *pg, const char *id, size_t page,
                        double y) {
-  if ((pg->aused + 1) * 2 > pg->acap) {
-    size_t nc = pg->acap ? pg->acap * 2 : 1024;
-    anchor_pos *na = tpl_arena_calloc(c->pa, nc, sizeof *na);
-    for (size_t i = 0; i < pg->acap; i++) {
-      anchor_pos *e = &pg->anchors[i];
-      if (!e->id)
-        continue;
-      size_t j = hash_str(e->id) & (nc - 1);
-      while (na[j].id)
-        j = (j + 1) & (nc - 1);
-      na[j] = *e;
-    }
-    pg->anchors = na;
-    pg->acap = nc;
-  }
-  size_t j = hash_str(id) & (pg->acap - 1);
-  while (pg->anchors[j].id) {
-    if (strcmp(pg->anchors[j].id, id) == 0)
-      return; /* the first one wins, as in HTML */
-    j = (j + 1) & (pg->acap - 1);
-  }
-  pg->anchors[j] = (anchor_pos){id, page, y};
-  pg->aused++;
+  uint64_t h = ts_hash_bytes(TS_HASH_SEED, id, strlen(id));
+  if (ts_hidx_get(&pg->anchors, h, anchor_eq, id))
+    return; /* the first one wins, as in HTML */
+  anchor_pos *e = tpl_arena_alloc(c->pa, sizeof *e);
+  *e = (anchor_pos){id, page, y};
+  ts_hidx_put(&pg->anchors, h, e);
 }
 
 static const anchor_pos *anchor_get(const ts_pages *pg, const char *id) {
-  if (!pg->acap)
-    return NULL;
-  size_t j = hash_str(id) & (pg->acap - 1);
-  while (pg->anchors[j].id) {
-    if (strcmp(pg->anchors[j].id, id) == 0)
-      return &pg->anchors[j];
-    j = (j + 1) & (pg->acap - 1);
-  }
-  return NULL;
+  return ts_hidx_get(&pg->anchors, ts_hash_bytes(TS_HASH_SEED, id, strlen(id)),
+                     anchor_eq, id);
 }
 
 /* ---- breaking --------------------------------------------------------- */
@@ -244,10 +211,7 @@ static double item_height(const ts_vitem *it) {
 static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
   if (pg->n == pg->cap) {
     size_t nc = pg->cap ? pg->cap * 2 : 64;
-    ts_page *np = tpl_arena_alloc(c->pa, nc * sizeof *np);
-    if (pg->n)
-      memcpy(np, pg->p, pg->n * sizeof *np);
-    pg->p = np;
+    pg->p = ts_grow(c->pa, pg->p, pg->n, nc, sizeof *pg->p);
     pg->cap = nc;
   }
   ts_page *p = &pg->p[pg->n++];
@@ -274,6 +238,7 @@ static void place_anchors(ts_ctx *c, ts_pages *pg, size_t pi) {
 
 ts_pages *ts_paginate(ts_ctx *c) {
   ts_pages *pg = tpl_arena_calloc(c->pa, 1, sizeof *pg);
+  ts_hidx_init(&pg->anchors, c->pa, 1024);
   const ts_vitem *items = c->vl.items;
   size_t n = c->vl.n, pos = 0;
   const char *name = NULL;
@@ -424,14 +389,8 @@ static void str_set(tpl_arena *a, strings_state *s, const char *name,
     }
   if (s->n == s->cap) {
     size_t nc = s->cap ? s->cap * 2 : 4;
-    const char **nn = tpl_arena_alloc(a, nc * sizeof *nn);
-    const char **nv = tpl_arena_alloc(a, nc * sizeof *nv);
-    if (s->n) {
-      memcpy(nn, s->names, s->n * sizeof *nn);
-      memcpy(nv, s->values, s->n * sizeof *nv);
-    }
-    s->names = nn;
-    s->values = nv;
+    s->names = ts_grow(a, s->names, s->n, nc, sizeof *s->names);
+    s->values = ts_grow(a, s->values, s->n, nc, sizeof *s->values);
     s->cap = nc;
   }
   s->names[s->n] = name;
@@ -442,8 +401,8 @@ static void str_set(tpl_arena *a, strings_state *s, const char *name,
 /* The value of string(name, policy) on page p, given the value entering
  * it. */
 static const char *string_value(ts_ctx *c, const ts_page *p,
-                                const strings_state *entering,
-                                const char *name, int policy) {
+                                const strings_state *entering, const char *name,
+                                int policy) {
   const char *first = NULL, *last = NULL;
   bool at_start = false;
   bool seen_content = false;
@@ -529,8 +488,7 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
 /* The margin boxes of page p: evaluated (for the label style) and, when
  * pdf is not NULL, drawn. */
 static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
-                         const strings_state *entering, ts_pdf *pdf,
-                         int page) {
+                         const strings_state *entering, ts_pdf *pdf, int page) {
   ts_page *p = &pg->p[pi];
   const page_geo *g = p->geo;
   const ts_cstyle *root = ts_style_of(c, c->root);
@@ -565,7 +523,9 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
     double x;
     int col = b % 3;
     if (g->box[b][CSS_P_TEXT_ALIGN])
-      col = st.align == TS_ALIGN_CENTER ? 1 : st.align == TS_ALIGN_RIGHT ? 2 : 0;
+      col = st.align == TS_ALIGN_CENTER  ? 1
+            : st.align == TS_ALIGN_RIGHT ? 2
+                                         : 0;
     x = col == 0 ? left : col == 1 ? (left + right - w) / 2 : right - w;
     double a = st.face->ascent * st.size / 1000.0;
     double d = -st.face->descent * st.size / 1000.0;
@@ -612,7 +572,8 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
     double step = dw + l->size * 0.45;
     if (step <= 0)
       continue;
-    double x0 = left + l->x0 + l->size * 0.25, x1 = left + l->x1 - l->size * 0.25;
+    double x0 = left + l->x0 + l->size * 0.25,
+           x1 = left + l->x1 - l->size * 0.25;
     double start = ceil(x0 / step) * step;
     size_t nd = start + dw <= x1 ? (size_t)((x1 - dw - start) / step) + 1 : 0;
     if (!nd)
@@ -625,8 +586,8 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
     }
     ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path);
     if (f)
-      ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes,
-                  kern, nd, 0);
+      ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern,
+                  nd, 0);
   }
   for (size_t i = 0; i < ln->nrefs; i++) {
     const ts_pageref *r = &ln->refs[i];
@@ -646,8 +607,8 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
 }
 
 static void draw_block_part(ts_pdf *pdf, int page, const ts_vblock *b,
-                            double left, double top, double bottom,
-                            bool starts, bool ends) {
+                            double left, double top, double bottom, bool starts,
+                            bool ends) {
   if (top - bottom <= 0.01)
     return;
   double x = left + b->x;
@@ -679,8 +640,8 @@ typedef struct open_blocks {
   size_t n;
 } open_blocks;
 
-static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf,
-                      int page, open_blocks *ob) {
+static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
+                      open_blocks *ob) {
   ts_page *p = &pg->p[pi];
   const page_geo *g = p->geo;
   const ts_vitem *items = c->vl.items;
@@ -707,7 +668,8 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf,
       ob->n--;
     }
     y -= item_height(it);
-    if (it->type == TS_V_LINE || it->type == TS_V_SPACE || it->type == TS_V_RULE)
+    if (it->type == TS_V_LINE || it->type == TS_V_SPACE ||
+        it->type == TS_V_RULE)
       content_bottom = y;
   }
   for (size_t k = 0; k < ob->n; k++)
@@ -729,7 +691,8 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf,
           const anchor_pos *a = anchor_get(pg, lk->href + 1);
           if (a)
             ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
-        } else if (strstr(lk->href, "://") || !strncmp(lk->href, "mailto:", 7)) {
+        } else if (strstr(lk->href, "://") ||
+                   !strncmp(lk->href, "mailto:", 7)) {
           ts_pdf_link_uri(pdf, page, x0, y0, w, h, lk->href);
         }
       }

@@ -465,19 +465,18 @@ static void fix_tounicode(HPDF_Doc doc, HPDF_Font font) {
     for (int i = lo; i < hi; i++) {
       /* U+FB00-FB04 are mapped below, to the letters they join */
       int first = i == 0xFB ? 0x05 : 0x00;
-      snprintf(line, sizeof line, "<%02X%02X> <%02XFF> <%02X%02X>\n", i,
-               first, i, i, first);
+      snprintf(line, sizeof line, "<%02X%02X> <%02XFF> <%02X%02X>\n", i, first,
+               i, i, first);
       HPDF_Stream_WriteStr(s->stream, line);
     }
     HPDF_Stream_WriteStr(s->stream, "endbfrange\n");
   }
   /* The ligatures the engine sets read back as their letters (ff, fi, fl,
    * ffi, ffl), so searching and copying find the words. */
-  HPDF_Stream_WriteStr(s->stream,
-                       "5 beginbfchar\n"
-                       "<FB00> <00660066>\n<FB01> <00660069>\n"
-                       "<FB02> <0066006C>\n<FB03> <006600660069>\n"
-                       "<FB04> <00660066006C>\nendbfchar\n");
+  HPDF_Stream_WriteStr(s->stream, "5 beginbfchar\n"
+                                  "<FB00> <00660066>\n<FB01> <00660069>\n"
+                                  "<FB02> <0066006C>\n<FB03> <006600660069>\n"
+                                  "<FB04> <00660066006C>\nendbfchar\n");
   HPDF_Stream_WriteStr(s->stream, "endcmap\nCMapName currentdict /CMap "
                                   "defineresource pop\nend\nend\n");
   HPDF_Dict_Add(font, "ToUnicode", s);

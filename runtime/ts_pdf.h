@@ -57,8 +57,8 @@ size_t ts_pdf_page_count(const ts_pdf *p);
  * kern (may be NULL): kern[i] is added to the pen position before glyph i,
  * in 1/1000 em (as ts_face_shape gives it; the writer negates it for TJ).
  * char_space: extra points after every glyph (letter-spacing). */
-void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size,
-                 double x, double y, ts_rgb color, const uint32_t *codes,
+void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
+                 double y, ts_rgb color, const uint32_t *codes,
                  const int32_t *kern, size_t n, double char_space);
 
 /* A filled rectangle (x, y: bottom left). */

@@ -13,7 +13,9 @@
 
 /* ---- the node tree --------------------------------------------------- */
 
-static const char *dom_tag(const void *el) { return ((const ts_node *)el)->tag; }
+static const char *dom_tag(const void *el) {
+  return ((const ts_node *)el)->tag;
+}
 static const char *dom_id(const void *el) { return ((const ts_node *)el)->id; }
 static bool dom_has_class(const void *el, const char *cls) {
   const ts_node *n = el;
@@ -290,35 +292,35 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
   }
   s->color = ts_color_of(d[CSS_P_COLOR], (ts_rgb){0, 0, 0});
   const char *ta = kw_of(d[CSS_P_TEXT_ALIGN]);
-  s->align = !ta                           ? TS_ALIGN_LEFT
-             : !strcasecmp(ta, "justify")  ? TS_ALIGN_JUSTIFY
-             : !strcasecmp(ta, "center")   ? TS_ALIGN_CENTER
-             : !strcasecmp(ta, "right")    ? TS_ALIGN_RIGHT
-             : !strcasecmp(ta, "end")      ? TS_ALIGN_RIGHT
-                                           : TS_ALIGN_LEFT;
+  s->align = !ta                          ? TS_ALIGN_LEFT
+             : !strcasecmp(ta, "justify") ? TS_ALIGN_JUSTIFY
+             : !strcasecmp(ta, "center")  ? TS_ALIGN_CENTER
+             : !strcasecmp(ta, "right")   ? TS_ALIGN_RIGHT
+             : !strcasecmp(ta, "end")     ? TS_ALIGN_RIGHT
+                                          : TS_ALIGN_LEFT;
   s->indent = len_of(d[CSS_P_TEXT_INDENT], em, rem, c->content_width, 0);
   s->letter_spacing = len_of(d[CSS_P_LETTER_SPACING], em, rem, 0, 0);
   s->hyphens = kw_is(d[CSS_P_HYPHENS], "auto");
   s->small_caps = kw_is(d[CSS_P_FONT_VARIANT], "small-caps");
   const char *ws = kw_of(d[CSS_P_WHITE_SPACE]);
-  s->white_space = !ws                          ? TS_WS_NORMAL
-                   : !strcasecmp(ws, "pre")     ? TS_WS_PRE
-                   : !strcasecmp(ws, "nowrap")  ? TS_WS_NOWRAP
+  s->white_space = !ws                           ? TS_WS_NORMAL
+                   : !strcasecmp(ws, "pre")      ? TS_WS_PRE
+                   : !strcasecmp(ws, "nowrap")   ? TS_WS_NOWRAP
                    : !strcasecmp(ws, "pre-wrap") ? TS_WS_PRE_WRAP
                    : !strcasecmp(ws, "pre-line") ? TS_WS_PRE_LINE
                                                  : TS_WS_NORMAL;
   const char *disp = kw_of(d[CSS_P_DISPLAY]);
-  s->display = !disp                              ? TS_D_INLINE
-               : !strcasecmp(disp, "none")        ? TS_D_NONE
-               : !strcasecmp(disp, "list-item")   ? TS_D_LIST_ITEM
-               : !strcasecmp(disp, "inline")      ? TS_D_INLINE
+  s->display = !disp                               ? TS_D_INLINE
+               : !strcasecmp(disp, "none")         ? TS_D_NONE
+               : !strcasecmp(disp, "list-item")    ? TS_D_LIST_ITEM
+               : !strcasecmp(disp, "inline")       ? TS_D_INLINE
                : !strcasecmp(disp, "inline-block") ? TS_D_INLINE_BLOCK
-                                                  : TS_D_BLOCK;
+                                                   : TS_D_BLOCK;
   const char *ls = kw_of(d[CSS_P_LIST_STYLE_TYPE]);
   s->list_style = ls ? ls : "disc";
   s->list_inside = kw_is(d[CSS_P_LIST_STYLE_POSITION], "inside");
   const char *va = kw_of(d[CSS_P_VERTICAL_ALIGN]);
-  s->vertical_align = !va                       ? TS_VA_BASELINE
+  s->vertical_align = !va                        ? TS_VA_BASELINE
                       : !strcasecmp(va, "super") ? TS_VA_SUPER
                       : !strcasecmp(va, "sub")   ? TS_VA_SUB
                                                  : TS_VA_BASELINE;
@@ -331,9 +333,9 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
   /* text-decoration is not inherited, but it draws through the inline
      boxes inside: carry the parent's when the child has none. */
   const char *td = kw_of(d[CSS_P_TEXT_DECORATION_LINE]);
-  s->underline = td ? !strcasecmp(td, "underline")
-                    : (parent && parent->display == TS_D_INLINE &&
-                       parent->underline);
+  s->underline =
+      td ? !strcasecmp(td, "underline")
+         : (parent && parent->display == TS_D_INLINE && parent->underline);
   s->strike = td ? !strcasecmp(td, "line-through")
                  : (parent && parent->display == TS_D_INLINE && parent->strike);
   double cw = c->content_width;
@@ -343,8 +345,7 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
     s->margin[i] = len_of(m, em, rem, cw, 0);
     s->padding[i] = len_of(d[CSS_P_PADDING_TOP + i], em, rem, cw, 0);
     const char *bs = kw_of(d[CSS_P_BORDER_TOP_STYLE + i]);
-    int style = !bs || !strcasecmp(bs, "none") || !strcasecmp(bs, "hidden")
-                    ? 0
+    int style = !bs || !strcasecmp(bs, "none") || !strcasecmp(bs, "hidden") ? 0
                 : !strcasecmp(bs, "dashed") ? 1 + TS_LINE_DASHED
                 : !strcasecmp(bs, "dotted") ? 1 + TS_LINE_DOTTED
                                             : 1 + TS_LINE_SOLID;
@@ -352,11 +353,11 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
     if (style) {
       const css_decl *bw = d[CSS_P_BORDER_TOP_WIDTH + i];
       const char *k = kw_of(bw);
-      s->border[i] = !bw                      ? 2.25 /* medium, 3px */
+      s->border[i] = !bw                            ? 2.25 /* medium, 3px */
                      : k && !strcasecmp(k, "thin")  ? 0.75
                      : k && !strcasecmp(k, "thick") ? 3.75
                      : k                            ? 2.25
-                                     : len_of(bw, em, rem, cw, 0);
+                         : len_of(bw, em, rem, cw, 0);
       s->border_color[i] = ts_color_of(d[CSS_P_BORDER_TOP_COLOR + i], s->color);
     }
   }
@@ -393,36 +394,23 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
  * chapter, most of the time) get one ts_cstyle. The key is the winning
  * declarations, the font sizes, the parent's style and the element's own
  * lang, which are all that ts_style_compute reads. */
-typedef struct style_entry {
-  uint64_t hash;
-  ts_cstyle *style;
+typedef struct style_key {
+  const css_style *css;
+  const ts_cstyle *parent;
   const char *lang;
-} style_entry;
+} style_key;
 
 struct ts_stylecache {
-  style_entry *slots;
-  size_t cap, used;
+  ts_hidx idx;
 };
 
-static uint64_t style_hash(const css_style *css, const ts_cstyle *parent,
-                           const char *lang) {
-  uint64_t h = 1469598103934665603ull;
-  const unsigned char *p = (const unsigned char *)css;
-  for (size_t i = 0; i < sizeof *css; i++) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  h ^= (uint64_t)(uintptr_t)parent;
-  h *= 1099511628211ull;
-  for (; lang && *lang; lang++) {
-    h ^= (unsigned char)*lang;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-static bool same_lang(const char *a, const char *b) {
-  return a == b || (a && b && !strcmp(a, b));
+static bool style_eq(const void *entry, const void *key) {
+  const ts_cstyle *s = entry;
+  const style_key *k = key;
+  return s->parent == k->parent &&
+         (s->own_lang == k->lang ||
+          (s->own_lang && k->lang && !strcmp(s->own_lang, k->lang))) &&
+         memcmp(s->css, k->css, sizeof *k->css) == 0;
 }
 
 /* Whether two elements look the same to every selector the engine
@@ -454,8 +442,8 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
     n->style = pv->style;
     return n->style;
   }
-  ts_cstyle *parent = n->parent && n->parent->tag ? ts_style_of(c, n->parent)
-                                                   : NULL;
+  ts_cstyle *parent =
+      n->parent && n->parent->tag ? ts_style_of(c, n->parent) : NULL;
   css_style css;
   css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, CSS_PE_NONE,
               parent ? parent->css : NULL, &css);
@@ -465,42 +453,26 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   struct ts_stylecache *sc = c->styles;
   if (!sc) {
     sc = c->styles = tpl_arena_calloc(c->a, 1, sizeof *sc);
-    sc->cap = 1024;
-    sc->slots = tpl_arena_calloc(c->a, sc->cap, sizeof *sc->slots);
+    ts_hidx_init(&sc->idx, c->a, 1024);
   }
-  uint64_t h = style_hash(&css, parent, lang);
-  size_t j = h & (sc->cap - 1);
-  for (style_entry *e; (e = &sc->slots[j])->style; j = (j + 1) & (sc->cap - 1))
-    if (e->hash == h && e->style->parent == parent && same_lang(e->lang, lang) &&
-        memcmp(e->style->css, &css, sizeof css) == 0) {
-      n->style = e->style;
-      return e->style;
-    }
+  uint64_t h = ts_hash_bytes(TS_HASH_SEED, &css, sizeof css);
+  h = ts_hash_bytes(h, &parent, sizeof parent);
+  if (lang)
+    h = ts_hash_bytes(h, lang, strlen(lang));
+  style_key key = {&css, parent, lang};
+  ts_cstyle *s = ts_hidx_get(&sc->idx, h, style_eq, &key);
+  if (s) {
+    n->style = s;
+    return s;
+  }
   css_style *keep = tpl_arena_alloc(c->a, sizeof *keep);
   *keep = css;
-  ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
+  s = tpl_arena_alloc(c->a, sizeof *s);
   ts_style_compute(c, n, parent, CSS_PE_NONE, s, keep);
   s->parent = parent;
+  s->own_lang = lang;
   n->style = s;
-  if ((sc->used + 1) * 2 > sc->cap) {
-    size_t nc = sc->cap * 2;
-    style_entry *ns = tpl_arena_calloc(c->a, nc, sizeof *ns);
-    for (size_t i = 0; i < sc->cap; i++) {
-      if (!sc->slots[i].style)
-        continue;
-      size_t k = sc->slots[i].hash & (nc - 1);
-      while (ns[k].style)
-        k = (k + 1) & (nc - 1);
-      ns[k] = sc->slots[i];
-    }
-    sc->slots = ns;
-    sc->cap = nc;
-    j = h & (nc - 1);
-    while (sc->slots[j].style)
-      j = (j + 1) & (nc - 1);
-  }
-  sc->slots[j] = (style_entry){h, s, lang};
-  sc->used++;
+  ts_hidx_put(&sc->idx, h, s);
   return s;
 }
 
@@ -554,7 +526,8 @@ void ts_style_init(ts_ctx *c) {
           }
     }
     if (!pass)
-      c->pseudo_sels = tpl_arena_alloc(c->a, (n ? n : 1) * sizeof *c->pseudo_sels);
+      c->pseudo_sels =
+          tpl_arena_alloc(c->a, (n ? n : 1) * sizeof *c->pseudo_sels);
   }
   c->npseudo = n;
 }

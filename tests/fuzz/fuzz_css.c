@@ -31,8 +31,8 @@ static const char *const *e_classes(const void *e, size_t *n) {
 }
 static const void *e_prev(const void *e) { return ((const el *)e)->prev; }
 
-static void quiet(void *user, bk_severity sev, const char *file,
-                  unsigned line, unsigned col, const char *message) {
+static void quiet(void *user, bk_severity sev, const char *file, unsigned line,
+                  unsigned col, const char *message) {
   (void)user, (void)sev, (void)file, (void)line, (void)col, (void)message;
 }
 
@@ -85,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const el p = {"p", NULL, "x", &body, &h1};
   /* The same cascade with the rule index (class_list) and without: the
      index must never change a result. */
-  const css_dom dom = {e_tag, e_id, e_has_class, e_attr, e_parent, e_prev,
-                       true, NULL};
+  const css_dom dom = {e_tag,    e_id,   e_has_class, e_attr,
+                       e_parent, e_prev, true,        NULL};
   const css_dom idom = {e_tag,    e_id,   e_has_class, e_attr,
                         e_parent, e_prev, true,        e_classes};
   const css_stylesheet *sheets[] = {css_ua_stylesheet(a), s};

@@ -13,7 +13,9 @@ static void print_diag(void *user, bk_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   (void)user;
   fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col,
-          sev == BK_ERROR ? "error" : sev == BK_WARNING ? "warning" : "note",
+          sev == BK_ERROR     ? "error"
+          : sev == BK_WARNING ? "warning"
+                              : "note",
           msg);
 }
 
@@ -180,9 +182,9 @@ static void test_references(void) {
       "x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>"
       "x<br/>x</p><p>Ending (one) \\ two</p></div>"
       "<div class='ch'><h1 id='b'>Beta</h1><p>y</p></div></body></html>";
-  const char *css =
-      PAGE_CSS
-      ".toc a::after { content: leader('.') target-counter(attr(href), page) }\n"
+  const char *css = PAGE_CSS
+      ".toc a::after { content: leader('.') target-counter(attr(href), page) "
+      "}\n"
       ".front { page: front }\n"
       ".ch { break-before: page; page: body }\n"
       ".ch:first-child { counter-reset: page 1 }\n"
