@@ -595,6 +595,48 @@ static const char starter_css[] =
     "nav.toc { }\n"
     "nav.toc li { }\n";
 
+/* For a pdf edition: the print theme's page rules and classes, which the
+ * typesetter reads (docs/theme-reference.md, "The CSS the PDF engine
+ * reads"). */
+static const char starter_print_css[] =
+    "/* Your own styles for edition '%s' (format %s). Octavo's typesetter\n"
+    " * reads this file after the print theme's style sheet, so whatever you\n"
+    " * write here wins. Rename this folder to the format's name\n"
+    " * (Resources/Templates/%s/) to use it for every edition of that format.\n"
+    " * The theme reference lists the CSS the typesetter reads and every\n"
+    " * class the print theme emits; publish with --xhtml to see them. */\n"
+    "\n"
+    "/* Pages: size, margins, running heads and folios */\n"
+    "@page { }\n"
+    "@page :left { @top-left { } @bottom-left { } }\n"
+    "@page :right { @top-right { } @bottom-right { } }\n"
+    "@page chapter:first { }\n"
+    "\n"
+    "/* The text: the typeface goes on html, so the margin boxes have it too */\n"
+    "html { }\n"
+    "body { }\n"
+    "p { }\n"
+    "p + p { }\n"
+    "\n"
+    "/* Items: section.item.<element>; headings h1 > .label + .title */\n"
+    ".item.chapter { }\n"
+    ".item.chapter > h1 .label { }\n"
+    ".item.chapter > h1 .title { }\n"
+    ".item.part { }\n"
+    ".item.cover { }\n"
+    "h2 { }\n"
+    "h3 { }\n"
+    "\n"
+    "/* Code, quotations, lists */\n"
+    "pre { }\n"
+    "code { }\n"
+    "blockquote { }\n"
+    "ul, ol { }\n"
+    "\n"
+    "/* The table of contents: ul.toc-list > li.<element>.level-N > a */\n"
+    ".toc-list li { }\n"
+    ".toc-list a::after { }\n";
+
 static int cmd_customize(const char *dir, const char *edition) {
   report_state st = {false, 0, 0, 0, 0, NULL, 0, 0};
   bk_reporter rep = {print_diag, &st};
@@ -621,8 +663,10 @@ static int cmd_customize(const char *dir, const char *edition) {
   }
   snprintf(path, sizeof path, "%s/Resources/Templates/%s/style.css", book_dir,
            edition);
-  char text[sizeof starter_css + 256];
-  snprintf(text, sizeof text, starter_css, edition, format, format);
+  char text[sizeof starter_css + sizeof starter_print_css + 256];
+  snprintf(text, sizeof text,
+           strcasecmp(format, "pdf") == 0 ? starter_print_css : starter_css,
+           edition, format, format);
   if (write_text(path, text) != 0) {
     fprintf(stderr, "publish: error: cannot write %s: %s\n", path,
             errno == EEXIST ? "it exists already (remove it first)"

@@ -154,6 +154,11 @@ grep -q "#123456" "$B/Output/web/css/styles.css" 2>/dev/null ||
   fail "customize: css/styles.css is not the book's style.css"
 grep -q 'href="css/styles.css"' "$B/Output/web/book.html" ||
   fail "customize: book.html does not link css/styles.css"
+run customize-print 0 customize books/my-title print
+grep -q "@page :left" "$B/Resources/Templates/print/style.css" ||
+  fail "customize: a pdf edition's starter sheet has no page rules"
+run customize-print-publish 0 books/my-title print
+empty customize-print-publish err
 run customize-unknown 1 customize books/my-title nope
 has customize-unknown err "'nope'"
 run customize-usage 2 customize books/my-title
