@@ -7,6 +7,7 @@
  * sheets as the engine received them, for theme authors. */
 #include "book_site.h"
 
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
@@ -138,6 +139,7 @@ static int check_document(bk_edition *e, const char *xhtml, size_t len,
   *out = NULL;
   bk_xml_error fe = {0};
   xmlDocPtr doc = parse_xml(xhtml, len, "book.xhtml", &fe);
+  bool as_html = false;
   if (!doc) {
     const bk_item *it = item_at_line(e, xhtml, (unsigned)fe.line);
     /* The line itself, as the user may not find it in the Markdown. */
@@ -148,16 +150,28 @@ static int check_document(bk_edition *e, const char *xhtml, size_t len,
     int ll = 0;
     while (l && l[ll] && l[ll] != '\n' && ll < 100)
       ll++;
-    bk_report(e->rep, BK_ERROR, it && it->file ? it->file : "book.twig", 0, 0,
+    /* Easybook's books wrote HTML in their Markdown and PrinceXML read it
+       as HTML: so does Octavo, through libxml2's HTML parser, and says
+       what an XHTML reader would have refused. */
+    doc = htmlReadMemory(xhtml, (int)len, "book.xhtml", "UTF-8",
+                         HTML_PARSE_NONET | HTML_PARSE_NOERROR |
+                             HTML_PARSE_NOWARNING);
+    bk_report(e->rep, doc ? BK_WARNING : BK_ERROR,
+              it && it->file ? it->file : "book.twig", 0, 0,
               "the PDF's document is not well-formed XHTML (%s, in \"%.*s\"); "
-              "HTML written in the Markdown must be XHTML for a PDF: close "
-              "every element (<br />), quote every attribute",
-              fe.seen ? fe.msg : "not well-formed", ll, l ? l : "");
-    return -1;
+              "%s (XHTML closes every element, as in <br />, and quotes every "
+              "attribute)",
+              fe.seen ? fe.msg : "not well-formed", ll, l ? l : "",
+              doc ? "it is read as HTML, as PrinceXML did"
+                  : "it cannot be read as HTML either");
+    if (!doc)
+      return -1;
+    as_html = true;
   }
   xmlNodePtr root = xmlDocGetRootElement(doc);
-  bool ok = root && !strcmp((const char *)root->name, "html") && root->ns &&
-            !strcmp((const char *)root->ns->href, XHTML_NS);
+  bool ok = root && !strcmp((const char *)root->name, "html") &&
+            (as_html ||
+             (root->ns && !strcmp((const char *)root->ns->href, XHTML_NS)));
   if (!ok) {
     xmlFreeDoc(doc);
     bk_report(e->rep, BK_ERROR, "book.twig", 0, 0,
