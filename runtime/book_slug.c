@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unicode/uscript.h>
 #include <unicode/ustring.h>
 #include <unicode/utrans.h>
 #include <utf8proc.h>
@@ -17,11 +16,6 @@
 struct bk_slugger {
   UTransliterator *latin; /* NULL until a text needs it */
   bool latin_failed;      /* opening failed: do not try at every slug */
-  /* Latin-ASCII alone, for text whose letters are all Latin script
-     ("Þingvellir", "Straße"): the same result as Any-Latin first, without
-     loading every script's rules (~150M instructions). */
-  UTransliterator *ascii;
-  bool ascii_failed;
 };
 
 bk_slugger *bk_slugger_new(void) { return calloc(1, sizeof(bk_slugger)); }
@@ -31,8 +25,6 @@ void bk_slugger_free(bk_slugger *s) {
     return;
   if (s->latin)
     utrans_close(s->latin);
-  if (s->ascii)
-    utrans_close(s->ascii);
   free(s);
 }
 
@@ -157,43 +149,6 @@ static bool slug_needs_icu(const char *s, size_t len) {
   return false;
 }
 
-/* Whether every letter of text is in the Latin script (or common to all
- * scripts): Any-Latin would leave it as it is. */
-static bool all_latin(const char *text, size_t len) {
-  const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)text;
-  for (size_t i = 0; i < len;) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t k =
-        utf8proc_iterate(p + i, (utf8proc_ssize_t)(len - i), &cp);
-    if (k <= 0)
-      return false;
-    i += (size_t)k;
-    if (cp < 0x80)
-      continue;
-    UErrorCode err = U_ZERO_ERROR;
-    UScriptCode sc = uscript_getScript(cp, &err);
-    if (U_FAILURE(err) || (sc != USCRIPT_LATIN && sc != USCRIPT_COMMON &&
-                           sc != USCRIPT_INHERITED))
-      return false;
-  }
-  return true;
-}
-
-static UTransliterator *latin_ascii(bk_slugger *s) {
-  if (!s->ascii && !s->ascii_failed) {
-    static const UChar id[] = u"Latin-ASCII";
-    UErrorCode err = U_ZERO_ERROR;
-    s->ascii = utrans_openU(id, -1, UTRANS_FORWARD, NULL, -1, NULL, &err);
-    if (U_FAILURE(err)) {
-      if (s->ascii)
-        utrans_close(s->ascii);
-      s->ascii = NULL;
-      s->ascii_failed = true;
-    }
-  }
-  return s->ascii;
-}
-
 static UTransliterator *slug_latin(bk_slugger *s) {
   if (!s->latin && !s->latin_failed) {
     static const UChar id[] = u"Any-Latin; Latin-ASCII";
@@ -209,14 +164,11 @@ static UTransliterator *slug_latin(bk_slugger *s) {
   return s->latin;
 }
 
-/* ICU's "Any-Latin; Latin-ASCII" over text (Latin-ASCII alone when the
- * text is Latin already); a malloc'd UTF-8 string, or
+/* ICU's "Any-Latin; Latin-ASCII" over text; a malloc'd UTF-8 string, or
  * NULL when ICU is not available or fails (the caller then keeps text). */
 static char *slug_icu(bk_slugger *s, const char *text, size_t len,
                       size_t *out_len) {
-  UTransliterator *t = all_latin(text, len) ? latin_ascii(s) : NULL;
-  if (!t)
-    t = slug_latin(s);
+  UTransliterator *t = slug_latin(s);
   if (!t || len > INT32_MAX / 16)
     return NULL;
   UErrorCode err = U_ZERO_ERROR;

@@ -46,6 +46,11 @@ static void test_other_scripts(void) {
   CHECK_STR(slug("種の起源"), "zhongno-qi-yuan");
   CHECK_STR(slug("Привет, мир"), "privet-mir");
   CHECK_STR(slug("Ελληνικά"), "ellenika");
+  /* Latin with Greek or Cyrillic takes a narrower transliterator than
+     Any-Latin: the same slugs, mixed scripts included. */
+  CHECK_STR(slug("Αθήνα και Москва"), "athena-kai-moskva");
+  CHECK_STR(slug("Ψυχή – Жизнь – Žižek"), "psyche-zizn-zizek"); /* as uconv -x Any-Latin */
+  CHECK_STR(slug("ΑΡΧΗ Ёлка ёж"), "arche-elka-ez");
   CHECK_STR(slug("Þingvellir Æsir Øre"), "thingvellir-aesir-ore");
   CHECK_STR(slug("1 ½ cups"), "1-12-cups");
 }
