@@ -271,6 +271,7 @@ typedef struct ts_ctx {
   size_t warned_cp; /* how many missing-glyph warnings were given */
   const char *warned_fonts[32];
   size_t nwarned_fonts;
+  bool warned_size; /* a font size libharu cannot set was reported */
   const char *sheet_name; /* for font warnings */
 } ts_ctx;
 

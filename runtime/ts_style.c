@@ -274,6 +274,16 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
   s->css = css;
   const css_decl *const *d = css->decl;
   double em = css->font_size_pt, rem = css->root_font_size_pt;
+  /* libharu sets text from 0 to 600pt: beyond, the PDF could not be made */
+  if (!(em > 0.01) || em > 600) {
+    if (!c->warned_size)
+      bk_report(c->rep, BK_WARNING, c->in->name, n ? n->line : 0, 0,
+                "font size %gpt is outside the 0.01pt to 600pt a PDF can "
+                "set; %gpt is used",
+                em, em > 600 ? 600.0 : 0.01);
+    c->warned_size = true;
+    em = em > 600 ? 600 : 0.01;
+  }
   s->size = em;
   s->face = ts_style_face(c, css);
   /* line-height: a number or "normal" scales with the element's own font
@@ -300,6 +310,11 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
                                           : TS_ALIGN_LEFT;
   s->indent = len_of(d[CSS_P_TEXT_INDENT], em, rem, c->content_width, 0);
   s->letter_spacing = len_of(d[CSS_P_LETTER_SPACING], em, rem, 0, 0);
+  /* libharu's character spacing runs from -30pt to 300pt */
+  if (s->letter_spacing < -30)
+    s->letter_spacing = -30;
+  if (s->letter_spacing > 300)
+    s->letter_spacing = 300;
   s->hyphens = kw_is(d[CSS_P_HYPHENS], "auto");
   s->small_caps = kw_is(d[CSS_P_FONT_VARIANT], "small-caps");
   const char *ws = kw_of(d[CSS_P_WHITE_SPACE]);

@@ -309,6 +309,54 @@ static void test_lists(void) {
   free(t);
 }
 
+/* Pathological documents and sheets set without a crash, a hang or a
+ * refusal: empty paragraphs, a word of 5,000 letters, 40 nested lists,
+ * pages smaller than their margins, negative margins and indents, forced
+ * breaks everywhere, absurd widows, and font sizes beyond what a PDF can
+ * set (clamped, with a warning). */
+static void test_pathological(void) {
+  static const char head[] =
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body><p>";
+  char *word = malloc(sizeof head + 5000 + 32);
+  memcpy(word, head, sizeof head - 1);
+  memset(word + sizeof head - 1, 'x', 5000);
+  strcpy(word + sizeof head - 1 + 5000, "</p></body></html>");
+  char *lists = malloc(4096);
+  strcpy(lists, "<html xmlns='http://www.w3.org/1999/xhtml'><body>");
+  for (int i = 0; i < 40; i++)
+    strcat(lists, "<ul><li>a");
+  for (int i = 0; i < 40; i++)
+    strcat(lists, "</li></ul>");
+  strcat(lists, "</body></html>");
+  const char *docs[] = {
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body/></html>",
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body><p></p><p> </p>"
+      "<h1></h1><pre></pre></body></html>",
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body><div class='b'>1</div>"
+      "<div class='b'>2</div><div class='b'>3</div></body></html>",
+      word, lists};
+  const char *sheets[] = {
+      "p { text-align: justify; hyphens: auto }",
+      "@page { size: 100pt 100pt; margin: 80pt }",
+      "@page { margin: -50pt } p { margin: -100pt; text-indent: -500pt }",
+      ".b { break-before: right; break-after: left } div { break-inside: "
+      "avoid }",
+      "html { font-size: 0.001pt }",
+      "html { font-size: 2000pt; line-height: 0; letter-spacing: 900pt }",
+      "p { widows: 1000; orphans: 1000 }"};
+  for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++)
+    for (size_t k = 0; k < sizeof sheets / sizeof sheets[0]; k++) {
+      ts_engine_stats st = {0};
+      const char *css[1] = {sheets[k]};
+      int rc = render(docs[d], strlen(docs[d]), css, 1, tmp_pdf, &st);
+      CHECK(rc == 0 && st.pages >= 1);
+      if (rc != 0 || st.pages < 1)
+        fprintf(stderr, "  document %zu, sheet %zu\n", d, k);
+    }
+  free(word);
+  free(lists);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -341,6 +389,7 @@ int main(int argc, char **argv) {
   test_references();
   test_text();
   test_lists();
+  test_pathological();
   remove(tmp_pdf);
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
