@@ -603,6 +603,8 @@ static void preload_join(ts_pdf *p) {
   pl->started = false;
 }
 
+static void free_arena(void *a) { tpl_arena_free(a); }
+
 static void preloader_free(void *data) {
   ts_pdf *p = data;
   preloader *pl = p->pl;
@@ -629,7 +631,7 @@ void ts_pdf_preload(ts_pdf *p, const char *ttf_path) {
     /* freed with the document's arena, before the document (newer
        deferrals run first) */
     pl->arena = tpl_arena_new();
-    tpl_arena_defer(p->arena, (void (*)(void *))tpl_arena_free, pl->arena);
+    tpl_arena_defer(p->arena, free_arena, pl->arena);
     p->pl = pl;
     tpl_arena_defer(p->arena, preloader_free, p);
     pl->started = pthread_create(&pl->thread, NULL, preloader_main, p) == 0;
