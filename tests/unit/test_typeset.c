@@ -328,19 +328,24 @@ static void test_pathological(void) {
   for (int i = 0; i < 40; i++)
     strcat(lists, "</li></ul>");
   strcat(lists, "</body></html>");
-  const char *docs[] = {
-      "<html xmlns='http://www.w3.org/1999/xhtml'><body/></html>",
-      "<html xmlns='http://www.w3.org/1999/xhtml'><body><p></p><p> </p>"
-      "<h1></h1><pre></pre></body></html>",
-      "<html xmlns='http://www.w3.org/1999/xhtml'><body><div class='b'>1</div>"
-      "<div class='b'>2</div><div class='b'>3</div></body></html>",
-      word, lists};
+  /* (one literal each: clang warns of literals joined inside an array) */
+#define XHTML_OPEN "<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+  static const char empty[] = XHTML_OPEN "</body></html>";
+  static const char blanks[] =
+      XHTML_OPEN "<p></p><p> </p><h1></h1><pre></pre></body></html>";
+  static const char breaks[] = XHTML_OPEN
+      "<div class='b'>1</div><div class='b'>2</div><div class='b'>3</div>"
+      "</body></html>";
+#undef XHTML_OPEN
+  const char *docs[] = {empty, blanks, breaks, word, lists};
+  static const char breaks_css[] =
+      ".b { break-before: right; break-after: left } "
+      "div { break-inside: avoid }";
   const char *sheets[] = {
       "p { text-align: justify; hyphens: auto }",
       "@page { size: 100pt 100pt; margin: 80pt }",
       "@page { margin: -50pt } p { margin: -100pt; text-indent: -500pt }",
-      ".b { break-before: right; break-after: left } div { break-inside: "
-      "avoid }",
+      breaks_css,
       "html { font-size: 0.001pt }",
       "html { font-size: 2000pt; line-height: 0; letter-spacing: 900pt }",
       "p { widows: 1000; orphans: 1000 }"};
