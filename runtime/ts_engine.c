@@ -177,6 +177,7 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
                 c->lang);
   }
   c->content_width = ts_page_content_width(c, NULL);
+  c->content_height = ts_page_content_height(c, NULL);
   ts_pages *pg = NULL;
   int pass = 0;
   for (;;) {

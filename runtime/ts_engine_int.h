@@ -158,6 +158,12 @@ typedef struct ts_pageref {
   bool column;     /* after a leader: any text up to width fits */
 } ts_pageref;
 
+/* An image standing on the baseline. */
+typedef struct ts_image_box {
+  const char *path;
+  double x, w, h; /* x from the line's left edge */
+} ts_image_box;
+
 typedef struct ts_link {
   double x0, x1; /* from the line's left edge */
   double above, below;
@@ -176,6 +182,8 @@ typedef struct ts_vline {
   size_t nlinks;
   const char **anchors; /* ids that start on this line */
   size_t nanchors;
+  ts_image_box *images;
+  size_t nimages;
 } ts_vline;
 
 /* A box drawn behind a block: background and borders, on every page the
@@ -266,6 +274,7 @@ typedef struct ts_ctx {
   bool refs_pending; /* a reference was set with a guessed width */
   /* The measure of the page being laid out (named pages may differ). */
   double content_width;
+  double content_height; /* of the default page: images fit in it */
   ts_vlist vl;
   size_t nlines;
   size_t warned_cp; /* how many missing-glyph warnings were given */
@@ -277,6 +286,7 @@ typedef struct ts_ctx {
 
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 double ts_page_content_width(ts_ctx *c, const char *name);
+double ts_page_content_height(ts_ctx *c, const char *name);
 
 /* ts_style.c */
 ts_node *ts_dom_load(ts_ctx *c);

@@ -100,6 +100,7 @@ typedef enum piece_kind {
   P_ANCHOR,
   P_BR,
   P_SPACE, /* an inline box's margin, border and padding: width in ref */
+  P_IMAGE, /* text: the file; width and height in pt */
 } piece_kind;
 
 typedef struct piece {
@@ -109,7 +110,9 @@ typedef struct piece {
   size_t len;
   const char *href;
   int ref_style;
-  double width; /* P_SPACE */
+  double width;     /* P_SPACE, P_IMAGE */
+  double height;    /* P_IMAGE */
+  double width_pct; /* P_IMAGE: a percentage of the measure, or 0 */
 } piece;
 
 typedef struct para {
@@ -140,6 +143,7 @@ typedef enum ref_kind {
   R_LEADER,
   R_PAGEREF,
   R_ANCHOR,
+  R_IMAGE, /* text: the file; size: its height */
 } ref_kind;
 
 typedef struct item_ref {
@@ -947,7 +951,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     /* an inside marker is the line's first word */
     const char *m = tpl_arena_alloc(pa->ar, strlen(L->pd.marker) + 2);
     sprintf((char *)m, "%s ", L->pd.marker);
-    piece mp = {P_TEXT, L->pd.marker_style, m, strlen(m), NULL, 0, 0};
+    piece mp = {P_TEXT, L->pd.marker_style, m, strlen(m), NULL, 0, 0, 0, 0};
     itemize_text(&z, &mp);
     flush_word(&z);
     flush_space(&z);
@@ -965,6 +969,30 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     case P_TEXT:
       itemize_text(&z, pc);
       break;
+    case P_IMAGE: {
+      flush_word(&z);
+      flush_space(&z);
+      /* at its size, or the width CSS gives it, never wider than the
+         measure nor taller than the page */
+      double w = pc->width, h = pc->height;
+      if (pc->width_pct > 0) {
+        h *= measure * pc->width_pct / 100 / w;
+        w = measure * pc->width_pct / 100;
+      }
+      if (w > measure && measure > 0) {
+        h *= measure / w;
+        w = measure;
+      }
+      double maxh = c->content_height * 0.95;
+      if (h > maxh && maxh > 0) {
+        w *= maxh / h;
+        h = maxh;
+      }
+      add_item(
+          &z, ts_box(w),
+          (item_ref){R_IMAGE, pc->st, NULL, h, 0, NULL, pc->href, pc->text, 0});
+      break;
+    }
     case P_SPACE:
       flush_word(&z);
       flush_space(&z);
@@ -1153,6 +1181,17 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
           lb_link(&b, r->href, pos, pos + it->width, above, below, &clinks);
         break;
       }
+      case R_IMAGE:
+        /* the image stands on the baseline */
+        if (r->size > above)
+          above = r->size;
+        ln->images = ts_grow(c->pa, ln->images, ln->nimages, ln->nimages + 1,
+                             sizeof *ln->images);
+        ln->images[ln->nimages++] =
+            (ts_image_box){r->text, pos, it->width, r->size};
+        if (r->href)
+          lb_link(&b, r->href, pos, pos + it->width, r->size, 0, &clinks);
+        break;
       case R_ANCHOR:
         if (ln->nanchors == canchors) {
           size_t ncap = canchors ? canchors * 2 : 2;
@@ -1234,7 +1273,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line) {
   itemizer z = {.c = c, .ar = tpl_arena_new(), .block = st};
-  piece pc = {P_TEXT, st, text, strlen(text), NULL, 0, 0};
+  piece pc = {P_TEXT, st, text, strlen(text), NULL, 0, 0, 0, 0};
   ts_cstyle plain = *st;
   plain.hyphens = false;
   pc.st = &plain;
@@ -1271,24 +1310,25 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
     const css_content_item *it = &items[i];
     switch (it->kind) {
     case CSS_C_STRING:
-      push_piece(c, pa,
-                 (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0, 0});
+      push_piece(
+          c, pa,
+          (piece){P_TEXT, ps, it->text, strlen(it->text), href, 0, 0, 0, 0});
       break;
     case CSS_C_ATTR: {
       const char *v = ts_node_attr(n, it->text);
       if (v)
-        push_piece(c, pa, (piece){P_TEXT, ps, v, strlen(v), href, 0, 0});
+        push_piece(c, pa, (piece){P_TEXT, ps, v, strlen(v), href, 0, 0, 0, 0});
       break;
     }
     case CSS_C_LEADER:
-      push_piece(c, pa, (piece){P_LEADER, ps, it->text, 0, href, 0, 0});
+      push_piece(c, pa, (piece){P_LEADER, ps, it->text, 0, href, 0, 0, 0, 0});
       break;
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
       if (h && h[0] == '#')
         push_piece(
             c, pa,
-            (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0});
+            (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0, 0, 0});
       break;
     }
     default:
@@ -1302,26 +1342,65 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st);
 
 static void collect_inline(lay *L, para *pa, ts_node *n, const char *href);
 
+/* An <img> as a box of the paragraph, at its natural size (its pixels at
+ * its resolution, 96 dpi when the file does not say) or the width CSS
+ * gives it; false when it cannot be placed (reported). */
+static bool add_image(lay *L, para *pa, ts_node *img, const ts_cstyle *st,
+                      const char *href) {
+  ts_ctx *c = L->c;
+  const char *src = ts_node_attr(img, "src");
+  if (!src || !*src || !c->in->resolve)
+    return false;
+  const char *path =
+      c->in->resolve(c->in->resolve_user, src, c->in->name, img->line, 0);
+  if (!path)
+    return false; /* reported by resolve */
+  unsigned pw = 0, ph = 0;
+  double dpi = 96;
+  ts_image_status s = ts_image_probe(path, &pw, &ph, &dpi);
+  if (s != TS_IMAGE_OK) {
+    bk_report(c->rep, s == TS_IMAGE_UNSUPPORTED ? BK_WARNING : BK_ERROR,
+              c->in->name, img->line, 0,
+              s == TS_IMAGE_UNSUPPORTED
+                  ? "'%s' is neither PNG nor JPEG, which are what a PDF can "
+                    "hold here; its alternative text stands in"
+                  : "'%s' cannot be read as an image",
+              src);
+    return false;
+  }
+  double w = pw * 72.0 / dpi, h = ph * 72.0 / dpi;
+  if (st->width >= 0 && w > 0) {
+    h *= st->width / w;
+    w = st->width;
+  }
+  push_piece(c, pa,
+             (piece){P_IMAGE, st, path, 0, href, 0, w, h,
+                     st->width < 0 ? st->width_pct : 0});
+  return true;
+}
+
 static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   ts_ctx *c = L->c;
   ts_cstyle *st = ts_style_of(c, ch);
   if (st->display == TS_D_NONE)
     return;
   if (ch->id)
-    push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0, 0});
+    push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0});
   if (st->string_set)
     set_string(L, ch, st);
   if (strcmp(ch->tag, "br") == 0) {
-    push_piece(c, pa, (piece){P_BR, st, NULL, 0, NULL, 0, 0});
+    push_piece(c, pa, (piece){P_BR, st, NULL, 0, NULL, 0, 0, 0, 0});
     return;
   }
   if (strcmp(ch->tag, "img") == 0) {
-    /* Images are set from the next issue on; until then the alternative
-       text stands in, in brackets, so nothing vanishes silently. */
+    if (add_image(L, pa, ch, st, href))
+      return;
+    /* What cannot be placed is stood in for by its alternative text, in
+       brackets, so nothing vanishes silently. */
     const char *alt = ts_node_attr(ch, "alt");
     char *t = tpl_arena_alloc(c->pa, (alt ? strlen(alt) : 5) + 3);
     sprintf(t, "[%s]", alt && *alt ? alt : "image");
-    push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0, 0});
+    push_piece(c, pa, (piece){P_TEXT, st, t, strlen(t), href, 0, 0, 0, 0});
     return;
   }
   const char *h = href;
@@ -1335,7 +1414,7 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   double left = st->margin[3] + st->border[3] + st->padding[3];
   double right = st->margin[1] + st->border[1] + st->padding[1];
   if (left > 0)
-    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, left});
+    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, left, 0, 0});
   ts_cstyle *bst = ts_style_pseudo(c, ch, CSS_PE_BEFORE);
   if (bst)
     add_generated(L, pa, ch, bst, h);
@@ -1344,7 +1423,7 @@ static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   if (ast)
     add_generated(L, pa, ch, ast, h);
   if (right > 0)
-    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, right});
+    push_piece(c, pa, (piece){P_SPACE, st, NULL, 0, h, 0, right, 0, 0});
 }
 
 static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
@@ -1353,7 +1432,7 @@ static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
     if (!ch->tag) {
       push_piece(c, pa,
                  (piece){P_TEXT, ts_style_of(c, n), ch->text, ch->text_len,
-                         href, 0, 0});
+                         href, 0, 0, 0, 0});
       continue;
     }
     collect_element(L, pa, ch, href);
@@ -1526,7 +1605,7 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       push_piece(c, &pa,
-                 (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0});
+                 (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0, 0, 0});
       continue;
     }
     ts_cstyle *cs = ts_style_of(c, ch);

@@ -158,6 +158,12 @@ static const page_geo *geo_for(ts_ctx *c, ts_pages *pg, const char *name,
   return &gc->geo;
 }
 
+double ts_page_content_height(ts_ctx *c, const char *name) {
+  page_geo g;
+  resolve_geo(c, name, 0, &g);
+  return g.h - g.m[0] - g.m[2];
+}
+
 double ts_page_content_width(ts_ctx *c, const char *name) {
   page_geo g;
   resolve_geo(c, name, 0, &g);
@@ -560,6 +566,12 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
       ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, t,
                   r->color, TS_LINE_SOLID);
     }
+  }
+  for (size_t i = 0; i < ln->nimages; i++) {
+    const ts_image_box *im = &ln->images[i];
+    ts_pdf_image *pi = ts_pdf_image_load(pdf, im->path);
+    if (pi)
+      ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
   }
   for (size_t i = 0; i < ln->nleaders; i++) {
     const ts_leader *l = &ln->leaders[i];

@@ -17,6 +17,7 @@
 #include <hpdf_objects.h>
 #include <hpdf_pages.h>
 #include <hpdf_streams.h>
+#include <png.h>
 #include <zlib.h>
 
 struct ts_pdf_font {
@@ -92,8 +93,15 @@ typedef struct preloader {
   tpl_arena *arena;
 } preloader;
 
+struct ts_pdf_image {
+  const char *path;
+  HPDF_Image image;
+  ts_pdf_image *next;
+};
+
 struct ts_pdf {
   tpl_arena *arena;
+  ts_pdf_image *images;
   packer *pk;
   preloader *pl;
   /* The text state of the page drawn last, to write only what changes. */
@@ -1110,4 +1118,126 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
     return -1;
   }
   return 0;
+}
+
+/* ---- images ----------------------------------------------------------- */
+
+static int image_kind(const char *path) {
+  unsigned char b[8] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  size_t n = fread(b, 1, sizeof b, f);
+  fclose(f);
+  if (n >= 8 && !png_sig_cmp(b, 0, 8))
+    return 1;
+  if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF)
+    return 2;
+  return 0;
+}
+
+ts_image_status ts_image_probe(const char *path, unsigned *width,
+                               unsigned *height, double *dpi) {
+  *dpi = 96;
+  int kind = image_kind(path);
+  if (kind < 0)
+    return TS_IMAGE_UNREADABLE;
+  if (kind == 0)
+    return TS_IMAGE_UNSUPPORTED;
+  if (kind == 1) {
+    png_image im;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path))
+      return TS_IMAGE_UNREADABLE;
+    *width = im.width;
+    *height = im.height;
+    png_image_free(&im);
+    return *width && *height ? TS_IMAGE_OK : TS_IMAGE_UNREADABLE;
+  }
+  /* JPEG: libharu reads the frame header, in a document of its own */
+  HPDF_Doc d = HPDF_New(NULL, NULL);
+  if (!d)
+    return TS_IMAGE_UNREADABLE;
+  HPDF_Image im = HPDF_LoadJpegImageFromFile(d, path);
+  ts_image_status st = TS_IMAGE_UNREADABLE;
+  if (im) {
+    *width = HPDF_Image_GetWidth(im);
+    *height = HPDF_Image_GetHeight(im);
+    if (*width && *height)
+      st = TS_IMAGE_OK;
+  }
+  HPDF_Free(d);
+  return st;
+}
+
+/* A PNG as libharu 2.3.0 can take it: decoded by libpng and written again
+ * 8 bits a channel, not interlaced (it garbles 16-bit files and refuses
+ * interlaced ones). */
+static HPDF_Image load_png(ts_pdf *p, const char *path) {
+  png_image im;
+  memset(&im, 0, sizeof im);
+  im.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&im, path))
+    return NULL;
+  bool alpha = im.format & PNG_FORMAT_FLAG_ALPHA;
+  bool color = im.format & PNG_FORMAT_FLAG_COLOR;
+  im.format = color ? (alpha ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB)
+                    : (alpha ? PNG_FORMAT_GA : PNG_FORMAT_GRAY);
+  size_t size = PNG_IMAGE_SIZE(im);
+  png_bytep px = malloc(size ? size : 1);
+  HPDF_Image out = NULL;
+  if (px && png_image_finish_read(&im, NULL, px, 0, NULL)) {
+    png_alloc_size_t len = 0;
+    if (png_image_write_get_memory_size(im, len, 0, px, 0, NULL)) {
+      void *mem = malloc(len ? len : 1);
+      if (mem && png_image_write_to_memory(&im, mem, &len, 0, px, 0, NULL))
+        out = HPDF_LoadPngImageFromMem(p->doc, mem, (HPDF_UINT)len);
+      free(mem);
+    }
+  } else {
+    png_image_free(&im);
+  }
+  free(px);
+  return out;
+}
+
+ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path) {
+  preload_join(p);
+  if (failed(p))
+    return NULL;
+  for (ts_pdf_image *i = p->images; i; i = i->next)
+    if (!strcmp(i->path, path))
+      return i;
+  int kind = image_kind(path);
+  HPDF_Image img = kind == 1   ? load_png(p, path)
+                   : kind == 2 ? HPDF_LoadJpegImageFromFile(p->doc, path)
+                               : NULL;
+  if (!img || failed(p)) {
+    if (failed(p)) {
+      report_failure(p, path, "cannot place the image");
+      clear_failure(p);
+    } else {
+      bk_report(p->rep, BK_ERROR, path, 0, 0,
+                "cannot place the image: not a PNG or JPEG file libpng or "
+                "libharu can read");
+    }
+    return NULL;
+  }
+  ts_pdf_image *i = tpl_arena_calloc(p->arena, 1, sizeof *i);
+  i->path = dup_str(p->arena, path);
+  i->image = img;
+  i->next = p->images;
+  p->images = i;
+  return i;
+}
+
+void ts_pdf_draw_image(ts_pdf *p, int page, ts_pdf_image *img, double x,
+                       double y, double w, double h) {
+  HPDF_Page pg =
+      draw_page_at(p, page, "an image on a page that does not exist");
+  if (!pg || !img)
+    return;
+  HPDF_Page_DrawImage(pg, img->image, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w,
+                      (HPDF_REAL)h);
 }

@@ -10,5 +10,6 @@ target_include_directories(octavo_tspdf PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                            PRIVATE ${HPDF_INCLUDE_DIR})
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
+find_package(PNG REQUIRED)
 target_link_libraries(octavo_tspdf PUBLIC octavo_tplrt octavo_book
-                      ${HPDF_LIBRARY} ZLIB::ZLIB Threads::Threads)
+                      ${HPDF_LIBRARY} ZLIB::ZLIB PNG::PNG Threads::Threads)

@@ -61,6 +61,31 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
                  double y, ts_rgb color, const uint32_t *codes,
                  const int32_t *kern, size_t n, double char_space);
 
+/* Images: PNG (read and normalised by libpng: 16-bit and interlaced files
+ * are re-encoded as 8-bit, which libharu 2.3.0 needs) and JPEG (passed
+ * through). */
+typedef struct ts_pdf_image ts_pdf_image;
+
+typedef enum ts_image_status {
+  TS_IMAGE_OK,
+  TS_IMAGE_UNREADABLE, /* missing, or a broken file */
+  TS_IMAGE_UNSUPPORTED /* neither PNG nor JPEG (SVG, GIF, WebP, ...) */
+} ts_image_status;
+
+/* The size of a PNG or JPEG in pixels and its resolution (dots per inch,
+ * 96 when the file does not say), without a ts_pdf: safe while another
+ * thread uses one. */
+ts_image_status ts_image_probe(const char *path, unsigned *width,
+                               unsigned *height, double *dpi);
+
+/* Loads an image into the document (once per path); NULL after
+ * reporting an error naming it. */
+ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path);
+
+/* Draws the image scaled to w x h points, its bottom left at (x, y). */
+void ts_pdf_draw_image(ts_pdf *p, int page, ts_pdf_image *img, double x,
+                       double y, double w, double h);
+
 /* A filled rectangle (x, y: bottom left). */
 void ts_pdf_fill_rect(ts_pdf *p, int page, double x, double y, double w,
                       double h, ts_rgb color);

@@ -1,5 +1,6 @@
 /* The PDF engine end to end on small documents. With arguments it
  * typesets a file: test_typeset DOC.xhtml [SHEET.css...] OUT.pdf. */
+#include <png.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,14 @@
 #include "tpl_lib.h"
 #include "ts_engine.h"
 
+static int warnings_seen, errors_seen;
 static void print_diag(void *user, bk_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   (void)user;
+  if (sev == BK_WARNING)
+    warnings_seen++;
+  if (sev == BK_ERROR)
+    errors_seen++;
   fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col,
           sev == BK_ERROR     ? "error"
           : sev == BK_WARNING ? "warning"
@@ -33,6 +39,14 @@ static char *slurp(const char *path, size_t *len) {
   return b;
 }
 
+/* Files by their absolute paths, as the book side's resolver gives them
+ * (this one refuses nothing: the engine is under test, not the book). */
+static const char *resolve_abs(void *user, const char *url, const char *base,
+                               unsigned line, unsigned col) {
+  (void)user, (void)base, (void)line, (void)col;
+  return url;
+}
+
 static int render(const char *doc, size_t len, const char **css, size_t ncss,
                   const char *out, ts_engine_stats *st) {
   tpl_arena *a = tpl_arena_new();
@@ -48,6 +62,7 @@ static int render(const char *doc, size_t len, const char **css, size_t ncss,
                         .nsheets = ncss,
                         .lang = "en",
                         .rep = &rep,
+                        .resolve = resolve_abs,
                         .info = {.title = "Test", .author = "Octavo"}};
   int rc = ts_engine_render(a, &in, out, st);
   free(sheets);
@@ -362,6 +377,95 @@ static void test_pathological(void) {
   free(lists);
 }
 
+/* Images: PNG in every flavour libpng writes (8-bit RGB, RGBA, grey,
+ * grey with alpha, 16-bit RGB, which libharu 2.3.0 garbles unless it is
+ * normalised), placed at 96 dpi, scaled down to the measure; a file that
+ * is not PNG or JPEG gives a warning and its alternative text. */
+static void write_png(const char *path, unsigned w, unsigned h,
+                      png_uint_32 format) {
+  png_image im;
+  memset(&im, 0, sizeof im);
+  im.version = PNG_IMAGE_VERSION;
+  im.width = w;
+  im.height = h;
+  im.format = format;
+  size_t size = PNG_IMAGE_SIZE(im);
+  unsigned char *px = malloc(size);
+  for (size_t i = 0; i < size; i++)
+    px[i] = (unsigned char)(i * 7);
+  png_image_write_to_file(&im, path, 0, px, 0, NULL);
+  free(px);
+}
+
+static void test_images(void) {
+  static const struct {
+    const char *name;
+    png_uint_32 format;
+  } kinds[] = {{"rgb", PNG_FORMAT_RGB},
+               {"rgba", PNG_FORMAT_RGBA},
+               {"gray", PNG_FORMAT_GRAY},
+               {"ga", PNG_FORMAT_GA},
+               {"rgb16", PNG_FORMAT_RGB | PNG_FORMAT_FLAG_LINEAR}};
+  char doc[4096];
+  size_t n = (size_t)snprintf(
+      doc, sizeof doc, "<html xmlns='http://www.w3.org/1999/xhtml'><body>");
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/octavo-test-%s.png", kinds[i].name);
+    write_png(path, 96, 48, kinds[i].format);
+    n += (size_t)snprintf(doc + n, sizeof doc - n,
+                          "<p><img src='%s' alt='%s'/></p>", path,
+                          kinds[i].name);
+  }
+  /* a wide one, scaled down to the 220pt measure */
+  write_png("/tmp/octavo-test-wide.png", 960, 96, PNG_FORMAT_RGB);
+  FILE *f = fopen("/tmp/octavo-test-fig.svg", "w");
+  if (f) {
+    fputs("<svg xmlns='http://www.w3.org/2000/svg'/>", f);
+    fclose(f);
+  }
+  snprintf(doc + n, sizeof doc - n,
+           "<p><img src='/tmp/octavo-test-wide.png' alt='wide'/></p>"
+           "<p><img src='/tmp/octavo-test-fig.svg' alt='Vector art'/></p>"
+           "</body></html>");
+  int before = warnings_seen;
+  CHECK(typeset(doc, PAGE_CSS "@page { size: 300pt 600pt }") == 0);
+  CHECK(warnings_seen == before + 1); /* the SVG */
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1", tmp_pdf);
+  char *t = run(cmd);
+  /* six images, the 16-bit one written with 8 bits a channel, at 72 pt an
+     inch of 96 pixels (96 ppi) but the wide one (960 px in 220 pt: 314) */
+  int lines = 0, bpc16 = 0, ppi96 = 0, wide = 0;
+  for (char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+    unsigned page, num, w, h, comp, bpc, xppi;
+    char type[16], color[16];
+    if (sscanf(l, "%u %u %15s %u %u %15s %u %u %*s %*s %*u %*u %u", &page, &num,
+               type, &w, &h, color, &comp, &bpc, &xppi) == 9 &&
+        strcmp(type, "image") == 0) { /* (alpha comes as "smask" rows) */
+      lines++;
+      bpc16 += bpc == 16;
+      ppi96 += w == 96 && xppi == 96;
+      wide += w == 960 && xppi > 300 && xppi < 330;
+    }
+  }
+  CHECK(lines == 6);
+  CHECK(bpc16 == 0);
+  CHECK(ppi96 == 5);
+  CHECK(wide == 1);
+  free(t);
+  snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", tmp_pdf);
+  t = run(cmd);
+  CHECK(t && strstr(t, "[Vector art]"));
+  free(t);
+  /* a missing image is an error (publish then keeps the old output) */
+  int errs = errors_seen;
+  typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p><img "
+          "src='/nonexistent/x.png' alt='x'/></p></body></html>",
+          PAGE_CSS);
+  CHECK(errors_seen == errs + 1);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -395,6 +499,7 @@ int main(int argc, char **argv) {
   test_text();
   test_lists();
   test_pathological();
+  test_images();
   remove(tmp_pdf);
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
