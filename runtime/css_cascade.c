@@ -219,8 +219,7 @@ static const idx_list *idx_find(const struct css_index *x, const char *key,
  * el (the most specific one counts), numbered from order. */
 static void add_rule(tpl_arena *a, const css_stylesheet *sh, size_t r,
                      const css_dom *dom, const void *el, css_pseudo_element pe,
-                     size_t order, matched **m, size_t *n, size_t *cap,
-                     matched *stack_buf) {
+                     size_t order, matched **m, size_t *n, size_t *cap) {
   const css_rule *rule = &sh->rules[r];
   uint32_t spec = 0;
   bool hit = false;
@@ -239,7 +238,6 @@ static void add_rule(tpl_arena *a, const css_stylesheet *sh, size_t r,
       /* Past the stack buffer, the arena takes the list. */
       matched *v = tpl_arena_alloc(a, *cap * 2 * sizeof *v);
       memcpy(v, *m, *n * sizeof *v);
-      (void)stack_buf;
       *m = v;
       *cap *= 2;
     }
@@ -269,7 +267,7 @@ void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
       /* no index: every rule, in order */
       size_t order0 = order;
       for (size_t r = 0; r < sh->nrules; r++) {
-        add_rule(a, sh, r, dom, el, pe, order, &m, &n, &cap, stack_buf);
+        add_rule(a, sh, r, dom, el, pe, order, &m, &n, &cap);
         order += sh->rules[r].ndecls;
       }
       base += order - order0;
@@ -299,8 +297,7 @@ void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
       }
     if (all) {
       for (size_t r = 0; r < sh->nrules; r++)
-        add_rule(a, sh, r, dom, el, pe, base + x->decl_base[r], &m, &n, &cap,
-                 stack_buf);
+        add_rule(a, sh, r, dom, el, pe, base + x->decl_base[r], &m, &n, &cap);
     } else {
       /* merge the ascending lists, each rule once */
       size_t pos[sizeof lists / sizeof lists[0]] = {0};
@@ -315,7 +312,7 @@ void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
           if (pos[i] < lists[i]->n && lists[i]->rules[pos[i]] == best)
             pos[i]++;
         add_rule(a, sh, best, dom, el, pe, base + x->decl_base[best], &m, &n,
-                 &cap, stack_buf);
+                 &cap);
       }
     }
     base += x->total_decls;

@@ -25,6 +25,18 @@ void ts_announce_face(ts_ctx *c, const ts_face *f) {
   ts_pdf_preload(c->pdf, f->path);
 }
 
+/* The sheet a declaration was read from, for messages. */
+static const char *sheet_of(const ts_ctx *c, const css_decl *d) {
+  for (size_t s = 0; s < c->nsheets; s++) {
+    const css_stylesheet *sh = c->sheets[s];
+    for (size_t r = 0; r < sh->nrules; r++)
+      if (d >= sh->rules[r].decls &&
+          d < sh->rules[r].decls + sh->rules[r].ndecls)
+        return sh->file;
+  }
+  return c->in->name;
+}
+
 /* Once per family name. */
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
   for (size_t i = 0; i < c->nwarned_fonts; i++)
@@ -32,8 +44,7 @@ void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
       return;
   if (c->nwarned_fonts < sizeof c->warned_fonts / sizeof c->warned_fonts[0])
     c->warned_fonts[c->nwarned_fonts++] = first;
-  bk_report(c->rep, BK_WARNING, c->sheet_name ? c->sheet_name : c->in->name,
-            fam->line, fam->col,
+  bk_report(c->rep, BK_WARNING, sheet_of(c, fam), fam->line, fam->col,
             "font family '%s' is not installed as TrueType; another is used",
             first);
 }
@@ -182,7 +193,6 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
   int pass = 0;
   for (;;) {
     pass++;
-    c->refs_pending = false;
     c->pa = tpl_arena_new();
     t0 = now();
     ts_layout(c);

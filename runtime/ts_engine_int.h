@@ -271,7 +271,6 @@ typedef struct ts_ctx {
   const char **ref_ids;
   const char **ref_texts;
   size_t nrefs;
-  bool refs_pending; /* a reference was set with a guessed width */
   /* The measure of the page being laid out (named pages may differ). */
   double content_width;
   double content_height; /* of the default page: images fit in it */
@@ -281,7 +280,6 @@ typedef struct ts_ctx {
   const char *warned_fonts[32];
   size_t nwarned_fonts;
   bool warned_size; /* a font size libharu cannot set was reported */
-  const char *sheet_name; /* for font warnings */
 } ts_ctx;
 
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
@@ -292,8 +290,7 @@ double ts_page_content_height(ts_ctx *c, const char *name);
 ts_node *ts_dom_load(ts_ctx *c);
 void ts_style_init(ts_ctx *c);
 void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
-                      css_pseudo_element pe, ts_cstyle *out,
-                      const css_style *css);
+                      ts_cstyle *out, const css_style *css);
 /* The computed style of n (cascade included), cached on the node. */
 ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n);
 /* The style of n's ::before or ::after box, or NULL when it has no content. */

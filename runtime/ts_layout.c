@@ -18,7 +18,6 @@
 
 typedef struct word_entry {
   const ts_face *face;
-  uint64_t hash;
   uint32_t *cps; /* the key */
   size_t ncps;
   uint32_t *codes; /* shaped */
@@ -73,7 +72,6 @@ static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
     return e;
   e = tpl_arena_alloc(w->a, sizeof *e);
   e->face = face;
-  e->hash = h;
   e->lig = lig;
   e->ncps = n;
   e->cps = tpl_arena_alloc(w->a, (n ? n : 1) * sizeof *cps);
@@ -680,10 +678,10 @@ typedef struct pending {
   bool marker_inside; /* list-style-position: inside: set in the line */
   const char **anchors;
   size_t nanchors, canchors;
-  struct {
+  struct pending_string {
     const char *name, *value;
-  } strings[8];
-  size_t nstrings;
+  } * strings; /* string-set values waiting for the next line */
+  size_t nstrings, cstrings;
   bool reset;
   long reset_value;
 } pending;
@@ -772,12 +770,11 @@ static void add_margin(pending *p, double m) {
 
 /* ---- setting a paragraph --------------------------------------------- */
 
-static const char *pageref_text(ts_ctx *c, const char *id, int style) {
+/* What the previous pass found the reference to print; a guess at first. */
+static const char *pageref_text(ts_ctx *c, const char *id) {
   for (size_t i = 0; i < c->nrefs; i++)
     if (strcmp(c->ref_ids[i], id) == 0)
       return c->ref_texts[i];
-  (void)style;
-  c->refs_pending = true;
   return "00";
 }
 
@@ -1033,7 +1030,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       flush_word(&z);
       flush_space(&z);
       ts_announce_face(c, pc->st->face);
-      const char *t = pageref_text(c, pc->text, pc->ref_style);
+      const char *t = pageref_text(c, pc->text);
       double w = ts_text_width(pc->st, t);
       /* After a leader, a number gets a column at least three digits wide
          and is set flush right in it: the leader takes up the difference,
@@ -1505,11 +1502,14 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
     const char *v = collapse_ws(c->pa, buf ? buf : "", len);
     free(buf);
     pending *p = &L->pd;
-    if (p->nstrings < sizeof p->strings / sizeof p->strings[0]) {
-      p->strings[p->nstrings].name = sets[i].name;
-      p->strings[p->nstrings].value = v;
-      p->nstrings++;
+    if (p->nstrings == p->cstrings) {
+      p->cstrings = p->cstrings ? p->cstrings * 2 : 4;
+      p->strings = ts_grow(c->pa, p->strings, p->nstrings, p->cstrings,
+                           sizeof *p->strings);
     }
+    p->strings[p->nstrings].name = sets[i].name;
+    p->strings[p->nstrings].value = v;
+    p->nstrings++;
   }
 }
 

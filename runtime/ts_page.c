@@ -521,7 +521,7 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
     if (fs && css_read_length(fs->value, fs->nvalue, &l))
       css->font_size_pt = css_length_pt(l, root->size, root->size, root->size);
     ts_cstyle st;
-    ts_style_compute(c, NULL, root, CSS_PE_NONE, &st, css);
+    ts_style_compute(c, NULL, root, &st, css);
     ts_vline ln = {0};
     double w = ts_set_text_line(c, &st, bt.buf, &ln);
     free(bt.buf);

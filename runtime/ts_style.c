@@ -267,9 +267,7 @@ static int int_of(const css_decl *d, int fallback) {
 }
 
 void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
-                      css_pseudo_element pe, ts_cstyle *s,
-                      const css_style *css) {
-  (void)pe;
+                      ts_cstyle *s, const css_style *css) {
   memset(s, 0, sizeof *s);
   s->css = css;
   const css_decl *const *d = css->decl;
@@ -483,7 +481,7 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   css_style *keep = tpl_arena_alloc(c->a, sizeof *keep);
   *keep = css;
   s = tpl_arena_alloc(c->a, sizeof *s);
-  ts_style_compute(c, n, parent, CSS_PE_NONE, s, keep);
+  ts_style_compute(c, n, parent, s, keep);
   s->parent = parent;
   s->own_lang = lang;
   n->style = s;
@@ -502,7 +500,7 @@ static ts_cstyle *pseudo_style(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
   if (k && (!strcasecmp(k, "none") || !strcasecmp(k, "normal")))
     return NULL;
   ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
-  ts_style_compute(c, NULL, parent, pe, s, css);
+  ts_style_compute(c, NULL, parent, s, css);
   s->lang = parent->lang;
   return s;
 }

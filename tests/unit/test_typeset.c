@@ -11,11 +11,15 @@
 #include "ts_engine.h"
 
 static int warnings_seen, errors_seen;
+static char last_warning[512];
 static void print_diag(void *user, bk_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   (void)user;
-  if (sev == BK_WARNING)
+  if (sev == BK_WARNING) {
     warnings_seen++;
+    snprintf(last_warning, sizeof last_warning, "%s:%u:%u: %s", file, line,
+             col, msg);
+  }
   if (sev == BK_ERROR)
     errors_seen++;
   fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col,
@@ -500,6 +504,12 @@ int main(int argc, char **argv) {
   test_lists();
   test_pathological();
   test_images();
+  /* a family that is not installed: named at its place in the sheet */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p>x</p>"
+                "</body></html>",
+                "p {\n  font-family: 'No Such Face';\n}") == 0);
+  CHECK_STR(last_warning, "test.css:2:3: font family 'No Such Face' is not "
+                          "installed as TrueType; another is used");
   remove(tmp_pdf);
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
