@@ -132,6 +132,11 @@ typedef enum css_prop {
   CSS_P_MIN_HEIGHT,     /* length, %, auto */
   CSS_P_FLOAT,          /* none left right footnote */
   CSS_P_LIST_STYLE_POSITION, /* inside outside; inherited */
+  CSS_P_BLEED,               /* @page only: length */
+  CSS_P_MARKS,               /* @page only: none | crop || cross */
+  CSS_P_BORDER_COLLAPSE,     /* separate collapse; inherited */
+  CSS_P_CAPTION_SIDE,        /* top bottom; inherited */
+  CSS_P_FOOTNOTE_DISPLAY,    /* block inline compact */
   CSS_P_COUNT
 } css_prop;
 
@@ -404,8 +409,8 @@ typedef struct css_stylesheet {
   size_t npages;
   css_font_face *fonts;
   size_t nfonts;
-  size_t ndiags; /* diagnostics reported (any severity), lexer included */
-  tpl_arena *arena;     /* the sheet's, for its index */
+  size_t ndiags;    /* diagnostics reported (any severity), lexer included */
+  tpl_arena *arena; /* the sheet's, for its index */
   struct css_index *index; /* built by the first indexed cascade */
 } css_stylesheet;
 

@@ -67,8 +67,12 @@ static const prop_info props[CSS_P_COUNT] = {
                                "lower-latin upper-latin lower-greek none"},
     [CSS_P_ORPHANS] = {"orphans", V_INTEGER, true, NULL},
     [CSS_P_WIDOWS] = {"widows", V_INTEGER, true, NULL},
-    [CSS_P_DISPLAY] = {"display", V_KEYWORD, false,
-                       "block inline list-item none prince-footnote"},
+    [CSS_P_DISPLAY] =
+        {"display", V_KEYWORD, false,
+         "block inline list-item none prince-footnote inline-block table "
+         "table-row table-cell table-header-group "
+         "table-row-group table-footer-group table-caption "
+         "table-column table-column-group"},
     [CSS_P_WIDTH] = {"width", V_LENGTH_NN, false, "auto"},
     [CSS_P_BACKGROUND_COLOR] = {"background-color", V_COLOR, false, NULL},
     [CSS_P_MARGIN_TOP] = {"margin-top", V_LENGTH, false, "auto"},
@@ -123,6 +127,13 @@ static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_FLOAT] = {"float", V_KEYWORD, false, "none left right footnote"},
     [CSS_P_LIST_STYLE_POSITION] = {"list-style-position", V_KEYWORD, true,
                                    "inside outside"},
+    [CSS_P_BLEED] = {"bleed", V_LENGTH_NN, false, NULL},
+    [CSS_P_MARKS] = {"marks", V_ANY, false, NULL},
+    [CSS_P_BORDER_COLLAPSE] = {"border-collapse", V_KEYWORD, true,
+                               "separate collapse"},
+    [CSS_P_CAPTION_SIDE] = {"caption-side", V_KEYWORD, true, "top bottom"},
+    [CSS_P_FOOTNOTE_DISPLAY] = {"footnote-display", V_KEYWORD, false,
+                                "block inline compact"},
 };
 
 const char *css_prop_name(css_prop p) {
@@ -1310,11 +1321,11 @@ static bool expand_shorthand(css_ps *P, decl_list *L, const shorthand_info *sh,
 static bool prop_allowed(css_prop p, decl_ctx ctx) {
   switch (ctx) {
   case CTX_STYLE:
-    return p != CSS_P_SIZE && p != CSS_P_SRC;
+  case CTX_MARGIN_BOX:
+    return p != CSS_P_SIZE && p != CSS_P_SRC && p != CSS_P_BLEED &&
+           p != CSS_P_MARKS;
   case CTX_PAGE:
     return p != CSS_P_SRC;
-  case CTX_MARGIN_BOX:
-    return p != CSS_P_SIZE && p != CSS_P_SRC;
   case CTX_FONT_FACE:
     return p == CSS_P_SRC || p == CSS_P_FONT_FAMILY || p == CSS_P_FONT_STYLE ||
            p == CSS_P_FONT_WEIGHT;

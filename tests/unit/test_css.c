@@ -297,7 +297,7 @@ static void test_recovery(void) {
             "@page :middle { margin: 1cm }\n"
             "@page { @left-top { content: 'x' } size: 3 }\n"
             "@keyframes spin { from { color: red } }\n"
-            "div { width: -2cm; orphans: 1.5; display: table }\n"
+            "div { width: -2cm; orphans: 1.5; display: grid }\n"
             "@font-face { margin: 0 }\n"
             "em { size: A4; color: rgb(1, 2, 3%) }\n"
             ", { color: red }\n"
