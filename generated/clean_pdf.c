@@ -183,467 +183,475 @@ static const tpl_loc L_125 = {F_17, 15, 99};
 static const tpl_loc L_126 = {F_17, 15, 133};
 static const tpl_loc L_127 = {F_17, 15, 141};
 static const tpl_loc L_128 = {F_17, 15, 169};
-static const tpl_loc L_129 = {F_17, 19, 1};
-static const tpl_loc L_130 = {F_17, 19, 4};
-static const tpl_loc L_131 = {F_17, 19, 9};
-static const tpl_loc L_132 = {F_17, 8, 4};
-static const tpl_loc L_133 = {F_17, 8, 22};
-static const tpl_loc L_134 = {F_17, 8, 27};
-static const tpl_loc L_135 = {F_17, 8, 41};
-static const tpl_loc L_136 = {F_17, 9, 4};
-static const tpl_loc L_137 = {F_17, 9, 27};
-static const tpl_loc L_138 = {F_17, 9, 32};
+static const tpl_loc L_129 = {F_17, 21, 1};
+static const tpl_loc L_130 = {F_17, 21, 4};
+static const tpl_loc L_131 = {F_17, 21, 9};
+static const tpl_loc L_132 = {F_17, 21, 17};
+static const tpl_loc L_133 = {F_17, 8, 4};
+static const tpl_loc L_134 = {F_17, 8, 22};
+static const tpl_loc L_135 = {F_17, 8, 27};
+static const tpl_loc L_136 = {F_17, 8, 41};
+static const tpl_loc L_137 = {F_17, 9, 4};
+static const tpl_loc L_138 = {F_17, 9, 27};
+static const tpl_loc L_139 = {F_17, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_139 = {F_17, 9, 39};
+static const tpl_loc L_140 = {F_17, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_140 = {F_17, 9, 47};
+static const tpl_loc L_141 = {F_17, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_141 = {F_17, 10, 4};
-static const tpl_loc L_142 = {F_17, 10, 37};
-static const tpl_loc L_143 = {F_17, 10, 51};
-static const tpl_loc L_144 = {F_17, 10, 59};
-static const tpl_loc L_145 = {F_17, 11, 4};
-static const tpl_loc L_146 = {F_17, 11, 32};
-static const tpl_loc L_147 = {F_17, 11, 46};
-static const tpl_loc L_148 = {F_17, 11, 54};
-static const tpl_loc L_149 = {F_17, 12, 17};
-static const tpl_loc L_150 = {F_17, 12, 20};
-static const tpl_loc L_151 = {F_17, 12, 28};
-static const tpl_loc L_152 = {F_17, 12, 44};
-static const tpl_loc L_153 = {F_17, 12, 51};
-static const tpl_loc L_154 = {F_17, 12, 70};
-static const tpl_loc L_155 = {F_17, 12, 73};
-static const tpl_loc L_156 = {F_17, 12, 78};
-static const tpl_loc L_157 = {F_17, 13, 10};
+static const tpl_loc L_142 = {F_17, 10, 4};
+static const tpl_loc L_143 = {F_17, 10, 37};
+static const tpl_loc L_144 = {F_17, 10, 51};
+static const tpl_loc L_145 = {F_17, 10, 59};
+static const tpl_loc L_146 = {F_17, 11, 4};
+static const tpl_loc L_147 = {F_17, 11, 32};
+static const tpl_loc L_148 = {F_17, 11, 46};
+static const tpl_loc L_149 = {F_17, 11, 54};
+static const tpl_loc L_150 = {F_17, 12, 17};
+static const tpl_loc L_151 = {F_17, 12, 20};
+static const tpl_loc L_152 = {F_17, 12, 28};
+static const tpl_loc L_153 = {F_17, 12, 44};
+static const tpl_loc L_154 = {F_17, 12, 51};
+static const tpl_loc L_155 = {F_17, 12, 70};
+static const tpl_loc L_156 = {F_17, 12, 73};
+static const tpl_loc L_157 = {F_17, 12, 78};
+static const tpl_loc L_158 = {F_17, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_158 = {F_17, 18, 10};
+static const tpl_loc L_159 = {F_17, 18, 10};
 static const char F_18[] = "license.md.twig";
-static const tpl_loc L_159 = {F_18, 2, 4};
-static const tpl_loc L_160 = {F_18, 2, 44};
-static const tpl_loc L_161 = {F_18, 2, 57};
-static const tpl_loc L_162 = {F_18, 2, 60};
-static const tpl_loc L_163 = {F_18, 2, 65};
-static const tpl_loc L_164 = {F_18, 2, 72};
-static const tpl_loc L_165 = {F_18, 4, 1};
-static const tpl_loc L_166 = {F_18, 4, 4};
-static const tpl_loc L_167 = {F_18, 4, 8};
+static const tpl_loc L_160 = {F_18, 2, 4};
+static const tpl_loc L_161 = {F_18, 2, 44};
+static const tpl_loc L_162 = {F_18, 2, 57};
+static const tpl_loc L_163 = {F_18, 2, 60};
+static const tpl_loc L_164 = {F_18, 2, 65};
+static const tpl_loc L_165 = {F_18, 2, 72};
+static const tpl_loc L_166 = {F_18, 4, 1};
+static const tpl_loc L_167 = {F_18, 4, 4};
+static const tpl_loc L_168 = {F_18, 4, 8};
 static const char F_19[] = "license.twig";
-static const tpl_loc L_168 = {F_19, 1, 12};
+static const tpl_loc L_169 = {F_19, 1, 12};
 static const char F_20[] = "lof.twig";
-static const tpl_loc L_169 = {F_20, 4, 12};
-static const tpl_loc L_170 = {F_20, 4, 52};
-static const tpl_loc L_171 = {F_20, 4, 56};
-static const tpl_loc L_172 = {F_20, 2, 12};
+static const tpl_loc L_170 = {F_20, 4, 12};
+static const tpl_loc L_171 = {F_20, 4, 52};
+static const tpl_loc L_172 = {F_20, 4, 56};
+static const tpl_loc L_173 = {F_20, 2, 12};
 static const char F_21[] = "lot.twig";
-static const tpl_loc L_173 = {F_21, 4, 12};
-static const tpl_loc L_174 = {F_21, 4, 52};
-static const tpl_loc L_175 = {F_21, 4, 56};
-static const tpl_loc L_176 = {F_21, 2, 12};
+static const tpl_loc L_174 = {F_21, 4, 12};
+static const tpl_loc L_175 = {F_21, 4, 52};
+static const tpl_loc L_176 = {F_21, 4, 56};
+static const tpl_loc L_177 = {F_21, 2, 12};
 static const char F_22[] = "part.twig";
-static const tpl_loc L_177 = {F_22, 6, 4};
-static const tpl_loc L_178 = {F_22, 6, 7};
-static const tpl_loc L_179 = {F_22, 6, 12};
-static const tpl_loc L_180 = {F_22, 6, 26};
-static const tpl_loc L_181 = {F_22, 7, 9};
-static const tpl_loc L_182 = {F_22, 7, 17};
-static const tpl_loc L_183 = {F_22, 7, 29};
-static const tpl_loc L_184 = {F_22, 7, 37};
-static const tpl_loc L_185 = {F_22, 7, 65};
-static const tpl_loc L_186 = {F_22, 7, 91};
-static const tpl_loc L_187 = {F_22, 7, 133};
-static const tpl_loc L_188 = {F_22, 7, 174};
-static const tpl_loc L_189 = {F_22, 4, 12};
+static const tpl_loc L_178 = {F_22, 6, 4};
+static const tpl_loc L_179 = {F_22, 6, 7};
+static const tpl_loc L_180 = {F_22, 6, 12};
+static const tpl_loc L_181 = {F_22, 6, 26};
+static const tpl_loc L_182 = {F_22, 7, 9};
+static const tpl_loc L_183 = {F_22, 7, 17};
+static const tpl_loc L_184 = {F_22, 7, 29};
+static const tpl_loc L_185 = {F_22, 7, 37};
+static const tpl_loc L_186 = {F_22, 7, 65};
+static const tpl_loc L_187 = {F_22, 7, 91};
+static const tpl_loc L_188 = {F_22, 7, 133};
+static const tpl_loc L_189 = {F_22, 7, 174};
+static const tpl_loc L_190 = {F_22, 4, 12};
 static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_190 = {F_23, 3, 31};
-static const tpl_loc L_191 = {F_23, 3, 60};
-static const tpl_loc L_192 = {F_23, 3, 63};
-static const tpl_loc L_193 = {F_23, 3, 68};
-static const tpl_loc L_194 = {F_23, 4, 24};
-static const tpl_loc L_195 = {F_23, 4, 27};
-static const tpl_loc L_196 = {F_23, 4, 32};
-static const tpl_loc L_197 = {F_23, 4, 38};
-static const tpl_loc L_198 = {F_23, 5, 4};
-static const tpl_loc L_199 = {F_23, 6, 26};
-static const tpl_loc L_200 = {F_23, 6, 34};
-static const tpl_loc L_201 = {F_23, 6, 43};
-static const tpl_loc L_202 = {F_23, 8, 4};
-static const tpl_loc L_203 = {F_23, 8, 12};
-static const tpl_loc L_204 = {F_23, 9, 24};
-static const tpl_loc L_205 = {F_23, 9, 39};
-static const tpl_loc L_206 = {F_23, 11, 4};
-static const tpl_loc L_207 = {F_23, 11, 12};
-static const tpl_loc L_208 = {F_23, 12, 25};
-static const tpl_loc L_209 = {F_23, 12, 41};
+static const tpl_loc L_191 = {F_23, 3, 31};
+static const tpl_loc L_192 = {F_23, 3, 60};
+static const tpl_loc L_193 = {F_23, 3, 63};
+static const tpl_loc L_194 = {F_23, 3, 68};
+static const tpl_loc L_195 = {F_23, 4, 24};
+static const tpl_loc L_196 = {F_23, 4, 27};
+static const tpl_loc L_197 = {F_23, 4, 32};
+static const tpl_loc L_198 = {F_23, 4, 38};
+static const tpl_loc L_199 = {F_23, 5, 4};
+static const tpl_loc L_200 = {F_23, 6, 26};
+static const tpl_loc L_201 = {F_23, 6, 34};
+static const tpl_loc L_202 = {F_23, 6, 43};
+static const tpl_loc L_203 = {F_23, 8, 4};
+static const tpl_loc L_204 = {F_23, 8, 12};
+static const tpl_loc L_205 = {F_23, 9, 24};
+static const tpl_loc L_206 = {F_23, 9, 39};
+static const tpl_loc L_207 = {F_23, 11, 4};
+static const tpl_loc L_208 = {F_23, 11, 12};
+static const tpl_loc L_209 = {F_23, 12, 25};
+static const tpl_loc L_210 = {F_23, 12, 41};
 static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_210 = {F_24, 4, 4};
+static const tpl_loc L_211 = {F_24, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_211 = {F_24, 4, 61};
-static const tpl_loc L_212 = {F_24, 4, 36};
+static const tpl_loc L_212 = {F_24, 4, 61};
+static const tpl_loc L_213 = {F_24, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_213 = {F_24, 5, 4};
-static const tpl_loc L_214 = {F_24, 5, 7};
-static const tpl_loc L_215 = {F_24, 5, 22};
-static const tpl_loc L_216 = {F_24, 7, 4};
+static const tpl_loc L_214 = {F_24, 5, 4};
+static const tpl_loc L_215 = {F_24, 5, 7};
+static const tpl_loc L_216 = {F_24, 5, 22};
+static const tpl_loc L_217 = {F_24, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_217 = {F_24, 8, 4};
-static const tpl_loc L_218 = {F_24, 8, 16};
-static const tpl_loc L_219 = {F_24, 8, 22};
+static const tpl_loc L_218 = {F_24, 8, 4};
+static const tpl_loc L_219 = {F_24, 8, 16};
+static const tpl_loc L_220 = {F_24, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_220 = {F_24, 9, 14};
-static const tpl_loc L_221 = {F_24, 9, 17};
+static const tpl_loc L_221 = {F_24, 9, 14};
+static const tpl_loc L_222 = {F_24, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_222 = {F_24, 9, 24};
-static const tpl_loc L_223 = {F_24, 9, 27};
-static const tpl_loc L_224 = {F_24, 9, 33};
+static const tpl_loc L_223 = {F_24, 9, 24};
+static const tpl_loc L_224 = {F_24, 9, 27};
+static const tpl_loc L_225 = {F_24, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_225 = {F_24, 9, 61};
-static const tpl_loc L_226 = {F_24, 9, 70};
-static const tpl_loc L_227 = {F_24, 9, 79};
-static const tpl_loc L_228 = {F_24, 9, 92};
+static const tpl_loc L_226 = {F_24, 9, 61};
+static const tpl_loc L_227 = {F_24, 9, 70};
+static const tpl_loc L_228 = {F_24, 9, 79};
+static const tpl_loc L_229 = {F_24, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_229 = {F_24, 9, 121};
-static const tpl_loc L_230 = {F_24, 9, 127};
-static const tpl_loc L_231 = {F_24, 9, 135};
-static const tpl_loc L_232 = {F_24, 9, 83};
-static const tpl_loc L_233 = {F_24, 9, 156};
-static const tpl_loc L_234 = {F_24, 9, 165};
-static const tpl_loc L_235 = {F_24, 9, 176};
+static const tpl_loc L_230 = {F_24, 9, 121};
+static const tpl_loc L_231 = {F_24, 9, 127};
+static const tpl_loc L_232 = {F_24, 9, 135};
+static const tpl_loc L_233 = {F_24, 9, 83};
+static const tpl_loc L_234 = {F_24, 9, 156};
+static const tpl_loc L_235 = {F_24, 9, 165};
+static const tpl_loc L_236 = {F_24, 9, 176};
 static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_236 = {F_25, 4, 8};
-static const tpl_loc L_237 = {F_25, 4, 11};
+static const tpl_loc L_237 = {F_25, 4, 8};
+static const tpl_loc L_238 = {F_25, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_238 = {F_25, 5, 4};
-static const tpl_loc L_239 = {F_25, 5, 7};
-static const tpl_loc L_240 = {F_25, 5, 12};
-static const tpl_loc L_241 = {F_25, 6, 30};
-static const tpl_loc L_242 = {F_25, 6, 45};
-static const tpl_loc L_243 = {F_25, 8, 4};
-static const tpl_loc L_244 = {F_25, 8, 44};
+static const tpl_loc L_239 = {F_25, 5, 4};
+static const tpl_loc L_240 = {F_25, 5, 7};
+static const tpl_loc L_241 = {F_25, 5, 12};
+static const tpl_loc L_242 = {F_25, 6, 30};
+static const tpl_loc L_243 = {F_25, 6, 45};
+static const tpl_loc L_244 = {F_25, 8, 4};
+static const tpl_loc L_245 = {F_25, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_245 = {F_25, 9, 35};
-static const tpl_loc L_246 = {F_25, 9, 43};
-static const tpl_loc L_247 = {F_25, 9, 55};
-static const tpl_loc L_248 = {F_25, 11, 33};
-static const tpl_loc L_249 = {F_25, 11, 74};
-static const tpl_loc L_250 = {F_25, 11, 79};
-static const tpl_loc L_251 = {F_25, 11, 113};
-static const tpl_loc L_252 = {F_25, 11, 117};
-static const tpl_loc L_253 = {F_25, 11, 131};
-static const tpl_loc L_254 = {F_25, 13, 4};
-static const tpl_loc L_255 = {F_25, 13, 7};
-static const tpl_loc L_256 = {F_25, 13, 15};
+static const tpl_loc L_246 = {F_25, 9, 35};
+static const tpl_loc L_247 = {F_25, 9, 43};
+static const tpl_loc L_248 = {F_25, 9, 55};
+static const tpl_loc L_249 = {F_25, 11, 33};
+static const tpl_loc L_250 = {F_25, 11, 74};
+static const tpl_loc L_251 = {F_25, 11, 79};
+static const tpl_loc L_252 = {F_25, 11, 113};
+static const tpl_loc L_253 = {F_25, 11, 117};
+static const tpl_loc L_254 = {F_25, 11, 131};
+static const tpl_loc L_255 = {F_25, 13, 4};
+static const tpl_loc L_256 = {F_25, 13, 7};
+static const tpl_loc L_257 = {F_25, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_257 = {F_25, 14, 30};
-static const tpl_loc L_258 = {F_25, 14, 33};
-static const tpl_loc L_259 = {F_25, 16, 4};
-static const tpl_loc L_260 = {F_25, 16, 7};
+static const tpl_loc L_258 = {F_25, 14, 30};
+static const tpl_loc L_259 = {F_25, 14, 33};
+static const tpl_loc L_260 = {F_25, 16, 4};
+static const tpl_loc L_261 = {F_25, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_261 = {F_25, 17, 30};
-static const tpl_loc L_262 = {F_25, 17, 33};
+static const tpl_loc L_262 = {F_25, 17, 30};
+static const tpl_loc L_263 = {F_25, 17, 33};
 static const char F_26[] = "partials/macros.twig";
-static const tpl_loc L_263 = {F_26, 6, 4};
-static const tpl_loc L_264 = {F_26, 6, 7};
-static const tpl_loc L_265 = {F_26, 6, 13};
-static const tpl_loc L_266 = {F_26, 6, 41};
-static const tpl_loc L_267 = {F_26, 6, 68};
-static const tpl_loc L_268 = {F_26, 6, 77};
-static const tpl_loc L_269 = {F_26, 6, 108};
-static const tpl_loc L_270 = {F_26, 6, 117};
-static const tpl_loc L_271 = {F_26, 13, 4};
-static const tpl_loc L_272 = {F_26, 14, 4};
-static const tpl_loc L_273 = {F_26, 14, 16};
-static const tpl_loc L_274 = {F_26, 14, 46};
-static const tpl_loc L_275 = {F_26, 14, 64};
-static const tpl_loc L_276 = {F_26, 14, 74};
-static const tpl_loc L_277 = {F_26, 15, 1};
-static const tpl_loc L_278 = {F_26, 15, 57};
-static const tpl_loc L_279 = {F_26, 15, 5};
+static const tpl_loc L_264 = {F_26, 6, 4};
+static const tpl_loc L_265 = {F_26, 6, 7};
+static const tpl_loc L_266 = {F_26, 6, 13};
+static const tpl_loc L_267 = {F_26, 6, 41};
+static const tpl_loc L_268 = {F_26, 6, 68};
+static const tpl_loc L_269 = {F_26, 6, 77};
+static const tpl_loc L_270 = {F_26, 6, 108};
+static const tpl_loc L_271 = {F_26, 6, 117};
+static const tpl_loc L_272 = {F_26, 13, 4};
+static const tpl_loc L_273 = {F_26, 14, 4};
+static const tpl_loc L_274 = {F_26, 14, 16};
+static const tpl_loc L_275 = {F_26, 14, 46};
+static const tpl_loc L_276 = {F_26, 14, 64};
+static const tpl_loc L_277 = {F_26, 14, 74};
+static const tpl_loc L_278 = {F_26, 15, 1};
+static const tpl_loc L_279 = {F_26, 15, 57};
+static const tpl_loc L_280 = {F_26, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_280 = {F_26, 21, 1};
-static const tpl_loc L_281 = {F_26, 21, 28};
-static const tpl_loc L_282 = {F_26, 21, 34};
-static const tpl_loc L_283 = {F_26, 21, 49};
-static const tpl_loc L_284 = {F_26, 21, 4};
+static const tpl_loc L_281 = {F_26, 21, 1};
+static const tpl_loc L_282 = {F_26, 21, 28};
+static const tpl_loc L_283 = {F_26, 21, 34};
+static const tpl_loc L_284 = {F_26, 21, 49};
+static const tpl_loc L_285 = {F_26, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_285 = {F_26, 21, 57};
-static const tpl_loc L_286 = {F_26, 21, 67};
+static const tpl_loc L_286 = {F_26, 21, 57};
+static const tpl_loc L_287 = {F_26, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_287 = {F_26, 29, 4};
-static const tpl_loc L_288 = {F_26, 29, 7};
-static const tpl_loc L_289 = {F_26, 29, 22};
-static const tpl_loc L_290 = {F_26, 30, 4};
+static const tpl_loc L_288 = {F_26, 29, 4};
+static const tpl_loc L_289 = {F_26, 29, 7};
+static const tpl_loc L_290 = {F_26, 29, 22};
+static const tpl_loc L_291 = {F_26, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_291 = {F_26, 32, 4};
-static const tpl_loc L_292 = {F_26, 32, 17};
-static const tpl_loc L_293 = {F_26, 33, 4};
-static const tpl_loc L_294 = {F_26, 33, 7};
-static const tpl_loc L_295 = {F_26, 33, 19};
-static const tpl_loc L_296 = {F_26, 34, 4};
-static const tpl_loc L_297 = {F_26, 34, 7};
-static const tpl_loc L_298 = {F_26, 34, 13};
+static const tpl_loc L_292 = {F_26, 32, 4};
+static const tpl_loc L_293 = {F_26, 32, 17};
+static const tpl_loc L_294 = {F_26, 33, 4};
+static const tpl_loc L_295 = {F_26, 33, 7};
+static const tpl_loc L_296 = {F_26, 33, 19};
+static const tpl_loc L_297 = {F_26, 34, 4};
+static const tpl_loc L_298 = {F_26, 34, 7};
+static const tpl_loc L_299 = {F_26, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_299 = {F_26, 34, 26};
-static const tpl_loc L_300 = {F_26, 37, 4};
-static const tpl_loc L_301 = {F_26, 37, 40};
-static const tpl_loc L_302 = {F_26, 37, 46};
-static const tpl_loc L_303 = {F_26, 37, 23};
-static const tpl_loc L_304 = {F_26, 37, 53};
+static const tpl_loc L_300 = {F_26, 34, 26};
+static const tpl_loc L_301 = {F_26, 37, 4};
+static const tpl_loc L_302 = {F_26, 37, 40};
+static const tpl_loc L_303 = {F_26, 37, 46};
+static const tpl_loc L_304 = {F_26, 37, 23};
+static const tpl_loc L_305 = {F_26, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_305 = {F_26, 39, 4};
-static const tpl_loc L_306 = {F_26, 39, 7};
-static const tpl_loc L_307 = {F_26, 39, 24};
-static const tpl_loc L_308 = {F_26, 39, 34};
+static const tpl_loc L_306 = {F_26, 39, 4};
+static const tpl_loc L_307 = {F_26, 39, 7};
+static const tpl_loc L_308 = {F_26, 39, 24};
+static const tpl_loc L_309 = {F_26, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_309 = {F_26, 41, 4};
-static const tpl_loc L_310 = {F_26, 41, 15};
-static const tpl_loc L_311 = {F_26, 41, 34};
-static const tpl_loc L_312 = {F_26, 41, 41};
-static const tpl_loc L_313 = {F_26, 41, 20};
-static const tpl_loc L_314 = {F_26, 44, 4};
-static const tpl_loc L_315 = {F_26, 44, 15};
-static const tpl_loc L_316 = {F_26, 44, 27};
-static const tpl_loc L_317 = {F_26, 44, 33};
-static const tpl_loc L_318 = {F_26, 44, 20};
-static const tpl_loc L_319 = {F_26, 45, 4};
-static const tpl_loc L_320 = {F_26, 45, 34};
-static const tpl_loc L_321 = {F_26, 45, 40};
-static const tpl_loc L_322 = {F_26, 46, 15};
-static const tpl_loc L_323 = {F_26, 46, 50};
-static const tpl_loc L_324 = {F_26, 46, 53};
-static const tpl_loc L_325 = {F_26, 46, 59};
-static const tpl_loc L_326 = {F_26, 46, 66};
-static const tpl_loc L_327 = {F_26, 46, 74};
-static const tpl_loc L_328 = {F_26, 46, 96};
-static const tpl_loc L_329 = {F_26, 46, 99};
-static const tpl_loc L_330 = {F_26, 46, 105};
-static const tpl_loc L_331 = {F_26, 46, 124};
-static const tpl_loc L_332 = {F_26, 46, 127};
-static const tpl_loc L_333 = {F_26, 46, 134};
-static const tpl_loc L_334 = {F_26, 46, 137};
-static const tpl_loc L_335 = {F_26, 46, 147};
-static const tpl_loc L_336 = {F_26, 46, 150};
-static const tpl_loc L_337 = {F_26, 46, 211};
-static const tpl_loc L_338 = {F_26, 46, 214};
-static const tpl_loc L_339 = {F_26, 49, 4};
-static const tpl_loc L_340 = {F_26, 49, 7};
-static const tpl_loc L_341 = {F_26, 49, 12};
-static const tpl_loc L_342 = {F_26, 49, 28};
-static const tpl_loc L_343 = {F_26, 49, 46};
-static const tpl_loc L_344 = {F_26, 49, 38};
+static const tpl_loc L_310 = {F_26, 41, 4};
+static const tpl_loc L_311 = {F_26, 41, 15};
+static const tpl_loc L_312 = {F_26, 41, 34};
+static const tpl_loc L_313 = {F_26, 41, 41};
+static const tpl_loc L_314 = {F_26, 41, 20};
+static const tpl_loc L_315 = {F_26, 44, 4};
+static const tpl_loc L_316 = {F_26, 44, 15};
+static const tpl_loc L_317 = {F_26, 44, 27};
+static const tpl_loc L_318 = {F_26, 44, 33};
+static const tpl_loc L_319 = {F_26, 44, 20};
+static const tpl_loc L_320 = {F_26, 45, 4};
+static const tpl_loc L_321 = {F_26, 45, 34};
+static const tpl_loc L_322 = {F_26, 45, 40};
+static const tpl_loc L_323 = {F_26, 46, 15};
+static const tpl_loc L_324 = {F_26, 46, 50};
+static const tpl_loc L_325 = {F_26, 46, 53};
+static const tpl_loc L_326 = {F_26, 46, 59};
+static const tpl_loc L_327 = {F_26, 46, 66};
+static const tpl_loc L_328 = {F_26, 46, 74};
+static const tpl_loc L_329 = {F_26, 46, 96};
+static const tpl_loc L_330 = {F_26, 46, 99};
+static const tpl_loc L_331 = {F_26, 46, 105};
+static const tpl_loc L_332 = {F_26, 46, 124};
+static const tpl_loc L_333 = {F_26, 46, 127};
+static const tpl_loc L_334 = {F_26, 46, 134};
+static const tpl_loc L_335 = {F_26, 46, 137};
+static const tpl_loc L_336 = {F_26, 46, 147};
+static const tpl_loc L_337 = {F_26, 46, 150};
+static const tpl_loc L_338 = {F_26, 46, 211};
+static const tpl_loc L_339 = {F_26, 46, 214};
+static const tpl_loc L_340 = {F_26, 49, 4};
+static const tpl_loc L_341 = {F_26, 49, 7};
+static const tpl_loc L_342 = {F_26, 49, 12};
+static const tpl_loc L_343 = {F_26, 49, 28};
+static const tpl_loc L_344 = {F_26, 49, 46};
+static const tpl_loc L_345 = {F_26, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_345 = {F_26, 57, 4};
-static const tpl_loc L_346 = {F_26, 57, 7};
-static const tpl_loc L_347 = {F_26, 57, 22};
-static const tpl_loc L_348 = {F_26, 58, 13};
-static const tpl_loc L_349 = {F_26, 58, 58};
-static const tpl_loc L_350 = {F_26, 58, 61};
-static const tpl_loc L_351 = {F_26, 59, 27};
-static const tpl_loc L_352 = {F_26, 59, 37};
-static const tpl_loc L_353 = {F_26, 59, 40};
-static const tpl_loc L_354 = {F_26, 60, 1};
-static const tpl_loc L_355 = {F_26, 60, 28};
-static const tpl_loc L_356 = {F_26, 60, 34};
-static const tpl_loc L_357 = {F_26, 60, 4};
+static const tpl_loc L_346 = {F_26, 57, 4};
+static const tpl_loc L_347 = {F_26, 57, 7};
+static const tpl_loc L_348 = {F_26, 57, 22};
+static const tpl_loc L_349 = {F_26, 58, 13};
+static const tpl_loc L_350 = {F_26, 58, 58};
+static const tpl_loc L_351 = {F_26, 58, 61};
+static const tpl_loc L_352 = {F_26, 59, 27};
+static const tpl_loc L_353 = {F_26, 59, 37};
+static const tpl_loc L_354 = {F_26, 59, 40};
+static const tpl_loc L_355 = {F_26, 60, 1};
+static const tpl_loc L_356 = {F_26, 60, 28};
+static const tpl_loc L_357 = {F_26, 60, 34};
+static const tpl_loc L_358 = {F_26, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_27[] = "preface.twig";
-static const tpl_loc L_358 = {F_27, 1, 12};
+static const tpl_loc L_359 = {F_27, 1, 12};
 static const char F_28[] = "prologue.twig";
-static const tpl_loc L_359 = {F_28, 1, 12};
+static const tpl_loc L_360 = {F_28, 1, 12};
 static const char F_29[] = "style.css.twig";
-static const tpl_loc L_360 = {F_29, 20, 9};
-static const tpl_loc L_361 = {F_29, 20, 12};
+static const tpl_loc L_361 = {F_29, 20, 9};
+static const tpl_loc L_362 = {F_29, 20, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_362 = {F_29, 20, 17};
+static const tpl_loc L_363 = {F_29, 20, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_363 = {F_29, 21, 15};
-static const tpl_loc L_364 = {F_29, 21, 18};
+static const tpl_loc L_364 = {F_29, 21, 15};
+static const tpl_loc L_365 = {F_29, 21, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_365 = {F_29, 21, 20};
+static const tpl_loc L_366 = {F_29, 21, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_366 = {F_29, 22, 18};
-static const tpl_loc L_367 = {F_29, 22, 23};
+static const tpl_loc L_367 = {F_29, 22, 18};
+static const tpl_loc L_368 = {F_29, 22, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_368 = {F_29, 23, 16};
-static const tpl_loc L_369 = {F_29, 23, 21};
+static const tpl_loc L_369 = {F_29, 23, 16};
+static const tpl_loc L_370 = {F_29, 23, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_370 = {F_29, 24, 17};
-static const tpl_loc L_371 = {F_29, 24, 22};
+static const tpl_loc L_371 = {F_29, 24, 17};
+static const tpl_loc L_372 = {F_29, 24, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_372 = {F_29, 25, 4};
-static const tpl_loc L_373 = {F_29, 25, 11};
+static const tpl_loc L_373 = {F_29, 25, 4};
+static const tpl_loc L_374 = {F_29, 25, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_374 = {F_29, 31, 4};
-static const tpl_loc L_375 = {F_29, 34, 16};
-static const tpl_loc L_376 = {F_29, 35, 17};
-static const tpl_loc L_377 = {F_29, 40, 16};
-static const tpl_loc L_378 = {F_29, 41, 17};
-static const tpl_loc L_379 = {F_29, 48, 4};
-static const tpl_loc L_380 = {F_29, 63, 4};
+static const tpl_loc L_375 = {F_29, 31, 4};
+static const tpl_loc L_376 = {F_29, 34, 16};
+static const tpl_loc L_377 = {F_29, 35, 17};
+static const tpl_loc L_378 = {F_29, 40, 16};
+static const tpl_loc L_379 = {F_29, 41, 17};
+static const tpl_loc L_380 = {F_29, 48, 4};
+static const tpl_loc L_381 = {F_29, 63, 4};
 static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
-static const tpl_loc L_381 = {F_29, 64, 7};
-static const tpl_loc L_382 = {F_29, 69, 4};
-static const tpl_loc L_383 = {F_29, 70, 7};
-static const tpl_loc L_384 = {F_29, 83, 4};
-static const tpl_loc L_385 = {F_29, 84, 7};
-static const tpl_loc L_386 = {F_29, 94, 32};
-static const tpl_loc L_387 = {F_29, 94, 35};
+static const tpl_loc L_382 = {F_29, 64, 7};
+static const tpl_loc L_383 = {F_29, 69, 4};
+static const tpl_loc L_384 = {F_29, 70, 7};
+static const tpl_loc L_385 = {F_29, 83, 4};
+static const tpl_loc L_386 = {F_29, 84, 7};
+static const tpl_loc L_387 = {F_29, 94, 32};
+static const tpl_loc L_388 = {F_29, 94, 35};
 static const tpl_name N_title_css = {"title_css", 9u, 0xfd7e6729u};
-static const tpl_loc L_388 = {F_29, 107, 14};
-static const tpl_loc L_389 = {F_29, 107, 17};
+static const tpl_loc L_389 = {F_29, 107, 14};
+static const tpl_loc L_390 = {F_29, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_390 = {F_29, 108, 16};
-static const tpl_loc L_391 = {F_29, 208, 14};
-static const tpl_loc L_392 = {F_29, 208, 17};
-static const tpl_loc L_393 = {F_29, 255, 28};
-static const tpl_loc L_394 = {F_29, 255, 31};
-static const tpl_loc L_395 = {F_29, 256, 23};
-static const tpl_loc L_396 = {F_29, 262, 29};
-static const tpl_loc L_397 = {F_29, 269, 16};
-static const tpl_loc L_398 = {F_29, 269, 19};
-static const tpl_loc L_399 = {F_29, 10, 4};
-static const tpl_loc L_400 = {F_29, 10, 12};
-static const tpl_loc L_401 = {F_29, 10, 20};
+static const tpl_loc L_391 = {F_29, 108, 16};
+static const tpl_loc L_392 = {F_29, 223, 14};
+static const tpl_loc L_393 = {F_29, 223, 17};
+static const tpl_loc L_394 = {F_29, 233, 4};
+static const tpl_loc L_395 = {F_29, 289, 28};
+static const tpl_loc L_396 = {F_29, 289, 31};
+static const tpl_loc L_397 = {F_29, 290, 23};
+static const tpl_loc L_398 = {F_29, 296, 29};
+static const tpl_loc L_399 = {F_29, 303, 16};
+static const tpl_loc L_400 = {F_29, 303, 19};
+static const tpl_loc L_401 = {F_29, 367, 15};
+static const tpl_loc L_402 = {F_29, 367, 18};
+static const tpl_loc L_403 = {F_29, 367, 22};
+static const tpl_loc L_404 = {F_29, 367, 55};
+static const tpl_loc L_405 = {F_29, 10, 4};
+static const tpl_loc L_406 = {F_29, 10, 12};
+static const tpl_loc L_407 = {F_29, 10, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_402 = {F_29, 11, 4};
-static const tpl_loc L_403 = {F_29, 12, 4};
-static const tpl_loc L_404 = {F_29, 12, 16};
-static const tpl_loc L_405 = {F_29, 12, 21};
+static const tpl_loc L_408 = {F_29, 11, 4};
+static const tpl_loc L_409 = {F_29, 12, 4};
+static const tpl_loc L_410 = {F_29, 12, 16};
+static const tpl_loc L_411 = {F_29, 12, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_406 = {F_29, 13, 4};
-static const tpl_loc L_407 = {F_29, 13, 43};
-static const tpl_loc L_408 = {F_29, 14, 40};
-static const tpl_loc L_409 = {F_29, 14, 43};
-static const tpl_loc L_410 = {F_29, 14, 48};
-static const tpl_loc L_411 = {F_29, 14, 53};
-static const tpl_loc L_412 = {F_29, 14, 59};
-static const tpl_loc L_413 = {F_29, 14, 62};
-static const tpl_loc L_414 = {F_29, 15, 10};
-static const tpl_loc L_415 = {F_29, 97, 10};
+static const tpl_loc L_412 = {F_29, 13, 4};
+static const tpl_loc L_413 = {F_29, 13, 43};
+static const tpl_loc L_414 = {F_29, 14, 40};
+static const tpl_loc L_415 = {F_29, 14, 43};
+static const tpl_loc L_416 = {F_29, 14, 48};
+static const tpl_loc L_417 = {F_29, 14, 53};
+static const tpl_loc L_418 = {F_29, 14, 59};
+static const tpl_loc L_419 = {F_29, 14, 62};
+static const tpl_loc L_420 = {F_29, 15, 10};
+static const tpl_loc L_421 = {F_29, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_416 = {F_29, 160, 10};
-static const tpl_loc L_417 = {F_29, 197, 10};
+static const tpl_loc L_422 = {F_29, 160, 10};
+static const tpl_loc L_423 = {F_29, 211, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_418 = {F_29, 219, 10};
+static const tpl_loc L_424 = {F_29, 239, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_419 = {F_29, 235, 10};
+static const tpl_loc L_425 = {F_29, 257, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_420 = {F_29, 251, 10};
-static const tpl_loc L_421 = {F_29, 308, 10};
+static const tpl_loc L_426 = {F_29, 285, 10};
+static const tpl_loc L_427 = {F_29, 342, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_422 = {F_29, 326, 10};
+static const tpl_loc L_428 = {F_29, 360, 10};
+static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
+static const tpl_loc L_429 = {F_29, 370, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_423 = {F_30, 4, 4};
-static const tpl_loc L_424 = {F_30, 4, 20};
-static const tpl_loc L_425 = {F_30, 4, 25};
-static const tpl_loc L_426 = {F_30, 4, 39};
+static const tpl_loc L_430 = {F_30, 4, 4};
+static const tpl_loc L_431 = {F_30, 4, 20};
+static const tpl_loc L_432 = {F_30, 4, 25};
+static const tpl_loc L_433 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_427 = {F_30, 5, 25};
-static const tpl_loc L_428 = {F_30, 5, 28};
-static const tpl_loc L_429 = {F_30, 5, 33};
-static const tpl_loc L_430 = {F_30, 5, 45};
-static const tpl_loc L_431 = {F_30, 6, 4};
-static const tpl_loc L_432 = {F_30, 6, 7};
-static const tpl_loc L_433 = {F_30, 7, 31};
-static const tpl_loc L_434 = {F_30, 7, 51};
-static const tpl_loc L_435 = {F_30, 8, 5};
-static const tpl_loc L_436 = {F_30, 8, 13};
-static const tpl_loc L_437 = {F_30, 8, 41};
-static const tpl_loc L_438 = {F_30, 8, 67};
-static const tpl_loc L_439 = {F_30, 8, 75};
-static const tpl_loc L_440 = {F_30, 8, 108};
-static const tpl_loc L_441 = {F_30, 8, 116};
-static const tpl_loc L_442 = {F_30, 11, 42};
-static const tpl_loc L_443 = {F_30, 11, 103};
-static const tpl_loc L_444 = {F_30, 12, 1};
-static const tpl_loc L_445 = {F_30, 12, 9};
+static const tpl_loc L_434 = {F_30, 5, 25};
+static const tpl_loc L_435 = {F_30, 5, 28};
+static const tpl_loc L_436 = {F_30, 5, 33};
+static const tpl_loc L_437 = {F_30, 5, 45};
+static const tpl_loc L_438 = {F_30, 6, 4};
+static const tpl_loc L_439 = {F_30, 6, 7};
+static const tpl_loc L_440 = {F_30, 7, 31};
+static const tpl_loc L_441 = {F_30, 7, 51};
+static const tpl_loc L_442 = {F_30, 8, 5};
+static const tpl_loc L_443 = {F_30, 8, 13};
+static const tpl_loc L_444 = {F_30, 8, 41};
+static const tpl_loc L_445 = {F_30, 8, 67};
+static const tpl_loc L_446 = {F_30, 8, 75};
+static const tpl_loc L_447 = {F_30, 8, 108};
+static const tpl_loc L_448 = {F_30, 8, 116};
+static const tpl_loc L_449 = {F_30, 11, 42};
+static const tpl_loc L_450 = {F_30, 11, 103};
+static const tpl_loc L_451 = {F_30, 12, 1};
+static const tpl_loc L_452 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_446 = {F_31, 3, 3};
-static const tpl_loc L_447 = {F_31, 3, 6};
-static const tpl_loc L_448 = {F_31, 3, 11};
-static const tpl_loc L_449 = {F_31, 3, 17};
-static const tpl_loc L_450 = {F_31, 5, 4};
-static const tpl_loc L_451 = {F_31, 5, 12};
-static const tpl_loc L_452 = {F_31, 6, 24};
-static const tpl_loc L_453 = {F_31, 6, 39};
-static const tpl_loc L_454 = {F_31, 9, 4};
-static const tpl_loc L_455 = {F_31, 9, 12};
-static const tpl_loc L_456 = {F_31, 10, 25};
-static const tpl_loc L_457 = {F_31, 10, 41};
+static const tpl_loc L_453 = {F_31, 3, 3};
+static const tpl_loc L_454 = {F_31, 3, 6};
+static const tpl_loc L_455 = {F_31, 3, 11};
+static const tpl_loc L_456 = {F_31, 3, 17};
+static const tpl_loc L_457 = {F_31, 5, 4};
+static const tpl_loc L_458 = {F_31, 5, 12};
+static const tpl_loc L_459 = {F_31, 6, 24};
+static const tpl_loc L_460 = {F_31, 6, 39};
+static const tpl_loc L_461 = {F_31, 9, 4};
+static const tpl_loc L_462 = {F_31, 9, 12};
+static const tpl_loc L_463 = {F_31, 10, 25};
+static const tpl_loc L_464 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_458 = {F_32, 6, 9};
-static const tpl_loc L_459 = {F_32, 6, 12};
-static const tpl_loc L_460 = {F_32, 6, 17};
-static const tpl_loc L_461 = {F_32, 6, 26};
-static const tpl_loc L_462 = {F_32, 6, 34};
-static const tpl_loc L_463 = {F_32, 6, 58};
-static const tpl_loc L_464 = {F_32, 6, 62};
-static const tpl_loc L_465 = {F_32, 6, 95};
-static const tpl_loc L_466 = {F_32, 6, 100};
-static const tpl_loc L_467 = {F_32, 6, 106};
-static const tpl_loc L_468 = {F_32, 4, 12};
+static const tpl_loc L_465 = {F_32, 6, 9};
+static const tpl_loc L_466 = {F_32, 6, 12};
+static const tpl_loc L_467 = {F_32, 6, 17};
+static const tpl_loc L_468 = {F_32, 6, 26};
+static const tpl_loc L_469 = {F_32, 6, 34};
+static const tpl_loc L_470 = {F_32, 6, 58};
+static const tpl_loc L_471 = {F_32, 6, 62};
+static const tpl_loc L_472 = {F_32, 6, 95};
+static const tpl_loc L_473 = {F_32, 6, 100};
+static const tpl_loc L_474 = {F_32, 6, 106};
+static const tpl_loc L_475 = {F_32, 4, 12};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_469 = {F_33, 8, 11};
-static const tpl_loc L_470 = {F_33, 9, 4};
+static const tpl_loc L_476 = {F_33, 8, 11};
+static const tpl_loc L_477 = {F_33, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_471 = {F_33, 10, 4};
+static const tpl_loc L_478 = {F_33, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_472 = {F_33, 11, 4};
-static const tpl_loc L_473 = {F_33, 12, 4};
-static const tpl_loc L_474 = {F_33, 12, 17};
-static const tpl_loc L_475 = {F_33, 12, 21};
+static const tpl_loc L_479 = {F_33, 11, 4};
+static const tpl_loc L_480 = {F_33, 12, 4};
+static const tpl_loc L_481 = {F_33, 12, 17};
+static const tpl_loc L_482 = {F_33, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_476 = {F_33, 13, 4};
-static const tpl_loc L_477 = {F_33, 13, 7};
-static const tpl_loc L_478 = {F_33, 13, 13};
-static const tpl_loc L_479 = {F_33, 13, 20};
-static const tpl_loc L_480 = {F_33, 13, 31};
-static const tpl_loc L_481 = {F_33, 14, 4};
-static const tpl_loc L_482 = {F_33, 14, 46};
-static const tpl_loc L_483 = {F_33, 14, 55};
-static const tpl_loc L_484 = {F_33, 14, 32};
+static const tpl_loc L_483 = {F_33, 13, 4};
+static const tpl_loc L_484 = {F_33, 13, 7};
+static const tpl_loc L_485 = {F_33, 13, 13};
+static const tpl_loc L_486 = {F_33, 13, 20};
+static const tpl_loc L_487 = {F_33, 13, 31};
+static const tpl_loc L_488 = {F_33, 14, 4};
+static const tpl_loc L_489 = {F_33, 14, 46};
+static const tpl_loc L_490 = {F_33, 14, 55};
+static const tpl_loc L_491 = {F_33, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_485 = {F_33, 15, 4};
-static const tpl_loc L_486 = {F_33, 15, 7};
-static const tpl_loc L_487 = {F_33, 15, 14};
-static const tpl_loc L_488 = {F_33, 15, 25};
-static const tpl_loc L_489 = {F_33, 15, 31};
-static const tpl_loc L_490 = {F_33, 15, 46};
-static const tpl_loc L_491 = {F_33, 16, 4};
-static const tpl_loc L_492 = {F_33, 16, 33};
-static const tpl_loc L_493 = {F_33, 16, 39};
-static const tpl_loc L_494 = {F_33, 16, 59};
-static const tpl_loc L_495 = {F_33, 16, 77};
-static const tpl_loc L_496 = {F_33, 18, 4};
-static const tpl_loc L_497 = {F_33, 18, 18};
-static const tpl_loc L_498 = {F_33, 18, 32};
+static const tpl_loc L_492 = {F_33, 15, 4};
+static const tpl_loc L_493 = {F_33, 15, 7};
+static const tpl_loc L_494 = {F_33, 15, 14};
+static const tpl_loc L_495 = {F_33, 15, 25};
+static const tpl_loc L_496 = {F_33, 15, 31};
+static const tpl_loc L_497 = {F_33, 15, 46};
+static const tpl_loc L_498 = {F_33, 16, 4};
+static const tpl_loc L_499 = {F_33, 16, 33};
+static const tpl_loc L_500 = {F_33, 16, 39};
+static const tpl_loc L_501 = {F_33, 16, 59};
+static const tpl_loc L_502 = {F_33, 16, 77};
+static const tpl_loc L_503 = {F_33, 18, 4};
+static const tpl_loc L_504 = {F_33, 18, 18};
+static const tpl_loc L_505 = {F_33, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_499 = {F_33, 18, 62};
-static const tpl_loc L_500 = {F_33, 18, 68};
-static const tpl_loc L_501 = {F_33, 18, 47};
-static const tpl_loc L_502 = {F_33, 18, 36};
-static const tpl_loc L_503 = {F_33, 18, 26};
-static const tpl_loc L_504 = {F_33, 21, 1};
-static const tpl_loc L_505 = {F_33, 21, 4};
-static const tpl_loc L_506 = {F_33, 21, 9};
-static const tpl_loc L_507 = {F_33, 22, 4};
-static const tpl_loc L_508 = {F_33, 22, 7};
-static const tpl_loc L_509 = {F_33, 22, 22};
-static const tpl_loc L_510 = {F_33, 24, 4};
-static const tpl_loc L_511 = {F_33, 25, 12};
-static const tpl_loc L_512 = {F_33, 25, 21};
-static const tpl_loc L_513 = {F_33, 25, 28};
-static const tpl_loc L_514 = {F_33, 25, 36};
-static const tpl_loc L_515 = {F_33, 25, 47};
-static const tpl_loc L_516 = {F_33, 25, 56};
-static const tpl_loc L_517 = {F_33, 25, 75};
-static const tpl_loc L_518 = {F_33, 25, 104};
-static const tpl_loc L_519 = {F_33, 25, 114};
-static const tpl_loc L_520 = {F_33, 25, 117};
-static const tpl_loc L_521 = {F_33, 6, 12};
+static const tpl_loc L_506 = {F_33, 18, 62};
+static const tpl_loc L_507 = {F_33, 18, 68};
+static const tpl_loc L_508 = {F_33, 18, 47};
+static const tpl_loc L_509 = {F_33, 18, 36};
+static const tpl_loc L_510 = {F_33, 18, 26};
+static const tpl_loc L_511 = {F_33, 21, 1};
+static const tpl_loc L_512 = {F_33, 21, 4};
+static const tpl_loc L_513 = {F_33, 21, 9};
+static const tpl_loc L_514 = {F_33, 22, 4};
+static const tpl_loc L_515 = {F_33, 22, 7};
+static const tpl_loc L_516 = {F_33, 22, 22};
+static const tpl_loc L_517 = {F_33, 24, 4};
+static const tpl_loc L_518 = {F_33, 25, 12};
+static const tpl_loc L_519 = {F_33, 25, 21};
+static const tpl_loc L_520 = {F_33, 25, 28};
+static const tpl_loc L_521 = {F_33, 25, 36};
+static const tpl_loc L_522 = {F_33, 25, 47};
+static const tpl_loc L_523 = {F_33, 25, 56};
+static const tpl_loc L_524 = {F_33, 25, 75};
+static const tpl_loc L_525 = {F_33, 25, 104};
+static const tpl_loc L_526 = {F_33, 25, 114};
+static const tpl_loc L_527 = {F_33, 25, 117};
+static const tpl_loc L_528 = {F_33, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -753,15 +761,16 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2620,17 +2629,33 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+  const tpl_callable *k2 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 19 "themes/clean/pdf/item.twig"
+#line 21 "themes/clean/pdf/item.twig"
   {
     rt->loc = &L_129;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_130);
     v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_131, &ic0);
-    tpl_out_value(rt, v1);
+    tpl_map *m2 = tpl_map_new(rt->arena, 3);
+    tpl_value v3 = tpl_str("<a href=\"#", 10u);
+    tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
+    tpl_map_set(rt->arena, m2, v3, v4);
+    tpl_value v5 = tpl_str("<a href=\"#fn-", 13u);
+    tpl_value v6 = tpl_str("<a href=\"#fn-", 13u);
+    tpl_map_set(rt->arena, m2, v5, v6);
+    tpl_value v7 = tpl_str("<a href=\"#fnref-", 16u);
+    tpl_value v8 = tpl_str("<a href=\"#fnref-", 16u);
+    tpl_map_set(rt->arena, m2, v7, v8);
+    tpl_value v9 = tpl_map_or_list(rt->arena, m2);
+    const tpl_value a10[2] = {v1, v9};
+    if (!k2)
+      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_132);
+    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_132);
+    tpl_out_value(rt, v11);
   }
-#line 19 "themes/clean/pdf/item.twig"
+#line 21 "themes/clean/pdf/item.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -2640,8 +2665,8 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k2 = NULL;
   const tpl_callable *k3 = NULL;
+  const tpl_callable *k4 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v3 = tpl_null();
@@ -2661,12 +2686,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_132;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_133);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_134, &ic0);
+    rt->loc = &L_133;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_134);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_135, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_135, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_136, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -2675,12 +2700,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_136;
+    rt->loc = &L_137;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_137);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_138, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_139, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_140);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_138);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_139, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_140, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_141);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -2707,7 +2732,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_141;
+    rt->loc = &L_142;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -2729,23 +2754,23 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_142;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_143);
+        rt->loc = &L_143;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_144);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
-        if (!k2)
-          k2 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_144);
-        tpl_value v33 = k2->fn(rt, ctx, 2, a32, &L_144);
+        if (!k3)
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_145);
+        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_145);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_145;
+    rt->loc = &L_146;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -2767,16 +2792,16 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_146;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_147);
+        rt->loc = &L_147;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_148);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
-        if (!k2)
-          k2 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_148);
-        tpl_value v47 = k2->fn(rt, ctx, 2, a46, &L_148);
+        if (!k3)
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_149);
+        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_149);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -2785,21 +2810,21 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_149;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_150);
+    rt->loc = &L_150;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_151);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
-    if (!k3)
-      k3 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_151);
-    tpl_value v51 = k3->fn(rt, ctx, 2, a50, &L_151);
+    if (!k4)
+      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_152);
+    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_152);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/clean/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_152;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_153);
+    rt->loc = &L_153;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_154);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -2807,9 +2832,9 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_154;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_155);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_156, &ic4);
+        rt->loc = &L_155;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_156);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_157, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/clean/pdf/item.twig"
@@ -2820,15 +2845,15 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_157;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_157);
+    rt->loc = &L_158;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_158);
   }
 #line 18 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_158;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_158);
+    rt->loc = &L_159;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_159);
   }
-#line 21 "themes/clean/pdf/item.twig"
+#line 23 "themes/clean/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
 }
 
@@ -2840,7 +2865,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k4 = NULL;
+  const tpl_callable *k5 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_value v13 = tpl_null();
@@ -2849,7 +2874,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_159;
+    rt->loc = &L_160;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -2869,31 +2894,31 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
-    if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_160);
-    tpl_value v9 = k4->fn(rt, ctx, 2, a8, &L_160);
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_161);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_161);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_161;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_162);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_163, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_164);
+    rt->loc = &L_162;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_163);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_164, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_165);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_165;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_166);
+    rt->loc = &L_166;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_167);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_167);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_168);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -2910,9 +2935,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/license.twig"
   {
-    rt->loc = &L_168;
+    rt->loc = &L_169;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_168);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_169);
   }
 }
 
@@ -2928,21 +2953,21 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_169;
+    rt->loc = &L_170;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_170);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_171);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_171);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_172);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_169);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_170);
   }
 }
 
@@ -2954,9 +2979,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_172;
+    rt->loc = &L_173;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_172);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_173);
   }
 }
 
@@ -2972,21 +2997,21 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_173;
+    rt->loc = &L_174;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_174);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_175);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_175);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_176);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_173);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_174);
   }
 }
 
@@ -2998,9 +3023,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_176;
+    rt->loc = &L_177;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_176);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_177);
   }
 }
 
@@ -3024,12 +3049,12 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_177;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_178);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_179, &ic0);
+    rt->loc = &L_178;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_179);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_180, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_180, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_181, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3038,30 +3063,30 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_181;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_182, &ic2);
+        rt->loc = &L_182;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_183, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/clean/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_183;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_184, &ic3);
+        rt->loc = &L_184;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_185, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_185;
+            rt->loc = &L_186;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_186;
+            rt->loc = &L_187;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/clean/pdf/part.twig"
@@ -3072,14 +3097,14 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_187;
+        rt->loc = &L_188;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_188;
+            rt->loc = &L_189;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/clean/pdf/part.twig"
@@ -3100,9 +3125,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_189;
+    rt->loc = &L_190;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_189);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_190);
   }
 }
 
@@ -3130,7 +3155,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_190;
+    rt->loc = &L_191;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3154,9 +3179,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_191;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_192);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_193, &ic0);
+        rt->loc = &L_192;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_193);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_194, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3167,17 +3192,17 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_194;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_195);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_196, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_197);
+    rt->loc = &L_195;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_196);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_197, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_198);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_198;
+    rt->loc = &L_199;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3201,9 +3226,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_199;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_200, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_201);
+        rt->loc = &L_200;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_201, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_202);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3212,16 +3237,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_202;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_203, &ic3);
+    rt->loc = &L_203;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_204, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_204;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_205);
+        rt->loc = &L_205;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_206);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3230,16 +3255,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_206;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_207, &ic4);
+    rt->loc = &L_207;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_208, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_208;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_209);
+        rt->loc = &L_209;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_210);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3262,7 +3287,7 @@ static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k5 = NULL;
+  const tpl_callable *k6 = NULL;
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   tpl_value v1 = argc > 1 ? argv[1] : tpl_null();
@@ -3271,9 +3296,9 @@ static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_all, v0);
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
-  if (!k5)
-    k5 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_211);
-  tpl_value v3 = k5->fn(rt, scope, 2, a2, &L_211);
+  if (!k6)
+    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_212);
+  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_212);
   return v3;
 }
 
@@ -3283,8 +3308,8 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k6 = NULL;
   const tpl_callable *k7 = NULL;
+  const tpl_callable *k8 = NULL;
   tpl_value v10 = tpl_null();
   tpl_value v14 = tpl_null();
   tpl_value v15 = tpl_null();
@@ -3306,7 +3331,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_210;
+    rt->loc = &L_211;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3323,75 +3348,75 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
-    if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_212);
-    tpl_value v9 = k6->fn(rt, ctx, 3, a8, &L_212);
+    if (!k7)
+      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_213);
+    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_213);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_213;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_214);
+    rt->loc = &L_214;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_215);
     const tpl_value a11[1] = {v10};
-    if (!k7)
-      k7 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_215);
-    bool b12 = !tpl_truthy(k7->fn(rt, ctx, 1, a11, &L_215));
+    if (!k8)
+      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_216);
+    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_216));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_216;
+        rt->loc = &L_217;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_217;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_218);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_219, &ic0);
+            rt->loc = &L_218;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_219);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_220, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_220;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_221);
+            rt->loc = &L_221;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_222);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_222;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_223);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_224, &ic1);
+            rt->loc = &L_223;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_224);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_225, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_225;
+            rt->loc = &L_226;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_226, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_227, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_227);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_228);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_228);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_229);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_229);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_230, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_231, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_230);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_231, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_232, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_232);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_233);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3400,15 +3425,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_233;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_234, &ic5);
+            rt->loc = &L_234;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_235, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_235;
+                rt->loc = &L_236;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3452,25 +3477,25 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_236;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_237);
+    rt->loc = &L_237;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_238);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_238;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_239);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_240, &ic0);
+    rt->loc = &L_239;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_240);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_241, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_241;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_242);
+        rt->loc = &L_242;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_243);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3479,7 +3504,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_243;
+    rt->loc = &L_244;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3493,7 +3518,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_244, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_245, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3502,9 +3527,9 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_245;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_246, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_247);
+        rt->loc = &L_246;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_247, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_248);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3515,7 +3540,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_248;
+    rt->loc = &L_249;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3539,14 +3564,14 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_249);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_250);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_250;
+    rt->loc = &L_251;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3567,29 +3592,29 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_251);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_252);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_252);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_253);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_253);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_254);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_254;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_255);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_256, &ic3);
+    rt->loc = &L_255;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_256);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_257, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_257;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_258);
+        rt->loc = &L_258;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_259);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3598,16 +3623,16 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_259;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_260);
+    rt->loc = &L_260;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_261);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_261;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_262);
+        rt->loc = &L_262;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_263);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3638,24 +3663,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_263;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_264);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_265, &ic0);
+    rt->loc = &L_264;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_265);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_266, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_266;
+        rt->loc = &L_267;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_267;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_268, &ic1);
+        rt->loc = &L_268;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_269, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3666,8 +3691,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_269;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic2);
+    rt->loc = &L_270;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_271, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -3679,8 +3704,8 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k8 = NULL;
   const tpl_callable *k9 = NULL;
+  const tpl_callable *k10 = NULL;
   tpl_value v8 = tpl_null();
   tpl_value v26 = tpl_null();
 #line 12 "themes/clean/common/partials/macros.twig"
@@ -3689,7 +3714,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_271;
+    rt->loc = &L_272;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -3711,9 +3736,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_272;
+    rt->loc = &L_273;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_273);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_274);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -3723,22 +3748,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_274;
+        rt->loc = &L_275;
         const tpl_value a12[1] = {v8};
-        if (!k8)
-          k8 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_275);
-        tpl_value v13 = k8->fn(rt, ctx, 1, a12, &L_275);
-        const tpl_value a14[1] = {v13};
         if (!k9)
-          k9 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_276);
-        tpl_value v15 = k9->fn(rt, ctx, 1, a14, &L_276);
+          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_276);
+        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_276);
+        const tpl_value a14[1] = {v13};
+        if (!k10)
+          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_277);
+        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_277);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_277;
+    rt->loc = &L_278;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -3760,11 +3785,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_278);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_279);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_279);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_280);
     tpl_out_value(rt, v29);
   }
 }
@@ -3776,8 +3801,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k10 = NULL;
   const tpl_callable *k11 = NULL;
+  const tpl_callable *k12 = NULL;
   tpl_value v3 = tpl_null();
   tpl_value v4 = tpl_null();
   tpl_value v5 = tpl_null();
@@ -3789,30 +3814,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_280;
+    rt->loc = &L_281;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_281);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_282, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_282);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_283, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_283, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_284, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_284);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_285);
     const tpl_value a9[1] = {v8};
-    if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_285);
-    tpl_value v10 = k10->fn(rt, ctx, 1, a9, &L_285);
-    const tpl_value a11[1] = {v10};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_286);
-    tpl_value v12 = k11->fn(rt, ctx, 1, a11, &L_286);
+      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_286);
+    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_286);
+    const tpl_value a11[1] = {v10};
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_287);
+    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_287);
     tpl_out_value(rt, v12);
   }
 }
@@ -3831,9 +3856,9 @@ static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_301);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_302);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_302, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_303, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -3846,12 +3871,12 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k12 = NULL;
   const tpl_callable *k13 = NULL;
   const tpl_callable *k14 = NULL;
   const tpl_callable *k15 = NULL;
   const tpl_callable *k16 = NULL;
   const tpl_callable *k17 = NULL;
+  const tpl_callable *k18 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
@@ -3895,16 +3920,16 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_287;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_288);
+    rt->loc = &L_288;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_289);
     const tpl_value a1[1] = {v0};
-    if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_289);
-    bool b2 = !tpl_truthy(k12->fn(rt, ctx, 1, a1, &L_289));
+    if (!k13)
+      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_290);
+    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_290));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_290;
+        rt->loc = &L_291;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -3913,30 +3938,30 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_291;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_292);
+        rt->loc = &L_292;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_293);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_293;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_294);
+            rt->loc = &L_294;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_295);
             const tpl_value a8[1] = {v7};
-            if (!k12)
-              k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_295);
-            bool b9 = !tpl_truthy(k12->fn(rt, it6.scope, 1, a8, &L_295));
+            if (!k13)
+              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_296);
+            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_296));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_296;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_297);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_298, &ic0);
+                rt->loc = &L_297;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_298);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_299, &ic0);
                 const tpl_value a12[1] = {v7};
-                if (!k13)
-                  k13 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_299);
-                tpl_value v13 = k13->fn(rt, it6.scope, 1, a12, &L_299);
+                if (!k14)
+                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_300);
+                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_300);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -3944,32 +3969,32 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_300;
+                    rt->loc = &L_301;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
-                    if (!k14)
-                      k14 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_303);
-                    tpl_value v17 = k14->fn(rt, it6.scope, 2, a16, &L_303);
-                    const tpl_value a18[1] = {v17};
                     if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_304);
-                    tpl_value v19 = k15->fn(rt, it6.scope, 1, a18, &L_304);
+                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_304);
+                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_304);
+                    const tpl_value a18[1] = {v17};
+                    if (!k16)
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_305);
+                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_305);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_305;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_306);
+                    rt->loc = &L_306;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_307);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_307;
+                        rt->loc = &L_308;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_308);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_309);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -3984,18 +4009,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_309;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_310);
+                    rt->loc = &L_310;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_311);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
-                    if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_311);
-                    tpl_value v30 = k15->fn(rt, it6.scope, 1, a29, &L_311);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_312);
-                    const tpl_value a32[3] = {v27, v28, v31};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_313);
-                    tpl_value v33 = k16->fn(rt, it6.scope, 3, a32, &L_313);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_312);
+                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_312);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_313);
+                    const tpl_value a32[3] = {v27, v28, v31};
+                    if (!k17)
+                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_314);
+                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_314);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4004,22 +4029,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_314;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_315);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_316);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_317, &ic1);
+            rt->loc = &L_315;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_316);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_317);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_318, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
-            if (!k17)
-              k17 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_318);
-            tpl_value v40 = k17->fn(rt, it6.scope, 2, a39, &L_318);
+            if (!k18)
+              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_319);
+            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_319);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_319;
+            rt->loc = &L_320;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4035,8 +4060,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_320);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_321, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_321);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_322, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4046,7 +4071,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_322;
+            rt->loc = &L_323;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4074,11 +4099,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_323;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_324);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_325, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_326, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_327);
+                rt->loc = &L_324;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_325);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_326, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_327, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_328);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4089,31 +4114,31 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_328;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_329);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_330, &ic5);
+            rt->loc = &L_329;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_330);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_331, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_331;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_332);
+            rt->loc = &L_332;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_333);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_333;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_334);
+            rt->loc = &L_334;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_335);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_335;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_336);
+            rt->loc = &L_336;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_337);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4128,9 +4153,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_337;
+            rt->loc = &L_338;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_338);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_339);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4141,24 +4166,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_339;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_340);
+        rt->loc = &L_340;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_341);
         const tpl_value a76[1] = {v75};
-        if (!k15)
-          k15 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_341);
-        tpl_value v77 = k15->fn(rt, ctx, 1, a76, &L_341);
+        if (!k16)
+          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_342);
+        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_342);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_342;
+            rt->loc = &L_343;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
-            if (!k15)
-              k15 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_343);
-            tpl_value v82 = k15->fn(rt, ctx, 1, a81, &L_343);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_344);
+            if (!k16)
+              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_344);
+            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_344);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_345);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4184,7 +4209,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)self;
   const tpl_blocks *blocks = tpl_blocks_of(rt, self);
   (void)blocks;
-  const tpl_callable *k18 = NULL;
+  const tpl_callable *k19 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v7 = tpl_null();
   tpl_value v8 = tpl_null();
@@ -4216,18 +4241,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_345;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_346);
+    rt->loc = &L_346;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_347);
     const tpl_value a1[1] = {v0};
-    if (!k18)
-      k18 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_347);
-    bool b2 = !tpl_truthy(k18->fn(rt, ctx, 1, a1, &L_347));
+    if (!k19)
+      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_348);
+    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_348));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_348;
+        rt->loc = &L_349;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4245,34 +4270,34 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_349;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_350);
+        rt->loc = &L_350;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_351);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_351;
+        rt->loc = &L_352;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_352;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_353);
+        rt->loc = &L_353;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_354);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_354;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_355);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_356);
+        rt->loc = &L_355;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_356);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_357);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_357);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_358);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4301,9 +4326,9 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/preface.twig"
   {
-    rt->loc = &L_358;
+    rt->loc = &L_359;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_358);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_359);
   }
 }
 
@@ -4317,9 +4342,9 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/prologue.twig"
   {
-    rt->loc = &L_359;
+    rt->loc = &L_360;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_359);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_360);
   }
 }
 
@@ -4357,50 +4382,50 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 94);
 #line 20 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_360;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_361);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_362, &ic0);
+    rt->loc = &L_361;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_362);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_363, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 20 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 21 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_363;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_364);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_365, &ic1);
+    rt->loc = &L_364;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_365);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_366, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 21 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 22 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_366;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_367, &ic2);
+    rt->loc = &L_367;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_368, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 22 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 23 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_368;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_369, &ic3);
+    rt->loc = &L_369;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_370, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 23 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 24 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_370;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_371, &ic4);
+    rt->loc = &L_371;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_372, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 24 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 25 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_372;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_373);
+    rt->loc = &L_373;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_374);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -4414,7 +4439,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 31 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_374;
+    rt->loc = &L_375;
     bool b10 = tpl_truthy(v7);
     if (b10) {
 #line 32 "themes/clean/pdf/style.css.twig"
@@ -4423,14 +4448,14 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 34 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_375;
+        rt->loc = &L_376;
         tpl_out_value(rt, v6);
       }
 #line 34 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 35 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_376;
+        rt->loc = &L_377;
         tpl_out_value(rt, v5);
       }
 #line 35 "themes/clean/pdf/style.css.twig"
@@ -4442,14 +4467,14 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 224);
 #line 40 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_377;
+        rt->loc = &L_378;
         tpl_out_value(rt, v5);
       }
 #line 40 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 41 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_378;
+        rt->loc = &L_379;
         tpl_out_value(rt, v6);
       }
 #line 41 "themes/clean/pdf/style.css.twig"
@@ -4463,7 +4488,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n/* front matter: folios in lower-case roman */\n", 48);
 #line 48 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_379;
+    rt->loc = &L_380;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 49 "themes/clean/pdf/style.css.twig"
@@ -4486,7 +4511,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   cover and on a part's title page, and blank pages truly blank */\n", 137);
 #line 63 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_381;
     tpl_value v12 = tpl_str("front", 5u);
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
@@ -4505,7 +4530,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 64 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_381;
+        rt->loc = &L_382;
         tpl_out_value(rt, v18);
       }
 #line 64 "themes/clean/pdf/style.css.twig"
@@ -4517,7 +4542,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 69 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_382;
+    rt->loc = &L_383;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -4534,7 +4559,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 70 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_383;
+        rt->loc = &L_384;
         tpl_out_value(rt, v24);
       }
 #line 70 "themes/clean/pdf/style.css.twig"
@@ -4555,7 +4580,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 149);
 #line 83 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_385;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -4574,7 +4599,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 84 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_385;
+        rt->loc = &L_386;
         tpl_out_value(rt, v31);
       }
 #line 84 "themes/clean/pdf/style.css.twig"
@@ -4593,8 +4618,8 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "body { string-set: book-title \"", 138);
 #line 94 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_386;
-    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_387);
+    rt->loc = &L_387;
+    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_388);
     tpl_out_value(rt, v32);
   }
 #line 94 "themes/clean/pdf/style.css.twig"
@@ -4622,9 +4647,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 288);
 #line 107 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_388;
+    rt->loc = &L_389;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_389);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_390);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("10.5pt", 6u);
@@ -4639,7 +4664,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 108 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_390;
+    rt->loc = &L_391;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -4735,6 +4760,23 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.warning, .admonition.error { border-left-width: 3pt; }\n"
              ".admonition.aside { border-left-style: dotted; }\n"
              "\n"
+             ".footnote-ref { font-size: .75em; vertical-align: super; line-height: 0; }\n"
+             "/* the way back to the text is for screens */\n"
+             ".footnote-backref { display: none; }\n"
+             "/* Footnotes stand at the foot of the page that calls them, numbered\n"
+             "   from 1 in each item (move the counter-reset to number them through the\n"
+             "   book); `.footnotes` is the end-of-chapter list of other editions. */\n"
+             ".footnote {\n"
+             "  float: footnote;\n"
+             "  font-size: .8em;\n"
+             "  line-height: 1.3;\n"
+             "  text-indent: 0;\n"
+             "  text-align: justify;\n"
+             "  hyphens: auto;\n"
+             "}\n"
+             ".footnote p { margin: 0; text-indent: 0; }\n"
+             ".footnote p + p { text-indent: 1em; }\n"
+             ".item { counter-reset: footnote; }\n"
              ".footnotes {\n"
              "  margin-top: 2em;\n"
              "  padding-top: .4em;\n"
@@ -4742,15 +4784,12 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: .85em;\n"
              "  line-height: 1.3;\n"
              "}\n"
-             ".footnote-ref { font-size: .75em; vertical-align: super; line-height: 0; }\n"
-             "/* the way back to the text is for screens */\n"
-             ".footnote-backref { display: none; }\n"
              "\n"
              "/* {pagebreak} */\n"
-             ".page-break { break-after: page; height: 0; margin: 0; }\n", 991);
+             ".page-break { break-after: page; height: 0; margin: 0; }\n", 1452);
 }
 
-#line 197 "themes/clean/pdf/style.css.twig"
+#line 211 "themes/clean/pdf/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4758,23 +4797,24 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-#line 198 "themes/clean/pdf/style.css.twig"
+#line 212 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
              "code, kbd, samp, pre { font-family: \"DejaVu Sans Mono\", monospace; }\n"
              "code, kbd, samp { font-size: .85em; hyphens: manual; }\n"
-             "/* lines of code are never broken: a smaller size on small pages */\n"
+             "/* a smaller size on small pages; a line longer than the measure wraps,\n"
+             "   at a space if it has one, each continuation starting with a grey mark */\n"
              "pre {\n"
              "  margin: .8em 0;\n"
              "  padding: .5em .7em;\n"
              "  background-color: #f2f2f2;\n"
-             "  font-size: ", 358);
-#line 208 "themes/clean/pdf/style.css.twig"
+             "  font-size: ", 438);
+#line 223 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_392;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_392);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_393);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(".74em", 5u);
@@ -4785,7 +4825,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 208 "themes/clean/pdf/style.css.twig"
+#line 223 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
@@ -4796,21 +4836,51 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "pre code { font-size: 1em; }\n"
              ".code { margin: .8em 0; }\n"
              ".code > pre { margin: 0; }\n", 182);
+#line 233 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_394;
+    tpl_value v8 = tpl_null();
+    bool b7 = tpl_var_probe(rt, ctx, self, &N_edition, &v8);
+    if (!b7)
+      v8 = tpl_null();
+    (void)b7;
+    tpl_value v9 = tpl_str("code_line_numbers", 17);
+    tpl_value v6 = tpl_null();
+    bool b5 = tpl_has_attr(rt, v8, v9, &v6);
+    if (!b5)
+      v6 = tpl_null();
+    tpl_value v10;
+    if (b5 && v6.type != TPL_NULL) {
+      v10 = v6;
+    } else {
+      tpl_value v11 = tpl_bool(false);
+      v10 = v11;
+    }
+    bool b12 = tpl_truthy(v10);
+    if (b12) {
+#line 234 "themes/clean/pdf/style.css.twig"
+      tpl_out(rt, "/* code_line_numbers: the engine numbers the lines of a block that resets\n"
+                 "   the counter `line`, in grey in its left padding */\n"
+                 "pre { counter-reset: line; padding-left: 3.2em; }\n", 178);
+    }
+  }
 }
 
-#line 219 "themes/clean/pdf/style.css.twig"
+#line 239 "themes/clean/pdf/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 220 "themes/clean/pdf/style.css.twig"
+#line 240 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
              "figure { margin: 1em 0; break-inside: avoid; }\n"
-             ".figure { text-align: center; }\n"
+             "/* a figure that does not fit where it stands opens the next page, and\n"
+             "   the text flows on below where it was called */\n"
+             ".figure { text-align: center; float: top unless-fit; }\n"
              "img { max-width: 100%; }\n"
              ".caption {\n"
              "  margin-top: .4em;\n"
@@ -4819,34 +4889,46 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  text-align: center;\n"
              "  text-indent: 0;\n"
              "}\n"
-             ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 383);
+             ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 527);
 }
 
-#line 235 "themes/clean/pdf/style.css.twig"
+#line 257 "themes/clean/pdf/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 236 "themes/clean/pdf/style.css.twig"
+#line 258 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
-             ".table { margin: 1em 0; }\n"
-             ".table > .caption { margin: 0 0 .4em; }\n"
-             "table { margin: 0 auto; font-size: .9em; line-height: 1.3; }\n"
+             "/* A table may run over pages (its header set again on each), unlike the\n"
+             "   other figures; its caption stays with its first rows. */\n"
+             ".table { margin: 1em 0; break-inside: auto; }\n"
+             ".table > .caption { margin: 0 0 .4em; break-after: avoid; }\n"
+             "/* as a good book sets them (LaTeX's booktabs): a heavier rule above and\n"
+             "   below, a thin one under the header, no vertical rules */\n"
+             "table {\n"
+             "  margin: 0 auto;\n"
+             "  border-collapse: collapse;\n"
+             "  border-top: .8pt solid #000000;\n"
+             "  border-bottom: .8pt solid #000000;\n"
+             "  font-size: .9em;\n"
+             "  line-height: 1.3;\n"
+             "}\n"
+             "thead { border-bottom: .4pt solid #000000; }\n"
              "th, td {\n"
-             "  padding: .25em .5em;\n"
-             "  border-bottom: .5pt solid #999999;\n"
+             "  padding: .3em .6em;\n"
              "  text-align: left;\n"
              "  text-indent: 0;\n"
              "  vertical-align: top;\n"
+             "  hyphens: manual;\n"
              "}\n"
-             "th { font-weight: bold; }\n", 363);
+             "th { font-weight: bold; vertical-align: bottom; }\n", 825);
 }
 
-#line 251 "themes/clean/pdf/style.css.twig"
+#line 285 "themes/clean/pdf/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4855,16 +4937,16 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v14 = tpl_null();
-#line 252 "themes/clean/pdf/style.css.twig"
+#line 286 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 255 "themes/clean/pdf/style.css.twig"
+#line 289 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_393;
+    rt->loc = &L_395;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_394);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_396);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -4875,11 +4957,11 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 255 "themes/clean/pdf/style.css.twig"
+#line 289 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 256 "themes/clean/pdf/style.css.twig"
+#line 290 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_395;
+    rt->loc = &L_397;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -4891,7 +4973,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 256 "themes/clean/pdf/style.css.twig"
+#line 290 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -4899,9 +4981,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 262 "themes/clean/pdf/style.css.twig"
+#line 296 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_396;
+    rt->loc = &L_398;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -4913,20 +4995,20 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 262 "themes/clean/pdf/style.css.twig"
+#line 296 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
-             ".item.body-start { counter-reset: page 1; }\n"
+             ".item.body-start { counter-reset: page 1 footnote; }\n"
              "\n"
              "/* an item's opening: the label in small capitals above the title */\n"
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
-             "  padding-top: ", 205);
-#line 269 "themes/clean/pdf/style.css.twig"
+             "  padding-top: ", 214);
+#line 303 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_397;
+    rt->loc = &L_399;
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_small, &L_398);
+    v14 = tpl_var(rt, ctx, self, &N_small, &L_400);
     bool b15 = tpl_truthy(v14);
     if (b15) {
       tpl_value v16 = tpl_str("1.2in", 5u);
@@ -4937,7 +5019,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 269 "themes/clean/pdf/style.css.twig"
+#line 303 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -4978,14 +5060,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 308 "themes/clean/pdf/style.css.twig"
+#line 342 "themes/clean/pdf/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 309 "themes/clean/pdf/style.css.twig"
+#line 343 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5004,8 +5086,60 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 326 "themes/clean/pdf/style.css.twig"
+#line 360 "themes/clean/pdf/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_callable *k20 = NULL;
+  tpl_value v2 = tpl_null();
+#line 361 "themes/clean/pdf/style.css.twig"
+  tpl_out(rt, "\n"
+             "/* ---- Cross-references ----------------------------------------------- */\n"
+             "\n"
+             "/* a link to a heading, figure or table elsewhere in the book says on\n"
+             "   which page it is, as Easybook's print theme did */\n"
+             "a.xref::after {\n"
+             "  content: \" (", 232);
+#line 367 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_401;
+    bool b0 = true;
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_402);
+    tpl_value v3 = tpl_str("getLabel", 8u);
+    tpl_value v4 = tpl_str("page", 4u);
+    const tpl_value a5[1] = {v4};
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_403);
+    tpl_value v1 = v6;
+    tpl_value v7;
+    if (b0 && !tpl_is_empty(rt, v1)) {
+      v7 = v1;
+    } else {
+      tpl_value v8 = tpl_str("page", 4u);
+      v7 = v8;
+    }
+    tpl_map *m9 = tpl_map_new(rt->arena, 2);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("\\\\", 2u);
+    tpl_map_set(rt->arena, m9, v10, v11);
+    tpl_value v12 = tpl_str("\"", 1u);
+    tpl_value v13 = tpl_str("\\\"", 2u);
+    tpl_map_set(rt->arena, m9, v12, v13);
+    tpl_value v14 = tpl_map_or_list(rt->arena, m9);
+    const tpl_value a15[2] = {v7, v14};
+    if (!k20)
+      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_404);
+    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_404);
+    tpl_out_value(rt, v16);
+  }
+#line 367 "themes/clean/pdf/style.css.twig"
+  tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
+}
+
+#line 370 "themes/clean/pdf/style.css.twig"
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5014,12 +5148,12 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k19 = NULL;
+  const tpl_callable *k21 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v9 = tpl_null();
@@ -5032,14 +5166,14 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_399;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_400);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_401, &ic0);
+    rt->loc = &L_405;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_406);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_407, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 11 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_402;
+    rt->loc = &L_408;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5061,9 +5195,9 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 12 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_403;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_404);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_405, &ic1);
+    rt->loc = &L_409;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_410);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_411, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5071,7 +5205,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_406;
+    rt->loc = &L_412;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_book, &v17);
     if (!b16)
@@ -5101,28 +5235,28 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m21, v26, v27);
     tpl_value v28 = tpl_map_or_list(rt->arena, m21);
     const tpl_value a29[2] = {v19, v28};
-    if (!k19)
-      k19 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_407);
-    tpl_value v30 = k19->fn(rt, ctx, 2, a29, &L_407);
+    if (!k21)
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_413);
+    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_413);
     tpl_ctx_set(rt, ctx, &N_title_css, v30);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "/* Octavo, theme \"clean\": PDF edition (", 39);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_408;
-    v31 = tpl_var(rt, ctx, self, &N_page, &L_409);
-    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_410, &ic2);
-    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_411);
+    rt->loc = &L_414;
+    v31 = tpl_var(rt, ctx, self, &N_page, &L_415);
+    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_416, &ic2);
+    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_417);
     tpl_out_value(rt, v33);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_412;
+    rt->loc = &L_418;
     tpl_value v34;
-    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_413);
+    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_419);
     bool b36 = tpl_truthy(v35);
     if (b36) {
       tpl_value v37 = tpl_str("two-sided", 9u);
@@ -5137,55 +5271,60 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 15 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_414;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_414);
+    rt->loc = &L_420;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_420);
   }
 #line 97 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_415;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_415);
+    rt->loc = &L_421;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_421);
   }
 #line 160 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_416;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_416);
-  }
-#line 197 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_417;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_417);
-  }
-#line 219 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_418;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_418);
-  }
-#line 235 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_419;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_419);
-  }
-#line 251 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_420;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_420);
-  }
-#line 308 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_421;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_421);
-  }
-#line 326 "themes/clean/pdf/style.css.twig"
-  {
     rt->loc = &L_422;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_422);
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_422);
+  }
+#line 211 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_423;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_423);
+  }
+#line 239 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_424;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_424);
+  }
+#line 257 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_425;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_425);
+  }
+#line 285 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_426;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_426);
+  }
+#line 342 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_427;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_427);
+  }
+#line 360 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_428;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_428);
+  }
+#line 370 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_429;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_429);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5209,12 +5348,12 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_423;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_424);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_425, &ic0);
+    rt->loc = &L_430;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_431);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_432, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_426, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_433, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5225,16 +5364,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_427;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_428);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_429, &ic2);
+    rt->loc = &L_434;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_435);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_436, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_430;
+        rt->loc = &L_437;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5245,22 +5384,22 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_431;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_432);
+    rt->loc = &L_438;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_439);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_433;
+        rt->loc = &L_440;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_434;
+            rt->loc = &L_441;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5271,23 +5410,23 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_435;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_436, &ic3);
+        rt->loc = &L_442;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_443, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_437;
+            rt->loc = &L_444;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_438;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_439, &ic4);
+            rt->loc = &L_445;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_446, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5298,8 +5437,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_440;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_441, &ic5);
+        rt->loc = &L_447;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_448, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5310,7 +5449,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_449;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5321,7 +5460,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_443;
+        rt->loc = &L_450;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5332,8 +5471,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_444;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_445, &ic6);
+    rt->loc = &L_451;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_452, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5343,7 +5482,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5359,26 +5498,26 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_446;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_447);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_448, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_449);
+    rt->loc = &L_453;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_454);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_455, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_456);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_450;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_451, &ic1);
+    rt->loc = &L_457;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_458, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_452;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_453);
+        rt->loc = &L_459;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_460);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5387,16 +5526,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_454;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_455, &ic2);
+    rt->loc = &L_461;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_462, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_456;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_457);
+        rt->loc = &L_463;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_464);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5408,7 +5547,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/clean/pdf/title.twig"
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5427,34 +5566,34 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_458;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_459);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_460, &ic0);
+    rt->loc = &L_465;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_466);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_467, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_461;
+    rt->loc = &L_468;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_462, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_469, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_463);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_470);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_464);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_471);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_465);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_466, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_467);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_472);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_473, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_474);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -5464,23 +5603,23 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/title.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_475;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_468);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_475);
   }
 }
 
 /* ---- toc.twig ---- */
 
 #line 14 "themes/clean/pdf/toc.twig"
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5492,9 +5631,9 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_482, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_489, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_483);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_490);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5502,7 +5641,7 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/clean/pdf/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5511,7 +5650,7 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k22 = NULL;
+  const tpl_callable *k24 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -5520,29 +5659,29 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_499);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_506);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_500, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_507, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k22)
-    k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_501);
-  tpl_value v7 = k22->fn(rt, scope, 2, a6, &L_501);
+  if (!k24)
+    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_508);
+  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_508);
   return v7;
 }
 
 #line 7 "themes/clean/pdf/toc.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k20 = NULL;
-  const tpl_callable *k21 = NULL;
+  const tpl_callable *k22 = NULL;
   const tpl_callable *k23 = NULL;
-  const tpl_callable *k24 = NULL;
+  const tpl_callable *k25 = NULL;
+  const tpl_callable *k26 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -5580,13 +5719,13 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_469;
+    rt->loc = &L_476;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_469);
+    tpl_import(rt, self, 0, v0, &L_476);
   }
 #line 9 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_477;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5619,7 +5758,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_478;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5647,35 +5786,35 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_479;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_473;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_474);
+    rt->loc = &L_480;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_481);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_475);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_482);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_476;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_477);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_478, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_479, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_480);
+        rt->loc = &L_483;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_484);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_485, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_486, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_487);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_481;
+            rt->loc = &L_488;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5694,27 +5833,27 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_484);
-            tpl_value v47 = k20->fn(rt, it31.scope, 2, a46, &L_484);
+            if (!k22)
+              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_491);
+            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_491);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_485;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_486);
+            rt->loc = &L_492;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_493);
             const tpl_value a49[1] = {v48};
-            if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_487);
-            bool b50 = tpl_truthy(k21->fn(rt, it31.scope, 1, a49, &L_487));
+            if (!k23)
+              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
+            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_494));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_488);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_489, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_495);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_496, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_490, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_497, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5723,20 +5862,20 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/clean/pdf/toc.twig"
               {
-                rt->loc = &L_491;
+                rt->loc = &L_498;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_492);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_493, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_499);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_500, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_494, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_501, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_495, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_502, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5748,18 +5887,18 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_496;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_497);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_498);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_503;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_504);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_505);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k23)
-              k23 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_502);
-            tpl_value v73 = k23->fn(rt, it31.scope, 2, a72, &L_502);
+            if (!k25)
+              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_509);
+            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_509);
             const tpl_value a74[2] = {v69, v73};
-            if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_503);
-            tpl_value v75 = k24->fn(rt, it31.scope, 2, a74, &L_503);
+            if (!k26)
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_510);
+            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_510);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5768,27 +5907,27 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_504;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_505);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_506, &ic7);
+    rt->loc = &L_511;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_512);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_513, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/clean/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_507;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_508);
+    rt->loc = &L_514;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_515);
     const tpl_value a79[1] = {v78};
-    if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_509);
-    bool b80 = !tpl_truthy(k21->fn(rt, ctx, 1, a79, &L_509));
+    if (!k23)
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_516);
+    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_516));
     if (b80) {
 #line 23 "themes/clean/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_510;
+        rt->loc = &L_517;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -5799,25 +5938,25 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_511;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_512, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_513, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_514);
+            rt->loc = &L_518;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_519, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_520, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_521);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_515;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_516, &ic10);
+            rt->loc = &L_522;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_523, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_517;
+            rt->loc = &L_524;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -5833,7 +5972,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_518, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_525, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -5843,9 +5982,9 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_519;
+            rt->loc = &L_526;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_520);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_527);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"
@@ -5859,19 +5998,19 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/toc.twig"
-static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 6 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_521;
+    rt->loc = &L_528;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_521);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_528);
   }
 }
-#line 5875 "clean_pdf.c"
+#line 6014 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7054,7 +7193,9 @@ static const char T28_source[] =
     "{% endif %}\n"
     "{% endblock %}\n"
     "{% block content %}\n"
-    "{{ item.content }}\n"
+    "{#- links to headings, figures and tables in the text are cross-references\n"
+    "    (`a.xref`: the style sheet adds their page); footnote calls are not -#}\n"
+    "{{ item.content|replace({'<a href=\"#': '<a class=\"xref\" href=\"#', '<a href=\"#fn-': '<a href=\"#fn-', '<a href=\"#fnref-': '<a href=\"#fnref-'}) }}\n"
     "{% endblock %}\n"
     "</section>\n";
 static const tpl_template T28 = {
@@ -7064,7 +7205,7 @@ static const tpl_template T28 = {
   .nblocks = 2,
   .blocks = T28_blocks,
   .source = T28_source,
-  .source_len = 1242,
+  .source_len = 1518,
   .ast = NULL,
 };
 
@@ -7370,7 +7511,7 @@ static const tpl_template T39 = {
 };
 
 /* style.css.twig */
-static const tpl_block_def T40_blocks[9] = {
+static const tpl_block_def T40_blocks[10] = {
   {.name = {"page", 4u, 0x815dfa76u}, .fn = fn54, .owner = &T40, .node = NULL},
   {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T40, .node = NULL},
   {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T40, .node = NULL},
@@ -7379,7 +7520,8 @@ static const tpl_block_def T40_blocks[9] = {
   {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T40, .node = NULL},
   {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T40, .node = NULL},
   {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T40, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T40, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn62, .owner = &T40, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn63, .owner = &T40, .node = NULL},
 };
 static const char T40_source[] =
     "{#- The stylesheet of the PDF edition, read by Octavo's typesetter (the\n"
@@ -7564,6 +7706,23 @@ static const char T40_source[] =
     ".admonition.warning, .admonition.error { border-left-width: 3pt; }\n"
     ".admonition.aside { border-left-style: dotted; }\n"
     "\n"
+    ".footnote-ref { font-size: .75em; vertical-align: super; line-height: 0; }\n"
+    "/* the way back to the text is for screens */\n"
+    ".footnote-backref { display: none; }\n"
+    "/* Footnotes stand at the foot of the page that calls them, numbered\n"
+    "   from 1 in each item (move the counter-reset to number them through the\n"
+    "   book); `.footnotes` is the end-of-chapter list of other editions. */\n"
+    ".footnote {\n"
+    "  float: footnote;\n"
+    "  font-size: .8em;\n"
+    "  line-height: 1.3;\n"
+    "  text-indent: 0;\n"
+    "  text-align: justify;\n"
+    "  hyphens: auto;\n"
+    "}\n"
+    ".footnote p { margin: 0; text-indent: 0; }\n"
+    ".footnote p + p { text-indent: 1em; }\n"
+    ".item { counter-reset: footnote; }\n"
     ".footnotes {\n"
     "  margin-top: 2em;\n"
     "  padding-top: .4em;\n"
@@ -7571,9 +7730,6 @@ static const char T40_source[] =
     "  font-size: .85em;\n"
     "  line-height: 1.3;\n"
     "}\n"
-    ".footnote-ref { font-size: .75em; vertical-align: super; line-height: 0; }\n"
-    "/* the way back to the text is for screens */\n"
-    ".footnote-backref { display: none; }\n"
     "\n"
     "/* {pagebreak} */\n"
     ".page-break { break-after: page; height: 0; margin: 0; }\n"
@@ -7584,7 +7740,8 @@ static const char T40_source[] =
     "\n"
     "code, kbd, samp, pre { font-family: \"DejaVu Sans Mono\", monospace; }\n"
     "code, kbd, samp { font-size: .85em; hyphens: manual; }\n"
-    "/* lines of code are never broken: a smaller size on small pages */\n"
+    "/* a smaller size on small pages; a line longer than the measure wraps,\n"
+    "   at a space if it has one, each continuation starting with a grey mark */\n"
     "pre {\n"
     "  margin: .8em 0;\n"
     "  padding: .5em .7em;\n"
@@ -7599,13 +7756,20 @@ static const char T40_source[] =
     "pre code { font-size: 1em; }\n"
     ".code { margin: .8em 0; }\n"
     ".code > pre { margin: 0; }\n"
+    "{% if edition.code_line_numbers ?\? false %}\n"
+    "/* code_line_numbers: the engine numbers the lines of a block that resets\n"
+    "   the counter `line`, in grey in its left padding */\n"
+    "pre { counter-reset: line; padding-left: 3.2em; }\n"
+    "{% endif %}\n"
     "{% endblock %}\n"
     "{% block figures %}\n"
     "\n"
     "/* ---- Figures -------------------------------------------------------- */\n"
     "\n"
     "figure { margin: 1em 0; break-inside: avoid; }\n"
-    ".figure { text-align: center; }\n"
+    "/* a figure that does not fit where it stands opens the next page, and\n"
+    "   the text flows on below where it was called */\n"
+    ".figure { text-align: center; float: top unless-fit; }\n"
     "img { max-width: 100%; }\n"
     ".caption {\n"
     "  margin-top: .4em;\n"
@@ -7620,17 +7784,29 @@ static const char T40_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
-    ".table { margin: 1em 0; }\n"
-    ".table > .caption { margin: 0 0 .4em; }\n"
-    "table { margin: 0 auto; font-size: .9em; line-height: 1.3; }\n"
+    "/* A table may run over pages (its header set again on each), unlike the\n"
+    "   other figures; its caption stays with its first rows. */\n"
+    ".table { margin: 1em 0; break-inside: auto; }\n"
+    ".table > .caption { margin: 0 0 .4em; break-after: avoid; }\n"
+    "/* as a good book sets them (LaTeX's booktabs): a heavier rule above and\n"
+    "   below, a thin one under the header, no vertical rules */\n"
+    "table {\n"
+    "  margin: 0 auto;\n"
+    "  border-collapse: collapse;\n"
+    "  border-top: .8pt solid #000000;\n"
+    "  border-bottom: .8pt solid #000000;\n"
+    "  font-size: .9em;\n"
+    "  line-height: 1.3;\n"
+    "}\n"
+    "thead { border-bottom: .4pt solid #000000; }\n"
     "th, td {\n"
-    "  padding: .25em .5em;\n"
-    "  border-bottom: .5pt solid #999999;\n"
+    "  padding: .3em .6em;\n"
     "  text-align: left;\n"
     "  text-indent: 0;\n"
     "  vertical-align: top;\n"
+    "  hyphens: manual;\n"
     "}\n"
-    "th { font-weight: bold; }\n"
+    "th { font-weight: bold; vertical-align: bottom; }\n"
     "{% endblock %}\n"
     "{% block items %}\n"
     "\n"
@@ -7645,7 +7821,7 @@ static const char T40_source[] =
     "/* the edition notice right after the title page, on its back */\n"
     ".item.verso { break-before: {{ two_sided ? 'left' : 'page' }}; }\n"
     "/* the body's first page is page 1 */\n"
-    ".item.body-start { counter-reset: page 1; }\n"
+    ".item.body-start { counter-reset: page 1 footnote; }\n"
     "\n"
     "/* an item's opening: the label in small capitals above the title */\n"
     ".item > h1 {\n"
@@ -7707,15 +7883,25 @@ static const char T40_source[] =
     "  content: leader('.') target-counter(attr(href), page);\n"
     "}\n"
     "{% endblock %}\n"
+    "{% block references %}\n"
+    "\n"
+    "/* ---- Cross-references ----------------------------------------------- */\n"
+    "\n"
+    "/* a link to a heading, figure or table elsewhere in the book says on\n"
+    "   which page it is, as Easybook's print theme did */\n"
+    "a.xref::after {\n"
+    "  content: \" ({{ app.getLabel('page')|default('page')|replace({'\\\\': '\\\\\\\\', '\"': '\\\\\"'}) }} \" target-counter(attr(href), page) \")\";\n"
+    "}\n"
+    "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
 static const tpl_template T40 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .nblocks = 9,
+  .body = fn64,
+  .nblocks = 10,
   .blocks = T40_blocks,
   .source = T40_source,
-  .source_len = 11070,
+  .source_len = 12851,
   .ast = NULL,
 };
 
@@ -7738,7 +7924,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
+  .body = fn65,
   .source = T41_source,
   .source_len = 744,
   .ast = NULL,
@@ -7760,7 +7946,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn66,
   .source = T42_source,
   .source_len = 313,
   .ast = NULL,
@@ -7768,7 +7954,7 @@ static const tpl_template T42 = {
 
 /* title.twig */
 static const tpl_block_def T43_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn66, .owner = &T43, .node = NULL},
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn67, .owner = &T43, .node = NULL},
 };
 static const char T43_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
@@ -7781,7 +7967,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .nblocks = 1,
   .blocks = T43_blocks,
   .source = T43_source,
@@ -7791,7 +7977,7 @@ static const tpl_template T43 = {
 
 /* toc.twig */
 static const tpl_block_def T44_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn68, .owner = &T44, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn69, .owner = &T44, .node = NULL},
 };
 static const char T44_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
@@ -7826,7 +8012,7 @@ static const char T44_source[] =
 static const tpl_template T44 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn71,
+  .body = fn72,
   .nblocks = 1,
   .blocks = T44_blocks,
   .source = T44_source,

@@ -1438,6 +1438,36 @@ static void md_note_ref_markup(md *m, const md_note_ref *r,
   cmark_node_set_literal(r->node, sb_cstr(&m->sb));
 }
 
+/* Notes for the typesetter: each note's content takes the place of its
+ * first reference, in an element the print theme floats to the foot of
+ * the page (the engine numbers it); later references to the same note
+ * stay links to it. */
+static void md_page_notes(md *m, const char **note_ids,
+                          const size_t *first_ref) {
+  for (size_t i = 0; i < m->nnotes; i++) {
+    if (first_ref[i] == SIZE_MAX) {
+      cmark_node_free(m->notes[i]);
+      continue;
+    }
+    md_sb body = {.a = m->a};
+    sb_adds(&body, "<span class=\"footnote\" id=\"");
+    sb_add_escaped(&body, note_ids[i], strlen(note_ids[i]));
+    sb_adds(&body, "\">");
+    for (cmark_node *c = cmark_node_first_child(m->notes[i]); c;
+         c = cmark_node_next(c)) {
+      char *html = md_render_node(m, c);
+      size_t len = strlen(html);
+      while (len && html[len - 1] == '\n')
+        len--;
+      sb_add(&body, html, len);
+      free(html);
+    }
+    sb_adds(&body, "</span>");
+    cmark_node_set_literal(m->refs[first_ref[i]].node, sb_cstr(&body));
+    cmark_node_free(m->notes[i]);
+  }
+}
+
 /* Footnotes: ids first (the references' markup needs them), then the
  * notes as one list at the end, each with links back to its references. */
 static void md_finish_notes(md *m) {
@@ -1467,6 +1497,10 @@ static void md_finish_notes(md *m) {
     md_note_ref_markup(m, r, note_ids[r->number - 1]);
   }
 
+  if (m->opt->page_notes) {
+    md_page_notes(m, note_ids, first_ref);
+    return;
+  }
   /* EPUB readers show a note in a pop-up when it is an aside marked as a
    * footnote; a list cannot hold asides, so there each note carries its
    * number itself. */

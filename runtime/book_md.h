@@ -128,6 +128,10 @@ typedef struct bk_md_options {
   bool epub;                   /* EPUB 3 notes: epub:type="noteref" on
                                   references, each note an <aside
                                   epub:type="footnote"> */
+  bool page_notes;             /* PDF: each note set where it is first
+                                  called, <span class="footnote"
+                                  id="fn-…">…</span>, for the typesetter to
+                                  move to the foot of the page */
   const char *backref_label;   /* aria-label of a note's link back to the
                                   text, in the book's language; NULL: "Back
                                   to the text" */

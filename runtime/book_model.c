@@ -817,6 +817,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.extract_title = true;
   mo.backref_label = bk_label(e, "back_to_text", tpl_null());
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
+  mo.page_notes = !strcmp(e->format, "pdf");
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;

@@ -13,11 +13,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "css.h"
+#include "pdf_cover.h"
 #include "tpl_interp.h"
 #include "ts_engine.h"
+
+/* The sRGB profile PDF/A's output intent embeds: ICC version 2, as PDF
+ * 1.4 reads (Debian's libgs-common). */
+#ifndef OCTAVO_SRGB_ICC
+#define OCTAVO_SRGB_ICC "/usr/share/color/icc/ghostscript/srgb.icc"
+#endif
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"
@@ -32,6 +41,12 @@ typedef struct pdf_job {
   const char *book_css_dir;   /* its folder, relative to the book */
   tpl_map *images;            /* an <img> src → the path written in the
                                  Markdown (images_base_dir undone) */
+  struct image_at {
+    const char *src;  /* as the <img> has it */
+    const char *file; /* where the Markdown wrote it */
+    unsigned line, col;
+  } * image_at; /* every local image of the Markdown, for messages */
+  size_t nimage_at;
 } pdf_job;
 
 /* Where config.yml wrote a value of the edition, for messages. */
@@ -286,6 +301,113 @@ static int page_size(bk_edition *e, double *w, double *h) {
   return 0;
 }
 
+/* ---- print production ------------------------------------------------ */
+
+/* The edition's bleed, crop_marks and pdf_a: what @page rules do not set
+ * comes from them. */
+static int print_options(bk_edition *e, ts_engine_input *in) {
+  tpl_value bleed = bk_get(e->edition, "bleed");
+  if (bleed.type != TPL_NULL) {
+    bk_pos pos = edition_pos(e, "bleed");
+    /* a bare number has no unit: only 0 means something */
+    const char *text =
+        bleed.type == TPL_STR   ? tpl_arena_strndup(e->a, bleed.u.s, bleed.len)
+        : bleed.type == TPL_INT ? bk_aprintf(e->a, "%lld", (long long)bleed.u.i)
+        : bleed.type == TPL_FLOAT ? bk_aprintf(e->a, "%g", bleed.u.f)
+                                  : NULL;
+    css_token *toks = NULL;
+    size_t n =
+        text ? css_tokenize(e->a, text, strlen(text), pos.file, e->rep, &toks)
+             : 0;
+    css_length l;
+    bool zero = text && !strcmp(text, "0");
+    if (!zero &&
+        (!text || !css_read_length(toks, n, &l) || l.unit == CSS_U_NONE ||
+         l.unit == CSS_U_PERCENT || l.value < 0)) {
+      bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+                "bad bleed '%s' (use a length such as 3mm or 0.125in)",
+                text ? text : "(not a string)");
+      return -1;
+    }
+    in->bleed = zero ? 0 : css_length_pt(l, 12, 12, 0);
+  }
+  tpl_value marks = bk_get(e->edition, "crop_marks");
+  if (marks.type == TPL_BOOL)
+    in->marks = marks.u.b ? TS_MARKS_CROP : 0;
+  else if (marks.type != TPL_NULL) {
+    bk_pos pos = edition_pos(e, "crop_marks");
+    bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+              "crop_marks must be true or false");
+    return -1;
+  }
+  tpl_value pdfa = bk_get(e->edition, "pdf_a");
+  if (pdfa.type != TPL_NULL && pdfa.type != TPL_BOOL) {
+    bk_pos pos = edition_pos(e, "pdf_a");
+    bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+              "pdf_a must be true or false");
+    return -1;
+  }
+  if (pdfa.type == TPL_BOOL && pdfa.u.b) {
+    if (access(OCTAVO_SRGB_ICC, R_OK) != 0) {
+      bk_pos pos = edition_pos(e, "pdf_a");
+      bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+                "pdf_a needs the sRGB profile " OCTAVO_SRGB_ICC
+                " (Debian's package libgs-common)");
+      return -1;
+    }
+    in->pdfa_icc = OCTAVO_SRGB_ICC;
+  }
+  return 0;
+}
+
+/* The cover, where Easybook looked for cover.pdf: Resources/Templates/
+ * <edition>/, pdf/, then Resources/Templates/; cover.jpg and cover.png
+ * (Octavo's) in the same places, a cover.pdf anywhere first. */
+static const char *find_cover(bk_edition *e, bool *is_pdf) {
+  const char *dirs[] = {e->name, "pdf", ""};
+  const char *names[] = {"cover.pdf", "cover.jpg", "cover.jpeg", "cover.png"};
+  for (size_t k = 0; k < 4; k++)
+    for (size_t i = 0; i < 3; i++) {
+      if (i == 1 && !strcmp(e->name, "pdf"))
+        continue;
+      const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s", dirs[i],
+                                   dirs[i][0] ? "/" : "", names[k]);
+      bool missing;
+      const char *abs = bk_book_path(e, "", rel, rel, 0, 0, &missing);
+      if (abs) {
+        *is_pdf = k == 0;
+        return abs;
+      }
+    }
+  return NULL;
+}
+
+/* A cover file replaces the theme's typographic cover, as in Easybook:
+ * the cover items leave the contents (and the lists that follow them). */
+static void drop_cover_items(bk_edition *e) {
+  tpl_list *items = tpl_list_new(e->a, e->nitems);
+  tpl_list *figs = tpl_list_new(e->a, e->nitems);
+  tpl_list *tabs = tpl_list_new(e->a, e->nitems);
+  size_t n = 0;
+  for (size_t i = 0; i < e->nitems; i++) {
+    if (!strcmp(e->items[i].element, "cover"))
+      continue;
+    items->items[n] = e->items_list.u.list->items[i];
+    figs->items[n] =
+        e->figures.type == TPL_LIST ? e->figures.u.list->items[i] : tpl_null();
+    tabs->items[n] =
+        e->tables.type == TPL_LIST ? e->tables.u.list->items[i] : tpl_null();
+    e->items[n++] = e->items[i];
+  }
+  items->len = figs->len = tabs->len = n;
+  e->nitems = n;
+  e->items_list = tpl_list_value(items);
+  if (e->figures.type == TPL_LIST)
+    e->figures = tpl_list_value(figs);
+  if (e->tables.type == TPL_LIST)
+    e->tables = tpl_list_value(tabs);
+}
+
 /* How messages name the theme's sheet: the book's own style.css.twig
  * when it has one, else the built-in theme's. */
 static const char *theme_css_name(bk_edition *e) {
@@ -346,13 +468,64 @@ static const char *resolve(void *user, const char *url, const char *base,
     tpl_value written;
     if (tpl_map_get_str(j->images, url, strlen(url), &written))
       rel = tpl_arena_strndup(e->a, written.u.s, written.len);
+    /* an image: messages name the Markdown that wrote it */
+    for (size_t i = 0; i < j->nimage_at; i++)
+      if (!strcmp(j->image_at[i].src, url)) {
+        base = j->image_at[i].file;
+        line = j->image_at[i].line;
+        col = j->image_at[i].col;
+        break;
+      }
   }
   bool missing = false;
   const char *abs = bk_book_path(e, dir, rel, base, line, col, &missing);
   if (!abs && missing)
     bk_report(e->rep, BK_ERROR, base, line, col, "'%s' not found in %s%s", rel,
               dir[0] ? dir : "the book's folder", dir[0] ? "/" : "");
+  if (abs && !strcmp(dir, "Contents")) {
+    unsigned w, h;
+    double dpi;
+    ts_image_status st = ts_image_probe(abs, &w, &h, &dpi);
+    const char *dot = strrchr(rel, '.');
+    bool named = dot && (!strcasecmp(dot, ".png") || !strcasecmp(dot, ".jpg") ||
+                         !strcasecmp(dot, ".jpeg"));
+    if (st == TS_IMAGE_UNREADABLE || (st == TS_IMAGE_UNSUPPORTED && named)) {
+      bk_report(e->rep, BK_ERROR, base, line, col,
+                "'%s' cannot be read as a %s image", rel,
+                dot && !strcasecmp(dot, ".png") ? "PNG" : "PNG or JPEG");
+      return NULL;
+    }
+    if (st == TS_IMAGE_UNSUPPORTED) {
+      bk_report(e->rep, BK_WARNING, base, line, col,
+                "'%s' is neither PNG nor JPEG, which are what a PDF can hold "
+                "here; its alternative text stands in",
+                rel);
+      return NULL;
+    }
+  }
   return abs;
+}
+
+/* Where the Markdown wrote each local image, by its <img> src. */
+static void image_places(pdf_job *j) {
+  bk_edition *e = j->e;
+  const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
+  bool plain_base =
+      !strstr(base, "..") && base[0] != '/' && !strstr(base, "://");
+  size_t n = 0;
+  for (size_t i = 0; i < e->nitems; i++)
+    n += e->items[i].md.nimages;
+  j->image_at = tpl_arena_calloc(e->a, n ? n : 1, sizeof *j->image_at);
+  for (size_t i = 0; i < e->nitems; i++)
+    for (size_t k = 0; k < e->items[i].md.nimages; k++) {
+      const bk_md_ref *r = &e->items[i].md.images[k];
+      const char *src = r->target;
+      if (plain_base && !strncmp(src, "images/", 7))
+        src = bk_aprintf(e->a, "%s%s", base, src + 7);
+      j->image_at[j->nimage_at++] = (struct image_at){
+          src, e->items[i].file ? e->items[i].file : "config.yml", r->line,
+          r->col};
+    }
 }
 
 /* The images of the Markdown, by the src their <img> has. */
@@ -418,6 +591,20 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   double width, height;
   if (page_size(e, &width, &height) != 0)
     return -1;
+  ts_engine_input in = {0};
+  if (print_options(e, &in) != 0)
+    return -1;
+  bool cover_is_pdf = false;
+  const char *cover = find_cover(e, &cover_is_pdf);
+  const char *cover_name = cover ? cover + strlen(e->book_dir) + 1 : NULL;
+  if (cover) {
+    drop_cover_items(e);
+    if (cover_is_pdf &&
+        (in.front_pages = pdf_cover_pages(cover, cover_name, e->rep)) < 0)
+      return -1;
+    if (!cover_is_pdf)
+      in.cover_image = cover;
+  }
   mark_matter(e);
   if (bk_decorate_items(e) != 0)
     return -1;
@@ -435,6 +622,7 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   pdf_job j = {.e = e};
   j.theme_css_name = theme_css_name(e);
   j.images = image_map(e);
+  image_places(&j);
   const css_stylesheet *sheets[2];
   size_t nsheets = 0;
   const char *theme_text = NULL;
@@ -495,13 +683,13 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
     return -1;
   info.has_date = true;
 
-  ts_engine_input in = {0};
   in.xhtml = xhtml;
   in.len = len;
   in.name = "book.xhtml";
   in.sheets = sheets;
   in.nsheets = nsheets;
   in.lang = lang;
+  in.links_checked = true; /* the Markdown's links were, at their lines */
   in.page_width = width;
   in.page_height = height;
   in.resolve = resolve;
@@ -511,10 +699,18 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.rep = e->rep;
   in.xml_doc = dh->doc;
   ts_engine_stats stats = {0};
-  int typeset = ts_engine_render(
-      e->a, &in, bk_aprintf(e->a, "%s/book.pdf", o->tmp_dir), &stats);
+  const char *pdf_path = bk_aprintf(e->a, "%s/book.pdf", o->tmp_dir);
+  /* with a cover PDF the engine's file is the body, merged after it */
+  const char *body_path =
+      cover_is_pdf ? bk_aprintf(e->a, "%s/.book-body.pdf", o->tmp_dir)
+                   : pdf_path;
+  int typeset = ts_engine_render(e->a, &in, body_path, &stats);
   xmlFreeDoc(dh->doc);
   dh->doc = NULL;
+  if (typeset == 0 && cover_is_pdf) {
+    typeset = pdf_cover_merge(cover, cover_name, body_path, pdf_path, e->rep);
+    unlink(body_path);
+  }
   if (typeset != 0)
     return -1;
   /* -v: what the typesetter did, as a note (only main prints). */

@@ -227,13 +227,21 @@ typedef enum css_string_policy {
   CSS_SP_FIRST_EXCEPT,
 } css_string_policy;
 
+/* target-text(attr(x), part): which text of the target is printed. */
+typedef enum css_target_part {
+  CSS_TP_CONTENT = 0, /* content, content(text): its text content */
+  CSS_TP_BEFORE,      /* before, content(before): its ::before */
+  CSS_TP_AFTER,       /* after, content(after): its ::after */
+} css_target_part;
+
 typedef struct css_content_item {
   css_content_kind kind;
   const char *text;
   /* css_counter_style, for CSS_C_COUNTER_PAGE, _PAGES, _TARGET_COUNTER
    * and CSS_C_COUNTER; 0 (decimal) for the others. */
   int counter_style;
-  /* css_string_policy, for CSS_C_STRING_REF; 0 (first) for the others. */
+  /* css_string_policy, for CSS_C_STRING_REF; css_target_part for
+   * CSS_C_TARGET_TEXT; 0 for the others. */
   int string_policy;
 } css_content_item;
 

@@ -18,6 +18,7 @@ typedef enum val_kind {
   V_LENGTH,    /* a length or %, or one of kw */
   V_LENGTH_NN, /* the same, not negative */
   V_KEYWORD,   /* one of kw */
+  V_KEYWORDS,  /* one or more of kw, each once */
   V_INTEGER,   /* a positive integer */
   V_LINE_HEIGHT,
   V_FONT_SIZE,
@@ -124,11 +125,12 @@ static const prop_info props[CSS_P_COUNT] = {
     [CSS_P_MAX_WIDTH] = {"max-width", V_LENGTH_NN, false, "none"},
     [CSS_P_HEIGHT] = {"height", V_LENGTH_NN, false, "auto"},
     [CSS_P_MIN_HEIGHT] = {"min-height", V_LENGTH_NN, false, "auto"},
-    [CSS_P_FLOAT] = {"float", V_KEYWORD, false, "none left right footnote"},
+    [CSS_P_FLOAT] = {"float", V_KEYWORDS, false,
+                     "none left right footnote top bottom unless-fit next"},
     [CSS_P_LIST_STYLE_POSITION] = {"list-style-position", V_KEYWORD, true,
                                    "inside outside"},
-    [CSS_P_BLEED] = {"bleed", V_LENGTH_NN, false, NULL},
-    [CSS_P_MARKS] = {"marks", V_ANY, false, NULL},
+    [CSS_P_BLEED] = {"bleed", V_LENGTH_NN, false, "auto"},
+    [CSS_P_MARKS] = {"marks", V_KEYWORDS, false, "none crop cross"},
     [CSS_P_BORDER_COLLAPSE] = {"border-collapse", V_KEYWORD, true,
                                "separate collapse"},
     [CSS_P_CAPTION_SIDE] = {"caption-side", V_KEYWORD, true, "top bottom"},
@@ -555,8 +557,22 @@ static bool content_item(tpl_arena *a, const css_token *v, size_t n, size_t *i,
   return false;
 }
 
+/* target-text's second argument, as GCPM spells it (content, before,
+ * after) or as content()'s argument (text, before, after). */
+static bool target_part(const char *w, int *part) {
+  if (!strcasecmp(w, "content") || !strcasecmp(w, "text"))
+    *part = CSS_TP_CONTENT;
+  else if (!strcasecmp(w, "before"))
+    *part = CSS_TP_BEFORE;
+  else if (!strcasecmp(w, "after"))
+    *part = CSS_TP_AFTER;
+  else
+    return false;
+  return true;
+}
+
 /* target-counter(attr(X), page[, style]) and target-text(attr(X)[,
- * content]) spelled out: the nested function makes func_args's flat view
+ * part]) spelled out: the nested function makes func_args's flat view
  * awkward, so they are matched token by token. */
 static bool target_func(const css_token *v, size_t n, size_t *i,
                         css_content_item *it) {
@@ -590,23 +606,38 @@ static bool target_func(const css_token *v, size_t n, size_t *i,
       return false;
     SKIP_WS;
   }
+  int part = CSS_TP_CONTENT;
   if (p < n && v[p].type == CSS_T_COMMA) {
     p++;
     SKIP_WS;
-    /* target-text's one supported part is the target's content. */
-    if (p >= n || v[p].type != CSS_T_IDENT ||
-        (!counter && strcasecmp(v[p].text, "content") != 0))
+    if (counter) {
+      if (p >= n || v[p].type != CSS_T_IDENT)
+        return false;
+      counter_style(v[p++].text, &cs);
+    } else if (p < n && tok_is(&v[p], CSS_T_FUNCTION, "content")) {
+      /* content(text), content(before), content(after); content() is
+         the text */
+      p++;
+      SKIP_WS;
+      if (p < n && v[p].type == CSS_T_IDENT) {
+        if (!target_part(v[p].text, &part))
+          return false;
+        p++;
+        SKIP_WS;
+      }
+      if (p >= n || v[p++].type != CSS_T_RPAREN)
+        return false;
+    } else if (p >= n || v[p].type != CSS_T_IDENT ||
+               !target_part(v[p++].text, &part)) {
       return false;
-    if (counter)
-      counter_style(v[p].text, &cs);
-    p++;
+    }
     SKIP_WS;
   }
   if (p >= n || v[p++].type != CSS_T_RPAREN)
     return false;
 #undef SKIP_WS
   *it = (css_content_item){counter ? CSS_C_TARGET_COUNTER : CSS_C_TARGET_TEXT,
-                           name->text, cs, 0};
+                           name->text, cs, part};
   *i = p;
   return true;
 }
@@ -922,6 +953,17 @@ static bool value_ok(tpl_arena *a, css_prop p, const css_token *v, size_t n) {
     return is_length_value(v, n, true);
   case V_KEYWORD:
     return false;
+  case V_KEYWORDS:
+    for (size_t i = 0; i < n; i++) {
+      if (v[i].type == CSS_T_WHITESPACE)
+        continue;
+      if (v[i].type != CSS_T_IDENT || !in_list(pi->kw, v[i].text))
+        return false;
+      for (size_t k = 0; k < i; k++)
+        if (v[k].type == CSS_T_IDENT && !strcasecmp(v[k].text, v[i].text))
+          return false;
+    }
+    return n > 0;
   case V_INTEGER:
     return n == 1 && v->type == CSS_T_NUMBER && v->is_integer && v->num >= 1;
   case V_LINE_HEIGHT:

@@ -49,50 +49,70 @@ void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
             first);
 }
 
-static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
-  /* every reference the layout set, with what it now prints */
-  size_t n = 0, cap = 0;
-  const char **ids = NULL, **texts = NULL;
-  *changed = false;
-  for (size_t i = 0; i < c->vl.n; i++) {
-    const ts_vitem *it = &c->vl.items[i];
-    if (it->type != TS_V_LINE)
-      continue;
-    const ts_vline *ln = it->u.line;
-    for (size_t k = 0; k < ln->nrefs; k++) {
-      const char *t =
-          ts_pages_ref(c, pg, ln->refs[k].target, ln->refs[k].style);
-      if (!t)
-        t = "??";
-      const char *old = NULL;
-      for (size_t r = 0; r < c->nrefs; r++)
-        if (!strcmp(c->ref_ids[r], ln->refs[k].target)) {
-          old = c->ref_texts[r];
-          break;
-        }
-      const ts_pageref *r = &ln->refs[k];
-      if (r->column) {
-        /* a number in a leader's column changes nothing unless it no
-           longer fits */
-        ts_cstyle st = {.face = r->face, .size = r->size};
-        if (ts_text_width(&st, t) > r->width + 0.01)
-          *changed = true;
-      } else if (!old || strcmp(old, t)) {
+/* What the references of a pass print, by target, for the next pass. */
+typedef struct ref_list {
+  const char **ids, **texts;
+  size_t n, cap;
+} ref_list;
+
+static void collect_line(ts_ctx *c, ts_pages *pg, const ts_vline *ln,
+                         ref_list *out, bool *changed) {
+  for (size_t k = 0; k < ln->nrefs; k++) {
+    const ts_pageref *r = &ln->refs[k];
+    const char *t = ts_pages_ref(c, pg, r->target, r->style);
+    if (!t)
+      t = "??";
+    if (r->column) {
+      /* a number in a leader's column changes nothing unless it no
+         longer fits */
+      ts_cstyle st = {.face = r->face, .size = r->size};
+      if (ts_text_width(&st, t) > r->width + 0.01)
         *changed = true;
-      }
-      if (n == cap) {
-        cap = cap ? cap * 2 : 64;
-        ids = ts_grow(c->a, ids, n, cap, sizeof *ids);
-        texts = ts_grow(c->a, texts, n, cap, sizeof *texts);
-      }
-      ids[n] = ln->refs[k].target;
-      texts[n] = t;
-      n++;
+    } else {
+      /* in the text, the reference took the width of what it printed in
+         the previous pass: other text is another width */
+      const char *old = NULL;
+      for (size_t i = 0; i < c->nrefs && !old; i++)
+        if (!strcmp(c->ref_ids[i], r->target))
+          old = c->ref_texts[i];
+      if (!old || strcmp(old, t))
+        *changed = true;
     }
+    if (out->n == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 64;
+      out->ids = ts_grow(c->a, out->ids, out->n, cap, sizeof *out->ids);
+      out->texts = ts_grow(c->a, out->texts, out->n, cap, sizeof *out->texts);
+      out->cap = cap;
+    }
+    out->ids[out->n] = r->target;
+    out->texts[out->n] = t;
+    out->n++;
   }
-  c->ref_ids = ids;
-  c->ref_texts = texts;
-  c->nrefs = n;
+}
+
+static void collect_list(ts_ctx *c, ts_pages *pg, const ts_vlist *vl,
+                         ref_list *out, bool *changed) {
+  for (size_t i = 0; i < vl->n; i++) {
+    const ts_vitem *it = &vl->items[i];
+    if (it->type == TS_V_LINE)
+      collect_line(c, pg, it->u.line, out, changed);
+    else if (it->type == TS_V_BOX)
+      for (size_t k = 0; k < it->u.box->nlines; k++)
+        collect_line(c, pg, it->u.box->lines[k].line, out, changed);
+  }
+}
+
+/* Every reference the layout set, in lines, boxes (table rows) and
+ * footnotes, with what it now prints; changed when a reference would
+ * print other text than the width it was laid out with allows. */
+static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
+  ref_list out = {0};
+  *changed = false;
+  collect_list(c, pg, &c->vl, &out, changed);
+  collect_list(c, pg, &c->notes, &out, changed);
+  c->ref_ids = out.ids;
+  c->ref_texts = out.texts;
+  c->nrefs = out.n;
 }
 
 /* @font-face rules: each names a family, a weight, a style and a file,
@@ -215,5 +235,6 @@ int ts_engine_render(tpl_arena *a, const ts_engine_input *in,
     *stats = st;
   tpl_arena_free(c->pa);
   free(c->vl.items);
+  free(c->notes.items);
   return rc;
 }

@@ -4,6 +4,7 @@
 add_library(octavo_pdfengine STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_engine.c
             ${CMAKE_CURRENT_LIST_DIR}/ts_style.c
             ${CMAKE_CURRENT_LIST_DIR}/ts_layout.c
+            ${CMAKE_CURRENT_LIST_DIR}/ts_table.c
             ${CMAKE_CURRENT_LIST_DIR}/ts_page.c
             ${CMAKE_CURRENT_LIST_DIR}/ts_hash.c)
 target_include_directories(octavo_pdfengine PUBLIC ${CMAKE_CURRENT_LIST_DIR})

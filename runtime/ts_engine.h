@@ -60,6 +60,22 @@ typedef struct ts_engine_input {
   const struct ts_outline_entry *outline;
   size_t noutline;
   const bk_reporter *rep;
+  /* Print production, used when no @page rule sets `bleed` or `marks`:
+     the bleed in pt and TS_MARKS_* bits (ts_pdf.h). */
+  double bleed;
+  int marks;
+  /* A PNG or JPEG printed full-bleed as page 1, before the document's
+     pages (NULL: none); it takes no page number. */
+  const char *cover_image;
+  /* The number of pages the caller puts in front of the PDF afterwards (a
+     cover PDF): the page labels are written for the merged file. */
+  int front_pages;
+  /* PDF/A-1b, with the sRGB ICC (version 2) profile at this path; NULL:
+     a plain PDF. */
+  const char *pdfa_icc;
+  /* The caller has reported links to ids the document lacks: the engine
+     prints "??" for their references without a warning of its own. */
+  bool links_checked;
 } ts_engine_input;
 
 typedef struct ts_engine_stats {

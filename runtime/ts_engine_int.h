@@ -79,10 +79,29 @@ enum {
   TS_D_LIST_ITEM,
   TS_D_NONE,
   TS_D_INLINE_BLOCK,
+  /* Tables (ts_table.c); their parts outside a table are blocks. */
+  TS_D_TABLE,
+  TS_D_TABLE_ROW,
+  TS_D_TABLE_CELL,
+  TS_D_TABLE_HEADER_GROUP,
+  TS_D_TABLE_ROW_GROUP,
+  TS_D_TABLE_FOOTER_GROUP,
+  TS_D_TABLE_CAPTION,
+  TS_D_TABLE_COLUMN, /* and table-column-group: nothing to draw */
 };
 enum { TS_BRK_AUTO, TS_BRK_PAGE, TS_BRK_LEFT, TS_BRK_RIGHT, TS_BRK_AVOID };
-enum { TS_VA_BASELINE, TS_VA_SUPER, TS_VA_SUB };
+/* top, middle and bottom place a table cell's content; inline, they are
+   the baseline. */
+enum {
+  TS_VA_BASELINE,
+  TS_VA_SUPER,
+  TS_VA_SUB,
+  TS_VA_TOP,
+  TS_VA_MIDDLE,
+  TS_VA_BOTTOM
+};
 enum { TS_TT_NONE, TS_TT_UPPER, TS_TT_LOWER, TS_TT_CAPITALIZE };
+enum { TS_FLOAT_NONE, TS_FLOAT_FOOTNOTE, TS_FLOAT_PAGE };
 
 typedef struct ts_cstyle {
   const css_style *css;
@@ -111,14 +130,18 @@ typedef struct ts_cstyle {
   ts_rgb border_color[4];
   bool has_bg;
   ts_rgb bg;
-  double width;     /* pt, < 0: auto */
-  double width_pct; /* > 0: a percentage of the containing block */
+  double width;         /* pt, < 0: auto */
+  double width_pct;     /* > 0: a percentage of the containing block */
+  bool border_collapse; /* tables: border-collapse: collapse */
+  bool caption_bottom;  /* captions: caption-side: bottom */
   int break_before, break_after, break_inside;
   int orphans, widows;
   const char *page; /* named page, NULL: auto */
   const css_decl *string_set;
   const css_decl *counter_reset;
   const char *lang;
+  int float_kind;       /* TS_FLOAT_* */
+  bool footnote_inline; /* footnote-display: inline */
 } ts_cstyle;
 
 /* ---- the vertical list ----------------------------------------------- */
@@ -184,6 +207,10 @@ typedef struct ts_vline {
   size_t nanchors;
   ts_image_box *images;
   size_t nimages;
+  /* Footnotes called on this line: their items in c->notes end at
+     notes_end (0: none), and the first line of the last of them ends at
+     notes_need, which must stand on the same page as this line. */
+  size_t notes_need, notes_end;
 } ts_vline;
 
 /* A box drawn behind a block: background and borders, on every page the
@@ -198,6 +225,36 @@ typedef struct ts_vblock {
   ts_rgb border_color[4];
 } ts_vblock;
 
+/* A composite item placed as one piece: a table row (or the slice of one
+ * that fits a page), with its cells' backgrounds and borders, lines and
+ * rules at offsets from the box's top edge. */
+typedef struct ts_box_line {
+  const ts_vline *line;
+  double x;    /* added to the line's own x */
+  double base; /* the baseline, below the box's top */
+} ts_box_line;
+
+typedef struct ts_box_block {
+  const ts_vblock *block;
+  double x;           /* added to the block's own x */
+  double top, bottom; /* below the box's top */
+  bool starts, ends;  /* draw the top / bottom border */
+} ts_box_block;
+
+typedef struct ts_box_rule {
+  double x, y, width, h; /* y: the rule's top, below the box's top */
+  ts_rgb color;
+} ts_box_rule;
+
+typedef struct ts_vbox {
+  ts_box_block *blocks; /* drawn first, in order */
+  size_t nblocks;
+  ts_box_line *lines;
+  size_t nlines;
+  ts_box_rule *rules;
+  size_t nrules;
+} ts_vbox;
+
 typedef enum ts_vtype {
   TS_V_LINE,    /* h above the baseline, d below */
   TS_V_GLUE,    /* h: vertical space; discarded at an unforced page break */
@@ -209,6 +266,18 @@ typedef enum ts_vtype {
   TS_V_STRING_SET,    /* name = value */
   TS_V_COUNTER_RESET, /* the page counter: value */
   TS_V_RULE,          /* an hr: h thickness, x, width */
+  TS_V_BOX,           /* h: the box's height (d is 0) */
+  /* A table's start: the items [u.head.start, u.head.end) after it are
+     its header rows, set again at the top of each page the table
+     continues on, until the matching TS_V_TABLE_END. */
+  TS_V_TABLE_START,
+  TS_V_TABLE_END,
+  /* A float (float: top unless-fit): its items up to u.head.end (the
+     TS_V_FLOAT_END) stay where they are when they fit on the page, and
+     otherwise go to the top of the next page while the text flows on;
+     d: the space kept below it there. */
+  TS_V_FLOAT_START,
+  TS_V_FLOAT_END,
 } ts_vtype;
 
 typedef struct ts_vitem {
@@ -230,6 +299,10 @@ typedef struct ts_vitem {
       double x, width;
       ts_rgb color;
     } rule;
+    ts_vbox *box;
+    struct {
+      size_t start, end;
+    } head;
   } u;
 } ts_vitem;
 
@@ -275,11 +348,23 @@ typedef struct ts_ctx {
   double content_width;
   double content_height; /* of the default page: images fit in it */
   ts_vlist vl;
+  ts_vlist notes; /* the footnotes' items, in the order of their calls */
+  long note_counter;
+  struct ts_call {
+    ts_node *note; /* the footnote's element */
+    int number;
+  } * calls; /* the footnote calls of the pass */
+  size_t ncalls;
+  bool in_note; /* laying out a footnote's body */
+  int in_float;  /* inside a float or a table cell: no floats there */
   size_t nlines;
   size_t warned_cp; /* how many missing-glyph warnings were given */
   const char *warned_fonts[32];
   size_t nwarned_fonts;
   bool warned_size; /* a font size libharu cannot set was reported */
+  /* Setting a table cell narrower than its widest word: words may break
+     between any two letters (ts_table.c). */
+  bool break_words;
 } ts_ctx;
 
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
@@ -305,6 +390,24 @@ ts_wordcache *ts_wordcache_new(tpl_arena *a);
 /* Sets one line of text (margin boxes): runs in *line, returns its width. */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line);
+
+/* Lays out the content of a table cell (or caption) at the given width
+ * into *out, as items of a vertical list whose lines start at x 0; the
+ * list is the caller's to free. */
+void ts_layout_cell(ts_ctx *c, ts_node *cell, double width, ts_vlist *out);
+/* The narrowest a block's content can be set in (its widest word,
+ * hyphenation aside) and its width set without breaks, pt. */
+void ts_measure_content(ts_ctx *c, ts_node *n, double *min, double *max);
+void ts_vl_push(ts_ctx *c, ts_vitem it);
+
+/* ts_table.c: a table as the vertical list's boxes, one a row (split
+ * across pages only when taller than a page), its header rows marked for
+ * repetition; x and width are its containing block's. The anchors waiting
+ * for a line go on its first. avoid: no page break inside. */
+void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
+                     bool avoid, const char **anchors, size_t nanchors);
+/* A table's narrowest and widest, as ts_measure_content gives a block's. */
+void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
 
 /* A face the layout uses: its font starts loading into the PDF. */
 void ts_announce_face(ts_ctx *c, const ts_face *f);

@@ -99,6 +99,7 @@ typedef enum piece_kind {
   P_BR,
   P_SPACE, /* an inline box's margin, border and padding: width in ref */
   P_IMAGE, /* text: the file; width and height in pt */
+  P_NOTE,  /* a footnote called here: ref_style indexes c->calls */
 } piece_kind;
 
 typedef struct piece {
@@ -142,6 +143,7 @@ typedef enum ref_kind {
   R_PAGEREF,
   R_ANCHOR,
   R_IMAGE, /* text: the file; size: its height */
+  R_NOTE,  /* ref_style: the call's index in c->calls */
 } ref_kind;
 
 typedef struct item_ref {
@@ -170,6 +172,7 @@ typedef struct itemizer {
   bool space_pending;
   const piece *space_piece;
   bool has_leader;
+  bool code; /* a code block: a word too long for a line breaks anywhere */
 } itemizer;
 
 static void add_item(itemizer *z, ts_item it, item_ref r) {
@@ -386,7 +389,7 @@ static void flush_word_compute(itemizer *z) {
   }
   /* Only a word wider than the measure may break anywhere. */
   bool too_long = false;
-  if (n > 16 && z->measure > 0) {
+  if ((n > 16 || c->break_words) && z->measure > 0) {
     double w = 0;
     for (size_t i = 0; i < n; i++)
       w += ts_face_advance(z->wpc[i]->st->face, z->wcp[i]) *
@@ -406,7 +409,8 @@ static void flush_word_compute(itemizer *z) {
                z->wpc[i - 1]->st->white_space != TS_WS_PRE;
     /* A word longer than a line could be (a URL, a token of code) may
        break anywhere, at a price, rather than run into the margin. */
-    bool any = !end && too_long && i - start >= 4 && n - i >= 4;
+    bool any = !end && too_long &&
+               ((i - start >= 4 && n - i >= 4) || c->break_words || z->code);
     if (!end && !piece_change && !hyph && !exh && !any)
       continue;
     if (i > start)
@@ -445,9 +449,24 @@ typedef struct wordit {
   size_t nitems;
 } wordit;
 
+/* The layout's caches for the whole render (every pass): words' items,
+ * the elements by id (for target-text and target-counter), and the ids
+ * already reported missing, so that each is reported once. */
 struct ts_worditems {
   ts_hidx idx;
+  ts_hidx ids;
+  bool ids_built;
+  const char **warned;
+  size_t nwarned, cwarned;
 };
+
+static struct ts_worditems *layout_cache(ts_ctx *c) {
+  if (!c->worditems) {
+    c->worditems = tpl_arena_calloc(c->a, 1, sizeof *c->worditems);
+    ts_hidx_init(&c->worditems->idx, c->a, 8192);
+  }
+  return c->worditems;
+}
 
 static bool wordit_eq(const void *entry, const void *key) {
   const wordit *e = entry, *k = key;
@@ -461,7 +480,7 @@ static void flush_word(itemizer *z) {
   if (!n)
     return;
   const piece *p0 = z->wpc[0];
-  bool one = n <= 16;
+  bool one = n <= 16 && !c->break_words;
   for (size_t i = 1; one && i < n; i++)
     if (z->wpc[i] != p0)
       one = false;
@@ -469,11 +488,7 @@ static void flush_word(itemizer *z) {
     flush_word_compute(z);
     return;
   }
-  struct ts_worditems *wc = c->worditems;
-  if (!wc) {
-    wc = c->worditems = tpl_arena_calloc(c->a, 1, sizeof *wc);
-    ts_hidx_init(&wc->idx, c->a, 8192);
-  }
+  struct ts_worditems *wc = layout_cache(c);
   uint64_t h = TS_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
   h = (h ^ (uint64_t)(uintptr_t)z->block) * 1099511628211ull;
   h = ts_hash_bytes(h, z->wcp, n * sizeof *z->wcp);
@@ -937,12 +952,123 @@ static double skip_set(ts_skip s, const ts_line *l) {
   return s.width + l->ratio * (l->ratio >= 0 ? s.stretch : s.shrink);
 }
 
+/* ---- code blocks ------------------------------------------------------ */
+
+/* A code block is a pre or pre-wrap block in a monospaced face: its long
+ * lines wrap (at a space, else at the measure, character-wise), each
+ * continuation starting with a grey mark; its lines are numbered when its
+ * style says `counter-reset: line [N]` (from N + 1). */
+#define CODE_MARK 0x21AA /* ↪ */
+
+static bool is_code_block(const ts_cstyle *bs) {
+  return (bs->white_space == TS_WS_PRE || bs->white_space == TS_WS_PRE_WRAP) &&
+         is_monospaced(bs->face);
+}
+
+/* The number before the block's first line, or -1 when its lines are
+ * not numbered. */
+static long code_line_base(ts_ctx *c, const ts_cstyle *bs) {
+  if (!bs->counter_reset)
+    return -1;
+  const char **names;
+  long *values;
+  size_t n = css_read_counters(c->pa, bs->counter_reset->value,
+                               bs->counter_reset->nvalue, &names, &values);
+  for (size_t i = 0; i < n; i++)
+    if (!strcasecmp(names[i], "line"))
+      return values[i] > 0 ? values[i] : 0;
+  return -1;
+}
+
+/* A grey style for the marks and numbers of a code block, size times the
+ * block's. In the render's arena: the word cache knows styles by their
+ * address, which must not be reused for another. */
+static const ts_cstyle *code_aside_style(ts_ctx *c, const ts_cstyle *bs,
+                                         double size) {
+  ts_cstyle *st = tpl_arena_alloc(c->a, sizeof *st);
+  *st = *bs;
+  st->size = bs->size * size;
+  st->line_height = st->size;
+  st->color = (ts_rgb){0.55, 0.55, 0.55};
+  st->underline = st->strike = st->small_caps = false;
+  st->letter_spacing = 0;
+  st->text_transform = TS_TT_NONE;
+  return st;
+}
+
+/* Sets text left of the line's start, its right edge at right_edge (from
+ * the line's left), before the line's own runs, so that text extraction
+ * reads it first. */
+static void hang_text(ts_ctx *c, ts_vline *ln, const ts_cstyle *st,
+                      const char *text, double right_edge) {
+  ts_vline tmp = {0};
+  double w = ts_set_text_line(c, st, text, &tmp);
+  if (!tmp.nruns)
+    return;
+  for (size_t i = 0; i < tmp.nruns; i++)
+    tmp.runs[i].x += right_edge - w;
+  ts_run *nr = tpl_arena_alloc(c->pa, (ln->nruns + tmp.nruns) * sizeof *nr);
+  memcpy(nr, tmp.runs, tmp.nruns * sizeof *nr);
+  if (ln->nruns)
+    memcpy(nr + tmp.nruns, ln->runs, ln->nruns * sizeof *nr);
+  ln->runs = nr;
+  ln->nruns += tmp.nruns;
+}
+
+/* Breaks a code block's items one source line at a time (they end at
+ * forced breaks), so that each source line's continuations get the
+ * narrower measure (bp's second line width). lineno[i] is the source
+ * line's number, from 1, on its first line and 0 on its continuations. */
+static void break_code(itemizer *z, const ts_break_params *bp, ts_breaks *out,
+                       size_t **lineno) {
+  ts_line *lines = NULL;
+  size_t *nos = NULL, n = 0, cap = 0, src = 0;
+  for (size_t s = 0; s < z->n;) {
+    size_t e = s;
+    while (e + 1 < z->n && !(z->items[e].type == TS_PENALTY &&
+                             z->items[e].penalty <= -TS_INF_PENALTY))
+      e++;
+    ts_breaks br;
+    ts_break_lines(z->ar, z->items + s, e - s + 1, bp, &br);
+    src++;
+    for (size_t i = 0; i < br.n_lines; i++) {
+      if (n == cap) {
+        size_t nc = cap ? cap * 2 : 64;
+        lines = ts_grow(z->ar, lines, n, nc, sizeof *lines);
+        nos = ts_grow(z->ar, nos, n, nc, sizeof *nos);
+        cap = nc;
+      }
+      lines[n] = br.lines[i];
+      lines[n].start += s;
+      lines[n].end += s;
+      nos[n] = i == 0 ? src : 0;
+      n++;
+    }
+    s = e + 1;
+  }
+  *out = (ts_breaks){.lines = lines, .n_lines = n};
+  *lineno = nos;
+}
+
 /* Sets the paragraph in pa (its block style bs) into lines of the given
  * measure and appends them to the vertical list. */
+static void layout_note(ts_ctx *c, ts_vline *ln, ts_node *note, int number);
+
 static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                           double measure, bool avoid_inside) {
   ts_ctx *c = L->c;
   itemizer z = {.c = c, .ar = pa->ar, .block = bs, .measure = measure};
+  /* code: continuation lines are narrower by the mark's column */
+  bool code = is_code_block(bs);
+  double markw = 0;
+  if (code) {
+    const ts_face *mf = face_for(c, bs->face, CODE_MARK, 0);
+    markw = mf ? ts_face_advance(mf, CODE_MARK) * bs->size / 1000.0 : 0;
+    if (markw > measure / 4)
+      markw = 0;
+    z.code = true;
+    z.measure = measure - markw;
+  }
   bool indent_done = false;
   if (L->pd.marker && L->pd.marker_inside) {
     /* an inside marker is the line's first word */
@@ -1004,6 +1130,13 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
           &z, ts_box(0),
           (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0});
       break;
+    case P_NOTE:
+      /* no break between the call and the word it follows */
+      flush_word(&z);
+      add_item(&z, ts_box(0),
+               (item_ref){R_NOTE, pc->st, NULL, 0, 0, NULL, NULL, NULL,
+                          pc->ref_style});
+      break;
     case P_BR:
       flush_word(&z);
       z.space_pending = false;
@@ -1028,6 +1161,11 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       break;
     case P_PAGEREF: {
       flush_word(&z);
+      /* in the text, a number stays on the line of the word before it
+         ("page 12"), as TeX's tie keeps it */
+      if (z.space_pending && !z.has_leader)
+        add_item(&z, ts_penalty(0, TS_INF_PENALTY, false),
+                 (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
       flush_space(&z);
       ts_announce_face(c, pc->st->face);
       const char *t = pageref_text(c, pc->text);
@@ -1101,15 +1239,41 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
   bp.emergency_stretch = 3 * em;
 
   ts_breaks br;
-  ts_break_lines(z.ar, z.items, z.n, &bp, &br);
+  size_t *lineno = NULL;
+  long line_base = -1;
+  const ts_cstyle *mark_st = NULL, *num_st = NULL;
+  if (code) {
+    double widths[2] = {measure, measure - markw};
+    bp.line_widths = widths;
+    bp.n_line_widths = 2;
+    bp.left_skip = (ts_skip){0, 0, 0};
+    break_code(&z, &bp, &br, &lineno);
+    mark_st = code_aside_style(c, bs, 1);
+    line_base = code_line_base(c, bs);
+    if (line_base >= 0)
+      num_st = code_aside_style(c, bs, 0.8);
+  } else {
+    ts_break_lines(z.ar, z.items, z.n, &bp, &br);
+  }
 
   strut bst = strut_of(bs);
   size_t nl = br.n_lines;
+  /* the footnotes called, by line: laid out once the lines are pushed */
+  struct line_note {
+    ts_vline *ln;
+    int call;
+  } *notes = NULL;
+  size_t nnotes = 0;
   for (size_t li = 0; li < nl; li++) {
     const ts_line *l = &br.lines[li];
     ts_vline *ln = tpl_arena_calloc(c->pa, 1, sizeof *ln);
     ln->x = x;
     ln->width = measure;
+    bool cont = code && lineno[li] == 0;
+    if (cont) {
+      ln->x += markw;
+      ln->width -= markw;
+    }
     line_builder b = {.c = c, .ln = ln};
     size_t clinks = 0, cleaders = 0, crefs = 0, canchors = 0;
     double above = bst.above, below = bst.below;
@@ -1198,6 +1362,10 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         }
         ln->anchors[ln->nanchors++] = r->text;
         break;
+      case R_NOTE:
+        notes = ts_grow(z.ar, notes, nnotes, nnotes + 1, sizeof *notes);
+        notes[nnotes++] = (struct line_note){ln, r->ref_style};
+        break;
       default:
         break;
       }
@@ -1214,6 +1382,13 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                 z.items[l->end].width);
     }
     lb_close(&b);
+    if (cont) {
+      hang_text(c, ln, mark_st, "\u21AA", 0);
+    } else if (code && num_st) {
+      char num[24];
+      snprintf(num, sizeof num, "%ld", line_base + (long)lineno[li]);
+      hang_text(c, ln, num_st, num, -bs->size);
+    }
     /* the anchors, strings and marker that were waiting for this line */
     pending *p = &L->pd;
     if (li == 0) {
@@ -1264,6 +1439,9 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
                           .u.line = ln});
     c->nlines++;
   }
+  for (size_t i = 0; i < nnotes; i++)
+    layout_note(c, notes[i].ln, c->calls[notes[i].call].note,
+                c->calls[notes[i].call].number);
 }
 
 /* Sets text on one line at its natural width (margin boxes, markers). */
@@ -1295,6 +1473,122 @@ double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
 
 /* ---- collecting inline content --------------------------------------- */
 
+static const char *collapse_ws(tpl_arena *a, const char *s, size_t len);
+
+static bool node_id_eq(const void *entry, const void *key) {
+  return strcmp(((const ts_node *)entry)->id, key) == 0;
+}
+
+static void index_ids(ts_hidx *x, ts_node *n) {
+  for (; n; n = n->next) {
+    if (!n->tag)
+      continue;
+    if (n->id) {
+      uint64_t h = ts_hash_bytes(TS_HASH_SEED, n->id, strlen(n->id));
+      if (!ts_hidx_get(x, h, node_id_eq, n->id))
+        ts_hidx_put(x, h, n);
+    }
+    index_ids(x, n->first);
+  }
+}
+
+/* The element a link's target names (its first, as a browser finds it),
+ * or NULL after a warning, once per id, at the link's line. */
+static ts_node *link_target(ts_ctx *c, const ts_node *link, const char *id,
+                            const char *func) {
+  struct ts_worditems *lc = layout_cache(c);
+  if (!lc->ids_built) {
+    ts_hidx_init(&lc->ids, c->a, 1024);
+    index_ids(&lc->ids, c->root);
+    lc->ids_built = true;
+  }
+  ts_node *t = ts_hidx_get(
+      &lc->ids, ts_hash_bytes(TS_HASH_SEED, id, strlen(id)), node_id_eq, id);
+  if (t)
+    return t;
+  for (size_t i = 0; i < lc->nwarned; i++)
+    if (strcmp(lc->warned[i], id) == 0)
+      return NULL;
+  if (lc->nwarned == lc->cwarned) {
+    size_t nc = lc->cwarned ? lc->cwarned * 2 : 8;
+    lc->warned = ts_grow(c->a, lc->warned, lc->nwarned, nc, sizeof *lc->warned);
+    lc->cwarned = nc;
+  }
+  lc->warned[lc->nwarned++] = tpl_arena_strndup(c->a, id, strlen(id));
+  if (!c->in->links_checked)
+    bk_report(c->rep, BK_WARNING, c->in->name, link->line, 0,
+              "%s() of a link to '#%s': no element has that id; '\?\?' is "
+              "printed",
+              func, id);
+  return NULL;
+}
+
+static void buf_add(char **buf, size_t *len, size_t *cap, const char *s,
+                    size_t n) {
+  if (*len + n + 1 > *cap) {
+    *cap = (*len + n + 1) * 2;
+    *buf = realloc(*buf, *cap);
+  }
+  memcpy(*buf + *len, s, n);
+  *len += n;
+  (*buf)[*len] = 0;
+}
+
+/* An element's text as it reads: blocks apart, what is not displayed
+ * left out. */
+static void shown_text(ts_ctx *c, ts_node *n, char **buf, size_t *len,
+                       size_t *cap) {
+  for (ts_node *ch = n->first; ch; ch = ch->next) {
+    if (!ch->tag) {
+      buf_add(buf, len, cap, ch->text, ch->text_len);
+      continue;
+    }
+    int d = ts_style_of(c, ch)->display;
+    if (d == TS_D_NONE)
+      continue;
+    bool block = d != TS_D_INLINE && d != TS_D_INLINE_BLOCK;
+    if (block)
+      buf_add(buf, len, cap, " ", 1);
+    shown_text(c, ch, buf, len, cap);
+    if (block)
+      buf_add(buf, len, cap, " ", 1);
+  }
+}
+
+/* What target-text() prints: the target's text content, or the text of
+ * its ::before or ::after (their strings and attr() values). */
+static const char *target_text(ts_ctx *c, const ts_node *link, const char *href,
+                               int part) {
+  if (!href || href[0] != '#')
+    return ""; /* the target is not in this document */
+  ts_node *t = link_target(c, link, href + 1, "target-text");
+  if (!t)
+    return "??";
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  if (part == CSS_TP_CONTENT) {
+    shown_text(c, t, &buf, &len, &cap);
+  } else {
+    ts_cstyle *ps = ts_style_pseudo(
+        c, t, part == CSS_TP_BEFORE ? CSS_PE_BEFORE : CSS_PE_AFTER);
+    css_content_item *items;
+    size_t ni;
+    const css_decl *d = ps ? ps->css->decl[CSS_P_CONTENT] : NULL;
+    if (d && css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
+      for (size_t i = 0; i < ni; i++) {
+        const char *v = items[i].kind == CSS_C_STRING ? items[i].text
+                        : items[i].kind == CSS_C_ATTR
+                            ? ts_node_attr(t, items[i].text)
+                            : NULL;
+        if (v)
+          buf_add(&buf, &len, &cap, v, strlen(v));
+      }
+  }
+  const char *out = collapse_ws(c->pa, buf ? buf : "", len);
+  free(buf);
+  return out;
+}
+
 static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
                           const char *href) {
   ts_ctx *c = L->c;
@@ -1322,10 +1616,20 @@ static void add_generated(lay *L, para *pa, ts_node *n, const ts_cstyle *ps,
       break;
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
-      if (h && h[0] == '#')
-        push_piece(
-            c, pa,
-            (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0, 0, 0});
+      if (!h || h[0] != '#')
+        break;
+      /* a missing target prints "??" (the pages know no such anchor) */
+      link_target(c, n, h + 1, "target-counter");
+      push_piece(
+          c, pa,
+          (piece){P_PAGEREF, ps, h + 1, 0, href, it->counter_style, 0, 0, 0});
+      break;
+    }
+    case CSS_C_TARGET_TEXT: {
+      const char *t =
+          target_text(c, n, ts_node_attr(n, it->text), it->string_policy);
+      if (*t)
+        push_piece(c, pa, (piece){P_TEXT, ps, t, strlen(t), href, 0, 0, 0, 0});
       break;
     }
     default:
@@ -1355,6 +1659,12 @@ static bool add_image(lay *L, para *pa, ts_node *img, const ts_cstyle *st,
   unsigned pw = 0, ph = 0;
   double dpi = 96;
   ts_image_status s = ts_image_probe(path, &pw, &ph, &dpi);
+  /* a .png or .jpg that is neither is a broken file, not another format */
+  const char *dot = strrchr(src, '.');
+  if (s == TS_IMAGE_UNSUPPORTED && dot &&
+      (!strcasecmp(dot, ".png") || !strcasecmp(dot, ".jpg") ||
+       !strcasecmp(dot, ".jpeg")))
+    s = TS_IMAGE_UNREADABLE;
   if (s != TS_IMAGE_OK) {
     bk_report(c->rep, s == TS_IMAGE_UNSUPPORTED ? BK_WARNING : BK_ERROR,
               c->in->name, img->line, 0,
@@ -1376,11 +1686,43 @@ static bool add_image(lay *L, para *pa, ts_node *img, const ts_cstyle *st,
   return true;
 }
 
+/* A footnote's call: its number raised and smaller, linked to the note,
+ * in the style of the text around it; the note itself goes to the foot
+ * of the page (layout_note). */
+static void add_note_call(lay *L, para *pa, ts_node *note) {
+  ts_ctx *c = L->c;
+  int number = (int)++c->note_counter;
+  const ts_cstyle *around =
+      note->parent ? ts_style_of(c, note->parent) : ts_style_of(c, note);
+  ts_cstyle *cs = tpl_arena_alloc(c->pa, sizeof *cs);
+  *cs = *around;
+  cs->size = around->size * 0.75;
+  cs->vertical_align = TS_VA_SUPER;
+  cs->underline = cs->strike = false;
+  const char *num = css_format_counter(c->pa, number, CSS_CS_DECIMAL);
+  const char *href = NULL;
+  if (note->id) {
+    char *h = tpl_arena_alloc(c->pa, strlen(note->id) + 2);
+    sprintf(h, "#%s", note->id);
+    href = h;
+  }
+  push_piece(c, pa, (piece){P_TEXT, cs, num, strlen(num), href, 0, 0, 0, 0});
+  c->calls =
+      ts_grow(c->pa, c->calls, c->ncalls, c->ncalls + 1, sizeof *c->calls);
+  c->calls[c->ncalls] = (struct ts_call){note, number};
+  push_piece(c, pa,
+             (piece){P_NOTE, cs, NULL, 0, NULL, (int)c->ncalls++, 0, 0, 0});
+}
+
 static void collect_element(lay *L, para *pa, ts_node *ch, const char *href) {
   ts_ctx *c = L->c;
   ts_cstyle *st = ts_style_of(c, ch);
   if (st->display == TS_D_NONE)
     return;
+  if (st->float_kind == TS_FLOAT_FOOTNOTE && !c->in_note) {
+    add_note_call(L, pa, ch);
+    return;
+  }
   if (ch->id)
     push_piece(c, pa, (piece){P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0});
   if (st->string_set)
@@ -1515,8 +1857,10 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
 
 /* ---- blocks ----------------------------------------------------------- */
 
+/* A table's parts outside a table are laid out as blocks. */
 static bool is_block(int display) {
-  return display == TS_D_BLOCK || display == TS_D_LIST_ITEM;
+  return display == TS_D_BLOCK || display == TS_D_LIST_ITEM ||
+         (display >= TS_D_TABLE && display != TS_D_TABLE_COLUMN);
 }
 
 static const char *marker_text(ts_ctx *c, ts_node *li, const ts_cstyle *st) {
@@ -1611,7 +1955,8 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
     ts_cstyle *cs = ts_style_of(c, ch);
     if (cs->display == TS_D_NONE)
       continue;
-    if (is_block(cs->display)) {
+    if (is_block(cs->display) &&
+        (cs->float_kind != TS_FLOAT_FOOTNOTE || c->in_note)) {
       flush_para(L, &pa, st, x, width, avoid);
       layout_block(L, ch, x, width);
       continue;
@@ -1628,6 +1973,18 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
   ts_ctx *c = L->c;
   ts_cstyle *st = ts_style_of(c, n);
   pending *p = &L->pd;
+  /* A float (not at the start of a page group, not inside another float,
+     a note or a table) gathers its items between two marks the page
+     builder moves together. */
+  bool floating = st->float_kind == TS_FLOAT_PAGE && !c->in_float &&
+                  !c->in_note && L->started && !p->brk &&
+                  st->break_before <= TS_BRK_AUTO;
+  size_t float_start = 0;
+  if (floating) {
+    float_start = c->vl.n;
+    vl_push(c, (ts_vitem){.type = TS_V_FLOAT_START, .d = st->margin[2]});
+    c->in_float++;
+  }
   const char *outer_page = L->page_wanted;
   if (st->page)
     L->page_wanted = st->page;
@@ -1646,7 +2003,9 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     size_t nc = css_read_counters(c->pa, st->counter_reset->value,
                                   st->counter_reset->nvalue, &names, &values);
     for (size_t i = 0; i < nc; i++)
-      if (!strcasecmp(names[i], "page")) {
+      if (!strcasecmp(names[i], "footnote"))
+        c->note_counter = values[i];
+      else if (!strcasecmp(names[i], "page")) {
         p->reset = true;
         /* counter-reset: page 1 means the page it stands on is page 1 */
         p->reset_value = values[i] ? values[i] : 1;
@@ -1669,9 +2028,10 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     bx = x + (width - bw) / 2;
   else if (st->margin_auto[3])
     bx = x + width - mr - bw;
-  bool boxed = st->has_bg || st->border_style[0] || st->border_style[2] ||
-               st->padding[0] > 0 || st->padding[2] > 0 ||
-               st->border_style[1] || st->border_style[3];
+  bool boxed = st->display != TS_D_TABLE && /* a table draws its own */
+               (st->has_bg || st->border_style[0] || st->border_style[2] ||
+                st->padding[0] > 0 || st->padding[2] > 0 ||
+                st->border_style[1] || st->border_style[3]);
   ts_vblock *blk = NULL;
   if (boxed) {
     before_content(L, true);
@@ -1698,7 +2058,13 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
       p->marker_inside = st->list_inside;
     }
   }
-  if (strcmp(n->tag, "hr") == 0) {
+  if (st->display == TS_D_TABLE) {
+    before_content(L, true);
+    ts_layout_table(c, n, x, width,
+                    L->avoid_depth > 0 || st->break_inside == TS_BRK_AVOID,
+                    p->anchors, p->nanchors);
+    p->nanchors = 0;
+  } else if (strcmp(n->tag, "hr") == 0) {
     before_content(L, true);
     double t = st->border[0] > 0 ? st->border[0] : 0.5;
     vl_push(c, (ts_vitem){.type = TS_V_RULE,
@@ -1730,10 +2096,209 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     p->brk = st->break_after;
   p->keep = st->break_after == TS_BRK_AVOID;
   L->page_wanted = outer_page;
+  if (floating) {
+    /* its bottom margin goes with it: moved, it leaves no gap behind */
+    double m = p->mpos + p->mneg;
+    if (p->have_margin && m > 0)
+      vl_push(c, (ts_vitem){.type = TS_V_GLUE, .h = m});
+    p->mpos = p->mneg = 0;
+    p->have_margin = false;
+    c->in_float--;
+    vl_push(c, (ts_vitem){.type = TS_V_FLOAT_END});
+    c->vl.items[float_start].u.head.end = c->vl.n - 1;
+  }
+}
+
+/* A footnote's body, at the measure of the page, into c->notes: its
+ * number and a space first, then its content; the line that calls it
+ * learns where it ends. */
+static void layout_note(ts_ctx *c, ts_vline *ln, ts_node *note, int number) {
+  ts_vlist outer = c->vl;
+  c->vl = c->notes;
+  bool was = c->in_note;
+  c->in_note = true;
+  size_t start = c->vl.n;
+  lay L = {.c = c, .entry_depth = -1, .started = true};
+  const ts_cstyle *st = ts_style_of(c, note);
+  const char *num = css_format_counter(c->pa, number, CSS_CS_DECIMAL);
+  char *m = tpl_arena_alloc(c->pa, strlen(num) + 2);
+  sprintf(m, "%s.", num);
+  L.pd.marker = m;
+  L.pd.marker_style = st;
+  L.pd.marker_inside = true;
+  layout_block(&L, note, 0, c->content_width);
+  for (size_t i = 0; i < L.pd.nanchors; i++)
+    vl_push(c, (ts_vitem){.type = TS_V_ANCHOR, .u.id = L.pd.anchors[i]});
+  c->notes = c->vl;
+  c->vl = outer;
+  c->in_note = was;
+  size_t first = c->notes.n;
+  for (size_t i = start; i < c->notes.n; i++)
+    if (c->notes.items[i].type == TS_V_LINE) {
+      c->notes.items[i].brk = 1; /* a note starts here */
+      first = i + 1;
+      break;
+    }
+  if (first > c->notes.n)
+    first = c->notes.n;
+  if (c->notes.n > start) {
+    ln->notes_need = first;
+    ln->notes_end = c->notes.n;
+  }
+}
+
+/* ---- table cells (ts_table.c) ---------------------------------------- */
+
+void ts_vl_push(ts_ctx *c, ts_vitem it) { vl_push(c, it); }
+
+void ts_layout_cell(ts_ctx *c, ts_node *cell, double width, ts_vlist *out) {
+  ts_vlist outer = c->vl;
+  c->vl = (ts_vlist){0};
+  /* started: a cell's first line asks for no page of its own */
+  lay L = {.c = c, .entry_depth = -1, .started = true};
+  c->in_float++; /* a float cannot leave a cell */
+  layout_children(&L, cell, ts_style_of(c, cell), 0, width);
+  c->in_float--;
+  *out = c->vl;
+  c->vl = outer;
+}
+
+/* A paragraph's widest unbreakable run (hyphenation points aside) and its
+ * widest line between forced breaks. */
+static void measure_para(lay *L, para *pa, const ts_cstyle *bs, double *mn,
+                         double *mx) {
+  if (!pa->n)
+    return;
+  itemizer z = {.c = L->c, .ar = pa->ar, .block = bs};
+  for (size_t i = 0; i < pa->n; i++) {
+    const piece *pc = &pa->p[i];
+    if (pc->kind == P_TEXT) {
+      itemize_text(&z, pc);
+      continue;
+    }
+    flush_word(&z);
+    flush_space(&z);
+    double w = pc->kind == P_IMAGE || pc->kind == P_SPACE ? pc->width
+               : pc->kind == P_PAGEREF ? ts_text_width(pc->st, "000")
+               : pc->kind == P_LEADER  ? pc->st->size
+                                       : 0;
+    if (pc->kind == P_BR)
+      add_item(&z, ts_forced_break(),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+    else if (w > 0)
+      add_item(&z, ts_box(w),
+               (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
+  }
+  flush_word(&z);
+  double run = bs->indent, line = bs->indent;
+  for (size_t k = 0; k <= z.n; k++) {
+    const ts_item *it = k < z.n ? &z.items[k] : NULL;
+    bool glued = k > 0 && z.items[k - 1].type == TS_PENALTY &&
+                 z.items[k - 1].penalty >= TS_INF_PENALTY;
+    if (it && it->type == TS_BOX) {
+      run += it->width;
+      line += it->width;
+      continue;
+    }
+    if (it && it->type == TS_GLUE) {
+      line += it->width;
+      if (glued) {
+        run += it->width;
+        continue;
+      }
+    }
+    if (it && it->type == TS_PENALTY &&
+        (it->penalty >= TS_INF_PENALTY || (it->flagged && it->width > 0)))
+      continue;
+    if (run > *mn)
+      *mn = run;
+    run = 0;
+    if (!it || (it->type == TS_PENALTY && it->penalty <= -TS_INF_PENALTY)) {
+      if (line > *mx)
+        *mx = line;
+      line = 0;
+    }
+  }
+  tpl_arena_free(pa->ar);
+  *pa = (para){0};
+}
+
+static void measure_children(lay *L, ts_node *n, const ts_cstyle *st,
+                             double *mn, double *mx) {
+  ts_ctx *c = L->c;
+  para pa = {0};
+  ts_cstyle *bst = ts_style_pseudo(c, n, CSS_PE_BEFORE);
+  if (bst)
+    add_generated(L, &pa, n, bst, NULL);
+  for (ts_node *ch = n->first; ch; ch = ch->next) {
+    if (!ch->tag) {
+      push_piece(c, &pa,
+                 (piece){P_TEXT, st, ch->text, ch->text_len, NULL, 0, 0, 0, 0});
+      continue;
+    }
+    ts_cstyle *cs = ts_style_of(c, ch);
+    if (cs->display == TS_D_NONE)
+      continue;
+    if (!is_block(cs->display)) {
+      collect_element(L, &pa, ch, NULL);
+      continue;
+    }
+    measure_para(L, &pa, st, mn, mx);
+    double a = 0, b = 0;
+    if (cs->display == TS_D_TABLE)
+      ts_measure_table(c, ch, &a, &b);
+    else
+      measure_children(L, ch, cs, &a, &b);
+    if (cs->width >= 0)
+      a = b = cs->width;
+    double e = cs->border[1] + cs->border[3] + cs->padding[1] + cs->padding[3] +
+               (cs->margin[1] > 0 ? cs->margin[1] : 0) +
+               (cs->margin[3] > 0 ? cs->margin[3] : 0);
+    if (a + e > *mn)
+      *mn = a + e;
+    if (b + e > *mx)
+      *mx = b + e;
+  }
+  ts_cstyle *ast = ts_style_pseudo(c, n, CSS_PE_AFTER);
+  if (ast)
+    add_generated(L, &pa, n, ast, NULL);
+  measure_para(L, &pa, st, mn, mx);
+}
+
+static void style_tree(ts_ctx *c, ts_node *n) {
+  for (ts_node *ch = n->first; ch; ch = ch->next)
+    if (ch->tag && ts_style_of(c, ch)->display != TS_D_NONE) {
+      ts_style_pseudo(c, ch, CSS_PE_BEFORE);
+      style_tree(c, ch);
+    }
+}
+
+void ts_measure_content(ts_ctx *c, ts_node *n, double *min, double *max) {
+  lay L = {.c = c, .entry_depth = -1, .started = true};
+  *min = *max = 0;
+  /* What is wrong in the content is reported once, when it is set; the
+     styles (whose warnings are given once ever) are computed first. */
+  ts_style_pseudo(c, n, CSS_PE_BEFORE);
+  style_tree(c, n);
+  const bk_reporter *rep = c->rep, quiet = {0};
+  c->rep = &quiet;
+  /* footnote calls met while measuring are counted when they are set */
+  long counter = c->note_counter;
+  size_t ncalls = c->ncalls;
+  measure_children(&L, n, ts_style_of(c, n), min, max);
+  c->note_counter = counter;
+  c->ncalls = ncalls;
+  c->rep = rep;
+  if (*max < *min)
+    *max = *min;
 }
 
 int ts_layout(ts_ctx *c) {
   c->vl.n = 0;
+  c->notes.n = 0;
+  c->note_counter = 0;
+  c->calls = NULL;
+  c->ncalls = 0;
   c->nlines = 0;
   lay L = {.c = c, .entry_depth = -1};
   ts_node *root = c->root;

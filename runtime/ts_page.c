@@ -22,14 +22,32 @@
 #include "ts_engine_int.h"
 
 typedef struct page_geo {
-  double w, h;
-  double m[4]; /* top right bottom left */
+  double w, h;    /* the trim size */
+  double m[4];    /* top right bottom left */
+  double bleed;   /* pt, outside the trim */
+  unsigned marks; /* TS_MARKS_* */
   const css_decl *box[CSS_MB_COUNT][CSS_P_COUNT];
   bool has_box[CSS_MB_COUNT];
 } page_geo;
 
+/* Items [start, end) of a list; gap: space kept below them; repeat: a
+ * table's header rows set again. */
+typedef struct ts_range {
+  size_t start, end;
+  double gap;
+  bool repeat;
+} ts_range;
+
 typedef struct ts_page {
   size_t start, end; /* items [start, end) */
+  ts_range *tops;    /* set first: floats moved here, repeated headers */
+  size_t ntops;
+  ts_range *skips; /* in [start, end): floats moved to a later page */
+  size_t nskips;
+  double tops_h;
+  size_t nstart, nend; /* footnote items [nstart, nend) of c->notes */
+  double notes_h;      /* with the separator */
+  bool notes_continued;
   const char *name;
   bool left, blank, group_first;
   long counter;
@@ -86,6 +104,8 @@ static void resolve_geo(ts_ctx *c, const char *name, unsigned bits,
   memset(g, 0, sizeof *g);
   g->w = c->in->page_width > 0 ? c->in->page_width : 595.276;
   g->h = c->in->page_height > 0 ? c->in->page_height : 841.89;
+  g->bleed = c->in->bleed > 0 ? c->in->bleed : 0;
+  g->marks = (unsigned)c->in->marks & (TS_MARKS_CROP | TS_MARKS_CROSS);
   for (int i = 0; i < 4; i++)
     g->m[i] = 56.69; /* 2 cm */
   prule list[128];
@@ -112,13 +132,17 @@ static void resolve_geo(ts_ctx *c, const char *name, unsigned bits,
     }
   }
   qsort(list, n, sizeof *list, prule_cmp);
-  const css_decl *size = NULL, *margin[4] = {0};
+  const css_decl *size = NULL, *margin[4] = {0}, *bleed = NULL, *marks = NULL;
   for (size_t i = 0; i < n; i++) {
     const css_page_rule *r = list[i].r;
     for (size_t k = 0; k < r->ndecls; k++) {
       const css_decl *d = &r->decls[k];
       if (d->prop == CSS_P_SIZE)
         size = d;
+      else if (d->prop == CSS_P_BLEED)
+        bleed = d;
+      else if (d->prop == CSS_P_MARKS)
+        marks = d;
       else if (d->prop >= CSS_P_MARGIN_TOP && d->prop <= CSS_P_MARGIN_LEFT)
         margin[d->prop - CSS_P_MARGIN_TOP] = d;
     }
@@ -131,6 +155,24 @@ static void resolve_geo(ts_ctx *c, const char *name, unsigned bits,
   }
   if (size)
     css_read_page_size(size->value, size->nvalue, &g->w, &g->h);
+  if (marks) {
+    /* none | crop || cross */
+    g->marks = 0;
+    for (size_t k = 0; k < marks->nvalue; k++) {
+      const css_token *t = &marks->value[k];
+      if (t->type != CSS_T_IDENT)
+        continue;
+      if (!strcasecmp(t->text, "crop"))
+        g->marks |= TS_MARKS_CROP;
+      else if (!strcasecmp(t->text, "cross"))
+        g->marks |= TS_MARKS_CROSS;
+    }
+  }
+  css_length bl;
+  if (bleed && css_read_length(bleed->value, bleed->nvalue, &bl))
+    g->bleed = fmax(0, css_length_pt(bl, 12, 12, g->w));
+  else if (bleed && css_read_keyword(bleed->value, bleed->nvalue))
+    g->bleed = g->marks ? 6 : 0; /* auto, as CSS Paged Media says */
   for (int i = 0; i < 4; i++) {
     css_length l;
     if (margin[i] && css_read_length(margin[i]->value, margin[i]->nvalue, &l))
@@ -208,6 +250,7 @@ static double item_height(const ts_vitem *it) {
   case TS_V_GLUE:
   case TS_V_SPACE:
   case TS_V_RULE:
+  case TS_V_BOX:
     return it->h;
   default:
     return 0;
@@ -227,18 +270,139 @@ static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
   return p;
 }
 
-static void place_anchors(ts_ctx *c, ts_pages *pg, size_t pi) {
-  ts_page *p = &pg->p[pi];
-  const ts_vitem *items = c->vl.items;
-  double y = p->geo->h - p->geo->m[0];
-  for (size_t i = p->start; i < p->end; i++) {
+static void range_push(tpl_arena *a, ts_range **r, size_t *n, ts_range v) {
+  *r = ts_grow(a, *r, *n, *n + 1, sizeof **r);
+  (*r)[(*n)++] = v;
+}
+
+/* The height of items [start, end), leading and trailing glue and
+ * penalties left out (as at the top of a page). */
+static double range_height(const ts_vitem *items, size_t start, size_t end) {
+  while (start < end && discardable(items[start].type))
+    start++;
+  while (end > start && discardable(items[end - 1].type))
+    end--;
+  double h = 0;
+  for (size_t i = start; i < end; i++)
+    h += item_height(&items[i]);
+  return h;
+}
+
+/* Footnotes: the separator above them (space, a rule, space). */
+#define NOTE_SEP_ABOVE 9.0
+#define NOTE_SEP_BELOW 5.0
+#define NOTE_SEP_RULE 0.4
+
+typedef struct notes_state {
+  const ts_vitem *items;
+  size_t n;
+  double *sum; /* sum[i]: the height of items [0, i) */
+} notes_state;
+
+static double notes_h(const notes_state *ns, size_t a, size_t b) {
+  if (b <= a)
+    return 0;
+  return ns->sum[b] - ns->sum[a] + NOTE_SEP_ABOVE + NOTE_SEP_RULE +
+         NOTE_SEP_BELOW;
+}
+
+/* The notes called by a line, or by the lines of a table row: where
+ * they end and where the first line of the last of them ends. */
+static bool item_notes(const ts_vitem *it, size_t *need, size_t *end) {
+  *need = *end = 0;
+  if (it->type == TS_V_LINE) {
+    *need = it->u.line->notes_need;
+    *end = it->u.line->notes_end;
+  } else if (it->type == TS_V_BOX) {
+    const ts_vbox *b = it->u.box;
+    for (size_t i = 0; i < b->nlines; i++) {
+      const ts_vline *ln = b->lines[i].line;
+      if (ln->notes_end > *end) {
+        *end = ln->notes_end;
+        *need = ln->notes_need;
+      }
+    }
+  }
+  return *end > 0;
+}
+
+/* The end of the first line at or after note item k. */
+static size_t note_line_end(const notes_state *ns, size_t k) {
+  for (size_t i = k; i < ns->n; i++)
+    if (ns->items[i].type == TS_V_LINE || ns->items[i].type == TS_V_BOX)
+      return i + 1;
+  return ns->n;
+}
+
+static size_t note_skip_glue(const notes_state *ns, size_t k) {
+  while (k < ns->n && discardable(ns->items[k].type))
+    k++;
+  return k;
+}
+
+static void place_range_anchors(ts_ctx *c, ts_pages *pg, size_t pi,
+                                const ts_vitem *items, size_t start, size_t end,
+                                const ts_range *skips, size_t nskips,
+                                double y) {
+  size_t sk = 0;
+  for (size_t i = start; i < end; i++) {
+    if (sk < nskips && i == skips[sk].start) {
+      i = skips[sk++].end - 1;
+      continue;
+    }
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_LINE) {
       const ts_vline *ln = it->u.line;
       for (size_t k = 0; k < ln->nanchors; k++)
         anchor_put(c, pg, ln->anchors[k], pi, y);
+    } else if (it->type == TS_V_BOX) {
+      const ts_vbox *b = it->u.box;
+      for (size_t l = 0; l < b->nlines; l++)
+        for (size_t k = 0; k < b->lines[l].line->nanchors; k++)
+          anchor_put(c, pg, b->lines[l].line->anchors[k], pi,
+                     y - b->lines[l].base + it->h * 0);
     }
     y -= item_height(it);
+  }
+}
+
+static void place_anchors(ts_ctx *c, ts_pages *pg, size_t pi) {
+  ts_page *p = &pg->p[pi];
+  const ts_vitem *items = c->vl.items;
+  double y = p->geo->h - p->geo->m[0];
+  for (size_t t = 0; t < p->ntops; t++) {
+    if (p->tops[t].repeat)
+      y -= range_height(items, p->tops[t].start, p->tops[t].end);
+    else {
+      place_range_anchors(c, pg, pi, items, p->tops[t].start, p->tops[t].end,
+                          NULL, 0, y);
+      y -= range_height(items, p->tops[t].start, p->tops[t].end) +
+           p->tops[t].gap;
+    }
+  }
+  place_range_anchors(c, pg, pi, items, p->start, p->end, p->skips, p->nskips,
+                      y);
+  if (p->nend > p->nstart)
+    place_range_anchors(c, pg, pi, c->notes.items, p->nstart, p->nend, NULL, 0,
+                        p->geo->m[2] + p->notes_h);
+}
+
+/* The innermost table open at item pos whose header rows lie before it. */
+typedef struct table_stack {
+  size_t start[32];
+  size_t n;
+} table_stack;
+
+static void tables_update(table_stack *ts, const ts_vitem *items, size_t from,
+                          size_t to) {
+  for (size_t i = from; i < to; i++) {
+    if (items[i].type == TS_V_TABLE_START) {
+      if (ts->n < 32)
+        ts->start[ts->n] = i;
+      ts->n++;
+    } else if (items[i].type == TS_V_TABLE_END && ts->n) {
+      ts->n--;
+    }
   }
 }
 
@@ -251,9 +415,22 @@ ts_pages *ts_paginate(ts_ctx *c) {
   int side = 0;
   bool group = false, after_forced = true;
   long pending_reset = 0;
-  while (pos < n) {
+  notes_state ns = {c->notes.items, c->notes.n, NULL};
+  ns.sum = tpl_arena_alloc(c->pa, (ns.n + 1) * sizeof *ns.sum);
+  ns.sum[0] = 0;
+  for (size_t i = 0; i < ns.n; i++)
+    ns.sum[i + 1] = ns.sum[i] + item_height(&ns.items[i]);
+  size_t npos = 0, ncalled = 0; /* notes placed, notes called */
+  ts_range *waiting = NULL;     /* floats moved off a page, not yet set */
+  size_t nwaiting = 0;
+  table_stack tables = {0};
+  while (pos < n || npos < ncalled || nwaiting) {
+    /* notes and floats still waiting at a forced break (or at the end)
+       get pages of their own first, under the name in force */
+    bool only_waiting =
+        (npos < ncalled || nwaiting) && (pos >= n || forced(&items[pos]));
     /* forced breaks at the top of a page set what comes next */
-    while (pos < n && forced(&items[pos])) {
+    while (!only_waiting && pos < n && forced(&items[pos])) {
       const ts_vitem *f = &items[pos];
       name = f->page_name;
       group = f->page_name != NULL;
@@ -262,13 +439,12 @@ ts_pages *ts_paginate(ts_ctx *c) {
       after_forced = true;
       pos++;
     }
-    if (!after_forced)
+    if (!after_forced && !only_waiting)
       while (pos < n && discardable(items[pos].type) && !forced(&items[pos]))
         pos++;
-    if (pos >= n)
+    npos = note_skip_glue(&ns, npos);
+    if (pos >= n && npos >= ncalled && !nwaiting)
       break;
-    if (forced(&items[pos]))
-      continue;
     /* a blank page when the side asked for is not the next one */
     bool next_left = pg->n % 2 == 1;
     if ((side == TS_BRK_RIGHT && next_left) ||
@@ -283,24 +459,69 @@ ts_pages *ts_paginate(ts_ctx *c) {
     side = 0;
     ts_page *p = new_page(c, pg);
     p->name = name;
-    p->group_first = group;
-    group = false;
+    p->group_first = group && !only_waiting;
+    if (!only_waiting)
+      group = false;
     unsigned bits = (pg->n == 1 ? PB_FIRST : 0) | (p->left ? PB_LEFT : 0) |
                     (p->group_first ? PB_GROUP_FIRST : 0);
     p->geo = geo_for(c, pg, name, bits);
     double avail = p->geo->h - p->geo->m[0] - p->geo->m[2];
     double h = 0;
-    size_t best = 0;
+    /* floats moved here from the page before, in their order */
+    size_t kept = 0;
+    for (size_t w = 0; w < nwaiting; w++) {
+      ts_range f = waiting[w];
+      double fh = range_height(items, f.start, f.end) + f.gap;
+      if (h == 0 || h + fh <= avail) {
+        range_push(c->pa, &p->tops, &p->ntops, f);
+        h += fh;
+      } else {
+        waiting[kept++] = f;
+      }
+    }
+    nwaiting = kept;
+    /* a table going on from the page before repeats its header rows */
+    if (tables.n && tables.n <= 32 && pos < n) {
+      const ts_vitem *t = &items[tables.start[tables.n - 1]];
+      if (t->u.head.end > t->u.head.start && t->u.head.end <= pos) {
+        ts_range r = {t->u.head.start, t->u.head.end, 0, true};
+        range_push(c->pa, &p->tops, &p->ntops, r);
+        h += range_height(items, r.start, r.end);
+      }
+    }
+    p->tops_h = h;
+    /* notes carried over from the page before: at least their first
+       line stands here */
+    size_t nstart = npos, need = npos;
+    if (npos < ncalled)
+      need = note_line_end(&ns, npos);
+    size_t best = 0, best_need = need;
     double best_cost = INFINITY;
     bool found = false, ended_forced = false;
+    ts_range *moved = NULL; /* floats this page passes over */
+    size_t nmoved = 0;
     size_t j = pos;
-    for (; j < n; j++) {
+    for (; j < n && !only_waiting; j++) {
       const ts_vitem *it = &items[j];
       if (forced(it)) {
         best = j;
+        best_need = need;
         found = true;
         ended_forced = true;
         break;
+      }
+      double req = notes_h(&ns, nstart, need);
+      if (it->type == TS_V_FLOAT_START && it->u.head.end < n) {
+        size_t fe = it->u.head.end;
+        double fh = range_height(items, j + 1, fe);
+        double full = p->geo->h - p->geo->m[0] - p->geo->m[2];
+        if ((nwaiting || h + fh + req > avail + 0.01) && fh + it->d <= full &&
+            j > pos) {
+          /* it goes to the next page; the text flows on */
+          range_push(c->pa, &moved, &nmoved, (ts_range){j, fe + 1, it->d, 0});
+          j = fe;
+          continue;
+        }
       }
       bool legal = false;
       double cost = 0;
@@ -311,41 +532,108 @@ ts_pages *ts_paginate(ts_ctx *c) {
                  !discardable(items[j - 1].type)) {
         legal = true;
       }
-      if (legal && j > pos && h <= avail + 0.01 && cost <= best_cost) {
+      if (legal && j > pos && h + req <= avail + 0.01 && cost <= best_cost) {
         best = j;
+        best_need = need;
         best_cost = cost;
         found = true;
       }
       double ih = item_height(it);
-      if (h + ih > avail + 0.01 && it->type != TS_V_GLUE && j > pos)
+      size_t nneed = need;
+      size_t item_need, item_end;
+      if (item_notes(it, &item_need, &item_end)) {
+        /* a short note is kept whole; a long one may go on overleaf */
+        size_t want = notes_h(&ns, nstart, item_end) <= avail * 0.4 ? item_end
+                                                                    : item_need;
+        if (want > nneed)
+          nneed = want;
+      }
+      double nreq = notes_h(&ns, nstart, nneed);
+      /* at the top of a page, an item goes in even when it does not fit,
+         unless notes carried over are what fills the page */
+      if (h + ih + nreq > avail + 0.01 && it->type != TS_V_GLUE &&
+          (j > pos || (nstart < ncalled && nreq > 0)))
         break;
       h += ih;
+      need = nneed;
       if (it->type == TS_V_COUNTER_RESET) {
         p->reset = true;
         pending_reset = it->u.counter;
       }
     }
-    if (j >= n && !ended_forced) {
+    if (only_waiting) {
+      found = true;
+      best = pos;
+    } else if (j >= n && !ended_forced) {
       best = n;
+      best_need = need;
       found = true;
     }
-    if (!found || best <= pos) {
+    if (!only_waiting && (!found || best <= pos) && j == pos &&
+        nstart < ncalled) {
+      best = pos; /* a page of the notes carried over */
+      best_need = need;
+    } else if (!only_waiting && (!found || best <= pos)) {
       /* nothing legal fits: cut where the page is full */
       best = j > pos ? j : pos + 1;
+      best_need = need;
     }
     p->start = pos;
     p->end = best;
+    /* the floats passed over before the break go to the next page */
+    for (size_t m = 0; m < nmoved; m++)
+      if (moved[m].end <= best) {
+        range_push(c->pa, &p->skips, &p->nskips, moved[m]);
+        range_push(c->pa, &waiting, &nwaiting, moved[m]);
+      }
     /* a reset beyond the chosen break belongs to the next page */
     p->reset = false;
-    for (size_t i = pos; i < best; i++)
-      if (items[i].type == TS_V_COUNTER_RESET) {
-        p->reset = true;
-        pending_reset = items[i].u.counter;
-        break;
+    double hc = p->tops_h;
+    size_t sk = 0;
+    size_t seg_start = pos;
+    for (size_t i = pos; i < best; i++) {
+      if (sk < p->nskips && i == p->skips[sk].start) {
+        hc += range_height(items, seg_start, i);
+        i = p->skips[sk++].end - 1;
+        seg_start = i + 1;
+        continue;
       }
+      const ts_vitem *it = &items[i];
+      if (it->type == TS_V_COUNTER_RESET && !p->reset) {
+        p->reset = true;
+        pending_reset = it->u.counter;
+      }
+      size_t item_need, item_end;
+      if (item_notes(it, &item_need, &item_end)) {
+        if (item_end > ncalled)
+          ncalled = item_end;
+        if (item_need > best_need)
+          best_need = item_need;
+      }
+    }
+    hc += range_height(items, seg_start, best);
     p->counter = p->reset ? pending_reset : 0;
+    /* the notes: those that must stand here, then as many more lines as
+       fit */
+    size_t nend = best_need > nstart ? best_need : nstart;
+    while (nend < ncalled) {
+      size_t e = note_line_end(&ns, note_skip_glue(&ns, nend));
+      if (e > ncalled || hc + notes_h(&ns, nstart, e) > avail + 0.01)
+        break;
+      nend = e;
+    }
+    if (nend == nstart && nstart < ncalled && best == pos)
+      nend = note_line_end(&ns, nstart); /* progress, whatever the room */
+    p->nstart = nstart;
+    p->nend = nend;
+    p->notes_h = notes_h(&ns, nstart, nend);
+    /* the first line of each note is marked (brk) by the layout */
+    p->notes_continued = nend > nstart && !ns.items[nstart].brk;
+    npos = nend;
+    tables_update(&tables, items, pos, best);
     pos = best;
-    after_forced = best < n && forced(&items[best]);
+    if (!only_waiting)
+      after_forced = best < n && forced(&items[best]);
     /* an unforced break: its item is consumed by the discarding above */
   }
   if (!pg->n) {
@@ -652,20 +940,64 @@ typedef struct open_blocks {
   size_t n;
 } open_blocks;
 
-static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
-                      open_blocks *ob) {
-  ts_page *p = &pg->p[pi];
-  const page_geo *g = p->geo;
-  const ts_vitem *items = c->vl.items;
-  double left = g->m[3];
-  double top = g->h - g->m[0];
-  /* pass 1: backgrounds and borders, behind the text */
+static void draw_links(ts_pdf *pdf, int page, const ts_vline *ln, double left,
+                       double base, const ts_pages *pg) {
+  for (size_t k = 0; k < ln->nlinks; k++) {
+    const ts_link *lk = &ln->links[k];
+    double x0 = left + lk->x0, w = lk->x1 - lk->x0;
+    double y0 = base - lk->below, h = lk->above + lk->below;
+    if (lk->href[0] == '#') {
+      const anchor_pos *a = anchor_get(pg, lk->href + 1);
+      if (a)
+        ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
+    } else if (strstr(lk->href, "://") || !strncmp(lk->href, "mailto:", 7)) {
+      ts_pdf_link_uri(pdf, page, x0, y0, w, h, lk->href);
+    }
+  }
+}
+
+/* A table row: its cells' backgrounds and borders, then rules and lines. */
+static void draw_box(ts_ctx *c, ts_pdf *pdf, int page, const ts_vbox *b,
+                     double left, double top, const ts_pages *pg) {
+  for (size_t i = 0; i < b->nblocks; i++) {
+    const ts_box_block *bb = &b->blocks[i];
+    draw_block_part(pdf, page, bb->block, left + bb->x, top - bb->top,
+                    top - bb->bottom, bb->starts, bb->ends);
+  }
+  for (size_t i = 0; i < b->nrules; i++) {
+    const ts_box_rule *r = &b->rules[i];
+    double y = top - r->y - r->h / 2;
+    ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, r->h,
+                r->color, TS_LINE_SOLID);
+  }
+  for (size_t i = 0; i < b->nlines; i++) {
+    const ts_box_line *bl = &b->lines[i];
+    double x = left + bl->x + bl->line->x, base = top - bl->base;
+    draw_line(c, pdf, page, bl->line, x, base, pg);
+    draw_links(pdf, page, bl->line, x, base, pg);
+  }
+}
+
+/* Items [start, end) of items from top down, the ranges in skips left
+ * out: backgrounds and borders first (blocks open across pages are kept
+ * in ob), then rules, rows and lines. Returns the y below the last. */
+static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
+                         const ts_vitem *items, size_t start, size_t end,
+                         const ts_range *skips, size_t nskips, double left,
+                         double top, open_blocks *ob) {
+  while (start < end && discardable(items[start].type))
+    start++;
   for (size_t k = 0; k < ob->n; k++) {
     ob->top[k] = top;
     ob->started_here[k] = false;
   }
   double y = top, content_bottom = top;
-  for (size_t i = p->start; i < p->end; i++) {
+  size_t sk = 0;
+  for (size_t i = start; i < end; i++) {
+    if (sk < nskips && i == skips[sk].start) {
+      i = skips[sk++].end - 1;
+      continue;
+    }
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_BLOCK_START && ob->n < 64) {
       ob->b[ob->n] = it->u.block;
@@ -681,39 +1013,66 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
     }
     y -= item_height(it);
     if (it->type == TS_V_LINE || it->type == TS_V_SPACE ||
-        it->type == TS_V_RULE)
+        it->type == TS_V_RULE || it->type == TS_V_BOX)
       content_bottom = y;
   }
   for (size_t k = 0; k < ob->n; k++)
     draw_block_part(pdf, page, ob->b[k], left, ob->top[k], content_bottom,
                     ob->started_here[k], false);
-  /* pass 2: rules and lines */
   y = top;
-  for (size_t i = p->start; i < p->end; i++) {
+  sk = 0;
+  for (size_t i = start; i < end; i++) {
+    if (sk < nskips && i == skips[sk].start) {
+      i = skips[sk++].end - 1;
+      continue;
+    }
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_LINE) {
       double base = y - it->h;
       const ts_vline *ln = it->u.line;
       draw_line(c, pdf, page, ln, left + ln->x, base, pg);
-      for (size_t k = 0; k < ln->nlinks; k++) {
-        const ts_link *lk = &ln->links[k];
-        double x0 = left + ln->x + lk->x0, w = lk->x1 - lk->x0;
-        double y0 = base - lk->below, h = lk->above + lk->below;
-        if (lk->href[0] == '#') {
-          const anchor_pos *a = anchor_get(pg, lk->href + 1);
-          if (a)
-            ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
-        } else if (strstr(lk->href, "://") ||
-                   !strncmp(lk->href, "mailto:", 7)) {
-          ts_pdf_link_uri(pdf, page, x0, y0, w, h, lk->href);
-        }
-      }
+      draw_links(pdf, page, ln, left + ln->x, base, pg);
     } else if (it->type == TS_V_RULE) {
       ts_pdf_line(pdf, page, left + it->u.rule.x, y - it->h / 2,
                   left + it->u.rule.x + it->u.rule.width, y - it->h / 2, it->h,
                   it->u.rule.color, TS_LINE_SOLID);
+    } else if (it->type == TS_V_BOX) {
+      draw_box(c, pdf, page, it->u.box, left, y, pg);
     }
     y -= item_height(it);
+  }
+  return content_bottom;
+}
+
+static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
+                      open_blocks *ob, open_blocks *nob) {
+  ts_page *p = &pg->p[pi];
+  const page_geo *g = p->geo;
+  const ts_vitem *items = c->vl.items;
+  double left = g->m[3];
+  double top = g->h - g->m[0];
+  /* floats moved here and table headers repeated */
+  for (size_t t = 0; t < p->ntops; t++) {
+    open_blocks tob = {0};
+    draw_items(c, pg, pdf, page, items, p->tops[t].start, p->tops[t].end, NULL,
+               0, left, top, &tob);
+    top -=
+        range_height(items, p->tops[t].start, p->tops[t].end) + p->tops[t].gap;
+  }
+  draw_items(c, pg, pdf, page, items, p->start, p->end, p->skips, p->nskips,
+             left, top, ob);
+  if (p->nend > p->nstart) {
+    /* the footnotes at the foot, under a short rule (a full one when a
+       note goes on from the page before) */
+    double ntop = g->m[2] + p->notes_h;
+    double width = g->w - g->m[1] - g->m[3];
+    double ry = ntop - NOTE_SEP_ABOVE - NOTE_SEP_RULE / 2;
+    ts_pdf_line(pdf, page, left, ry,
+                left + (p->notes_continued ? width : width * 0.3), ry,
+                NOTE_SEP_RULE, (ts_rgb){0, 0, 0}, TS_LINE_SOLID);
+    draw_items(c, pg, pdf, page, c->notes.items, p->nstart, p->nend, NULL, 0,
+               left, ntop - NOTE_SEP_ABOVE - NOTE_SEP_RULE - NOTE_SEP_BELOW,
+               nob);
   }
 }
 
@@ -738,12 +1097,26 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                    ts_engine_stats *stats) {
   ts_pdf *pdf = c->pdf;
   ts_pdf_set_info(pdf, &c->in->info);
+  /* PDF/A first: images are loaded for it (no alpha). The covers come
+     before the body and shift the page labels, not the page indexes. */
+  if (c->in->pdfa_icc && ts_pdf_set_pdfa(pdf, c->in->pdfa_icc) != 0)
+    return -1;
+  ts_pdf_front_pages(pdf, c->in->front_pages);
+  if (c->in->cover_image) {
+    page_geo cg;
+    resolve_geo(c, pg->n ? pg->p[0].name : NULL, PB_FIRST, &cg);
+    ts_pdf_image *img = ts_pdf_image_load(pdf, c->in->cover_image);
+    if (!img ||
+        ts_pdf_cover_image(pdf, img, cg.w, cg.h, cg.bleed, cg.marks) != 0)
+      return -1;
+  }
   strings_state st = {0};
-  open_blocks ob = {0};
+  open_blocks ob = {0}, nob = {0};
   for (size_t i = 0; i < pg->n; i++) {
     ts_page *p = &pg->p[i];
-    int page = ts_pdf_page_add(pdf, p->geo->w, p->geo->h);
-    draw_page(c, pg, i, pdf, page, &ob);
+    int page = ts_pdf_page_add_print(pdf, p->geo->w, p->geo->h, p->geo->bleed,
+                                     p->geo->marks);
+    draw_page(c, pg, i, pdf, page, &ob, &nob);
     margin_boxes(c, pg, i, &st, pdf, page);
     ts_pdf_page_done(pdf, page);
     for (size_t k = p->start; k < p->end; k++) {

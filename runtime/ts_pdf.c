@@ -12,6 +12,7 @@
 
 #include <hpdf.h>
 #include <hpdf_doc.h>
+#include <hpdf_encrypt.h>
 #include <hpdf_font.h>
 #include <hpdf_fontdef.h>
 #include <hpdf_objects.h>
@@ -116,13 +117,22 @@ struct ts_pdf {
   /* The first failure: a libharu error, or a call the contract forbids. */
   HPDF_STATUS err, detail;
   const char *misuse;
-  pdf_vec pages; /* HPDF_Page */
+  pdf_vec pages;  /* HPDF_Page */
+  pdf_vec shifts; /* double per page: its trim origin in the media box */
   ts_pdf_font *fonts;
   pdf_vec links, outlines, labels;
   bool structure_done; /* links, outline and labels written */
+  /* Covers: a page of ours in front of the body, or pages a merge puts
+     there after saving; neither is in `pages`. */
+  HPDF_Page cover;
+  int front_later;
+  /* PDF/A-1b, and the Info entries its XMP must repeat. */
+  bool pdfa;
+  ts_pdf_info info;
 };
 
 static void preload_join(ts_pdf *p);
+static void finish_pdfa(ts_pdf *p);
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -415,17 +425,98 @@ ts_pdf *ts_pdf_new(tpl_arena *a, const bk_reporter *rep, const char *name) {
   return p;
 }
 
-int ts_pdf_page_add(ts_pdf *p, double width, double height) {
+static HPDF_Box box(double left, double bottom, double right, double top) {
+  return (HPDF_Box){(HPDF_REAL)left, (HPDF_REAL)bottom, (HPDF_REAL)right,
+                    (HPDF_REAL)top};
+}
+
+/* Crop marks continue the trim lines at the corners; registration crosses
+ * (a circle and a cross) sit at the middle of each side. Both stay in the
+ * slug, 3 pt clear of the bleed and of the media edge. */
+static void draw_marks(HPDF_Page page, double off, double w, double h,
+                       double bleed, unsigned marks) {
+  double near = bleed + 3, far = bleed + TS_PDF_SLUG - 3;
+  double l = off, b = off, r = off + w, t = off + h;
+  HPDF_Page_GSave(page);
+  HPDF_Page_SetRGBStroke(page, 0, 0, 0);
+  HPDF_Page_SetLineWidth(page, 0.25f);
+  if (marks & TS_MARKS_CROP) {
+    double xs[2] = {l, r}, ys[2] = {b, t}, dir[2] = {-1, 1};
+    for (int i = 0; i < 2; i++)
+      for (int k = 0; k < 2; k++) {
+        double x = xs[i], y = ys[k];
+        HPDF_Page_MoveTo(page, (HPDF_REAL)(x + dir[i] * near), (HPDF_REAL)y);
+        HPDF_Page_LineTo(page, (HPDF_REAL)(x + dir[i] * far), (HPDF_REAL)y);
+        HPDF_Page_MoveTo(page, (HPDF_REAL)x, (HPDF_REAL)(y + dir[k] * near));
+        HPDF_Page_LineTo(page, (HPDF_REAL)x, (HPDF_REAL)(y + dir[k] * far));
+      }
+  }
+  if (marks & TS_MARKS_CROSS) {
+    double mid = bleed + TS_PDF_SLUG / 2, arm = TS_PDF_SLUG / 2 - 3;
+    double cx[4] = {(l + r) / 2, (l + r) / 2, l - mid, r + mid};
+    double cy[4] = {b - mid, t + mid, (b + t) / 2, (b + t) / 2};
+    for (int i = 0; i < 4; i++) {
+      HPDF_Page_Circle(page, (HPDF_REAL)cx[i], (HPDF_REAL)cy[i],
+                       (HPDF_REAL)(arm * 0.6));
+      HPDF_Page_MoveTo(page, (HPDF_REAL)(cx[i] - arm), (HPDF_REAL)cy[i]);
+      HPDF_Page_LineTo(page, (HPDF_REAL)(cx[i] + arm), (HPDF_REAL)cy[i]);
+      HPDF_Page_MoveTo(page, (HPDF_REAL)cx[i], (HPDF_REAL)(cy[i] - arm));
+      HPDF_Page_LineTo(page, (HPDF_REAL)cx[i], (HPDF_REAL)(cy[i] + arm));
+    }
+  }
+  HPDF_Page_Stroke(page);
+  HPDF_Page_GRestore(page);
+}
+
+/* Sizes a page for print (see ts_pdf_page_add_print) and moves the origin
+ * to the trim's corner, once, so that no drawing call needs to know;
+ * returns that shift. libharu 2.3.0 has no call for the boxes: the arrays
+ * go into the page dictionary directly. */
+static double print_geometry(ts_pdf *p, HPDF_Page page, double w, double h,
+                             double bleed, unsigned marks) {
+  if (!(bleed > 0))
+    bleed = 0;
+  marks &= TS_MARKS_CROP | TS_MARKS_CROSS;
+  double off = bleed + (marks ? TS_PDF_SLUG : 0);
+  HPDF_Page_SetWidth(page, (HPDF_REAL)(w + 2 * off));
+  HPDF_Page_SetHeight(page, (HPDF_REAL)(h + 2 * off));
+  if (off <= 0)
+    return 0;
+  HPDF_MMgr mm = p->doc->mmgr;
+  HPDF_Dict_Add(page, "BleedBox",
+                HPDF_Box_Array_New(mm, box(off - bleed, off - bleed,
+                                           off + w + bleed, off + h + bleed)));
+  HPDF_Dict_Add(page, "TrimBox",
+                HPDF_Box_Array_New(mm, box(off, off, off + w, off + h)));
+  if (marks)
+    draw_marks(page, off, w, h, bleed, marks);
+  HPDF_Page_Concat(page, 1, 0, 0, 1, (HPDF_REAL)off, (HPDF_REAL)off);
+  return off;
+}
+
+int ts_pdf_page_add_print(ts_pdf *p, double width, double height, double bleed,
+                          unsigned marks) {
   preload_join(p);
   if (failed(p))
     return -1;
   HPDF_Page page = HPDF_AddPage(p->doc);
   if (!page)
     return -1;
-  HPDF_Page_SetWidth(page, (HPDF_REAL)width);
-  HPDF_Page_SetHeight(page, (HPDF_REAL)height);
+  double shift = print_geometry(p, page, width, height, bleed, marks);
   *(HPDF_Page *)vec_push(p->arena, &p->pages, sizeof page) = page;
+  *(double *)vec_push(p->arena, &p->shifts, sizeof shift) = shift;
   return (int)p->pages.len - 1;
+}
+
+int ts_pdf_page_add(ts_pdf *p, double width, double height) {
+  return ts_pdf_page_add_print(p, width, height, 0, 0);
+}
+
+/* Where a page's trim origin is in its media box (see print_geometry). */
+static double shift_of(const ts_pdf *p, int page) {
+  return page >= 0 && (size_t)page < p->shifts.len
+             ? ((const double *)p->shifts.items)[page]
+             : 0;
 }
 
 size_t ts_pdf_page_count(const ts_pdf *p) { return p ? p->pages.len : 0; }
@@ -963,6 +1054,13 @@ void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info) {
   preload_join(p);
   if (failed(p) || !info)
     return;
+  p->info = *info;
+  p->info.title = dup_str(p->arena, info->title);
+  p->info.author = dup_str(p->arena, info->author);
+  p->info.subject = dup_str(p->arena, info->subject);
+  p->info.keywords = dup_str(p->arena, info->keywords);
+  p->info.creator = dup_str(p->arena, info->creator);
+  p->info.language = dup_str(p->arena, info->language);
   /* Written as UTF-16BE because the current encoder is UTF-8. */
   set_info_str(p, HPDF_INFO_TITLE, info->title);
   set_info_str(p, HPDF_INFO_AUTHOR, info->author);
@@ -1020,20 +1118,26 @@ static void write_links(ts_pdf *p) {
   for (size_t i = 0; i < p->links.len && !failed(p); i++) {
     const pdf_link *l = &links[i];
     HPDF_Page pg = ((HPDF_Page *)p->pages.items)[l->page];
+    HPDF_REAL dx = (HPDF_REAL)shift_of(p, l->page);
+    HPDF_Rect rect = {l->rect.left + dx, l->rect.bottom + dx,
+                      l->rect.right + dx, l->rect.top + dx};
     HPDF_Annotation a;
     if (l->uri) {
-      a = HPDF_Page_CreateURILinkAnnot(pg, l->rect, l->uri);
+      a = HPDF_Page_CreateURILinkAnnot(pg, rect, l->uri);
     } else {
-      HPDF_Destination d = make_dest(p, l->target, l->target_y);
+      double top = l->target_y + shift_of(p, l->target);
+      HPDF_Destination d = make_dest(p, l->target, top);
       if (!d)
         return;
-      a = HPDF_Page_CreateLinkAnnot(pg, l->rect, d);
-      null_zoom(p, d, l->target, l->target_y);
+      a = HPDF_Page_CreateLinkAnnot(pg, rect, d);
+      null_zoom(p, d, l->target, top);
     }
     if (!a)
       return;
     HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
     HPDF_LinkAnnot_SetHighlightMode(a, HPDF_ANNOT_INVERT_BOX);
+    if (p->pdfa)
+      HPDF_Dict_AddNumber(a, "F", 4); /* PDF/A: annotations print */
   }
 }
 
@@ -1048,11 +1152,12 @@ static void write_outline(ts_pdf *p) {
     const pdf_outline *e = &entries[i];
     HPDF_Outline parent = e->parent < 0 ? NULL : made[e->parent];
     made[i] = HPDF_CreateOutline(p->doc, parent, e->title, utf8);
-    HPDF_Destination d = make_dest(p, e->page, e->y);
+    double top = e->y + shift_of(p, e->page);
+    HPDF_Destination d = make_dest(p, e->page, top);
     if (!made[i] || !d)
       return;
     HPDF_Outline_SetDestination(made[i], d);
-    null_zoom(p, d, e->page, e->y);
+    null_zoom(p, d, e->page, top);
     HPDF_Outline_SetOpened(made[i], e->open);
   }
   HPDF_SetPageMode(p->doc, HPDF_PAGE_MODE_USE_OUTLINE);
@@ -1070,11 +1175,27 @@ static int label_cmp(const void *a, const void *b) {
  * order where the PDF wants ascending page numbers. */
 static void write_labels(ts_pdf *p) {
   pdf_label *labels = p->labels.items;
-  if (!p->labels.len)
+  int front = (p->cover ? 1 : 0) + p->front_later;
+  if (!p->labels.len && !front)
     return;
   qsort(labels, p->labels.len, sizeof *labels, label_cmp);
   static const char *const style_names[] = {"D", "r", "R", "a", "A"};
   HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");
+  if (front) {
+    /* the cover is named, not numbered; the body keeps its numbers */
+    HPDF_Dict d = HPDF_Dict_New(p->doc->mmgr);
+    if (!d)
+      return;
+    HPDF_Dict_Add(d, "P", HPDF_String_New(p->doc->mmgr, "Cover", utf8));
+    HPDF_Catalog_AddPageLabel(p->doc->catalog, 0, d);
+    if ((!p->labels.len || labels[0].first_page != 0) && p->pages.len) {
+      HPDF_Dict body = HPDF_Dict_New(p->doc->mmgr);
+      if (!body)
+        return;
+      HPDF_Dict_AddName(body, "S", "D");
+      HPDF_Catalog_AddPageLabel(p->doc->catalog, (HPDF_UINT)front, body);
+    }
+  }
   for (size_t i = 0; i < p->labels.len && !failed(p); i++) {
     const pdf_label *l = &labels[i];
     if (i + 1 < p->labels.len && labels[i + 1].first_page == l->first_page)
@@ -1092,7 +1213,8 @@ static void write_labels(ts_pdf *p) {
       HPDF_Dict_Add(d, "P", HPDF_String_New(p->doc->mmgr, l->prefix, utf8));
     if (l->start != 1)
       HPDF_Dict_AddNumber(d, "St", l->start);
-    HPDF_Catalog_AddPageLabel(p->doc->catalog, (HPDF_UINT)l->first_page, d);
+    HPDF_Catalog_AddPageLabel(p->doc->catalog,
+                              (HPDF_UINT)(l->first_page + front), d);
   }
 }
 
@@ -1110,6 +1232,8 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
     packer_finish(p);
     for (const ts_pdf_font *f = p->fonts; f; f = f->next)
       close_composites(f);
+    if (p->pdfa)
+      finish_pdfa(p);
     if (HPDF_SaveToFile(p->doc, path) != HPDF_OK && !failed(p))
       p->err = HPDF_FILE_IO_ERROR;
   }
@@ -1180,14 +1304,16 @@ static HPDF_Image load_png(ts_pdf *p, const char *path) {
   im.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_file(&im, path))
     return NULL;
-  bool alpha = im.format & PNG_FORMAT_FLAG_ALPHA;
+  /* PDF/A-1 allows no soft mask: libpng composes the alpha on white */
+  bool alpha = (im.format & PNG_FORMAT_FLAG_ALPHA) && !p->pdfa;
   bool color = im.format & PNG_FORMAT_FLAG_COLOR;
   im.format = color ? (alpha ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB)
                     : (alpha ? PNG_FORMAT_GA : PNG_FORMAT_GRAY);
+  png_color white = {255, 255, 255};
   size_t size = PNG_IMAGE_SIZE(im);
   png_bytep px = malloc(size ? size : 1);
   HPDF_Image out = NULL;
-  if (px && png_image_finish_read(&im, NULL, px, 0, NULL)) {
+  if (px && png_image_finish_read(&im, &white, px, 0, NULL)) {
     png_alloc_size_t len = 0;
     if (png_image_write_get_memory_size(im, len, 0, px, 0, NULL)) {
       void *mem = malloc(len ? len : 1);
@@ -1240,4 +1366,229 @@ void ts_pdf_draw_image(ts_pdf *p, int page, ts_pdf_image *img, double x,
     return;
   HPDF_Page_DrawImage(pg, img->image, (HPDF_REAL)x, (HPDF_REAL)y, (HPDF_REAL)w,
                       (HPDF_REAL)h);
+}
+
+/* ---- covers ------------------------------------------------------------ */
+
+int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
+                       double height, double bleed, unsigned marks) {
+  preload_join(p);
+  if (failed(p) || !img)
+    return -1;
+  if (p->cover) {
+    misuse(p, "a second cover page");
+    return -1;
+  }
+  HPDF_Page page = p->pages.len
+                       ? HPDF_InsertPage(p->doc, *(HPDF_Page *)p->pages.items)
+                       : HPDF_AddPage(p->doc);
+  if (!page)
+    return -1;
+  p->cover = page;
+  print_geometry(p, page, width, height, bleed, marks);
+  if (!(bleed > 0))
+    bleed = 0;
+  /* Scaled to cover the bleed box, centred; what overflows is clipped. */
+  double bw = width + 2 * bleed, bh = height + 2 * bleed;
+  double iw = HPDF_Image_GetWidth(img->image);
+  double ih = HPDF_Image_GetHeight(img->image);
+  if (iw <= 0 || ih <= 0)
+    return -1;
+  double scale = fmax(bw / iw, bh / ih);
+  double dw = iw * scale, dh = ih * scale;
+  HPDF_Page_GSave(page);
+  HPDF_Page_Rectangle(page, (HPDF_REAL)-bleed, (HPDF_REAL)-bleed, (HPDF_REAL)bw,
+                      (HPDF_REAL)bh);
+  HPDF_Page_Clip(page);
+  HPDF_Page_EndPath(page);
+  HPDF_Page_DrawImage(page, img->image, (HPDF_REAL)(-bleed + (bw - dw) / 2),
+                      (HPDF_REAL)(-bleed + (bh - dh) / 2), (HPDF_REAL)dw,
+                      (HPDF_REAL)dh);
+  HPDF_Page_GRestore(page);
+  return failed(p) ? -1 : 0;
+}
+
+void ts_pdf_front_pages(ts_pdf *p, int n) {
+  if (p && n > 0)
+    p->front_later = n;
+}
+
+/* ---- PDF/A-1b ---------------------------------------------------------- */
+
+int ts_pdf_set_pdfa(ts_pdf *p, const char *icc_path) {
+  preload_join(p);
+  if (failed(p))
+    return -1;
+  size_t len = 0;
+  unsigned char *icc = read_file(p->arena, icc_path, &len);
+  /* a profile: 'acsp' at 36; PDF 1.4 reads ICC version 2 */
+  if (!icc || len < 128 || memcmp(icc + 36, "acsp", 4) || icc[8] != 2 ||
+      memcmp(icc + 16, "RGB ", 4)) {
+    bk_report(p->rep, BK_ERROR, icc_path, 0, 0,
+              "cannot use it as the sRGB profile of PDF/A: %s",
+              icc ? "not an RGB ICC version 2 profile" : strerror(errno));
+    return -1;
+  }
+  HPDF_MMgr mm = p->doc->mmgr;
+  HPDF_Dict profile = HPDF_DictStream_New(mm, p->doc->xref);
+  HPDF_Dict intent = HPDF_Dict_New(mm);
+  HPDF_Array intents = HPDF_Array_New(mm);
+  if (!profile || !intent || !intents)
+    return -1;
+  profile->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+  HPDF_Dict_AddNumber(profile, "N", 3);
+  HPDF_Dict_AddName(profile, "Alternate", "DeviceRGB");
+  HPDF_Stream_Write(profile->stream, icc, (HPDF_UINT)len);
+  HPDF_Dict_AddName(intent, "Type", "OutputIntent");
+  HPDF_Dict_AddName(intent, "S", "GTS_PDFA1");
+  HPDF_Dict_Add(intent, "OutputConditionIdentifier",
+                HPDF_String_New(mm, "sRGB IEC61966-2.1", NULL));
+  HPDF_Dict_Add(intent, "Info", HPDF_String_New(mm, "sRGB IEC61966-2.1", NULL));
+  HPDF_Dict_Add(intent, "RegistryName",
+                HPDF_String_New(mm, "http://www.color.org", NULL));
+  HPDF_Dict_Add(intent, "DestOutputProfile", profile);
+  HPDF_Array_Add(intents, intent);
+  HPDF_Dict_Add(p->doc->catalog, "OutputIntents", intents);
+  p->pdfa = true;
+  return failed(p) ? -1 : 0;
+}
+
+/* The XMP packet goes into its stream and into the digest that becomes
+ * the trailer's /ID: the same book gives the same ID, another book
+ * another one (libharu's own ID hashes the clock). */
+typedef struct xmp_out {
+  HPDF_Stream stream;
+  HPDF_MD5_CTX md5;
+} xmp_out;
+
+static void xmp_put(xmp_out *x, const char *s, size_t n) {
+  HPDF_Stream_Write(x->stream, (const HPDF_BYTE *)s, (HPDF_UINT)n);
+  HPDF_MD5Update(&x->md5, (const HPDF_BYTE *)s, (HPDF_UINT)n);
+}
+
+static void xmp_puts(xmp_out *x, const char *s) { xmp_put(x, s, strlen(s)); }
+
+static void xmp_text(xmp_out *x, const char *s) {
+  for (const char *run = s;; s++) {
+    const char *esc = *s == '&'   ? "&amp;"
+                      : *s == '<' ? "&lt;"
+                      : *s == '>' ? "&gt;"
+                                  : NULL;
+    if (esc || !*s) {
+      xmp_put(x, run, (size_t)(s - run));
+      if (!*s)
+        return;
+      xmp_puts(x, esc);
+      run = s + 1;
+    }
+  }
+}
+
+static void xmp_prop(xmp_out *x, const char *name, const char *open,
+                     const char *value, const char *close) {
+  if (!value || !*value)
+    return;
+  xmp_puts(x, "<");
+  xmp_puts(x, name);
+  xmp_puts(x, ">");
+  xmp_puts(x, open);
+  xmp_text(x, value);
+  xmp_puts(x, close);
+  xmp_puts(x, "</");
+  xmp_puts(x, name);
+  xmp_puts(x, ">\n");
+}
+
+/* The CIDs a subset font holds, one bit each from the high bit of the
+ * first byte (PDF/A-1 wants the set of a subset font): those whose glyph
+ * libharu embeds. */
+static void add_cidset(ts_pdf *p, const ts_pdf_font *f) {
+  HPDF_FontDef def = ((HPDF_FontAttr)f->font->attr)->fontdef;
+  HPDF_TTFontDefAttr ta = tt_attr(f->font);
+  /* libharu makes the descriptor (and the subset) in the font's
+     before-write hook; run now, with every glyph marked, it leaves them to
+     be added to (the hook skips both when it runs again while saving). */
+  if (!def->descriptor && f->font->before_write_fn)
+    f->font->before_write_fn(f->font);
+  HPDF_Dict desc = def->descriptor;
+  if (!desc)
+    return;
+  if (!HPDF_Dict_GetItem(desc, "CapHeight", HPDF_OCLASS_NUMBER))
+    HPDF_Dict_AddNumber(desc, "CapHeight", HPDF_Font_GetCapHeight(f->font));
+  HPDF_Dict set = HPDF_DictStream_New(p->doc->mmgr, p->doc->xref);
+  if (!set)
+    return;
+  set->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
+  uint8_t *bits = tpl_arena_calloc(p->arena, 0x10000 / 8, 1);
+  for (unsigned cid = 0; cid < 0x10000; cid++) {
+    HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(def, (HPDF_UINT16)cid);
+    if ((cid == 0 || gid) && gid < ta->num_glyphs && ta->glyph_tbl.flgs[gid])
+      bits[cid >> 3] |= (uint8_t)(0x80u >> (cid & 7));
+  }
+  HPDF_Stream_Write(set->stream, bits, 0x10000 / 8);
+  HPDF_Dict_Add(desc, "CIDSet", set);
+}
+
+/* What PDF/A-1b needs that only the end of the document knows: XMP
+ * repeating the Info entries (libharu's own escapes nothing), the ID,
+ * the version (1.4) and the fonts' CIDSet and CapHeight. */
+static void finish_pdfa(ts_pdf *p) {
+  HPDF_MMgr mm = p->doc->mmgr;
+  HPDF_Dict meta = HPDF_DictStream_New(mm, p->doc->xref);
+  if (!meta)
+    return;
+  /* PDF/A-1 wants the packet readable as is: no filter */
+  meta->filter = HPDF_STREAM_FILTER_NONE;
+  HPDF_Dict_AddName(meta, "Type", "Metadata");
+  HPDF_Dict_AddName(meta, "Subtype", "XML");
+  xmp_out x = {.stream = meta->stream};
+  HPDF_MD5Init(&x.md5);
+  char date[40] = "";
+  struct tm tm;
+  if (p->info.has_date && gmtime_r(&p->info.date, &tm))
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+  const char *producer = HPDF_GetInfoAttr(p->doc, HPDF_INFO_PRODUCER);
+  xmp_puts(&x, "<?xpacket begin=\"\xEF\xBB\xBF\" "
+               "id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+               "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+               "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/"
+               "22-rdf-syntax-ns#\">\n"
+               "<rdf:Description rdf:about=\"\"\n"
+               " xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+               " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
+               " xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\"\n"
+               " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\">\n"
+               "<pdfaid:part>1</pdfaid:part>\n"
+               "<pdfaid:conformance>B</pdfaid:conformance>\n"
+               "<dc:format>application/pdf</dc:format>\n");
+  xmp_prop(&x, "dc:title", "<rdf:Alt><rdf:li xml:lang=\"x-default\">",
+           p->info.title, "</rdf:li></rdf:Alt>");
+  xmp_prop(&x, "dc:creator", "<rdf:Seq><rdf:li>", p->info.author,
+           "</rdf:li></rdf:Seq>");
+  xmp_prop(&x, "dc:description", "<rdf:Alt><rdf:li xml:lang=\"x-default\">",
+           p->info.subject, "</rdf:li></rdf:Alt>");
+  xmp_prop(&x, "pdf:Keywords", "", p->info.keywords, "");
+  xmp_prop(&x, "pdf:Producer", "", producer, "");
+  xmp_prop(&x, "xmp:CreatorTool", "", p->info.creator, "");
+  xmp_prop(&x, "xmp:CreateDate", "", date, "");
+  xmp_prop(&x, "xmp:ModifyDate", "", date, "");
+  xmp_puts(&x, "</rdf:Description>\n</rdf:RDF>\n</x:xmpmeta>\n"
+               "<?xpacket end=\"r\"?>");
+  HPDF_Dict_Add(p->doc->catalog, "Metadata", meta);
+
+  char pages[32];
+  snprintf(pages, sizeof pages, "%zu", p->pages.len);
+  HPDF_MD5Update(&x.md5, (const HPDF_BYTE *)pages, (HPDF_UINT)strlen(pages));
+  HPDF_BYTE id[HPDF_MD5_KEY_LEN];
+  HPDF_MD5Final(id, &x.md5);
+  HPDF_Array ids = HPDF_Array_New(mm);
+  if (ids) {
+    HPDF_Array_Add(ids, HPDF_Binary_New(mm, id, sizeof id));
+    HPDF_Array_Add(ids, HPDF_Binary_New(mm, id, sizeof id));
+    HPDF_Dict_Add(p->doc->trailer, "ID", ids);
+  }
+  if (p->doc->pdf_version < HPDF_VER_14)
+    p->doc->pdf_version = HPDF_VER_14;
+  for (const ts_pdf_font *f = p->fonts; f; f = f->next)
+    add_cidset(p, f);
 }

@@ -5,11 +5,17 @@
 find_path(HPDF_INCLUDE_DIR hpdf.h REQUIRED)
 find_library(HPDF_LIBRARY hpdf REQUIRED)
 
-add_library(octavo_tspdf STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_pdf.c)
+# pdf_cover.c merges a cover PDF in front of the book with libqpdf.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(QPDF REQUIRED IMPORTED_TARGET libqpdf)
+
+add_library(octavo_tspdf STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_pdf.c
+            ${CMAKE_CURRENT_LIST_DIR}/pdf_cover.c)
 target_include_directories(octavo_tspdf PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                            PRIVATE ${HPDF_INCLUDE_DIR})
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(PNG REQUIRED)
 target_link_libraries(octavo_tspdf PUBLIC octavo_tplrt octavo_book
-                      ${HPDF_LIBRARY} ZLIB::ZLIB PNG::PNG Threads::Threads)
+                      ${HPDF_LIBRARY} ZLIB::ZLIB PNG::PNG Threads::Threads
+                      PkgConfig::QPDF)

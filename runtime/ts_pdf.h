@@ -46,6 +46,22 @@ void ts_pdf_preload(ts_pdf *p, const char *ttf_path);
 /* Appends a page of the given size; returns its index (0-based). */
 int ts_pdf_page_add(ts_pdf *p, double width, double height);
 
+/* Print marks outside the trim, as CSS `marks` names them. */
+enum { TS_MARKS_CROP = 1, TS_MARKS_CROSS = 2 };
+
+/* The room outside the bleed that marks take on every side, in pt. */
+#define TS_PDF_SLUG 24.0
+
+/* Appends a page for print: width x height is the trim size; the media box
+ * grows by bleed on every side, and by TS_PDF_SLUG more when marks are
+ * asked for (crop marks at the corners, registration crosses at the middle
+ * of each side, drawn in the slug, never in the bleed). The TrimBox and
+ * BleedBox are written when bleed or marks are non-zero. Callers keep trim
+ * coordinates: drawing, links, destinations and outline entries on the
+ * page are shifted by the writer. Returns the page's index. */
+int ts_pdf_page_add_print(ts_pdf *p, double width, double height, double bleed,
+                          unsigned marks);
+
 /* Says nothing more will be drawn on page (links may still be added): its
  * content is then compressed on a second thread while later pages are
  * drawn. Pages must be finished in order; drawing on a finished page is
@@ -126,6 +142,29 @@ typedef enum ts_page_label_style {
 /* From first_page on, pages are labelled in style starting at start. */
 void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
                        int start, const char *prefix);
+
+/* Covers, in front of the body: page indexes of every other call stay
+ * those of the body (0 is its first page), and the page labels are moved
+ * past the cover, which is labelled "Cover".
+ *
+ * A cover image: a page of the geometry of ts_pdf_page_add_print showing
+ * img scaled to cover the page and its bleed, centred and cropped by the
+ * bleed box. At most one, before or after the body's pages are added. */
+int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
+                       double height, double bleed, unsigned marks);
+
+/* Says that n pages will be put in front of the saved file (a cover PDF,
+ * see pdf_cover.h), so that the labels written now fit the merged file. */
+void ts_pdf_front_pages(ts_pdf *p, int n);
+
+/* PDF/A-1b: an OutputIntent with the sRGB ICC profile at icc_path (an ICC
+ * version 2 profile, as PDF 1.4 wants), XMP metadata matching the Info
+ * dictionary, a trailer /ID derived from the content (not the clock),
+ * printable link annotations, the font descriptors' CapHeight and CIDSet,
+ * and PNG alpha flattened on white (PDF/A-1 has no transparency). Call
+ * before loading images. 0, or -1 after reporting (the profile cannot be
+ * read). */
+int ts_pdf_set_pdfa(ts_pdf *p, const char *icc_path);
 
 typedef struct ts_pdf_info {
   const char *title, *author, *subject, *keywords, *creator;

@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -175,6 +176,23 @@ static bool kw_is(const css_decl *d, const char *k) {
   return v && strcasecmp(v, k) == 0;
 }
 
+/* float: footnote makes a footnote; top or bottom (with unless-fit or
+ * next, which are read the same way) a figure that moves to the top of
+ * the next page when it does not fit where it stands. */
+static int float_of(const css_decl *d) {
+  int k = TS_FLOAT_NONE;
+  for (size_t i = 0; d && i < d->nvalue; i++) {
+    const css_token *t = &d->value[i];
+    if (t->type != CSS_T_IDENT)
+      continue;
+    if (!strcasecmp(t->text, "footnote"))
+      return TS_FLOAT_FOOTNOTE;
+    if (!strcasecmp(t->text, "top") || !strcasecmp(t->text, "bottom"))
+      k = TS_FLOAT_PAGE;
+  }
+  return k;
+}
+
 static double len_of(const css_decl *d, double em, double rem, double pct,
                      double fallback) {
   css_length l;
@@ -266,6 +284,33 @@ static int int_of(const css_decl *d, int fallback) {
   return fallback;
 }
 
+static int display_of(const char *k) {
+  static const struct {
+    const char *name;
+    int display;
+  } map[] = {
+      {"none", TS_D_NONE},
+      {"list-item", TS_D_LIST_ITEM},
+      {"inline", TS_D_INLINE},
+      {"inline-block", TS_D_INLINE_BLOCK},
+      {"table", TS_D_TABLE},
+      {"table-row", TS_D_TABLE_ROW},
+      {"table-cell", TS_D_TABLE_CELL},
+      {"table-header-group", TS_D_TABLE_HEADER_GROUP},
+      {"table-row-group", TS_D_TABLE_ROW_GROUP},
+      {"table-footer-group", TS_D_TABLE_FOOTER_GROUP},
+      {"table-caption", TS_D_TABLE_CAPTION},
+      {"table-column", TS_D_TABLE_COLUMN},
+      {"table-column-group", TS_D_TABLE_COLUMN},
+  };
+  if (!k)
+    return TS_D_INLINE;
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (!strcasecmp(k, map[i].name))
+      return map[i].display;
+  return TS_D_BLOCK;
+}
+
 void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
                       ts_cstyle *s, const css_style *css) {
   memset(s, 0, sizeof *s);
@@ -322,21 +367,20 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
                    : !strcasecmp(ws, "pre-wrap") ? TS_WS_PRE_WRAP
                    : !strcasecmp(ws, "pre-line") ? TS_WS_PRE_LINE
                                                  : TS_WS_NORMAL;
-  const char *disp = kw_of(d[CSS_P_DISPLAY]);
-  s->display = !disp                               ? TS_D_INLINE
-               : !strcasecmp(disp, "none")         ? TS_D_NONE
-               : !strcasecmp(disp, "list-item")    ? TS_D_LIST_ITEM
-               : !strcasecmp(disp, "inline")       ? TS_D_INLINE
-               : !strcasecmp(disp, "inline-block") ? TS_D_INLINE_BLOCK
-                                                   : TS_D_BLOCK;
+  s->display = display_of(kw_of(d[CSS_P_DISPLAY]));
+  s->border_collapse = kw_is(d[CSS_P_BORDER_COLLAPSE], "collapse");
+  s->caption_bottom = kw_is(d[CSS_P_CAPTION_SIDE], "bottom");
   const char *ls = kw_of(d[CSS_P_LIST_STYLE_TYPE]);
   s->list_style = ls ? ls : "disc";
   s->list_inside = kw_is(d[CSS_P_LIST_STYLE_POSITION], "inside");
   const char *va = kw_of(d[CSS_P_VERTICAL_ALIGN]);
-  s->vertical_align = !va                        ? TS_VA_BASELINE
-                      : !strcasecmp(va, "super") ? TS_VA_SUPER
-                      : !strcasecmp(va, "sub")   ? TS_VA_SUB
-                                                 : TS_VA_BASELINE;
+  s->vertical_align = !va                         ? TS_VA_BASELINE
+                      : !strcasecmp(va, "super")  ? TS_VA_SUPER
+                      : !strcasecmp(va, "sub")    ? TS_VA_SUB
+                      : !strcasecmp(va, "top")    ? TS_VA_TOP
+                      : !strcasecmp(va, "middle") ? TS_VA_MIDDLE
+                      : !strcasecmp(va, "bottom") ? TS_VA_BOTTOM
+                                                  : TS_VA_BASELINE;
   const char *tt = kw_of(d[CSS_P_TEXT_TRANSFORM]);
   s->text_transform = !tt                             ? TS_TT_NONE
                       : !strcasecmp(tt, "uppercase")  ? TS_TT_UPPER
@@ -396,6 +440,10 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
   s->page = page_name_of(d[CSS_P_PAGE]);
   s->string_set = d[CSS_P_STRING_SET];
   s->counter_reset = d[CSS_P_COUNTER_RESET];
+  s->float_kind = float_of(d[CSS_P_FLOAT]);
+  if (kw_is(d[CSS_P_DISPLAY], "prince-footnote"))
+    s->float_kind = TS_FLOAT_FOOTNOTE;
+  s->footnote_inline = kw_is(d[CSS_P_FOOTNOTE_DISPLAY], "inline");
   const char *lang = n ? ts_node_attr(n, "lang") : NULL;
   if (!lang && n)
     lang = ts_node_attr(n, "xml:lang");
@@ -441,6 +489,35 @@ static bool same_element(const ts_node *a, const ts_node *b) {
   return true;
 }
 
+/* A table cell's alignment from the Markdown (`:---:`), which cmark-gfm
+ * writes as style="text-align: center" (or HTML's align="center"): the
+ * engine reads no other inline style. It wins over the sheets, as an
+ * inline style does, but not over their !important. */
+static void cell_alignment(ts_ctx *c, ts_node *n, css_style *css) {
+  if (strcmp(n->tag, "td") && strcmp(n->tag, "th"))
+    return;
+  const char *style = ts_node_attr(n, "style");
+  const char *align = ts_node_attr(n, "align");
+  if (!(style && strstr(style, "align")) && !align)
+    return;
+  size_t len = style ? strlen(style) : strlen(align) + 11;
+  char *src = tpl_arena_alloc(c->a, len + 5);
+  if (style)
+    snprintf(src, len + 5, "*{%s}", style);
+  else
+    snprintf(src, len + 5, "*{text-align:%s}", align);
+  const css_stylesheet *sh =
+      css_parse(c->a, src, strlen(src), c->in->name, CSS_ORIGIN_AUTHOR, NULL);
+  for (size_t r = 0; sh && r < sh->nrules; r++)
+    for (size_t k = 0; k < sh->rules[r].ndecls; k++) {
+      const css_decl *d = &sh->rules[r].decls[k];
+      const css_decl *old = css->decl[d->prop];
+      if ((d->prop == CSS_P_TEXT_ALIGN || d->prop == CSS_P_VERTICAL_ALIGN) &&
+          !(old && old->important))
+        css->decl[d->prop] = d;
+    }
+}
+
 ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   if (n->style)
     return n->style;
@@ -460,6 +537,7 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   css_style css;
   css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, CSS_PE_NONE,
               parent ? parent->css : NULL, &css);
+  cell_alignment(c, n, &css);
   const char *lang = ts_node_attr(n, "lang");
   if (!lang)
     lang = ts_node_attr(n, "xml:lang");
@@ -515,7 +593,33 @@ static bool may_have_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {
   return false;
 }
 
+/* HTML's table defaults, which the engine lays out; the shared
+ * user-agent sheet (css_cascade.c) makes them blocks for the other
+ * editions' sake. Put right after it, this sheet wins over it. */
+static const char ua_tables[] =
+    "table { display: table; border-collapse: separate }\n"
+    "caption { display: table-caption; text-align: center }\n"
+    "thead { display: table-header-group; vertical-align: middle }\n"
+    "tbody { display: table-row-group; vertical-align: middle }\n"
+    "tfoot { display: table-footer-group; vertical-align: middle }\n"
+    "tr { display: table-row; vertical-align: inherit }\n"
+    "td, th { display: table-cell; vertical-align: inherit; padding: 1px }\n"
+    "th { font-weight: bold; text-align: center }\n"
+    "col { display: table-column }\n"
+    "colgroup { display: table-column-group }\n";
+
 void ts_style_init(ts_ctx *c) {
+  const css_stylesheet **sheets =
+      tpl_arena_alloc(c->a, (c->nsheets + 1) * sizeof *sheets);
+  size_t ns = 0;
+  for (size_t i = 0; i < c->nsheets; i++) {
+    sheets[ns++] = c->sheets[i];
+    if (i == 0)
+      sheets[ns++] = css_parse(c->a, ua_tables, sizeof ua_tables - 1,
+                               "<user-agent>", CSS_ORIGIN_UA, NULL);
+  }
+  c->sheets = sheets;
+  c->nsheets = ns;
   c->share_styles = true;
   for (size_t s = 0; s < c->nsheets; s++)
     for (size_t r = 0; r < c->sheets[s]->nrules; r++)

@@ -56,3 +56,11 @@ add_test(NAME books_pdf
                  --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
+# Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,
+# TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
+# with their page labels, PDF/A-1b's metadata, reproducibility.
+add_test(NAME books_pdf_print
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf_print.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
+set_tests_properties(books_pdf_print PROPERTIES
+                     LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)

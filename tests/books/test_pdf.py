@@ -18,7 +18,9 @@ its book (nothing is published in place), then:
    and bottom margin bands (running heads, folios);
 5. each line of the printed table of contents, "Title ..... N", carries
    the page label of the page its outline entry points at, and that page
-   shows the title;
+   shows the title; each line of a list of figures or tables (lof, lot)
+   is a caption of the sources, in order, and carries the label of the
+   first page after the list that shows its label and caption;
 6. the outline (bookmarks) has one entry per table of contents line, the
    same titles in order, and one per heading the config's toc.elements
    and toc.deep call for;
@@ -28,6 +30,9 @@ its book (nothing is published in place), then:
 9. with --golden DIR, the text of the books kept under DIR's parent, as
    `pdftotext -layout` lays it out, equals DIR/<book>-<edition>.txt (every
    line and page break pinned); --update rewrites those files.
+10. footnotes: on every page, the notes that start at its foot are the
+   calls raised in its text, number for number, and there are as many as
+   the Markdown defines.
 
 --pdf FILE checks FILE against the first BOOK's sources instead of
 publishing (check 8 is skipped): for developing the checks against PDFs
@@ -356,6 +361,11 @@ def read_bbox(pdf, rep, where):
                 lines[-1].append(w)
                 continue
         lines.append([w])
+    # Page numbers of references are drawn after their line's text: each
+    # line reads left to right.
+    for p in pages:
+        for line in p.lines:
+            line.sort(key=lambda w: w[1])
     return pages
 
 
@@ -690,6 +700,8 @@ def check_toc(pdf, pages, js, labels, items, opts, cfg, rep, where):
         return
     first = starts[0]
     body = [p for _, _, p in outline if p is not None and p > first]
+    # the lists of figures and tables may follow the TOC before the body
+    body += [p for p in float_list_starts(pages, items) if p > first]
     last = min(body) - 1 if body else first
     lines = toc_lines(pdf, pages, first, last, marg, title)
     if len(lines) != len(outline):
@@ -716,6 +728,95 @@ def check_toc(pdf, pages, js, labels, items, opts, cfg, rep, where):
         if letters_of(otitle) not in page_text[p]:
             rep.fail(where, 5, f"page {p + 1} (label {labels[p]}), where "
                      f"the outline sends {otitle!r}, does not show it")
+
+
+FIGURE_SRC = re.compile(r"^\s{0,3}!\[\s*([^\]]*?)\s*\]\([^)]*\)\s*$")
+TABLE_SRC = re.compile(r"^\s{0,3}Table:\s*(.*?)\s*(\{#[^}]*\})?\s*$")
+
+
+def float_captions(items, kind):
+    """The captions of the book's figures (a paragraph holding only an
+    image, alt text not '*') or tables ('Table: caption'), in order."""
+    out = []
+    for it in items:
+        fenced = False
+        for line in it.text.split("\n"):
+            if FENCE.match(line):
+                fenced = not fenced
+            if fenced:
+                continue
+            m = (FIGURE_SRC if kind == "lof" else TABLE_SRC).match(line)
+            if m and m.group(1) != "*":
+                out.append(m.group(1))
+    return out
+
+
+def page_shows(pages, title):
+    """The pages (0-based) with a line reading title."""
+    want = letters_of(title)
+    return [i for i, p in enumerate(pages)
+            if any(letters_of(" ".join(w[0] for w in line)) == want
+                   for line in p.lines)]
+
+
+def float_list_starts(pages, items):
+    out = []
+    for it in items:
+        if it.element in ("lof", "lot"):
+            out += page_shows(pages, it.title)[:1]
+    return out
+
+
+def check_float_lists(pdf, pages, js, labels, items, opts, rep, where):
+    """5, for the lists of figures and tables: one line per figure or
+    table of the sources, its caption in order, and its number the label
+    of the page that shows that label and caption (after the list)."""
+    marg = margins(opts)
+    texts = None
+    outline = [p for _, _, p in outline_entries(js) if p is not None]
+    for it in items:
+        if it.element not in ("lof", "lot"):
+            continue
+        starts = page_shows(pages, it.title)
+        if not starts:
+            rep.fail(where, 5, f"no page shows the {it.element}'s title "
+                     f"{it.title!r}")
+            continue
+        first = starts[0]
+        after = [p for p in outline + float_list_starts(pages, items)
+                 if p > first]
+        last = min(after) - 1 if after else first
+        lines = toc_lines(pdf, pages, first, last, marg, it.title)
+        want = float_captions(items, it.element)
+        if len(lines) != len(want):
+            rep.fail(where, 5, f"the {it.element} (pages {first + 1}-"
+                     f"{last + 1}) has {len(lines)} lines, the sources "
+                     f"{len(want)} captions: {[t for t, _ in lines][:6]} "
+                     f"vs {want[:6]}")
+        if texts is None:
+            r = run(["pdftotext", pdf, "-"])
+            texts = [letters_of(t) for t in r.stdout.split("\f")]
+        for (ttl, num), cap in zip(lines, want):
+            if not contained(ttl, cap):
+                rep.fail(where, 5, f"{it.element} line {ttl!r} where the "
+                         f"sources have the caption {cap!r}")
+                continue
+            # the caption's own line, with its label or (a table whose
+            # caption the theme prints without it) alone; else a caption
+            # over several lines
+            whole = {letters_of(ttl), letters_of(cap)}
+            shown = [p for p in range(last + 1, len(pages))
+                     if any(letters_of(" ".join(w[0] for w in line)) in whole
+                            for line in pages[p].lines)] or \
+                [p for p in range(last + 1, len(texts))
+                 if letters_of(ttl) in texts[p]]
+            if not shown:
+                rep.fail(where, 5, f"no page after the {it.element} shows "
+                         f"{ttl!r}")
+            elif num != labels[shown[0]]:
+                rep.fail(where, 5, f"{it.element} line {ttl!r} says page "
+                         f"{num}, it is on page {labels[shown[0]]} (page "
+                         f"{shown[0] + 1} of the file)")
 
 
 def check_info(pdf, js, npages, labels, ranges, items, cfg, rep, where):
@@ -760,6 +861,54 @@ def publish(publish_bin, book, edition, env):
     return r, pdf
 
 
+FOOTNOTE_REF = re.compile(r"\[\^([^\]]+)\](?!:)")
+
+
+def check_footnotes(pages, items, marg, two_sided, rep, where):
+    """Check 10: footnotes stand at the foot of the page that calls them.
+    A call is a number raised after a word; a note starts its line with
+    "N.", at the text's left edge, in a smaller size than the page's
+    text. On every page the notes
+    started are the calls made, number for number, and there are as many
+    notes as the Markdown defines (and calls)."""
+    defined = 0
+    for it in items:
+        if not it.file:
+            continue
+        # (examples of the syntax in code blocks are not notes)
+        text = re.sub(r"(?ms)^ {0,3}(```+|~~~+).*?^ {0,3}\1[ \t]*$", "",
+                      uncomment(it.text))
+        names = {m.group(1) for m in FOOTNOTE_REF.finditer(text)}
+        defs = set(re.findall(r"(?m)^\s{0,3}\[\^([^\]]+)\]:", text))
+        defined += len(names & defs)
+    found = 0
+    for idx, page in enumerate(pages):
+        heights = sorted(w[4] - w[2] for line in page.lines for w in line)
+        if not heights:
+            continue
+        body = heights[len(heights) // 2]
+        # notes start at the text area's left edge (code is indented)
+        left = in_text_area(page, idx, marg, two_sided)[0]
+        calls, notes = [], []
+        for line in page.lines:
+            for prev, w in zip(line, line[1:]):
+                if re.fullmatch(r"\d+", w[0]) and w[1] - prev[3] < 0.6 and \
+                        w[4] < prev[4] - 1:
+                    calls.append(w[0])
+            first = line[0]
+            if re.fullmatch(r"\d+\.", first[0]) and len(line) > 1 and \
+                    first[4] - first[2] < body * 0.92 and \
+                    abs(first[1] - left) < 1:
+                notes.append(first[0][:-1])
+        found += len(notes)
+        if sorted(calls) != sorted(notes):
+            rep.fail(where, 10, f"page {idx + 1}: footnote calls "
+                     f"{sorted(calls)} but notes {sorted(notes)} at its foot")
+    if found != defined:
+        rep.fail(where, 10, f"{defined} footnotes in the Markdown, "
+                 f"{found} notes found at the pages' feet")
+
+
 def check_pdf(pdf, book, cfg, edition, rep, tables=True):
     where = f"{os.path.basename(os.path.normpath(book))}/{edition}"
     opts = edition_options(cfg, edition)
@@ -779,6 +928,8 @@ def check_pdf(pdf, book, cfg, edition, rep, tables=True):
     js = read_json(pdf)
     labels, ranges = page_labels(js, len(pages))
     check_toc(pdf, pages, js, labels, items, opts, cfg, rep, where)
+    check_float_lists(pdf, pages, js, labels, items, opts, rep, where)
+    check_footnotes(pages, items, marg, two_sided, rep, where)
     check_info(pdf, js, len(pages), labels, ranges, items, cfg, rep, where)
     print(f"{where}: {len(pages)} pages, {nsrc} source words, "
           f"{len(toks)} PDF words, {len(outline_entries(js))} outline "

@@ -1,10 +1,12 @@
 /* The PDF engine end to end on small documents. With arguments it
  * typesets a file: test_typeset DOC.xhtml [SHEET.css...] OUT.pdf. */
+#include <math.h>
 #include <png.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "tpl_lib.h"
@@ -17,8 +19,8 @@ static void print_diag(void *user, bk_severity sev, const char *file,
   (void)user;
   if (sev == BK_WARNING) {
     warnings_seen++;
-    snprintf(last_warning, sizeof last_warning, "%s:%u:%u: %s", file, line,
-             col, msg);
+    snprintf(last_warning, sizeof last_warning, "%s:%u:%u: %s", file, line, col,
+             msg);
   }
   if (sev == BK_ERROR)
     errors_seen++;
@@ -123,7 +125,14 @@ static int page_of(const char *pdf, const char *text) {
   return 0;
 }
 
-static const char *tmp_pdf = "/tmp/octavo-test-typeset.pdf";
+/* Per process: several builds' tests may run at once. */
+static char tmp_pdf[64];
+
+static char *pdf_text_all(void) {
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", tmp_pdf);
+  return run(cmd);
+}
 
 static int typeset(const char *doc, const char *css) {
   const char *sheets[1] = {css};
@@ -470,6 +479,587 @@ static void test_images(void) {
   CHECK(errors_seen == errs + 1);
 }
 
+/* ---- tables ---------------------------------------------------------- */
+
+/* A word's box on page n, as pdftotext -bbox gives it: the k-th (0-based)
+   occurrence of the exact word; false when there is none. */
+typedef struct wbox {
+  double x0, y0, x1, y1;
+} wbox;
+
+static bool word_box(const char *pdf, int n, const char *word, int k,
+                     wbox *out) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
+           pdf);
+  char *o = run(cmd);
+  bool found = false;
+  char want[128];
+  snprintf(want, sizeof want, ">%s</word>", word);
+  for (const char *p = o; p && (p = strstr(p, "<word ")); p++) {
+    const char *end = strstr(p, "</word>");
+    if (!end)
+      break;
+    const char *w = strstr(p, ">");
+    if (strncmp(w, want, strlen(want)) != 0 || k-- > 0)
+      continue;
+    found =
+        sscanf(p, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"",
+               &out->x0, &out->y0, &out->x1, &out->y1) == 4;
+    break;
+  }
+  free(o);
+  return found;
+}
+
+/* Every word of page n inside x0..x1. */
+static bool words_within(const char *pdf, int n, double x0, double x1) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
+           pdf);
+  char *o = run(cmd);
+  bool ok = o != NULL;
+  int words = 0;
+  for (const char *p = o; p && (p = strstr(p, "<word ")); p++) {
+    wbox b;
+    if (sscanf(p, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"",
+               &b.x0, &b.y0, &b.x1, &b.y1) != 4)
+      continue;
+    words++;
+    if (b.x0 < x0 - 0.5 || b.x1 > x1 + 0.5) {
+      fprintf(stderr, "word at %.2f..%.2f outside %.2f..%.2f\n", b.x0, b.x1, x0,
+              x1);
+      ok = false;
+    }
+  }
+  free(o);
+  return ok && words > 0;
+}
+
+#define TABLE_CSS                                                              \
+  PAGE_CSS                                                                     \
+  "table { border-collapse: collapse; border-top: 1pt solid black;"            \
+  " border-bottom: 1pt solid black }\n"                                        \
+  "thead { border-bottom: .5pt solid black }\n"                                \
+  "th, td { padding: 2pt 4pt; text-align: left; vertical-align: top }\n"
+
+/* A document of one table: head (may be ""), n rows of the given cells
+   (printf format with the row number as %d, used once a cell), after. */
+static char *table_doc(const char *head, int nrows, const char *row) {
+  size_t cap = 1 << 18;
+  char *d = malloc(cap);
+  size_t n = (size_t)snprintf(d, cap,
+                              "<html xmlns='http://www.w3.org/1999/xhtml'>"
+                              "<body><p>Before</p><table>%s<tbody>",
+                              head);
+  for (int i = 0; i < nrows; i++) {
+    n += (size_t)snprintf(d + n, cap - n, "<tr>");
+    n += (size_t)snprintf(d + n, cap - n, row, i + 1, i + 1, i + 1);
+    n += (size_t)snprintf(d + n, cap - n, "</tr>");
+  }
+  snprintf(d + n, cap - n, "</tbody></table><p>After</p></body></html>");
+  return d;
+}
+
+static void test_tables(void) {
+  /* A narrow column beside a wide one: the narrow one's words whole, the
+     columns lined up. */
+  char *d = table_doc(
+      "", 3,
+      "<td>r%dNarrow</td><td>wide%d text that runs on and on, past the "
+      "end of a single line of this page, so it must wrap to another</td>"
+      "<td>c%d</td>");
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  wbox a, b, w1, w3;
+  CHECK(word_box(tmp_pdf, 1, "r1Narrow", 0, &a));
+  CHECK(word_box(tmp_pdf, 1, "r3Narrow", 0, &b));
+  CHECK(fabs(a.x0 - b.x0) < 0.01);
+  CHECK(word_box(tmp_pdf, 1, "wide1", 0, &w1));
+  CHECK(word_box(tmp_pdf, 1, "wide3", 0, &w3));
+  CHECK(fabs(w1.x0 - w3.x0) < 0.01 && w1.x0 > a.x1);
+  CHECK(word_box(tmp_pdf, 1, "c1", 0, &a) && word_box(tmp_pdf, 1, "c3", 0, &b));
+  CHECK(fabs(a.x0 - b.x0) < 0.01 && a.x0 > w1.x1);
+  /* the wide column wrapped (two lines or more), within the page */
+  CHECK(word_box(tmp_pdf, 1, "another", 0, &b) && b.y0 > w1.y0 + 5);
+  CHECK(words_within(tmp_pdf, 1, 40, 260));
+
+  /* Alignment from the Markdown: right edges equal, centres equal. */
+  d = table_doc("<thead><tr><th style='text-align: right'>Num</th>"
+                "<th style='text-align: center'>Mid</th><th>L</th></tr>"
+                "</thead>",
+                3,
+                "<td style=\"text-align: right\">%d000</td>"
+                "<td align='center'>m%d</td><td>left%d words</td>");
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  wbox n1, n3, m1, m3, hn, hm;
+  CHECK(word_box(tmp_pdf, 1, "1000", 0, &n1) &&
+        word_box(tmp_pdf, 1, "3000", 0, &n3) &&
+        word_box(tmp_pdf, 1, "Num", 0, &hn));
+  CHECK(fabs(n1.x1 - n3.x1) < 0.5 && fabs(n1.x1 - hn.x1) < 0.5);
+  CHECK(word_box(tmp_pdf, 1, "m1", 0, &m1) &&
+        word_box(tmp_pdf, 1, "m3", 0, &m3) &&
+        word_box(tmp_pdf, 1, "Mid", 0, &hm));
+  CHECK(fabs((m1.x0 + m1.x1) - (m3.x0 + m3.x1)) < 1.0);
+  CHECK(fabs((m1.x0 + m1.x1) - (hm.x0 + hm.x1)) < 1.0);
+  /* the header's bold and centred: Mid wider than m1 is centred on it */
+  CHECK(hm.x0 < m1.x0 && hm.x1 > m1.x1);
+
+  /* A table over three pages: its header at the top of each. */
+  d = table_doc("<thead><tr><th>HeadA</th><th>HeadB</th></tr></thead>", 40,
+                "<td>row%02d</td><td>cell %d</td>");
+  /* the last cell is unused: a third %d is given, none read */
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  int np = page_count(tmp_pdf);
+  CHECK(np >= 3);
+  for (int p = 1; p <= np; p++) {
+    char *t = page_text(tmp_pdf, p);
+    const char *h = t ? strstr(t, "HeadA") : NULL;
+    const char *r = t ? strstr(t, "row") : NULL;
+    bool has_rows = r != NULL;
+    if (has_rows) {
+      CHECK(h != NULL && h < r);
+      /* once a page */
+      CHECK(h && !strstr(h + 1, "HeadA"));
+    }
+    if (p > 1 && has_rows)
+      CHECK(t && strncmp(t, "HeadA", 5) == 0);
+    free(t);
+  }
+  CHECK(page_of(tmp_pdf, "row01") == 1 && page_of(tmp_pdf, "row40") >= 3);
+  /* rows whole, none lost or doubled */
+  {
+    char *all = pdf_text_all();
+    int found = 0;
+    for (int i = 1; i <= 40; i++) {
+      char w[16];
+      snprintf(w, sizeof w, "row%02d", i);
+      const char *at = all ? strstr(all, w) : NULL;
+      found += at && !strstr(at + 1, w);
+    }
+    CHECK(found == 40);
+    free(all);
+  }
+
+  /* A row taller than a page is split at its lines. */
+  {
+    char cell[4096];
+    size_t n = (size_t)snprintf(cell, sizeof cell, "<td>tall");
+    for (int i = 1; i <= 40; i++)
+      n += (size_t)snprintf(cell + n, sizeof cell - n, "<br/>t%02d", i);
+    snprintf(cell + n, sizeof cell - n, "</td><td>side%%d</td>");
+    d = table_doc("<thead><tr><th>H1</th><th>H2</th></tr></thead>", 1, cell);
+    CHECK(typeset(d, TABLE_CSS) == 0);
+    free(d);
+    CHECK(page_count(tmp_pdf) >= 3);
+    CHECK(page_of(tmp_pdf, "t01") == 1);
+    CHECK(page_of(tmp_pdf, "t40") >= 3);
+    /* every line once, in order */
+    char *all = pdf_text_all();
+    const char *at = all;
+    for (int i = 1; at && i <= 40; i++) {
+      char w[8];
+      snprintf(w, sizeof w, "t%02d", i);
+      at = strstr(at, w);
+    }
+    CHECK(at != NULL);
+    CHECK(all && !strstr(strstr(all, "t01") + 1, "t01"));
+    free(all);
+  }
+
+  /* Twelve columns of long words: shrunk, words broken, nothing outside
+     the measure (40pt to 260pt). */
+  {
+    char row[2048];
+    size_t n = 0;
+    for (int i = 0; i < 12; i++)
+      n += (size_t)snprintf(row + n, sizeof row - n,
+                            "<td>Incomprehensibilities%s</td>",
+                            i == 0 ? "%d" : "");
+    d = table_doc("", 2, row);
+    CHECK(typeset(d, TABLE_CSS) == 0);
+    free(d);
+    CHECK(words_within(tmp_pdf, 1, 40, 260));
+  }
+
+  /* An empty table, one of a header alone: no crash, the text around. */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p>Before"
+                "</p><table></table><table><tbody></tbody></table><p>After"
+                "</p></body></html>",
+                TABLE_CSS) == 0);
+  CHECK(page_of(tmp_pdf, "After") == 1);
+  d = table_doc("<thead><tr><th>OnlyHead</th><th>Two</th></tr></thead>", 0, "");
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "OnlyHead") == 1 && page_of(tmp_pdf, "After") == 1);
+
+  /* colspan: the spanning cell starts at the first column, the cells
+     after it in their own columns. */
+  d = table_doc("<thead><tr><th>Ca</th><th>Cb</th><th>Cc</th></tr></thead>", 2,
+                "<td colspan='2'>span%d over two columns</td><td>z%d</td>");
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  wbox ca, cc, s1, z1;
+  CHECK(word_box(tmp_pdf, 1, "Ca", 0, &ca) &&
+        word_box(tmp_pdf, 1, "Cc", 0, &cc) &&
+        word_box(tmp_pdf, 1, "span1", 0, &s1) &&
+        word_box(tmp_pdf, 1, "z1", 0, &z1));
+  CHECK(fabs(ca.x0 - s1.x0) < 0.01 && fabs(cc.x0 - z1.x0) < 0.01);
+  /* rowspan is reported, not silently dropped */
+  int w0 = warnings_seen;
+  d = table_doc("", 1, "<td rowspan='2'>a%d</td><td>b</td>");
+  CHECK(typeset(d, TABLE_CSS) == 0);
+  free(d);
+  CHECK(warnings_seen == w0 + 1 && strstr(last_warning, "rowspan"));
+  /* A table in a cell is measured as a table (its columns side by side):
+     its words stay whole. Separate borders and a caption below. */
+  d = table_doc("<caption>Below</caption>", 1,
+                "<td>o%d</td><td><table><tr><td>innerone</td>"
+                "<td>innertwo</td></tr></table></td>");
+  CHECK(typeset(d, PAGE_CSS "td { border: 1pt solid black; padding: 2pt }\n"
+                            "caption { caption-side: bottom }") == 0);
+  free(d);
+  wbox i1, i2, o1, bl;
+  CHECK(word_box(tmp_pdf, 1, "innerone", 0, &i1) &&
+        word_box(tmp_pdf, 1, "innertwo", 0, &i2) &&
+        word_box(tmp_pdf, 1, "o1", 0, &o1) &&
+        word_box(tmp_pdf, 1, "Below", 0, &bl));
+  CHECK(fabs(i1.y0 - i2.y0) < 0.01 && i2.x0 > i1.x1 && i1.x0 > o1.x1);
+  CHECK(bl.y0 > i1.y1);
+}
+
+/* ---- footnotes and floats -------------------------------------------- */
+
+#define NOTE_CSS                                                               \
+  PAGE_CSS ".fn { float: footnote; font-size: 8pt; line-height: 9pt }\n"       \
+           "p { widows: 1; orphans: 1 }\n"
+
+/* n paragraphs of `lines` lines each; paragraph k calls a note whose text
+   is "noteK" and `nlines` more words, one a line. */
+static char *notes_doc(int n, int lines, int nlines) {
+  size_t cap = 1 << 18;
+  char *d = malloc(cap);
+  size_t len = (size_t)snprintf(
+      d, cap, "<html xmlns='http://www.w3.org/1999/xhtml'><body>");
+  for (int k = 1; k <= n; k++) {
+    len += (size_t)snprintf(d + len, cap - len, "<p>call%02d", k);
+    len += (size_t)snprintf(d + len, cap - len,
+                            "<span class='fn' id='n%d'>note%02d", k, k);
+    for (int i = 0; i < nlines; i++)
+      len += (size_t)snprintf(d + len, cap - len, "<br/>more%02d_%02d", k, i);
+    len += (size_t)snprintf(d + len, cap - len, "</span>");
+    for (int i = 1; i < lines; i++)
+      len += (size_t)snprintf(d + len, cap - len, "<br/>body%02d_%02d", k, i);
+    len += (size_t)snprintf(d + len, cap - len, "</p>");
+  }
+  snprintf(d + len, cap - len, "</body></html>");
+  return d;
+}
+
+static void test_footnotes(void) {
+  /* 30 paragraphs of 3 lines, each with a 2-line note: every call stands
+     on the page of its note, and each note lies below the page's text. */
+  char *d = notes_doc(30, 3, 1);
+  CHECK(typeset(d, NOTE_CSS) == 0);
+  free(d);
+  int pages = page_count(tmp_pdf);
+  CHECK(pages >= 6);
+  bool same = true, below = true, numbered = true;
+  for (int k = 1; k <= 30; k++) {
+    char call[16], note[16], body[16];
+    snprintf(call, sizeof call, "call%02d", k);
+    snprintf(note, sizeof note, "note%02d", k);
+    snprintf(body, sizeof body, "body%02d_02", k);
+    int pc = page_of(tmp_pdf, call), pn = page_of(tmp_pdf, note);
+    if (pc == 0 || pc != pn) {
+      fprintf(stderr, "%s on page %d, %s on page %d\n", call, pc, note, pn);
+      same = false;
+      continue;
+    }
+    /* the call's number is raised after the word, the note starts with
+       it: "call07" then "7", "7." then "note07" */
+    wbox cb, nb, bb;
+    if (!word_box(tmp_pdf, pc, call, 0, &cb) ||
+        !word_box(tmp_pdf, pc, note, 0, &nb)) {
+      same = false;
+      continue;
+    }
+    int pb = page_of(tmp_pdf, body);
+    if (pb == pc && word_box(tmp_pdf, pc, body, 0, &bb) && bb.y1 > nb.y0)
+      below = false;
+    if (nb.y1 > 300 - 50 + 0.5 || nb.y0 < cb.y1)
+      below = false;
+    char num[8];
+    snprintf(num, sizeof num, "%d.", k);
+    wbox mb;
+    if (!word_box(tmp_pdf, pc, num, 0, &mb) || fabs(mb.y0 - nb.y0) > 0.5 ||
+        mb.x1 > nb.x0)
+      numbered = false;
+  }
+  CHECK(same);
+  CHECK(below);
+  CHECK(numbered);
+  /* every page with notes keeps them inside the text area */
+  for (int p = 1; p <= pages; p++)
+    CHECK(words_within(tmp_pdf, p, 40, 260));
+
+  /* A note longer than what is left of the page goes on overleaf: its
+     first line stands with the call, the rest at the foot of the next
+     page, above nothing of the next page's text. */
+  d = notes_doc(3, 5, 40);
+  CHECK(typeset(d, NOTE_CSS) == 0);
+  free(d);
+  int p1 = page_of(tmp_pdf, "call01");
+  CHECK(p1 == 1 && page_of(tmp_pdf, "note01") == 1);
+  CHECK(page_of(tmp_pdf, "more01_39") > 1);
+  int p3 = page_of(tmp_pdf, "call03");
+  CHECK(p3 > 0 && page_of(tmp_pdf, "note03") == p3);
+
+  /* Numbered per chapter: counter-reset: footnote starts again at 1. */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<div class='ch'><p>alpha<span class='fn'>first</span></p>"
+                "<p>beta<span class='fn'>second</span></p></div>"
+                "<div class='ch'><p>gamma<span class='fn'>third</span></p>"
+                "</div></body></html>",
+                NOTE_CSS ".ch { counter-reset: footnote; "
+                         "break-before: page }") == 0);
+  char *t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "2. second") && strstr(t, "alpha1"));
+  free(t);
+  t = page_text(tmp_pdf, 2);
+  CHECK(t && strstr(t, "1. third") && strstr(t, "gamma1"));
+  free(t);
+  /* Easybook's display: prince-footnote is read as float: footnote */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<p>text<span class='fn'>the note</span> goes on</p>"
+                "</body></html>",
+                PAGE_CSS ".fn { display: prince-footnote }") == 0);
+  t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "text1 goes on") && strstr(t, "1. the note"));
+  free(t);
+  /* notes called in a table's cells: numbered once, in order, at the foot
+     of the table's page */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<p>before<span class='fn'>zero</span></p>"
+                "<table><tr><td>cell<span class='fn'>inner</span></td>"
+                "<td>other<span class='fn'>second</span></td></tr></table>"
+                "<p>after<span class='fn'>last</span></p></body></html>",
+                NOTE_CSS) == 0);
+  t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "1. zero") && strstr(t, "2. inner") &&
+        strstr(t, "3. second") && strstr(t, "4. last") && !strstr(t, "5."));
+  free(t);
+  CHECK(page_count(tmp_pdf) == 1);
+  /* a note inside a note is set where it stands */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<p>outer<span class='fn'>in <span class='fn'>deep</span>"
+                "</span></p></body></html>",
+                NOTE_CSS) == 0);
+  t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "1. in deep"));
+  free(t);
+}
+
+static void test_floats(void) {
+  /* 10 lines, a 150pt figure, 8 lines: the figure does not fit under the
+     first ten lines (200pt of page), so it opens page 2 and the text after
+     it fills page 1. */
+  const char *css = PAGE_CSS ".fig { float: top unless-fit; margin: 6pt 0 }\n"
+                             ".box { height: 150pt; padding-top: 138pt }\n";
+  char *d = lines_doc("", 10,
+                      "<div class='fig'><div class='box'>FIGURE</div></div>"
+                      "<p>after01<br/>after02<br/>after03<br/>after04<br/>"
+                      "after05<br/>after06<br/>after07<br/>after08</p>");
+  CHECK(typeset(d, css) == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "FIGURE") == 2);
+  CHECK(page_of(tmp_pdf, "after01") == 1);
+  wbox fb, ab;
+  CHECK(word_box(tmp_pdf, 2, "FIGURE", 0, &fb) && fb.y0 > 50 + 130);
+  /* the rest of the text follows the figure on page 2 */
+  CHECK(page_of(tmp_pdf, "after06") == 1);
+  int pa = page_of(tmp_pdf, "after08");
+  CHECK(pa == 2 && word_box(tmp_pdf, 2, "after08", 0, &ab) && ab.y0 > fb.y1);
+  CHECK(page_count(tmp_pdf) == 2);
+  /* A figure that fits stays where it is called (2 lines, 162pt of
+     figure with its margins, a line: 198pt of 200). */
+  d = lines_doc("", 2,
+                "<div class='fig'><div class='box'>FIGURE</div></div>"
+                "<p>after01</p>");
+  CHECK(typeset(d, css) == 0);
+  free(d);
+  CHECK(page_count(tmp_pdf) == 1);
+  CHECK(word_box(tmp_pdf, 1, "FIGURE", 0, &fb) &&
+        word_box(tmp_pdf, 1, "after01", 0, &ab) && ab.y0 > fb.y1);
+  /* Two figures that do not fit keep their order. */
+  d = lines_doc("", 12,
+                "<div class='fig'><div class='box'>FIGA</div></div>"
+                "<div class='fig'><div class='box'>FIGB</div></div>"
+                "<p>after01</p>");
+  CHECK(typeset(d, css) == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "FIGA") == 2 && page_of(tmp_pdf, "FIGB") == 3);
+  CHECK(page_of(tmp_pdf, "after01") == 1);
+}
+
+/* Cross-references in the text: target-counter prints the true page, at
+ * the width of the number (another pass when it changes); target-text
+ * prints the target's text or its ::before; a missing target prints "??"
+ * with one warning at the link's line. */
+static void test_cross_references(void) {
+  const char *doc =
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body>\n"
+      "<p>See <a class='x' href='#near'>near</a>, "
+      "<a class='x' href='#far'>far</a> and <a class='t' href='#fig'>t</a> "
+      "and <a class='b' href='#fig2'>b</a>.</p>\n"
+      "<p>Gone <a class='x' href='#nowhere'>n1</a> and "
+      "<a class='t' href='#nowhere'>n2</a>.</p>\n"
+      "<div class='pg' id='near'><p>NEAR</p></div>"
+      "<div class='pg'><p>p3</p></div><div class='pg'><p>p4</p></div>"
+      "<div class='pg'><p>p5</p></div><div class='pg'><p>p6</p></div>"
+      "<div class='pg'><p>p7</p></div><div class='pg'><p>p8</p></div>"
+      "<div class='pg'><p>p9</p></div><div class='pg'><p>p10</p></div>"
+      "<div class='pg'><p>p11</p></div>"
+      "<div class='pg' id='far'><p>FAR</p>"
+      "<div id='fig'><p>IMG</p><p><span class='label'>Figure 7</span> "
+      "Waves</p></div><p id='fig2' data-n='9'>Other</p></div>"
+      "</body></html>";
+  const char *css = PAGE_CSS
+      ".pg { break-before: page }\n"
+      "a.x::after { content: ' (page ' target-counter(attr(href), page) ')' "
+      "}\n"
+      "a.t::after { content: ' [' target-text(attr(href)) ']' }\n"
+      "a.b::after { content: ' [' target-text(attr(href), content(before)) "
+      "']' }\n"
+      "#fig2::before { content: 'Fig. ' attr(data-n) }\n";
+  int warns = warnings_seen;
+  CHECK(typeset(doc, css) == 0);
+  CHECK(page_of(tmp_pdf, "NEAR") == 2 && page_of(tmp_pdf, "FAR") == 12);
+  char *t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "near (page 2)") && strstr(t, "far (page 12)"));
+  CHECK(t && strstr(t, "[IMG Figure 7 Waves]"));
+  CHECK(t && strstr(t, "b [Fig. 9]"));
+  CHECK(t && strstr(t, "n1 (page \?\?)") && strstr(t, "n2 [\?\?]"));
+  free(t);
+  /* one warning for the missing id, however many links and passes */
+  CHECK(warnings_seen == warns + 1);
+  CHECK(strstr(last_warning, "doc.xhtml:3:0: ") == last_warning &&
+        strstr(last_warning, "'#nowhere'"));
+}
+
+/* The x extent of every word on page n, pt. */
+static void words_extent(const char *pdf, int n, double *x0, double *x1) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
+           pdf);
+  char *o = run(cmd);
+  *x0 = 1e9;
+  *x1 = -1e9;
+  for (const char *p = o; p && (p = strstr(p, "<word ")); p++) {
+    double a, b, c, d;
+    if (sscanf(p, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"",
+               &a, &b, &c, &d) != 4)
+      continue;
+    if (a < *x0)
+      *x0 = a;
+    if (c > *x1)
+      *x1 = c;
+  }
+  free(o);
+}
+
+/* How many lines of text (pages apart) start with prefix; *elsewhere:
+ * how many times it stands inside a line. */
+static int lines_starting(const char *text, const char *prefix,
+                          int *elsewhere) {
+  int k = 0, other = 0;
+  size_t n = strlen(prefix);
+  for (const char *p = text; p && (p = strstr(p, prefix)); p += n) {
+    if (p == text || p[-1] == '\n' || p[-1] == '\f')
+      k++;
+    else
+      other++;
+  }
+  if (elsewhere)
+    *elsewhere = other;
+  return k;
+}
+
+/* Code blocks: long lines wrap inside the measure (at a space, else at the
+ * measure), each continuation starting with a mark; lines are numbered
+ * when the block resets the counter `line`. */
+static void test_code_blocks(void) {
+  char longw[201], spaced[400];
+  memset(longw, 'y', 200);
+  longw[200] = 0;
+  size_t n = 0;
+  for (int i = 0; i < 40; i++)
+    n += (size_t)snprintf(spaced + n, sizeof spaced - n, "w%02d ", i);
+  spaced[n - 1] = 0;
+  char doc[2048];
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+           "<pre>short line\n%s\n%s\nend</pre>"
+           "<pre class='w'>%s</pre></body></html>",
+           spaced, longw, spaced);
+  const char *css =
+      PAGE_CSS "pre { font-family: 'DejaVu Sans Mono'; font-size: 8pt; "
+               "white-space: pre; background-color: #eeeeee; padding: 2pt }\n"
+               "pre.w { white-space: pre-wrap }\n";
+  CHECK(typeset(doc, css) == 0);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -raw '%s' - 2>&1", tmp_pdf);
+  char *t = run(cmd);
+  /* the unwrapped lines carry no mark, every continuation one */
+  CHECK(t && strstr(t, "short line\n") && strstr(t, "\nend\n"));
+  CHECK(t && lines_starting(t, "w00 ", NULL) == 2);
+  int inside = -1;
+  int marks = t ? lines_starting(t, "\u21AA", &inside) : 0;
+  /* 160 characters of words and 200 without a space, in a measure of
+     about 44 columns: 3 + 4 + 3 continuations, each with its mark */
+  CHECK(marks == 3 + 4 + 3 && inside == 0);
+  /* words wrap at spaces: none is cut */
+  CHECK(t && strstr(t, "w10\n\u21AAw11 ") && !strstr(t, "w0\n") &&
+        !strstr(t, "w1\n"));
+  /* the 200 y's come back whole, less the marks and line ends */
+  size_t ys = 0;
+  for (const char *p = t; p && *p; p++)
+    ys += *p == 'y';
+  CHECK(ys == 200);
+  free(t);
+  /* nothing crosses the text area (300pt wide, 40pt margins) */
+  double x0, x1;
+  words_extent(tmp_pdf, 1, &x0, &x1);
+  CHECK(x0 >= 40 - 0.5 && x1 <= 260 + 0.5);
+
+  /* numbered: 1..3, the continuation lines not numbered */
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+           "<pre class='n'>alpha\n%s\ngamma</pre></body></html>",
+           longw);
+  CHECK(typeset(doc, PAGE_CSS "pre { font-family: 'DejaVu Sans Mono'; "
+                              "font-size: 8pt; white-space: pre }\n"
+                              "pre.n { counter-reset: line; padding-left: "
+                              "20pt }\n") == 0);
+  t = run(cmd);
+  CHECK(t && strstr(t, "1 alpha\n2 yyyy") && strstr(t, "\n3 gamma"));
+  CHECK(t && lines_starting(t, "\u21AA", NULL) == 4 &&
+        lines_starting(t, "4", NULL) == 0);
+  free(t);
+  words_extent(tmp_pdf, 1, &x0, &x1);
+  CHECK(x0 >= 40 - 0.5 && x1 <= 260 + 0.5);
+  /* counter-reset: line 10 numbers from 11 */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<pre>a\nb</pre></body></html>",
+                PAGE_CSS "pre { font-family: 'DejaVu Sans Mono'; "
+                         "white-space: pre; counter-reset: line 10 }\n") == 0);
+  t = run(cmd);
+  CHECK(t && strstr(t, "11 a\n12 b"));
+  free(t);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -498,12 +1088,19 @@ int main(int argc, char **argv) {
             st.t_write);
     return rc ? 1 : 0;
   }
+  snprintf(tmp_pdf, sizeof tmp_pdf, "/tmp/octavo-test-typeset-%ld.pdf",
+           (long)getpid());
   test_pages();
   test_references();
   test_text();
   test_lists();
   test_pathological();
   test_images();
+  test_tables();
+  test_footnotes();
+  test_floats();
+  test_cross_references();
+  test_code_blocks();
   /* a family that is not installed: named at its place in the sheet */
   CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p>x</p>"
                 "</body></html>",
