@@ -2,11 +2,15 @@
  * typesets a file: test_typeset DOC.xhtml [SHEET.css...] OUT.pdf. */
 #include <math.h>
 #include <png.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* jpeglib.h needs stdio.h and stddef.h first */
+#include <jpeglib.h>
 
 #include "check.h"
 #include "tpl_lib.h"
@@ -408,6 +412,175 @@ static void write_png(const char *path, unsigned w, unsigned h,
     px[i] = (unsigned char)(i * 7);
   png_image_write_to_file(&im, path, 0, px, 0, NULL);
   free(px);
+}
+
+/* A PNG through libpng's full writer, for the flavours its simplified one
+   cannot make: palette (4 bits an index) and Adam7-interlaced files. The
+   left half is red, the right half blue. */
+static void write_png_full(const char *path, int color_type, int depth,
+                           int interlace) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return;
+  png_structp p =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+  png_infop info = png_create_info_struct(p);
+  if (setjmp(png_jmpbuf(p))) {
+    png_destroy_write_struct(&p, &info);
+    fclose(f);
+    return;
+  }
+  enum { W = 64, H = 32 };
+  png_init_io(p, f);
+  png_set_IHDR(p, info, W, H, depth, color_type, interlace,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (color_type == PNG_COLOR_TYPE_PALETTE) {
+    png_color pal[2] = {{255, 0, 0}, {0, 0, 255}};
+    png_set_PLTE(p, info, pal, 2);
+  }
+  png_write_info(p, info);
+  if (depth == 16)
+    png_set_swap(p); /* rows below are written little-endian */
+  int passes = png_set_interlace_handling(p);
+  unsigned char row[W * 8];
+  for (int pass = 0; pass < passes; pass++)
+    for (int y = 0; y < H; y++) {
+      memset(row, 0, sizeof row);
+      for (int x = 0; x < W; x++) {
+        bool left = x < W / 2;
+        if (color_type == PNG_COLOR_TYPE_PALETTE) {
+          /* 4-bit indices, two a byte, high nibble first */
+          row[x / 2] |= (unsigned char)((left ? 0 : 1) << (x % 2 ? 0 : 4));
+        } else if (depth == 16) {
+          uint16_t *r = (uint16_t *)(void *)row + x * 3;
+          r[0] = left ? 65535 : 0;
+          r[1] = 0;
+          r[2] = left ? 0 : 65535;
+        } else {
+          row[x * 3] = left ? 255 : 0;
+          row[x * 3 + 2] = left ? 0 : 255;
+        }
+      }
+      png_write_row(p, row);
+    }
+  png_write_end(p, info);
+  png_destroy_write_struct(&p, &info);
+  fclose(f);
+}
+
+/* A JPEG of the given components (1: grey, 4: CMYK) through libjpeg: the
+   left half dark, the right half light (grey), or red and blue (CMYK). */
+static void write_jpeg(const char *path, int comps) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return;
+  struct jpeg_compress_struct cj;
+  struct jpeg_error_mgr jerr;
+  cj.err = jpeg_std_error(&jerr);
+  jpeg_create_compress(&cj);
+  jpeg_stdio_dest(&cj, f);
+  cj.image_width = 64;
+  cj.image_height = 32;
+  cj.input_components = comps;
+  cj.in_color_space = comps == 1 ? JCS_GRAYSCALE : JCS_CMYK;
+  jpeg_set_defaults(&cj);
+  jpeg_set_quality(&cj, 90, TRUE);
+  jpeg_start_compress(&cj, TRUE);
+  unsigned char row[64 * 4];
+  while (cj.next_scanline < cj.image_height) {
+    for (int x = 0; x < 64; x++) {
+      bool left = x < 32;
+      if (comps == 1) {
+        row[x] = left ? 40 : 220;
+      } else {
+        /* C M Y K stored inverted, as Photoshop and ImageMagick write them
+           (libjpeg marks the file with Adobe's APP14, which tells readers
+           so) */
+        unsigned char *px = row + x * 4;
+        px[0] = left ? 255 : 0;
+        px[1] = 0;
+        px[2] = left ? 0 : 255;
+        px[3] = 255;
+      }
+    }
+    JSAMPROW rows[1] = {row};
+    jpeg_write_scanlines(&cj, rows, 1);
+  }
+  jpeg_finish_compress(&cj);
+  jpeg_destroy_compress(&cj);
+  fclose(f);
+}
+
+/* The colour of the rendered page 1 at (x, y) pt, from pdftoppm at 72 dpi
+   (as "r g b"); false when it cannot be read. */
+static bool pixel_at(int x, int y, int *r, int *g, int *b) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd,
+           "pdftoppm -r 72 -x %d -y %d -W 1 -H 1 -f 1 -l 1 '%s' | tail -c 3 | "
+           "od -An -tu1",
+           x, y, tmp_pdf);
+  char *o = run(cmd);
+  bool ok = o && sscanf(o, "%d %d %d", r, g, b) == 3;
+  free(o);
+  return ok;
+}
+
+static void test_image_kinds(void) {
+  /* Each image alone on a page of its size: its left half at x 10, its
+     right half at x 54, y 16. */
+  static const struct {
+    const char *file;
+    const char *color;          /* pdfimages' colour space */
+    int lr, lg, lb, rr, rg, rb; /* expected left and right colours */
+  } kinds[] = {
+      {"/tmp/octavo-test-pal.png", "rgb", 255, 0, 0, 0, 0, 255},
+      {"/tmp/octavo-test-adam7.png", "rgb", 255, 0, 0, 0, 0, 255},
+      {"/tmp/octavo-test-adam7-16.png", "rgb", 255, 0, 0, 0, 0, 255},
+      {"/tmp/octavo-test-grey.jpg", "gray", 40, 40, 40, 220, 220, 220},
+      /* cyan and magenta in full make poppler's process blue */
+      {"/tmp/octavo-test-cmyk.jpg", "cmyk", 255, 0, 0, 46, 49, 145},
+  };
+  write_png_full(kinds[0].file, PNG_COLOR_TYPE_PALETTE, 4, PNG_INTERLACE_NONE);
+  write_png_full(kinds[1].file, PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_ADAM7);
+  write_png_full(kinds[2].file, PNG_COLOR_TYPE_RGB, 16, PNG_INTERLACE_ADAM7);
+  write_jpeg(kinds[3].file, 1);
+  write_jpeg(kinds[4].file, 4);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "<html xmlns='http://www.w3.org/1999/xhtml'><body><p><img "
+             "src='%s' alt='x'/></p></body></html>",
+             kinds[i].file);
+    /* 64 x 32 px at 96 dpi: 48 x 24 pt, on a page just that size */
+    CHECK(typeset(doc, "@page { size: 48pt 24pt; margin: 0 }\n"
+                       "p { margin: 0; line-height: 0 }") == 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1 | tail -n +3",
+             tmp_pdf);
+    char *t = run(cmd);
+    char color[16] = "";
+    unsigned w = 0, h = 0, bpc = 0;
+    CHECK(t &&
+          sscanf(t, "%*u %*u %*s %u %u %15s %*u %u", &w, &h, color, &bpc) == 4);
+    free(t);
+    bool kind_ok =
+        w == 64 && h == 32 && bpc == 8 && strcmp(color, kinds[i].color) == 0;
+    if (!kind_ok)
+      fprintf(stderr, "%s: %ux%u %s %u bpc\n", kinds[i].file, w, h, color, bpc);
+    CHECK(kind_ok);
+    int r, g, b;
+    bool left = pixel_at(8, 12, &r, &g, &b) && abs(r - kinds[i].lr) < 40 &&
+                abs(g - kinds[i].lg) < 40 && abs(b - kinds[i].lb) < 40;
+    if (!left)
+      fprintf(stderr, "%s: left %d %d %d\n", kinds[i].file, r, g, b);
+    CHECK(left);
+    bool right = pixel_at(40, 12, &r, &g, &b) && abs(r - kinds[i].rr) < 40 &&
+                 abs(g - kinds[i].rg) < 40 && abs(b - kinds[i].rb) < 40;
+    if (!right)
+      fprintf(stderr, "%s: right %d %d %d\n", kinds[i].file, r, g, b);
+    CHECK(right);
+    remove(kinds[i].file);
+  }
 }
 
 static void test_images(void) {
@@ -1096,6 +1269,7 @@ int main(int argc, char **argv) {
   test_lists();
   test_pathological();
   test_images();
+  test_image_kinds();
   test_tables();
   test_footnotes();
   test_floats();
