@@ -348,6 +348,7 @@ typedef struct ts_ctx {
   double content_width;
   double content_height; /* of the default page: images fit in it */
   ts_vlist vl;
+  const char *column_digits; /* a leader's page-number column: "000" */
   ts_vlist notes; /* the footnotes' items, in the order of their calls */
   long note_counter;
   struct ts_call {

@@ -1175,7 +1175,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
          so the number never changes the lines and one pass is enough (a
          wider number asks for another). */
       if (z.has_leader) {
-        double col = ts_text_width(pc->st, "000");
+        double col = ts_text_width(pc->st, c->column_digits);
         if (w < col)
           w = col;
       }
@@ -2179,9 +2179,10 @@ static void measure_para(lay *L, para *pa, const ts_cstyle *bs, double *mn,
     flush_word(&z);
     flush_space(&z);
     double w = pc->kind == P_IMAGE || pc->kind == P_SPACE ? pc->width
-               : pc->kind == P_PAGEREF ? ts_text_width(pc->st, "000")
-               : pc->kind == P_LEADER  ? pc->st->size
-                                       : 0;
+               : pc->kind == P_PAGEREF
+                   ? ts_text_width(pc->st, L->c->column_digits)
+               : pc->kind == P_LEADER ? pc->st->size
+                                      : 0;
     if (pc->kind == P_BR)
       add_item(&z, ts_forced_break(),
                (item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0});
@@ -2293,7 +2294,20 @@ void ts_measure_content(ts_ctx *c, ts_node *n, double *min, double *max) {
     *max = *min;
 }
 
+/* The digits a leader's page-number column holds: three, or as many as
+ * the page count a long document will reach (a page holds more than 1,500
+ * bytes of XHTML in any book-like setting, so this over-estimates), which
+ * spares a second pass to widen the column. */
+static const char *column_digits(const ts_ctx *c) {
+  size_t pages = c->in->len / 1500;
+  return pages >= 100000  ? "000000"
+         : pages >= 10000 ? "00000"
+         : pages >= 1000  ? "0000"
+                          : "000";
+}
+
 int ts_layout(ts_ctx *c) {
+  c->column_digits = column_digits(c);
   c->vl.n = 0;
   c->notes.n = 0;
   c->note_counter = 0;

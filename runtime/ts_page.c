@@ -495,6 +495,17 @@ ts_pages *ts_paginate(ts_ctx *c) {
     size_t nstart = npos, need = npos;
     if (npos < ncalled)
       need = note_line_end(&ns, npos);
+    /* notes called in the floats set here stand here too */
+    for (size_t t = 0; t < p->ntops; t++)
+      for (size_t i = p->tops[t].start; i < p->tops[t].end; i++) {
+        size_t in, ie;
+        if (!p->tops[t].repeat && item_notes(&items[i], &in, &ie) &&
+            ie > ncalled) {
+          ncalled = ie;
+          if (in > need)
+            need = in;
+        }
+      }
     size_t best = 0, best_need = need;
     double best_cost = INFINITY;
     bool found = false, ended_forced = false;
@@ -628,7 +639,8 @@ ts_pages *ts_paginate(ts_ctx *c) {
     p->nend = nend;
     p->notes_h = notes_h(&ns, nstart, nend);
     /* the first line of each note is marked (brk) by the layout */
-    p->notes_continued = nend > nstart && !ns.items[nstart].brk;
+    p->notes_continued =
+        nend > nstart && !ns.items[note_line_end(&ns, nstart) - 1].brk;
     npos = nend;
     tables_update(&tables, items, pos, best);
     pos = best;

@@ -1295,9 +1295,10 @@ ts_image_status ts_image_probe(const char *path, unsigned *width,
   return st;
 }
 
-/* A PNG as libharu 2.3.0 can take it: decoded by libpng and written again
- * 8 bits a channel, not interlaced (it garbles 16-bit files and refuses
- * interlaced ones). */
+/* A PNG decoded by libpng to 8 bits a channel (libharu 2.3.0 garbles
+ * 16-bit files and refuses interlaced ones) and handed to libharu as raw
+ * samples, the alpha channel as a soft mask: nothing is compressed twice
+ * (libharu deflates the samples once, when it saves). */
 static HPDF_Image load_png(ts_pdf *p, const char *path) {
   png_image im;
   memset(&im, 0, sizeof im);
@@ -1313,16 +1314,32 @@ static HPDF_Image load_png(ts_pdf *p, const char *path) {
   size_t size = PNG_IMAGE_SIZE(im);
   png_bytep px = malloc(size ? size : 1);
   HPDF_Image out = NULL;
-  if (px && png_image_finish_read(&im, &white, px, 0, NULL)) {
-    png_alloc_size_t len = 0;
-    if (png_image_write_get_memory_size(im, len, 0, px, 0, NULL)) {
-      void *mem = malloc(len ? len : 1);
-      if (mem && png_image_write_to_memory(&im, mem, &len, 0, px, 0, NULL))
-        out = HPDF_LoadPngImageFromMem(p->doc, mem, (HPDF_UINT)len);
-      free(mem);
-    }
-  } else {
+  if (!px || !png_image_finish_read(&im, &white, px, 0, NULL)) {
     png_image_free(&im);
+    free(px);
+    return NULL;
+  }
+  size_t npx = (size_t)im.width * im.height, ch = color ? 3 : 1;
+  HPDF_ColorSpace cs = color ? HPDF_CS_DEVICE_RGB : HPDF_CS_DEVICE_GRAY;
+  if (!alpha) {
+    out = HPDF_LoadRawImageFromMem(p->doc, px, im.width, im.height, cs, 8);
+  } else {
+    /* the samples and the alpha apart, in place: colour first */
+    png_bytep mask = malloc(npx ? npx : 1);
+    if (mask) {
+      for (size_t i = 0; i < npx; i++) {
+        mask[i] = px[i * (ch + 1) + ch];
+        memmove(px + i * ch, px + i * (ch + 1), ch);
+      }
+      out = HPDF_LoadRawImageFromMem(p->doc, px, im.width, im.height, cs, 8);
+      HPDF_Image sm =
+          out ? HPDF_LoadRawImageFromMem(p->doc, mask, im.width, im.height,
+                                         HPDF_CS_DEVICE_GRAY, 8)
+              : NULL;
+      if (!sm || HPDF_Image_AddSMask(out, sm) != HPDF_OK)
+        out = NULL;
+      free(mask);
+    }
   }
   free(px);
   return out;

@@ -1075,6 +1075,15 @@ static void test_floats(void) {
   free(d);
   CHECK(page_of(tmp_pdf, "FIGA") == 2 && page_of(tmp_pdf, "FIGB") == 3);
   CHECK(page_of(tmp_pdf, "after01") == 1);
+  /* A note called in a float that moves goes with it. */
+  d = lines_doc("", 10,
+                "<div class='fig'><div class='box'>FIGURE<span "
+                "class='fn'>floated</span></div></div><p>after01</p>");
+  CHECK(typeset(d, NOTE_CSS ".fig { float: top unless-fit; margin: 6pt 0 }\n"
+                            ".box { padding-top: 100pt }\n") == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "FIGURE") == 2 && page_of(tmp_pdf, "floated") == 2);
+  CHECK(page_of(tmp_pdf, "after01") == 1);
 }
 
 /* Cross-references in the text: target-counter prints the true page, at
