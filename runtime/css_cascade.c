@@ -346,7 +346,8 @@ void css_cascade(tpl_arena *a, const css_stylesheet *const *sheets,
 /* ---- the user-agent sheet ------------------------------------------- */
 
 /* Browsers' defaults, cut to what a book's HTML holds; themes set the
- * rest. Tables are blocks until the engine lays them out. */
+ * rest. Table elements are blocks here; the PDF engine adds its own sheet
+ * for them (ts_style.c: display: table, table-row, ...). */
 static const char ua_css[] =
     "html, body, div, p, h1, h2, h3, h4, h5, h6, ul, ol, dl, dt, dd, pre,\n"
     "blockquote, section, article, aside, nav, header, footer, main,\n"
