@@ -132,6 +132,8 @@ typedef struct ts_cstyle {
   ts_rgb bg;
   double width;         /* pt, < 0: auto */
   double width_pct;     /* > 0: a percentage of the containing block */
+  double max_width;     /* pt, < 0: none */
+  double max_width_pct; /* > 0: a percentage of the containing block */
   bool border_collapse; /* tables: border-collapse: collapse */
   bool caption_bottom;  /* captions: caption-side: bottom */
   int break_before, break_after, break_inside;

@@ -1102,6 +1102,14 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         h *= measure * pc->width_pct / 100 / w;
         w = measure * pc->width_pct / 100;
       }
+      double maxw = pc->st->max_width >= 0 ? pc->st->max_width
+                    : pc->st->max_width_pct > 0
+                        ? measure * pc->st->max_width_pct / 100
+                        : -1;
+      if (maxw >= 0 && w > maxw && w > 0) {
+        h *= maxw / w;
+        w = maxw;
+      }
       if (w > measure && measure > 0) {
         h *= measure / w;
         w = measure;
@@ -2021,6 +2029,12 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     bw = width * st->width_pct / 100 + bl + br;
   else if (st->width >= 0)
     bw = st->width + bl + br;
+  double maxw = st->max_width >= 0 ? st->max_width + bl + br
+                : st->max_width_pct > 0
+                    ? width * st->max_width_pct / 100 + bl + br
+                    : -1;
+  if (maxw >= 0 && bw > maxw)
+    bw = maxw;
   if (bw > width - ml - mr)
     bw = width - ml - mr;
   double bx = x + ml;

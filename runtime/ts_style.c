@@ -432,6 +432,14 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
     else
       s->width = css_length_pt(l, em, rem, cw);
   }
+  s->max_width = -1;
+  const css_decl *mwd = d[CSS_P_MAX_WIDTH];
+  if (mwd && css_read_length(mwd->value, mwd->nvalue, &l)) {
+    if (l.unit == CSS_U_PERCENT)
+      s->max_width_pct = l.value;
+    else
+      s->max_width = css_length_pt(l, em, rem, cw);
+  }
   s->break_before = break_of(d[CSS_P_BREAK_BEFORE]);
   s->break_after = break_of(d[CSS_P_BREAK_AFTER]);
   s->break_inside = break_of(d[CSS_P_BREAK_INSIDE]);

@@ -583,6 +583,8 @@ static void test_image_kinds(void) {
   }
 }
 
+static bool words_within(const char *pdf, int n, double x0, double x1);
+
 static void test_images(void) {
   static const struct {
     const char *name;
@@ -644,6 +646,23 @@ static void test_images(void) {
   t = run(cmd);
   CHECK(t && strstr(t, "[Vector art]"));
   free(t);
+  /* max-width caps an image (96 px in 48 pt: 144 ppi) and a block (its
+     words stay within 40 + 60 pt) */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p><img "
+                "src='/tmp/octavo-test-rgb.png' alt='x'/></p><div class='n'>"
+                "narrow words in a box that max-width keeps narrow</div>"
+                "</body></html>",
+                PAGE_CSS
+                "img { max-width: 48pt } .n { max-width: 60pt }") == 0);
+  snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1 | tail -n +3", tmp_pdf);
+  t = run(cmd);
+  unsigned xppi = 0;
+  CHECK(t &&
+        sscanf(t, "%*u %*u %*s %*u %*u %*s %*u %*u %*s %*s %*u %*u %u",
+               &xppi) == 1 &&
+        xppi == 144);
+  free(t);
+  CHECK(words_within(tmp_pdf, 1, 40, 100));
   /* a missing image is an error (publish then keeps the old output) */
   int errs = errors_seen;
   typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p><img "
