@@ -850,71 +850,88 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
 
 /* ---- drawing ---------------------------------------------------------- */
 
+static void draw_run(ts_pdf *pdf, int page, const ts_run *r, double left,
+                     double baseline) {
+  ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path);
+  if (!f)
+    return;
+  ts_pdf_text(pdf, page, f, r->size, left + r->x, baseline + r->rise, r->color,
+              r->codes, r->kern, r->n, r->char_space);
+  if (r->underline || r->strike) {
+    double t = r->size / 18;
+    double y = r->underline ? baseline + r->rise - r->size * 0.12
+                            : baseline + r->rise + r->size * 0.28;
+    ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, t,
+                r->color, TS_LINE_SOLID);
+  }
+}
+
+static void draw_leader(ts_ctx *c, ts_pdf *pdf, int page, const ts_leader *l,
+                        double left, double baseline) {
+  uint32_t dot = l->cp;
+  if (!ts_face_has(l->face, dot))
+    return;
+  double dw = ts_face_advance(l->face, dot) * l->size / 1000.0;
+  /* dots on a grid of their own width plus a space, from the page's left
+     edge, so they line up from one line to the next */
+  double step = dw + l->size * 0.45;
+  if (step <= 0)
+    return;
+  double x0 = left + l->x0 + l->size * 0.25, x1 = left + l->x1 - l->size * 0.25;
+  double start = ceil(x0 / step) * step;
+  size_t nd = start + dw <= x1 ? (size_t)((x1 - dw - start) / step) + 1 : 0;
+  if (!nd)
+    return;
+  uint32_t *codes = tpl_arena_alloc(c->pa, nd * sizeof *codes);
+  int32_t *kern = tpl_arena_alloc(c->pa, nd * sizeof *kern);
+  for (size_t k = 0; k < nd; k++) {
+    codes[k] = dot;
+    kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
+  }
+  ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path);
+  if (f)
+    ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern,
+                nd, 0);
+}
+
+static void draw_ref(ts_ctx *c, ts_pdf *pdf, int page, const ts_pageref *r,
+                     double left, double baseline, const ts_pages *pg) {
+  const char *t = ts_pages_ref(c, (ts_pages *)pg, r->target, r->style);
+  if (!t)
+    t = "??";
+  ts_cstyle st = {0};
+  st.face = r->face;
+  st.size = r->size;
+  st.color = r->color;
+  st.line_height = r->size;
+  ts_vline tmp = {0};
+  double w = ts_set_text_line(c, &st, t, &tmp);
+  /* right-aligned in the room left for it */
+  draw_line(c, pdf, page, &tmp, left + r->x + r->width - w, baseline, pg);
+}
+
+/* A line's runs, leaders and page references, drawn in the order they
+ * stand (so text extraction reads "Title . . . 12" and "(page 3)" where
+ * they are), then its images. */
 static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
                       double left, double baseline, const ts_pages *pg) {
-  for (size_t i = 0; i < ln->nruns; i++) {
-    const ts_run *r = &ln->runs[i];
-    ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path);
-    if (!f)
-      continue;
-    ts_pdf_text(pdf, page, f, r->size, left + r->x, baseline + r->rise,
-                r->color, r->codes, r->kern, r->n, r->char_space);
-    if (r->underline || r->strike) {
-      double t = r->size / 18;
-      double y = r->underline ? baseline + r->rise - r->size * 0.12
-                              : baseline + r->rise + r->size * 0.28;
-      ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, t,
-                  r->color, TS_LINE_SOLID);
-    }
+  size_t i = 0, j = 0, k = 0;
+  while (i < ln->nruns || j < ln->nleaders || k < ln->nrefs) {
+    double xr = i < ln->nruns ? ln->runs[i].x : INFINITY;
+    double xl = j < ln->nleaders ? ln->leaders[j].x0 : INFINITY;
+    double xp = k < ln->nrefs ? ln->refs[k].x : INFINITY;
+    if (xr <= xl && xr <= xp)
+      draw_run(pdf, page, &ln->runs[i++], left, baseline);
+    else if (xl <= xp)
+      draw_leader(c, pdf, page, &ln->leaders[j++], left, baseline);
+    else
+      draw_ref(c, pdf, page, &ln->refs[k++], left, baseline, pg);
   }
-  for (size_t i = 0; i < ln->nimages; i++) {
-    const ts_image_box *im = &ln->images[i];
+  for (size_t n = 0; n < ln->nimages; n++) {
+    const ts_image_box *im = &ln->images[n];
     ts_pdf_image *pi = ts_pdf_image_load(pdf, im->path);
     if (pi)
       ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
-  }
-  for (size_t i = 0; i < ln->nleaders; i++) {
-    const ts_leader *l = &ln->leaders[i];
-    uint32_t dot = l->cp;
-    if (!ts_face_has(l->face, dot))
-      continue;
-    double dw = ts_face_advance(l->face, dot) * l->size / 1000.0;
-    /* dots on a grid of their own width plus a space, from the page's
-       left edge, so they line up from one line to the next */
-    double step = dw + l->size * 0.45;
-    if (step <= 0)
-      continue;
-    double x0 = left + l->x0 + l->size * 0.25,
-           x1 = left + l->x1 - l->size * 0.25;
-    double start = ceil(x0 / step) * step;
-    size_t nd = start + dw <= x1 ? (size_t)((x1 - dw - start) / step) + 1 : 0;
-    if (!nd)
-      continue;
-    uint32_t *codes = tpl_arena_alloc(c->pa, nd * sizeof *codes);
-    int32_t *kern = tpl_arena_alloc(c->pa, nd * sizeof *kern);
-    for (size_t k = 0; k < nd; k++) {
-      codes[k] = dot;
-      kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
-    }
-    ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path);
-    if (f)
-      ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern,
-                  nd, 0);
-  }
-  for (size_t i = 0; i < ln->nrefs; i++) {
-    const ts_pageref *r = &ln->refs[i];
-    const char *t = ts_pages_ref(c, (ts_pages *)pg, r->target, r->style);
-    if (!t)
-      t = "??";
-    ts_cstyle st = {0};
-    st.face = r->face;
-    st.size = r->size;
-    st.color = r->color;
-    st.line_height = r->size;
-    ts_vline tmp = {0};
-    double w = ts_set_text_line(c, &st, t, &tmp);
-    /* right-aligned in the room left for it */
-    draw_line(c, pdf, page, &tmp, left + r->x + r->width - w, baseline, pg);
   }
 }
 

@@ -361,11 +361,6 @@ def read_bbox(pdf, rep, where):
                 lines[-1].append(w)
                 continue
         lines.append([w])
-    # Page numbers of references are drawn after their line's text: each
-    # line reads left to right.
-    for p in pages:
-        for line in p.lines:
-            line.sort(key=lambda w: w[1])
     return pages
 
 
