@@ -496,19 +496,19 @@ static const tpl_loc L_389 = {F_29, 107, 14};
 static const tpl_loc L_390 = {F_29, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
 static const tpl_loc L_391 = {F_29, 108, 16};
-static const tpl_loc L_392 = {F_29, 223, 14};
-static const tpl_loc L_393 = {F_29, 223, 17};
-static const tpl_loc L_394 = {F_29, 233, 4};
-static const tpl_loc L_395 = {F_29, 289, 28};
-static const tpl_loc L_396 = {F_29, 289, 31};
-static const tpl_loc L_397 = {F_29, 290, 23};
-static const tpl_loc L_398 = {F_29, 296, 29};
-static const tpl_loc L_399 = {F_29, 303, 16};
-static const tpl_loc L_400 = {F_29, 303, 19};
-static const tpl_loc L_401 = {F_29, 367, 15};
-static const tpl_loc L_402 = {F_29, 367, 18};
-static const tpl_loc L_403 = {F_29, 367, 22};
-static const tpl_loc L_404 = {F_29, 367, 55};
+static const tpl_loc L_392 = {F_29, 225, 14};
+static const tpl_loc L_393 = {F_29, 225, 17};
+static const tpl_loc L_394 = {F_29, 235, 4};
+static const tpl_loc L_395 = {F_29, 291, 28};
+static const tpl_loc L_396 = {F_29, 291, 31};
+static const tpl_loc L_397 = {F_29, 292, 23};
+static const tpl_loc L_398 = {F_29, 298, 29};
+static const tpl_loc L_399 = {F_29, 305, 16};
+static const tpl_loc L_400 = {F_29, 305, 19};
+static const tpl_loc L_401 = {F_29, 369, 15};
+static const tpl_loc L_402 = {F_29, 369, 18};
+static const tpl_loc L_403 = {F_29, 369, 22};
+static const tpl_loc L_404 = {F_29, 369, 55};
 static const tpl_loc L_405 = {F_29, 10, 4};
 static const tpl_loc L_406 = {F_29, 10, 12};
 static const tpl_loc L_407 = {F_29, 10, 20};
@@ -530,18 +530,18 @@ static const tpl_loc L_420 = {F_29, 15, 10};
 static const tpl_loc L_421 = {F_29, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
 static const tpl_loc L_422 = {F_29, 160, 10};
-static const tpl_loc L_423 = {F_29, 211, 10};
+static const tpl_loc L_423 = {F_29, 213, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_424 = {F_29, 239, 10};
+static const tpl_loc L_424 = {F_29, 241, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_425 = {F_29, 257, 10};
+static const tpl_loc L_425 = {F_29, 259, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_426 = {F_29, 285, 10};
-static const tpl_loc L_427 = {F_29, 342, 10};
+static const tpl_loc L_426 = {F_29, 287, 10};
+static const tpl_loc L_427 = {F_29, 344, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_428 = {F_29, 360, 10};
+static const tpl_loc L_428 = {F_29, 362, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_429 = {F_29, 370, 10};
+static const tpl_loc L_429 = {F_29, 372, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
 static const tpl_loc L_430 = {F_30, 4, 4};
@@ -4765,8 +4765,10 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote-backref { display: none; }\n"
              "/* Footnotes stand at the foot of the page that calls them, numbered\n"
              "   from 1 in each item (move the counter-reset to number them through the\n"
-             "   book); `.footnotes` is the end-of-chapter list of other editions. */\n"
-             ".footnote {\n"
+             "   book); `.footnotes` is the end-of-chapter list of other editions.\n"
+             "   `<span class=\"fn\">` is how Easybook's print theme made a footnote of\n"
+             "   HTML in the Markdown. */\n"
+             ".footnote, .fn {\n"
              "  float: footnote;\n"
              "  font-size: .8em;\n"
              "  line-height: 1.3;\n"
@@ -4774,8 +4776,8 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  text-align: justify;\n"
              "  hyphens: auto;\n"
              "}\n"
-             ".footnote p { margin: 0; text-indent: 0; }\n"
-             ".footnote p + p { text-indent: 1em; }\n"
+             ".footnote p, .fn p { margin: 0; text-indent: 0; }\n"
+             ".footnote p + p, .fn p + p { text-indent: 1em; }\n"
              ".item { counter-reset: footnote; }\n"
              ".footnotes {\n"
              "  margin-top: 2em;\n"
@@ -4786,10 +4788,10 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n"
              "\n"
              "/* {pagebreak} */\n"
-             ".page-break { break-after: page; height: 0; margin: 0; }\n", 1452);
+             ".page-break { break-after: page; height: 0; margin: 0; }\n", 1572);
 }
 
-#line 211 "themes/clean/pdf/style.css.twig"
+#line 213 "themes/clean/pdf/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4797,7 +4799,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-#line 212 "themes/clean/pdf/style.css.twig"
+#line 214 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
@@ -4810,7 +4812,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding: .5em .7em;\n"
              "  background-color: #f2f2f2;\n"
              "  font-size: ", 438);
-#line 223 "themes/clean/pdf/style.css.twig"
+#line 225 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_392;
     tpl_value v0;
@@ -4825,7 +4827,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 223 "themes/clean/pdf/style.css.twig"
+#line 225 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
@@ -4836,7 +4838,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "pre code { font-size: 1em; }\n"
              ".code { margin: .8em 0; }\n"
              ".code > pre { margin: 0; }\n", 182);
-#line 233 "themes/clean/pdf/style.css.twig"
+#line 235 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_394;
     tpl_value v8 = tpl_null();
@@ -4858,7 +4860,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     bool b12 = tpl_truthy(v10);
     if (b12) {
-#line 234 "themes/clean/pdf/style.css.twig"
+#line 236 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, "/* code_line_numbers: the engine numbers the lines of a block that resets\n"
                  "   the counter `line`, in grey in its left padding */\n"
                  "pre { counter-reset: line; padding-left: 3.2em; }\n", 178);
@@ -4866,14 +4868,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 }
 
-#line 239 "themes/clean/pdf/style.css.twig"
+#line 241 "themes/clean/pdf/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 240 "themes/clean/pdf/style.css.twig"
+#line 242 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -4892,14 +4894,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 527);
 }
 
-#line 257 "themes/clean/pdf/style.css.twig"
+#line 259 "themes/clean/pdf/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 258 "themes/clean/pdf/style.css.twig"
+#line 260 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -4928,7 +4930,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; vertical-align: bottom; }\n", 825);
 }
 
-#line 285 "themes/clean/pdf/style.css.twig"
+#line 287 "themes/clean/pdf/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4937,12 +4939,12 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v14 = tpl_null();
-#line 286 "themes/clean/pdf/style.css.twig"
+#line 288 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 289 "themes/clean/pdf/style.css.twig"
+#line 291 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_395;
     tpl_value v0;
@@ -4957,9 +4959,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 289 "themes/clean/pdf/style.css.twig"
+#line 291 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 290 "themes/clean/pdf/style.css.twig"
+#line 292 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_397;
     tpl_value v5;
@@ -4973,7 +4975,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 290 "themes/clean/pdf/style.css.twig"
+#line 292 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -4981,7 +4983,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 296 "themes/clean/pdf/style.css.twig"
+#line 298 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_398;
     tpl_value v9;
@@ -4995,7 +4997,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 296 "themes/clean/pdf/style.css.twig"
+#line 298 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
              ".item.body-start { counter-reset: page 1 footnote; }\n"
@@ -5004,7 +5006,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
              "  padding-top: ", 214);
-#line 303 "themes/clean/pdf/style.css.twig"
+#line 305 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_399;
     tpl_value v13;
@@ -5019,7 +5021,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 303 "themes/clean/pdf/style.css.twig"
+#line 305 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -5060,14 +5062,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 342 "themes/clean/pdf/style.css.twig"
+#line 344 "themes/clean/pdf/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 343 "themes/clean/pdf/style.css.twig"
+#line 345 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5086,7 +5088,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 360 "themes/clean/pdf/style.css.twig"
+#line 362 "themes/clean/pdf/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5095,7 +5097,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k20 = NULL;
   tpl_value v2 = tpl_null();
-#line 361 "themes/clean/pdf/style.css.twig"
+#line 363 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Cross-references ----------------------------------------------- */\n"
              "\n"
@@ -5103,7 +5105,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   which page it is, as Easybook's print theme did */\n"
              "a.xref::after {\n"
              "  content: \" (", 232);
-#line 367 "themes/clean/pdf/style.css.twig"
+#line 369 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_401;
     bool b0 = true;
@@ -5134,11 +5136,11 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_404);
     tpl_out_value(rt, v16);
   }
-#line 367 "themes/clean/pdf/style.css.twig"
+#line 369 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
 }
 
-#line 370 "themes/clean/pdf/style.css.twig"
+#line 372 "themes/clean/pdf/style.css.twig"
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5284,37 +5286,37 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     rt->loc = &L_422;
     tpl_display_block(rt, ctx, blocks, &N_content, &L_422);
   }
-#line 211 "themes/clean/pdf/style.css.twig"
+#line 213 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_423;
     tpl_display_block(rt, ctx, blocks, &N_code, &L_423);
   }
-#line 239 "themes/clean/pdf/style.css.twig"
+#line 241 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_424;
     tpl_display_block(rt, ctx, blocks, &N_figures, &L_424);
   }
-#line 257 "themes/clean/pdf/style.css.twig"
+#line 259 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_425;
     tpl_display_block(rt, ctx, blocks, &N_tables, &L_425);
   }
-#line 285 "themes/clean/pdf/style.css.twig"
+#line 287 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_426;
     tpl_display_block(rt, ctx, blocks, &N_items, &L_426);
   }
-#line 342 "themes/clean/pdf/style.css.twig"
+#line 344 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_427;
     tpl_display_block(rt, ctx, blocks, &N_navigation, &L_427);
   }
-#line 360 "themes/clean/pdf/style.css.twig"
+#line 362 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_428;
     tpl_display_block(rt, ctx, blocks, &N_references, &L_428);
   }
-#line 370 "themes/clean/pdf/style.css.twig"
+#line 372 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_429;
     tpl_display_block(rt, ctx, blocks, &N_custom, &L_429);
@@ -6010,7 +6012,7 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_528);
   }
 }
-#line 6014 "clean_pdf.c"
+#line 6016 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7711,8 +7713,10 @@ static const char T40_source[] =
     ".footnote-backref { display: none; }\n"
     "/* Footnotes stand at the foot of the page that calls them, numbered\n"
     "   from 1 in each item (move the counter-reset to number them through the\n"
-    "   book); `.footnotes` is the end-of-chapter list of other editions. */\n"
-    ".footnote {\n"
+    "   book); `.footnotes` is the end-of-chapter list of other editions.\n"
+    "   `<span class=\"fn\">` is how Easybook's print theme made a footnote of\n"
+    "   HTML in the Markdown. */\n"
+    ".footnote, .fn {\n"
     "  float: footnote;\n"
     "  font-size: .8em;\n"
     "  line-height: 1.3;\n"
@@ -7720,8 +7724,8 @@ static const char T40_source[] =
     "  text-align: justify;\n"
     "  hyphens: auto;\n"
     "}\n"
-    ".footnote p { margin: 0; text-indent: 0; }\n"
-    ".footnote p + p { text-indent: 1em; }\n"
+    ".footnote p, .fn p { margin: 0; text-indent: 0; }\n"
+    ".footnote p + p, .fn p + p { text-indent: 1em; }\n"
     ".item { counter-reset: footnote; }\n"
     ".footnotes {\n"
     "  margin-top: 2em;\n"
@@ -7901,7 +7905,7 @@ static const tpl_template T40 = {
   .nblocks = 10,
   .blocks = T40_blocks,
   .source = T40_source,
-  .source_len = 12851,
+  .source_len = 12971,
   .ast = NULL,
 };
 

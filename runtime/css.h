@@ -300,6 +300,8 @@ typedef enum css_pseudo_element {
   CSS_PE_NONE,
   CSS_PE_BEFORE,
   CSS_PE_AFTER,
+  CSS_PE_FOOTNOTE_CALL,   /* ::footnote-call (Prince): a footnote's call */
+  CSS_PE_FOOTNOTE_MARKER, /* ::footnote-marker: its number in the note */
 } css_pseudo_element;
 
 typedef struct css_attr_test {

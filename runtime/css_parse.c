@@ -1758,6 +1758,13 @@ static bool parse_selector_at(css_ps *P, size_t b, size_t e,
                     strcasecmp(name, "after") == 0)) {
           out->pseudo = (name[0] | 0x20) == 'b' ? CSS_PE_BEFORE : CSS_PE_AFTER;
           types++;
+        } else if (P->t[q].type == CSS_T_IDENT &&
+                   (strcasecmp(name, "footnote-call") == 0 ||
+                    strcasecmp(name, "footnote-marker") == 0)) {
+          out->pseudo = strcasecmp(name, "footnote-call") == 0
+                            ? CSS_PE_FOOTNOTE_CALL
+                            : CSS_PE_FOOTNOTE_MARKER;
+          types++;
         } else {
           ps_report(P, BK_WARNING, t, "unsupported selector '%s%s'",
                     two ? "::" : ":", name);

@@ -381,6 +381,11 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
                       ts_cstyle *out, const css_style *css);
 /* The computed style of n (cascade included), cached on the node. */
 ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n);
+/* The style of a footnote's ::footnote-call (parent: the style of the text
+ * around the call) or ::footnote-marker (parent: the note's), or NULL when
+ * no rule gives it one. */
+ts_cstyle *ts_style_note_part(ts_ctx *c, ts_node *n, css_pseudo_element pe,
+                              const ts_cstyle *parent);
 /* The style of n's ::before or ::after box, or NULL when it has no content. */
 ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe);
 const char *ts_node_attr(const ts_node *n, const char *name);

@@ -1694,20 +1694,54 @@ static bool add_image(lay *L, para *pa, ts_node *img, const ts_cstyle *st,
   return true;
 }
 
-/* A footnote's call: its number raised and smaller, linked to the note,
- * in the style of the text around it; the note itself goes to the foot
- * of the page (layout_note). */
+/* The text of a footnote's ::footnote-call or ::footnote-marker: its
+ * content's strings, attr() values and counter(footnote), which is the
+ * note's number; trailing spaces dropped. */
+static const char *note_part_text(ts_ctx *c, ts_node *note, const ts_cstyle *ps,
+                                  int number) {
+  const css_decl *d = ps ? ps->css->decl[CSS_P_CONTENT] : NULL;
+  css_content_item *items;
+  size_t ni;
+  if (!d || !css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
+    return css_format_counter(c->pa, number, CSS_CS_DECIMAL);
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (size_t i = 0; i < ni; i++) {
+    const css_content_item *it = &items[i];
+    const char *t = NULL;
+    if (it->kind == CSS_C_STRING)
+      t = it->text;
+    else if (it->kind == CSS_C_ATTR)
+      t = ts_node_attr(note, it->text);
+    else if (it->kind == CSS_C_COUNTER && !strcasecmp(it->text, "footnote"))
+      t = css_format_counter(c->pa, number, it->counter_style);
+    if (t)
+      buf_add(&buf, &len, &cap, t, strlen(t));
+  }
+  while (len && buf[len - 1] == ' ')
+    len--;
+  const char *out = tpl_arena_strndup(c->pa, buf ? buf : "", len);
+  free(buf);
+  return out;
+}
+
+/* A footnote's call, in its ::footnote-call style (by default its number
+ * raised and at 75% of the text around it), linked to the note; the note
+ * itself goes to the foot of the page (layout_note). */
 static void add_note_call(lay *L, para *pa, ts_node *note) {
   ts_ctx *c = L->c;
   int number = (int)++c->note_counter;
   const ts_cstyle *around =
       note->parent ? ts_style_of(c, note->parent) : ts_style_of(c, note);
-  ts_cstyle *cs = tpl_arena_alloc(c->pa, sizeof *cs);
-  *cs = *around;
-  cs->size = around->size * 0.75;
-  cs->vertical_align = TS_VA_SUPER;
+  ts_cstyle *cs = ts_style_note_part(c, note, CSS_PE_FOOTNOTE_CALL, around);
+  if (!cs) {
+    cs = tpl_arena_alloc(c->pa, sizeof *cs);
+    *cs = *around;
+    cs->size = around->size * 0.75;
+    cs->vertical_align = TS_VA_SUPER;
+  }
   cs->underline = cs->strike = false;
-  const char *num = css_format_counter(c->pa, number, CSS_CS_DECIMAL);
+  const char *num = note_part_text(c, note, cs, number);
   const char *href = NULL;
   if (note->id) {
     char *h = tpl_arena_alloc(c->pa, strlen(note->id) + 2);
@@ -2134,12 +2168,13 @@ static void layout_note(ts_ctx *c, ts_vline *ln, ts_node *note, int number) {
   size_t start = c->vl.n;
   lay L = {.c = c, .entry_depth = -1, .started = true};
   const ts_cstyle *st = ts_style_of(c, note);
-  const char *num = css_format_counter(c->pa, number, CSS_CS_DECIMAL);
-  char *m = tpl_arena_alloc(c->pa, strlen(num) + 2);
-  sprintf(m, "%s.", num);
-  L.pd.marker = m;
-  L.pd.marker_style = st;
-  L.pd.marker_inside = true;
+  const ts_cstyle *ms = ts_style_note_part(c, note, CSS_PE_FOOTNOTE_MARKER, st);
+  const char *m = note_part_text(c, note, ms, number);
+  if (*m) {
+    L.pd.marker = m;
+    L.pd.marker_style = ms ? ms : st;
+    L.pd.marker_inside = true;
+  }
   layout_block(&L, note, 0, c->content_width);
   for (size_t i = 0; i < L.pd.nanchors; i++)
     vl_push(c, (ts_vitem){.type = TS_V_ANCHOR, .u.id = L.pd.anchors[i]});

@@ -614,7 +614,12 @@ static const char ua_tables[] =
     "td, th { display: table-cell; vertical-align: inherit; padding: 1px }\n"
     "th { font-weight: bold; text-align: center }\n"
     "col { display: table-column }\n"
-    "colgroup { display: table-column-group }\n";
+    "colgroup { display: table-column-group }\n"
+    /* Prince's footnote parts; the call is styled from the text around
+       it, the marker from the note */
+    "::footnote-call { content: counter(footnote); vertical-align: super;\n"
+    "  font-size: 75% }\n"
+    "::footnote-marker { content: counter(footnote) '.' }\n";
 
 void ts_style_init(ts_ctx *c) {
   const css_stylesheet **sheets =
@@ -655,6 +660,18 @@ void ts_style_init(ts_ctx *c) {
           tpl_arena_alloc(c->a, (n ? n : 1) * sizeof *c->pseudo_sels);
   }
   c->npseudo = n;
+}
+
+ts_cstyle *ts_style_note_part(ts_ctx *c, ts_node *n, css_pseudo_element pe,
+                              const ts_cstyle *parent) {
+  if (!may_have_pseudo(c, n, pe))
+    return NULL;
+  css_style *css = tpl_arena_alloc(c->a, sizeof *css);
+  css_cascade(c->a, c->sheets, c->nsheets, &c->dom, n, pe, parent->css, css);
+  ts_cstyle *s = tpl_arena_alloc(c->a, sizeof *s);
+  ts_style_compute(c, NULL, parent, s, css);
+  s->lang = parent->lang;
+  return s;
 }
 
 ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe) {

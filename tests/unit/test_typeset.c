@@ -1044,6 +1044,19 @@ static void test_footnotes(void) {
         strstr(t, "3. second") && strstr(t, "4. last") && !strstr(t, "5."));
   free(t);
   CHECK(page_count(tmp_pdf) == 1);
+  /* Prince's ::footnote-call and ::footnote-marker, as Easybook's print
+     theme wrote them */
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+                "<p>text<span class='fn'>the note</span> goes on</p>"
+                "</body></html>",
+                PAGE_CSS ".fn { display: prince-footnote }\n"
+                         ".fn::footnote-call { content: '(' counter(footnote, "
+                         "lower-roman) ')' }\n"
+                         ".fn::footnote-marker { content: '[' "
+                         "counter(footnote) ']' }") == 0);
+  t = page_text(tmp_pdf, 1);
+  CHECK(t && strstr(t, "text(i) goes on") && strstr(t, "[1] the note"));
+  free(t);
   /* a note inside a note is set where it stands */
   CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body>"
                 "<p>outer<span class='fn'>in <span class='fn'>deep</span>"
