@@ -486,19 +486,24 @@ static const char *resolve(void *user, const char *url, const char *base,
     unsigned w, h;
     double dpi;
     ts_image_status st = ts_image_probe(abs, &w, &h, &dpi);
+    /* a file named for a format it is not in is broken, not foreign */
     const char *dot = strrchr(rel, '.');
-    bool named = dot && (!strcasecmp(dot, ".png") || !strcasecmp(dot, ".jpg") ||
-                         !strcasecmp(dot, ".jpeg"));
-    if (st == TS_IMAGE_UNREADABLE || (st == TS_IMAGE_UNSUPPORTED && named)) {
-      bk_report(e->rep, BK_ERROR, base, line, col,
-                "'%s' cannot be read as a %s image", rel,
-                dot && !strcasecmp(dot, ".png") ? "PNG" : "PNG or JPEG");
+    const char *as = !dot                       ? NULL
+                     : !strcasecmp(dot, ".png") ? "a PNG image"
+                     : !strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg")
+                         ? "a JPEG image"
+                     : !strcasecmp(dot, ".gif") ? "a GIF image"
+                     : !strcasecmp(dot, ".svg") ? "an SVG image"
+                                                : NULL;
+    if (st == TS_IMAGE_UNREADABLE || (st == TS_IMAGE_UNSUPPORTED && as)) {
+      bk_report(e->rep, BK_ERROR, base, line, col, "'%s' cannot be read as %s",
+                rel, as ? as : "an image");
       return NULL;
     }
     if (st == TS_IMAGE_UNSUPPORTED) {
       bk_report(e->rep, BK_WARNING, base, line, col,
-                "'%s' is neither PNG nor JPEG, which are what a PDF can hold "
-                "here; its alternative text stands in",
+                "'%s' is not a PNG, JPEG, GIF or SVG image, which are what "
+                "a PDF edition can show; its alternative text stands in",
                 rel);
       return NULL;
     }

@@ -1677,8 +1677,8 @@ static bool add_image(lay *L, para *pa, ts_node *img, const ts_cstyle *st,
     bk_report(c->rep, s == TS_IMAGE_UNSUPPORTED ? BK_WARNING : BK_ERROR,
               c->in->name, img->line, 0,
               s == TS_IMAGE_UNSUPPORTED
-                  ? "'%s' is neither PNG nor JPEG, which are what a PDF can "
-                    "hold here; its alternative text stands in"
+                  ? "'%s' is not a PNG, JPEG, GIF or SVG image, which are what "
+                    "a PDF edition can show; its alternative text stands in"
                   : "'%s' cannot be read as an image",
               src);
     return false;

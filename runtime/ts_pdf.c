@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include <cairo.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <hpdf.h>
 #include <hpdf_doc.h>
 #include <hpdf_encrypt.h>
@@ -18,6 +21,7 @@
 #include <hpdf_objects.h>
 #include <hpdf_pages.h>
 #include <hpdf_streams.h>
+#include <librsvg/rsvg.h>
 #include <png.h>
 #include <zlib.h>
 
@@ -1257,7 +1261,39 @@ static int image_kind(const char *path) {
     return 1;
   if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF)
     return 2;
+  if (n >= 4 && !memcmp(b, "GIF8", 4))
+    return 4;
+  /* SVG is text: known by its name */
+  const char *dot = strrchr(path, '.');
+  if (dot && (!strcasecmp(dot, ".svg") || !strcasecmp(dot, ".svgz")))
+    return 3;
   return 0;
+}
+
+/* SVG through librsvg: its size in CSS pixels (96 an inch), from its
+ * width and height, else its viewBox. NULL when librsvg cannot read it. */
+static RsvgHandle *svg_open(const char *path, double *w, double *h) {
+  GError *err = NULL;
+  RsvgHandle *hd = rsvg_handle_new_from_file(path, &err);
+  if (!hd) {
+    g_clear_error(&err);
+    return NULL;
+  }
+  rsvg_handle_set_dpi(hd, 96);
+  gboolean has_w, has_h, has_vb;
+  RsvgLength lw, lh;
+  RsvgRectangle vb;
+  rsvg_handle_get_intrinsic_dimensions(hd, &has_w, &lw, &has_h, &lh, &has_vb,
+                                       &vb);
+  if (!rsvg_handle_get_intrinsic_size_in_pixels(hd, w, h)) {
+    *w = has_vb ? vb.width : 0;
+    *h = has_vb ? vb.height : 0;
+  }
+  if (!(*w > 0 && *h > 0)) {
+    g_object_unref(hd);
+    return NULL;
+  }
+  return hd;
 }
 
 ts_image_status ts_image_probe(const char *path, unsigned *width,
@@ -1268,6 +1304,24 @@ ts_image_status ts_image_probe(const char *path, unsigned *width,
     return TS_IMAGE_UNREADABLE;
   if (kind == 0)
     return TS_IMAGE_UNSUPPORTED;
+  if (kind == 3) {
+    double w, h;
+    RsvgHandle *hd = svg_open(path, &w, &h);
+    if (!hd)
+      return TS_IMAGE_UNREADABLE;
+    g_object_unref(hd);
+    *width = (unsigned)ceil(w);
+    *height = (unsigned)ceil(h);
+    return TS_IMAGE_OK;
+  }
+  if (kind == 4) {
+    int w = 0, h = 0;
+    if (!gdk_pixbuf_get_file_info(path, &w, &h) || w <= 0 || h <= 0)
+      return TS_IMAGE_UNREADABLE;
+    *width = (unsigned)w;
+    *height = (unsigned)h;
+    return TS_IMAGE_OK;
+  }
   if (kind == 1) {
     png_image im;
     memset(&im, 0, sizeof im);
@@ -1295,10 +1349,37 @@ ts_image_status ts_image_probe(const char *path, unsigned *width,
   return st;
 }
 
+/* Samples of w x h pixels, ch colour channels (1 or 3) and, when alpha,
+ * an alpha channel after them, 8 bits each, as a libharu image: the
+ * colours raw, the alpha as a soft mask (px is rewritten in place). */
+static HPDF_Image raw_image(ts_pdf *p, unsigned char *px, unsigned w,
+                            unsigned h, size_t ch, bool alpha) {
+  HPDF_ColorSpace cs = ch == 3 ? HPDF_CS_DEVICE_RGB : HPDF_CS_DEVICE_GRAY;
+  if (!alpha)
+    return HPDF_LoadRawImageFromMem(p->doc, px, w, h, cs, 8);
+  size_t npx = (size_t)w * h;
+  unsigned char *mask = malloc(npx ? npx : 1);
+  if (!mask)
+    return NULL;
+  /* the colours and the alpha apart, in place: colours first */
+  for (size_t i = 0; i < npx; i++) {
+    mask[i] = px[i * (ch + 1) + ch];
+    memmove(px + i * ch, px + i * (ch + 1), ch);
+  }
+  HPDF_Image out = HPDF_LoadRawImageFromMem(p->doc, px, w, h, cs, 8);
+  HPDF_Image sm =
+      out ? HPDF_LoadRawImageFromMem(p->doc, mask, w, h, HPDF_CS_DEVICE_GRAY, 8)
+          : NULL;
+  free(mask);
+  if (!sm || HPDF_Image_AddSMask(out, sm) != HPDF_OK)
+    return NULL;
+  return out;
+}
+
 /* A PNG decoded by libpng to 8 bits a channel (libharu 2.3.0 garbles
  * 16-bit files and refuses interlaced ones) and handed to libharu as raw
- * samples, the alpha channel as a soft mask: nothing is compressed twice
- * (libharu deflates the samples once, when it saves). */
+ * samples: nothing is compressed twice (libharu deflates the samples
+ * once, when it saves). */
 static HPDF_Image load_png(ts_pdf *p, const char *path) {
   png_image im;
   memset(&im, 0, sizeof im);
@@ -1313,35 +1394,140 @@ static HPDF_Image load_png(ts_pdf *p, const char *path) {
   png_color white = {255, 255, 255};
   size_t size = PNG_IMAGE_SIZE(im);
   png_bytep px = malloc(size ? size : 1);
-  HPDF_Image out = NULL;
   if (!px || !png_image_finish_read(&im, &white, px, 0, NULL)) {
     png_image_free(&im);
     free(px);
     return NULL;
   }
-  size_t npx = (size_t)im.width * im.height, ch = color ? 3 : 1;
-  HPDF_ColorSpace cs = color ? HPDF_CS_DEVICE_RGB : HPDF_CS_DEVICE_GRAY;
-  if (!alpha) {
-    out = HPDF_LoadRawImageFromMem(p->doc, px, im.width, im.height, cs, 8);
-  } else {
-    /* the samples and the alpha apart, in place: colour first */
-    png_bytep mask = malloc(npx ? npx : 1);
-    if (mask) {
-      for (size_t i = 0; i < npx; i++) {
-        mask[i] = px[i * (ch + 1) + ch];
-        memmove(px + i * ch, px + i * (ch + 1), ch);
+  HPDF_Image out = raw_image(p, px, im.width, im.height, color ? 3 : 1, alpha);
+  free(px);
+  return out;
+}
+
+/* RGBA samples from premultiplied ARGB (cairo's, native-endian 32-bit
+ * words): colours un-premultiplied, or composed on white for PDF/A. */
+static unsigned char *from_argb(const unsigned char *data, int stride,
+                                unsigned w, unsigned h, bool alpha) {
+  size_t ch = alpha ? 4 : 3;
+  unsigned char *px = malloc((size_t)w * h * ch + 1);
+  if (!px)
+    return NULL;
+  for (unsigned y = 0; y < h; y++) {
+    const uint32_t *row =
+        (const uint32_t *)(const void *)(data + (size_t)y * stride);
+    for (unsigned x = 0; x < w; x++) {
+      uint32_t v = row[x];
+      unsigned a = v >> 24, r = (v >> 16) & 255, g = (v >> 8) & 255,
+               b = v & 255;
+      unsigned char *o = px + ((size_t)y * w + x) * ch;
+      if (alpha) {
+        o[0] = (unsigned char)(a ? (r * 255 + a / 2) / a : 0);
+        o[1] = (unsigned char)(a ? (g * 255 + a / 2) / a : 0);
+        o[2] = (unsigned char)(a ? (b * 255 + a / 2) / a : 0);
+        o[3] = (unsigned char)a;
+      } else { /* premultiplied over white: c + (255 - a) */
+        o[0] = (unsigned char)(r + 255 - a);
+        o[1] = (unsigned char)(g + 255 - a);
+        o[2] = (unsigned char)(b + 255 - a);
       }
-      out = HPDF_LoadRawImageFromMem(p->doc, px, im.width, im.height, cs, 8);
-      HPDF_Image sm =
-          out ? HPDF_LoadRawImageFromMem(p->doc, mask, im.width, im.height,
-                                         HPDF_CS_DEVICE_GRAY, 8)
-              : NULL;
-      if (!sm || HPDF_Image_AddSMask(out, sm) != HPDF_OK)
-        out = NULL;
-      free(mask);
     }
   }
-  free(px);
+  return px;
+}
+
+/* An SVG drawn by librsvg and cairo at 3 pixels to each of its own (288
+ * pixels an inch at its natural size, more where it is scaled down to
+ * the measure), at most 4,000 pixels a side: a raster, as libharu has no
+ * way to take vector art from another program. */
+static HPDF_Image load_svg(ts_pdf *p, const char *path) {
+  double w, h;
+  RsvgHandle *hd = svg_open(path, &w, &h);
+  if (!hd)
+    return NULL;
+  double scale = 3;
+  if (w * scale > 4000)
+    scale = 4000 / w;
+  if (h * scale > 4000)
+    scale = 4000 / h;
+  int pw = (int)ceil(w * scale), ph = (int)ceil(h * scale);
+  cairo_surface_t *sf = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, pw > 0 ? pw : 1, ph > 0 ? ph : 1);
+  cairo_t *cr = cairo_create(sf);
+  RsvgRectangle vp = {0, 0, pw, ph};
+  GError *err = NULL;
+  bool ok = rsvg_handle_render_document(hd, cr, &vp, &err);
+  g_clear_error(&err);
+  cairo_destroy(cr);
+  cairo_surface_flush(sf);
+  HPDF_Image out = NULL;
+  if (ok && cairo_surface_status(sf) == CAIRO_STATUS_SUCCESS) {
+    bool alpha = !p->pdfa;
+    unsigned char *px = from_argb(cairo_image_surface_get_data(sf),
+                                  cairo_image_surface_get_stride(sf),
+                                  (unsigned)pw, (unsigned)ph, alpha);
+    if (px)
+      out = raw_image(p, px, (unsigned)pw, (unsigned)ph, 3, alpha);
+    free(px);
+  }
+  cairo_surface_destroy(sf);
+  g_object_unref(hd);
+  return out;
+}
+
+/* LeakSanitizer builds: librsvg draws SVG text through pango, whose
+ * fontconfig font map is a process-wide cache never freed (valgrind's
+ * runs suppress the same, tests/books/valgrind.supp). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TS_ASAN 1
+#endif
+#endif
+#ifdef TS_ASAN
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) {
+  return "leak:libpango\nleak:libfontconfig\nleak:librsvg\n";
+}
+#endif
+
+/* A GIF (its first frame) through gdk-pixbuf. */
+static HPDF_Image load_gif(ts_pdf *p, const char *path) {
+  GError *err = NULL;
+  GdkPixbuf *pb = gdk_pixbuf_new_from_file(path, &err);
+  g_clear_error(&err);
+  if (!pb || gdk_pixbuf_get_bits_per_sample(pb) != 8 ||
+      gdk_pixbuf_get_colorspace(pb) != GDK_COLORSPACE_RGB) {
+    if (pb)
+      g_object_unref(pb);
+    return NULL;
+  }
+  unsigned w = (unsigned)gdk_pixbuf_get_width(pb),
+           h = (unsigned)gdk_pixbuf_get_height(pb);
+  int stride = gdk_pixbuf_get_rowstride(pb);
+  bool has_alpha = gdk_pixbuf_get_has_alpha(pb);
+  bool alpha = has_alpha && !p->pdfa;
+  size_t in_ch = has_alpha ? 4 : 3, ch = alpha ? 4 : 3;
+  const unsigned char *data = gdk_pixbuf_read_pixels(pb);
+  unsigned char *px = malloc((size_t)w * h * ch + 1);
+  HPDF_Image out = NULL;
+  if (px) {
+    for (unsigned y = 0; y < h; y++)
+      for (unsigned x = 0; x < w; x++) {
+        const unsigned char *i = data + (size_t)y * stride + x * in_ch;
+        unsigned char *o = px + ((size_t)y * w + x) * ch;
+        unsigned a = has_alpha ? i[3] : 255;
+        for (int k = 0; k < 3; k++)
+          o[k] =
+              alpha ? i[k]
+                    : (unsigned char)((i[k] * a + 255 * (255 - a) + 127) / 255);
+        if (alpha)
+          o[3] = (unsigned char)a;
+      }
+    out = raw_image(p, px, w, h, 3, alpha);
+    free(px);
+  }
+  g_object_unref(pb);
   return out;
 }
 
@@ -1355,6 +1541,8 @@ ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path) {
   int kind = image_kind(path);
   HPDF_Image img = kind == 1   ? load_png(p, path)
                    : kind == 2 ? HPDF_LoadJpegImageFromFile(p->doc, path)
+                   : kind == 3 ? load_svg(p, path)
+                   : kind == 4 ? load_gif(p, path)
                                : NULL;
   if (!img || failed(p)) {
     if (failed(p)) {

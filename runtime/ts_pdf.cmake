@@ -8,6 +8,9 @@ find_library(HPDF_LIBRARY hpdf REQUIRED)
 # pdf_cover.c merges a cover PDF in front of the book with libqpdf.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(QPDF REQUIRED IMPORTED_TARGET libqpdf)
+# SVG images are drawn by librsvg (with cairo), GIFs read by gdk-pixbuf.
+pkg_check_modules(RSVG REQUIRED IMPORTED_TARGET librsvg-2.0 cairo
+                  gdk-pixbuf-2.0)
 
 add_library(octavo_tspdf STATIC ${CMAKE_CURRENT_LIST_DIR}/ts_pdf.c
             ${CMAKE_CURRENT_LIST_DIR}/pdf_cover.c)
@@ -18,4 +21,4 @@ find_package(ZLIB REQUIRED)
 find_package(PNG REQUIRED)
 target_link_libraries(octavo_tspdf PUBLIC octavo_tplrt octavo_book
                       ${HPDF_LIBRARY} ZLIB::ZLIB PNG::PNG Threads::Threads
-                      PkgConfig::QPDF)
+                      PkgConfig::QPDF PkgConfig::RSVG)

@@ -85,7 +85,7 @@ typedef struct ts_pdf_image ts_pdf_image;
 typedef enum ts_image_status {
   TS_IMAGE_OK,
   TS_IMAGE_UNREADABLE, /* missing, or a broken file */
-  TS_IMAGE_UNSUPPORTED /* neither PNG nor JPEG (SVG, GIF, WebP, ...) */
+  TS_IMAGE_UNSUPPORTED /* not PNG, JPEG, GIF or SVG (WebP, TIFF, ...) */
 } ts_image_status;
 
 /* The size of a PNG or JPEG in pixels and its resolution (dots per inch,

@@ -14,7 +14,7 @@ PACKAGES="
   hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
   php-cli php-twig valgrind python3 default-jre-headless
   pandoc chromium cmark-gfm
-  libhpdf-dev libpng-dev libjpeg-dev libfontconfig-dev libharfbuzz-dev libqpdf-dev
+  libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev libfontconfig-dev libharfbuzz-dev libqpdf-dev
   libgs-common
   fonts-dejavu-core fonts-dejavu-extra fonts-ebgaramond-extra
   fonts-liberation2 fonts-noto-core

@@ -607,24 +607,44 @@ static void test_images(void) {
   }
   /* a wide one, scaled down to the 220pt measure */
   write_png("/tmp/octavo-test-wide.png", 960, 96, PNG_FORMAT_RGB);
+  /* an SVG of 40 x 20 CSS pixels, drawn at 3 pixels to each */
   FILE *f = fopen("/tmp/octavo-test-fig.svg", "w");
   if (f) {
-    fputs("<svg xmlns='http://www.w3.org/2000/svg'/>", f);
+    fputs("<svg xmlns='http://www.w3.org/2000/svg' width='40' height='20'>"
+          "<rect width='20' height='20' fill='#c00'/></svg>",
+          f);
+    fclose(f);
+  }
+  /* the classic 1 x 1 transparent GIF, read by gdk-pixbuf */
+  static const unsigned char gif[] = {
+      0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80,
+      0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04,
+      0x01, 0x00, 0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01,
+      0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B};
+  if ((f = fopen("/tmp/octavo-test-dot.gif", "wb"))) {
+    fwrite(gif, 1, sizeof gif, f);
+    fclose(f);
+  }
+  /* a WebP, which nothing here reads */
+  if ((f = fopen("/tmp/octavo-test-art.webp", "wb"))) {
+    fputs("RIFF\x10\0\0\0WEBPVP8 ", f);
     fclose(f);
   }
   snprintf(doc + n, sizeof doc - n,
            "<p><img src='/tmp/octavo-test-wide.png' alt='wide'/></p>"
-           "<p><img src='/tmp/octavo-test-fig.svg' alt='Vector art'/></p>"
+           "<p><img src='/tmp/octavo-test-fig.svg' alt='vector'/></p>"
+           "<p><img src='/tmp/octavo-test-dot.gif' alt='dot'/></p>"
+           "<p><img src='/tmp/octavo-test-art.webp' alt='Raster art'/></p>"
            "</body></html>");
   int before = warnings_seen;
   CHECK(typeset(doc, PAGE_CSS "@page { size: 300pt 600pt }") == 0);
-  CHECK(warnings_seen == before + 1); /* the SVG */
+  CHECK(warnings_seen == before + 1); /* the WebP */
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1", tmp_pdf);
   char *t = run(cmd);
   /* six images, the 16-bit one written with 8 bits a channel, at 72 pt an
      inch of 96 pixels (96 ppi) but the wide one (960 px in 220 pt: 314) */
-  int lines = 0, bpc16 = 0, ppi96 = 0, wide = 0;
+  int lines = 0, bpc16 = 0, ppi96 = 0, wide = 0, svg = 0, gifs = 0;
   for (char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
     unsigned page, num, w, h, comp, bpc, xppi;
     char type[16], color[16];
@@ -635,16 +655,21 @@ static void test_images(void) {
       bpc16 += bpc == 16;
       ppi96 += w == 96 && xppi == 96;
       wide += w == 960 && xppi > 300 && xppi < 330;
+      svg += w == 120 && h == 60 && xppi == 288;
+      gifs += w == 1 && h == 1 && xppi == 96;
     }
   }
-  CHECK(lines == 6);
+  CHECK(lines == 8);
+  CHECK(svg == 1);
+  CHECK(gifs == 1);
   CHECK(bpc16 == 0);
   CHECK(ppi96 == 5);
   CHECK(wide == 1);
   free(t);
   snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", tmp_pdf);
   t = run(cmd);
-  CHECK(t && strstr(t, "[Vector art]"));
+  CHECK(t && strstr(t, "[Raster art]") && !strstr(t, "[vector]") &&
+        !strstr(t, "[dot]"));
   free(t);
   /* max-width caps an image (96 px in 48 pt: 144 ppi) and a block (its
      words stay within 40 + 60 pt) */
