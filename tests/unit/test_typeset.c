@@ -1299,6 +1299,82 @@ static void test_code_blocks(void) {
   free(t);
 }
 
+/* Tables, footnotes and floats in shapes no book should have: every
+ * document with every sheet sets without a crash (and, under the
+ * sanitizers, without a bad access). */
+static void test_pathological_structures(void) {
+#define XO "<html xmlns='http://www.w3.org/1999/xhtml'><body>"
+#define XC "</body></html>"
+  char *deep = malloc(1 << 16);
+  strcpy(deep, XO);
+  for (int i = 0; i < 30; i++)
+    strcat(deep, "<table><tr><td>a<span class='fn'>n</span>");
+  for (int i = 0; i < 30; i++)
+    strcat(deep, "</td></tr></table>");
+  strcat(deep, XC);
+  char *many = malloc(1 << 18);
+  strcpy(many, XO "<p>");
+  for (int i = 0; i < 2000; i++)
+    strcat(many, "w<span class='fn'>note</span> ");
+  strcat(many, "</p>" XC);
+  static const char spans[] =
+      XO "<table><tr><td colspan='0'>a</td><td colspan='-5'>b</td>"
+         "<td colspan='100000'>c</td><td rowspan='99999'>d</td></tr>"
+         "<tr></tr><tr><th colspan='x'>e</th></tr></table>" XC;
+  static const char odd[] =
+      XO "<table></table><table><caption>only</caption></table>"
+         "<table><thead><tr><th>h</th></tr></thead></table>"
+         "<table><tfoot><tr><td>f</td></tr></tfoot><tr><td>x</td></tr>"
+         "</table><tr><td>stray row</td></tr><td>stray cell</td>"
+         "<caption>stray caption</caption>" XC;
+  static const char nested[] =
+      XO "<div class='fig'><div class='fig'><p>in<span class='fn'>a "
+         "<span class='fn'>b</span><div class='fig'>c</div></span></p>"
+         "</div><table><tr><td><div class='fig'>cell float</div></td></tr>"
+         "</table></div><p>after</p>" XC;
+  char *tall = malloc(1 << 16);
+  strcpy(tall, XO "<div class='fig'>");
+  for (int i = 0; i < 200; i++)
+    strcat(tall, "<p>tall float line</p>");
+  strcat(tall, "</div><p>x<span class='fn'>");
+  for (int i = 0; i < 200; i++)
+    strcat(tall, "<p>tall note line</p>");
+  strcat(tall, "</span></p><table>");
+  for (int i = 0; i < 100; i++)
+    strcat(tall, "<tr><td>r</td><td><p>1</p><p>2</p><p>3</p></td></tr>");
+  strcat(tall, "</table>" XC);
+  const char *docs[] = {deep, many, spans, odd, nested, tall};
+  const char *sheets[] = {
+      ".fn { float: footnote } .fig { float: top unless-fit }",
+      "* { float: footnote }",
+      "* { float: top }",
+      "td, th, tr, table { float: footnote }",
+      "table { display: inline } tr { display: table-cell } "
+      "td { display: table }",
+      ".fn { float: footnote; break-before: page; break-inside: avoid } "
+      "p { break-inside: avoid; widows: 99 }",
+      "@page { size: 60pt 60pt; margin: 25pt } .fn { float: footnote }",
+      "table { border-collapse: collapse; border: 40pt solid red; width: 1pt }"
+      " td { padding: 100pt; border: 30pt double blue }",
+      ".fn { float: footnote } .fn::footnote-call { content: none } "
+      ".fn::footnote-marker { content: counter(footnote, upper-roman) "
+      "attr(id) 'x' }"};
+#undef XO
+#undef XC
+  for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++)
+    for (size_t k = 0; k < sizeof sheets / sizeof sheets[0]; k++) {
+      ts_engine_stats st = {0};
+      const char *css[1] = {sheets[k]};
+      int rc = render(docs[d], strlen(docs[d]), css, 1, tmp_pdf, &st);
+      CHECK(rc == 0 && st.pages >= 1);
+      if (rc != 0 || st.pages < 1)
+        fprintf(stderr, "  structures: document %zu, sheet %zu\n", d, k);
+    }
+  free(deep);
+  free(many);
+  free(tall);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -1339,6 +1415,7 @@ int main(int argc, char **argv) {
   test_tables();
   test_footnotes();
   test_floats();
+  test_pathological_structures();
   test_cross_references();
   test_code_blocks();
   /* a family that is not installed: named at its place in the sheet */
