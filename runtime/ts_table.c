@@ -25,10 +25,11 @@ typedef struct tcell {
   ts_node *n;
   const ts_cstyle *st;
   int col, span;
-  double min, max; /* the border box's, insets included */
-  double in[4];    /* border and padding, top right bottom left */
-  ts_vbox content; /* x from the content box's left, y from its top */
-  tunit *units;    /* of content.lines then content.rules, in order */
+  size_t row, last_row; /* the rows it spans (rowspan) */
+  double min, max;      /* the border box's, insets included */
+  double in[4];         /* border and padding, top right bottom left */
+  ts_vbox content;      /* x from the content box's left, y from its top */
+  tunit *units;         /* of content.lines then content.rules, in order */
   size_t nunits;
   double h; /* the content's height */
 } tcell;
@@ -37,8 +38,14 @@ typedef struct trow {
   const ts_cstyle *st, *group;
   tcell *cells;
   size_t ncells;
-  int *at; /* the cell over each column, -1: none */
+  const tcell **at;   /* the cell over each column (NULL: none), its own or
+                         one spanning down from a row above */
+  const tcell **ends; /* the cells spanning rows that end in this one */
+  size_t nends;
   bool head;
+  bool joined;       /* a cell from the row above spans into this one */
+  double min_area;   /* what the cells spanning into it need */
+  double top, total; /* as set: the edge above its cells, its height */
 } trow;
 
 typedef struct table {
@@ -49,7 +56,7 @@ typedef struct table {
   size_t nrows, caprows;
   ts_node *caption;
   int ncols;
-  bool collapse, warned_rowspan;
+  bool collapse;
   double *g;  /* the grid lines' x, ncols + 1 */
   double *vw; /* collapse: the widest border on each grid line */
 } table;
@@ -81,14 +88,11 @@ static void add_cell(table *t, trow *r, ts_node *n, size_t *cap) {
     long v = strtol(cs, NULL, 10);
     cl->span = v < 1 ? 1 : v > 1000 ? 1000 : (int)v;
   }
+  /* rows spanned, counted from this one; 0: to the end of its group (as
+     HTML says), bounded when the grid is made */
   const char *rs = ts_node_attr(n, "rowspan");
-  if (rs && strtol(rs, NULL, 10) > 1 && !t->warned_rowspan) {
-    t->warned_rowspan = true;
-    bk_report(c->rep, BK_WARNING, c->in->name, n->line, 0,
-              "rowspan=\"%s\" is not supported in PDF tables; the cell spans "
-              "one row",
-              rs);
-  }
+  long v = rs ? strtol(rs, NULL, 10) : 1;
+  cl->last_row = v == 0 ? SIZE_MAX : v < 1 ? 0 : (size_t)(v - 1);
 }
 
 /* The cells of a row: its element children (anything but display: none). */
@@ -175,26 +179,68 @@ static void gather(table *t) {
     gather_rows(t, t->n, t->st, false);
   if (foot)
     gather_rows(t, foot, ts_style_of(c, foot), false);
-  /* columns, and the cell over each */
+  /* Columns: each row's cells take the first columns that no cell from a
+     row above spans down into. A row span ends with its row group. */
+  size_t cap = 0;
+  size_t *busy = NULL; /* per column: the last row a span above covers */
   for (size_t i = 0; i < t->nrows; i++) {
+    trow *r = &t->rows[i];
+    size_t group_end = i;
+    while (group_end + 1 < t->nrows &&
+           t->rows[group_end + 1].group == r->group &&
+           t->rows[group_end + 1].head == r->head)
+      group_end++;
     int w = 0;
-    for (size_t k = 0; k < t->rows[i].ncells; k++) {
-      t->rows[i].cells[k].col = w;
-      w += t->rows[i].cells[k].span;
+    for (size_t k = 0; k < r->ncells; k++) {
+      tcell *cl = &r->cells[k];
+      while ((size_t)w < cap && busy[w] != SIZE_MAX && busy[w] >= i)
+        w++;
+      size_t down = cl->last_row;
+      cl->col = w;
+      cl->row = i;
+      cl->last_row =
+          down == SIZE_MAX || down > group_end - i ? group_end : i + down;
+      size_t need = (size_t)w + (size_t)cl->span;
+      if (need > cap) {
+        size_t nc = cap ? cap : 8;
+        while (nc < need)
+          nc *= 2;
+        busy = ts_grow(c->pa, busy, cap, nc, sizeof *busy);
+        for (size_t q = cap; q < nc; q++)
+          busy[q] = SIZE_MAX;
+        cap = nc;
+      }
+      for (int s = 0; s < cl->span; s++)
+        busy[w + s] = cl->last_row;
+      w += cl->span;
     }
+    for (size_t q = 0; q < cap; q++)
+      if (busy[q] != SIZE_MAX && busy[q] >= i && (int)q + 1 > w)
+        w = (int)q + 1;
     if (w > t->ncols)
       t->ncols = w;
   }
   for (size_t i = 0; i < t->nrows; i++) {
     trow *r = &t->rows[i];
-    r->at = tpl_arena_alloc(c->pa,
-                            (size_t)(t->ncols ? t->ncols : 1) * sizeof *r->at);
-    for (int k = 0; k < t->ncols; k++)
-      r->at[k] = -1;
-    for (size_t k = 0; k < r->ncells; k++)
-      for (int s = 0; s < r->cells[k].span; s++)
-        r->at[r->cells[k].col + s] = (int)k;
+    r->at = tpl_arena_calloc(c->pa, (size_t)(t->ncols ? t->ncols : 1),
+                             sizeof *r->at);
   }
+  for (size_t i = 0; i < t->nrows; i++)
+    for (size_t k = 0; k < t->rows[i].ncells; k++) {
+      const tcell *cl = &t->rows[i].cells[k];
+      for (size_t q = i; q <= cl->last_row; q++) {
+        for (int s = 0; s < cl->span && cl->col + s < t->ncols; s++)
+          t->rows[q].at[cl->col + s] = cl;
+        if (q > i)
+          t->rows[q].joined = true;
+      }
+      if (cl->last_row > i) {
+        trow *e = &t->rows[cl->last_row];
+        e->ends =
+            ts_grow(c->pa, e->ends, e->nends, e->nends + 1, sizeof *e->ends);
+        e->ends[e->nends++] = cl;
+      }
+    }
 }
 
 /* ---- borders ------------------------------------------------------- */
@@ -224,8 +270,7 @@ static void resolve(tborder *best, tborder b) {
 static const tcell *cell_at(const table *t, size_t r, int col) {
   if (r >= t->nrows || col < 0 || col >= t->ncols)
     return NULL;
-  int k = t->rows[r].at[col];
-  return k < 0 ? NULL : &t->rows[r].cells[k];
+  return t->rows[r].at[col];
 }
 
 /* The collapsed border at column col under row r, or above the first row
@@ -244,6 +289,8 @@ static tborder hline(const table *t, size_t r, int col, bool top_edge) {
   }
   const tcell *up = cell_at(t, r, col);
   bool last = r + 1 >= t->nrows;
+  if (!last && up && up == cell_at(t, r + 1, col))
+    return b; /* inside a cell spanning rows */
   resolve(&b, border_of(up ? up->st : NULL, 2));
   if (!last) {
     const tcell *dn = cell_at(t, r + 1, col);
@@ -595,6 +642,54 @@ static double hrule_height(table *t, size_t r, bool top_edge) {
   return h;
 }
 
+/* A cell's background, borders and content [from, to) in box b, its
+ * border box from top, area high. */
+static void place_cell(table *t, ts_vbox *b, const tcell *cl, double from,
+                       double to, bool first, bool last, double top,
+                       double area) {
+  tpl_arena *a = t->c->pa;
+  int end = cl->col + cl->span > t->ncols ? t->ncols : cl->col + cl->span;
+  double cx = t->g[cl->col], cw = t->g[end] - cx;
+  block_for(a, b, cx, cw, top, top + area, cl->st, t->collapse ? NULL : cl->st,
+            first, last);
+  /* the content, placed by vertical-align when the cell is whole */
+  double dy = top + (first ? cl->in[0] : 0) - from;
+  if (first && last) {
+    double room = area - cl->in[0] - cl->in[2] - cl->h;
+    int va = cl->st->vertical_align;
+    dy += va == TS_VA_MIDDLE ? room / 2 : va == TS_VA_BOTTOM ? room : 0;
+  }
+  double lx = cx + cl->in[3];
+  const ts_vbox *in = &cl->content;
+  /* a line belongs to the slice that holds its baseline */
+  for (size_t i = 0; i < in->nlines; i++) {
+    double base = in->lines[i].base;
+    if (base <= from + 0.001 || base > to + 0.001)
+      continue;
+    box_line(a, b,
+             (ts_box_line){in->lines[i].line, in->lines[i].x + lx, base + dy});
+  }
+  for (size_t i = 0; i < in->nrules; i++) {
+    ts_box_rule ru = in->rules[i];
+    if (ru.y < from - 0.001 || ru.y >= to - 0.001)
+      continue;
+    ru.x += lx;
+    ru.y += dy;
+    box_rule(a, b, ru);
+  }
+  for (size_t i = 0; i < in->nblocks; i++) {
+    ts_box_block bb = in->blocks[i];
+    if (bb.bottom <= from || bb.top >= to)
+      continue;
+    bb.starts = bb.starts && bb.top >= from;
+    bb.ends = bb.ends && bb.bottom <= to;
+    bb.top = (bb.top > from ? bb.top : from) + dy;
+    bb.bottom = (bb.bottom < to ? bb.bottom : to) + dy;
+    bb.x += lx;
+    box_block(a, b, bb);
+  }
+}
+
 /* One box of row r: all of it, or the slice of a row taller than a page.
  * The extras: what the table's edges (separate borders) or the collapsed
  * rules add above and below the cells. */
@@ -622,11 +717,15 @@ static ts_vbox *row_box(table *t, size_t r, const slice *s, double tx,
   double area = 0;
   for (size_t k = 0; k < rw->ncells; k++) {
     const tcell *cl = &rw->cells[k];
+    if (cl->last_row > cl->row)
+      continue; /* spanning rows: what it needs is in min_area */
     double h = s->to[k] - s->from[k] + (s->first ? cl->in[0] : 0) +
                (s->last ? cl->in[2] : 0);
     if (h > area)
       area = h;
   }
+  if (s->first && s->last && rw->min_area > area)
+    area = rw->min_area;
   double total = top + area + bottom;
   /* backgrounds: the table's, the group's, the row's, then the cells' */
   if (t->collapse)
@@ -640,47 +739,17 @@ static ts_vbox *row_box(table *t, size_t r, const slice *s, double tx,
   block_for(a, b, gx, gw, top, top + area, rw->st, NULL, true, true);
   for (size_t k = 0; k < rw->ncells; k++) {
     const tcell *cl = &rw->cells[k];
-    int end = cl->col + cl->span > t->ncols ? t->ncols : cl->col + cl->span;
-    double cx = t->g[cl->col], cw = t->g[end] - cx;
-    block_for(a, b, cx, cw, top, top + area, cl->st,
-              t->collapse ? NULL : cl->st, s->first, s->last);
-    /* the content, placed by vertical-align when the row is whole */
-    double dy = top + (s->first ? cl->in[0] : 0) - s->from[k];
-    if (s->first && s->last) {
-      double room = area - cl->in[0] - cl->in[2] - cl->h;
-      int va = cl->st->vertical_align;
-      dy += va == TS_VA_MIDDLE ? room / 2 : va == TS_VA_BOTTOM ? room : 0;
-    }
-    double lx = cx + cl->in[3];
-    const ts_vbox *in = &cl->content;
-    /* a line belongs to the slice that holds its baseline */
-    for (size_t i = 0; i < in->nlines; i++) {
-      double base = in->lines[i].base;
-      if (base <= s->from[k] + 0.001 || base > s->to[k] + 0.001)
-        continue;
-      box_line(
-          a, b,
-          (ts_box_line){in->lines[i].line, in->lines[i].x + lx, base + dy});
-    }
-    for (size_t i = 0; i < in->nrules; i++) {
-      ts_box_rule ru = in->rules[i];
-      if (ru.y < s->from[k] - 0.001 || ru.y >= s->to[k] - 0.001)
-        continue;
-      ru.x += lx;
-      ru.y += dy;
-      box_rule(a, b, ru);
-    }
-    for (size_t i = 0; i < in->nblocks; i++) {
-      ts_box_block bb = in->blocks[i];
-      if (bb.bottom <= s->from[k] || bb.top >= s->to[k])
-        continue;
-      bb.starts = bb.starts && bb.top >= s->from[k];
-      bb.ends = bb.ends && bb.bottom <= s->to[k];
-      bb.top = (bb.top > s->from[k] ? bb.top : s->from[k]) + dy;
-      bb.bottom = (bb.bottom < s->to[k] ? bb.bottom : s->to[k]) + dy;
-      bb.x += lx;
-      box_block(a, b, bb);
-    }
+    if (cl->last_row == cl->row) /* (the others go with their last row) */
+      place_cell(t, b, cl, s->from[k], s->to[k], s->first, s->last, top, area);
+  }
+  /* cells spanning rows, from their first row's top: the rows of a span
+     are set whole and kept together, so they lie just above */
+  for (size_t e = 0; e < rw->nends && s->first && s->last; e++) {
+    const tcell *cl = rw->ends[e];
+    double y = t->rows[cl->row].top;
+    for (size_t q = cl->row; q < r; q++)
+      y -= t->rows[q].total;
+    place_cell(t, b, cl, 0, cl->h, true, true, y, top + area - y);
   }
   if (t->collapse) {
     /* vertical rules where cells meet, then the horizontal ones */
@@ -695,6 +764,10 @@ static ts_vbox *row_box(table *t, size_t r, const slice *s, double tx,
       hrules(t, b, r, true, 0);
     if (s->last)
       hrules(t, b, r, false, top + area);
+  }
+  if (s->first && s->last) {
+    rw->top = top;
+    rw->total = total;
   }
   *height = total;
   return b;
@@ -800,6 +873,70 @@ static void emit_caption(table *t, double tx, double tw) {
   push_box(c, b, top + area + (cs->caption_bottom ? 0 : cs->margin[2]));
 }
 
+/* The height a whole row's own cells need (cells spanning rows aside). */
+static double natural_area(const table *t, size_t r) {
+  const trow *rw = &t->rows[r];
+  double area = 0;
+  for (size_t k = 0; k < rw->ncells; k++) {
+    const tcell *cl = &rw->cells[k];
+    double h = cl->in[0] + cl->h + cl->in[2];
+    if (cl->last_row == cl->row && h > area)
+      area = h;
+  }
+  return area > rw->min_area ? area : rw->min_area;
+}
+
+/* A cell spanning rows made a cell of its first row alone (its rows taller
+ * than a page must be free to break apart). */
+static void unspan(table *t, tcell *cl) {
+  for (size_t q = cl->row + 1; q <= cl->last_row; q++)
+    for (int s = 0; s < cl->span && cl->col + s < t->ncols; s++)
+      if (t->rows[q].at[cl->col + s] == cl)
+        t->rows[q].at[cl->col + s] = NULL;
+  trow *e = &t->rows[cl->last_row];
+  for (size_t i = 0; i < e->nends; i++)
+    if (e->ends[i] == cl) {
+      e->ends[i] = e->ends[--e->nends];
+      break;
+    }
+  cl->last_row = cl->row;
+}
+
+/* Rows under cells spanning them: the last row grows when the cell needs
+ * more than they give, and they are set whole, kept together. */
+static void span_heights(table *t, double room) {
+  ts_ctx *c = t->c;
+  for (size_t r = 0; r < t->nrows; r++) {
+    trow *rw = &t->rows[r];
+    for (size_t e = 0; e < rw->nends; e++) {
+      tcell *cl = (tcell *)rw->ends[e];
+      double need = cl->in[0] + cl->h + cl->in[2], have = 0;
+      for (size_t q = cl->row; q <= r; q++) {
+        have += natural_area(t, q);
+        if (q < r && t->collapse)
+          have += hrule_height(t, q, false);
+      }
+      if (room > 0 && (need > room * 0.9 || have > room * 0.9)) {
+        bk_report(c->rep, BK_WARNING, c->in->name, cl->n->line, 0,
+                  "a cell spanning %zu rows is taller than a page: it spans "
+                  "one row, so that its rows can break across pages",
+                  cl->last_row - cl->row + 1);
+        unspan(t, cl);
+        e--;
+        continue;
+      }
+      if (need > have)
+        rw->min_area = natural_area(t, r) + need - have;
+    }
+  }
+  for (size_t r = 0; r < t->nrows; r++)
+    t->rows[r].joined = false;
+  for (size_t r = 0; r < t->nrows; r++)
+    for (size_t k = 0; k < t->rows[r].ncells; k++)
+      for (size_t q = r + 1; q <= t->rows[r].cells[k].last_row; q++)
+        t->rows[q].joined = true;
+}
+
 /* The anchors waiting for a line go on the table's first. */
 static void hand_anchors(ts_ctx *c, size_t from, const char **anchors,
                          size_t nanchors) {
@@ -873,6 +1010,7 @@ void ts_layout_table(ts_ctx *c, ts_node *n, double x, double width, bool avoid,
   for (size_t r = 0; r < t.nrows; r++)
     for (size_t k = 0; k < t.rows[r].ncells; k++)
       layout_cell(&t, &t.rows[r].cells[k]);
+  span_heights(&t, c->content_height);
   double between = avoid ? TS_INF_PENALTY : 0;
   bool bottom_caption = t.caption && ts_style_of(c, t.caption)->caption_bottom;
   if (t.caption && !bottom_caption) {
@@ -895,10 +1033,16 @@ void ts_layout_table(ts_ctx *c, ts_node *n, double x, double width, bool avoid,
   if (room - head_h > room / 4)
     room -= head_h;
   for (size_t body = 0; r < t.nrows; r++, body++) {
-    /* never a header alone at a page's foot */
+    /* never a header alone at a page's foot, nor a row apart from the
+       rows a cell spans with it */
     if (r)
-      push_penalty(c, body == 0 ? TS_INF_PENALTY : between);
-    emit_row(&t, r, tx, tw, room, between);
+      push_penalty(c, body == 0 || t.rows[r].joined ? TS_INF_PENALTY : between);
+    bool spans = t.rows[r].joined;
+    for (size_t k = 0; k < t.rows[r].ncells && !spans; k++)
+      spans = t.rows[r].cells[k].last_row > r;
+    /* (the rows of a span are set whole: span_heights saw to it that
+       they fit a page) */
+    emit_row(&t, r, tx, tw, spans ? 0 : room, between);
   }
   ts_vl_push(c, (ts_vitem){.type = TS_V_TABLE_END});
   if (bottom_caption) {

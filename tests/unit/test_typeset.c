@@ -924,12 +924,47 @@ static void test_tables(void) {
         word_box(tmp_pdf, 1, "span1", 0, &s1) &&
         word_box(tmp_pdf, 1, "z1", 0, &z1));
   CHECK(fabs(ca.x0 - s1.x0) < 0.01 && fabs(cc.x0 - z1.x0) < 0.01);
-  /* rowspan is reported, not silently dropped */
+  /* rowspan: the cells of the rows below move right of the spanning one,
+     which stands at its first row's top; a spanning cell taller than its
+     rows makes the last of them grow; rowspan='0' spans to the group's
+     end */
   int w0 = warnings_seen;
-  d = table_doc("", 1, "<td rowspan='2'>a%d</td><td>b</td>");
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><table>"
+                "<tr><td rowspan='2'>Aspan</td><td>b1</td><td>c1</td></tr>"
+                "<tr><td>b2</td><td>c2</td></tr>"
+                "<tr><td>a3</td><td>b3</td><td>c3</td></tr>"
+                "<tr><td rowspan='2'>t1<br/>t2<br/>t3<br/>t4<br/>t5</td>"
+                "<td>b4</td><td>c4</td></tr>"
+                "<tr><td>b5</td><td>c5</td></tr>"
+                "<tr><td rowspan='0'>z</td><td>b6</td><td>c6</td></tr>"
+                "<tr><td>b7</td><td>c7</td></tr></table></body></html>",
+                TABLE_CSS) == 0);
+  CHECK(warnings_seen == w0);
+  wbox sa, sb1, sb2, sc2, s3, sb3, st5, sb5, sz, sb7;
+  CHECK(word_box(tmp_pdf, 1, "Aspan", 0, &sa) &&
+        word_box(tmp_pdf, 1, "b1", 0, &sb1) &&
+        word_box(tmp_pdf, 1, "b2", 0, &sb2) &&
+        word_box(tmp_pdf, 1, "c2", 0, &sc2) &&
+        word_box(tmp_pdf, 1, "a3", 0, &s3) &&
+        word_box(tmp_pdf, 1, "b3", 0, &sb3) &&
+        word_box(tmp_pdf, 1, "t5", 0, &st5) &&
+        word_box(tmp_pdf, 1, "b5", 0, &sb5) &&
+        word_box(tmp_pdf, 1, "z", 0, &sz) &&
+        word_box(tmp_pdf, 1, "b7", 0, &sb7));
+  CHECK(fabs(sb2.x0 - sb1.x0) < 0.01 && fabs(sb3.x0 - sb1.x0) < 0.01);
+  CHECK(fabs(s3.x0 - sa.x0) < 0.01 && sc2.x0 > sb2.x1);
+  CHECK(fabs(sa.y0 - sb1.y0) < 0.01); /* top-aligned with its first row */
+  CHECK(s3.y0 > sb2.y1);
+  CHECK(sz.y0 > st5.y1); /* its rows grew to hold it */
+  CHECK(fabs(sb7.x0 - sb1.x0) < 0.01 && sz.x0 < sb7.x0);
+  /* a cell spanning rows taller than a page spans one row, and says so */
+  d = table_doc("", 2,
+                "<td rowspan='2'>%d<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>"
+                "x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>x<br/>"
+                "x<br/>x<br/>x<br/>x</td><td>b</td>");
   CHECK(typeset(d, TABLE_CSS) == 0);
   free(d);
-  CHECK(warnings_seen == w0 + 1 && strstr(last_warning, "rowspan"));
+  CHECK(warnings_seen == w0 + 1 && strstr(last_warning, "spans one row"));
   /* A table in a cell is measured as a table (its columns side by side):
      its words stay whole. Separate borders and a caption below. */
   d = table_doc("<caption>Below</caption>", 1,
