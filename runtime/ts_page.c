@@ -357,10 +357,18 @@ static void place_range_anchors(ts_ctx *c, ts_pages *pg, size_t pi,
         anchor_put(c, pg, ln->anchors[k], pi, y);
     } else if (it->type == TS_V_BOX) {
       const ts_vbox *b = it->u.box;
-      for (size_t l = 0; l < b->nlines; l++)
-        for (size_t k = 0; k < b->lines[l].line->nanchors; k++)
-          anchor_put(c, pg, b->lines[l].line->anchors[k], pi,
-                     y - b->lines[l].base + it->h * 0);
+      for (size_t l = 0; l < b->nlines; l++) {
+        /* the line's top: its baseline raised by its tallest glyphs */
+        const ts_vline *ln = b->lines[l].line;
+        double above = 0;
+        for (size_t r = 0; r < ln->nruns; r++) {
+          double a = ln->runs[r].face->ascent * ln->runs[r].size / 1000.0;
+          if (a > above)
+            above = a;
+        }
+        for (size_t k = 0; k < ln->nanchors; k++)
+          anchor_put(c, pg, ln->anchors[k], pi, y - b->lines[l].base + above);
+      }
     }
     y -= item_height(it);
   }
