@@ -496,162 +496,164 @@ static const tpl_loc L_389 = {F_29, 107, 14};
 static const tpl_loc L_390 = {F_29, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
 static const tpl_loc L_391 = {F_29, 108, 16};
-static const tpl_loc L_392 = {F_29, 225, 14};
-static const tpl_loc L_393 = {F_29, 225, 17};
-static const tpl_loc L_394 = {F_29, 235, 4};
-static const tpl_loc L_395 = {F_29, 291, 28};
-static const tpl_loc L_396 = {F_29, 291, 31};
-static const tpl_loc L_397 = {F_29, 292, 23};
-static const tpl_loc L_398 = {F_29, 298, 29};
-static const tpl_loc L_399 = {F_29, 305, 16};
-static const tpl_loc L_400 = {F_29, 305, 19};
-static const tpl_loc L_401 = {F_29, 369, 15};
-static const tpl_loc L_402 = {F_29, 369, 18};
-static const tpl_loc L_403 = {F_29, 369, 22};
-static const tpl_loc L_404 = {F_29, 369, 55};
-static const tpl_loc L_405 = {F_29, 10, 4};
-static const tpl_loc L_406 = {F_29, 10, 12};
-static const tpl_loc L_407 = {F_29, 10, 20};
+static const tpl_loc L_392 = {F_29, 202, 4};
+static const tpl_loc L_393 = {F_29, 228, 14};
+static const tpl_loc L_394 = {F_29, 228, 17};
+static const tpl_loc L_395 = {F_29, 238, 4};
+static const tpl_loc L_396 = {F_29, 294, 28};
+static const tpl_loc L_397 = {F_29, 294, 31};
+static const tpl_loc L_398 = {F_29, 295, 23};
+static const tpl_loc L_399 = {F_29, 301, 29};
+static const tpl_loc L_400 = {F_29, 303, 41};
+static const tpl_loc L_401 = {F_29, 308, 16};
+static const tpl_loc L_402 = {F_29, 308, 19};
+static const tpl_loc L_403 = {F_29, 372, 15};
+static const tpl_loc L_404 = {F_29, 372, 18};
+static const tpl_loc L_405 = {F_29, 372, 22};
+static const tpl_loc L_406 = {F_29, 372, 55};
+static const tpl_loc L_407 = {F_29, 10, 4};
+static const tpl_loc L_408 = {F_29, 10, 12};
+static const tpl_loc L_409 = {F_29, 10, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_408 = {F_29, 11, 4};
-static const tpl_loc L_409 = {F_29, 12, 4};
-static const tpl_loc L_410 = {F_29, 12, 16};
-static const tpl_loc L_411 = {F_29, 12, 21};
+static const tpl_loc L_410 = {F_29, 11, 4};
+static const tpl_loc L_411 = {F_29, 12, 4};
+static const tpl_loc L_412 = {F_29, 12, 16};
+static const tpl_loc L_413 = {F_29, 12, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_412 = {F_29, 13, 4};
-static const tpl_loc L_413 = {F_29, 13, 43};
-static const tpl_loc L_414 = {F_29, 14, 40};
-static const tpl_loc L_415 = {F_29, 14, 43};
-static const tpl_loc L_416 = {F_29, 14, 48};
-static const tpl_loc L_417 = {F_29, 14, 53};
-static const tpl_loc L_418 = {F_29, 14, 59};
-static const tpl_loc L_419 = {F_29, 14, 62};
-static const tpl_loc L_420 = {F_29, 15, 10};
-static const tpl_loc L_421 = {F_29, 97, 10};
+static const tpl_loc L_414 = {F_29, 13, 4};
+static const tpl_loc L_415 = {F_29, 13, 43};
+static const tpl_loc L_416 = {F_29, 14, 40};
+static const tpl_loc L_417 = {F_29, 14, 43};
+static const tpl_loc L_418 = {F_29, 14, 48};
+static const tpl_loc L_419 = {F_29, 14, 53};
+static const tpl_loc L_420 = {F_29, 14, 59};
+static const tpl_loc L_421 = {F_29, 14, 62};
+static const tpl_loc L_422 = {F_29, 15, 10};
+static const tpl_loc L_423 = {F_29, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_422 = {F_29, 160, 10};
-static const tpl_loc L_423 = {F_29, 213, 10};
+static const tpl_loc L_424 = {F_29, 160, 10};
+static const tpl_loc L_425 = {F_29, 216, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_424 = {F_29, 241, 10};
+static const tpl_loc L_426 = {F_29, 244, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_425 = {F_29, 259, 10};
+static const tpl_loc L_427 = {F_29, 262, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_426 = {F_29, 287, 10};
-static const tpl_loc L_427 = {F_29, 344, 10};
+static const tpl_loc L_428 = {F_29, 290, 10};
+static const tpl_loc L_429 = {F_29, 347, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_428 = {F_29, 362, 10};
+static const tpl_loc L_430 = {F_29, 365, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_429 = {F_29, 372, 10};
+static const tpl_loc L_431 = {F_29, 375, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_430 = {F_30, 4, 4};
-static const tpl_loc L_431 = {F_30, 4, 20};
-static const tpl_loc L_432 = {F_30, 4, 25};
-static const tpl_loc L_433 = {F_30, 4, 39};
+static const tpl_loc L_432 = {F_30, 4, 4};
+static const tpl_loc L_433 = {F_30, 4, 20};
+static const tpl_loc L_434 = {F_30, 4, 25};
+static const tpl_loc L_435 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_434 = {F_30, 5, 25};
-static const tpl_loc L_435 = {F_30, 5, 28};
-static const tpl_loc L_436 = {F_30, 5, 33};
-static const tpl_loc L_437 = {F_30, 5, 45};
-static const tpl_loc L_438 = {F_30, 6, 4};
-static const tpl_loc L_439 = {F_30, 6, 7};
-static const tpl_loc L_440 = {F_30, 7, 31};
-static const tpl_loc L_441 = {F_30, 7, 51};
-static const tpl_loc L_442 = {F_30, 8, 5};
-static const tpl_loc L_443 = {F_30, 8, 13};
-static const tpl_loc L_444 = {F_30, 8, 41};
-static const tpl_loc L_445 = {F_30, 8, 67};
-static const tpl_loc L_446 = {F_30, 8, 75};
-static const tpl_loc L_447 = {F_30, 8, 108};
-static const tpl_loc L_448 = {F_30, 8, 116};
-static const tpl_loc L_449 = {F_30, 11, 42};
-static const tpl_loc L_450 = {F_30, 11, 103};
-static const tpl_loc L_451 = {F_30, 12, 1};
-static const tpl_loc L_452 = {F_30, 12, 9};
+static const tpl_loc L_436 = {F_30, 5, 25};
+static const tpl_loc L_437 = {F_30, 5, 28};
+static const tpl_loc L_438 = {F_30, 5, 33};
+static const tpl_loc L_439 = {F_30, 5, 45};
+static const tpl_loc L_440 = {F_30, 6, 4};
+static const tpl_loc L_441 = {F_30, 6, 7};
+static const tpl_loc L_442 = {F_30, 7, 31};
+static const tpl_loc L_443 = {F_30, 7, 51};
+static const tpl_loc L_444 = {F_30, 8, 5};
+static const tpl_loc L_445 = {F_30, 8, 13};
+static const tpl_loc L_446 = {F_30, 8, 41};
+static const tpl_loc L_447 = {F_30, 8, 67};
+static const tpl_loc L_448 = {F_30, 8, 75};
+static const tpl_loc L_449 = {F_30, 8, 108};
+static const tpl_loc L_450 = {F_30, 8, 116};
+static const tpl_loc L_451 = {F_30, 11, 42};
+static const tpl_loc L_452 = {F_30, 11, 103};
+static const tpl_loc L_453 = {F_30, 12, 1};
+static const tpl_loc L_454 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_453 = {F_31, 3, 3};
-static const tpl_loc L_454 = {F_31, 3, 6};
-static const tpl_loc L_455 = {F_31, 3, 11};
-static const tpl_loc L_456 = {F_31, 3, 17};
-static const tpl_loc L_457 = {F_31, 5, 4};
-static const tpl_loc L_458 = {F_31, 5, 12};
-static const tpl_loc L_459 = {F_31, 6, 24};
-static const tpl_loc L_460 = {F_31, 6, 39};
-static const tpl_loc L_461 = {F_31, 9, 4};
-static const tpl_loc L_462 = {F_31, 9, 12};
-static const tpl_loc L_463 = {F_31, 10, 25};
-static const tpl_loc L_464 = {F_31, 10, 41};
+static const tpl_loc L_455 = {F_31, 3, 3};
+static const tpl_loc L_456 = {F_31, 3, 6};
+static const tpl_loc L_457 = {F_31, 3, 11};
+static const tpl_loc L_458 = {F_31, 3, 17};
+static const tpl_loc L_459 = {F_31, 5, 4};
+static const tpl_loc L_460 = {F_31, 5, 12};
+static const tpl_loc L_461 = {F_31, 6, 24};
+static const tpl_loc L_462 = {F_31, 6, 39};
+static const tpl_loc L_463 = {F_31, 9, 4};
+static const tpl_loc L_464 = {F_31, 9, 12};
+static const tpl_loc L_465 = {F_31, 10, 25};
+static const tpl_loc L_466 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_465 = {F_32, 6, 9};
-static const tpl_loc L_466 = {F_32, 6, 12};
-static const tpl_loc L_467 = {F_32, 6, 17};
-static const tpl_loc L_468 = {F_32, 6, 26};
-static const tpl_loc L_469 = {F_32, 6, 34};
-static const tpl_loc L_470 = {F_32, 6, 58};
-static const tpl_loc L_471 = {F_32, 6, 62};
-static const tpl_loc L_472 = {F_32, 6, 95};
-static const tpl_loc L_473 = {F_32, 6, 100};
-static const tpl_loc L_474 = {F_32, 6, 106};
-static const tpl_loc L_475 = {F_32, 4, 12};
+static const tpl_loc L_467 = {F_32, 6, 9};
+static const tpl_loc L_468 = {F_32, 6, 12};
+static const tpl_loc L_469 = {F_32, 6, 17};
+static const tpl_loc L_470 = {F_32, 6, 26};
+static const tpl_loc L_471 = {F_32, 6, 34};
+static const tpl_loc L_472 = {F_32, 6, 58};
+static const tpl_loc L_473 = {F_32, 6, 62};
+static const tpl_loc L_474 = {F_32, 6, 95};
+static const tpl_loc L_475 = {F_32, 6, 100};
+static const tpl_loc L_476 = {F_32, 6, 106};
+static const tpl_loc L_477 = {F_32, 4, 12};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_476 = {F_33, 8, 11};
-static const tpl_loc L_477 = {F_33, 9, 4};
+static const tpl_loc L_478 = {F_33, 8, 11};
+static const tpl_loc L_479 = {F_33, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_478 = {F_33, 10, 4};
+static const tpl_loc L_480 = {F_33, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_479 = {F_33, 11, 4};
-static const tpl_loc L_480 = {F_33, 12, 4};
-static const tpl_loc L_481 = {F_33, 12, 17};
-static const tpl_loc L_482 = {F_33, 12, 21};
+static const tpl_loc L_481 = {F_33, 11, 4};
+static const tpl_loc L_482 = {F_33, 12, 4};
+static const tpl_loc L_483 = {F_33, 12, 17};
+static const tpl_loc L_484 = {F_33, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_483 = {F_33, 13, 4};
-static const tpl_loc L_484 = {F_33, 13, 7};
-static const tpl_loc L_485 = {F_33, 13, 13};
-static const tpl_loc L_486 = {F_33, 13, 20};
-static const tpl_loc L_487 = {F_33, 13, 31};
-static const tpl_loc L_488 = {F_33, 14, 4};
-static const tpl_loc L_489 = {F_33, 14, 46};
-static const tpl_loc L_490 = {F_33, 14, 55};
-static const tpl_loc L_491 = {F_33, 14, 32};
+static const tpl_loc L_485 = {F_33, 13, 4};
+static const tpl_loc L_486 = {F_33, 13, 7};
+static const tpl_loc L_487 = {F_33, 13, 13};
+static const tpl_loc L_488 = {F_33, 13, 20};
+static const tpl_loc L_489 = {F_33, 13, 31};
+static const tpl_loc L_490 = {F_33, 14, 4};
+static const tpl_loc L_491 = {F_33, 14, 46};
+static const tpl_loc L_492 = {F_33, 14, 55};
+static const tpl_loc L_493 = {F_33, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_492 = {F_33, 15, 4};
-static const tpl_loc L_493 = {F_33, 15, 7};
-static const tpl_loc L_494 = {F_33, 15, 14};
-static const tpl_loc L_495 = {F_33, 15, 25};
-static const tpl_loc L_496 = {F_33, 15, 31};
-static const tpl_loc L_497 = {F_33, 15, 46};
-static const tpl_loc L_498 = {F_33, 16, 4};
-static const tpl_loc L_499 = {F_33, 16, 33};
-static const tpl_loc L_500 = {F_33, 16, 39};
-static const tpl_loc L_501 = {F_33, 16, 59};
-static const tpl_loc L_502 = {F_33, 16, 77};
-static const tpl_loc L_503 = {F_33, 18, 4};
-static const tpl_loc L_504 = {F_33, 18, 18};
-static const tpl_loc L_505 = {F_33, 18, 32};
+static const tpl_loc L_494 = {F_33, 15, 4};
+static const tpl_loc L_495 = {F_33, 15, 7};
+static const tpl_loc L_496 = {F_33, 15, 14};
+static const tpl_loc L_497 = {F_33, 15, 25};
+static const tpl_loc L_498 = {F_33, 15, 31};
+static const tpl_loc L_499 = {F_33, 15, 46};
+static const tpl_loc L_500 = {F_33, 16, 4};
+static const tpl_loc L_501 = {F_33, 16, 33};
+static const tpl_loc L_502 = {F_33, 16, 39};
+static const tpl_loc L_503 = {F_33, 16, 59};
+static const tpl_loc L_504 = {F_33, 16, 77};
+static const tpl_loc L_505 = {F_33, 18, 4};
+static const tpl_loc L_506 = {F_33, 18, 18};
+static const tpl_loc L_507 = {F_33, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_506 = {F_33, 18, 62};
-static const tpl_loc L_507 = {F_33, 18, 68};
-static const tpl_loc L_508 = {F_33, 18, 47};
-static const tpl_loc L_509 = {F_33, 18, 36};
-static const tpl_loc L_510 = {F_33, 18, 26};
-static const tpl_loc L_511 = {F_33, 21, 1};
-static const tpl_loc L_512 = {F_33, 21, 4};
-static const tpl_loc L_513 = {F_33, 21, 9};
-static const tpl_loc L_514 = {F_33, 22, 4};
-static const tpl_loc L_515 = {F_33, 22, 7};
-static const tpl_loc L_516 = {F_33, 22, 22};
-static const tpl_loc L_517 = {F_33, 24, 4};
-static const tpl_loc L_518 = {F_33, 25, 12};
-static const tpl_loc L_519 = {F_33, 25, 21};
-static const tpl_loc L_520 = {F_33, 25, 28};
-static const tpl_loc L_521 = {F_33, 25, 36};
-static const tpl_loc L_522 = {F_33, 25, 47};
-static const tpl_loc L_523 = {F_33, 25, 56};
-static const tpl_loc L_524 = {F_33, 25, 75};
-static const tpl_loc L_525 = {F_33, 25, 104};
-static const tpl_loc L_526 = {F_33, 25, 114};
-static const tpl_loc L_527 = {F_33, 25, 117};
-static const tpl_loc L_528 = {F_33, 6, 12};
+static const tpl_loc L_508 = {F_33, 18, 62};
+static const tpl_loc L_509 = {F_33, 18, 68};
+static const tpl_loc L_510 = {F_33, 18, 47};
+static const tpl_loc L_511 = {F_33, 18, 36};
+static const tpl_loc L_512 = {F_33, 18, 26};
+static const tpl_loc L_513 = {F_33, 21, 1};
+static const tpl_loc L_514 = {F_33, 21, 4};
+static const tpl_loc L_515 = {F_33, 21, 9};
+static const tpl_loc L_516 = {F_33, 22, 4};
+static const tpl_loc L_517 = {F_33, 22, 7};
+static const tpl_loc L_518 = {F_33, 22, 22};
+static const tpl_loc L_519 = {F_33, 24, 4};
+static const tpl_loc L_520 = {F_33, 25, 12};
+static const tpl_loc L_521 = {F_33, 25, 21};
+static const tpl_loc L_522 = {F_33, 25, 28};
+static const tpl_loc L_523 = {F_33, 25, 36};
+static const tpl_loc L_524 = {F_33, 25, 47};
+static const tpl_loc L_525 = {F_33, 25, 56};
+static const tpl_loc L_526 = {F_33, 25, 75};
+static const tpl_loc L_527 = {F_33, 25, 104};
+static const tpl_loc L_528 = {F_33, 25, 114};
+static const tpl_loc L_529 = {F_33, 25, 117};
+static const tpl_loc L_530 = {F_33, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -4764,8 +4766,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* the way back to the text is for screens */\n"
              ".footnote-backref { display: none; }\n"
              "/* Footnotes stand at the foot of the page that calls them, numbered\n"
-             "   from 1 in each item (move the counter-reset to number them through the\n"
-             "   book); `.footnotes` is the end-of-chapter list of other editions.\n"
+             "   from 1 in each item (footnote_numbering: book numbers them through the\n"
+             "   book); `.footnotes` is the end-of-chapter list (footnotes: end, and\n"
+             "   the other formats).\n"
              "   `<span class=\"fn\">` is how Easybook's print theme made a footnote of\n"
              "   HTML in the Markdown. */\n"
              ".footnote, .fn {\n"
@@ -4777,9 +4780,36 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  hyphens: auto;\n"
              "}\n"
              ".footnote p, .fn p { margin: 0; text-indent: 0; }\n"
-             ".footnote p + p, .fn p + p { text-indent: 1em; }\n"
-             ".item { counter-reset: footnote; }\n"
-             ".footnotes {\n"
+             ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1357);
+#line 202 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_392;
+    tpl_value v3 = tpl_null();
+    bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
+    if (!b2)
+      v3 = tpl_null();
+    (void)b2;
+    tpl_value v4 = tpl_str("footnote_numbering", 18);
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v5;
+    if (b0 && v1.type != TPL_NULL) {
+      v5 = v1;
+    } else {
+      tpl_value v6 = tpl_str("item", 4u);
+      v5 = v6;
+    }
+    tpl_value v7 = tpl_str("book", 4u);
+    bool b8 = !tpl_loose_eq(rt, v5, v7);
+    if (b8) {
+#line 203 "themes/clean/pdf/style.css.twig"
+      tpl_out(rt, ".item { counter-reset: footnote; }\n", 35);
+    }
+  }
+#line 205 "themes/clean/pdf/style.css.twig"
+  tpl_out(rt, ".footnotes {\n"
              "  margin-top: 2em;\n"
              "  padding-top: .4em;\n"
              "  border-top: .5pt solid #999999;\n"
@@ -4788,10 +4818,10 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n"
              "\n"
              "/* {pagebreak} */\n"
-             ".page-break { break-after: page; height: 0; margin: 0; }\n", 1572);
+             ".page-break { break-after: page; height: 0; margin: 0; }\n", 205);
 }
 
-#line 213 "themes/clean/pdf/style.css.twig"
+#line 216 "themes/clean/pdf/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4799,7 +4829,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-#line 214 "themes/clean/pdf/style.css.twig"
+#line 217 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
@@ -4812,11 +4842,11 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding: .5em .7em;\n"
              "  background-color: #f2f2f2;\n"
              "  font-size: ", 438);
-#line 225 "themes/clean/pdf/style.css.twig"
+#line 228 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_393;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_393);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_394);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(".74em", 5u);
@@ -4827,7 +4857,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 225 "themes/clean/pdf/style.css.twig"
+#line 228 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
@@ -4838,9 +4868,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "pre code { font-size: 1em; }\n"
              ".code { margin: .8em 0; }\n"
              ".code > pre { margin: 0; }\n", 182);
-#line 235 "themes/clean/pdf/style.css.twig"
+#line 238 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_394;
+    rt->loc = &L_395;
     tpl_value v8 = tpl_null();
     bool b7 = tpl_var_probe(rt, ctx, self, &N_edition, &v8);
     if (!b7)
@@ -4860,7 +4890,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     bool b12 = tpl_truthy(v10);
     if (b12) {
-#line 236 "themes/clean/pdf/style.css.twig"
+#line 239 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, "/* code_line_numbers: the engine numbers the lines of a block that resets\n"
                  "   the counter `line`, in grey in its left padding */\n"
                  "pre { counter-reset: line; padding-left: 3.2em; }\n", 178);
@@ -4868,14 +4898,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 }
 
-#line 241 "themes/clean/pdf/style.css.twig"
+#line 244 "themes/clean/pdf/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 242 "themes/clean/pdf/style.css.twig"
+#line 245 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -4894,14 +4924,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 527);
 }
 
-#line 259 "themes/clean/pdf/style.css.twig"
+#line 262 "themes/clean/pdf/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 260 "themes/clean/pdf/style.css.twig"
+#line 263 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -4930,7 +4960,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; vertical-align: bottom; }\n", 825);
 }
 
-#line 287 "themes/clean/pdf/style.css.twig"
+#line 290 "themes/clean/pdf/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4938,17 +4968,17 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-  tpl_value v14 = tpl_null();
-#line 288 "themes/clean/pdf/style.css.twig"
+  tpl_value v26 = tpl_null();
+#line 291 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 291 "themes/clean/pdf/style.css.twig"
+#line 294 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_395;
+    rt->loc = &L_396;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_396);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_397);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -4959,11 +4989,11 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 291 "themes/clean/pdf/style.css.twig"
+#line 294 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 292 "themes/clean/pdf/style.css.twig"
+#line 295 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_397;
+    rt->loc = &L_398;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -4975,7 +5005,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 292 "themes/clean/pdf/style.css.twig"
+#line 295 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -4983,9 +5013,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 298 "themes/clean/pdf/style.css.twig"
+#line 301 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_398;
+    rt->loc = &L_399;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -4997,31 +5027,65 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 298 "themes/clean/pdf/style.css.twig"
+#line 301 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
-             ".item.body-start { counter-reset: page 1 footnote; }\n"
+             ".item.body-start { counter-reset: page 1", 82);
+#line 303 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_400;
+    tpl_value v13;
+    tpl_value v17 = tpl_null();
+    bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
+    if (!b16)
+      v17 = tpl_null();
+    (void)b16;
+    tpl_value v18 = tpl_str("footnote_numbering", 18);
+    tpl_value v15 = tpl_null();
+    bool b14 = tpl_has_attr(rt, v17, v18, &v15);
+    if (!b14)
+      v15 = tpl_null();
+    tpl_value v19;
+    if (b14 && v15.type != TPL_NULL) {
+      v19 = v15;
+    } else {
+      tpl_value v20 = tpl_str("item", 4u);
+      v19 = v20;
+    }
+    tpl_value v21 = tpl_str("book", 4u);
+    bool b22 = !tpl_loose_eq(rt, v19, v21);
+    if (b22) {
+      tpl_value v23 = tpl_str(" footnote", 9u);
+      v13 = v23;
+    } else {
+      tpl_value v24 = tpl_str("", 0u);
+      v13 = v24;
+    }
+    tpl_out_value(rt, v13);
+  }
+#line 303 "themes/clean/pdf/style.css.twig"
+  tpl_out(rt, "; }\n"
              "\n"
              "/* an item's opening: the label in small capitals above the title */\n"
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
-             "  padding-top: ", 214);
-#line 305 "themes/clean/pdf/style.css.twig"
+             "  padding-top: ", 123);
+#line 308 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_399;
-    tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_small, &L_400);
-    bool b15 = tpl_truthy(v14);
-    if (b15) {
-      tpl_value v16 = tpl_str("1.2in", 5u);
-      v13 = v16;
+    rt->loc = &L_401;
+    tpl_value v25;
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_402);
+    bool b27 = tpl_truthy(v26);
+    if (b27) {
+      tpl_value v28 = tpl_str("1.2in", 5u);
+      v25 = v28;
     } else {
-      tpl_value v17 = tpl_str("1.6in", 5u);
-      v13 = v17;
+      tpl_value v29 = tpl_str("1.6in", 5u);
+      v25 = v29;
     }
-    tpl_out_value(rt, v13);
+    tpl_out_value(rt, v25);
   }
-#line 305 "themes/clean/pdf/style.css.twig"
+#line 308 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -5062,14 +5126,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 344 "themes/clean/pdf/style.css.twig"
+#line 347 "themes/clean/pdf/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 345 "themes/clean/pdf/style.css.twig"
+#line 348 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5088,7 +5152,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 362 "themes/clean/pdf/style.css.twig"
+#line 365 "themes/clean/pdf/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5097,7 +5161,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k20 = NULL;
   tpl_value v2 = tpl_null();
-#line 363 "themes/clean/pdf/style.css.twig"
+#line 366 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Cross-references ----------------------------------------------- */\n"
              "\n"
@@ -5105,15 +5169,15 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   which page it is, as Easybook's print theme did */\n"
              "a.xref::after {\n"
              "  content: \" (", 232);
-#line 369 "themes/clean/pdf/style.css.twig"
+#line 372 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_401;
+    rt->loc = &L_403;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_402);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_404);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_403);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_405);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -5132,15 +5196,15 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_404);
-    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_404);
+      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_406);
+    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_406);
     tpl_out_value(rt, v16);
   }
-#line 369 "themes/clean/pdf/style.css.twig"
+#line 372 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
 }
 
-#line 372 "themes/clean/pdf/style.css.twig"
+#line 375 "themes/clean/pdf/style.css.twig"
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5168,14 +5232,14 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_405;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_406);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_407, &ic0);
+    rt->loc = &L_407;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_408);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_409, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 11 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_408;
+    rt->loc = &L_410;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5197,9 +5261,9 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 12 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_409;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_410);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_411, &ic1);
+    rt->loc = &L_411;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_412);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_413, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5207,7 +5271,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_412;
+    rt->loc = &L_414;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_book, &v17);
     if (!b16)
@@ -5238,27 +5302,27 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v28 = tpl_map_or_list(rt->arena, m21);
     const tpl_value a29[2] = {v19, v28};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_413);
-    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_413);
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_415);
+    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_415);
     tpl_ctx_set(rt, ctx, &N_title_css, v30);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "/* Octavo, theme \"clean\": PDF edition (", 39);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_414;
-    v31 = tpl_var(rt, ctx, self, &N_page, &L_415);
-    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_416, &ic2);
-    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_417);
+    rt->loc = &L_416;
+    v31 = tpl_var(rt, ctx, self, &N_page, &L_417);
+    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_418, &ic2);
+    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_419);
     tpl_out_value(rt, v33);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_418;
+    rt->loc = &L_420;
     tpl_value v34;
-    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_419);
+    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_421);
     bool b36 = tpl_truthy(v35);
     if (b36) {
       tpl_value v37 = tpl_str("two-sided", 9u);
@@ -5273,53 +5337,53 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 15 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_420;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_420);
+    rt->loc = &L_422;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_422);
   }
 #line 97 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_421;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_421);
+    rt->loc = &L_423;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_423);
   }
 #line 160 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_422;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_422);
-  }
-#line 213 "themes/clean/pdf/style.css.twig"
-  {
-    rt->loc = &L_423;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_423);
-  }
-#line 241 "themes/clean/pdf/style.css.twig"
-  {
     rt->loc = &L_424;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_424);
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_424);
   }
-#line 259 "themes/clean/pdf/style.css.twig"
+#line 216 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_425;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_425);
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_425);
   }
-#line 287 "themes/clean/pdf/style.css.twig"
+#line 244 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_426;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_426);
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_426);
   }
-#line 344 "themes/clean/pdf/style.css.twig"
+#line 262 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_427;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_427);
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_427);
   }
-#line 362 "themes/clean/pdf/style.css.twig"
+#line 290 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_428;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_428);
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_428);
   }
-#line 372 "themes/clean/pdf/style.css.twig"
+#line 347 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_429;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_429);
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_429);
+  }
+#line 365 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_430;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_430);
+  }
+#line 375 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_431;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_431);
   }
 }
 
@@ -5350,12 +5414,12 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_430;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_431);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_432, &ic0);
+    rt->loc = &L_432;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_433);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_434, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_433, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_435, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5366,16 +5430,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_434;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_435);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_436, &ic2);
+    rt->loc = &L_436;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_437);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_438, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_437;
+        rt->loc = &L_439;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5386,22 +5450,22 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_438;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_439);
+    rt->loc = &L_440;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_441);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_440;
+        rt->loc = &L_442;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_441;
+            rt->loc = &L_443;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5412,23 +5476,23 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_442;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_443, &ic3);
+        rt->loc = &L_444;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_445, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_444;
+            rt->loc = &L_446;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_445;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_446, &ic4);
+            rt->loc = &L_447;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_448, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5439,8 +5503,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_447;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_448, &ic5);
+        rt->loc = &L_449;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_450, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5451,7 +5515,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_449;
+    rt->loc = &L_451;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5462,7 +5526,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_450;
+        rt->loc = &L_452;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5473,8 +5537,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_451;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_452, &ic6);
+    rt->loc = &L_453;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_454, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5500,26 +5564,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_453;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_454);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_455, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_456);
+    rt->loc = &L_455;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_456);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_457, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_458);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_457;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_458, &ic1);
+    rt->loc = &L_459;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_460, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_459;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_460);
+        rt->loc = &L_461;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_462);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5528,16 +5592,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_461;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_462, &ic2);
+    rt->loc = &L_463;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_464, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_463;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_464);
+        rt->loc = &L_465;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_466);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5568,34 +5632,34 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_465;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_466);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_467, &ic0);
+    rt->loc = &L_467;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_468);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_469, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_470;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_469, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_471, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_470);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_472);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_471);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_473);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_472);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_473, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_474);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_474);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_475, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_476);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -5612,9 +5676,9 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_475;
+    rt->loc = &L_477;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_475);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_477);
   }
 }
 
@@ -5633,9 +5697,9 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_489, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_491, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_490);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_492);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5661,15 +5725,15 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_506);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_508);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_507, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_509, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k24)
-    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_508);
-  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_508);
+    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_510);
+  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_510);
   return v7;
 }
 
@@ -5721,13 +5785,13 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_476;
+    rt->loc = &L_478;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_476);
+    tpl_import(rt, self, 0, v0, &L_478);
   }
 #line 9 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_477;
+    rt->loc = &L_479;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5760,7 +5824,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_480;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5788,35 +5852,35 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_481;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_480;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_481);
+    rt->loc = &L_482;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_483);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_482);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_484);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_483;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_484);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_485, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_486, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_487);
+        rt->loc = &L_485;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_486);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_487, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_488, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_489);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_488;
+            rt->loc = &L_490;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5838,24 +5902,24 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_491);
-            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_491);
+              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_493);
+            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_493);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_492;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_493);
+            rt->loc = &L_494;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_495);
             const tpl_value a49[1] = {v48};
             if (!k23)
-              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
-            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_494));
+              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_496);
+            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_496));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_495);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_496, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_497);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_498, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_497, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_499, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5864,20 +5928,20 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/clean/pdf/toc.twig"
               {
-                rt->loc = &L_498;
+                rt->loc = &L_500;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_499);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_500, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_501);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_502, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_501, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_503, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_502, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_504, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5889,18 +5953,18 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_503;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_504);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_505);
+            rt->loc = &L_505;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_506);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_507);
             tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_509);
-            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_509);
+              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_511);
+            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_511);
             const tpl_value a74[2] = {v69, v73};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_510);
-            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_510);
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_512);
+            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_512);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5909,27 +5973,27 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_511;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_512);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_513, &ic7);
+    rt->loc = &L_513;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_514);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_515, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/clean/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_514;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_515);
+    rt->loc = &L_516;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_517);
     const tpl_value a79[1] = {v78};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_516);
-    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_516));
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_518);
+    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_518));
     if (b80) {
 #line 23 "themes/clean/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_517;
+        rt->loc = &L_519;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -5940,25 +6004,25 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_518;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_519, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_520, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_521);
+            rt->loc = &L_520;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_521, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_522, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_523);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_522;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_523, &ic10);
+            rt->loc = &L_524;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_525, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_524;
+            rt->loc = &L_526;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -5974,7 +6038,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_525, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_527, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -5984,9 +6048,9 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_526;
+            rt->loc = &L_528;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_527);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_529);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"
@@ -6007,12 +6071,12 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 6 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_528;
+    rt->loc = &L_530;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_528);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_530);
   }
 }
-#line 6016 "clean_pdf.c"
+#line 6080 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7712,8 +7776,9 @@ static const char T40_source[] =
     "/* the way back to the text is for screens */\n"
     ".footnote-backref { display: none; }\n"
     "/* Footnotes stand at the foot of the page that calls them, numbered\n"
-    "   from 1 in each item (move the counter-reset to number them through the\n"
-    "   book); `.footnotes` is the end-of-chapter list of other editions.\n"
+    "   from 1 in each item (footnote_numbering: book numbers them through the\n"
+    "   book); `.footnotes` is the end-of-chapter list (footnotes: end, and\n"
+    "   the other formats).\n"
     "   `<span class=\"fn\">` is how Easybook's print theme made a footnote of\n"
     "   HTML in the Markdown. */\n"
     ".footnote, .fn {\n"
@@ -7726,7 +7791,9 @@ static const char T40_source[] =
     "}\n"
     ".footnote p, .fn p { margin: 0; text-indent: 0; }\n"
     ".footnote p + p, .fn p + p { text-indent: 1em; }\n"
+    "{% if (edition.footnote_numbering ?\? 'item') != 'book' %}\n"
     ".item { counter-reset: footnote; }\n"
+    "{% endif %}\n"
     ".footnotes {\n"
     "  margin-top: 2em;\n"
     "  padding-top: .4em;\n"
@@ -7825,7 +7892,7 @@ static const char T40_source[] =
     "/* the edition notice right after the title page, on its back */\n"
     ".item.verso { break-before: {{ two_sided ? 'left' : 'page' }}; }\n"
     "/* the body's first page is page 1 */\n"
-    ".item.body-start { counter-reset: page 1 footnote; }\n"
+    ".item.body-start { counter-reset: page 1{{ (edition.footnote_numbering ?\? 'item') != 'book' ? ' footnote' : '' }}; }\n"
     "\n"
     "/* an item's opening: the label in small capitals above the title */\n"
     ".item > h1 {\n"
@@ -7905,7 +7972,7 @@ static const tpl_template T40 = {
   .nblocks = 10,
   .blocks = T40_blocks,
   .source = T40_source,
-  .source_len = 12971,
+  .source_len = 13130,
   .ast = NULL,
 };
 

@@ -817,7 +817,11 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.extract_title = true;
   mo.backref_label = bk_label(e, "back_to_text", tpl_null());
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
-  mo.page_notes = !strcmp(e->format, "pdf");
+  /* a pdf edition sets notes at the foot of their pages unless its
+     `footnotes: end` keeps them at the end of each item */
+  mo.page_notes = !strcmp(e->format, "pdf") &&
+                  strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"),
+                         "end") != 0;
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;

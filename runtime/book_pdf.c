@@ -305,7 +305,29 @@ static int page_size(bk_edition *e, double *w, double *h) {
 
 /* The edition's bleed, crop_marks and pdf_a: what @page rules do not set
  * comes from them. */
+/* An edition option that must be one of a few words (the first is the
+ * default); -1 after an error at its place in config.yml. */
+static int choice(bk_edition *e, const char *key, const char *const *words,
+                  size_t nwords) {
+  tpl_value v = bk_get(e->edition, key);
+  if (v.type == TPL_NULL)
+    return 0;
+  for (size_t i = 0; i < nwords && v.type == TPL_STR; i++)
+    if (strlen(words[i]) == v.len && !memcmp(words[i], v.u.s, v.len))
+      return (int)i;
+  bk_pos pos = edition_pos(e, key);
+  bk_report(e->rep, BK_ERROR, pos.file, pos.line, pos.col,
+            "%s must be %s or %s", key, words[0], words[1]);
+  return -1;
+}
+
 static int print_options(bk_edition *e, ts_engine_input *in) {
+  /* where footnotes go (book_model.c reads it too) and how they count */
+  static const char *const where[] = {"page", "end"};
+  static const char *const count[] = {"item", "book"};
+  if (choice(e, "footnotes", where, 2) < 0 ||
+      choice(e, "footnote_numbering", count, 2) < 0)
+    return -1;
   tpl_value bleed = bk_get(e->edition, "bleed");
   if (bleed.type != TPL_NULL) {
     bk_pos pos = edition_pos(e, "bleed");

@@ -31,8 +31,8 @@ its book (nothing is published in place), then:
    `pdftotext -layout` lays it out, equals DIR/<book>-<edition>.txt (every
    line and page break pinned); --update rewrites those files.
 10. footnotes: on every page, the notes that start at its foot are the
-   calls raised in its text, number for number, and there are as many as
-   the Markdown defines.
+   calls raised in its text, number for number, numbered as the edition
+   says (per item, or through the book); none with `footnotes: end`.
 
 --pdf FILE checks FILE against the first BOOK's sources instead of
 publishing (check 8 is skipped): for developing the checks against PDFs
@@ -859,24 +859,33 @@ def publish(publish_bin, book, edition, env):
 FOOTNOTE_REF = re.compile(r"\[\^([^\]]+)\](?!:)")
 
 
-def check_footnotes(pages, items, marg, two_sided, rep, where):
+def check_footnotes(pages, items, opts, marg, two_sided, rep, where):
     """Check 10: footnotes stand at the foot of the page that calls them.
     A call is a number raised after a word; a note starts its line with
     "N.", at the text's left edge, in a smaller size than the page's
-    text. On every page the notes
-    started are the calls made, number for number, and there are as many
-    notes as the Markdown defines (and calls)."""
-    defined = 0
+    text. On every page the notes started are the calls made, number for
+    number; there are as many as the Markdown defines, numbered from 1 in
+    each item, or through the book with `footnote_numbering: book`. With
+    `footnotes: end` no note stands at a page's foot."""
+    per_item = []
     for it in items:
         if not it.file:
             continue
         # (examples of the syntax in code blocks are not notes)
         text = re.sub(r"(?ms)^ {0,3}(```+|~~~+).*?^ {0,3}\1[ \t]*$", "",
                       uncomment(it.text))
-        names = {m.group(1) for m in FOOTNOTE_REF.finditer(text)}
         defs = set(re.findall(r"(?m)^\s{0,3}\[\^([^\]]+)\]:", text))
-        defined += len(names & defs)
-    found = 0
+        called = []
+        for m in FOOTNOTE_REF.finditer(text):
+            if m.group(1) in defs and m.group(1) not in called:
+                called.append(m.group(1))
+        per_item.append(len(called))
+    at_end = opts.get("footnotes", "page") == "end"
+    if opts.get("footnote_numbering", "item") == "book":
+        expected = [str(i + 1) for i in range(sum(per_item))]
+    else:
+        expected = [str(i + 1) for k in per_item for i in range(k)]
+    found = []
     for idx, page in enumerate(pages):
         heights = sorted(w[4] - w[2] for line in page.lines for w in line)
         if not heights:
@@ -895,13 +904,17 @@ def check_footnotes(pages, items, marg, two_sided, rep, where):
                     first[4] - first[2] < body * 0.92 and \
                     abs(first[1] - left) < 1:
                 notes.append(first[0][:-1])
-        found += len(notes)
-        if sorted(calls) != sorted(notes):
+        found += notes
+        if not at_end and sorted(calls) != sorted(notes):
             rep.fail(where, 10, f"page {idx + 1}: footnote calls "
                      f"{sorted(calls)} but notes {sorted(notes)} at its foot")
-    if found != defined:
-        rep.fail(where, 10, f"{defined} footnotes in the Markdown, "
-                 f"{found} notes found at the pages' feet")
+    if at_end:
+        if found:
+            rep.fail(where, 10, f"footnotes: end, but notes {found} stand "
+                     "at the feet of pages")
+    elif found != expected:
+        rep.fail(where, 10, f"the notes at the pages' feet are numbered "
+                 f"{found}, the Markdown's footnotes call for {expected}")
 
 
 def check_pdf(pdf, book, cfg, edition, rep, tables=True):
@@ -924,7 +937,7 @@ def check_pdf(pdf, book, cfg, edition, rep, tables=True):
     labels, ranges = page_labels(js, len(pages))
     check_toc(pdf, pages, js, labels, items, opts, cfg, rep, where)
     check_float_lists(pdf, pages, js, labels, items, opts, rep, where)
-    check_footnotes(pages, items, marg, two_sided, rep, where)
+    check_footnotes(pages, items, opts, marg, two_sided, rep, where)
     check_info(pdf, js, len(pages), labels, ranges, items, cfg, rep, where)
     print(f"{where}: {len(pages)} pages, {nsrc} source words, "
           f"{len(toks)} PDF words, {len(outline_entries(js))} outline "
