@@ -39,14 +39,14 @@ typedef struct pdf_job {
   const char *theme_css_name; /* how messages name the theme's sheet */
   const char *book_css_name;  /* "Resources/Templates/print/style.css" */
   const char *book_css_dir;   /* its folder, relative to the book */
-  tpl_map *images;            /* an <img> src → the path written in the
-                                 Markdown (images_base_dir undone) */
+  /* Every local image of the Markdown: the path it wrote (before
+     images_base_dir) and where, for messages; by the src its <img> has. */
   struct image_at {
-    const char *src;  /* as the <img> has it */
-    const char *file; /* where the Markdown wrote it */
+    const char *written;
+    const char *file;
     unsigned line, col;
-  } * image_at; /* every local image of the Markdown, for messages */
-  size_t nimage_at;
+  } * image_at;
+  tpl_map *images; /* src → index in image_at (the first place) */
 } pdf_job;
 
 /* Where config.yml wrote a value of the edition, for messages. */
@@ -487,17 +487,15 @@ static const char *resolve(void *user, const char *url, const char *base,
   else if (!strcmp(base, j->theme_css_name))
     dir = "";
   else {
-    tpl_value written;
-    if (tpl_map_get_str(j->images, url, strlen(url), &written))
-      rel = tpl_arena_strndup(e->a, written.u.s, written.len);
     /* an image: messages name the Markdown that wrote it */
-    for (size_t i = 0; i < j->nimage_at; i++)
-      if (!strcmp(j->image_at[i].src, url)) {
-        base = j->image_at[i].file;
-        line = j->image_at[i].line;
-        col = j->image_at[i].col;
-        break;
-      }
+    tpl_value at;
+    if (tpl_map_get_str(j->images, url, strlen(url), &at)) {
+      const struct image_at *im = &j->image_at[at.u.i];
+      rel = im->written;
+      base = im->file;
+      line = im->line;
+      col = im->col;
+    }
   }
   bool missing = false;
   const char *abs = bk_book_path(e, dir, rel, base, line, col, &missing);
@@ -533,7 +531,8 @@ static const char *resolve(void *user, const char *url, const char *base,
   return abs;
 }
 
-/* Where the Markdown wrote each local image, by its <img> src. */
+/* Where the Markdown wrote each local image, by the src its <img> has
+ * (images_base_dir put in place of a leading images/). */
 static void image_places(pdf_job *j) {
   bk_edition *e = j->e;
   const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
@@ -543,33 +542,22 @@ static void image_places(pdf_job *j) {
   for (size_t i = 0; i < e->nitems; i++)
     n += e->items[i].md.nimages;
   j->image_at = tpl_arena_calloc(e->a, n ? n : 1, sizeof *j->image_at);
+  j->images = tpl_map_new(e->a, 16);
+  n = 0;
   for (size_t i = 0; i < e->nitems; i++)
     for (size_t k = 0; k < e->items[i].md.nimages; k++) {
       const bk_md_ref *r = &e->items[i].md.images[k];
       const char *src = r->target;
       if (plain_base && !strncmp(src, "images/", 7))
         src = bk_aprintf(e->a, "%s%s", base, src + 7);
-      j->image_at[j->nimage_at++] = (struct image_at){
-          src, e->items[i].file ? e->items[i].file : "config.yml", r->line,
-          r->col};
+      tpl_value seen;
+      if (tpl_map_get_str(j->images, src, strlen(src), &seen))
+        continue;
+      j->image_at[n] = (struct image_at){
+          r->target, e->items[i].file ? e->items[i].file : "config.yml",
+          r->line, r->col};
+      tpl_map_set_str(e->a, j->images, src, tpl_int((int64_t)n++));
     }
-}
-
-/* The images of the Markdown, by the src their <img> has. */
-static tpl_map *image_map(bk_edition *e) {
-  const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
-  bool plain_base =
-      !strstr(base, "..") && base[0] != '/' && !strstr(base, "://");
-  tpl_map *m = tpl_map_new(e->a, 16);
-  for (size_t i = 0; i < e->nitems; i++)
-    for (size_t k = 0; k < e->items[i].md.nimages; k++) {
-      const char *written = e->items[i].md.images[k].target;
-      if (plain_base && !strncmp(written, "images/", 7)) {
-        const char *dest = bk_aprintf(e->a, "%s%s", base, written + 7);
-        tpl_map_set_str(e->a, m, dest, bk_s(e, written));
-      }
-    }
-  return m;
 }
 
 /* ---- metadata -------------------------------------------------------- */
@@ -648,7 +636,6 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
 
   pdf_job j = {.e = e};
   j.theme_css_name = theme_css_name(e);
-  j.images = image_map(e);
   image_places(&j);
   const css_stylesheet *sheets[2];
   size_t nsheets = 0;

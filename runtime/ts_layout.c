@@ -1733,13 +1733,8 @@ static void add_note_call(lay *L, para *pa, ts_node *note) {
   int number = (int)++c->note_counter;
   const ts_cstyle *around =
       note->parent ? ts_style_of(c, note->parent) : ts_style_of(c, note);
+  /* (the user-agent sheet gives every note a ::footnote-call) */
   ts_cstyle *cs = ts_style_note_part(c, note, CSS_PE_FOOTNOTE_CALL, around);
-  if (!cs) {
-    cs = tpl_arena_alloc(c->pa, sizeof *cs);
-    *cs = *around;
-    cs->size = around->size * 0.75;
-    cs->vertical_align = TS_VA_SUPER;
-  }
   cs->underline = cs->strike = false;
   const char *num = note_part_text(c, note, cs, number);
   const char *href = NULL;

@@ -38,9 +38,9 @@ typedef struct trow {
   const ts_cstyle *st, *group;
   tcell *cells;
   size_t ncells;
-  const tcell **at;   /* the cell over each column (NULL: none), its own or
-                         one spanning down from a row above */
-  const tcell **ends; /* the cells spanning rows that end in this one */
+  const tcell **at; /* the cell over each column (NULL: none), its own or
+                       one spanning down from a row above */
+  tcell **ends;     /* the cells spanning rows that end in this one */
   size_t nends;
   bool head;
   bool joined;       /* a cell from the row above spans into this one */
@@ -227,7 +227,7 @@ static void gather(table *t) {
   }
   for (size_t i = 0; i < t->nrows; i++)
     for (size_t k = 0; k < t->rows[i].ncells; k++) {
-      const tcell *cl = &t->rows[i].cells[k];
+      tcell *cl = &t->rows[i].cells[k];
       for (size_t q = i; q <= cl->last_row; q++) {
         for (int s = 0; s < cl->span && cl->col + s < t->ncols; s++)
           t->rows[q].at[cl->col + s] = cl;
@@ -909,7 +909,7 @@ static void span_heights(table *t, double room) {
   for (size_t r = 0; r < t->nrows; r++) {
     trow *rw = &t->rows[r];
     for (size_t e = 0; e < rw->nends; e++) {
-      tcell *cl = (tcell *)rw->ends[e];
+      tcell *cl = rw->ends[e];
       double need = cl->in[0] + cl->h + cl->in[2], have = 0;
       for (size_t q = cl->row; q <= r; q++) {
         have += natural_area(t, q);
