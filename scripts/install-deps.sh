@@ -18,6 +18,7 @@ PACKAGES="
   libgs-common
   fonts-dejavu-core fonts-dejavu-extra fonts-ebgaramond-extra
   fonts-liberation2 fonts-noto-core
+  fonts-droid-fallback fonts-urw-base35
   qpdf poppler-utils weasyprint python3-yaml
 "
 # Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
