@@ -188,7 +188,7 @@ typedef struct unit {
 } unit;
 
 typedef struct unitset {
-  tpl_arena *arena;
+  oc_arena *arena;
   unit *u;
   size_t n; /* sorted by name */
 } unitset;
@@ -217,8 +217,8 @@ static void unit_parse(unitset *s, unit *u);
 /* An empty stand-in for a template that exists but is being parsed (a
  * cycle of includes is legal) or failed (its own errors are reported). */
 static const tpl_ast_template *placeholder(unitset *s, unit *u) {
-  tpl_ast_template *t = tpl_arena_calloc(s->arena, 1, sizeof *t);
-  tpl_node *body = tpl_arena_calloc(s->arena, 1, sizeof *body);
+  tpl_ast_template *t = oc_arena_calloc(s->arena, 1, sizeof *t);
+  tpl_node *body = oc_arena_calloc(s->arena, 1, sizeof *body);
   body->kind = TPL_N_BODY;
   t->name = u->name;
   t->source = u->source;
@@ -303,7 +303,7 @@ static void unitset_free(unitset *s) {
     free(s->u[i].diags);
   free(s->u);
   if (s->arena)
-    tpl_arena_free(s->arena);
+    oc_arena_free(s->arena);
   memset(s, 0, sizeof *s);
 }
 
@@ -406,7 +406,7 @@ static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
   for (size_t k = 0; k < ndirs; k++)
     if (!(shown_dirs[k] = display_dir(dirs[k])))
       goto out;
-  t->set.arena = tpl_arena_new();
+  t->set.arena = oc_arena_new();
   t->set.u = calloc(t->names.len ? t->names.len : 1, sizeof *t->set.u);
   if (!t->set.u)
     goto out;
@@ -415,7 +415,7 @@ static int theme_load_dirs(theme *t, char *const *dirs, size_t ndirs,
     const char *dir = dirs[from[i]], *shown = shown_dirs[from[i]];
     char *full = path_join(dir, t->names.v[i]);
     size_t len = 0;
-    char *src = full ? tpl_read_file(full, &len) : NULL;
+    char *src = full ? oc_read_file(full, &len) : NULL;
     if (!src) {
       fprintf(stderr, "themec: cannot read %s: %s\n",
               full ? full : t->names.v[i], strerror(errno));
@@ -686,7 +686,7 @@ done:
 /* ---- themec compile-cases ----------------------------------------------- */
 
 /* The autoescape strategy a case's --CONFIG-- sets: -1 for by name. */
-static int case_autoescape(tpl_arena *a, const tpl_case *c, int *out) {
+static int case_autoescape(oc_arena *a, const tpl_case *c, int *out) {
   *out = -1;
   if (!c->config)
     return 0;
@@ -794,7 +794,7 @@ static int cmd_compile_cases(int argc, char **argv) {
     free(full);
     tpl_case *c = &cases[i];
     unitset *s = &sets[i];
-    s->arena = tpl_arena_new();
+    s->arena = oc_arena_new();
     int strategy;
     if (case_autoescape(s->arena, c, &strategy) != 0) {
       fprintf(stderr, "themec: warning: %s: bad --CONFIG-- (case left out)\n",

@@ -8,7 +8,7 @@
 #include "tpl_front.h"
 
 tpl_node *tpl_node_new(tpl_pctx *P, int kind, uint32_t line, uint32_t col) {
-  tpl_node *n = tpl_arena_calloc(P->arena, 1, sizeof *n);
+  tpl_node *n = oc_arena_calloc(P->arena, 1, sizeof *n);
   n->kind = (uint8_t)kind;
   n->line = line;
   n->col = col;
@@ -18,9 +18,9 @@ tpl_node *tpl_node_new(tpl_pctx *P, int kind, uint32_t line, uint32_t col) {
   return n;
 }
 
-tpl_name tpl_mkname(tpl_arena *a, const char *s, size_t len) {
+tpl_name tpl_mkname(oc_arena *a, const char *s, size_t len) {
   tpl_name n;
-  n.s = tpl_arena_strndup(a, s, len);
+  n.s = oc_arena_strndup(a, s, len);
   n.len = (uint32_t)len;
   n.hash = tpl_hash_bytes(s, len);
   return n;
@@ -31,18 +31,18 @@ bool tpl_name_is(const tpl_name *n, const char *s) {
   return n->s && n->len == l && memcmp(n->s, s, l) == 0;
 }
 
-void *tpl_grow(tpl_arena *a, void *old, size_t n, size_t *cap, size_t elem) {
+void *tpl_grow(oc_arena *a, void *old, size_t n, size_t *cap, size_t elem) {
   size_t nc = *cap ? *cap * 2 : 4;
   if (nc < *cap || nc > SIZE_MAX / elem)
     abort();
-  void *v = tpl_arena_alloc(a, nc * elem);
+  void *v = oc_arena_alloc(a, nc * elem);
   if (n)
     memcpy(v, old, n * elem);
   *cap = nc;
   return v;
 }
 
-void tpl_nlist_push(tpl_arena *a, tpl_nlist *l, tpl_node *n) {
+void tpl_nlist_push(oc_arena *a, tpl_nlist *l, tpl_node *n) {
   if (l->n == l->cap)
     l->v = tpl_grow(a, l->v, l->n, &l->cap, sizeof *l->v);
   l->v[l->n++] = n;
@@ -53,7 +53,7 @@ void tpl_node_set_kids(tpl_node *n, const tpl_nlist *l) {
   n->nkids = l->n;
 }
 
-void tpl_arglist_push(tpl_arena *a, tpl_arglist *l, tpl_node *v,
+void tpl_arglist_push(oc_arena *a, tpl_arglist *l, tpl_node *v,
                       const char *name, size_t len) {
   if (l->vals.n == l->ncap) {
     size_t c = l->ncap;
@@ -104,7 +104,7 @@ static void set_source(tpl_ast_template *t, const char *s, size_t len) {
     set_source(t->embeds[i], s, len);
 }
 
-tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
+tpl_ast_template *tpl_parse(oc_arena *arena, const char *name,
                             const char *source, size_t len,
                             const tpl_parse_opts *opts, tpl_diag *diags,
                             size_t max_diags, size_t *ndiags) {
@@ -112,7 +112,7 @@ tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
   tpl_pctx P;
   memset(&P, 0, sizeof P);
   P.arena = arena;
-  P.name = tpl_arena_strndup(arena, name ? name : "", name ? strlen(name) : 0);
+  P.name = oc_arena_strndup(arena, name ? name : "", name ? strlen(name) : 0);
   P.opts = opts ? opts : &no_opts;
   P.diags = diags;
   P.max_diags = max_diags;
@@ -124,14 +124,14 @@ tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
     return NULL;
   }
   /* Twig normalises line endings before lexing; text output follows. */
-  char *orig = tpl_arena_alloc(arena, len + 1);
+  char *orig = oc_arena_alloc(arena, len + 1);
   if (len)
     memcpy(orig, source, len);
   orig[len] = 0;
   const char *src = orig;
   size_t slen = len;
   if (len && memchr(source, '\r', len)) {
-    char *norm = tpl_arena_alloc(arena, len + 1);
+    char *norm = oc_arena_alloc(arena, len + 1);
     size_t j = 0;
     for (size_t i = 0; i < len; i++) {
       if (source[i] == '\r') {

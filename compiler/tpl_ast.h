@@ -3,7 +3,7 @@
  * in runtime/ and the C generator in compiler/) walk.
  *
  * Ownership: every node, string and array of a parsed template lives in the
- * tpl_arena given to tpl_parse and dies with it. Nodes carry the line and
+ * oc_arena given to tpl_parse and dies with it. Nodes carry the line and
  * column of the token that starts them (line, col: for `a + b` the `a`).
  * node->loc is where the node's own run-time errors point: operators at the
  * operator, a.b at `b`, a[k] at `k`, filters, functions and tests at their
@@ -208,7 +208,7 @@ typedef struct tpl_parse_opts {
 
 /* Parses and checks one template. Errors are appended to diags (up to
  * max_diags; *ndiags counts them all). Returns NULL if there were errors. */
-tpl_ast_template *tpl_parse(tpl_arena *arena, const char *name,
+tpl_ast_template *tpl_parse(oc_arena *arena, const char *name,
                             const char *source, size_t len,
                             const tpl_parse_opts *opts, tpl_diag *diags,
                             size_t max_diags, size_t *ndiags);

@@ -212,7 +212,7 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
       ERR(C, n, "too many arguments for %s \"%s\"", what, fname);
   } else {
     size_t cap = np > n->nkids ? np : n->nkids;
-    tpl_node **slots = tpl_arena_calloc(C->P->arena, cap ? cap : 1,
+    tpl_node **slots = oc_arena_calloc(C->P->arena, cap ? cap : 1,
                                         sizeof *slots);
     size_t count = 0;
     bool named = false;
@@ -294,11 +294,11 @@ static tpl_node *mk_macro_call(chk *C, const tpl_node *at, const tpl_name *name,
   if (!args_from)
     return m;
   size_t n = args_from->nkids;
-  m->kids = tpl_arena_calloc(C->P->arena, n ? n : 1, sizeof *m->kids);
+  m->kids = oc_arena_calloc(C->P->arena, n ? n : 1, sizeof *m->kids);
   m->nkids = n;
   size_t npos = 0, nnamed = 0;
   if (args_from->nnames) {
-    m->names = tpl_arena_calloc(C->P->arena, n ? n : 1, sizeof *m->names);
+    m->names = oc_arena_calloc(C->P->arena, n ? n : 1, sizeof *m->names);
     for (size_t i = 0; i < n; i++) {
       if (args_from->names[i].len) {
         m->names[nnamed++] = args_from->names[i];
@@ -849,7 +849,7 @@ static tpl_node *block_def(chk *C, tpl_node *n) {
   }
   /* a block keeps the strategy in effect where it is defined */
   chk_saved s = enter(C);
-  chk_scope *scope = tpl_arena_calloc(C->P->arena, 1, sizeof *scope);
+  chk_scope *scope = oc_arena_calloc(C->P->arena, 1, sizeof *scope);
   C->local = scope;
   C->block = &n->name;
   C->in_macro = false;
@@ -863,7 +863,7 @@ static tpl_node *block_def(chk *C, tpl_node *n) {
 static tpl_node *macro_def(chk *C, tpl_node *n) {
   chk_tpl *T = C->tpl;
   chk_saved s = enter(C);
-  chk_scope *scope = tpl_arena_calloc(C->P->arena, 1, sizeof *scope);
+  chk_scope *scope = oc_arena_calloc(C->P->arena, 1, sizeof *scope);
   C->local = scope;
   C->block = NULL;
   C->in_macro = true;
@@ -881,7 +881,7 @@ static tpl_node *macro_def(chk *C, tpl_node *n) {
   m.params = n->names;
   m.defaults = n->kids;
   if (!m.defaults)
-    m.defaults = tpl_arena_calloc(C->P->arena, 1, sizeof *m.defaults);
+    m.defaults = oc_arena_calloc(C->P->arena, 1, sizeof *m.defaults);
   m.body = b;
   m.loc = n->loc;
   for (size_t i = 0; i < T->macros.n; i++)
@@ -903,7 +903,7 @@ static tpl_node *use_stmt(chk *C, tpl_node *n) {
   tpl_use u;
   u.name = n->a->value.u.s;
   u.nrenames = n->nnames / 2;
-  tpl_use_rename *r = tpl_arena_calloc(C->P->arena, u.nrenames ? u.nrenames : 1,
+  tpl_use_rename *r = oc_arena_calloc(C->P->arena, u.nrenames ? u.nrenames : 1,
                                        sizeof *r);
   for (size_t i = 0; i < u.nrenames; i++) {
     r[i].from = n->names[2 * i];
@@ -963,8 +963,8 @@ static tpl_node *embed_stmt(chk *C, tpl_node *n) {
   if (!(n->flags & TPL_F_ONLY))
     loop_all(C);
   chk_tpl *outer = C->tpl;
-  chk_tpl *T = tpl_arena_calloc(C->P->arena, 1, sizeof *T);
-  T->t = tpl_arena_calloc(C->P->arena, 1, sizeof *T->t);
+  chk_tpl *T = oc_arena_calloc(C->P->arena, 1, sizeof *T);
+  T->t = oc_arena_calloc(C->P->arena, 1, sizeof *T->t);
   T->t->name = C->P->name;
   T->t->autoescape = C->P->opts->autoescape;
   T->t->parent = n->a;
@@ -1236,8 +1236,8 @@ tpl_ast_template *tpl_check(tpl_pctx *P) {
   memset(&C, 0, sizeof C);
   C.P = P;
   C.esc = P->opts->autoescape;
-  chk_tpl *T = tpl_arena_calloc(P->arena, 1, sizeof *T);
-  T->t = tpl_arena_calloc(P->arena, 1, sizeof *T->t);
+  chk_tpl *T = oc_arena_calloc(P->arena, 1, sizeof *T);
+  T->t = oc_arena_calloc(P->arena, 1, sizeof *T->t);
   T->t->name = P->name;
   T->t->autoescape = P->opts->autoescape;
   C.tpl = T;

@@ -100,7 +100,7 @@ typedef struct tpl_open_tag {
 } tpl_open_tag;
 
 typedef struct tpl_pctx {
-  tpl_arena *arena;
+  oc_arena *arena;
   const char *name;
   const char *src; /* normalised (\r\n, \r → \n), NUL-terminated */
   size_t len;
@@ -148,10 +148,10 @@ enum {
 /* ---- shared helpers (tpl_ast.c) ---- */
 
 tpl_node *tpl_node_new(tpl_pctx *P, int kind, uint32_t line, uint32_t col);
-tpl_name tpl_mkname(tpl_arena *a, const char *s, size_t len);
-void tpl_nlist_push(tpl_arena *a, tpl_nlist *l, tpl_node *n);
+tpl_name tpl_mkname(oc_arena *a, const char *s, size_t len);
+void tpl_nlist_push(oc_arena *a, tpl_nlist *l, tpl_node *n);
 void tpl_node_set_kids(tpl_node *n, const tpl_nlist *l);
-void tpl_arglist_push(tpl_arena *a, tpl_arglist *l, tpl_node *v,
+void tpl_arglist_push(oc_arena *a, tpl_arglist *l, tpl_node *v,
                       const char *name, size_t len);
 /* Records a diagnostic at line:col (1-based) of the template. */
 void tpl_perr(tpl_pctx *P, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -167,6 +167,6 @@ tpl_ast_template *tpl_check(tpl_pctx *P);
 
 /* Doubles an arena array of n elements of size elem (capacity *cap),
  * copying the old ones; for the front end's growing lists. */
-void *tpl_grow(tpl_arena *a, void *old, size_t n, size_t *cap, size_t elem);
+void *tpl_grow(oc_arena *a, void *old, size_t n, size_t *cap, size_t elem);
 
 #endif

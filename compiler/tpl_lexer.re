@@ -134,9 +134,9 @@ static bool lx_at(const lx *L, size_t p, const char *lit) {
 }
 
 /* PHP's stripcslashes, which Twig applies to every string literal. */
-static char *lx_unescape(tpl_arena *a, const unsigned char *s, size_t n,
+static char *lx_unescape(oc_arena *a, const unsigned char *s, size_t n,
                          size_t *out_len) {
-  char *o = tpl_arena_alloc(a, n + 1);
+  char *o = oc_arena_alloc(a, n + 1);
   size_t j = 0;
   for (size_t i = 0; i < n; i++) {
     if (s[i] != '\\' || i + 1 >= n) {
@@ -361,7 +361,7 @@ static void lx_expression(lx *L) {
   }
   case SC_NAME: {
     tpl_tok *t = lx_push(L, TPL_T_NAME, start, end - start);
-    t->s = tpl_arena_strndup(P->arena, (const char *)L->s + start,
+    t->s = oc_arena_strndup(P->arena, (const char *)L->s + start,
                              end - start);
     t->slen = end - start;
     break;

@@ -376,7 +376,7 @@ tag:
     $$ = NODE(TPL_N__USE, @1);
     $$->a = $2;
     $$->nnames = $4.n * 2;
-    $$->names = tpl_arena_alloc(P->arena,
+    $$->names = oc_arena_alloc(P->arena,
                                 ($$->nnames ? $$->nnames : 1) * sizeof(tpl_name));
     for (size_t i = 0; i < $4.n; i++) {
       $$->names[2 * i] = $4.v[i]->name;
@@ -389,7 +389,7 @@ tag:
     $$ = NODE(TPL_N__MACRO, @2);
     $$->name = tok_name(P, $2);
     $$->nnames = $4.n;
-    $$->names = tpl_arena_alloc(P->arena, ($4.n ? $4.n : 1) * sizeof(tpl_name));
+    $$->names = oc_arena_alloc(P->arena, ($4.n ? $4.n : 1) * sizeof(tpl_name));
     tpl_nlist defs = {0, 0, 0};
     for (size_t i = 0; i < $4.n; i++) {
       $$->names[i] = $4.v[i]->name;
@@ -914,26 +914,26 @@ hash_list:
 ;
 
 args:
-  %empty { $$ = tpl_arena_calloc(P->arena, 1, sizeof(tpl_arglist)); }
+  %empty { $$ = oc_arena_calloc(P->arena, 1, sizeof(tpl_arglist)); }
 | arg_list { $$ = $1; }
 | arg_list ',' { $$ = $1; }
 ;
 
 arg_list:
   expr {
-    $$ = tpl_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
+    $$ = oc_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
     tpl_arglist_push(P->arena, $$, $1, NULL, 0);
   }
 | arrow {
-    $$ = tpl_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
+    $$ = oc_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
     tpl_arglist_push(P->arena, $$, $1, NULL, 0);
   }
 | ARG_NAME ASSIGN expr {
-    $$ = tpl_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
+    $$ = oc_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
     tpl_arglist_push(P->arena, $$, $3, $1->s, $1->slen);
   }
 | ARG_NAME ASSIGN arrow {
-    $$ = tpl_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
+    $$ = oc_arena_calloc(P->arena, 1, sizeof(tpl_arglist));
     tpl_arglist_push(P->arena, $$, $3, $1->s, $1->slen);
   }
 | arg_list ',' expr { $$ = $1; tpl_arglist_push(P->arena, $$, $3, NULL, 0); }
@@ -952,14 +952,14 @@ arrow:
   ARROW_PARAM ARROW expr %prec '?' {
     $$ = NODE(TPL_N_ARROW, @1);
     $$->nnames = 1;
-    $$->names = tpl_arena_alloc(P->arena, sizeof(tpl_name));
+    $$->names = oc_arena_alloc(P->arena, sizeof(tpl_name));
     $$->names[0] = tok_name(P, $1);
     $$->a = $3;
   }
 | ARROW_LPAREN arrow_params ')' ARROW expr %prec '?' {
     $$ = NODE(TPL_N_ARROW, @1);
     $$->nnames = $2.n;
-    $$->names = tpl_arena_alloc(P->arena, $2.n * sizeof(tpl_name));
+    $$->names = oc_arena_alloc(P->arena, $2.n * sizeof(tpl_name));
     for (size_t i = 0; i < $2.n; i++)
       $$->names[i] = $2.v[i]->name;
     $$->a = $5;
@@ -1227,13 +1227,13 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
     const tpl_tok *name = t;
     if (!known_test(t->s, t->slen) && n2->type == TPL_T_NAME) {
       size_t l = t->slen + 1 + n2->slen;
-      char *s = tpl_arena_alloc(P->arena, l + 1);
+      char *s = oc_arena_alloc(P->arena, l + 1);
       memcpy(s, t->s, t->slen);
       s[t->slen] = ' ';
       memcpy(s + t->slen + 1, n2->s, n2->slen);
       s[l] = 0;
       if (known_test(s, l)) {
-        tpl_tok *c = tpl_arena_alloc(P->arena, sizeof *c);
+        tpl_tok *c = oc_arena_alloc(P->arena, sizeof *c);
         *c = *t;
         c->s = s;
         c->slen = l;

@@ -1,7 +1,6 @@
 # End-to-end tests of `publish` for the HTML editions (tests/books/README.md):
 # the catalogue of broken books, the golden books, HTML validity and links,
 # the large synthetic book, and the command line.
-find_program(OCTAVO_PYTHON3 python3 HINTS /usr/bin)
 set(OCTAVO_MAKE_CORPUS ${PROJECT_SOURCE_DIR}/../shared/corpus/make-corpus
     CACHE FILEPATH
     "make-corpus, the generator of synthetic books (books_corpus_large)")

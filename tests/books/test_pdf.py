@@ -155,14 +155,16 @@ def margins(opts):
 
 
 def default_title(element, lang):
-    """The item's title from runtime/i18n/titles.<lang>.yml."""
+    """The item's title from runtime/book/i18n/titles.<lang>.yml."""
     for code in (lang or "en", "en"):
-        path = os.path.join(ROOT, "runtime", "i18n", f"titles.{code}.yml")
+        path = os.path.join(ROOT, "runtime", "book", "i18n", f"titles.{code}.yml")
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 t = (yaml.safe_load(f) or {}).get("title") or {}
             if t.get(element):
                 return t[element]
+        elif code == "en":
+            raise SystemExit(f"test_pdf.py: {path} is missing")
     return ""
 
 

@@ -15,13 +15,13 @@ typedef struct counts {
   unsigned errors;
 } counts;
 
-static void count(void *user, bk_severity sev, const char *file,
+static void count(void *user, oc_severity sev, const char *file,
                   unsigned line, unsigned col, const char *message) {
   (void)file;
   (void)line;
   (void)col;
   (void)message;
-  if (sev == BK_ERROR)
+  if (sev == OC_ERROR)
     ((counts *)user)->errors++;
 }
 
@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *text = (const char *)data + 1;
   size_t len = size - 1;
   counts c = {0};
-  bk_reporter rep = {count, &c};
-  tpl_arena *a = tpl_arena_new();
+  oc_reporter rep = {count, &c};
+  oc_arena *a = oc_arena_new();
   if (mode == 0) {
     bk_slugger *sl = bk_slugger_new();
     bk_idset *ids = bk_idset_new(a);
@@ -66,6 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (bk_yaml_parse(a, "fuzz.yml", text, len, &rep, &v) != 0 && !c.errors)
       abort();
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return 0;
 }

@@ -31,12 +31,12 @@ static const char *const *e_classes(const void *e, size_t *n) {
 }
 static const void *e_prev(const void *e) { return ((const el *)e)->prev; }
 
-static void quiet(void *user, bk_severity sev, const char *file, unsigned line,
+static void quiet(void *user, oc_severity sev, const char *file, unsigned line,
                   unsigned col, const char *message) {
   (void)user, (void)sev, (void)file, (void)line, (void)col, (void)message;
 }
 
-static void read_values(tpl_arena *a, const css_decl *d, size_t n) {
+static void read_values(oc_arena *a, const css_decl *d, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const css_token *v = d[i].value;
     size_t nv = d[i].nvalue;
@@ -66,8 +66,8 @@ static void read_values(tpl_arena *a, const css_decl *d, size_t n) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tpl_arena *a = tpl_arena_new();
-  bk_reporter rep = {quiet, NULL};
+  oc_arena *a = oc_arena_new();
+  oc_reporter rep = {quiet, NULL};
   css_stylesheet *s = css_parse(a, (const char *)data, size, "fuzz.css",
                                 CSS_ORIGIN_AUTHOR, &rep);
   for (size_t i = 0; i < s->nrules; i++)
@@ -103,6 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   css_style pe;
   css_cascade(a, sheets, 2, &dom, &p, CSS_PE_AFTER, &st[3], &pe);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return 0;
 }

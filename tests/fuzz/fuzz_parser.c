@@ -19,7 +19,7 @@ static const tpl_ast_template *find_nothing(void *data, const char *name,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_parse_opts opts = {find_nothing, NULL,
                          size && (data[0] & 1) ? TPL_ESC_HTML : TPL_ESC_NONE};
   tpl_diag diags[4];
@@ -43,6 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       free(s);
     }
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return 0;
 }

@@ -70,7 +70,7 @@ static bool str_is(tpl_value v, const char *s) {
   return v.type == TPL_STR && v.len == strlen(s) && !memcmp(v.u.s, s, v.len);
 }
 
-static int read_config(tpl_arena *a, const tpl_case *c, case_config *cfg,
+static int read_config(oc_arena *a, const tpl_case *c, case_config *cfg,
                        char *err, size_t errlen) {
   cfg->autoescape = -1;
   cfg->strict = false;
@@ -219,7 +219,7 @@ int main(int argc, char **argv) {
       free(list.paths[i]);
       continue;
     }
-    tpl_arena *scratch = tpl_arena_new();
+    oc_arena *scratch = oc_arena_new();
     case_config cfg;
     if (read_config(scratch, &c, &cfg, err, sizeof err) != 0) {
       printf("FAIL %s: %s\n", c.path, err);
@@ -264,7 +264,7 @@ int main(int argc, char **argv) {
         }
       }
     }
-    tpl_arena_free(scratch);
+    oc_arena_free(scratch);
     tpl_case_free(&c);
     free(list.paths[i]);
   }

@@ -39,7 +39,7 @@ static bool header_at(const char *line, const char *end, const char **name,
 int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
   size_t len;
-  char *text = tpl_read_file(path, &len);
+  char *text = oc_read_file(path, &len);
   if (!text) {
     snprintf(err, errlen, "%s: cannot read", path);
     return -1;

@@ -74,7 +74,7 @@ static const char *label(void *user, int number) {
 }
 
 static size_t octavo(const source *srcs, int n, bk_slugger *slugger) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   bk_md_options opt = {0};
   opt.ids = bk_idset_new(a);
   opt.slugger = slugger;
@@ -91,7 +91,7 @@ static size_t octavo(const source *srcs, int n, bk_slugger *slugger) {
     if (bk_md_render(a, srcs[i].text, srcs[i].len, &opt, &r) == 0)
       out += r.html_len;
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return out;
 }
 

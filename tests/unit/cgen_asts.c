@@ -8,20 +8,20 @@
 #include <string.h>
 
 typedef struct bld {
-  tpl_arena *a;
+  oc_arena *a;
   const char *file;
   uint32_t line, col;
 } bld;
 
 static tpl_name nm(bld *b, const char *s) {
   size_t n = strlen(s);
-  tpl_name r = {tpl_arena_strndup(b->a, s, n), (uint32_t)n,
+  tpl_name r = {oc_arena_strndup(b->a, s, n), (uint32_t)n,
                 tpl_hash_bytes(s, n)};
   return r;
 }
 
 static tpl_node *nd(bld *b, int kind) {
-  tpl_node *n = tpl_arena_calloc(b->a, 1, sizeof *n);
+  tpl_node *n = oc_arena_calloc(b->a, 1, sizeof *n);
   n->kind = (uint8_t)kind;
   n->line = b->line;
   n->col = ++b->col;
@@ -31,7 +31,7 @@ static tpl_node *nd(bld *b, int kind) {
 
 static void kids(bld *b, tpl_node *n, size_t k, tpl_node **v) {
   n->nkids = k;
-  n->kids = tpl_arena_calloc(b->a, k ? k : 1, sizeof *n->kids);
+  n->kids = oc_arena_calloc(b->a, k ? k : 1, sizeof *n->kids);
   for (size_t i = 0; i < k; i++)
     n->kids[i] = v[i];
 }
@@ -53,14 +53,14 @@ static tpl_node *body(bld *b, ...) {
 
 static tpl_node *text_n(bld *b, const char *s, size_t len) {
   tpl_node *n = nd(b, TPL_N_TEXT);
-  n->value = tpl_str(tpl_arena_strndup(b->a, s, len), len);
+  n->value = tpl_str(oc_arena_strndup(b->a, s, len), len);
   return n;
 }
 static tpl_node *text(bld *b, const char *s) { return text_n(b, s, strlen(s)); }
 
 static tpl_node *cstr(bld *b, const char *s) {
   tpl_node *n = nd(b, TPL_N_CONST);
-  n->value = tpl_str(tpl_arena_strndup(b->a, s, strlen(s)), strlen(s));
+  n->value = tpl_str(oc_arena_strndup(b->a, s, strlen(s)), strlen(s));
   return n;
 }
 static tpl_node *cint(bld *b, int64_t i) {
@@ -176,7 +176,7 @@ static tpl_node *hash(bld *b, size_t k, ...) {
 static tpl_node *arrow(bld *b, const char *param, tpl_node *e) {
   tpl_node *n = nd(b, TPL_N_ARROW);
   n->nnames = 1;
-  n->names = tpl_arena_calloc(b->a, 1, sizeof *n->names);
+  n->names = oc_arena_calloc(b->a, 1, sizeof *n->names);
   n->names[0] = nm(b, param);
   n->a = e;
   return n;
@@ -228,7 +228,7 @@ static tpl_node *two(bld *b, int kind, tpl_node *x, tpl_node *y) {
 }
 
 static tpl_ast_template *tpl_new(bld *b, const char *name, tpl_node *bod) {
-  tpl_ast_template *t = tpl_arena_calloc(b->a, 1, sizeof *t);
+  tpl_ast_template *t = oc_arena_calloc(b->a, 1, sizeof *t);
   t->name = name;
   t->source = "{# hand-built #}";
   t->source_len = strlen(t->source);
@@ -239,7 +239,7 @@ static tpl_ast_template *tpl_new(bld *b, const char *name, tpl_node *bod) {
 
 static void add_block(bld *b, tpl_ast_template *t, const char *name,
                       tpl_node *bod) {
-  tpl_ast_block *bl = tpl_arena_calloc(b->a, t->nblocks + 1, sizeof *bl);
+  tpl_ast_block *bl = oc_arena_calloc(b->a, t->nblocks + 1, sizeof *bl);
   if (t->nblocks)
     memcpy(bl, t->blocks, t->nblocks * sizeof *bl);
   bl[t->nblocks].name = nm(b, name);
@@ -414,13 +414,13 @@ static size_t inherit_templates(bld *b, tpl_ast_template **out) {
 
   b->file = "macros.twig";
   tpl_ast_template *macros = tpl_new(b, "macros.twig", body(b, NULL));
-  tpl_ast_macro *m = tpl_arena_calloc(b->a, 1, sizeof *m);
+  tpl_ast_macro *m = oc_arena_calloc(b->a, 1, sizeof *m);
   m->name = nm(b, "hello");
   m->nparams = 2;
-  m->params = tpl_arena_calloc(b->a, 2, sizeof *m->params);
+  m->params = oc_arena_calloc(b->a, 2, sizeof *m->params);
   m->params[0] = nm(b, "name");
   m->params[1] = nm(b, "greeting");
-  m->defaults = tpl_arena_calloc(b->a, 2, sizeof *m->defaults);
+  m->defaults = oc_arena_calloc(b->a, 2, sizeof *m->defaults);
   m->defaults[1] = cstr(b, "Hi");
   m->body = body(b, print(b, var(b, "greeting")), text(b, " "),
                  print(b, var(b, "name")), text(b, "<>"), NULL);
@@ -441,7 +441,7 @@ static size_t inherit_templates(bld *b, tpl_ast_template **out) {
     kids(b, callm, 2, v);
   }
   callm->nnames = 1;
-  callm->names = tpl_arena_calloc(b->a, 1, sizeof *callm->names);
+  callm->names = oc_arena_calloc(b->a, 1, sizeof *callm->names);
   callm->names[0] = nm(b, "greeting");
   tpl_node *mdef = nd(b, TPL_N_DEFINED);
   mdef->a = nd(b, TPL_N_MACRO_CALL);
@@ -474,7 +474,7 @@ static size_t inherit_templates(bld *b, tpl_ast_template **out) {
   tpl_ast_template *emb =
       tpl_new(b, "emb.twig", body(b, text(b, "<"), embed, text(b, ">"), NULL));
   emb->nembeds = 1;
-  emb->embeds = tpl_arena_calloc(b->a, 1, sizeof *emb->embeds);
+  emb->embeds = oc_arena_calloc(b->a, 1, sizeof *emb->embeds);
   emb->embeds[0] = embedded;
 
   b->file = "inc.twig";
@@ -499,7 +499,7 @@ static size_t inherit_templates(bld *b, tpl_ast_template **out) {
   return 5;
 }
 
-size_t cgen_fixture_asts(tpl_arena *a, tpl_ast_template **out, size_t max) {
+size_t cgen_fixture_asts(oc_arena *a, tpl_ast_template **out, size_t max) {
   if (max < 7)
     return 0;
   bld b = {a, "x.twig", 1, 0};
@@ -665,7 +665,7 @@ const cgen_source cgen_sources[] = {
 const size_t cgen_nsources = sizeof cgen_sources / sizeof *cgen_sources;
 
 typedef struct src_set {
-  tpl_arena *a;
+  oc_arena *a;
   tpl_ast_template **asts;
   int *state; /* 0 not parsed, 1 parsing, 2 done, 3 failed */
 } src_set;
@@ -698,10 +698,10 @@ static const tpl_ast_template *src_parse(src_set *s, size_t i) {
   return s->state[i] == 2 ? s->asts[i] : NULL;
 }
 
-size_t cgen_parse_sources(tpl_arena *a, tpl_ast_template **out, size_t max) {
+size_t cgen_parse_sources(oc_arena *a, tpl_ast_template **out, size_t max) {
   if (max < cgen_nsources)
     return 0;
-  src_set s = {a, out, tpl_arena_calloc(a, cgen_nsources, sizeof(int))};
+  src_set s = {a, out, oc_arena_calloc(a, cgen_nsources, sizeof(int))};
   for (size_t i = 0; i < cgen_nsources; i++)
     if (!src_parse(&s, i))
       return 0;

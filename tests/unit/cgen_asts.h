@@ -8,7 +8,7 @@
 #include "tpl_ast.h"
 
 /* Builds the fixture templates in a; returns how many (<= max). */
-size_t cgen_fixture_asts(tpl_arena *a, tpl_ast_template **out, size_t max);
+size_t cgen_fixture_asts(oc_arena *a, tpl_ast_template **out, size_t max);
 
 /* Template sources that stress the generator's reuse of reads and its
  * agreement with the interpreter; they go through the real front end. */
@@ -21,6 +21,6 @@ extern const size_t cgen_nsources;
 
 /* Parses every source (in cgen_sources order) into out. Returns how many,
  * or 0 after printing the diagnostics of one that does not parse. */
-size_t cgen_parse_sources(tpl_arena *a, tpl_ast_template **out, size_t max);
+size_t cgen_parse_sources(oc_arena *a, tpl_ast_template **out, size_t max);
 
 #endif

@@ -9,7 +9,7 @@
 #include "tpl_cgen.h"
 
 static int generate(const char *out_name, char **code, size_t *len) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_ast_template *t[16];
   size_t n = cgen_fixture_asts(a, t, 16);
   const char *paths[16];
@@ -35,7 +35,7 @@ static int generate(const char *out_name, char **code, size_t *len) {
   if (rc == 0)
     rc = tpl_cgen_finish(g, code, len);
   tpl_cgen_free(g);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return rc;
 }
 

@@ -3,7 +3,5 @@
 # arguments, test_typeset typesets a document: test_typeset DOC.xhtml
 # [SHEET.css...] OUT.pdf.
 add_executable(test_typeset ${CMAKE_CURRENT_LIST_DIR}/test_typeset.c)
-# libjpeg writes the grey and CMYK JPEGs the image test places.
-find_package(JPEG REQUIRED)
 target_link_libraries(test_typeset PRIVATE octavo_pdfengine JPEG::JPEG)
 add_test(NAME unit_typeset COMMAND test_typeset)

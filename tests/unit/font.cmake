@@ -3,12 +3,10 @@
 # kerning, ligatures, fallback, @font-face errors, small capitals. Needs
 # fonts-dejavu-core/-extra and fonts-ebgaramond-extra; also run under
 # valgrind (fontconfig's one-off allocations are still reachable, not lost).
-find_path(TEST_FONT_HPDF_INCLUDE_DIR hpdf.h REQUIRED)
-find_library(TEST_FONT_HPDF_LIBRARY hpdf REQUIRED)
 add_executable(test_font ${CMAKE_CURRENT_LIST_DIR}/test_font.c)
-target_include_directories(test_font PRIVATE ${TEST_FONT_HPDF_INCLUDE_DIR})
+target_include_directories(test_font PRIVATE ${HPDF_INCLUDE_DIR})
 target_link_libraries(test_font PRIVATE octavo_tsfont
-                      ${TEST_FONT_HPDF_LIBRARY})
+                      ${HPDF_LIBRARY})
 add_test(NAME unit_font COMMAND test_font)
 if(OCTAVO_VALGRIND_TESTS AND VALGRIND)
   add_test(NAME unit_font_valgrind

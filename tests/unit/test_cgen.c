@@ -45,7 +45,7 @@ static int interp_find(void *data, tpl_env *env, const char *name, size_t len,
   return 0;
 }
 
-static tpl_value data_of(tpl_arena *a) {
+static tpl_value data_of(oc_arena *a) {
   tpl_map *m = tpl_map_new(a, 4);
   tpl_map_set_str(a, m, "a", tpl_int(3));
   tpl_map_set_str(a, m, "s", tpl_str("<b>", 3));
@@ -112,7 +112,7 @@ static void render_diff(tpl_env *env, const char *name, char **out, size_t *len,
 /* Every source, compiled (cgen_fixture.c) and interpreted, in normal and
  * strict mode with one seed: the same bytes or the same error. */
 static void test_sources(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_ast_template *asts[64];
   size_t n = cgen_parse_sources(a, asts, 64);
   check(n > 0 && n == cgen_diff_ntemplates, "sources parse");
@@ -149,13 +149,13 @@ static void test_sources(void) {
       tpl_env_free(ie);
     }
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 int main(void) {
   test_helpers();
 
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_ast_template *asts[16];
   size_t n = cgen_fixture_asts(a, asts, 16);
   check(n == cgen_fixture_ntemplates, "registry size");
@@ -203,7 +203,7 @@ int main(void) {
     tpl_env_free(ce);
     tpl_env_free(ie);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
   test_sources();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

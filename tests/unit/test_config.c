@@ -34,11 +34,11 @@ typedef struct sink {
   int errors, warnings;
 } sink;
 
-static void sink_fn(void *user, bk_severity sev, const char *file,
+static void sink_fn(void *user, oc_severity sev, const char *file,
                     unsigned line, unsigned col, const char *msg) {
   sink *s = user;
-  const char *what = sev == BK_ERROR     ? "error"
-                     : sev == BK_WARNING ? "warning"
+  const char *what = sev == OC_ERROR     ? "error"
+                     : sev == OC_WARNING ? "warning"
                                          : "note";
   size_t room = sizeof s->text - s->len;
   int n =
@@ -47,12 +47,12 @@ static void sink_fn(void *user, bk_severity sev, const char *file,
            : snprintf(s->text + s->len, room, "%s: %s: %s\n", file, what, msg);
   if (n > 0 && (size_t)n < room)
     s->len += (size_t)n;
-  s->errors += sev == BK_ERROR;
-  s->warnings += sev == BK_WARNING;
+  s->errors += sev == OC_ERROR;
+  s->warnings += sev == OC_WARNING;
 }
 
 static sink diags;
-static const bk_reporter reporter = {sink_fn, &diags};
+static const oc_reporter reporter = {sink_fn, &diags};
 
 static void sink_clear(void) { memset(&diags, 0, sizeof diags); }
 
@@ -183,7 +183,7 @@ static void remove_tree(const char *path) {
   }
 }
 
-static tpl_arena *arena;
+static oc_arena *arena;
 
 /* Loads config text as a book's config.yml. */
 static bk_config *load(const char *name, const char *config, const char *json) {
@@ -836,7 +836,7 @@ int main(void) {
     perror("mkdtemp");
     return 2;
   }
-  arena = tpl_arena_new();
+  arena = oc_arena_new();
   test_defaults();
   test_extends();
   test_cycles();
@@ -853,7 +853,7 @@ int main(void) {
   test_languages();
   test_language_fallback();
   test_overrides();
-  tpl_arena_free(arena);
+  oc_arena_free(arena);
   remove_tree(tmp_root);
   printf("config: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -18,11 +18,11 @@ typedef struct diags {
   size_t len;
 } diags;
 
-static void collect(void *user, bk_severity sev, const char *file,
+static void collect(void *user, oc_severity sev, const char *file,
                     unsigned line, unsigned col, const char *msg) {
   diags *d = user;
-  const char *s = sev == BK_ERROR     ? "error"
-                  : sev == BK_WARNING ? "warning"
+  const char *s = sev == OC_ERROR     ? "error"
+                  : sev == OC_WARNING ? "warning"
                                       : "note";
   int n = snprintf(d->buf + d->len, sizeof d->buf - d->len,
                    "%s:%u:%u: %s: %s\n", file, line, col, s, msg);
@@ -30,16 +30,16 @@ static void collect(void *user, bk_severity sev, const char *file,
     d->len += (size_t)n;
 }
 
-static css_stylesheet *parse(tpl_arena *a, const char *css, diags *d) {
+static css_stylesheet *parse(oc_arena *a, const char *css, diags *d) {
   d->len = 0;
   d->buf[0] = 0;
-  bk_reporter rep = {collect, d};
+  oc_reporter rep = {collect, d};
   return css_parse(a, css, strlen(css), "style.css", CSS_ORIGIN_AUTHOR, &rep);
 }
 
 /* A declaration's value as written, tokens joined back. */
-static const char *value_text(tpl_arena *a, const css_decl *d) {
-  char *out = tpl_arena_alloc(a, 512);
+static const char *value_text(oc_arena *a, const css_decl *d) {
+  char *out = oc_arena_alloc(a, 512);
   size_t len = 0;
   out[0] = 0;
   for (size_t i = 0; i < d->nvalue && len < 400; i++) {
@@ -84,8 +84,8 @@ static const char *value_text(tpl_arena *a, const css_decl *d) {
 }
 
 /* "prop: value [!]" per declaration, one a line. */
-static const char *decls_text(tpl_arena *a, const css_decl *d, size_t n) {
-  char *out = tpl_arena_alloc(a, 4096);
+static const char *decls_text(oc_arena *a, const css_decl *d, size_t n) {
+  char *out = oc_arena_alloc(a, 4096);
   size_t len = 0;
   out[0] = 0;
   for (size_t i = 0; i < n && len < 3500; i++)
@@ -98,9 +98,9 @@ static const char *decls_text(tpl_arena *a, const css_decl *d, size_t n) {
 /* ---- tokens --------------------------------------------------------- */
 
 static void test_tokens(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d = {0};
-  bk_reporter rep = {collect, &d};
+  oc_reporter rep = {collect, &d};
   const char *src = "h1.x>#id{color:red}\n"
                     "  @page /* c\nc */ 12.5em -3 50% +.5e1px\n"
                     "url( a\\).png ) url('q') 'it''s' \"\\41 b\"\n"
@@ -178,13 +178,13 @@ static void test_tokens(void) {
   CHECK(t[2].line == 2 && t[2].col == 1 && t[2].is_id);
   CHECK(t[3].type == CSS_T_DELIM && t[3].delim == 0xfffd);
   CHECK(t[4].type == CSS_T_IDENT && t[4].line == 2 && t[4].col == 5);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- the constructs ------------------------------------------------- */
 
 static void test_rules(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d;
   css_stylesheet *s = parse(a,
                             "h1, p.note > em { color: #336699 !important;"
@@ -272,13 +272,13 @@ static void test_rules(void) {
   CHECK_STR(decls_text(a, s->rules[0].decls, 1), "orphans: 3\n");
   CHECK_STR(decls_text(a, s->rules[1].decls, 1), "widows: 3\n");
   CHECK_STR(s->rules[2].sels[0].parts[0].tag, "li");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- recovery ------------------------------------------------------- */
 
 static void test_recovery(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d;
   css_stylesheet *s =
       parse(a,
@@ -348,19 +348,19 @@ static void test_recovery(void) {
                      "h1 > a[href='x'].c#i:first-child::before { content: "
                      "target-counter(attr(href), page) leader('.') }";
   for (size_t k = 0; k <= strlen(full); k++) {
-    bk_reporter none = {0};
+    oc_reporter none = {0};
     css_parse(a, full, k, "t.css", CSS_ORIGIN_AUTHOR, &none);
   }
   s = parse(a, full, &d);
   CHECK_STR(d.buf, "");
   CHECK(s->nrules == 1 && s->npages == 1);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- shorthands and typed values ------------------------------------ */
 
 static void test_shorthands(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d;
   css_stylesheet *s =
       parse(a,
@@ -472,7 +472,7 @@ static void test_shorthands(void) {
   CHECK(ss[0].nitems == 1 && ss[0].items[0].kind == CSS_C_ELEMENT_TEXT);
   CHECK_STR(ss[1].name, "book");
   CHECK_STR(ss[1].items[0].text, "Octavo");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- a hand-built tree ---------------------------------------------- */
@@ -516,7 +516,7 @@ static node p1 = {"p",   NULL, " first ", {"lang", "en", "data-x", ""},
 static node em = {"em", NULL, NULL, {0}, &p1, NULL};
 static node p2 = {"p", NULL, NULL, {0}, &divm, &p1};
 
-static bool sel_matches(tpl_arena *a, const char *sel, const node *n) {
+static bool sel_matches(oc_arena *a, const char *sel, const node *n) {
   css_selector *s = css_parse_selector(a, sel, "t", NULL);
   if (!s) {
     fprintf(stderr, "selector did not parse: %s\n", sel);
@@ -525,13 +525,13 @@ static bool sel_matches(tpl_arena *a, const char *sel, const node *n) {
   return css_selector_matches(s, &dom, n);
 }
 
-static unsigned spec(tpl_arena *a, const char *sel) {
+static unsigned spec(oc_arena *a, const char *sel) {
   css_selector *s = css_parse_selector(a, sel, "t", NULL);
   return s ? s->specificity : 0xffffffff;
 }
 
 static void test_selectors(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   CHECK(sel_matches(a, "p", &p1) && !sel_matches(a, "p", &h1));
   CHECK(sel_matches(a, "div", &divm)); /* tag names ignore case */
   CHECK(sel_matches(a, "*", &em) && sel_matches(a, "*.title", &h1));
@@ -580,17 +580,17 @@ static void test_selectors(void) {
   CHECK(spec(a, "#a #b .c") == 0x020100);
   CHECK(spec(a, "p::before::after") == 0xffffffff);
   CHECK(spec(a, "#a#b") == 0xffffffff && spec(a, "#a#a") == 0x020000);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- cascade -------------------------------------------------------- */
 
-static const char *win(tpl_arena *a, const css_style *st, css_prop p) {
+static const char *win(oc_arena *a, const css_style *st, css_prop p) {
   return st->decl[p] ? value_text(a, st->decl[p]) : "(initial)";
 }
 
 static void test_cascade(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d;
   css_stylesheet *ua = css_ua_stylesheet(a);
   CHECK(ua->ndiags == 0 && ua->nrules > 10);
@@ -664,7 +664,7 @@ static void test_cascade(void) {
   CHECK(s_p1.font_size_pt == 22 && s_p1.root_font_size_pt == 11);
   CHECK(s_em.font_size_pt == 33);
   CHECK(s_before.font_size_pt == 33);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- what the typesetter and the print theme need ------------------- */
@@ -706,16 +706,16 @@ static void test_page_sizes(void) {
   CHECK(!css_page_size_by_name("a11", &w, &h));
   CHECK(!css_page_size_by_name("", &w, &h));
 
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   css_token *t;
   const char *v = "crown-quarto landscape";
   size_t n = css_tokenize(a, v, strlen(v), "t", NULL, &t);
   CHECK(css_read_page_size(t, n, &w, &h) && w == 720 && h == 540);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 static void test_counters(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   CHECK_STR(css_format_counter(a, 1, CSS_CS_LOWER_ROMAN), "i");
   CHECK_STR(css_format_counter(a, 4, CSS_CS_LOWER_ROMAN), "iv");
   CHECK_STR(css_format_counter(a, 49, CSS_CS_LOWER_ROMAN), "xlix");
@@ -823,11 +823,11 @@ static void test_counters(void) {
   CHECK(values[0] == -2 && values[1] == 1);
   CHECK(css_read_counters(a, x[1].value, x[1].nvalue, &names, &values) == 0);
   CHECK_STR(css_read_keyword(x[1].value, x[1].nvalue), "none");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 static void test_new_properties(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   diags d;
   css_stylesheet *s = parse(
       a,
@@ -926,13 +926,13 @@ static void test_new_properties(void) {
   CHECK(fabs(st.font_size_pt - 14.04) < 1e-9);
   css_cascade(a, sheets, 1, &dom, &mainn, CSS_PE_NONE, &sb, &st);
   CHECK_STR(win(a, &st, CSS_P_DISPLAY), "block");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- speed ---------------------------------------------------------- */
 
 static void test_speed(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   size_t cap = 110 * 1024, len = 0;
   char *css = malloc(cap);
   for (int i = 0; len < 100 * 1024; i++)
@@ -960,7 +960,7 @@ static void test_speed(void) {
   /* Generous, for valgrind and sanitizer runs. */
   CHECK(ms < 2000);
   free(css);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 int main(void) {

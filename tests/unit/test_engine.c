@@ -98,7 +98,7 @@ static void test_scopes(void) {
   tpl_rt rt;
   memset(&rt, 0, sizeof rt);
   rt.env = env;
-  rt.arena = tpl_arena_new();
+  rt.arena = oc_arena_new();
   tpl_ctx *top = tpl_ctx_new(&rt, NULL, false);
   tpl_ctx_set(&rt, top, &N_x, tpl_int(1));
   tpl_ctx_set(&rt, top, &N_y, tpl_int(2));
@@ -154,7 +154,7 @@ static void test_scopes(void) {
   tpl_name three = nm("3");
   CHECK(tpl_ctx_get(w, &N_k, &v) && v.u.i == 7);
   CHECK(tpl_ctx_get(w, &three, &v) && v.u.i == 8);
-  tpl_arena_free(rt.arena);
+  oc_arena_free(rt.arena);
   tpl_env_free(env);
 }
 
@@ -576,7 +576,7 @@ static void setup_registry(void) {
   T_embed.embeds = emb_embeds;
 }
 
-static tpl_value items_map(tpl_arena *a) {
+static tpl_value items_map(oc_arena *a) {
   tpl_map *m = tpl_map_new(a, 3);
   tpl_map_set_str(a, m, "a", tpl_int(1));
   tpl_map_set_str(a, m, "b", tpl_int(2));
@@ -589,7 +589,7 @@ static tpl_value items_map(tpl_arena *a) {
 static void test_engine(void) {
   tpl_env *env = tpl_env_new();
   tpl_env_add_compiled(env, registry, sizeof registry / sizeof *registry);
-  tpl_arena *a = tpl_env_arena(env);
+  oc_arena *a = tpl_env_arena(env);
   CHECK_RENDER(env, "base.twig", tpl_null(), "<base|B>");
   CHECK_RENDER(env, "child.twig", tpl_null(), "<child-base-X|B>");
   CHECK_RENDER(env, "grand.twig", tpl_null(), "<child-base-X|G[child-base-X]>");
@@ -627,36 +627,36 @@ static void test_engine(void) {
 
 /* ---- the interpreter on hand-built ASTs ----------------------------- */
 
-static tpl_node *mk(tpl_arena *a, tpl_node_kind kind) {
-  tpl_node *n = tpl_arena_calloc(a, 1, sizeof *n);
+static tpl_node *mk(oc_arena *a, tpl_node_kind kind) {
+  tpl_node *n = oc_arena_calloc(a, 1, sizeof *n);
   n->kind = (uint8_t)kind;
   n->loc = (tpl_loc){"i.twig", 1, 1};
   n->line = n->col = 1;
   return n;
 }
-static tpl_node *mk_text(tpl_arena *a, const char *s) {
+static tpl_node *mk_text(oc_arena *a, const char *s) {
   tpl_node *n = mk(a, TPL_N_TEXT);
   n->value = tpl_cstr(s);
   return n;
 }
-static tpl_node *mk_name(tpl_arena *a, const char *s) {
+static tpl_node *mk_name(oc_arena *a, const char *s) {
   tpl_node *n = mk(a, TPL_N_NAME);
   n->name = nm(s);
   return n;
 }
-static tpl_node *mk_const(tpl_arena *a, tpl_value v) {
+static tpl_node *mk_const(oc_arena *a, tpl_value v) {
   tpl_node *n = mk(a, TPL_N_CONST);
   n->value = v;
   return n;
 }
-static tpl_node *mk_attr(tpl_arena *a, tpl_node *obj, const char *key) {
+static tpl_node *mk_attr(oc_arena *a, tpl_node *obj, const char *key) {
   tpl_node *n = mk(a, TPL_N_GETATTR);
   n->a = obj;
   n->b = mk_const(a, tpl_cstr(key));
   n->index = TPL_ATTR_ANY;
   return n;
 }
-static tpl_node *mk_print(tpl_arena *a, tpl_node *e) {
+static tpl_node *mk_print(oc_arena *a, tpl_node *e) {
   tpl_node *esc = mk(a, TPL_N_ESCAPE);
   esc->a = e;
   esc->index = TPL_ESC_HTML;
@@ -665,10 +665,10 @@ static tpl_node *mk_print(tpl_arena *a, tpl_node *e) {
   p->a = esc;
   return p;
 }
-static tpl_node *mk_body(tpl_arena *a, size_t n, tpl_node **kids) {
+static tpl_node *mk_body(oc_arena *a, size_t n, tpl_node **kids) {
   tpl_node *b = mk(a, TPL_N_BODY);
   b->nkids = n;
-  b->kids = tpl_arena_calloc(a, n + 1, sizeof *kids);
+  b->kids = oc_arena_calloc(a, n + 1, sizeof *kids);
   memcpy(b->kids, kids, n * sizeof *kids);
   return b;
 }
@@ -689,11 +689,11 @@ static int one_find(void *data, tpl_env *env, const char *name, size_t len,
 
 static void test_interp_ast(void) {
   tpl_env *env = tpl_env_new();
-  tpl_arena *a = tpl_env_arena(env);
+  oc_arena *a = tpl_env_arena(env);
   /* a{{ user.name }}{% for x in items %}({{ x }}){% else %}none{% endfor %}
    * {{ missing ?? 'dflt' }}{{ user.nope is defined ? 'y' : 'n' }}
    * {% set y = user.name|default('?') %}{{ y }}{{ [1, 2][1] }} */
-  tpl_ast_template *ast = tpl_arena_calloc(a, 1, sizeof *ast);
+  tpl_ast_template *ast = oc_arena_calloc(a, 1, sizeof *ast);
   ast->name = "i.twig";
   ast->source = "";
   ast->autoescape = TPL_ESC_HTML;
@@ -720,12 +720,12 @@ static void test_interp_ast(void) {
   tpl_node *set = mk(a, TPL_N_SET);
   set->n = 1;
   set->nkids = 2;
-  set->kids = tpl_arena_calloc(a, 2, sizeof *set->kids);
+  set->kids = oc_arena_calloc(a, 2, sizeof *set->kids);
   set->kids[0] = mk_name(a, "y");
   set->kids[1] = dflt;
   tpl_node *arr = mk(a, TPL_N_ARRAY);
   arr->nkids = 2;
-  arr->kids = tpl_arena_calloc(a, 2, sizeof *arr->kids);
+  arr->kids = oc_arena_calloc(a, 2, sizeof *arr->kids);
   arr->kids[0] = mk_const(a, tpl_int(1));
   arr->kids[1] = mk_const(a, tpl_int(2));
   tpl_node *sub = mk(a, TPL_N_GETATTR);
@@ -844,7 +844,7 @@ static void test_loader(void) {
 /* ---- data files ----------------------------------------------------- */
 
 static void test_data(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_value v;
   tpl_diag d;
   const char *json = "{\"s\": \"x\", \"i\": -12, \"f\": 1.5, \"e\": 1e3, "
@@ -888,7 +888,7 @@ static void test_data(void) {
   CHECK(tpl_data_parse(a, "bad.yaml", bad, strlen(bad), &v, &d) == -1);
   CHECK(strcmp(d.file, "bad.yaml") == 0 && d.line >= 2 && d.col >= 1 &&
         d.message[0]);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- speed ---------------------------------------------------------- */
@@ -927,7 +927,7 @@ static void test_speed(void) {
   tpl_env *env = tpl_env_new();
   const tpl_template *reg[] = {&T_toc};
   tpl_env_add_compiled(env, reg, 1);
-  tpl_arena *a = tpl_env_arena(env);
+  oc_arena *a = tpl_env_arena(env);
   tpl_list *items = tpl_list_new(a, 2000);
   for (size_t i = 0; i < 2000; i++) {
     tpl_map *m = tpl_map_new(a, 3);

@@ -24,10 +24,10 @@ typedef struct captured {
   int count;
   char file[64], msg[512];
   unsigned line, col;
-  bk_severity sev;
+  oc_severity sev;
 } captured;
 
-static void capture(void *user, bk_severity sev, const char *file,
+static void capture(void *user, oc_severity sev, const char *file,
                     unsigned line, unsigned col, const char *message) {
   captured *c = user;
   c->count++;
@@ -39,7 +39,7 @@ static void capture(void *user, bk_severity sev, const char *file,
 }
 
 static captured cap;
-static bk_reporter rep = {capture, &cap};
+static oc_reporter rep = {capture, &cap};
 
 static bool ends_with(const char *s, const char *tail) {
   size_t ls = s ? strlen(s) : 0, lt = strlen(tail);
@@ -357,17 +357,17 @@ static void test_small_caps(ts_fonts *f) {
 }
 
 static void test_add_file(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   ts_fonts *f = ts_fonts_new(a, &rep);
   CHECK(f != NULL);
   if (!f) {
-    tpl_arena_free(a);
+    oc_arena_free(a);
     return;
   }
   memset(&cap, 0, sizeof cap);
   CHECK(ts_fonts_add_file(f, "/nonexistent/fonts/x.ttf", "X", 400, false,
                           "style.css", 3, 5) == NULL);
-  CHECK(cap.count == 1 && cap.sev == BK_ERROR && cap.line == 3 && cap.col == 5);
+  CHECK(cap.count == 1 && cap.sev == OC_ERROR && cap.line == 3 && cap.col == 5);
   CHECK_STR(cap.file, "style.css");
   CHECK_STR(cap.msg, "cannot read font '/nonexistent/fonts/x.ttf': No such "
                      "file or directory");
@@ -409,7 +409,7 @@ static void test_add_file(void) {
   CHECK(match1(f, "body", 400, false, &m) == book && m);
   /* The same file through fontconfig is the same face. */
   CHECK(match1(f, "EB Garamond", 700, false, &m) == book);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- speed -------------------------------------------------------------- */
@@ -456,7 +456,7 @@ static void bench(ts_fonts *f) {
 
 int main(int argc, char **argv) {
   quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   ts_fonts *f = ts_fonts_new(a, &rep);
@@ -476,7 +476,7 @@ int main(int argc, char **argv) {
     if (!quick)
       bench(f);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
   test_add_file();
   printf("font: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

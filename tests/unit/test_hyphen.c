@@ -116,7 +116,7 @@ static void test_languages(void) {
   CHECK(n == 0);
 }
 
-static void test_minimums(tpl_arena *a) {
+static void test_minimums(oc_arena *a) {
   ts_hyphenator *h = ts_hyphenator_new(a, NULL);
   ts_hyphenator_set_min(h, 3, 4);
   size_t pts[8], n = 0;
@@ -129,7 +129,7 @@ static void test_minimums(tpl_arena *a) {
 
 int main(int argc, char **argv) {
   bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   hy = ts_hyphenator_new(a, NULL);
   test_english();
   if (!quick)
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
   test_french_dutch_catalan();
   test_languages();
   test_minimums(a);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   printf("hyphen: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

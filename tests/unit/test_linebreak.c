@@ -14,7 +14,7 @@
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
-static tpl_arena *arena;
+static oc_arena *arena;
 
 typedef struct para {
   ts_item items[64];
@@ -373,7 +373,7 @@ static void test_long_paragraph(size_t words_n) {
 
 int main(int argc, char **argv) {
   bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-  arena = tpl_arena_new();
+  arena = oc_arena_new();
   test_exact_ratios();
   test_first_line_width();
   test_forced_break();
@@ -383,7 +383,7 @@ int main(int argc, char **argv) {
   test_looseness();
   test_errors();
   test_long_paragraph(quick ? 2000 : 10000);
-  tpl_arena_free(arena);
+  oc_arena_free(arena);
   printf("linebreak: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

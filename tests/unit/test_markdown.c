@@ -24,23 +24,23 @@
 /* ---- a render with hooks that show what they were given ------------- */
 
 typedef struct fixture {
-  tpl_arena *a;
+  oc_arena *a;
   bk_slugger *slugger;
   bk_idset *ids;
-  bk_reporter reporter;
+  oc_reporter reporter;
   bk_md_options opt;
   bk_md_result r;
   char log[4096]; /* "line:col: severity: message" lines */
   int code_calls;
 } fixture;
 
-static void on_report(void *user, bk_severity sev, const char *file,
+static void on_report(void *user, oc_severity sev, const char *file,
                       unsigned line, unsigned col, const char *message) {
   fixture *f = user;
   size_t n = strlen(f->log);
   snprintf(f->log + n, sizeof f->log - n, "%s:%u:%u: %s: %s\n", file, line, col,
-           sev == BK_ERROR     ? "error"
-           : sev == BK_WARNING ? "warning"
+           sev == OC_ERROR     ? "error"
+           : sev == OC_WARNING ? "warning"
                                : "note",
            message);
 }
@@ -51,7 +51,7 @@ static const char *fmt(fixture *f, const char *format, ...) {
   va_start(ap, format);
   int n = vsnprintf(buf, sizeof buf, format, ap);
   va_end(ap);
-  return tpl_arena_strndup(f->a, buf, (size_t)n);
+  return oc_arena_strndup(f->a, buf, (size_t)n);
 }
 
 /* Easybook's English labels: "Chapter 1", then the dotted counters. */
@@ -104,7 +104,7 @@ static const char *code_html(void *user, const char *lang, const char *inner) {
 
 static void fx_open(fixture *f) {
   memset(f, 0, sizeof *f);
-  f->a = tpl_arena_new();
+  f->a = oc_arena_new();
   f->slugger = bk_slugger_new();
   f->ids = bk_idset_new(f->a);
   f->reporter.fn = on_report;
@@ -135,7 +135,7 @@ static const char *html_of(fixture *f, const char *src) {
 
 static void fx_close(fixture *f) {
   bk_slugger_free(f->slugger);
-  tpl_arena_free(f->a);
+  oc_arena_free(f->a);
 }
 
 /* ---- headings ------------------------------------------------------- */
@@ -762,7 +762,7 @@ static void test_footnotes(void) {
 
 /* Without the book's idset and slugger, a render uses its own. */
 static void test_without_book(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   bk_md_options opt;
   memset(&opt, 0, sizeof opt);
   bk_md_result r;
@@ -774,7 +774,7 @@ static void test_without_book(void) {
                     "src=\"images/x.png\" alt=\"x\" /><figcaption "
                     "class=\"caption\">x</figcaption></figure>\n");
   CHECK(r.nimages == 1 && r.images[0].line == 5);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- links, ids of raw HTML, GFM extensions -------------------------- */

@@ -24,7 +24,7 @@ static const char *const lib_sources[] = {
 #define NLIB (sizeof lib_names / sizeof *lib_names)
 
 typedef struct loader {
-  tpl_arena *arena;
+  oc_arena *arena;
   tpl_ast_template *cache[NLIB];
 } loader;
 
@@ -48,7 +48,7 @@ static const tpl_ast_template *load(void *data, const char *name,
 
 static loader the_loader;
 
-static tpl_ast_template *parse_with(tpl_arena *a, const char *src,
+static tpl_ast_template *parse_with(oc_arena *a, const char *src,
                                     tpl_escape esc, tpl_diag *d, size_t nmax,
                                     size_t *nd) {
   tpl_parse_opts o = {load, &the_loader, esc};
@@ -67,7 +67,7 @@ static void fail(const char *what, const char *src, const char *want,
 /* The body of a template parsed without autoescaping, as an S-expr. */
 static void body_is(const char *src, const char *want) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[4];
   size_t nd = 0;
   tpl_ast_template *t = parse_with(a, src, TPL_ESC_NONE, d, 4, &nd);
@@ -79,13 +79,13 @@ static void body_is(const char *src, const char *want) {
       fail("body", src, want, got);
     free(got);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* Same with html autoescaping. */
 static void html_is(const char *src, const char *want) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[4];
   size_t nd = 0;
   tpl_ast_template *t = parse_with(a, src, TPL_ESC_HTML, d, 4, &nd);
@@ -97,7 +97,7 @@ static void html_is(const char *src, const char *want) {
       fail("html", src, want, got);
     free(got);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* One printed expression, no autoescaping. */
@@ -112,7 +112,7 @@ static void expr_is(const char *e, const char *want) {
 static void error_is(const char *src, unsigned line, unsigned col,
                      const char *msg) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[8];
   size_t nd = 0;
   tpl_ast_template *t = parse_with(a, src, TPL_ESC_HTML, d, 8, &nd);
@@ -127,13 +127,13 @@ static void error_is(const char *src, unsigned line, unsigned col,
     if (strcmp(d[0].file, "index.twig"))
       fail("error file", src, "index.twig", d[0].file);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* All diagnostics, "l:c: msg|l:c: msg". */
 static void errors_are(const char *src, const char *want) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[16];
   size_t nd = 0;
   tpl_ast_template *t = parse_with(a, src, TPL_ESC_HTML, d, 16, &nd);
@@ -144,18 +144,18 @@ static void errors_are(const char *src, const char *want) {
                           i ? "|" : "", d[i].line, d[i].col, d[i].message);
   if (t || strcmp(got, want))
     fail("errors", src, want, t ? "(parsed fine)" : got);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 static void source_line_is(const char *src, const char *want) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[2];
   size_t nd = 0;
   parse_with(a, src, TPL_ESC_HTML, d, 2, &nd);
   if (!nd || strcmp(d[0].source_line, want))
     fail("source line", src, want, nd ? d[0].source_line : "(none)");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 /* ---- shapes --------------------------------------------------------- */
@@ -372,7 +372,7 @@ static void test_tags(void) {
 
 static void dump_is(const char *src, tpl_escape esc, const char *want) {
   checks++;
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   tpl_diag d[4];
   size_t nd = 0;
   tpl_ast_template *t = parse_with(a, src, esc, d, 4, &nd);
@@ -388,7 +388,7 @@ static void dump_is(const char *src, tpl_escape esc, const char *want) {
       fail("dump", src, want, buf);
     free(buf);
   }
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 static void test_templates(void) {
@@ -675,7 +675,7 @@ static void test_garbage(void) {
       memcpy(buf + n, f, fl);
       n += fl;
     }
-    tpl_arena *a = tpl_arena_new();
+    oc_arena *a = oc_arena_new();
     tpl_parse_opts o = {load, &the_loader,
                         iter % 2 ? TPL_ESC_HTML : TPL_ESC_NONE};
     tpl_diag d[3];
@@ -691,12 +691,12 @@ static void test_garbage(void) {
       char *s = tpl_ast_sexpr(t->body);
       free(s);
     }
-    tpl_arena_free(a);
+    oc_arena_free(a);
   }
 }
 
 int main(void) {
-  the_loader.arena = tpl_arena_new();
+  the_loader.arena = oc_arena_new();
   test_precedence();
   test_literals();
   test_postfix();
@@ -705,7 +705,7 @@ int main(void) {
   test_autoescape();
   test_errors();
   test_garbage();
-  tpl_arena_free(the_loader.arena);
+  oc_arena_free(the_loader.arena);
   printf("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
 }

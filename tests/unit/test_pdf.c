@@ -20,14 +20,14 @@ static char dir[64];
 static int errors;
 static char last_error[512];
 
-static void on_report(void *user, bk_severity sev, const char *file,
+static void on_report(void *user, oc_severity sev, const char *file,
                       unsigned line, unsigned col, const char *msg) {
   (void)user, (void)line, (void)col;
-  if (sev == BK_ERROR)
+  if (sev == OC_ERROR)
     errors++;
   snprintf(last_error, sizeof last_error, "%s: %s", file, msg);
 }
-static const bk_reporter reporter = {on_report, NULL};
+static const oc_reporter reporter = {on_report, NULL};
 
 /* Runs a shell command; returns its output (stdout and stderr) in a static
  * buffer and its exit status in *status. */
@@ -95,7 +95,7 @@ static bool in_order(const char *hay, const char *const *needles) {
 
 /* The 3-page document all the tool checks look at. */
 static int build_sample(const char *path) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   ts_pdf *p = ts_pdf_new(a, &reporter, "sample.pdf");
   ts_pdf_font *serif = ts_pdf_font_load(p, SERIF);
   ts_pdf_font *italic = ts_pdf_font_load(p, ITALIC);
@@ -141,7 +141,7 @@ static int build_sample(const char *path) {
                                     .has_date = true,
                                     .date = 1715941800});
   int rc = ts_pdf_save(p, path);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return rc;
 }
 
@@ -274,7 +274,7 @@ static long ink(const char *path, int page) {
 static void test_nested_composites(void) {
   char path[96];
   snprintf(path, sizeof path, "%s/composite.pdf", dir);
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   ts_pdf *p = ts_pdf_new(a, &reporter, "composite.pdf");
   ts_pdf_font *f = ts_pdf_font_load(p, SERIF);
   const char *glyphs[] = {"U", "Ǖ", "a", "ȧ"};
@@ -283,7 +283,7 @@ static void test_nested_composites(void) {
     text(p, i, f, 72, 10, 20, glyphs[i], NULL);
   }
   CHECK(ts_pdf_save(p, path) == 0);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   long u = ink(path, 1), u_marks = ink(path, 2);
   long a_plain = ink(path, 3), a_dot = ink(path, 4);
   CHECK(u > 50 && u_marks > u + u / 10);
@@ -293,7 +293,7 @@ static void test_nested_composites(void) {
 }
 
 static void test_errors(void) {
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   ts_pdf *p = ts_pdf_new(a, &reporter, "out/book.pdf");
   int before = errors;
   CHECK(ts_pdf_font_load(p, "/nonexistent/font.ttf") == NULL);
@@ -309,10 +309,10 @@ static void test_errors(void) {
   CHECK(errors == before + 3);
   CHECK(strstr(last_error, "out/book.pdf: cannot write the PDF: libharu "
                            "error 0x"));
-  tpl_arena_free(a);
+  oc_arena_free(a);
 
   /* A call past the last page spoils the document, and says why. */
-  a = tpl_arena_new();
+  a = oc_arena_new();
   p = ts_pdf_new(a, &reporter, "bad.pdf");
   ts_pdf_fill_rect(p, 3, 0, 0, 1, 1, black);
   char path[96];
@@ -321,10 +321,10 @@ static void test_errors(void) {
   CHECK_STR(last_error, "bad.pdf: cannot write the PDF: a rectangle on a "
                         "page that does not exist");
   CHECK(access(path, F_OK) != 0);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 
   /* Finished pages are deflated aside; drawing on one is refused. */
-  a = tpl_arena_new();
+  a = oc_arena_new();
   p = ts_pdf_new(a, &reporter, "done.pdf");
   ts_pdf_page_add(p, 200, 200);
   ts_pdf_fill_rect(p, 0, 10, 10, 50, 50, black);
@@ -333,7 +333,7 @@ static void test_errors(void) {
   ts_pdf_fill_rect(p, 1, 10, 10, 50, 50, black);
   snprintf(path, sizeof path, "%s/done.pdf", dir);
   CHECK(ts_pdf_save(p, path) == 0);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   {
     int rc;
     const char *o = runf(&rc, "qpdf --check '%s' 2>&1", path);
@@ -344,7 +344,7 @@ static void test_errors(void) {
              path);
     CHECK(o && atoi(o) == 2); /* both rectangles, inflated by qpdf */
   }
-  a = tpl_arena_new();
+  a = oc_arena_new();
   p = ts_pdf_new(a, &reporter, "done2.pdf");
   ts_pdf_page_add(p, 200, 200);
   ts_pdf_page_done(p, 0);
@@ -352,10 +352,10 @@ static void test_errors(void) {
   CHECK(ts_pdf_save(p, path) == -1);
   CHECK_STR(last_error, "done2.pdf: cannot write the PDF: drawing on a page "
                         "already finished");
-  tpl_arena_free(a);
+  oc_arena_free(a);
 
   /* A prefix-only label (no /S), and libharu's own range check. */
-  a = tpl_arena_new();
+  a = oc_arena_new();
   p = ts_pdf_new(a, &reporter, "labels.pdf");
   ts_pdf_page_add(p, 200, 200);
   ts_pdf_page_add(p, 200, 200);
@@ -374,7 +374,7 @@ static void test_errors(void) {
   CHECK(!strstr(out, "\"/S\"") ||
         strstr(out, "\"/S\"") > strstr(out, "\"/P\": \"u:A-\""));
   remove(path);
-  tpl_arena_free(a);
+  oc_arena_free(a);
 }
 
 static double now(void) {
@@ -397,7 +397,7 @@ static void measure_big(void) {
   char path[96];
   snprintf(path, sizeof path, "%s/big.pdf", dir);
   double t0 = now();
-  tpl_arena *a = tpl_arena_new();
+  oc_arena *a = oc_arena_new();
   ts_pdf *p = ts_pdf_new(a, &reporter, "big.pdf");
   ts_pdf_font *f = ts_pdf_font_load(p, SERIF);
   unsigned w = 0;
@@ -413,7 +413,7 @@ static void measure_big(void) {
   double t1 = now();
   CHECK(ts_pdf_save(p, path) == 0);
   double t2 = now();
-  tpl_arena_free(a);
+  oc_arena_free(a);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   FILE *fp = fopen(path, "rb");

@@ -12,7 +12,7 @@
 #include "check.h"
 
 static bk_slugger *slugger;
-static tpl_arena *arena;
+static oc_arena *arena;
 
 static const char *slug(const char *s) {
   return bk_slug(slugger, arena, s, strlen(s));
@@ -111,7 +111,7 @@ static void test_idset(void) {
 }
 
 int main(void) {
-  arena = tpl_arena_new();
+  arena = oc_arena_new();
   slugger = bk_slugger_new();
   test_ascii();
   test_accents();
@@ -124,7 +124,7 @@ int main(void) {
   CHECK_STR(slug("種"), "zhong");
   bk_slugger_free(slugger);
   bk_slugger_free(NULL);
-  tpl_arena_free(arena);
+  oc_arena_free(arena);
   u_cleanup(); /* ICU's caches, so that valgrind sees no leak */
   printf("test_slug: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -13,24 +13,23 @@
 #include <jpeglib.h>
 
 #include "check.h"
-#include "tpl_lib.h"
 #include "ts_engine.h"
 
 static int warnings_seen, errors_seen;
 static char last_warning[512];
-static void print_diag(void *user, bk_severity sev, const char *file,
+static void print_diag(void *user, oc_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   (void)user;
-  if (sev == BK_WARNING) {
+  if (sev == OC_WARNING) {
     warnings_seen++;
     snprintf(last_warning, sizeof last_warning, "%s:%u:%u: %s", file, line, col,
              msg);
   }
-  if (sev == BK_ERROR)
+  if (sev == OC_ERROR)
     errors_seen++;
   fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col,
-          sev == BK_ERROR     ? "error"
-          : sev == BK_WARNING ? "warning"
+          sev == OC_ERROR     ? "error"
+          : sev == OC_WARNING ? "warning"
                               : "note",
           msg);
 }
@@ -59,8 +58,8 @@ static const char *resolve_abs(void *user, const char *url, const char *base,
 
 static int render(const char *doc, size_t len, const char **css, size_t ncss,
                   const char *out, ts_engine_stats *st) {
-  tpl_arena *a = tpl_arena_new();
-  bk_reporter rep = {print_diag, NULL};
+  oc_arena *a = oc_arena_new();
+  oc_reporter rep = {print_diag, NULL};
   const css_stylesheet **sheets = malloc((ncss + 1) * sizeof *sheets);
   for (size_t i = 0; i < ncss; i++)
     sheets[i] = css_parse(a, css[i], strlen(css[i]), "test.css",
@@ -76,7 +75,7 @@ static int render(const char *doc, size_t len, const char **css, size_t ncss,
                         .info = {.title = "Test", .author = "Octavo"}};
   int rc = ts_engine_render(a, &in, out, st);
   free(sheets);
-  tpl_arena_free(a);
+  oc_arena_free(a);
   return rc;
 }
 

@@ -46,13 +46,13 @@ static tpl_diag diag;
 static void rt_open(void) {
   memset(&rt, 0, sizeof rt);
   rt.env = env;
-  rt.arena = tpl_arena_new();
+  rt.arena = oc_arena_new();
   rt.on_error = &on_error;
   rt.diag = &diag;
 }
 
 static void rt_close(void) {
-  tpl_arena_free(rt.arena);
+  oc_arena_free(rt.arena);
   free(rt.out);
 }
 

@@ -1,0 +1,1303 @@
+/* config.yml: read through libyaml's events into a tree that remembers
+ * where every value was written, merged (defaults ← file ← --configuration;
+ * editions along their `extends` chain), checked, and only then turned into
+ * template values, so that every later problem can point at the user's text.
+ */
+#include "book_config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "tpl_interp.h"
+
+#ifndef OCTAVO_VERSION
+#define OCTAVO_VERSION "0.1.0"
+#endif
+
+#define CFG_MAX_DEPTH 1000
+
+/* ---- the tree ---------------------------------------------------------- */
+
+typedef enum cn_kind { CN_SCALAR, CN_LIST, CN_MAP } cn_kind;
+
+typedef struct cn cn;
+
+typedef struct cn_kid {
+  const char *key; /* NUL-terminated copy; NULL in lists */
+  size_t key_len;
+  bk_pos key_pos;
+  cn *val;
+} cn_kid;
+
+/* Nodes are never changed once built (aliases and merges share them),
+ * except for the memoised value. */
+struct cn {
+  cn_kind kind;
+  tpl_value v;      /* scalars */
+  const char *text; /* scalars: as written, for messages */
+  bk_pos pos;       /* line 0: not written by the user (a default) */
+  cn_kid *kid;
+  size_t n, cap;
+  bool built;
+  tpl_value value;
+};
+
+static cn *cn_new(oc_arena *a, cn_kind kind, bk_pos pos) {
+  cn *n = oc_arena_calloc(a, 1, sizeof *n);
+  n->kind = kind;
+  n->pos = pos;
+  return n;
+}
+
+static cn *cn_scalar(oc_arena *a, tpl_value v, const char *text, bk_pos pos) {
+  cn *n = cn_new(a, CN_SCALAR, pos);
+  n->v = v;
+  n->text = text;
+  return n;
+}
+
+static void cn_add(oc_arena *a, cn *parent, const char *key, size_t key_len,
+                   bk_pos key_pos, cn *val) {
+  if (parent->n == parent->cap) {
+    size_t cap = parent->cap ? parent->cap * 2 : 8;
+    cn_kid *kid = oc_arena_alloc(a, cap * sizeof *kid);
+    if (parent->n)
+      memcpy(kid, parent->kid, parent->n * sizeof *kid);
+    parent->kid = kid;
+    parent->cap = cap;
+  }
+  parent->kid[parent->n++] = (cn_kid){key, key_len, key_pos, val};
+}
+
+static bool key_is(const cn_kid *k, const char *name) {
+  size_t n = strlen(name);
+  return k->key && k->key_len == n && memcmp(k->key, name, n) == 0;
+}
+
+static cn_kid *cn_find(const cn *map, const char *key, size_t len) {
+  if (!map || map->kind != CN_MAP)
+    return NULL;
+  for (size_t i = 0; i < map->n; i++)
+    if (map->kid[i].key_len == len && memcmp(map->kid[i].key, key, len) == 0)
+      return &map->kid[i];
+  return NULL;
+}
+
+static cn *cn_get(const cn *map, const char *key) {
+  cn_kid *k = cn_find(map, key, strlen(key));
+  return k ? k->val : NULL;
+}
+
+/* A shallow copy whose entries may then be replaced. */
+static cn *cn_copy(oc_arena *a, const cn *n) {
+  cn *c = cn_new(a, n->kind, n->pos);
+  c->v = n->v;
+  c->text = n->text;
+  for (size_t i = 0; i < n->n; i++)
+    cn_add(a, c, n->kid[i].key, n->kid[i].key_len, n->kid[i].key_pos,
+           n->kid[i].val);
+  return c;
+}
+
+static bool cn_is_null(const cn *n) {
+  return n->kind == CN_SCALAR && n->v.type == TPL_NULL;
+}
+
+static bool cn_is_str(const cn *n) {
+  return n->kind == CN_SCALAR && n->v.type == TPL_STR;
+}
+
+/* Maps merge key by key; anything else in over replaces base. */
+static cn *cn_merge(oc_arena *a, cn *base, cn *over) {
+  if (!over)
+    return base;
+  if (!base || base->kind != CN_MAP || over->kind != CN_MAP)
+    return over;
+  cn *m = cn_copy(a, base);
+  if (over->pos.line)
+    m->pos = over->pos;
+  for (size_t i = 0; i < over->n; i++) {
+    const cn_kid *k = &over->kid[i];
+    cn_kid *old = cn_find(m, k->key, k->key_len);
+    if (old) {
+      old->val = cn_merge(a, old->val, k->val);
+      if (k->key_pos.line)
+        old->key_pos = k->key_pos;
+    } else {
+      cn_add(a, m, k->key, k->key_len, k->key_pos, k->val);
+    }
+  }
+  return m;
+}
+
+static tpl_value cn_value(oc_arena *a, cn *n) {
+  if (!n)
+    return tpl_null();
+  if (n->built)
+    return n->value;
+  tpl_value v;
+  if (n->kind == CN_SCALAR) {
+    v = n->v;
+  } else if (n->kind == CN_LIST) {
+    tpl_list *l = tpl_list_new(a, n->n);
+    for (size_t i = 0; i < n->n; i++)
+      l->items[i] = cn_value(a, n->kid[i].val);
+    v = tpl_list_value(l);
+  } else {
+    tpl_map *m = tpl_map_new(a, n->n);
+    for (size_t i = 0; i < n->n; i++)
+      tpl_map_set(a, m, tpl_str(n->kid[i].key, n->kid[i].key_len),
+                  cn_value(a, n->kid[i].val));
+    /* PHP cannot tell {0: a, 1: b} from [a, b]; an empty map stays one. */
+    v = m->len ? tpl_map_or_list(a, m) : tpl_map_value(m);
+  }
+  n->built = true;
+  n->value = v;
+  return v;
+}
+
+/* ---- scalars as Symfony YAML 2.8 types them ---------------------------- */
+
+static bool eq_nocase(const char *s, size_t n, const char *lit) {
+  if (strlen(lit) != n)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z')
+      c = (char)(c - 'A' + 'a');
+    if (c != lit[i])
+      return false;
+  }
+  return true;
+}
+
+/* 0x1F and 0o17; too big for an int, a float (as PHP's hexdec does). */
+static bool radix_int(const char *s, size_t n, int base, tpl_value *out) {
+  if (!n)
+    return false;
+  uint64_t v = 0;
+  double f = 0;
+  bool big = false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : 99;
+    if (d >= base)
+      return false;
+    f = f * base + d;
+    if (v > (uint64_t)(INT64_MAX - d) / (uint64_t)base)
+      big = true;
+    else
+      v = v * (uint64_t)base + (uint64_t)d;
+  }
+  *out = big ? tpl_float(f) : tpl_int((int64_t)v);
+  return true;
+}
+
+static tpl_value plain_scalar(oc_arena *a, const char *s, size_t n) {
+  if (!n || (n == 1 && s[0] == '~') || eq_nocase(s, n, "null"))
+    return tpl_null();
+  if (eq_nocase(s, n, "true"))
+    return tpl_bool(true);
+  if (eq_nocase(s, n, "false"))
+    return tpl_bool(false);
+  tpl_value v;
+  if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o') &&
+      radix_int(s + 2, n - 2, s[1] == 'x' ? 16 : 8, &v))
+    return v;
+  /* PHP's is_numeric, which Symfony uses, but never with the leading
+   * blanks it tolerates (a plain scalar has none anyway). */
+  if (((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' ||
+       s[0] == '.') &&
+      tpl_str_is_numeric(s, n, &v))
+    return v;
+  size_t sign = s[0] == '-' || s[0] == '+';
+  if (eq_nocase(s + sign, n - sign, ".inf"))
+    return tpl_float(s[0] == '-' ? -INFINITY : INFINITY);
+  if (eq_nocase(s, n, ".nan"))
+    return tpl_float(NAN);
+  return tpl_str_copy(a, s, n);
+}
+
+/* ---- reading YAML -------------------------------------------------------- */
+
+typedef struct yp_anchor {
+  struct yp_anchor *next;
+  const char *name;
+  cn *node;
+} yp_anchor;
+
+typedef struct yp {
+  yaml_parser_t parser;
+  oc_arena *a;
+  const char *name;
+  bool keep_pos; /* false for the built-in defaults */
+  const char *text;
+  size_t len;
+  const oc_reporter *r;
+  yp_anchor *anchors;
+} yp;
+
+static bk_pos yp_pos(const yp *y, const yaml_mark_t *m) {
+  if (!y->keep_pos)
+    return (bk_pos){NULL, 0, 0};
+  return (bk_pos){y->name, (unsigned)m->line + 1, (unsigned)m->column + 1};
+}
+
+static void yp_error(yp *y, const yaml_mark_t *m, const char *fmt,
+                     const char *arg) {
+  oc_report(y->r, OC_ERROR, y->name, (unsigned)m->line + 1,
+            (unsigned)m->column + 1, fmt, arg);
+}
+
+/* libyaml's own words, at its mark; reader errors (bad UTF-8) carry a
+ * byte offset instead, which becomes a line and a column of characters. */
+static void yp_parser_error(yp *y) {
+  yaml_parser_t *p = &y->parser;
+  const char *problem = p->problem ? p->problem : "cannot read the YAML";
+  if (p->error == YAML_READER_ERROR) {
+    unsigned line = 1, col = 1;
+    for (size_t i = 0; i < p->problem_offset && i < y->len; i++) {
+      if (y->text[i] == '\n') {
+        line++;
+        col = 1;
+      } else if (((unsigned char)y->text[i] & 0xC0) != 0x80) {
+        col++;
+      }
+    }
+    /* A bad trailing octet is reported after its lead byte; the user's
+     * character starts at the lead byte. */
+    if (strstr(problem, "trailing") && col > 1)
+      col--;
+    oc_report(y->r, OC_ERROR, y->name, line, col, "%s", problem);
+    return;
+  }
+  unsigned line = (unsigned)p->problem_mark.line + 1;
+  unsigned col = (unsigned)p->problem_mark.column + 1;
+  /* At the end of a text without a final newline libyaml points at the
+   * line after it; point at the end of the last line instead. */
+  unsigned nlines = 1;
+  size_t last_start = 0;
+  for (size_t i = 0; i < y->len; i++)
+    if (y->text[i] == '\n' && i + 1 < y->len) {
+      nlines++;
+      last_start = i + 1;
+    }
+  if (line > nlines) {
+    line = nlines;
+    col = 1;
+    for (size_t i = last_start; i < y->len && y->text[i] != '\n'; i++)
+      if (((unsigned char)y->text[i] & 0xC0) != 0x80)
+        col++;
+  }
+  /* The one character YAML never allows at a token's start, with the
+   * advice a writer needs. */
+  size_t off = p->problem_mark.index;
+  if (off < y->len && y->text[off] == '\t' &&
+      strstr(problem, "cannot start any token")) {
+    oc_report(y->r, OC_ERROR, y->name, line, col,
+              "a tab character: YAML is indented with spaces, never tabs");
+  } else if (p->context) {
+    oc_report(y->r, OC_ERROR, y->name, line, col, "%s (%s started at %u:%u)",
+              problem, p->context, (unsigned)p->context_mark.line + 1,
+              (unsigned)p->context_mark.column + 1);
+  } else {
+    oc_report(y->r, OC_ERROR, y->name, line, col, "%s", problem);
+  }
+}
+
+static bool yp_next(yp *y, yaml_event_t *ev) {
+  if (yaml_parser_parse(&y->parser, ev))
+    return true;
+  yp_parser_error(y);
+  return false;
+}
+
+static void yp_anchor_add(yp *y, const yaml_char_t *anchor, cn *node) {
+  if (!anchor)
+    return;
+  yp_anchor *an = oc_arena_alloc(y->a, sizeof *an);
+  const char *s = (const char *)anchor;
+  an->name = oc_arena_strndup(y->a, s, strlen(s));
+  an->node = node;
+  an->next = y->anchors;
+  y->anchors = an;
+}
+
+static cn *yp_scalar(yp *y, const yaml_event_t *ev) {
+  const char *s = (const char *)ev->data.scalar.value;
+  size_t n = ev->data.scalar.length;
+  const char *tag = (const char *)ev->data.scalar.tag;
+  tpl_value v;
+  if (tag && strcmp(tag, "!") != 0)
+    v = strcmp(tag, YAML_STR_TAG) == 0 ? tpl_str_copy(y->a, s, n)
+                                       : plain_scalar(y->a, s, n);
+  else if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+    v = plain_scalar(y->a, s, n);
+  else
+    v = tpl_str_copy(y->a, s, n);
+  const char *text = v.type == TPL_STR ? v.u.s : oc_arena_strndup(y->a, s, n);
+  return cn_scalar(y->a, v, text, yp_pos(y, &ev->start_mark));
+}
+
+static cn *yp_node(yp *y, yaml_event_t *ev, int depth);
+
+static cn *yp_sequence(yp *y, yaml_event_t *start, int depth) {
+  cn *list = cn_new(y->a, CN_LIST, yp_pos(y, &start->start_mark));
+  for (;;) {
+    yaml_event_t ev;
+    if (!yp_next(y, &ev))
+      return NULL;
+    if (ev.type == YAML_SEQUENCE_END_EVENT) {
+      yaml_event_delete(&ev);
+      break;
+    }
+    cn *item = yp_node(y, &ev, depth + 1);
+    yaml_event_delete(&ev);
+    if (!item)
+      return NULL;
+    cn_add(y->a, list, NULL, 0, item->pos, item);
+  }
+  yp_anchor_add(y, start->data.sequence_start.anchor, list);
+  return list;
+}
+
+/* `<<: *base` or `<<: [*a, *b]`: the keys the mapping lacks. */
+static bool yp_merge_into(yp *y, cn *map, cn *src, const yaml_mark_t *m) {
+  if (src->kind == CN_LIST) {
+    for (size_t i = 0; i < src->n; i++)
+      if (!yp_merge_into(y, map, src->kid[i].val, m))
+        return false;
+    return true;
+  }
+  if (src->kind != CN_MAP) {
+    yp_error(y, m, "%s", "'<<' must be given a map or a list of maps");
+    return false;
+  }
+  for (size_t i = 0; i < src->n; i++) {
+    const cn_kid *k = &src->kid[i];
+    if (!cn_find(map, k->key, k->key_len))
+      cn_add(y->a, map, k->key, k->key_len, k->key_pos, k->val);
+  }
+  return true;
+}
+
+static cn *yp_mapping(yp *y, yaml_event_t *start, int depth) {
+  cn *map = cn_new(y->a, CN_MAP, yp_pos(y, &start->start_mark));
+  cn *merges = NULL;
+  yaml_mark_t merge_mark = start->start_mark;
+  for (;;) {
+    yaml_event_t kev, vev;
+    if (!yp_next(y, &kev))
+      return NULL;
+    if (kev.type == YAML_MAPPING_END_EVENT) {
+      yaml_event_delete(&kev);
+      break;
+    }
+    cn *key = NULL;
+    bool merge_key = false;
+    if (kev.type == YAML_SCALAR_EVENT) {
+      key = yp_scalar(y, &kev);
+      merge_key = kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                  kev.data.scalar.length == 2 &&
+                  memcmp(kev.data.scalar.value, "<<", 2) == 0;
+      yp_anchor_add(y, kev.data.scalar.anchor, key);
+    } else if (kev.type == YAML_ALIAS_EVENT) {
+      key = yp_node(y, &kev, depth + 1);
+    }
+    if (key && key->kind != CN_SCALAR) {
+      yp_error(y, &kev.start_mark, "%s", "mapping keys must be scalars");
+      key = NULL;
+    } else if (!key && kev.type != YAML_ALIAS_EVENT) {
+      yp_error(y, &kev.start_mark, "%s", "mapping keys must be scalars");
+    }
+    bk_pos key_pos = yp_pos(y, &kev.start_mark);
+    yaml_mark_t key_mark = kev.start_mark;
+    yaml_event_delete(&kev);
+    if (!key || !yp_next(y, &vev))
+      return NULL;
+    cn *val = yp_node(y, &vev, depth + 1);
+    /* An empty value is best shown at its key, not after the colon. */
+    if (val && vev.type == YAML_SCALAR_EVENT && !vev.data.scalar.length &&
+        vev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+      val->pos = key_pos;
+    yaml_event_delete(&vev);
+    if (!val)
+      return NULL;
+    if (merge_key) {
+      if (!merges)
+        merges = cn_new(y->a, CN_LIST, key_pos);
+      cn_add(y->a, merges, NULL, 0, key_pos, val);
+      merge_mark = key_mark;
+      continue;
+    }
+    size_t klen = strlen(key->text);
+    if (cn_find(map, key->text, klen)) {
+      if (y->keep_pos)
+        oc_report(y->r, OC_WARNING, y->name, key_pos.line, key_pos.col,
+                  "duplicate key '%s'; the first one is used", key->text);
+      continue;
+    }
+    cn_add(y->a, map, key->text, klen, key_pos, val);
+  }
+  /* Keys written in the mapping win over merged ones, wherever they are. */
+  if (merges && !yp_merge_into(y, map, merges, &merge_mark))
+    return NULL;
+  yp_anchor_add(y, start->data.mapping_start.anchor, map);
+  return map;
+}
+
+static cn *yp_node(yp *y, yaml_event_t *ev, int depth) {
+  if (depth > CFG_MAX_DEPTH) {
+    yp_error(y, &ev->start_mark, "nesting deeper than %s levels", "1000");
+    return NULL;
+  }
+  switch (ev->type) {
+  case YAML_SCALAR_EVENT: {
+    cn *n = yp_scalar(y, ev);
+    yp_anchor_add(y, ev->data.scalar.anchor, n);
+    return n;
+  }
+  case YAML_SEQUENCE_START_EVENT:
+    return yp_sequence(y, ev, depth);
+  case YAML_MAPPING_START_EVENT:
+    return yp_mapping(y, ev, depth);
+  case YAML_ALIAS_EVENT: {
+    const char *name = (const char *)ev->data.alias.anchor;
+    for (yp_anchor *an = y->anchors; an; an = an->next)
+      if (strcmp(an->name, name) == 0)
+        return an->node;
+    yp_error(y, &ev->start_mark, "unknown anchor '%s'", name);
+    return NULL;
+  }
+  default:
+    yp_error(y, &ev->start_mark, "%s", "unexpected YAML event");
+    return NULL;
+  }
+}
+
+/* The first document of text; *out is NULL for an empty one. */
+static int yp_parse(oc_arena *a, const char *name, bool keep_pos,
+                    const char *text, size_t len, const oc_reporter *r,
+                    cn **out) {
+  yp y;
+  memset(&y, 0, sizeof y);
+  y.a = a;
+  y.name = name;
+  y.keep_pos = keep_pos;
+  y.text = text;
+  y.len = len;
+  y.r = r;
+  *out = NULL;
+  if (!yaml_parser_initialize(&y.parser)) {
+    oc_report(r, OC_ERROR, name, 0, 0, "cannot start the YAML parser");
+    return -1;
+  }
+  yaml_parser_set_input_string(&y.parser, (const unsigned char *)text, len);
+  bool ok = true, done = false;
+  while (ok && !done) {
+    yaml_event_t ev;
+    if (!yp_next(&y, &ev)) {
+      ok = false;
+      break;
+    }
+    switch (ev.type) {
+    case YAML_STREAM_START_EVENT:
+    case YAML_DOCUMENT_START_EVENT:
+      break;
+    case YAML_STREAM_END_EVENT:
+    case YAML_DOCUMENT_END_EVENT: /* only the first document counts */
+      done = true;
+      break;
+    default:
+      *out = yp_node(&y, &ev, 0);
+      ok = *out != NULL;
+    }
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&y.parser);
+  return ok ? 0 : -1;
+}
+
+int bk_yaml_parse(oc_arena *a, const char *name, const char *text, size_t len,
+                  const oc_reporter *r, tpl_value *out) {
+  cn *root;
+  int rc = yp_parse(a, name, true, text, len, r, &root);
+  *out = rc == 0 ? cn_value(a, root) : tpl_null();
+  return rc;
+}
+
+tpl_value bk_value_merge(oc_arena *a, tpl_value base, tpl_value over) {
+  if (base.type != TPL_MAP || over.type != TPL_MAP)
+    return over;
+  const tpl_map *b = base.u.map, *o = over.u.map;
+  tpl_map *m = tpl_map_new(a, b->len + o->len);
+  for (size_t i = 0; i < b->len; i++)
+    tpl_map_set(a, m, b->entries[i].key, b->entries[i].val);
+  for (size_t i = 0; i < o->len; i++) {
+    tpl_value old;
+    tpl_value v = o->entries[i].val;
+    if (tpl_map_get(m, o->entries[i].key, &old))
+      v = bk_value_merge(a, old, v);
+    tpl_map_set(a, m, o->entries[i].key, v);
+  }
+  return tpl_map_value(m);
+}
+
+/* ---- the book's files ---------------------------------------------------- */
+
+char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
+                        bk_read_status *st) {
+  char *root = NULL, *path = NULL, *real = NULL, *text = NULL;
+  int err = 0;
+  *st = BK_READ_FAILED;
+  root = realpath(book_dir, NULL);
+  size_t dn = strlen(book_dir), rn = strlen(rel);
+  path = malloc(dn + rn + 2);
+  if (!root || !path) {
+    err = errno;
+    goto done;
+  }
+  memcpy(path, book_dir, dn);
+  path[dn] = '/';
+  memcpy(path + dn + 1, rel, rn + 1);
+  real = realpath(path, NULL);
+  if (!real) {
+    err = errno;
+    if (err == ENOENT || err == ENOTDIR)
+      *st = BK_READ_MISSING;
+    goto done;
+  }
+  size_t n = strlen(root);
+  bool inside = strncmp(real, root, n) == 0 &&
+                (real[n] == '/' || (n == 1 && real[1] != '\0'));
+  if (!inside) {
+    *st = BK_READ_OUTSIDE;
+    goto done;
+  }
+  text = oc_read_file(real, len);
+  if (text)
+    *st = BK_READ_OK;
+  else
+    err = errno;
+done:
+  free(root);
+  free(path);
+  free(real);
+  errno = err;
+  return text;
+}
+
+/* ---- the configuration ----------------------------------------------------
+ */
+
+typedef struct cfg_edition {
+  const char *name;
+  cn *raw;    /* as written: config.yml ← --configuration */
+  cn *norm;   /* checked; format lower-cased, isbn and margins normalised */
+  cn *merged; /* defaults ← the extends chain ← norm */
+  enum { ED_NEW, ED_DONE, ED_BROKEN } state;
+} cfg_edition;
+
+struct bk_config {
+  oc_arena *a;
+  cn *root; /* config.yml ← --configuration */
+  cn *book; /* book defaults ← root's book */
+  tpl_value book_value;
+  bool book_set;
+  cfg_edition *ed;
+  size_t ned;
+};
+
+/* A checking pass: counts the errors it reports. */
+typedef struct ck {
+  oc_arena *a;
+  const oc_reporter *r;
+  int errors;
+} ck;
+
+static void ck_report(ck *k, oc_severity sev, bk_pos pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void ck_report(ck *k, oc_severity sev, bk_pos pos, const char *fmt,
+                      ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  oc_vreport(k->r, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
+             fmt, ap);
+  va_end(ap);
+  if (sev == OC_ERROR)
+    k->errors++;
+}
+
+/* What the user wrote, for "must be ..., not X". */
+static const char *describe(ck *k, const cn *n) {
+  if (n->kind == CN_LIST)
+    return "a list";
+  if (n->kind == CN_MAP)
+    return "a map";
+  if (n->v.type == TPL_NULL)
+    return "null";
+  char buf[64];
+  size_t len = strlen(n->text);
+  if (len > 40)
+    snprintf(buf, sizeof buf, "'%.37s...'", n->text);
+  else
+    snprintf(buf, sizeof buf, "'%s'", n->text);
+  return oc_arena_strndup(k->a, buf, strlen(buf));
+}
+
+/* Damerau's optimal string alignment distance, for "did you mean". */
+static unsigned edit_distance(const char *a, size_t n, const char *b,
+                              size_t m) {
+  enum { MAX = 48 };
+  if (n > MAX || m > MAX)
+    return UINT_MAX;
+  unsigned d[MAX + 1][MAX + 1];
+  for (size_t i = 0; i <= n; i++)
+    d[i][0] = (unsigned)i;
+  for (size_t j = 0; j <= m; j++)
+    d[0][j] = (unsigned)j;
+  for (size_t i = 1; i <= n; i++)
+    for (size_t j = 1; j <= m; j++) {
+      unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m];
+}
+
+/* The nearest of names within 2 edits, or 1 when either word has 4
+ * letters or fewer (a custom `time` is not a misspelt `title`); or NULL. */
+static const char *closest(const char *s, size_t n, const char *const *names) {
+  const char *best = NULL;
+  unsigned best_d = UINT_MAX;
+  for (; *names; names++) {
+    size_t m = strlen(*names);
+    unsigned d = edit_distance(s, n, *names, m);
+    if (d > (n <= 4 || m <= 4 ? 1u : 2u))
+      continue;
+    if (d < best_d) {
+      best = *names;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+static bool is_one_of(const cn_kid *k, const char *const *names) {
+  for (; *names; names++)
+    if (key_is(k, *names))
+      return true;
+  return false;
+}
+
+static const char *const top_keys[] = {"book", "easybook", NULL};
+static const char *const book_keys[] = {
+    "title",     "author",   "edition",  "language", "publication_date",
+    "generator", "contents", "editions", NULL};
+static const char *const edition_keys[] = {"format",
+                                           "extends",
+                                           "theme",
+                                           "include_styles",
+                                           "highlight_code",
+                                           "highlight_cache",
+                                           "labels",
+                                           "toc",
+                                           "images_base_dir",
+                                           "chunk_level",
+                                           "isbn",
+                                           "page_size",
+                                           "two_sided",
+                                           "margin",
+                                           "before_publish",
+                                           "after_publish",
+                                           NULL};
+static const char *const toc_keys[] = {"deep", "elements", NULL};
+static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
+                                          NULL};
+static const char *const item_keys[] = {"element", "content", "title", "number",
+                                        NULL};
+static const char *const formats[] = {"epub", "mobi",         "pdf",
+                                      "html", "html_chunked", NULL};
+
+/* A key that looks like a misspelt known one warns; prefix names the map
+ * for nested options ("toc."), and strict warns about any unknown key. */
+static void check_unknown(ck *k, const cn_kid *kid, const char *const *known,
+                          const char *prefix, bool strict) {
+  if (is_one_of(kid, known))
+    return;
+  const char *near = closest(kid->key, kid->key_len, known);
+  if (near)
+    ck_report(k, OC_WARNING, kid->key_pos,
+              "unknown option '%s%s' (did you mean '%s%s'?)", prefix, kid->key,
+              prefix, near);
+  else if (strict)
+    ck_report(k, OC_WARNING, kid->key_pos, "unknown option '%s%s'", prefix,
+              kid->key);
+}
+
+static void must_string(ck *k, const char *name, const cn *v) {
+  if (!cn_is_str(v))
+    ck_report(k, OC_ERROR, v->pos, "'%s' must be a string, not %s", name,
+              describe(k, v));
+}
+
+static void must_bool(ck *k, const char *name, const cn *v) {
+  if (v->kind != CN_SCALAR || v->v.type != TPL_BOOL)
+    ck_report(k, OC_ERROR, v->pos, "'%s' must be true or false, not %s", name,
+              describe(k, v));
+}
+
+/* null, or a list of strings. */
+static void must_string_list(ck *k, const char *name, const cn *v) {
+  if (cn_is_null(v))
+    return;
+  if (v->kind != CN_LIST) {
+    ck_report(k, OC_ERROR, v->pos, "'%s' must be a list of strings, not %s",
+              name, describe(k, v));
+    return;
+  }
+  for (size_t i = 0; i < v->n; i++)
+    if (!cn_is_str(v->kid[i].val))
+      ck_report(k, OC_ERROR, v->kid[i].val->pos,
+                "'%s' must be a list of strings, not hold %s", name,
+                describe(k, v->kid[i].val));
+}
+
+/* before_publish and after_publish: null, a command or a list of them. */
+static void must_commands(ck *k, const char *name, const cn *v) {
+  if (cn_is_null(v) || cn_is_str(v))
+    return;
+  bool ok = v->kind == CN_LIST;
+  for (size_t i = 0; ok && i < v->n; i++)
+    ok = cn_is_str(v->kid[i].val);
+  if (!ok)
+    ck_report(k, OC_ERROR, v->pos,
+              "'%s' must be a string or a list of strings, not %s", name,
+              describe(k, v));
+}
+
+static void check_toc(ck *k, const cn *toc) {
+  if (toc->kind != CN_MAP) {
+    ck_report(k, OC_ERROR, toc->pos, "'toc' must be a map, not %s",
+              describe(k, toc));
+    return;
+  }
+  for (size_t i = 0; i < toc->n; i++) {
+    const cn_kid *kid = &toc->kid[i];
+    const cn *v = kid->val;
+    if (key_is(kid, "deep")) {
+      if (v->kind != CN_SCALAR || v->v.type != TPL_INT || v->v.u.i < 1 ||
+          v->v.u.i > 6)
+        ck_report(k, OC_ERROR, v->pos,
+                  "'toc.deep' must be an integer from 1 to 6, not %s",
+                  describe(k, v));
+    } else if (key_is(kid, "elements")) {
+      must_string_list(k, "toc.elements", v);
+    } else {
+      check_unknown(k, kid, toc_keys, "toc.", true);
+    }
+  }
+}
+
+/* A margin given as a number is taken in millimetres ("25" → "25mm"), the
+ * unit of every default; `outter` (Easybook's old spelling) is `outer`. */
+static cn *check_margin(ck *k, const cn *margin) {
+  if (margin->kind != CN_MAP) {
+    ck_report(k, OC_ERROR, margin->pos, "'margin' must be a map, not %s",
+              describe(k, margin));
+    return (cn *)margin;
+  }
+  cn *out = cn_new(k->a, CN_MAP, margin->pos);
+  bool has_outer = cn_get(margin, "outer") != NULL;
+  for (size_t i = 0; i < margin->n; i++) {
+    const cn_kid *kid = &margin->kid[i];
+    cn *v = kid->val;
+    const char *key = kid->key;
+    size_t key_len = kid->key_len;
+    if (key_is(kid, "outter")) {
+      if (has_outer) {
+        ck_report(k, OC_WARNING, kid->key_pos,
+                  "'margin.outter' is ignored, as 'margin.outer' is given");
+        continue;
+      }
+      key = "outer";
+      key_len = 5;
+    } else if (!is_one_of(kid, margin_keys)) {
+      check_unknown(k, kid, margin_keys, "margin.", true);
+      cn_add(k->a, out, key, key_len, kid->key_pos, v);
+      continue;
+    }
+    if (v->kind == CN_SCALAR &&
+        (v->v.type == TPL_INT || v->v.type == TPL_FLOAT)) {
+      char buf[48];
+      size_t n = v->v.type == TPL_INT
+                     ? (size_t)snprintf(buf, 32, "%lld", (long long)v->v.u.i)
+                     : tpl_format_float(v->v.u.f, buf);
+      memcpy(buf + n, "mm", 3);
+      tpl_value s = tpl_str_copy(k->a, buf, n + 2);
+      v = cn_scalar(k->a, s, s.u.s, v->pos);
+    } else if (!cn_is_str(v)) {
+      ck_report(k, OC_ERROR, v->pos,
+                "'margin.%s' must be a length such as '20mm', not %s", key,
+                describe(k, v));
+    }
+    cn_add(k->a, out, key, key_len, kid->key_pos, v);
+  }
+  return out;
+}
+
+static cn *check_format(ck *k, cn *v) {
+  if (cn_is_null(v))
+    return v;
+  if (v->kind != CN_SCALAR) {
+    ck_report(k, OC_ERROR, v->pos, "'format' must be a string, not %s",
+              describe(k, v));
+    return v;
+  }
+  size_t n = strlen(v->text);
+  char *lower = oc_arena_strndup(k->a, v->text, n);
+  for (size_t i = 0; i < n; i++)
+    if (lower[i] >= 'A' && lower[i] <= 'Z')
+      lower[i] = (char)(lower[i] - 'A' + 'a');
+  for (const char *const *f = formats; *f; f++)
+    if (strcmp(lower, *f) == 0)
+      return cn_scalar(k->a, tpl_str(lower, n), lower, v->pos);
+  const char *near = closest(lower, n, formats);
+  if (near)
+    ck_report(k, OC_ERROR, v->pos,
+              "unknown edition format '%s' (did you mean '%s'?)", v->text,
+              near);
+  else
+    ck_report(k, OC_ERROR, v->pos,
+              "unknown edition format '%s' (known: epub, mobi, pdf, html, "
+              "html_chunked)",
+              v->text);
+  return v;
+}
+
+/* Checks one edition as written and returns it normalised. */
+static cn *check_edition(ck *k, const char *name, cn *raw) {
+  if (cn_is_null(raw))
+    return cn_new(k->a, CN_MAP, raw->pos);
+  if (raw->kind != CN_MAP) {
+    ck_report(k, OC_ERROR, raw->pos, "edition '%s' must be a map, not %s", name,
+              describe(k, raw));
+    return cn_new(k->a, CN_MAP, raw->pos);
+  }
+  cn *out = cn_new(k->a, CN_MAP, raw->pos);
+  for (size_t i = 0; i < raw->n; i++) {
+    const cn_kid *kid = &raw->kid[i];
+    cn *v = kid->val;
+    if (key_is(kid, "format")) {
+      v = check_format(k, v);
+    } else if (key_is(kid, "extends")) {
+      if (!cn_is_null(v) && !cn_is_str(v))
+        ck_report(k, OC_ERROR, v->pos,
+                  "'extends' must be the name of an edition, not %s",
+                  describe(k, v));
+    } else if (key_is(kid, "theme") || key_is(kid, "page_size") ||
+               key_is(kid, "images_base_dir")) {
+      must_string(k, kid->key, v);
+    } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
+               key_is(kid, "highlight_cache") || key_is(kid, "two_sided")) {
+      must_bool(k, kid->key, v);
+    } else if (key_is(kid, "labels")) {
+      must_string_list(k, "labels", v);
+    } else if (key_is(kid, "toc")) {
+      check_toc(k, v);
+    } else if (key_is(kid, "chunk_level")) {
+      if (v->kind != CN_SCALAR || v->v.type != TPL_INT ||
+          (v->v.u.i != 1 && v->v.u.i != 2))
+        ck_report(k, OC_ERROR, v->pos, "'chunk_level' must be 1 or 2, not %s",
+                  describe(k, v));
+    } else if (key_is(kid, "isbn")) {
+      if (v->kind == CN_SCALAR && v->v.type == TPL_INT)
+        v = cn_scalar(k->a, tpl_str(v->text, strlen(v->text)), v->text, v->pos);
+      else if (!cn_is_null(v) && !cn_is_str(v))
+        ck_report(k, OC_ERROR, v->pos, "'isbn' must be a string, not %s",
+                  describe(k, v));
+    } else if (key_is(kid, "margin")) {
+      v = check_margin(k, v);
+    } else if (key_is(kid, "before_publish") || key_is(kid, "after_publish")) {
+      must_commands(k, kid->key, v);
+    } else {
+      check_unknown(k, kid, edition_keys, "", false);
+    }
+    cn_add(k->a, out, kid->key, kid->key_len, kid->key_pos, v);
+  }
+  return out;
+}
+
+static void check_contents(ck *k, const cn *contents, bk_pos book_pos) {
+  if (!contents || cn_is_null(contents) ||
+      (contents->kind == CN_LIST && contents->n == 0)) {
+    ck_report(k, OC_ERROR, contents ? contents->pos : book_pos,
+              "the book has no contents");
+    return;
+  }
+  if (contents->kind != CN_LIST) {
+    ck_report(k, OC_ERROR, contents->pos,
+              "'contents' must be a list of items, not %s",
+              describe(k, contents));
+    return;
+  }
+  for (size_t i = 0; i < contents->n; i++) {
+    const cn *item = contents->kid[i].val;
+    if (item->kind != CN_MAP) {
+      ck_report(k, OC_ERROR, item->pos,
+                "a contents entry must be a map with an 'element', not %s",
+                describe(k, item));
+      continue;
+    }
+    if (!cn_get(item, "element"))
+      ck_report(k, OC_ERROR, item->pos, "this contents entry has no 'element'");
+    for (size_t j = 0; j < item->n; j++) {
+      const cn_kid *kid = &item->kid[j];
+      const cn *v = kid->val;
+      if (key_is(kid, "element")) {
+        must_string(k, "element", v);
+      } else if (key_is(kid, "content")) {
+        if (!cn_is_null(v))
+          must_string(k, "content", v);
+      } else if (key_is(kid, "title")) {
+        /* `title: 1984` is a fine title; lists and booleans are not. */
+        if (v->kind != CN_SCALAR || v->v.type == TPL_BOOL)
+          ck_report(k, OC_ERROR, v->pos, "'title' must be a string, not %s",
+                    describe(k, v));
+      } else if (key_is(kid, "number")) {
+        if (v->kind != CN_SCALAR)
+          ck_report(k, OC_ERROR, v->pos,
+                    "'number' must be a number or a string, not %s",
+                    describe(k, v));
+      } else {
+        check_unknown(k, kid, item_keys, "", false);
+      }
+    }
+  }
+}
+
+static void check_book(ck *k, const cn *book, bk_pos book_pos) {
+  for (size_t i = 0; i < book->n; i++) {
+    const cn_kid *kid = &book->kid[i];
+    const cn *v = kid->val;
+    if (key_is(kid, "title") || key_is(kid, "author") ||
+        key_is(kid, "edition") || key_is(kid, "publication_date")) {
+      if (v->kind != CN_SCALAR)
+        ck_report(k, OC_ERROR, v->pos, "'%s' must be a string, not %s",
+                  kid->key, describe(k, v));
+    } else if (key_is(kid, "language")) {
+      must_string(k, "language", v);
+    } else if (key_is(kid, "generator")) {
+      if (v->kind != CN_MAP)
+        ck_report(k, OC_ERROR, v->pos,
+                  "'generator' must be a map with a name and a version, "
+                  "not %s",
+                  describe(k, v));
+    } else if (key_is(kid, "editions")) {
+      if (v->kind != CN_MAP && !cn_is_null(v))
+        ck_report(k, OC_ERROR, v->pos,
+                  "'editions' must be a map of editions, not %s",
+                  describe(k, v));
+    } else if (!key_is(kid, "contents")) {
+      check_unknown(k, kid, book_keys, "", false);
+    }
+  }
+  check_contents(k, cn_get(book, "contents"), book_pos);
+}
+
+static cfg_edition *find_edition(bk_config *c, const char *name, size_t len) {
+  for (size_t i = 0; i < c->ned; i++)
+    if (strlen(c->ed[i].name) == len && memcmp(c->ed[i].name, name, len) == 0)
+      return &c->ed[i];
+  return NULL;
+}
+
+static void report_cycle(ck *k, bk_config *c, const size_t *cycle, size_t n) {
+  size_t cap = 64;
+  for (size_t i = 0; i < n; i++)
+    cap += 32 + strlen(c->ed[cycle[i]].name);
+  char *msg = oc_arena_alloc(k->a, cap);
+  size_t len = (size_t)snprintf(msg, cap, "edition '%s'", c->ed[cycle[0]].name);
+  for (size_t i = 0; i < n; i++)
+    len += (size_t)snprintf(msg + len, cap - len, "%s '%s'",
+                            i ? ", which extends" : " extends",
+                            c->ed[cycle[(i + 1) % n]].name);
+  const cn *ext = cn_get(c->ed[cycle[0]].norm, "extends");
+  ck_report(k, OC_ERROR, ext->pos, "%s", msg);
+}
+
+/* Follows edition i's extends chain and merges it, root first. */
+static void resolve_edition(ck *k, bk_config *c, cn *defaults, size_t i,
+                            size_t *chain) {
+  size_t n = 0, cur = i;
+  cn *base = defaults;
+  for (;;) {
+    cfg_edition *e = &c->ed[cur];
+    if (e->state == ED_DONE) {
+      base = e->merged;
+      break;
+    }
+    for (size_t j = 0; j < n; j++)
+      if (chain[j] == cur) {
+        report_cycle(k, c, chain + j, n - j);
+        e->state = ED_BROKEN;
+      }
+    if (e->state == ED_BROKEN)
+      goto broken;
+    chain[n++] = cur;
+    const cn *ext = cn_get(e->norm, "extends");
+    if (!ext || !cn_is_str(ext))
+      break;
+    cfg_edition *parent = find_edition(c, ext->text, strlen(ext->text));
+    if (!parent) {
+      const char **names = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *names);
+      for (size_t j = 0; j < c->ned; j++)
+        names[j] = c->ed[j].name;
+      names[c->ned] = NULL;
+      const char *near = closest(ext->text, strlen(ext->text), names);
+      if (near)
+        ck_report(k, OC_ERROR, ext->pos,
+                  "edition '%s' extends '%s', which does not exist (did you "
+                  "mean '%s'?)",
+                  e->name, ext->text, near);
+      else
+        ck_report(k, OC_ERROR, ext->pos,
+                  "edition '%s' extends '%s', which does not exist", e->name,
+                  ext->text);
+      goto broken;
+    }
+    cur = (size_t)(parent - c->ed);
+  }
+  while (n--) {
+    cfg_edition *e = &c->ed[chain[n]];
+    e->merged = cn_merge(k->a, base, e->norm);
+    e->state = ED_DONE;
+    base = e->merged;
+  }
+  return;
+broken:
+  while (n--)
+    c->ed[chain[n]].state = ED_BROKEN;
+}
+
+static const char edition_defaults[] =
+    "theme: clean\n"
+    "include_styles: true\n"
+    "highlight_code: false\n"
+    "highlight_cache: false\n"
+    "labels: [appendix, chapter, figure]\n"
+    "toc: {deep: 2, elements: [appendix, chapter]}\n"
+    "images_base_dir: images/\n"
+    "chunk_level: 1\n"
+    "isbn: ~\n"
+    "page_size: A4\n"
+    "two_sided: true\n"
+    "margin: {top: 25mm, bottom: 25mm, inner: 30mm, outer: 20mm}\n"
+    "before_publish: ~\n"
+    "after_publish: ~\n";
+
+static const char book_defaults[] =
+    "title: Untitled\n"
+    "author: Anonymous\n"
+    "edition: ~\n"
+    "language: en\n"
+    "publication_date: ~\n"
+    "generator: {name: Octavo, version: '" OCTAVO_VERSION "'}\n"
+    "contents: ~\n"
+    "editions: ~\n";
+
+static cn *defaults(oc_arena *a, const char *text, const oc_reporter *r) {
+  cn *n = NULL;
+  yp_parse(a, "(built-in defaults)", false, text, strlen(text), r, &n);
+  return n;
+}
+
+/* The editions as written, each checked, then merged along extends. */
+static void load_editions(ck *k, bk_config *c, const cn *editions) {
+  if (!editions || editions->kind != CN_MAP)
+    return;
+  c->ned = editions->n;
+  c->ed = oc_arena_calloc(k->a, c->ned ? c->ned : 1, sizeof *c->ed);
+  for (size_t i = 0; i < c->ned; i++) {
+    const cn_kid *kid = &editions->kid[i];
+    c->ed[i].name = kid->key;
+    c->ed[i].raw = kid->val;
+    c->ed[i].norm = check_edition(k, kid->key, kid->val);
+  }
+  cn *base = defaults(k->a, edition_defaults, k->r);
+  size_t *chain = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *chain);
+  for (size_t i = 0; i < c->ned; i++) {
+    if (c->ed[i].state == ED_NEW)
+      resolve_edition(k, c, base, i, chain);
+    cfg_edition *e = &c->ed[i];
+    if (e->state != ED_DONE)
+      continue;
+    /* `format: ~` marks a base for extends only, like no format at all. */
+    cn_kid *f = cn_find(e->merged, "format", 6);
+    if (f && cn_is_null(f->val)) {
+      cn *m = cn_new(k->a, CN_MAP, e->merged->pos);
+      for (size_t j = 0; j < e->merged->n; j++)
+        if (&e->merged->kid[j] != f)
+          cn_add(k->a, m, e->merged->kid[j].key, e->merged->kid[j].key_len,
+                 e->merged->kid[j].key_pos, e->merged->kid[j].val);
+      e->merged = m;
+    }
+  }
+}
+
+static cn *read_config(ck *k, const char *book_dir) {
+  size_t len;
+  bk_read_status st;
+  char *text = bk_read_book_file(book_dir, "config.yml", &len, &st);
+  if (!text) {
+    size_t n = strlen(book_dir) + sizeof "/config.yml";
+    char *path = oc_arena_alloc(k->a, n);
+    snprintf(path, n, "%s/config.yml", book_dir);
+    if (st == BK_READ_OUTSIDE)
+      ck_report(k, OC_ERROR, (bk_pos){path, 0, 0},
+                "refusing to read it: it is a link that leads out of the "
+                "book folder");
+    else if (st == BK_READ_MISSING)
+      ck_report(k, OC_ERROR, (bk_pos){path, 0, 0},
+                "no such file: a book needs a config.yml");
+    else
+      ck_report(k, OC_ERROR, (bk_pos){path, 0, 0}, "cannot read: %s",
+                strerror(errno));
+    return NULL;
+  }
+  cn *root = NULL;
+  if (yp_parse(k->a, "config.yml", true, text, len, k->r, &root) != 0)
+    k->errors++;
+  free(text);
+  if (!root)
+    root = cn_scalar(k->a, tpl_null(), "", (bk_pos){"config.yml", 0, 0});
+  return root;
+}
+
+bk_config *bk_config_load(oc_arena *a, const char *book_dir, const char *json,
+                          const oc_reporter *r) {
+  ck k = {a, r, 0};
+  cn *root = read_config(&k, book_dir);
+  if (!root)
+    return NULL;
+  if (json) {
+    cn *over = NULL;
+    if (yp_parse(a, "--configuration", true, json, strlen(json), r, &over))
+      k.errors++;
+    else if (!over || over->kind != CN_MAP)
+      ck_report(&k, OC_ERROR,
+                over ? over->pos : (bk_pos){"--configuration", 0, 0},
+                "the configuration must be a JSON object such as "
+                "{\"book\": {...}}, not %s",
+                over ? describe(&k, over) : "nothing");
+    else if (root->kind == CN_MAP)
+      root = cn_merge(a, root, over);
+  }
+  if (k.errors)
+    return NULL;
+
+  if (root->kind != CN_MAP) {
+    ck_report(&k, OC_ERROR, root->pos,
+              "config.yml must be a map with a 'book' key, not %s",
+              describe(&k, root));
+    return NULL;
+  }
+  for (size_t i = 0; i < root->n; i++)
+    check_unknown(&k, &root->kid[i], top_keys, "", false);
+  cn_kid *book_kid = cn_find(root, "book", 4);
+  if (!book_kid) {
+    ck_report(&k, OC_ERROR, root->pos, "config.yml has no 'book' map");
+    return NULL;
+  }
+  cn *user = book_kid->val;
+  if (user->kind != CN_MAP) {
+    ck_report(&k, OC_ERROR, user->pos,
+              "'book' must be a map of options, not %s", describe(&k, user));
+    return NULL;
+  }
+  check_book(&k, user, book_kid->key_pos);
+
+  bk_config *c = oc_arena_calloc(a, 1, sizeof *c);
+  c->a = a;
+  c->root = root;
+  c->book = cn_merge(a, defaults(a, book_defaults, r), user);
+  /* The writer's generator is kept whole: "easybook 0.1.0" would lie. */
+  cn_kid *gen = cn_find(user, "generator", 9);
+  if (gen)
+    cn_find(c->book, "generator", 9)->val = gen->val;
+  load_editions(&k, c, cn_get(user, "editions"));
+  return k.errors ? NULL : c;
+}
+
+tpl_value bk_config_book(const bk_config *c) {
+  return c->book_set ? c->book_value : cn_value(c->a, c->book);
+}
+
+void bk_config_set_book(bk_config *c, tpl_value book) {
+  c->book_value = book;
+  c->book_set = true;
+}
+
+tpl_value bk_config_root(const bk_config *c) { return cn_value(c->a, c->root); }
+
+size_t bk_config_nedition(const bk_config *c) { return c->ned; }
+
+const char *bk_config_edition_name(const bk_config *c, size_t i) {
+  return i < c->ned ? c->ed[i].name : NULL;
+}
+
+tpl_value bk_config_edition(const bk_config *c, const char *name) {
+  cfg_edition *e = find_edition((bk_config *)c, name, strlen(name));
+  return e && e->merged ? cn_value(c->a, e->merged) : tpl_null();
+}
+
+bool bk_config_where(const bk_config *c, const char *path, bk_pos *out) {
+  const cn *node = c->root;
+  bool found = false, in_editions = false;
+  const char *p = path;
+  while (node && *p) {
+    const char *dot = strchr(p, '.');
+    size_t n = dot ? (size_t)(dot - p) : strlen(p);
+    const cn *next = NULL;
+    if (node == c->root && n == 4 && memcmp(p, "book", 4) == 0) {
+      next = c->book;
+    } else if (in_editions) {
+      /* An edition answers with what it inherits too. */
+      cfg_edition *e = find_edition((bk_config *)c, p, n);
+      next = e ? (e->merged ? e->merged : e->raw) : NULL;
+      in_editions = false;
+    } else if (node->kind == CN_MAP) {
+      const cn_kid *kid = cn_find(node, p, n);
+      next = kid ? kid->val : NULL;
+      in_editions = node == c->book && n == 8 && !memcmp(p, "editions", 8);
+    } else if (node->kind == CN_LIST) {
+      char *end;
+      unsigned long i = strtoul(p, &end, 10);
+      if (n && end == p + n && i < node->n)
+        next = node->kid[i].val;
+    }
+    if (!next)
+      break;
+    node = next;
+    if (node->pos.line) {
+      *out = node->pos;
+      found = true;
+    }
+    p += n + (dot != NULL);
+  }
+  return found;
+}

@@ -1,0 +1,116 @@
+/* config.yml: Easybook's schema read through libyaml, with Easybook's
+ * defaults, `--configuration` overrides, edition inheritance, validation
+ * with line and column, and the labels and titles of the book's language.
+ *
+ * Values become template values (maps keep the file's order; YAML 1.1
+ * scalars as Symfony YAML types them: ~ null, ints, floats, booleans,
+ * quoted strings stay strings). Lists replace lists when merged (Easybook
+ * merged them by index, a bug). Unknown keys are kept; one within an edit
+ * or two of a known option (one for words of four letters or fewer) warns
+ * "did you mean". A margin written as a number is in millimetres (25 →
+ * "25mm"), `margin.outter` is read as `outer`, an isbn written as a number
+ * is kept as text, and `generator`, when given, is kept whole.
+ *
+ * Memory: everything lives in the arena given. */
+#ifndef OCTAVO_BOOK_CONFIG_H
+#define OCTAVO_BOOK_CONFIG_H
+
+#include <stdbool.h>
+
+#include "oc_diag.h"
+#include "tpl_value.h"
+
+typedef struct bk_pos {
+  const char *file; /* "config.yml" or "--configuration" */
+  unsigned line, col;
+} bk_pos;
+
+typedef struct bk_config bk_config;
+
+/* Reads BOOK_DIR/config.yml, merges defaults ← file ← json (the
+ * --configuration text, may be NULL), checks it. Every problem is
+ * reported (errors and warnings: a misspelt known option gets "did you
+ * mean"); returns NULL when there was an error. */
+bk_config *bk_config_load(oc_arena *a, const char *book_dir,
+                          const char *json, const oc_reporter *r);
+
+/* The `book:` map with every key Easybook defines (title, author, edition,
+ * language, publication_date, generator, contents, editions) filled with
+ * its default, plus the unknown keys, values not yet rendered as templates.
+ * editions is the raw map of editions as written. */
+tpl_value bk_config_book(const bk_config *c);
+/* Replaces the book map (after its strings were rendered). */
+void bk_config_set_book(bk_config *c, tpl_value book);
+
+/* Edition names in the file's order, with or without a format. */
+size_t bk_config_nedition(const bk_config *c);
+const char *bk_config_edition_name(const bk_config *c, size_t i);
+/* The edition merged: defaults ← the chain of `extends` (any depth, root
+ * first) ← the edition. NULL map when there is no such edition. format is
+ * lower-cased and checked; an edition without format returns the map
+ * without the key (a base for extends only). */
+tpl_value bk_config_edition(const bk_config *c, const char *name);
+
+/* Where the user wrote a value, by dotted path ("book.editions.web.format",
+ * "book.contents.3.content", "book.title"; list indexes from 0); the
+ * nearest written ancestor when that value came from the defaults or is
+ * not there. An edition answers for what it inherits too: the place in
+ * the edition that wrote it. false when nothing matches. */
+bool bk_config_where(const bk_config *c, const char *path, bk_pos *out);
+
+/* The whole document, defaults left out (config.yml ← json): for the
+ * top-level keys other than `book:`, such as `easybook: parameters:`. */
+tpl_value bk_config_root(const bk_config *c);
+
+/* ---- YAML and the book's files ---------------------------------------- */
+
+/* Reads YAML text (its first document) as Symfony YAML 2.8 types it:
+ * plain ~, null and "" (any case) are null, true and false (any case)
+ * booleans, decimal, 0x and 0o integers ints (floats when too big),
+ * 1.5, 1e3, .inf and .nan floats; everything else, unquoted dates
+ * included, strings; `<<` merge keys are applied and a duplicate key
+ * warns (the first one counts, as in Symfony 2.8). Errors are reported
+ * as name:line:col. Returns 0, or -1 after reporting. */
+int bk_yaml_parse(oc_arena *a, const char *name, const char *text,
+                  size_t len, const oc_reporter *r, tpl_value *out);
+
+/* Maps merged key by key, recursively; anything else in over (lists
+ * too) replaces what base holds. Neither input is changed. */
+tpl_value bk_value_merge(oc_arena *a, tpl_value base, tpl_value over);
+
+typedef enum bk_read_status {
+  BK_READ_OK,
+  BK_READ_MISSING, /* no such file (a dangling link too) */
+  BK_READ_OUTSIDE, /* its real path leaves the book folder */
+  BK_READ_FAILED   /* a folder, unreadable...: errno tells */
+} bk_read_status;
+
+/* Reads BOOK_DIR/REL whole (malloc'd, NUL-terminated, length in *len),
+ * after resolving symbolic links: a file whose real path is not inside
+ * the book folder is refused. NULL with *st saying why. */
+char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
+                        bk_read_status *st);
+
+/* ---- labels and titles ---------------------------------------------- */
+
+/* The labels (`label:` map: appendix and chapter are lists of 6 templates,
+ * figure, table, part… templates, date_format…) and titles (`title:` map)
+ * for language lang, built in for ca de en es eu fr it nl ro zh, deep-
+ * merged with the book's Resources/Translations/{<edition>,<format>,.}/
+ * {labels,titles}.<lang>.yml (first found of each; html_chunked also
+ * looks in `htmlchunked/`). A regional variant ("fr_CA") uses its
+ * language. An unknown language falls back to English, and warns unless
+ * the book brings both files for it. book_dir may be NULL (built-ins
+ * only). Returns 0, or -1 after reporting an error in a book's file (bad
+ * YAML, unreadable, or a link leading out of the book). */
+int bk_i18n_load(oc_arena *a, const char *book_dir, const char *lang,
+                 const char *edition, const char *format,
+                 const oc_reporter *r, tpl_value *labels, tpl_value *titles);
+/* The same, with where book.language was written (from bk_config_where,
+ * may be NULL) for the warning about an unknown language. */
+int bk_i18n_load_at(oc_arena *a, const char *book_dir, const char *lang,
+                    const bk_pos *lang_pos, const char *edition,
+                    const char *format, const oc_reporter *r,
+                    tpl_value *labels, tpl_value *titles);
+
+#endif

@@ -1,0 +1,255 @@
+/* Files: paths that must stay inside the book, and output written to a
+ * temporary folder that replaces the previous output only when the whole
+ * edition succeeded. */
+#include "book.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* True when rel climbs above its start with `..` at some point. */
+static bool climbs_out(const char *rel) {
+  int depth = 0;
+  const char *p = rel;
+  while (*p) {
+    const char *q = strchr(p, '/');
+    size_t n = q ? (size_t)(q - p) : strlen(p);
+    if (n == 2 && p[0] == '.' && p[1] == '.') {
+      if (--depth < 0)
+        return true;
+    } else if (n && !(n == 1 && p[0] == '.')) {
+      depth++;
+    }
+    if (!q)
+      break;
+    p = q + 1;
+  }
+  return false;
+}
+
+const char *bk_book_path(bk_edition *e, const char *base_rel,
+                         const char *rel, const char *file, unsigned line,
+                         unsigned col, bool *missing) {
+  *missing = false;
+  if (rel[0] == '/' || strchr(rel, '\\') || strstr(rel, "://")) {
+    oc_report(e->rep, OC_ERROR, file, line, col,
+              "'%s' is an absolute path; paths in a book are relative to "
+              "its folder",
+              rel);
+    return NULL;
+  }
+  char joined[PATH_MAX];
+  int n = snprintf(joined, sizeof joined, "%s/%s%s%s", e->book_dir, base_rel,
+                   base_rel[0] ? "/" : "", rel);
+  if (n < 0 || (size_t)n >= sizeof joined) {
+    oc_report(e->rep, OC_ERROR, file, line, col, "path too long: '%s'", rel);
+    return NULL;
+  }
+  char both[PATH_MAX];
+  snprintf(both, sizeof both, "%s%s%s", base_rel, base_rel[0] ? "/" : "",
+           rel);
+  if (climbs_out(both)) {
+    oc_report(e->rep, OC_ERROR, file, line, col,
+              "'%s' leaves the book's folder; a book may only use files "
+              "inside it",
+              rel);
+    return NULL;
+  }
+  char *real = realpath(joined, NULL);
+  if (!real) {
+    *missing = true;
+    return NULL;
+  }
+  size_t bl = strlen(e->book_dir);
+  bool inside = !strncmp(real, e->book_dir, bl) && real[bl] == '/';
+  if (!inside) {
+    oc_report(e->rep, OC_ERROR, file, line, col,
+              "'%s' is a symbolic link that leads out of the book's folder",
+              rel);
+    free(real);
+    return NULL;
+  }
+  struct stat st;
+  if (stat(real, &st) != 0) {
+    free(real);
+    *missing = true;
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    oc_report(e->rep, OC_ERROR, file, line, col, "'%s' is %s, not a file",
+              both, S_ISDIR(st.st_mode) ? "a folder" : "a special file");
+    free(real);
+    return NULL;
+  }
+  char *r = oc_arena_strndup(e->a, real, strlen(real));
+  free(real);
+  return r;
+}
+
+int bk_mkdirs(const char *path) {
+  char buf[PATH_MAX];
+  size_t n = strlen(path);
+  if (n >= sizeof buf)
+    return -1;
+  memcpy(buf, path, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] == '/' || buf[i] == 0) {
+      char c = buf[i];
+      buf[i] = 0;
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+      buf[i] = c;
+    }
+  }
+  return 0;
+}
+
+int bk_rmtree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0)
+    return errno == ENOENT ? 0 : -1;
+  if (!S_ISDIR(st.st_mode))
+    return unlink(path);
+  DIR *d = opendir(path);
+  if (!d)
+    return -1;
+  int rc = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+      continue;
+    char sub[PATH_MAX];
+    if (snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) >=
+        (int)sizeof sub) {
+      rc = -1;
+      continue;
+    }
+    if (bk_rmtree(sub) != 0)
+      rc = -1;
+  }
+  closedir(d);
+  if (rmdir(path) != 0)
+    rc = -1;
+  return rc;
+}
+
+int bk_out_begin(bk_edition *e, bk_out *o) {
+  char buf[PATH_MAX];
+  snprintf(buf, sizeof buf, "%s/Output", e->book_dir);
+  if (bk_mkdirs(buf) != 0) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot create %s: %s", buf,
+              strerror(errno));
+    return -1;
+  }
+  /* Output/ itself must not be a link out of the book. */
+  char *real = realpath(buf, NULL);
+  size_t bl = strlen(e->book_dir);
+  bool inside = real && !strncmp(real, e->book_dir, bl) && real[bl] == '/';
+  free(real);
+  if (!inside) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "Output is a symbolic link that leads out of the book's folder");
+    return -1;
+  }
+  snprintf(buf, sizeof buf, "%s/Output/%s", e->book_dir, e->name);
+  o->final_dir = oc_arena_strndup(e->a, buf, strlen(buf));
+  snprintf(buf, sizeof buf, "%s/Output/.%s.tmp-XXXXXX", e->book_dir, e->name);
+  if (!mkdtemp(buf)) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "cannot create a temporary folder in Output: %s",
+              strerror(errno));
+    return -1;
+  }
+  chmod(buf, 0755);
+  o->tmp_dir = oc_arena_strndup(e->a, buf, strlen(buf));
+  return 0;
+}
+
+static int ensure_parent(const char *path) {
+  char buf[PATH_MAX];
+  size_t n = strlen(path);
+  if (n >= sizeof buf)
+    return -1;
+  memcpy(buf, path, n + 1);
+  char *slash = strrchr(buf, '/');
+  if (!slash)
+    return 0;
+  *slash = 0;
+  return bk_mkdirs(buf);
+}
+
+int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
+                 size_t len) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
+  if (ensure_parent(path) != 0)
+    goto fail;
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    goto fail;
+  size_t w = fwrite(data, 1, len, f);
+  if (fclose(f) != 0 || w != len)
+    goto fail;
+  return 0;
+fail:
+  oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot write %s: %s", path,
+            strerror(errno));
+  return -1;
+}
+
+int bk_out_commit(bk_edition *e, bk_out *o) {
+  char old[PATH_MAX];
+  snprintf(old, sizeof old, "%s.old", o->tmp_dir);
+  struct stat st;
+  bool had = lstat(o->final_dir, &st) == 0;
+  if (had && rename(o->final_dir, old) != 0) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot replace %s: %s",
+              o->final_dir, strerror(errno));
+    return -1;
+  }
+  if (rename(o->tmp_dir, o->final_dir) != 0) {
+    int err = errno;
+    if (had)
+      rename(old, o->final_dir);
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot move output to %s: %s",
+              o->final_dir, strerror(err));
+    return -1;
+  }
+  o->old_dir = had ? oc_arena_strndup(e->a, old, strlen(old)) : NULL;
+  o->tmp_dir = NULL;
+  return 0;
+}
+
+void bk_out_finish(bk_out *o) {
+  if (o->old_dir)
+    bk_rmtree(o->old_dir);
+  o->old_dir = NULL;
+}
+
+int bk_out_rollback(bk_edition *e, bk_out *o) {
+  char failed[PATH_MAX];
+  snprintf(failed, sizeof failed, "%s.failed", o->final_dir);
+  bk_rmtree(failed);
+  if (rename(o->final_dir, failed) != 0 ||
+      (o->old_dir && rename(o->old_dir, o->final_dir) != 0)) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "cannot put the previous output back in %s: %s", o->final_dir,
+              strerror(errno));
+    return -1;
+  }
+  o->old_dir = NULL;
+  bk_rmtree(failed);
+  return 0;
+}
+
+void bk_out_abort(bk_out *o) {
+  if (o->tmp_dir)
+    bk_rmtree(o->tmp_dir);
+  o->tmp_dir = NULL;
+}

@@ -1,0 +1,1036 @@
+/* The book model of one edition: the template environment, the `app`
+ * object, labels and titles, and the items of `contents:` converted from
+ * Markdown, numbered, labelled and listed in the TOC. */
+#include "book.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tpl_interp.h"
+
+#ifndef OCTAVO_VERSION
+#define OCTAVO_VERSION "0.1.0"
+#endif
+
+/* ---- small helpers -------------------------------------------------- */
+
+tpl_value bk_get(tpl_value map, const char *key) {
+  tpl_value v = tpl_null();
+  if (map.type == TPL_MAP)
+    tpl_map_get_str(map.u.map, key, strlen(key), &v);
+  return v;
+}
+
+/* A scalar as text (ints and floats as PHP prints them), else dflt. */
+static const char *bk_scalar(oc_arena *a, tpl_value v, const char *dflt) {
+  char buf[64];
+  switch (v.type) {
+  case TPL_STR:
+    return oc_arena_strndup(a, v.u.s, v.len);
+  case TPL_INT:
+    snprintf(buf, sizeof buf, "%lld", (long long)v.u.i);
+    return oc_arena_strndup(a, buf, strlen(buf));
+  case TPL_FLOAT: {
+    size_t n = tpl_format_float(v.u.f, buf);
+    return oc_arena_strndup(a, buf, n);
+  }
+  case TPL_BOOL:
+    return v.u.b ? "1" : "";
+  default:
+    return dflt;
+  }
+}
+
+const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
+                       const char *dflt) {
+  return bk_scalar(a, bk_get(map, key), dflt);
+}
+
+void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v) {
+  tpl_map_set_str(e->a, m, key, v);
+}
+
+tpl_value bk_s(bk_edition *e, const char *s) {
+  return tpl_str_copy(e->a, s ? s : "", s ? strlen(s) : 0);
+}
+
+tpl_value bk_html(bk_edition *e, const char *s) {
+  tpl_value v = bk_s(e, s);
+  v.safe = 1;
+  return v;
+}
+
+bool bk_list_has(tpl_value list, const char *s) {
+  if (list.type != TPL_LIST)
+    return false;
+  for (size_t i = 0; i < list.u.list->len; i++) {
+    tpl_value v = list.u.list->items[i];
+    if (v.type == TPL_STR && v.len == strlen(s) && !memcmp(v.u.s, s, v.len))
+      return true;
+  }
+  return false;
+}
+
+static char *arena_printf(oc_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static char *arena_printf(oc_arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = oc_arena_alloc(a, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* Reports a problem at the place of a config value ("book.title"). */
+static void report_at(bk_edition *e, oc_severity sev, const char *path,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void report_at(bk_edition *e, oc_severity sev, const char *path,
+                      const char *fmt, ...) {
+  bk_pos pos = {"config.yml", 0, 0};
+  if (path)
+    bk_config_where(e->cfg, path, &pos);
+  va_list ap;
+  va_start(ap, fmt);
+  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line,
+             pos.col, fmt, ap);
+  va_end(ap);
+  if (sev == OC_ERROR)
+    e->errors++;
+}
+
+/* ---- the compiled theme as a template source ----------------------- */
+
+static int theme_find(void *data, tpl_env *env, const char *name, size_t len,
+                      const tpl_template **out, tpl_diag *diag) {
+  (void)env;
+  (void)diag;
+  const bk_theme *t = data;
+  static const char *const prefixes[] = {"@theme/", "@theme_base/",
+                                         "@content/"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    size_t pl = strlen(prefixes[i]);
+    if (len > pl && !memcmp(name, prefixes[i], pl)) {
+      name += pl;
+      len -= pl;
+      break;
+    }
+  }
+  for (size_t i = 0; i < t->ntemplates; i++) {
+    const char *n = t->templates[i]->name;
+    if (strlen(n) == len && !memcmp(n, name, len)) {
+      *out = t->templates[i];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- rendering ------------------------------------------------------ */
+
+const char *bk_format_alias(const bk_edition *e) {
+  if (!strcmp(e->format, "html_chunked"))
+    return "htmlchunked"; /* Easybook's spelling */
+  if (!strcmp(e->format, "mobi"))
+    return "epub"; /* mobi editions are EPUBs now */
+  return "";
+}
+
+/* Where a template named `name` lives, as the user should read it: the
+ * book's file (Resources/Templates/…), or the theme's. */
+static const char *template_file(bk_edition *e, const char *name) {
+  /* Content files rendered as templates are named by their path. */
+  if (!strncmp(name, "Contents/", 9))
+    return name;
+  const char *dirs[] = {e->name, e->format, bk_format_alias(e), ""};
+  for (size_t i = 0; i < 4; i++) {
+    if (i == 2 && !dirs[2][0])
+      continue;
+    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s",
+                                   dirs[i], dirs[i][0] ? "/" : "", name);
+    struct stat st;
+    if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+      return rel;
+  }
+  return arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
+}
+
+/* Reports a template error once per template, at the place the user
+ * wrote it: a template file, or the config value or label a template
+ * string came from. */
+static void report_tpl_diag(bk_edition *e, const tpl_diag *d) {
+  e->errors++;
+  if (tpl_map_get_str(e->failed, d->file, strlen(d->file), NULL))
+    return;
+  tpl_map_set_str(e->a, e->failed,
+                  oc_arena_strndup(e->a, d->file, strlen(d->file)),
+                  tpl_bool(true));
+  tpl_value at;
+  if (tpl_map_get_str(e->origins, d->file, strlen(d->file), &at)) {
+    const bk_origin *o = &e->origin_list[at.u.i];
+    oc_report(e->rep, OC_ERROR, o->file, o->line, o->col, "in %s: %s",
+              o->what, d->message);
+    return;
+  }
+  oc_report(e->rep, OC_ERROR, template_file(e, d->file), d->line, d->col,
+            "%s", d->message);
+}
+
+const char *bk_render(bk_edition *e, const char *name, tpl_value data,
+                      size_t *len) {
+  char *out = NULL;
+  size_t n = 0;
+  tpl_diag diag;
+  memset(&diag, 0, sizeof diag);
+  if (tpl_map_get_str(e->failed, name, strlen(name), NULL)) {
+    e->errors++; /* reported the first time */
+    return NULL;
+  }
+  if (tpl_render(e->env, name, data, &out, &n, &diag) != 0) {
+    report_tpl_diag(e, &diag);
+    return NULL;
+  }
+  char *s = oc_arena_strndup(e->a, out, n);
+  free(out);
+  if (len)
+    *len = n;
+  return s;
+}
+
+bool bk_has_template(bk_edition *e, const char *name) {
+  /* Asked once per code block and figure: remember the answers, which
+   * cannot change during a publish. */
+  tpl_value known;
+  if (tpl_map_get_str(e->tpl_exists, name, strlen(name), &known))
+    return known.u.b;
+  const tpl_template *t;
+  tpl_diag diag;
+  /* A template that exists but does not parse counts as existing: the
+   * render that follows reports its error. */
+  int r = tpl_env_find(e->env, name, strlen(name), &t, &diag);
+  tpl_map_set_str(e->a, e->tpl_exists,
+                  oc_arena_strndup(e->a, name, strlen(name)),
+                  tpl_bool(r != 0));
+  return r != 0;
+}
+
+/* Renders a template given as text (a label, a book string), compiling
+ * each distinct text once; `o` says where the text comes from, for error
+ * messages. Plain text is returned as it is. A text that failed once gives
+ * NULL without a second message. */
+static const char *render_text(bk_edition *e, const char *text,
+                               tpl_value data, const bk_origin *o) {
+  if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
+    return text;
+  tpl_value name;
+  if (!tpl_map_get_str(e->text_cache, text, strlen(text), &name)) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "@string/%zu", e->label_seq++);
+    tpl_loader_add_string(e->loader, buf, text, strlen(text));
+    name = bk_s(e, buf);
+    tpl_map_set_str(e->a, e->text_cache, text, name);
+    if (e->norigins == e->corigins) {
+      size_t cap = e->corigins ? e->corigins * 2 : 16;
+      bk_origin *n = oc_arena_alloc(e->a, cap * sizeof *n);
+      if (e->norigins)
+        memcpy(n, e->origin_list, e->norigins * sizeof *n);
+      e->origin_list = n;
+      e->corigins = cap;
+    }
+    e->origin_list[e->norigins] = *o;
+    tpl_map_set_str(e->a, e->origins, name.u.s,
+                    tpl_int((int64_t)e->norigins++));
+  }
+  if (tpl_map_get_str(e->failed, name.u.s, name.len, NULL))
+    return NULL;
+  return bk_render(e, name.u.s, data, NULL);
+}
+
+/* The origin of label `name` of the book's language. */
+static bk_origin label_origin(bk_edition *e, const char *name, int level) {
+  const char *lang = bk_get_str(e->a, e->book, "language", "en");
+  const char *file = arena_printf(e->a, "labels.%s.yml", lang);
+  const char *rel = arena_printf(e->a, "Resources/Translations/%s", file);
+  struct stat st;
+  if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+    file = rel;
+  bk_origin o = {file, 0, 0,
+                 level ? arena_printf(e->a, "label '%s' (level %d)", name,
+                                      level)
+                       : arena_printf(e->a, "label '%s'", name)};
+  /* In the book's own file, point at the line that defines the label. */
+  if (file == rel) {
+    size_t len;
+    char *text =
+        oc_read_file(arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
+    size_t kl = strlen(name);
+    unsigned line = 1;
+    for (char *p = text; p && *p; line++) {
+      char *q = p;
+      while (*q == ' ' || *q == '\t')
+        q++;
+      if (!strncmp(q, name, kl) && q[kl] == ':') {
+        o.line = line;
+        o.col = (unsigned)(q - p) + 1;
+        break;
+      }
+      p = strchr(p, '\n');
+      if (p)
+        p++;
+    }
+    free(text);
+  }
+  return o;
+}
+
+const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
+  tpl_value t = bk_get(e->labels, name);
+  if (t.type == TPL_LIST)
+    t = t.u.list->len ? t.u.list->items[0] : tpl_null();
+  if (t.type != TPL_STR)
+    return "";
+  bk_origin o = label_origin(e, name, 0);
+  const char *r =
+      render_text(e, oc_arena_strndup(e->a, t.u.s, t.len), vars, &o);
+  return r ? r : "";
+}
+
+const char *bk_title(bk_edition *e, const char *name) {
+  tpl_value t = bk_get(e->titles, name);
+  return t.type == TPL_STR ? oc_arena_strndup(e->a, t.u.s, t.len) : "";
+}
+
+/* ---- the app object ----------------------------------------------- */
+
+static bool app_call(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
+                     int argc, const tpl_value *argv, tpl_value *out) {
+  bk_edition *e = self->data;
+#define IS(s) (len == sizeof(s) - 1 && !memcmp(name, s, len))
+  if (IS("get")) {
+    tpl_value k = argc > 0 ? tpl_to_str(rt, argv[0]) : tpl_str("", 0);
+    const char *key = oc_arena_strndup(rt->arena, k.u.s, k.len);
+    if (!strcmp(key, "publishing.items"))
+      *out = e->items_list;
+    else if (!strcmp(key, "publishing.list.images"))
+      *out = e->figures;
+    else if (!strcmp(key, "publishing.list.tables"))
+      *out = e->tables;
+    else if (!strcmp(key, "publishing.edition") ||
+             !strcmp(key, "publishing.edition.id"))
+      *out = tpl_str(e->name, strlen(e->name));
+    else if (!strcmp(key, "publishing.book.slug")) {
+      tpl_value t = bk_get(e->book, "title");
+      const char *s = t.type == TPL_STR
+                          ? bk_slug(e->slugger, rt->arena, t.u.s, t.len)
+                          : "book";
+      *out = tpl_str(s, strlen(s));
+    } else if (!strcmp(key, "app.version"))
+      *out = tpl_cstr(OCTAVO_VERSION);
+    else if (!strcmp(key, "app.name"))
+      *out = tpl_cstr("Octavo");
+    else
+      *out = tpl_null();
+    return true;
+  }
+  if (IS("getLabel")) {
+    tpl_value k = argc > 0 ? tpl_to_str(rt, argv[0]) : tpl_str("", 0);
+    const char *key = oc_arena_strndup(rt->arena, k.u.s, k.len);
+    const char *s = bk_label(e, key, argc > 1 ? argv[1] : tpl_null());
+    *out = tpl_safe_str(s, strlen(s));
+    return true;
+  }
+  if (IS("getTitle")) {
+    tpl_value k = argc > 0 ? tpl_to_str(rt, argv[0]) : tpl_str("", 0);
+    const char *key = oc_arena_strndup(rt->arena, k.u.s, k.len);
+    const char *s = bk_title(e, key);
+    *out = tpl_str(s, strlen(s));
+    return true;
+  }
+  if (IS("getVersion")) {
+    *out = tpl_cstr(OCTAVO_VERSION);
+    return true;
+  }
+  if (IS("edition") || IS("book")) {
+    tpl_value src = IS("edition") ? e->edition : e->book;
+    tpl_value k = argc > 0 ? tpl_to_str(rt, argv[0]) : tpl_str("", 0);
+    *out = tpl_null();
+    if (src.type == TPL_MAP)
+      tpl_map_get(src.u.map, k, out);
+    return true;
+  }
+#undef IS
+  return false;
+}
+
+static bool app_attr(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
+                     tpl_value *out) {
+  (void)rt;
+  (void)self;
+  if (len == 7 && !memcmp(name, "version", 7)) {
+    *out = tpl_cstr(OCTAVO_VERSION);
+    return true;
+  }
+  return false;
+}
+
+static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL,
+                                        app_call};
+
+/* ---- environment ---------------------------------------------------- */
+
+static bool is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Adds a folder of the book's templates, unless it is a link that leads
+ * out of the book (then an error: a book cannot make publish read files
+ * elsewhere). */
+static void add_template_dir(bk_edition *e, const char *rel) {
+  const char *p = arena_printf(e->a, "%s/Resources/Templates%s%s", e->book_dir,
+                               rel[0] ? "/" : "", rel);
+  if (!is_dir(p))
+    return;
+  char *real = realpath(p, NULL);
+  size_t bl = strlen(e->book_dir);
+  bool inside = real && !strncmp(real, e->book_dir, bl) && real[bl] == '/';
+  free(real);
+  if (!inside) {
+    oc_report(e->rep, OC_ERROR,
+              arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "",
+                           rel),
+              0, 0, "a symbolic link that leads out of the book's folder");
+    e->errors++;
+    return;
+  }
+  tpl_loader_add_dir(e->loader, p);
+}
+
+static void find_custom_css(bk_edition *e) {
+  const char *dirs[] = {e->name, e->format, bk_format_alias(e), ""};
+  for (size_t i = 0; i < 4; i++) {
+    if (i == 2 && !dirs[2][0])
+      continue;
+    const char *rel = arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
+                                   dirs[i], dirs[i][0] ? "/" : "");
+    bool missing = false;
+    const char *p = bk_book_path(e, "", rel, "config.yml", 0, 0, &missing);
+    if (p) {
+      e->custom_css = p;
+      return;
+    }
+  }
+}
+
+static int setup_env(bk_edition *e) {
+  e->env = tpl_env_new();
+  tpl_env_set_autoescape(e->env, TPL_ESC_NONE);
+  /* Reproducible: `random` is seeded from the book, not the clock. */
+  tpl_value title = bk_get(e->book, "title");
+  tpl_env_set_random_seed(
+      e->env, title.type == TPL_STR ? tpl_hash_bytes(title.u.s, title.len) : 1);
+  /* Reproducible builds: SOURCE_DATE_EPOCH fixes "now" (the date a book
+   * without publication_date prints). */
+  const char *sde = getenv("SOURCE_DATE_EPOCH");
+  if (sde && *sde) {
+    char *end;
+    long long t = strtoll(sde, &end, 10);
+    if (!*end && t >= 0)
+      tpl_env_set_now(e->env, (int64_t)t);
+  }
+  e->loader = tpl_loader_new(e->env);
+  add_template_dir(e, e->name);
+  add_template_dir(e, e->format);
+  if (bk_format_alias(e)[0])
+    add_template_dir(e, bk_format_alias(e));
+  add_template_dir(e, "");
+  tpl_env_add_source(e->env, (tpl_source){theme_find, &e->theme});
+  e->app = tpl_obj_value(e->a, &app_class, e);
+  tpl_env_set_global(e->env, "app", e->app);
+  tpl_env_set_global(e->env, "book", e->book);
+  tpl_env_set_global(e->env, "edition", e->edition);
+  find_custom_css(e);
+  tpl_env_set_global(e->env, "has_custom_css", tpl_bool(e->custom_css));
+  tpl_env_set_global(e->env, "root", tpl_cstr(""));
+  return 0;
+}
+
+/* The place of a config value, for messages about its template. */
+static bk_origin value_origin(bk_edition *e, const char *path) {
+  bk_pos pos = {"config.yml", 0, 0};
+  bk_config_where(e->cfg, path, &pos);
+  bk_origin o = {pos.file ? pos.file : "config.yml", pos.line, pos.col,
+                 arena_printf(e->a, "the template in %s", path)};
+  return o;
+}
+
+/* Renders the book's string values (and those one level down) as
+ * templates, as Easybook did: `title: "{{ book.author }}'s diary"`. */
+static void render_book_strings(bk_edition *e) {
+  tpl_value raw = e->book;
+  if (raw.type != TPL_MAP)
+    return;
+  tpl_map *m = tpl_map_new(e->a, raw.u.map->len);
+  for (size_t i = 0; i < raw.u.map->len; i++) {
+    tpl_map_entry *en = &raw.u.map->entries[i];
+    tpl_value v = en->val;
+    const char *key = en->key.type == TPL_STR
+                          ? oc_arena_strndup(e->a, en->key.u.s, en->key.len)
+                          : "";
+    bool skip = !strcmp(key, "contents") || !strcmp(key, "editions");
+    if (!skip && v.type == TPL_STR) {
+      const char *text = oc_arena_strndup(e->a, v.u.s, v.len);
+      bk_origin o = value_origin(e, arena_printf(e->a, "book.%s", key));
+      const char *r = render_text(e, text, tpl_null(), &o);
+      if (r)
+        v = bk_s(e, r);
+    } else if (!skip && v.type == TPL_MAP) {
+      tpl_map *sub = tpl_map_new(e->a, v.u.map->len);
+      for (size_t j = 0; j < v.u.map->len; j++) {
+        tpl_map_entry *se = &v.u.map->entries[j];
+        tpl_value sv = se->val;
+        if (sv.type == TPL_STR) {
+          const char *sk =
+              se->key.type == TPL_STR
+                  ? oc_arena_strndup(e->a, se->key.u.s, se->key.len)
+                  : "";
+          bk_origin o =
+              value_origin(e, arena_printf(e->a, "book.%s.%s", key, sk));
+          const char *r = render_text(
+              e, oc_arena_strndup(e->a, sv.u.s, sv.len), tpl_null(), &o);
+          if (r)
+            sv = bk_s(e, r);
+        }
+        tpl_map_set(e->a, sub, se->key, sv);
+      }
+      v = tpl_map_value(sub);
+    }
+    tpl_map_set(e->a, m, en->key, v);
+  }
+  e->book = tpl_map_value(m);
+  tpl_env_set_global(e->env, "book", e->book);
+}
+
+/* ---- items ---------------------------------------------------------- */
+
+static const char *const builtin_elements[] = {
+    "acknowledgement", "afterword", "appendix",     "author",  "chapter",
+    "conclusion",      "cover",     "dedication",   "edition", "epilogue",
+    "foreword",        "glossary",  "introduction", "license", "lof",
+    "lot",             "part",      "preface",      "prologue", "title",
+    "toc"};
+
+static bool is_builtin(const char *el) {
+  for (size_t i = 0; i < sizeof builtin_elements / sizeof *builtin_elements;
+       i++)
+    if (!strcmp(builtin_elements[i], el))
+      return true;
+  return false;
+}
+
+/* Levenshtein distance, for "did you mean"; long words are not compared. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 40 || lb > 40)
+    return 99;
+  size_t row[41];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The built-in element a misspelt name most likely meant, or NULL. */
+static const char *nearest_element(const char *el) {
+  const char *best = NULL;
+  size_t best_d = strlen(el) <= 4 ? 1 : 2;
+  for (size_t i = 0; i < sizeof builtin_elements / sizeof *builtin_elements;
+       i++) {
+    size_t d = edit_distance(el, builtin_elements[i]);
+    if (d <= best_d && (!best || d < best_d)) {
+      best = builtin_elements[i];
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+static bool has_default_content(const char *el) {
+  return !strcmp(el, "edition") || !strcmp(el, "license") ||
+         !strcmp(el, "title");
+}
+
+/* What a label template sees as `item`: the item's config plus `level`
+ * and `counters` (counters[0] is the item's number). */
+static tpl_value label_vars(bk_edition *e, bk_item *it, int level,
+                            const int counters[6]) {
+  tpl_map *item = tpl_map_new(e->a, 8);
+  if (it->config.type == TPL_MAP)
+    for (size_t i = 0; i < it->config.u.map->len; i++)
+      tpl_map_set(e->a, item, it->config.u.map->entries[i].key,
+                  it->config.u.map->entries[i].val);
+  tpl_map_set_str(e->a, item, "number", bk_s(e, it->number));
+  tpl_map_set_str(e->a, item, "level", tpl_int(level));
+  tpl_list *c = tpl_list_new(e->a, 6);
+  c->items[0] = bk_s(e, it->number);
+  for (int i = 1; i < 6; i++)
+    c->items[i] = tpl_int(counters ? counters[i] : 0);
+  tpl_map_set_str(e->a, item, "counters", tpl_list_value(c));
+  tpl_map *vars = tpl_map_new(e->a, 2);
+  tpl_map_set_str(e->a, vars, "item", tpl_map_value(item));
+  return tpl_map_value(vars);
+}
+
+typedef struct item_ctx {
+  bk_edition *e;
+  bk_item *it;
+} item_ctx;
+
+static bool labelled(bk_edition *e, const char *what) {
+  return bk_list_has(bk_get(e->edition, "labels"), what);
+}
+
+static const char *hook_heading_label(void *user, int level,
+                                      const int counters[6]) {
+  item_ctx *c = user;
+  if (!labelled(c->e, c->it->element))
+    return "";
+  tpl_value t = bk_get(c->e->labels, c->it->element);
+  if (t.type == TPL_LIST)
+    t = (size_t)(level - 1) < t.u.list->len ? t.u.list->items[level - 1]
+                                             : tpl_null();
+  else if (level != 1)
+    t = tpl_null();
+  if (t.type != TPL_STR)
+    return "";
+  const char *text = oc_arena_strndup(c->e->a, t.u.s, t.len);
+  bk_origin o = label_origin(c->e, c->it->element, level);
+  const char *r =
+      render_text(c->e, text, label_vars(c->e, c->it, level, counters), &o);
+  return r ? r : "";
+}
+
+static tpl_value element_vars(bk_edition *e, bk_item *it) {
+  tpl_map *el = tpl_map_new(e->a, 2);
+  tpl_map_set_str(e->a, el, "number", bk_s(e, it->number));
+  tpl_map_set_str(e->a, el, "element", bk_s(e, it->element));
+  return tpl_map_value(el);
+}
+
+static const char *numbered_label(item_ctx *c, const char *what, int n) {
+  if (!labelled(c->e, what))
+    return "";
+  tpl_map *item = tpl_map_new(c->e->a, 2);
+  tpl_map_set_str(c->e->a, item, "number", tpl_int(n));
+  tpl_map *vars = tpl_map_new(c->e->a, 2);
+  tpl_map_set_str(c->e->a, vars, "item", tpl_map_value(item));
+  tpl_map_set_str(c->e->a, vars, "element", element_vars(c->e, c->it));
+  return bk_label(c->e, what, tpl_map_value(vars));
+}
+
+static const char *hook_figure_label(void *user, int n) {
+  return numbered_label(user, "figure", n);
+}
+static const char *hook_table_label(void *user, int n) {
+  return numbered_label(user, "table", n);
+}
+
+static const char *render_block(item_ctx *c, const char *tpl, tpl_map *item) {
+  bk_edition *e = c->e;
+  if (!bk_has_template(e, tpl))
+    return NULL;
+  tpl_map *vars = tpl_map_new(e->a, 2);
+  tpl_map_set_str(e->a, vars, "item", tpl_map_value(item));
+  tpl_map_set_str(e->a, vars, "element", element_vars(e, c->it));
+  return bk_render(e, tpl, tpl_map_value(vars), NULL);
+}
+
+static const char *hook_figure_html(void *user, const bk_md_figure *f,
+                                    const char *inner) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  tpl_map *m = tpl_map_new(e->a, 8);
+  bk_set(e, m, "align", bk_s(e, f->align));
+  bk_set(e, m, "caption", bk_html(e, f->caption));
+  bk_set(e, m, "content", bk_html(e, inner));
+  bk_set(e, m, "label", bk_html(e, f->label));
+  bk_set(e, m, "number", tpl_int(f->number));
+  bk_set(e, m, "slug", bk_s(e, f->id));
+  return render_block(c, "figure.twig", m);
+}
+
+static const char *hook_table_html(void *user, const bk_md_table *t,
+                                   const char *inner) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  tpl_map *m = tpl_map_new(e->a, 8);
+  bk_set(e, m, "caption", bk_html(e, t->caption));
+  bk_set(e, m, "content", bk_html(e, inner));
+  bk_set(e, m, "label", bk_html(e, t->label));
+  bk_set(e, m, "number", tpl_int(t->number));
+  bk_set(e, m, "slug", bk_s(e, t->id));
+  return render_block(c, "table.twig", m);
+}
+
+static const char *hook_code_html(void *user, const char *lang,
+                                  const char *inner) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  tpl_map *m = tpl_map_new(e->a, 4);
+  bk_set(e, m, "content", bk_html(e, inner));
+  bk_set(e, m, "language", bk_s(e, lang ? lang : ""));
+  bk_set(e, m, "number", tpl_cstr(""));
+  bk_set(e, m, "slug", tpl_cstr(""));
+  return render_block(c, "code.twig", m);
+}
+
+static const char *hook_admonition_label(void *user, const char *kind) {
+  item_ctx *c = user;
+  return bk_label(c->e, arena_printf(c->e->a, "admonition_%s", kind),
+                  tpl_null());
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The item's source text: its content file (rendered first when it ends
+ * in .twig), or the theme's default content for edition, license, title. */
+static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
+                       size_t *len) {
+  *src = NULL;
+  *len = 0;
+  tpl_value content = bk_get(it->config, "content");
+  char path[64];
+  snprintf(path, sizeof path, "book.contents.%zu.content", i);
+  if (content.type == TPL_STR && content.len) {
+    const char *rel = oc_arena_strndup(e->a, content.u.s, content.len);
+    bk_pos pos = {"config.yml", 0, 0};
+    bk_config_where(e->cfg, path, &pos);
+    bool missing = false;
+    const char *abs =
+        bk_book_path(e, "Contents", rel, pos.file, pos.line, pos.col, &missing);
+    if (!abs) {
+      if (missing)
+        report_at(e, OC_ERROR, path, "content file 'Contents/%s' not found",
+                  rel);
+      else
+        e->errors++;
+      return -1;
+    }
+    size_t n;
+    char *text = oc_read_file(abs, &n);
+    if (!text) {
+      report_at(e, OC_ERROR, path, "cannot read 'Contents/%s': %s", rel,
+                strerror(errno));
+      return -1;
+    }
+    it->file = arena_printf(e->a, "Contents/%s", rel);
+    const char *s = oc_arena_strndup(e->a, text, n);
+    free(text);
+    if (ends_with(rel, ".twig")) {
+      tpl_loader_add_string(e->loader, it->file, s, n);
+      tpl_map *vars = tpl_map_new(e->a, 2);
+      tpl_map_set_str(e->a, vars, "item", it->config);
+      s = bk_render(e, it->file, tpl_map_value(vars), &n);
+      if (!s)
+        return -1;
+    }
+    *src = s;
+    *len = n;
+    return 0;
+  }
+  if (has_default_content(it->element)) {
+    const char *name = arena_printf(e->a, "@content/%s.md.twig", it->element);
+    if (!bk_has_template(e, name))
+      return 0;
+    tpl_map *vars = tpl_map_new(e->a, 2);
+    tpl_map_set_str(e->a, vars, "item", it->config);
+    *src = bk_render(e, name, tpl_map_value(vars), len);
+    it->file = arena_printf(e->a, "(the theme's %s.md.twig)", it->element);
+    return *src ? 0 : -1;
+  }
+  return 0;
+}
+
+static tpl_map *toc_entry(bk_edition *e, int level, const char *title,
+                          const char *label, const char *slug) {
+  tpl_map *m = tpl_map_new(e->a, 6);
+  bk_set(e, m, "level", tpl_int(level));
+  bk_set(e, m, "title", bk_html(e, title));
+  bk_set(e, m, "slug", bk_s(e, slug));
+  bk_set(e, m, "label", bk_html(e, label));
+  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", slug)));
+  return m;
+}
+
+static int load_item(bk_edition *e, bk_item *it, size_t i) {
+  char path[64];
+  snprintf(path, sizeof path, "book.contents.%zu.element", i);
+  if (!is_builtin(it->element) &&
+      !bk_has_template(e, arena_printf(e->a, "%s.twig", it->element))) {
+    const char *near = nearest_element(it->element);
+    if (near)
+      report_at(e, OC_ERROR, path,
+                "unknown element '%s' (did you mean '%s'?)", it->element,
+                near);
+    else
+      report_at(e, OC_ERROR, path,
+                "unknown element '%s': a book's own element needs a "
+                "template '%s.twig' for the %s format, in "
+                "Resources/Templates/ or Resources/Templates/%s/",
+                it->element, it->element, e->format, e->format);
+    return -1;
+  }
+  const char *src;
+  size_t len;
+  if (item_source(e, it, i, &src, &len) != 0)
+    return -1;
+  item_ctx c = {e, it};
+  bk_md_options mo;
+  memset(&mo, 0, sizeof mo);
+  mo.file = it->file ? it->file : "config.yml";
+  mo.first_line = 1;
+  mo.id_prefix = it->number[0] ? it->number : it->element;
+  mo.images_base_dir =
+      bk_get_str(e->a, e->edition, "images_base_dir", "images/");
+  mo.extract_title = true;
+  mo.backref_label = bk_label(e, "back_to_text", tpl_null());
+  mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
+  /* a pdf edition sets notes at the foot of their pages unless its
+     `footnotes: end` keeps them at the end of each item */
+  mo.page_notes = !strcmp(e->format, "pdf") &&
+                  strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"),
+                         "end") != 0;
+  mo.ids = e->ids;
+  mo.slugger = e->slugger;
+  mo.report = e->rep;
+  mo.hooks = (bk_md_hooks){&c,
+                           hook_heading_label,
+                           hook_figure_label,
+                           hook_table_label,
+                           hook_figure_html,
+                           hook_table_html,
+                           hook_code_html,
+                           hook_admonition_label};
+  memset(&it->md, 0, sizeof it->md);
+  if (src) {
+    if (bk_md_render(e->a, src, len, &mo, &it->md) != 0) {
+      e->errors++;
+      return -1;
+    }
+    it->content = it->md.html;
+  } else {
+    it->content = "";
+  }
+  /* Title: the entry's, else the leading H1, else the default. */
+  tpl_value t = bk_get(it->config, "title");
+  if (t.type == TPL_STR || t.type == TPL_INT || t.type == TPL_FLOAT)
+    it->title = bk_scalar(e->a, t, "");
+  else if (it->md.title)
+    it->title = it->md.title;
+  else
+    it->title = bk_title(e, it->element);
+  /* Label: only for elements listed in the edition's labels. */
+  it->label = "";
+  if (labelled(e, it->element)) {
+    const char *l = hook_heading_label(&c, 1, NULL);
+    it->label = l ? l : "";
+  }
+  if (it->md.title_id)
+    it->slug = it->md.title_id;
+  else {
+    const char *base = it->title[0]
+                           ? bk_slug(e->slugger, e->a, it->title,
+                                     strlen(it->title))
+                           : "";
+    it->slug = bk_idset_unique(e->ids, base[0] ? base : it->element);
+  }
+  /* TOC: the item's headings; an item without any gets one entry. */
+  /* TOC: the item's headings, its title first: the leading H1 when the
+   * content has one, else an entry made of its title and label. */
+  size_t n = it->md.nheadings;
+  size_t extra = it->md.title ? 0 : 1;
+  it->toc = tpl_list_new(e->a, n + extra);
+  if (extra)
+    it->toc->items[0] =
+        tpl_map_value(toc_entry(e, 1, it->title, it->label, it->slug));
+  for (size_t k = 0; k < n; k++) {
+    const bk_md_heading *h = &it->md.headings[k];
+    bool title = k == 0 && it->md.title;
+    it->toc->items[k + extra] = tpl_map_value(
+        toc_entry(e, h->level, title ? it->title : h->title,
+                  title ? it->label : h->label, title ? it->slug : h->id));
+  }
+  return 0;
+}
+
+/* An entry of app.get('publishing.list.images'|'…tables'): the figure or
+ * table as `item`, the item that holds it as `element`. */
+static tpl_value float_entry(bk_edition *e, tpl_map *holder, int number,
+                             const char *id, const char *caption,
+                             const char *label) {
+  tpl_map *m = tpl_map_new(e->a, 6);
+  bk_set(e, m, "number", tpl_int(number));
+  bk_set(e, m, "slug", bk_s(e, id));
+  bk_set(e, m, "caption", bk_html(e, caption));
+  bk_set(e, m, "label", bk_html(e, label));
+  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", id)));
+  tpl_map *pair = tpl_map_new(e->a, 2);
+  bk_set(e, pair, "item", tpl_map_value(m));
+  bk_set(e, pair, "element", tpl_map_value(holder));
+  return tpl_map_value(pair);
+}
+
+static void build_records(bk_edition *e) {
+  tpl_list *items = tpl_list_new(e->a, e->nitems);
+  tpl_list *figs = tpl_list_new(e->a, e->nitems);
+  tpl_list *tabs = tpl_list_new(e->a, e->nitems);
+  for (size_t i = 0; i < e->nitems; i++) {
+    bk_item *it = &e->items[i];
+    tpl_map *r = tpl_map_new(e->a, 10);
+    bk_set(e, r, "config", it->config);
+    bk_set(e, r, "title", bk_html(e, it->title));
+    bk_set(e, r, "label", bk_html(e, it->label));
+    bk_set(e, r, "slug", bk_s(e, it->slug));
+    bk_set(e, r, "content", bk_html(e, it->content));
+    bk_set(e, r, "toc", tpl_list_value(it->toc));
+    bk_set(e, r, "page_name", bk_s(e, it->page_name ? it->page_name : ""));
+    bk_set(e, r, "url", bk_s(e, arena_printf(e->a, "#%s", it->slug)));
+    it->record = r;
+    items->items[i] = tpl_map_value(r);
+    tpl_list *fl = tpl_list_new(e->a, it->md.nfigures);
+    for (size_t k = 0; k < it->md.nfigures; k++) {
+      const bk_md_figure *f = &it->md.figures[k];
+      fl->items[k] = float_entry(e, r, f->number, f->id, f->caption, f->label);
+    }
+    figs->items[i] = tpl_list_value(fl);
+    tpl_list *tl = tpl_list_new(e->a, it->md.ntables);
+    for (size_t k = 0; k < it->md.ntables; k++) {
+      const bk_md_table *t = &it->md.tables[k];
+      tl->items[k] = float_entry(e, r, t->number, t->id, t->caption, t->label);
+    }
+    tabs->items[i] = tpl_list_value(tl);
+  }
+  e->items_list = tpl_list_value(items);
+  e->figures = tpl_list_value(figs);
+  e->tables = tpl_list_value(tabs);
+}
+
+/* Warns about links to ids that no item defines. */
+static void check_links(bk_edition *e) {
+  for (size_t i = 0; i < e->nitems; i++) {
+    bk_item *it = &e->items[i];
+    for (size_t k = 0; k < it->md.nlinks; k++) {
+      const bk_md_ref *l = &it->md.links[k];
+      if (!l->target[0] || bk_idset_has(e->ids, l->target))
+        continue;
+      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
+                l->line, l->col,
+                "link to '#%s', which is not an id anywhere in the book",
+                l->target);
+    }
+  }
+}
+
+int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
+                    const char *name, const bk_options *opt,
+                    const oc_reporter *rep) {
+  memset(e, 0, sizeof *e);
+  e->a = oc_arena_new();
+  e->cfg = cfg;
+  e->book_dir = book_dir;
+  e->name = name;
+  e->opt = opt;
+  e->rep = rep;
+  e->book = bk_config_book(cfg);
+  e->edition = bk_config_edition(cfg, name);
+  e->format = bk_get_str(e->a, e->edition, "format", "");
+  char path[300];
+  const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
+  if (!bk_find_theme(theme, e->format, &e->theme)) {
+    snprintf(path, sizeof path, "book.editions.%s.theme", name);
+    report_at(e, OC_ERROR, path, "unknown theme '%s' (Octavo has: %s)", theme,
+              bk_theme_names());
+    return -1;
+  }
+  e->slugger = bk_slugger_new();
+  e->text_cache = tpl_map_new(e->a, 16);
+  e->tpl_exists = tpl_map_new(e->a, 16);
+  e->origins = tpl_map_new(e->a, 16);
+  e->failed = tpl_map_new(e->a, 4);
+  e->ids = bk_idset_new(e->a);
+  if (setup_env(e) != 0)
+    return -1;
+  const char *lang = bk_get_str(e->a, e->book, "language", "en");
+  bk_pos lang_pos = {"config.yml", 0, 0};
+  bk_config_where(cfg, "book.language", &lang_pos);
+  if (bk_i18n_load_at(e->a, book_dir, lang, &lang_pos, name, e->format, rep,
+                      &e->labels, &e->titles) != 0)
+    return -1;
+  render_book_strings(e);
+  return e->errors ? -1 : 0;
+}
+
+const char *bk_render_string(bk_edition *e, const char *text,
+                             const char *path) {
+  bk_origin o = value_origin(e, path);
+  return render_text(e, oc_arena_strndup(e->a, text, strlen(text)),
+                     tpl_null(), &o);
+}
+
+int bk_edition_load_items(bk_edition *e) {
+  /* Items. */
+  tpl_value contents = bk_get(e->book, "contents");
+  if (contents.type != TPL_LIST || !contents.u.list->len) {
+    report_at(e, OC_ERROR, "book", "the book has no contents: list its "
+                                   "chapters under 'contents:'");
+    return -1;
+  }
+  e->nitems = contents.u.list->len;
+  e->items = oc_arena_calloc(e->a, e->nitems, sizeof *e->items);
+  int rc = 0;
+  for (size_t i = 0; i < e->nitems; i++) {
+    bk_item *it = &e->items[i];
+    it->config = contents.u.list->items[i];
+    it->element = bk_get_str(e->a, it->config, "element", "");
+    it->number = bk_get_str(e->a, it->config, "number", "");
+    if (load_item(e, it, i) != 0)
+      rc = -1;
+  }
+  if (rc != 0 || e->errors)
+    return -1;
+  check_links(e);
+  build_records(e);
+  return 0;
+}
+
+void bk_edition_free(bk_edition *e) {
+  if (e->env)
+    tpl_env_free(e->env);
+  if (e->slugger)
+    bk_slugger_free(e->slugger);
+  if (e->a)
+    oc_arena_free(e->a);
+  memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,788 @@
+/* publish: the writer's command. Creates books, publishes their editions,
+ * lists them, and writes starter style sheets. Exit codes: 0 success, 1 a
+ * problem in the book, 2 bad usage. */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "book.h"
+
+#ifndef OCTAVO_VERSION
+#define OCTAVO_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: publish BOOK_DIR [EDITION...] [--configuration JSON] [--strict]\n"
+    "               [--no-scripts] [--xhtml] [-q | -v]\n"
+    "       publish --list BOOK_DIR\n"
+    "       publish new TITLE [--dir DIR]\n"
+    "       publish customize BOOK_DIR EDITION\n"
+    "       publish --help | --version\n";
+
+static const char help_text[] =
+    "Publishes a book written in Markdown (Easybook's format) as HTML,\n"
+    "a website, EPUB or PDF.\n"
+    "\n"
+    "  publish BOOK_DIR [EDITION...]   publish the editions named (all\n"
+    "                                  editions with a format when none is)\n"
+    "                                  into BOOK_DIR/Output/<edition>/\n"
+    "  publish --list BOOK_DIR         list the book's editions\n"
+    "  publish new TITLE [--dir DIR]   create a new book in DIR (default: .)\n"
+    "  publish customize BOOK_DIR EDITION\n"
+    "                                  write a starter style.css for EDITION\n"
+    "\n"
+    "options:\n"
+    "  --configuration JSON  override config.yml values, e.g.\n"
+    "                        '{\"book\": {\"title\": \"Draft\"}}'\n"
+    "  --strict              treat warnings as errors\n"
+    "  --no-scripts          do not run before_publish/after_publish\n"
+    "                        (for books you do not trust)\n"
+    "  --xhtml               pdf editions: also write book.xhtml, theme.css\n"
+    "                        and style.css beside book.pdf, the document and\n"
+    "                        style sheets the typesetter read (for themes)\n"
+    "  -q, --quiet           print errors only\n"
+    "  -v, --verbose         print what is done and how long it takes\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 success, 1 a problem in the book, 2 bad usage.\n"
+    "The user guide: docs/guide/ (published by `make demo`).\n";
+
+static int usage(const char *msg) {
+  if (msg)
+    fprintf(stderr, "publish: %s\n", msg);
+  fputs(usage_text, stderr);
+  return 2;
+}
+
+/* ---- reporting ------------------------------------------------------ */
+
+typedef struct report_state {
+  bool strict;
+  int verbosity;
+  unsigned errors, warnings;
+  unsigned usage_errors; /* errors in the --configuration argument */
+  /* Warnings already printed: each edition reads the same contents, and a
+   * broken link is one problem however many editions are published. */
+  uint64_t *seen;
+  size_t nseen, cseen;
+} report_state;
+
+/* True when this warning was printed before (and remembers it). */
+static bool seen_before(report_state *st, const char *file, unsigned line,
+                        unsigned col, const char *msg) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  const char *parts[] = {file ? file : "", msg};
+  for (size_t k = 0; k < 2; k++)
+    for (const char *c = parts[k]; *c; c++)
+      h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+  h = (h ^ line) * 0x100000001b3ULL;
+  h = (h ^ col) * 0x100000001b3ULL;
+  for (size_t i = 0; i < st->nseen; i++)
+    if (st->seen[i] == h)
+      return true;
+  if (st->nseen == st->cseen) {
+    size_t cap = st->cseen ? st->cseen * 2 : 32;
+    uint64_t *n = realloc(st->seen, cap * sizeof *n);
+    if (!n)
+      return false;
+    st->seen = n;
+    st->cseen = cap;
+  }
+  st->seen[st->nseen++] = h;
+  return false;
+}
+
+static void print_diag(void *user, oc_severity sev, const char *file,
+                       unsigned line, unsigned col, const char *msg) {
+  report_state *st = user;
+  if (sev == OC_WARNING && st->strict)
+    sev = OC_ERROR;
+  if (sev != OC_ERROR && seen_before(st, file, line, col, msg))
+    return;
+  if (sev == OC_ERROR)
+    st->errors++;
+  if (sev == OC_ERROR && file && !strcmp(file, "--configuration"))
+    st->usage_errors++;
+  else if (sev == OC_WARNING)
+    st->warnings++;
+  if (sev != OC_ERROR && st->verbosity < 0)
+    return;
+  const char *kind = sev == OC_ERROR     ? "error"
+                     : sev == OC_WARNING ? "warning"
+                                         : "note";
+  if (file && line && col)
+    fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col, kind, msg);
+  else if (file && line)
+    fprintf(stderr, "%s:%u: %s: %s\n", file, line, kind, msg);
+  else if (file)
+    fprintf(stderr, "%s: %s: %s\n", file, kind, msg);
+  else
+    fprintf(stderr, "publish: %s: %s\n", kind, msg);
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- scripts -------------------------------------------------------- */
+
+/* Runs before_publish or after_publish (a string or a list of strings,
+ * rendered as templates) in the book's folder. */
+static int run_scripts(bk_edition *e, const char *which) {
+  tpl_value v = bk_get(e->edition, which);
+  size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
+  for (size_t i = 0; i < n; i++) {
+    tpl_value c = v.type == TPL_LIST ? v.u.list->items[i] : v;
+    if (c.type != TPL_STR)
+      continue;
+    if (e->opt->no_scripts) {
+      oc_report(e->rep, OC_NOTE, "config.yml", 0, 0,
+                "not running %s of edition '%s' (--no-scripts)", which,
+                e->name);
+      return 0;
+    }
+    char path[300];
+    if (v.type == TPL_LIST)
+      snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which,
+               i);
+    else
+      snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
+    bk_pos pos = {"config.yml", 0, 0};
+    bk_config_where(e->cfg, path, &pos);
+    const char *cmd =
+        bk_render_string(e, oc_arena_strndup(e->a, c.u.s, c.len), path);
+    if (!cmd)
+      return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+      oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
+                "cannot run %s: %s", which, strerror(errno));
+      return -1;
+    }
+    if (pid == 0) {
+      if (chdir(e->book_dir) != 0)
+        _exit(127);
+      execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+      _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+      ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      if (WIFEXITED(status))
+        oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
+                  "the %s script of edition '%s' failed (exit status %d): %s",
+                  which, e->name, WEXITSTATUS(status), cmd);
+      else
+        oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
+                  "the %s script of edition '%s' was killed by signal %d: %s",
+                  which, e->name,
+                  WIFSIGNALED(status) ? WTERMSIG(status) : 0, cmd);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- publishing ----------------------------------------------------- */
+
+/* Where config.yml gives edition `name` its format, for messages. */
+static bk_pos format_pos(const bk_config *cfg, const char *name) {
+  char path[300];
+  bk_pos pos = {"config.yml", 0, 0};
+  snprintf(path, sizeof path, "book.editions.%s.format", name);
+  bk_config_where(cfg, path, &pos);
+  return pos;
+}
+
+static bool format_supported(const char *f) {
+  return !strcmp(f, "html") || !strcmp(f, "html_chunked") ||
+         !strcmp(f, "epub") || !strcmp(f, "mobi") || !strcmp(f, "pdf");
+}
+
+static int publish_edition(bk_config *cfg, const char *book_dir,
+                           const char *name, const bk_options *opt,
+                           oc_reporter *rep, report_state *st) {
+  double t0 = now_seconds();
+  unsigned errors_before = st->errors;
+  bk_edition e;
+  int rc = -1;
+  bk_out out = {0};
+  if (bk_edition_init(&e, cfg, book_dir, name, opt, rep) != 0)
+    goto done;
+  if (run_scripts(&e, "before_publish") != 0)
+    goto done;
+  if (bk_edition_load_items(&e) != 0 || st->errors != errors_before)
+    goto done;
+  if (opt->verbosity > 0)
+    printf("%s: read %zu items in %.3f s\n", name, e.nitems,
+           now_seconds() - t0);
+  if (bk_out_begin(&e, &out) != 0)
+    goto done;
+  int w = !strcmp(e.format, "html")           ? bk_write_html(&e, &out)
+          : !strcmp(e.format, "html_chunked") ? bk_write_html_chunked(&e, &out)
+          : !strcmp(e.format, "pdf")          ? bk_write_pdf(&e, &out)
+                                              : bk_write_epub(&e, &out);
+  if (w != 0 || st->errors != errors_before) {
+    bk_out_abort(&out);
+    goto done;
+  }
+  if (bk_out_commit(&e, &out) != 0)
+    goto done;
+  /* after_publish sees the new output; when it fails, the edition counts
+   * as not published and the previous output comes back. */
+  if (run_scripts(&e, "after_publish") != 0) {
+    bk_out_rollback(&e, &out);
+    goto done;
+  }
+  bk_out_finish(&out);
+  if (opt->verbosity >= 0)
+    printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format,
+           name, now_seconds() - t0);
+  rc = 0;
+done:
+  if (out.tmp_dir)
+    bk_out_abort(&out);
+  bk_out_finish(&out);
+  if (rc != 0 && opt->verbosity >= 0)
+    fprintf(stderr, "publish: edition '%s' was not published%s\n", name,
+            out.final_dir ? "; the previous output is left as it was" : "");
+  bk_edition_free(&e);
+  return rc;
+}
+
+/* The book folder made absolute and canonical. */
+static char *book_folder(const char *arg) {
+  char *real = realpath(arg, NULL);
+  struct stat st;
+  if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "publish: error: %s: no such book folder\n", arg);
+    free(real);
+    return NULL;
+  }
+  return real;
+}
+
+static int cmd_publish(const char *dir, char **editions, int neditions,
+                       const bk_options *opt, bool list) {
+  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0};
+  oc_reporter rep = {print_diag, &st};
+  char *book_dir = book_folder(dir);
+  if (!book_dir)
+    return 1;
+  int rc = 0;
+  oc_arena *a = oc_arena_new();
+  if (chdir(book_dir) != 0) {
+    fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
+    rc = 1;
+    goto out;
+  }
+  bk_config *cfg = bk_config_load(a, book_dir, opt->json, &rep);
+  if (!cfg || st.errors) {
+    /* A --configuration that does not parse is a bad command line. */
+    rc = st.usage_errors ? 2 : 1;
+    if (opt->verbosity >= 0)
+      fprintf(stderr, "publish: %u error%s, %u warning%s; nothing published\n",
+              st.errors, st.errors == 1 ? "" : "s", st.warnings,
+              st.warnings == 1 ? "" : "s");
+    goto out;
+  }
+  size_t n = bk_config_nedition(cfg);
+  if (list) {
+    for (size_t i = 0; i < n; i++) {
+      const char *name = bk_config_edition_name(cfg, i);
+      tpl_value ed = bk_config_edition(cfg, name);
+      const char *format = bk_get_str(a, ed, "format", "");
+      const char *ext = bk_get_str(a, ed, "extends", "");
+      char line[512];
+      snprintf(line, sizeof line, "%-16s %-13s%s%s%s", name,
+               format[0] ? format : "(base only)", ext[0] ? " extends " : "",
+               ext,
+               format[0] && !format_supported(format) ? "  (not available yet)"
+                                                      : "");
+      size_t ll = strlen(line);
+      while (ll && line[ll - 1] == ' ')
+        line[--ll] = 0;
+      puts(line);
+    }
+    goto out;
+  }
+  if (!n) {
+    fprintf(stderr, "config.yml: error: the book defines no editions\n");
+    rc = 1;
+    goto out;
+  }
+  /* Which editions: the ones named, else all with a format. */
+  for (int i = 0; i < neditions; i++) {
+    tpl_value ed = bk_config_edition(cfg, editions[i]);
+    if (ed.type != TPL_MAP) {
+      fprintf(stderr, "publish: error: the book has no edition '%s'",
+              editions[i]);
+      fputs(" (publish --list shows them)\n", stderr);
+      rc = 1;
+      goto out;
+    }
+    if (!bk_get_str(a, ed, "format", "")[0]) {
+      fprintf(stderr,
+              "publish: error: edition '%s' has no format; it can only be "
+              "extended by other editions\n",
+              editions[i]);
+      rc = 1;
+      goto out;
+    }
+  }
+  size_t todo = neditions ? (size_t)neditions : n;
+  for (size_t i = 0; i < todo; i++) {
+    const char *name = neditions ? editions[i] : bk_config_edition_name(cfg, i);
+    tpl_value ed = bk_config_edition(cfg, name);
+    const char *format = bk_get_str(a, ed, "format", "");
+    if (!format[0])
+      continue;
+    if (!format_supported(format)) {
+      bk_pos pos = format_pos(cfg, name);
+      oc_report(&rep, OC_ERROR, pos.file, pos.line, pos.col,
+                "edition '%s': the %s format is not available in this "
+                "version of Octavo yet (html, html_chunked, epub and pdf are)",
+                name, format);
+      rc = 1;
+      continue;
+    }
+    if (!strcmp(format, "mobi")) {
+      bk_pos pos = format_pos(cfg, name);
+      oc_report(&rep, OC_NOTE, pos.file, pos.line, pos.col,
+                "edition '%s': mobi needed Amazon's KindleGen, which is "
+                "discontinued; Kindle takes EPUB now, so Octavo publishes "
+                "book.epub",
+                name);
+    }
+    if (publish_edition(cfg, book_dir, name, opt, &rep, &st) != 0)
+      rc = 1;
+  }
+  if (opt->verbosity >= 0 && (st.warnings || st.errors))
+    fprintf(stderr, "publish: %u error%s, %u warning%s\n", st.errors,
+            st.errors == 1 ? "" : "s", st.warnings,
+            st.warnings == 1 ? "" : "s");
+out:
+  free(st.seen);
+  oc_arena_free(a);
+  free(book_dir);
+  return rc;
+}
+
+/* ---- publish new ---------------------------------------------------- */
+
+static const char skeleton_config[] =
+    "# The book's configuration, in Easybook's format. The user guide\n"
+    "# (docs/guide) describes every key; these are the ones most books use.\n"
+    "book:\n"
+    "    title:            \"%s\"\n"
+    "    author:           \"Change this: Author Name\"\n"
+    "    edition:          \"First edition\"\n"
+    "    language:         en        # ca de en es eu fr it nl ro zh\n"
+    "    publication_date: ~         # ~ means the day you publish\n"
+    "\n"
+    "    # The book's parts, in reading order. Element types: acknowledgement,\n"
+    "    # afterword, appendix, author, chapter, conclusion, cover,\n"
+    "    # dedication, edition, epilogue, foreword, glossary, introduction,\n"
+    "    # license, lof (list of figures), lot (list of tables), part,\n"
+    "    # preface, prologue, title, toc (table of contents).\n"
+    "    # `content` is a Markdown file in Contents/.\n"
+    "    contents:\n"
+    "        - { element: cover }\n"
+    "        - { element: toc }\n"
+    "        - { element: chapter, number: 1, content: chapter1.md }\n"
+    "        - { element: chapter, number: 2, content: chapter2.md }\n"
+    "\n"
+    "    # Each edition is one published form of the book, written to\n"
+    "    # Output/<edition>/ by `publish . <edition>`.\n"
+    "    editions:\n"
+    "        ebook:                     # an EPUB for e-readers\n"
+    "            format:         epub\n"
+    "            highlight_code: false\n"
+    "            include_styles: true\n"
+    "            labels:         [appendix, chapter]  # \"Chapter 1\" labels\n"
+    "            theme:          clean\n"
+    "            toc:\n"
+    "                deep:       1      # heading levels in the contents\n"
+    "                elements:   [appendix, chapter, part]\n"
+    "\n"
+    "        print:                     # a PDF ready for a printer\n"
+    "            format:         pdf\n"
+    "            highlight_code: true\n"
+    "            include_styles: true\n"
+    "            isbn:           ~\n"
+    "            labels:         [appendix, chapter, figure, table]\n"
+    "            margin:\n"
+    "                top:        25mm\n"
+    "                bottom:     25mm\n"
+    "                inner:      30mm   # the binding side\n"
+    "                outer:      20mm\n"
+    "            page_size:      A4\n"
+    "            theme:          clean\n"
+    "            toc:\n"
+    "                deep:       2\n"
+    "                elements:   [appendix, chapter, part]\n"
+    "            two_sided:      true   # chapters open on right-hand pages\n"
+    "\n"
+    "        web:                       # the whole book as one HTML page\n"
+    "            format:         html\n"
+    "            highlight_code: true\n"
+    "            include_styles: true\n"
+    "            labels:         [appendix, chapter]\n"
+    "            theme:          clean\n"
+    "            toc:\n"
+    "                deep:       2\n"
+    "                elements:   [appendix, chapter]\n"
+    "\n"
+    "        website:                   # a website, one page per chapter\n"
+    "            extends:        web    # every option of web, then these\n"
+    "            format:         html_chunked\n"
+    "            chunk_level:    1      # 2: one page per section as well\n";
+
+static const char skeleton_chapter[] =
+    "# The title of the %s chapter #\n"
+    "\n"
+    "Lorem ipsum dolor sit amet, consectetur adipisicing elit, sed do eiusmod\n"
+    "tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim\n"
+    "veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea\n"
+    "commodo consequat.\n"
+    "\n"
+    "## Ut enim ad minim veniam\n"
+    "\n"
+    "Duis aute irure dolor in reprehenderit in voluptate velit esse cillum\n"
+    "dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non\n"
+    "proident, sunt in culpa qui officia deserunt mollit anim id est laborum.\n";
+
+static int write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "wx");
+  if (!f)
+    return -1;
+  size_t n = strlen(text);
+  bool ok = fwrite(text, 1, n, f) == n;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static int cmd_new(const char *title, const char *parent) {
+  if (!title[0])
+    return usage("the book needs a title");
+  struct stat st;
+  if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "publish: error: %s: no such folder\n", parent);
+    return 1;
+  }
+  oc_arena *a = oc_arena_new();
+  bk_slugger *sl = bk_slugger_new();
+  const char *slug = bk_slug(sl, a, title, strlen(title));
+  if (!slug[0])
+    slug = "book";
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s/%s", parent, slug);
+  for (int k = 1; mkdir(dir, 0777) != 0; k++) {
+    if (errno != EEXIST || k > 1000) {
+      fprintf(stderr, "publish: error: cannot create %s: %s\n", dir,
+              strerror(errno));
+      bk_slugger_free(sl);
+      oc_arena_free(a);
+      return 1;
+    }
+    snprintf(dir, sizeof dir, "%s/%s-%d", parent, slug, k);
+  }
+  /* The title goes into a double-quoted YAML string. */
+  char quoted[1024];
+  size_t q = 0;
+  for (const char *p = title; *p && q + 3 < sizeof quoted; p++) {
+    if (*p == '"' || *p == '\\')
+      quoted[q++] = '\\';
+    quoted[q++] = *p;
+  }
+  quoted[q] = 0;
+  char path[PATH_MAX + 32], text[sizeof skeleton_config + 1200];
+  int rc = 0;
+  snprintf(text, sizeof text, skeleton_config, quoted);
+  snprintf(path, sizeof path, "%s/config.yml", dir);
+  rc |= write_text(path, text);
+  snprintf(path, sizeof path, "%s/Contents/images", dir);
+  rc |= bk_mkdirs(path);
+  snprintf(path, sizeof path, "%s/Output", dir);
+  rc |= bk_mkdirs(path);
+  snprintf(text, sizeof text, skeleton_chapter, "first");
+  snprintf(path, sizeof path, "%s/Contents/chapter1.md", dir);
+  rc |= write_text(path, text);
+  snprintf(text, sizeof text, skeleton_chapter, "second");
+  snprintf(path, sizeof path, "%s/Contents/chapter2.md", dir);
+  rc |= write_text(path, text);
+  bk_slugger_free(sl);
+  oc_arena_free(a);
+  if (rc) {
+    fprintf(stderr, "publish: error: cannot write the book in %s: %s\n", dir,
+            strerror(errno));
+    return 1;
+  }
+  printf("Created the book in %s\nPublish it with: publish %s\n", dir, dir);
+  return 0;
+}
+
+/* ---- publish customize ---------------------------------------------- */
+
+static const char starter_css[] =
+    "/* Your own styles for edition '%s' (format %s). Octavo links this file\n"
+    " * after the theme's css/easybook.css, so whatever you write here wins.\n"
+    " * Rename this folder to the format's name (Resources/Templates/%s/) to\n"
+    " * use it for every edition of that format. The guide's theme reference\n"
+    " * lists every class the theme emits. */\n"
+    "\n"
+    "/* The page and the text */\n"
+    "body { }\n"
+    "main { }\n"
+    "p { }\n"
+    "a { }\n"
+    "\n"
+    "/* Headings: an item's title is its h1; .label holds \"Chapter 1\" */\n"
+    "h1 { }\n"
+    "h2 { }\n"
+    "h3 { }\n"
+    "h1 .label, h2 .label { }\n"
+    "\n"
+    "/* Items: every element of contents: is a section.item.<element> */\n"
+    ".item { }\n"
+    ".item.chapter { }\n"
+    ".item.appendix { }\n"
+    ".item.part { }\n"
+    ".item.cover { }\n"
+    ".item.dedication { }\n"
+    ".item.toc { }\n"
+    "\n"
+    "/* Figures and tables: .caption holds the caption, .label \"Figure 1.1\" */\n"
+    "figure.figure { }\n"
+    "figure.figure img { }\n"
+    "figure.table { }\n"
+    "figure .caption { }\n"
+    "table { }\n"
+    "th, td { }\n"
+    "\n"
+    "/* Code: div.code.<language> > pre > code */\n"
+    "div.code { }\n"
+    "pre { }\n"
+    "code { }\n"
+    "\n"
+    "/* Admonitions: A> N> W> T> E> I> Q> D> in the Markdown */\n"
+    ".admonition { }\n"
+    ".admonition.aside { }\n"
+    ".admonition.note { }\n"
+    ".admonition.warning { }\n"
+    ".admonition.tip { }\n"
+    ".admonition.error { }\n"
+    ".admonition.information { }\n"
+    ".admonition.question { }\n"
+    ".admonition.discussion { }\n"
+    "\n"
+    "/* Footnotes */\n"
+    ".footnote-ref { }\n"
+    ".footnotes { }\n"
+    "\n"
+    "/* The table of contents: li.level-1 ... li.level-6 */\n"
+    "nav.toc { }\n"
+    "nav.toc li { }\n";
+
+/* For a pdf edition: the print theme's page rules and classes, which the
+ * typesetter reads (docs/theme-reference.md, "The CSS the PDF engine
+ * reads"). */
+static const char starter_print_css[] =
+    "/* Your own styles for edition '%s' (format %s). Octavo's typesetter\n"
+    " * reads this file after the print theme's style sheet, so whatever you\n"
+    " * write here wins. Rename this folder to the format's name\n"
+    " * (Resources/Templates/%s/) to use it for every edition of that format.\n"
+    " * The theme reference lists the CSS the typesetter reads and every\n"
+    " * class the print theme emits; publish with --xhtml to see them. */\n"
+    "\n"
+    "/* Pages: size, margins, running heads and folios */\n"
+    "@page { }\n"
+    "@page :left { @top-left { } @bottom-left { } }\n"
+    "@page :right { @top-right { } @bottom-right { } }\n"
+    "@page chapter:first { }\n"
+    "\n"
+    "/* The text: the typeface goes on html, so the margin boxes have it too */\n"
+    "html { }\n"
+    "body { }\n"
+    "p { }\n"
+    "p + p { }\n"
+    "\n"
+    "/* Items: section.item.<element>; headings h1 > .label + .title */\n"
+    ".item.chapter { }\n"
+    ".item.chapter > h1 .label { }\n"
+    ".item.chapter > h1 .title { }\n"
+    ".item.part { }\n"
+    ".item.cover { }\n"
+    "h2 { }\n"
+    "h3 { }\n"
+    "\n"
+    "/* Code, quotations, lists */\n"
+    "pre { }\n"
+    "code { }\n"
+    "blockquote { }\n"
+    "ul, ol { }\n"
+    "\n"
+    "/* Figures (they float to the next page when they do not fit: float:\n"
+    " * none keeps them where they are) and tables, with their captions */\n"
+    ".figure { }\n"
+    ".table { }\n"
+    ".caption { }\n"
+    "table { }\n"
+    "th, td { }\n"
+    "\n"
+    "/* Footnotes, at the foot of the page: the note, its call in the text\n"
+    " * and its number (counter-reset: footnote on body numbers them through\n"
+    " * the book instead of in each chapter) */\n"
+    ".footnote { }\n"
+    ".footnote::footnote-call { }\n"
+    ".footnote::footnote-marker { }\n"
+    "\n"
+    "/* Cross-references: links to a heading, figure or table elsewhere */\n"
+    "a.xref::after { }\n"
+    "\n"
+    "/* The table of contents: ul.toc-list > li.<element>.level-N > a */\n"
+    ".toc-list li { }\n"
+    ".toc-list a::after { }\n";
+
+static int cmd_customize(const char *dir, const char *edition) {
+  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0};
+  oc_reporter rep = {print_diag, &st};
+  char *book_dir = book_folder(dir);
+  if (!book_dir)
+    return 1;
+  oc_arena *a = oc_arena_new();
+  int rc = 1;
+  bk_config *cfg = bk_config_load(a, book_dir, NULL, &rep);
+  if (!cfg)
+    goto out;
+  tpl_value ed = bk_config_edition(cfg, edition);
+  if (ed.type != TPL_MAP) {
+    fprintf(stderr, "publish: error: the book has no edition '%s'\n", edition);
+    goto out;
+  }
+  const char *format = bk_get_str(a, ed, "format", "");
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/Resources/Templates/%s", book_dir, edition);
+  if (bk_mkdirs(path) != 0) {
+    fprintf(stderr, "publish: error: cannot create %s: %s\n", path,
+            strerror(errno));
+    goto out;
+  }
+  snprintf(path, sizeof path, "%s/Resources/Templates/%s/style.css", book_dir,
+           edition);
+  char text[sizeof starter_css + sizeof starter_print_css + 256];
+  snprintf(text, sizeof text,
+           strcasecmp(format, "pdf") == 0 ? starter_print_css : starter_css,
+           edition, format, format);
+  if (write_text(path, text) != 0) {
+    fprintf(stderr, "publish: error: cannot write %s: %s\n", path,
+            errno == EEXIST ? "it exists already (remove it first)"
+                            : strerror(errno));
+    goto out;
+  }
+  printf("Wrote %s\n", path);
+  rc = 0;
+out:
+  free(st.seen);
+  oc_arena_free(a);
+  free(book_dir);
+  return rc;
+}
+
+/* ---- main ----------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+  bk_options opt = {0};
+  bool list = false;
+  const char *dir_opt = NULL;
+  char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  int npos = 0;
+  if (!pos)
+    return 1;
+  int rc = 2;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage_text, stdout);
+      fputs("\n", stdout);
+      fputs(help_text, stdout);
+      rc = 0;
+      goto out;
+    } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+      printf("publish (Octavo) %s\n", OCTAVO_VERSION);
+      rc = 0;
+      goto out;
+    } else if (!strcmp(a, "--configuration") && i + 1 < argc) {
+      opt.json = argv[++i];
+    } else if (!strncmp(a, "--configuration=", 16)) {
+      opt.json = a + 16;
+    } else if (!strcmp(a, "--dir") && i + 1 < argc) {
+      dir_opt = argv[++i];
+    } else if (!strcmp(a, "--strict")) {
+      opt.strict = true;
+    } else if (!strcmp(a, "--no-scripts")) {
+      opt.no_scripts = true;
+    } else if (!strcmp(a, "--xhtml")) {
+      opt.xhtml = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      opt.verbosity = -1;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+      opt.verbosity = 1;
+    } else if (!strcmp(a, "--list")) {
+      list = true;
+    } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir")) {
+      fprintf(stderr, "publish: option '%s' needs a value\n", a);
+      rc = usage(NULL);
+      goto out;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "publish: unknown option '%s'\n", a);
+      rc = usage(NULL);
+      goto out;
+    } else {
+      pos[npos++] = argv[i];
+    }
+  }
+  if (npos >= 1 && !strcmp(pos[0], "new") && !list) {
+    if (npos != 2) {
+      rc = usage("new takes one TITLE (quote it)");
+      goto out;
+    }
+    rc = cmd_new(pos[1], dir_opt ? dir_opt : ".");
+    goto out;
+  }
+  if (npos >= 1 && !strcmp(pos[0], "customize") && !list) {
+    if (npos != 3) {
+      rc = usage("customize takes BOOK_DIR and EDITION");
+      goto out;
+    }
+    rc = cmd_customize(pos[1], pos[2]);
+    goto out;
+  }
+  if (dir_opt) {
+    rc = usage("--dir goes with `publish new`");
+    goto out;
+  }
+  if (npos < 1) {
+    rc = usage(NULL);
+    goto out;
+  }
+  if (list && npos != 1) {
+    rc = usage("--list takes only BOOK_DIR");
+    goto out;
+  }
+  rc = cmd_publish(pos[0], pos + 1, npos - 1, &opt, list);
+out:
+  free(pos);
+  return rc;
+}

@@ -1,0 +1,381 @@
+/* The interpreter's template source: finds template texts in memory or in
+ * include folders, parses and checks them on first use (literal template
+ * names checked against everything the env can find), builds the runtime
+ * templates and caches them, broken ones with their first error. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tpl_interp.h"
+
+typedef enum ld_state {
+  LD_UNPARSED, /* text known, not parsed yet */
+  LD_BUSY,     /* being parsed (a reference back to it is a cycle) */
+  LD_OK,
+  LD_BROKEN, /* failed to parse: diag holds the first error */
+  LD_MISSING
+} ld_state;
+
+typedef struct ld_entry {
+  struct ld_entry *next;
+  const char *name; /* NUL-terminated */
+  size_t len;
+  uint32_t hash;
+  ld_state state;
+  bool in_memory;
+  const char *text;
+  size_t text_len;
+  const tpl_template *tpl;
+  tpl_ast_template *shallow; /* parsed without checks, for cycles */
+  tpl_diag *diag;
+} ld_entry;
+
+struct tpl_loader {
+  tpl_env *env;
+  oc_arena *arena;
+  ld_entry **buckets;
+  size_t nbuckets, n;
+  const char **dirs;
+  size_t ndirs, cdirs;
+};
+
+/* Names that may be looked up in folders: relative, no `..` segment, no NUL
+ * byte, not empty. */
+static bool ld_name_ok(const char *name, size_t len) {
+  if (!len || name[0] == '/' || memchr(name, 0, len))
+    return false;
+  size_t i = 0;
+  while (i < len) {
+    size_t j = i;
+    while (j < len && name[j] != '/')
+      j++;
+    if (j - i == 2 && name[i] == '.' && name[i + 1] == '.')
+      return false;
+    i = j + 1;
+  }
+  return true;
+}
+
+static ld_entry *ld_lookup(tpl_loader *l, const char *name, size_t len,
+                           uint32_t hash) {
+  if (!l->nbuckets)
+    return NULL;
+  for (ld_entry *e = l->buckets[hash & (l->nbuckets - 1)]; e; e = e->next)
+    if (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0)
+      return e;
+  return NULL;
+}
+
+static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
+                           uint32_t hash) {
+  if (l->n >= l->nbuckets) {
+    size_t nb = l->nbuckets ? l->nbuckets * 2 : 64;
+    ld_entry **b = oc_arena_calloc(l->arena, nb, sizeof *b);
+    for (size_t i = 0; i < l->nbuckets; i++)
+      for (ld_entry *e = l->buckets[i], *next; e; e = next) {
+        next = e->next;
+        e->next = b[e->hash & (nb - 1)];
+        b[e->hash & (nb - 1)] = e;
+      }
+    l->buckets = b;
+    l->nbuckets = nb;
+  }
+  ld_entry *e = oc_arena_calloc(l->arena, 1, sizeof *e);
+  e->name = oc_arena_strndup(l->arena, name, len);
+  e->len = len;
+  e->hash = hash;
+  e->state = LD_MISSING;
+  size_t i = hash & (l->nbuckets - 1);
+  e->next = l->buckets[i];
+  l->buckets[i] = e;
+  l->n++;
+  return e;
+}
+
+/* Reads dir/name into the arena; false when there is no such file. */
+static bool ld_read(tpl_loader *l, const char *dir, const char *name,
+                    const char **text, size_t *len) {
+  size_t dl = strlen(dir), nl = strlen(name);
+  char *path = malloc(dl + nl + 2);
+  if (!path)
+    return false;
+  memcpy(path, dir, dl);
+  path[dl] = '/';
+  memcpy(path + dl + 1, name, nl + 1);
+  /* The folder is canonical (tpl_loader_add_dir): a file whose real path
+   * lies outside it, through a symbolic link, is not found, so that a
+   * theme or book cannot make Octavo read elsewhere. */
+  char *real = realpath(path, NULL);
+  free(path);
+  if (!real)
+    return false;
+  if (strncmp(real, dir, dl) != 0 || (real[dl] != '/' && dl != 1)) {
+    free(real);
+    return false;
+  }
+  size_t n;
+  char *buf = oc_read_file(real, &n);
+  free(real);
+  if (!buf)
+    return false;
+  *text = oc_arena_strndup(l->arena, buf, n);
+  *len = n;
+  free(buf);
+  return true;
+}
+
+/* The entry for a name, looking the text up on first sight. */
+static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
+  uint32_t hash = tpl_hash_bytes(name, len);
+  ld_entry *e = ld_lookup(l, name, len, hash);
+  if (e)
+    return e;
+  e = ld_insert(l, name, len, hash);
+  for (size_t i = 0; i < l->ndirs; i++)
+    if (ld_read(l, l->dirs[i], e->name, &e->text, &e->text_len)) {
+      e->state = LD_UNPARSED;
+      break;
+    }
+  return e;
+}
+
+static tpl_escape ld_autoescape(tpl_loader *l, const char *name) {
+  int ae = tpl_env_get_autoescape(l->env);
+  return ae >= 0 ? (tpl_escape)ae : tpl_escape_for_name(name);
+}
+
+/* ---- what the checker sees of other templates ----------------------- */
+
+static tpl_node *ld_empty_body(tpl_loader *l) {
+  tpl_node *n = oc_arena_calloc(l->arena, 1, sizeof *n);
+  n->kind = TPL_N_BODY;
+  return n;
+}
+
+/* A template that exists but failed to parse: its errors come when it is
+ * used, as Twig only loads it then. */
+static tpl_ast_template *ld_placeholder(tpl_loader *l, const char *name) {
+  tpl_ast_template *a = oc_arena_calloc(l->arena, 1, sizeof *a);
+  a->name = name;
+  a->source = "";
+  a->autoescape = ld_autoescape(l, name);
+  a->body = ld_empty_body(l);
+  return a;
+}
+
+/* The outline of a compiled template: its blocks and macro signatures. */
+static tpl_ast_template *ld_outline(tpl_loader *l, const tpl_template *t) {
+  tpl_ast_template *a = ld_placeholder(l, t->name);
+  a->autoescape = t->autoescape;
+  a->source = t->source ? t->source : "";
+  a->source_len = t->source_len;
+  a->nblocks = t->nblocks;
+  a->blocks = oc_arena_calloc(l->arena, t->nblocks + 1, sizeof *a->blocks);
+  for (size_t i = 0; i < t->nblocks; i++) {
+    a->blocks[i].name = t->blocks[i].name;
+    a->blocks[i].body = ld_empty_body(l);
+  }
+  a->nmacros = t->nmacros;
+  a->macros = oc_arena_calloc(l->arena, t->nmacros + 1, sizeof *a->macros);
+  for (size_t i = 0; i < t->nmacros; i++) {
+    const tpl_macro_def *m = &t->macros[i];
+    tpl_ast_macro *am = &a->macros[i];
+    am->name = m->name;
+    am->nparams = m->nparams;
+    am->params = oc_arena_calloc(l->arena, m->nparams + 1, sizeof *am->params);
+    if (m->nparams)
+      memcpy(am->params, m->params, m->nparams * sizeof *am->params);
+    am->defaults =
+        oc_arena_calloc(l->arena, m->nparams + 1, sizeof *am->defaults);
+    am->body = ld_empty_body(l);
+  }
+  a->nuses = t->nuses;
+  a->uses = (tpl_use *)t->uses;
+  return a;
+}
+
+static const tpl_ast_template *ld_check_load(void *data, const char *name,
+                                             size_t len);
+
+static tpl_parse_opts ld_opts(tpl_loader *l, const char *name, bool checked) {
+  tpl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  o.load = checked ? ld_check_load : NULL;
+  o.load_data = l;
+  o.autoescape = ld_autoescape(l, name);
+  return o;
+}
+
+/* A template that refers back to one being parsed: parse that one again
+ * without checking its own references, just for its outline. */
+static tpl_ast_template *ld_shallow(tpl_loader *l, ld_entry *e) {
+  if (!e->shallow) {
+    tpl_parse_opts o = ld_opts(l, e->name, false);
+    tpl_diag d;
+    size_t nd = 0;
+    e->shallow =
+        tpl_parse(l->arena, e->name, e->text, e->text_len, &o, &d, 1, &nd);
+    if (!e->shallow)
+      e->shallow = ld_placeholder(l, e->name);
+  }
+  return e->shallow;
+}
+
+static const tpl_ast_template *ld_check_load(void *data, const char *name,
+                                             size_t len) {
+  tpl_loader *l = data;
+  if (ld_name_ok(name, len)) {
+    ld_entry *e = ld_get(l, name, len);
+    if (e->state == LD_BUSY)
+      return ld_shallow(l, e);
+  }
+  const tpl_template *t;
+  tpl_diag d;
+  int r = tpl_env_find(l->env, name, len, &t, &d);
+  if (r == 0)
+    return NULL;
+  if (r < 0)
+    return ld_placeholder(l, oc_arena_strndup(l->arena, name, len));
+  return t->ast ? (const tpl_ast_template *)t->ast : ld_outline(l, t);
+}
+
+/* ---- the source ----------------------------------------------------- */
+
+static void ld_set_broken(tpl_loader *l, ld_entry *e, const tpl_diag *d,
+                          size_t nd) {
+  e->diag = oc_arena_alloc(l->arena, sizeof *e->diag);
+  if (nd)
+    *e->diag = *d;
+  else
+    tpl_diag_set(e->diag, &(tpl_loc){e->name, 1, 1}, "cannot parse template");
+  e->state = LD_BROKEN;
+}
+
+static int ld_find(void *data, tpl_env *env, const char *name, size_t len,
+                   const tpl_template **out, tpl_diag *diag) {
+  (void)env;
+  tpl_loader *l = data;
+  if (!ld_name_ok(name, len))
+    return 0;
+  ld_entry *e = ld_get(l, name, len);
+  switch (e->state) {
+  case LD_MISSING:
+  case LD_BUSY:
+    return 0;
+  case LD_OK:
+    *out = e->tpl;
+    return 1;
+  case LD_BROKEN:
+    *diag = *e->diag;
+    return -1;
+  case LD_UNPARSED:
+    break;
+  }
+  e->state = LD_BUSY;
+  tpl_parse_opts o = ld_opts(l, e->name, true);
+  tpl_diag d;
+  size_t nd = 0;
+  tpl_ast_template *ast =
+      tpl_parse(l->arena, e->name, e->text, e->text_len, &o, &d, 1, &nd);
+  if (!ast) {
+    ld_set_broken(l, e, &d, nd);
+    *diag = *e->diag;
+    return -1;
+  }
+  e->tpl = tpl_interp_build(l->arena, ast);
+  e->state = LD_OK;
+  *out = e->tpl;
+  return 1;
+}
+
+static int ld_text(void *data, const char *name, size_t len, const char **text,
+                   size_t *text_len) {
+  tpl_loader *l = data;
+  if (!ld_name_ok(name, len))
+    return 0;
+  ld_entry *e = ld_get(l, name, len);
+  if (e->state == LD_MISSING)
+    return 0;
+  *text = e->text;
+  *text_len = e->text_len;
+  return 1;
+}
+
+tpl_loader *tpl_loader_new(tpl_env *env) {
+  oc_arena *a = tpl_env_arena(env);
+  tpl_loader *l = oc_arena_calloc(a, 1, sizeof *l);
+  l->env = env;
+  l->arena = a;
+  tpl_env_add_source_with_text(env, (tpl_source){ld_find, l}, ld_text);
+  return l;
+}
+
+void tpl_loader_add_string(tpl_loader *l, const char *name, const char *text,
+                           size_t len) {
+  size_t nl = strlen(name);
+  uint32_t hash = tpl_hash_bytes(name, nl);
+  ld_entry *e = ld_lookup(l, name, nl, hash);
+  if (!e)
+    e = ld_insert(l, name, nl, hash);
+  else if (e->state == LD_OK || e->state == LD_BUSY)
+    return; /* templates already built keep the text they were built from */
+  char *copy = oc_arena_alloc(l->arena, len + 1);
+  if (len)
+    memcpy(copy, text, len);
+  copy[len] = 0;
+  e->text = copy;
+  e->text_len = len;
+  e->in_memory = true;
+  e->shallow = NULL;
+  e->diag = NULL;
+  e->state = LD_UNPARSED;
+}
+
+void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
+  if (l->ndirs == l->cdirs) {
+    size_t cap = l->cdirs ? l->cdirs * 2 : 4;
+    const char **d = oc_arena_calloc(l->arena, cap, sizeof *d);
+    if (l->ndirs)
+      memcpy(d, l->dirs, l->ndirs * sizeof *d);
+    l->dirs = d;
+    l->cdirs = cap;
+  }
+  /* Kept canonical, for the containment check of ld_read. A folder that
+   * does not exist stays as given and finds nothing. */
+  char *real = realpath(dir, NULL);
+  const char *d = real ? real : dir;
+  l->dirs[l->ndirs++] = oc_arena_strndup(l->arena, d, strlen(d));
+  free(real);
+}
+
+int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
+                     size_t max_diags, size_t *ndiags) {
+  *ndiags = 0;
+  size_t len = strlen(name);
+  if (!ld_name_ok(name, len))
+    return -1;
+  ld_entry *e = ld_get(l, name, len);
+  if (e->state == LD_MISSING)
+    return -1;
+  bool fresh = e->state == LD_UNPARSED;
+  if (fresh)
+    e->state = LD_BUSY;
+  tpl_parse_opts o = ld_opts(l, e->name, true);
+  size_t total = 0;
+  tpl_ast_template *ast = tpl_parse(l->arena, e->name, e->text, e->text_len,
+                                    &o, diags, max_diags, &total);
+  if (fresh) {
+    if (ast) {
+      e->tpl = tpl_interp_build(l->arena, ast);
+      e->state = LD_OK;
+    } else {
+      ld_set_broken(l, e, diags, max_diags ? total : 0);
+    }
+  }
+  *ndiags = total < max_diags ? total : max_diags;
+  if (!ast && !total)
+    total = 1; /* a failure with no message still fails */
+  return total > (size_t)INT32_MAX ? INT32_MAX : (int)total;
+}

@@ -1,0 +1,240 @@
+/* The engine's entry: read the document, lay it out, break it into pages,
+ * and repeat while page references (target-counter) changed what they
+ * print, then write the PDF. The first pass sets references with a guessed
+ * width; later passes with the numbers the previous one found. A reference
+ * whose text no longer changes ends the loop, at most four passes. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ts_engine_int.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ts_announce_face(ts_ctx *c, const ts_face *f) {
+  if (!f || !c->pdf || f->id < 0 || f->id >= 1024)
+    return;
+  uint8_t bit = (uint8_t)(1u << (f->id & 7));
+  if (c->announced[f->id >> 3] & bit)
+    return;
+  c->announced[f->id >> 3] |= bit;
+  ts_pdf_preload(c->pdf, f->path);
+}
+
+/* The sheet a declaration was read from, for messages. */
+static const char *sheet_of(const ts_ctx *c, const css_decl *d) {
+  for (size_t s = 0; s < c->nsheets; s++) {
+    const css_stylesheet *sh = c->sheets[s];
+    for (size_t r = 0; r < sh->nrules; r++)
+      if (d >= sh->rules[r].decls &&
+          d < sh->rules[r].decls + sh->rules[r].ndecls)
+        return sh->file;
+  }
+  return c->in->name;
+}
+
+/* Once per family name. */
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
+  for (size_t i = 0; i < c->nwarned_fonts; i++)
+    if (!strcmp(c->warned_fonts[i], first))
+      return;
+  if (c->nwarned_fonts < sizeof c->warned_fonts / sizeof c->warned_fonts[0])
+    c->warned_fonts[c->nwarned_fonts++] = first;
+  oc_report(c->rep, OC_WARNING, sheet_of(c, fam), fam->line, fam->col,
+            "font family '%s' is not installed as TrueType; another is used",
+            first);
+}
+
+/* What the references of a pass print, by target, for the next pass. */
+typedef struct ref_list {
+  const char **ids, **texts;
+  size_t n, cap;
+} ref_list;
+
+static void collect_line(ts_ctx *c, ts_pages *pg, const ts_vline *ln,
+                         ref_list *out, bool *changed) {
+  for (size_t k = 0; k < ln->nrefs; k++) {
+    const ts_pageref *r = &ln->refs[k];
+    const char *t = ts_pages_ref(c, pg, r->target, r->style);
+    if (!t)
+      t = "??";
+    if (r->column) {
+      /* a number in a leader's column changes nothing unless it no
+         longer fits */
+      ts_cstyle st = {.face = r->face, .size = r->size};
+      if (ts_text_width(&st, t) > r->width + 0.01)
+        *changed = true;
+    } else {
+      /* in the text, the reference took the width of what it printed in
+         the previous pass: other text is another width */
+      const char *old = NULL;
+      for (size_t i = 0; i < c->nrefs && !old; i++)
+        if (!strcmp(c->ref_ids[i], r->target))
+          old = c->ref_texts[i];
+      if (!old || strcmp(old, t))
+        *changed = true;
+    }
+    if (out->n == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 64;
+      out->ids = ts_grow(c->a, out->ids, out->n, cap, sizeof *out->ids);
+      out->texts = ts_grow(c->a, out->texts, out->n, cap, sizeof *out->texts);
+      out->cap = cap;
+    }
+    out->ids[out->n] = r->target;
+    out->texts[out->n] = t;
+    out->n++;
+  }
+}
+
+static void collect_list(ts_ctx *c, ts_pages *pg, const ts_vlist *vl,
+                         ref_list *out, bool *changed) {
+  for (size_t i = 0; i < vl->n; i++) {
+    const ts_vitem *it = &vl->items[i];
+    if (it->type == TS_V_LINE)
+      collect_line(c, pg, it->u.line, out, changed);
+    else if (it->type == TS_V_BOX)
+      for (size_t k = 0; k < it->u.box->nlines; k++)
+        collect_line(c, pg, it->u.box->lines[k].line, out, changed);
+  }
+}
+
+/* Every reference the layout set, in lines, boxes (table rows) and
+ * footnotes, with what it now prints; changed when a reference would
+ * print other text than the width it was laid out with allows. */
+static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
+  ref_list out = {0};
+  *changed = false;
+  collect_list(c, pg, &c->vl, &out, changed);
+  collect_list(c, pg, &c->notes, &out, changed);
+  c->ref_ids = out.ids;
+  c->ref_texts = out.texts;
+  c->nrefs = out.n;
+}
+
+/* @font-face rules: each names a family, a weight, a style and a file,
+ * resolved through the caller (which keeps paths inside the book). */
+static void load_font_faces(ts_ctx *c) {
+  for (size_t s = 1; s < c->nsheets; s++) {
+    const css_stylesheet *sh = c->sheets[s];
+    for (size_t i = 0; i < sh->nfonts; i++) {
+      const css_font_face *ff = &sh->fonts[i];
+      const char *family = NULL, *url = NULL;
+      unsigned uline = ff->line, ucol = ff->col;
+      int weight = 400;
+      bool italic = false;
+      for (size_t k = 0; k < ff->ndecls; k++) {
+        const css_decl *d = &ff->decls[k];
+        if (d->prop == CSS_P_FONT_FAMILY) {
+          const char **names;
+          if (css_read_font_family(c->a, d->value, d->nvalue, &names))
+            family = names[0];
+        } else if (d->prop == CSS_P_SRC) {
+          for (size_t t = 0; t < d->nvalue && !url; t++) {
+            const css_token *tk = &d->value[t];
+            if (tk->type == CSS_T_URL)
+              url = tk->text;
+            else if (tk->type == CSS_T_FUNCTION && !strcmp(tk->text, "url") &&
+                     t + 1 < d->nvalue && d->value[t + 1].type == CSS_T_STRING)
+              url = d->value[t + 1].text;
+            uline = tk->line;
+            ucol = tk->col;
+          }
+        } else if (d->prop == CSS_P_FONT_WEIGHT) {
+          const char *k2 = css_read_keyword(d->value, d->nvalue);
+          if (k2 && !strcmp(k2, "bold"))
+            weight = 700;
+          else if (!k2 && d->nvalue && d->value[0].type == CSS_T_NUMBER)
+            weight = (int)d->value[0].num;
+        } else if (d->prop == CSS_P_FONT_STYLE) {
+          const char *k2 = css_read_keyword(d->value, d->nvalue);
+          italic = k2 && (!strcmp(k2, "italic") || !strcmp(k2, "oblique"));
+        }
+      }
+      if (!family || !url) {
+        oc_report(c->rep, OC_WARNING, sh->file, ff->line, ff->col,
+                  "@font-face needs font-family and src: url(...); ignored");
+        continue;
+      }
+      const char *path =
+          c->in->resolve
+              ? c->in->resolve(c->in->resolve_user, url, sh->file, uline, ucol)
+              : NULL;
+      if (path)
+        ts_fonts_add_file(c->fonts, path, family, weight, italic, sh->file,
+                          uline, ucol);
+    }
+  }
+}
+
+int ts_engine_render(oc_arena *a, const ts_engine_input *in,
+                     const char *pdf_path, ts_engine_stats *stats) {
+  ts_ctx ctx = {0}, *c = &ctx;
+  c->a = a;
+  c->in = in;
+  c->rep = in->rep;
+  c->sheets = oc_arena_alloc(a, (in->nsheets + 1) * sizeof *c->sheets);
+  c->sheets[0] = css_ua_stylesheet(a);
+  for (size_t i = 0; i < in->nsheets; i++)
+    c->sheets[i + 1] = in->sheets[i];
+  c->nsheets = in->nsheets + 1;
+  c->fonts = ts_fonts_new(a, in->rep);
+  c->hyph = ts_hyphenator_new(a, NULL);
+  c->words = ts_wordcache_new(a);
+  ts_break_params_default(&c->bp);
+  ts_engine_stats st = {0};
+  double t0 = now();
+  c->pdf = ts_pdf_new(a, in->rep, in->name);
+  ts_style_init(c);
+  load_font_faces(c);
+  c->root = ts_dom_load(c);
+  st.t_read = now() - t0;
+  if (!c->root)
+    return -1;
+  const char *lang = ts_node_attr(c->root, "lang");
+  if (!lang)
+    lang = ts_node_attr(c->root, "xml:lang");
+  c->lang = lang ? lang : in->lang;
+  if (c->lang) {
+    ts_hyphen_status hs = ts_hyphen_load(c->hyph, c->lang, NULL);
+    c->lang_ok = hs == TS_HYPHEN_OK;
+    if (hs == TS_HYPHEN_NO_DICT)
+      oc_report(c->rep, OC_NOTE, in->name, 0, 0,
+                "no hyphenation patterns for language '%s' are installed; "
+                "the text is set without hyphenation",
+                c->lang);
+  }
+  c->content_width = ts_page_content_width(c, NULL);
+  c->content_height = ts_page_content_height(c, NULL);
+  ts_pages *pg = NULL;
+  int pass = 0;
+  for (;;) {
+    pass++;
+    c->pa = oc_arena_new();
+    t0 = now();
+    ts_layout(c);
+    double t1 = now();
+    pg = ts_paginate(c);
+    st.t_layout += t1 - t0;
+    st.t_pages += now() - t1;
+    bool changed = false;
+    collect_refs(c, pg, &changed);
+    if (!changed || pass >= 4)
+      break;
+    oc_arena_free(c->pa);
+  }
+  st.passes = pass;
+  st.lines = c->nlines;
+  t0 = now();
+  int rc = ts_pages_write(c, pg, pdf_path, &st);
+  st.t_write = now() - t0;
+  if (stats)
+    *stats = st;
+  oc_arena_free(c->pa);
+  free(c->vl.items);
+  free(c->notes.items);
+  return rc;
+}

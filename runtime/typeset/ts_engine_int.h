@@ -1,0 +1,435 @@
+/* The PDF engine's inner structures, shared by its parts and by no one else:
+ *
+ *   ts_style.c   XHTML (libxml2) to a node tree, the cascade, computed styles
+ *   ts_layout.c  the node tree to a vertical list: blocks with margins,
+ *                borders and backgrounds; paragraphs broken into lines
+ *   ts_page.c    the vertical list to pages (breaks, keeps, widows and
+ *                orphans, blank pages, @page rules, margin boxes, running
+ *                strings, page counters) and the pages to PDF
+ *   ts_engine.c  the entry point and the passes that settle page references
+ *
+ * Everything lives in the render's arena. */
+#ifndef OCTAVO_TS_ENGINE_INT_H
+#define OCTAVO_TS_ENGINE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "css.h"
+#include "ts_engine.h"
+#include "ts_font.h"
+#include "ts_hyphen.h"
+#include "ts_linebreak.h"
+#include "ts_pdf.h"
+
+/* ---- a hash index (ts_hash.c) ------------------------------------------ */
+
+/* Entries by a 64-bit hash; the entries are the caller's and compared by
+ * the caller's eq. Its tables are malloc'd and freed with the arena given
+ * to ts_hidx_init (the ts_hidx itself must not move). */
+typedef struct ts_hidx {
+  uint64_t *hashes;
+  void **entries;
+  size_t cap, used;
+} ts_hidx;
+
+#define TS_HASH_SEED 1469598103934665603ull
+void ts_hidx_init(ts_hidx *x, oc_arena *a, size_t cap);
+/* FNV-1a over n bytes, continuing from h (TS_HASH_SEED to start). */
+uint64_t ts_hash_bytes(uint64_t h, const void *p, size_t n);
+/* The entry stored under hash for which eq(entry, key) holds, or NULL. */
+void *ts_hidx_get(const ts_hidx *x, uint64_t hash,
+                  bool (*eq)(const void *entry, const void *key),
+                  const void *key);
+/* Stores entry under hash (the caller knows it is not there yet). */
+void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
+
+/* A block of cap elements of size bytes in a, holding the n elements of
+ * items (the old block is left to the arena): how the engine's arrays
+ * grow, doubling. */
+void *ts_grow(oc_arena *a, void *items, size_t n, size_t cap, size_t size);
+
+/* ---- the document ---------------------------------------------------- */
+
+typedef struct ts_node ts_node;
+struct ts_node {
+  const char *tag;  /* NULL for text */
+  const char *text; /* text nodes: the characters */
+  size_t text_len;
+  const char *id;
+  const char **classes;
+  size_t nclasses;
+  const char **attrs; /* name, value, name, value, ... */
+  size_t nattrs;
+  ts_node *parent, *prev_el, *first, *next;
+  unsigned line;                    /* in the XHTML, for messages */
+  struct ts_cstyle *style;          /* computed when laid out */
+  struct ts_cstyle *before, *after; /* ::before, ::after; NULL: none */
+  bool pseudo_done;
+};
+
+/* ---- computed styles ------------------------------------------------- */
+
+enum { TS_ALIGN_LEFT, TS_ALIGN_RIGHT, TS_ALIGN_CENTER, TS_ALIGN_JUSTIFY };
+enum { TS_WS_NORMAL, TS_WS_PRE, TS_WS_NOWRAP, TS_WS_PRE_WRAP, TS_WS_PRE_LINE };
+enum {
+  TS_D_INLINE,
+  TS_D_BLOCK,
+  TS_D_LIST_ITEM,
+  TS_D_NONE,
+  TS_D_INLINE_BLOCK,
+  /* Tables (ts_table.c); their parts outside a table are blocks. */
+  TS_D_TABLE,
+  TS_D_TABLE_ROW,
+  TS_D_TABLE_CELL,
+  TS_D_TABLE_HEADER_GROUP,
+  TS_D_TABLE_ROW_GROUP,
+  TS_D_TABLE_FOOTER_GROUP,
+  TS_D_TABLE_CAPTION,
+  TS_D_TABLE_COLUMN, /* and table-column-group: nothing to draw */
+};
+enum { TS_BRK_AUTO, TS_BRK_PAGE, TS_BRK_LEFT, TS_BRK_RIGHT, TS_BRK_AVOID };
+/* top, middle and bottom place a table cell's content; inline, they are
+   the baseline. */
+enum {
+  TS_VA_BASELINE,
+  TS_VA_SUPER,
+  TS_VA_SUB,
+  TS_VA_TOP,
+  TS_VA_MIDDLE,
+  TS_VA_BOTTOM
+};
+enum { TS_TT_NONE, TS_TT_UPPER, TS_TT_LOWER, TS_TT_CAPITALIZE };
+enum { TS_FLOAT_NONE, TS_FLOAT_FOOTNOTE, TS_FLOAT_PAGE };
+
+typedef struct ts_cstyle {
+  const css_style *css;
+  const struct ts_cstyle *parent; /* the style it was computed under */
+  const char *own_lang; /* the element's own lang attribute, or NULL */
+  ts_face *face;
+  double size;        /* font size, pt */
+  double line_height; /* pt */
+  ts_rgb color;
+  int align;
+  double indent;
+  double letter_spacing;
+  bool hyphens;
+  bool small_caps;
+  bool underline, strike;
+  int white_space;
+  int display;
+  int vertical_align;
+  int text_transform;
+  const char *list_style; /* lower-cased keyword, "none" */
+  bool list_inside;
+  double margin[4], padding[4], border[4]; /* top right bottom left, pt;
+                                               margins may be negative */
+  bool margin_auto[4];
+  int border_style[4]; /* ts_line_style + 1, 0 none */
+  ts_rgb border_color[4];
+  bool has_bg;
+  ts_rgb bg;
+  double width;         /* pt, < 0: auto */
+  double width_pct;     /* > 0: a percentage of the containing block */
+  double max_width;     /* pt, < 0: none */
+  double max_width_pct; /* > 0: a percentage of the containing block */
+  bool border_collapse; /* tables: border-collapse: collapse */
+  bool caption_bottom;  /* captions: caption-side: bottom */
+  int break_before, break_after, break_inside;
+  int orphans, widows;
+  const char *page; /* named page, NULL: auto */
+  const css_decl *string_set;
+  const css_decl *counter_reset;
+  const char *lang;
+  int float_kind;       /* TS_FLOAT_* */
+  bool footnote_inline; /* footnote-display: inline */
+} ts_cstyle;
+
+/* ---- the vertical list ----------------------------------------------- */
+
+/* One run of glyphs on a line, in one face and size. */
+typedef struct ts_run {
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x; /* from the line's left edge */
+  double rise;
+  double width;
+  uint32_t *codes;
+  int32_t *kern; /* 1/1000 em before each glyph; gaps between words too */
+  size_t n;
+  double char_space;
+  bool underline, strike;
+} ts_run;
+
+/* Dots filling a leader's glue. */
+typedef struct ts_leader {
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x0, x1; /* from the line's left edge */
+  uint32_t cp;
+} ts_leader;
+
+/* A page number filled in when the pages are known. */
+typedef struct ts_pageref {
+  const char *target; /* id */
+  int style;          /* css_counter_style */
+  ts_face *face;
+  double size;
+  ts_rgb color;
+  double x, width; /* the room the line left for it; set right-aligned */
+  bool column;     /* after a leader: any text up to width fits */
+} ts_pageref;
+
+/* An image standing on the baseline. */
+typedef struct ts_image_box {
+  const char *path;
+  double x, w, h; /* x from the line's left edge */
+} ts_image_box;
+
+typedef struct ts_link {
+  double x0, x1; /* from the line's left edge */
+  double above, below;
+  const char *href; /* "#id" or a URI */
+} ts_link;
+
+typedef struct ts_vline {
+  double x, width; /* left edge from the content area's left; measure */
+  ts_run *runs;
+  size_t nruns;
+  ts_leader *leaders;
+  size_t nleaders;
+  ts_pageref *refs;
+  size_t nrefs;
+  ts_link *links;
+  size_t nlinks;
+  const char **anchors; /* ids that start on this line */
+  size_t nanchors;
+  ts_image_box *images;
+  size_t nimages;
+  /* Footnotes called on this line: their items in c->notes end at
+     notes_end (0: none), and the first line of the last of them ends at
+     notes_need, which must stand on the same page as this line. */
+  size_t notes_need, notes_end;
+} ts_vline;
+
+/* A box drawn behind a block: background and borders, on every page the
+ * block spans (the top border only where it starts, the bottom where it
+ * ends). */
+typedef struct ts_vblock {
+  double x, width; /* the border box */
+  bool has_bg;
+  ts_rgb bg;
+  double border[4];
+  int border_style[4];
+  ts_rgb border_color[4];
+} ts_vblock;
+
+/* A composite item placed as one piece: a table row (or the slice of one
+ * that fits a page), with its cells' backgrounds and borders, lines and
+ * rules at offsets from the box's top edge. */
+typedef struct ts_box_line {
+  const ts_vline *line;
+  double x;    /* added to the line's own x */
+  double base; /* the baseline, below the box's top */
+} ts_box_line;
+
+typedef struct ts_box_block {
+  const ts_vblock *block;
+  double x;           /* added to the block's own x */
+  double top, bottom; /* below the box's top */
+  bool starts, ends;  /* draw the top / bottom border */
+} ts_box_block;
+
+typedef struct ts_box_rule {
+  double x, y, width, h; /* y: the rule's top, below the box's top */
+  ts_rgb color;
+} ts_box_rule;
+
+typedef struct ts_vbox {
+  ts_box_block *blocks; /* drawn first, in order */
+  size_t nblocks;
+  ts_box_line *lines;
+  size_t nlines;
+  ts_box_rule *rules;
+  size_t nrules;
+} ts_vbox;
+
+typedef enum ts_vtype {
+  TS_V_LINE,    /* h above the baseline, d below */
+  TS_V_GLUE,    /* h: vertical space; discarded at an unforced page break */
+  TS_V_SPACE,   /* h: vertical space kept at page breaks (padding, border) */
+  TS_V_PENALTY, /* penalty; forced when <= -TS_INF_PENALTY */
+  TS_V_BLOCK_START,
+  TS_V_BLOCK_END,
+  TS_V_ANCHOR,        /* id: an element's top */
+  TS_V_STRING_SET,    /* name = value */
+  TS_V_COUNTER_RESET, /* the page counter: value */
+  TS_V_RULE,          /* an hr: h thickness, x, width */
+  TS_V_BOX,           /* h: the box's height (d is 0) */
+  /* A table's start: the items [u.head.start, u.head.end) after it are
+     its header rows, set again at the top of each page the table
+     continues on, until the matching TS_V_TABLE_END. */
+  TS_V_TABLE_START,
+  TS_V_TABLE_END,
+  /* A float (float: top unless-fit): its items up to u.head.end (the
+     TS_V_FLOAT_END) stay where they are when they fit on the page, and
+     otherwise go to the top of the next page while the text flows on;
+     d: the space kept below it there. */
+  TS_V_FLOAT_START,
+  TS_V_FLOAT_END,
+} ts_vtype;
+
+typedef struct ts_vitem {
+  ts_vtype type;
+  int brk; /* forced penalties: TS_BRK_PAGE, _LEFT, _RIGHT */
+  double h, d;
+  double penalty;
+  const char *page_name; /* forced penalties: the pages that follow;
+                            lines: the page name in force */
+  union {
+    ts_vline *line;
+    ts_vblock *block; /* start and end share it */
+    const char *id;
+    struct {
+      const char *name, *value;
+    } str;
+    long counter;
+    struct {
+      double x, width;
+      ts_rgb color;
+    } rule;
+    ts_vbox *box;
+    struct {
+      size_t start, end;
+    } head;
+  } u;
+} ts_vitem;
+
+typedef struct ts_vlist {
+  ts_vitem *items;
+  size_t n, cap;
+} ts_vlist;
+
+/* ---- the engine's state ---------------------------------------------- */
+
+typedef struct ts_wordcache ts_wordcache;
+
+typedef struct ts_hyphcache ts_hyphcache;
+
+typedef struct ts_ctx {
+  oc_arena *a;  /* the render's: the document, styles, caches */
+  oc_arena *pa; /* the pass's: the vertical list's lines and the pages */
+  const ts_engine_input *in;
+  const oc_reporter *rep;
+  const css_stylesheet **sheets; /* UA + the input's */
+  size_t nsheets;
+  const css_selector **pseudo_sels; /* those with ::before or ::after */
+  bool share_styles; /* no sheet uses `~`: siblings may share styles */
+  ts_pdf *pdf;       /* made before the layout, so fonts load meanwhile */
+  uint8_t announced[1024 / 8]; /* faces (by id) handed to ts_pdf_preload */
+  size_t npseudo;
+  css_dom dom;
+  ts_node *root;
+  ts_fonts *fonts;
+  ts_hyphenator *hyph;
+  const char *lang;
+  bool lang_loaded, lang_ok;
+  ts_wordcache *words;
+  ts_hyphcache *hyphs;
+  struct ts_stylecache *styles;
+  struct ts_worditems *worditems;
+  ts_break_params bp;
+  /* Page references known from the previous pass: id -> page label. */
+  const char **ref_ids;
+  const char **ref_texts;
+  size_t nrefs;
+  /* The measure of the page being laid out (named pages may differ). */
+  double content_width;
+  double content_height; /* of the default page: images fit in it */
+  ts_vlist vl;
+  const char *column_digits; /* a leader's page-number column: "000" */
+  ts_vlist notes; /* the footnotes' items, in the order of their calls */
+  long note_counter;
+  struct ts_call {
+    ts_node *note; /* the footnote's element */
+    int number;
+  } * calls; /* the footnote calls of the pass */
+  size_t ncalls;
+  bool in_note; /* laying out a footnote's body */
+  int in_float;  /* inside a float or a table cell: no floats there */
+  size_t nlines;
+  size_t warned_cp; /* how many missing-glyph warnings were given */
+  const char *warned_fonts[32];
+  size_t nwarned_fonts;
+  bool warned_size; /* a font size libharu cannot set was reported */
+  /* Setting a table cell narrower than its widest word: words may break
+     between any two letters (ts_table.c). */
+  bool break_words;
+} ts_ctx;
+
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
+double ts_page_content_width(ts_ctx *c, const char *name);
+double ts_page_content_height(ts_ctx *c, const char *name);
+
+/* ts_style.c */
+ts_node *ts_dom_load(ts_ctx *c);
+void ts_style_init(ts_ctx *c);
+void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
+                      ts_cstyle *out, const css_style *css);
+/* The computed style of n (cascade included), cached on the node. */
+ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n);
+/* The style of a footnote's ::footnote-call (parent: the style of the text
+ * around the call) or ::footnote-marker (parent: the note's), or NULL when
+ * no rule gives it one. */
+ts_cstyle *ts_style_note_part(ts_ctx *c, ts_node *n, css_pseudo_element pe,
+                              const ts_cstyle *parent);
+/* The style of n's ::before or ::after box, or NULL when it has no content. */
+ts_cstyle *ts_style_pseudo(ts_ctx *c, ts_node *n, css_pseudo_element pe);
+const char *ts_node_attr(const ts_node *n, const char *name);
+ts_face *ts_style_face(ts_ctx *c, const css_style *css);
+ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback);
+
+/* ts_layout.c */
+int ts_layout(ts_ctx *c);
+ts_wordcache *ts_wordcache_new(oc_arena *a);
+/* Sets one line of text (margin boxes): runs in *line, returns its width. */
+double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
+                        ts_vline *line);
+
+/* Lays out the content of a table cell (or caption) at the given width
+ * into *out, as items of a vertical list whose lines start at x 0; the
+ * list is the caller's to free. */
+void ts_layout_cell(ts_ctx *c, ts_node *cell, double width, ts_vlist *out);
+/* The narrowest a block's content can be set in (its widest word,
+ * hyphenation aside) and its width set without breaks, pt. */
+void ts_measure_content(ts_ctx *c, ts_node *n, double *min, double *max);
+void ts_vl_push(ts_ctx *c, ts_vitem it);
+
+/* ts_table.c: a table as the vertical list's boxes, one a row (split
+ * across pages only when taller than a page), its header rows marked for
+ * repetition; x and width are its containing block's. The anchors waiting
+ * for a line go on its first. avoid: no page break inside. */
+void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
+                     bool avoid, const char **anchors, size_t nanchors);
+/* A table's narrowest and widest, as ts_measure_content gives a block's. */
+void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
+
+/* A face the layout uses: its font starts loading into the PDF. */
+void ts_announce_face(ts_ctx *c, const ts_face *f);
+
+/* The natural width of text in st's face (no kerning), pt. */
+double ts_text_width(const ts_cstyle *st, const char *text);
+
+/* ts_page.c */
+typedef struct ts_pages ts_pages;
+ts_pages *ts_paginate(ts_ctx *c);
+/* The printed label of the page holding id (formatted in style), NULL when
+ * the id is not in the document. */
+const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style);
+int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
+                   ts_engine_stats *stats);
+
+#endif

@@ -1,0 +1,746 @@
+/* Fonts for the typesetter: fontconfig resolves families to TrueType files
+ * (the only outlines libharu embeds), HarfBuzz reads each file's cmap, hmtx,
+ * OS/2 and hhea metrics and GPOS/kern kerning. Widths follow libharu's
+ * arithmetic so that measuring and the PDF's /W array agree. */
+#include "ts_font.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <fontconfig/fontconfig.h>
+#include <hb-ot.h>
+#include <hb.h>
+
+/* A loaded face: the public part first, so a ts_face * is a face_rec *. */
+typedef struct face_rec {
+  ts_face pub;
+  struct face_rec *next;
+  oc_arena *arena;
+  hb_font_t *font;
+  const char **names; /* every family name fontconfig gives the file */
+  size_t nnames;
+  /* Per BMP code point, filled on first use: -1 unknown, else
+     width * 2 + (1 if the cmap maps it). */
+  int32_t *bmp;
+  int32_t notdef_width;
+  bool sc_done;
+  ts_face *sc;
+  /* The faces fontconfig gave as fallbacks for this one, tried first:
+     the same fallback for all of a face's missing characters reads as
+     one type, and a fontconfig sort costs about a million instructions. */
+  struct face_rec *recent_fb[4];
+  size_t nrecent_fb;
+} face_rec;
+
+/* A family registered with ts_fonts_add_file. */
+typedef struct added_font {
+  struct added_font *next;
+  const char *family;
+  int weight;
+  bool italic;
+  face_rec *face;
+} added_font;
+
+typedef struct match_entry {
+  struct match_entry *next;
+  const char *key;
+  ts_face *face;
+  bool matched;
+} match_entry;
+
+/* Fallback cache slot: key 0 is empty (face ids start at 0, so keys are
+   id * 2^21 + cp + 1). */
+typedef struct fallback_slot {
+  uint64_t key;
+  ts_face *face;
+} fallback_slot;
+
+struct ts_fonts {
+  oc_arena *arena;
+  const oc_reporter *rep;
+  FcConfig *config;
+  hb_buffer_t *buf;
+  hb_language_t lang;
+  face_rec *faces;
+  int nfaces;
+  added_font *added;
+  match_entry *matches;
+  fallback_slot *fb;
+  size_t fb_cap, fb_len;
+};
+
+/* Kerning on; every ligature feature off, since GSUB output cannot reach
+   the PDF (libharu addresses glyphs by code point). */
+static const hb_feature_t shape_features[] = {
+    {HB_TAG('k', 'e', 'r', 'n'), 1, HB_FEATURE_GLOBAL_START,
+     HB_FEATURE_GLOBAL_END},
+    {HB_TAG('l', 'i', 'g', 'a'), 0, HB_FEATURE_GLOBAL_START,
+     HB_FEATURE_GLOBAL_END},
+    {HB_TAG('c', 'l', 'i', 'g'), 0, HB_FEATURE_GLOBAL_START,
+     HB_FEATURE_GLOBAL_END},
+    {HB_TAG('c', 'a', 'l', 't'), 0, HB_FEATURE_GLOBAL_START,
+     HB_FEATURE_GLOBAL_END},
+    {HB_TAG('d', 'l', 'i', 'g'), 0, HB_FEATURE_GLOBAL_START,
+     HB_FEATURE_GLOBAL_END},
+};
+
+static void free_config(void *p) { FcConfigDestroy(p); }
+static void free_buffer(void *p) { hb_buffer_destroy(p); }
+static void free_font(void *p) { hb_font_destroy(p); }
+
+ts_fonts *ts_fonts_new(oc_arena *a, const oc_reporter *rep) {
+  FcConfig *config = FcInitLoadConfigAndFonts();
+  if (!config)
+    return NULL;
+  ts_fonts *f = oc_arena_calloc(a, 1, sizeof *f);
+  f->arena = a;
+  f->rep = rep;
+  f->config = config;
+  oc_arena_defer(a, free_config, config);
+  f->buf = hb_buffer_create();
+  oc_arena_defer(a, free_buffer, f->buf);
+  /* Not the locale's language (HarfBuzz's default): output must not depend
+     on the machine. */
+  f->lang = hb_language_from_string("und", -1);
+  return f;
+}
+
+static char *arena_strdup(oc_arena *a, const char *s) {
+  return oc_arena_strndup(a, s, strlen(s));
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+typedef enum font_kind {
+  KIND_TRUETYPE,
+  KIND_CFF,
+  KIND_COLLECTION,
+  KIND_OTHER,
+  KIND_UNREADABLE
+} font_kind;
+
+/* What libharu would make of the file, from its first four bytes. */
+static font_kind file_kind(const char *path, int *err) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    *err = errno;
+    return KIND_UNREADABLE;
+  }
+  unsigned char m[4];
+  size_t got = fread(m, 1, 4, fp);
+  fclose(fp);
+  if (got < 4)
+    return KIND_OTHER;
+  if ((m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 0) ||
+      memcmp(m, "true", 4) == 0)
+    return KIND_TRUETYPE;
+  if (memcmp(m, "OTTO", 4) == 0)
+    return KIND_CFF;
+  if (memcmp(m, "ttcf", 4) == 0)
+    return KIND_COLLECTION;
+  return KIND_OTHER;
+}
+
+/* ---- faces -------------------------------------------------------------- */
+
+static int to_thousandths(hb_position_t v, unsigned upem) {
+  return (int)((long)v * 1000 / (long)upem); /* truncated, as libharu */
+}
+
+static int metric(hb_font_t *font, hb_ot_metrics_tag_t tag, unsigned upem) {
+  hb_position_t v = 0;
+  hb_ot_metrics_get_position_with_fallback(font, tag, &v);
+  return to_thousandths(v, upem);
+}
+
+/* Loads path (already checked to be TrueType) once per ts_fonts. names may
+   be NULL (then the file's own family names are asked of fontconfig). */
+static face_rec *load_face(ts_fonts *f, const char *path, FcPattern *pat) {
+  char *abs = realpath(path, NULL);
+  if (!abs)
+    return NULL;
+  for (face_rec *r = f->faces; r; r = r->next)
+    if (strcmp(r->pub.path, abs) == 0) {
+      free(abs);
+      return r;
+    }
+  FcPattern *own = NULL;
+  if (!pat) {
+    int count = 0;
+    pat = own = FcFreeTypeQuery((const FcChar8 *)abs, 0, NULL, &count);
+  }
+  hb_blob_t *blob = hb_blob_create_from_file_or_fail(abs);
+  if (!blob || !pat) {
+    hb_blob_destroy(blob);
+    if (own)
+      FcPatternDestroy(own);
+    free(abs);
+    return NULL;
+  }
+  hb_face_t *hface = hb_face_create(blob, 0);
+  hb_blob_destroy(blob);
+  unsigned upem = hb_face_get_upem(hface);
+  if (hb_face_get_glyph_count(hface) == 0 || upem == 0) {
+    hb_face_destroy(hface);
+    if (own)
+      FcPatternDestroy(own);
+    free(abs);
+    return NULL;
+  }
+  hb_font_t *font = hb_font_create(hface);
+  hb_face_destroy(hface);
+  hb_font_set_scale(font, (int)upem, (int)upem);
+  oc_arena_defer(f->arena, free_font, font);
+
+  face_rec *r = oc_arena_calloc(f->arena, 1, sizeof *r);
+  r->arena = f->arena;
+  r->font = font;
+  r->pub.path = arena_strdup(f->arena, abs);
+  free(abs);
+  FcChar8 *s;
+  size_t n = 0;
+  while (FcPatternGetString(pat, FC_FAMILY, (int)n, &s) == FcResultMatch)
+    n++;
+  r->names = oc_arena_calloc(f->arena, n ? n : 1, sizeof *r->names);
+  for (size_t i = 0; i < n; i++) {
+    FcPatternGetString(pat, FC_FAMILY, (int)i, &s);
+    r->names[i] = arena_strdup(f->arena, (const char *)s);
+  }
+  r->nnames = n;
+  /* fontconfig lists the typographic family first and the font's own
+     legacy name (with its optical size, "EB Garamond 12") last. */
+  r->pub.family = n ? r->names[n - 1] : "";
+  double w = 80;
+  FcPatternGetDouble(pat, FC_WEIGHT, 0, &w);
+  r->pub.weight = (int)(FcWeightToOpenTypeDouble(w) + 0.5);
+  int slant = 0;
+  FcPatternGetInteger(pat, FC_SLANT, 0, &slant);
+  r->pub.italic = slant > FC_SLANT_ROMAN;
+  r->pub.units_per_em = upem;
+  r->pub.ascent = metric(font, HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER, upem);
+  r->pub.descent = metric(font, HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER, upem);
+  r->pub.line_gap = metric(font, HB_OT_METRICS_TAG_HORIZONTAL_LINE_GAP, upem);
+  r->pub.cap_height = metric(font, HB_OT_METRICS_TAG_CAP_HEIGHT, upem);
+  r->pub.x_height = metric(font, HB_OT_METRICS_TAG_X_HEIGHT, upem);
+  r->pub.id = f->nfaces++;
+  r->notdef_width = to_thousandths(hb_font_get_glyph_h_advance(font, 0), upem);
+  if (own)
+    FcPatternDestroy(own);
+  r->next = f->faces;
+  f->faces = r;
+  return r;
+}
+
+/* The table entry of a BMP code point, filled on first use. */
+static int32_t bmp_entry(face_rec *r, uint32_t cp) {
+  if (!r->bmp) {
+    /* 256 KB per face, and only for faces text is measured in. */
+    r->bmp = oc_arena_alloc(r->arena, 0x10000 * sizeof *r->bmp);
+    memset(r->bmp, 0xff, 0x10000 * sizeof *r->bmp);
+  }
+  int32_t e = r->bmp[cp];
+  if (e >= 0)
+    return e;
+  hb_codepoint_t gid = 0;
+  bool has = hb_font_get_nominal_glyph(r->font, cp, &gid) && gid != 0;
+  int32_t width =
+      has ? to_thousandths(hb_font_get_glyph_h_advance(r->font, gid),
+                           r->pub.units_per_em)
+          : r->notdef_width; /* libharu shows and measures .notdef */
+  e = width * 2 + (has ? 1 : 0);
+  r->bmp[cp] = e;
+  return e;
+}
+
+bool ts_face_has(const ts_face *face, uint32_t cp) {
+  if (cp > 0xffff)
+    return false;
+  return bmp_entry((face_rec *)face, cp) & 1;
+}
+
+int ts_face_advance(const ts_face *face, uint32_t cp) {
+  /* libharu turns code points beyond the BMP into spaces. */
+  if (cp > 0xffff)
+    cp = 0x20;
+  return bmp_entry((face_rec *)face, cp) >> 1;
+}
+
+/* ---- matching ----------------------------------------------------------- */
+
+static bool pattern_has_family(FcPattern *p, const char *name) {
+  FcChar8 *s;
+  for (int i = 0; FcPatternGetString(p, FC_FAMILY, i, &s) == FcResultMatch; i++)
+    if (strcasecmp((const char *)s, name) == 0)
+      return true;
+  return false;
+}
+
+/* A file libharu can embed: a TrueType-outline font alone in its file (no
+   collection, no variable-font instance). */
+static bool pattern_usable(FcPattern *p, const char **path) {
+  FcChar8 *fmt, *file;
+  int index = 0;
+  if (FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) != FcResultMatch ||
+      strcmp((const char *)fmt, "TrueType") != 0)
+    return false;
+  if (FcPatternGetInteger(p, FC_INDEX, 0, &index) == FcResultMatch &&
+      index != 0)
+    return false;
+  if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+    return false;
+  int err;
+  if (file_kind((const char *)file, &err) != KIND_TRUETYPE)
+    return false;
+  *path = (const char *)file;
+  return true;
+}
+
+/* The design size in a family name's trailing number ("EB Garamond 08"),
+   or 0. */
+static int optical_size(FcPattern *p) {
+  FcChar8 *s;
+  int best = 0;
+  for (int i = 0; FcPatternGetString(p, FC_FAMILY, i, &s) == FcResultMatch;
+       i++) {
+    const char *sp = strrchr((const char *)s, ' ');
+    if (!sp || !sp[1])
+      continue;
+    char *end;
+    long n = strtol(sp + 1, &end, 10);
+    if (*end == '\0' && n > 0 && n < 100)
+      best = (int)n;
+  }
+  return best;
+}
+
+/* How far p is from the style asked for; smaller is better. As in CSS,
+   width counts before slant and slant before weight, so a family without
+   Bold Italic gives its Italic. Among equals, the optical size nearest 12
+   pt wins (EB Garamond 12 over EB Garamond 08). */
+static long style_distance(FcPattern *p, int weight, bool italic) {
+  double w = 80, width = 100;
+  int slant = 0;
+  FcPatternGetDouble(p, FC_WEIGHT, 0, &w);
+  FcPatternGetDouble(p, FC_WIDTH, 0, &width);
+  FcPatternGetInteger(p, FC_SLANT, 0, &slant);
+  long d = labs((long)(FcWeightToOpenTypeDouble(w) + 0.5) - weight) * 100;
+  if ((slant > FC_SLANT_ROMAN) != italic)
+    d += 10000000L;
+  d += (long)(width > 100 ? width - 100 : 100 - width) * 100000L;
+  int size = optical_size(p);
+  d += size ? labs(size - 12L) : 50;
+  return d;
+}
+
+/* The usable face of family name closest to weight/italic, from all the
+   fonts fontconfig knows. */
+static face_rec *pick_family(ts_fonts *f, const char *name, int weight,
+                             bool italic) {
+  FcFontSet *sets[2] = {FcConfigGetFonts(f->config, FcSetSystem),
+                        FcConfigGetFonts(f->config, FcSetApplication)};
+  FcPattern *best = NULL;
+  const char *best_path = NULL;
+  long best_d = LONG_MAX;
+  for (int k = 0; k < 2; k++) {
+    if (!sets[k])
+      continue;
+    for (int i = 0; i < sets[k]->nfont; i++) {
+      FcPattern *p = sets[k]->fonts[i];
+      const char *path;
+      if (!pattern_has_family(p, name) || !pattern_usable(p, &path))
+        continue;
+      long d = style_distance(p, weight, italic);
+      /* Ties go to the smaller path, so the choice is reproducible. */
+      if (d < best_d || (d == best_d && strcmp(path, best_path) < 0)) {
+        best = p;
+        best_path = path;
+        best_d = d;
+      }
+    }
+  }
+  return best ? load_face(f, best_path, best) : NULL;
+}
+
+/* A pattern for FcFontSort, with the user's configuration applied. */
+static FcPattern *sort_pattern(ts_fonts *f, const char *family, int weight,
+                               bool italic, uint32_t cp) {
+  FcPattern *pat = FcPatternCreate();
+  if (family)
+    FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
+  int w = weight < 1 ? 400 : weight > 1000 ? 1000 : weight;
+  FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(w));
+  FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
+  FcPatternAddString(pat, FC_FONTFORMAT, (const FcChar8 *)"TrueType");
+  if (cp) {
+    FcCharSet *cs = FcCharSetCreate();
+    FcCharSetAddChar(cs, cp);
+    FcPatternAddCharSet(pat, FC_CHARSET, cs);
+    FcCharSetDestroy(cs);
+  }
+  FcConfigSubstitute(f->config, pat, FcMatchPattern);
+  FcDefaultSubstitute(pat);
+  return pat;
+}
+
+/* CSS generic families, as fontconfig's aliases name them. */
+static const char *generic_alias(const char *name) {
+  static const char *const map[][2] = {
+      {"serif", "serif"},           {"sans-serif", "sans-serif"},
+      {"monospace", "monospace"},   {"cursive", "cursive"},
+      {"fantasy", "fantasy"},       {"system-ui", "system-ui"},
+      {"ui-serif", "serif"},        {"ui-sans-serif", "sans-serif"},
+      {"ui-monospace", "monospace"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strcasecmp(name, map[i][0]) == 0)
+      return map[i][1];
+  return NULL;
+}
+
+/* A generic family: the first usable family fontconfig sorts for it, then
+   that family's closest style. */
+static face_rec *pick_generic(ts_fonts *f, const char *alias, int weight,
+                              bool italic) {
+  FcPattern *pat = sort_pattern(f, alias, weight, italic, 0);
+  FcResult res;
+  FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
+  FcPatternDestroy(pat);
+  face_rec *r = NULL;
+  for (int i = 0; fs && i < fs->nfont && !r; i++) {
+    const char *path;
+    FcChar8 *fam;
+    if (pattern_usable(fs->fonts[i], &path) &&
+        FcPatternGetString(fs->fonts[i], FC_FAMILY, 0, &fam) == FcResultMatch)
+      r = pick_family(f, (const char *)fam, weight, italic);
+  }
+  if (fs)
+    FcFontSetDestroy(fs);
+  return r;
+}
+
+static face_rec *pick_added(ts_fonts *f, const char *name, int weight,
+                            bool italic) {
+  face_rec *best = NULL;
+  long best_d = LONG_MAX;
+  for (added_font *ad = f->added; ad; ad = ad->next) {
+    if (strcasecmp(ad->family, name) != 0)
+      continue;
+    long d =
+        labs((long)ad->weight - weight) + (ad->italic != italic ? 10000L : 0);
+    if (d < best_d) {
+      best = ad->face;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+ts_face *ts_fonts_match(ts_fonts *f, const char *const *families,
+                        size_t nfamilies, int weight, bool italic,
+                        bool *matched) {
+  size_t len = 16;
+  for (size_t i = 0; i < nfamilies; i++)
+    len += strlen(families[i]) + 1;
+  char stack[256];
+  char *key = len <= sizeof stack ? stack : oc_arena_alloc(f->arena, len);
+  size_t o = (size_t)snprintf(key, len, "%d%c", weight, italic ? 'i' : 'n');
+  for (size_t i = 0; i < nfamilies; i++) {
+    size_t l = strlen(families[i]);
+    key[o++] = '\n';
+    memcpy(key + o, families[i], l);
+    o += l;
+  }
+  key[o] = '\0';
+  for (match_entry *m = f->matches; m; m = m->next)
+    if (strcmp(m->key, key) == 0) {
+      if (matched)
+        *matched = m->matched;
+      return m->face;
+    }
+
+  face_rec *r = NULL;
+  bool found = false;
+  for (size_t i = 0; i < nfamilies && !r; i++) {
+    const char *alias = generic_alias(families[i]);
+    r = pick_added(f, families[i], weight, italic);
+    if (!r)
+      r = alias ? pick_generic(f, alias, weight, italic)
+                : pick_family(f, families[i], weight, italic);
+  }
+  found = r != NULL;
+  if (!r)
+    r = pick_generic(f, "serif", weight, italic);
+  if (!r) /* no serif at all: any usable font */
+    r = pick_generic(f, "sans-serif", weight, italic);
+
+  match_entry *m = oc_arena_calloc(f->arena, 1, sizeof *m);
+  m->key = oc_arena_strndup(f->arena, key, o);
+  m->face = r ? &r->pub : NULL;
+  m->matched = found;
+  m->next = f->matches;
+  f->matches = m;
+  if (matched)
+    *matched = found;
+  return m->face;
+}
+
+/* ---- small capitals ----------------------------------------------------- */
+
+ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face) {
+  face_rec *r = (face_rec *)face;
+  if (r->sc_done)
+    return r->sc;
+  r->sc_done = true;
+  /* The most specific name first: "EB Garamond 12" gives "EB Garamond SC
+     12" before "EB Garamond" gives "EB Garamond SC". */
+  for (size_t i = r->nnames; i-- > 0 && !r->sc;) {
+    const char *name = r->names[i];
+    size_t len = strlen(name);
+    char *sc = oc_arena_alloc(f->arena, len + 4);
+    const char *sp = strrchr(name, ' ');
+    bool numbered =
+        sp && sp[1] && strspn(sp + 1, "0123456789") == strlen(sp + 1);
+    if (numbered) {
+      size_t head = (size_t)(sp - name);
+      memcpy(sc, name, head);
+      memcpy(sc + head, " SC", 3);
+      memcpy(sc + head + 3, sp, len - head + 1);
+    } else {
+      memcpy(sc, name, len);
+      memcpy(sc + len, " SC", 4);
+    }
+    face_rec *s = pick_family(f, sc, face->weight, face->italic);
+    if (s && s != r) {
+      s->pub.small_caps = true;
+      r->sc = &s->pub;
+    }
+  }
+  return r->sc;
+}
+
+/* ---- @font-face --------------------------------------------------------- */
+
+ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *family,
+                           int weight, bool italic, const char *file,
+                           unsigned line, unsigned col) {
+  int err = 0;
+  switch (file_kind(path, &err)) {
+  case KIND_UNREADABLE:
+    oc_report(f->rep, OC_ERROR, file, line, col, "cannot read font '%s': %s",
+              path, strerror(err));
+    return NULL;
+  case KIND_CFF:
+    oc_report(f->rep, OC_ERROR, file, line, col,
+              "'%s' is not a TrueType font (libharu cannot embed CFF "
+              "outlines); use a .ttf",
+              path);
+    return NULL;
+  case KIND_COLLECTION:
+    oc_report(f->rep, OC_ERROR, file, line, col,
+              "'%s' is a font collection, which libharu cannot embed; use a "
+              "single .ttf",
+              path);
+    return NULL;
+  case KIND_OTHER:
+    oc_report(f->rep, OC_ERROR, file, line, col,
+              "'%s' is not a TrueType font (libharu embeds only TrueType "
+              "outlines); use a .ttf",
+              path);
+    return NULL;
+  case KIND_TRUETYPE:
+    break;
+  }
+  face_rec *r = load_face(f, path, NULL);
+  if (!r) {
+    oc_report(f->rep, OC_ERROR, file, line, col,
+              "cannot read font '%s': the file is damaged", path);
+    return NULL;
+  }
+  added_font *ad = oc_arena_calloc(f->arena, 1, sizeof *ad);
+  ad->family = arena_strdup(f->arena, family);
+  ad->weight = weight;
+  ad->italic = italic;
+  ad->face = r;
+  ad->next = f->added;
+  f->added = ad;
+  /* Earlier matches may have resolved this family through fontconfig. */
+  f->matches = NULL;
+  return &r->pub;
+}
+
+/* ---- fallback ----------------------------------------------------------- */
+
+static fallback_slot *fallback_find(ts_fonts *f, uint64_t key) {
+  size_t mask = f->fb_cap - 1;
+  size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & mask;
+  while (f->fb[i].key && f->fb[i].key != key)
+    i = (i + 1) & mask;
+  return &f->fb[i];
+}
+
+static void fallback_put(ts_fonts *f, uint64_t key, ts_face *face) {
+  if ((f->fb_len + 1) * 4 > f->fb_cap * 3) {
+    fallback_slot *old = f->fb;
+    size_t old_cap = f->fb_cap;
+    f->fb_cap = old_cap ? old_cap * 2 : 64;
+    f->fb = oc_arena_calloc(f->arena, f->fb_cap, sizeof *f->fb);
+    for (size_t i = 0; i < old_cap; i++)
+      if (old[i].key)
+        *fallback_find(f, old[i].key) = old[i];
+  }
+  fallback_slot *s = fallback_find(f, key);
+  if (!s->key)
+    f->fb_len++;
+  s->key = key;
+  s->face = face;
+}
+
+ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
+  if (cp > 0xffff)
+    return NULL;
+  if (ts_face_has(face, cp))
+    return (ts_face *)face;
+  uint64_t key = ((uint64_t)face->id << 21) + cp + 1;
+  if (f->fb_cap) {
+    fallback_slot *s = fallback_find(f, key);
+    if (s->key)
+      return s->face;
+  }
+  face_rec *r = (face_rec *)face;
+  for (size_t i = 0; i < r->nrecent_fb; i++)
+    if (ts_face_has(&r->recent_fb[i]->pub, cp)) {
+      fallback_put(f, key, &r->recent_fb[i]->pub);
+      return &r->recent_fb[i]->pub;
+    }
+  FcPattern *pat = sort_pattern(f, r->nnames ? r->names[0] : NULL, face->weight,
+                                face->italic, cp);
+  FcResult res;
+  FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
+  FcPatternDestroy(pat);
+  face_rec *found = NULL;
+  for (int i = 0; fs && i < fs->nfont && !found; i++) {
+    FcPattern *p = fs->fonts[i];
+    FcCharSet *cs;
+    const char *path;
+    if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch ||
+        !FcCharSetHasChar(cs, cp) || !pattern_usable(p, &path))
+      continue;
+    face_rec *c = load_face(f, path, p);
+    /* fontconfig's charset and the cmap HarfBuzz reads should agree;
+       trust the one the PDF will use. */
+    if (c && ts_face_has(&c->pub, cp))
+      found = c;
+  }
+  if (fs)
+    FcFontSetDestroy(fs);
+  ts_face *out = found ? &found->pub : NULL;
+  fallback_put(f, key, out);
+  if (found && r->nrecent_fb < sizeof r->recent_fb / sizeof r->recent_fb[0])
+    r->recent_fb[r->nrecent_fb++] = found;
+  return out;
+}
+
+/* ---- shaping ------------------------------------------------------------ */
+
+/* Replaces f-ligatures by U+FB00-FB04 where face maps them. */
+static size_t ligate(const ts_face *face, const uint32_t *cps, size_t n,
+                     uint32_t *out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    if (cps[i] == 'f' && i + 1 < n) {
+      uint32_t b = cps[i + 1], c = i + 2 < n ? cps[i + 2] : 0;
+      if (b == 'f' && c == 'i' && ts_face_has(face, 0xFB03)) {
+        out[o++] = 0xFB03, i += 3;
+        continue;
+      }
+      if (b == 'f' && c == 'l' && ts_face_has(face, 0xFB04)) {
+        out[o++] = 0xFB04, i += 3;
+        continue;
+      }
+      uint32_t lig = b == 'f'   ? 0xFB00
+                     : b == 'i' ? 0xFB01
+                     : b == 'l' ? 0xFB02
+                                : 0;
+      if (lig && ts_face_has(face, lig)) {
+        out[o++] = lig, i += 2;
+        continue;
+      }
+    }
+    out[o++] = cps[i++];
+  }
+  return o;
+}
+
+/* Rounds v font units to 1/1000 em. */
+static int32_t round_thousandths(long v, unsigned upem) {
+  long t = v * 1000;
+  return (int32_t)(t >= 0 ? (t + upem / 2) / (long)upem
+                          : -((-t + upem / 2) / (long)upem));
+}
+
+/* The advance of cp's nominal glyph (.notdef when none), font units. */
+static long nominal_units(const face_rec *r, uint32_t cp) {
+  hb_codepoint_t gid = 0;
+  if (!hb_font_get_nominal_glyph(r->font, cp, &gid))
+    gid = 0;
+  return hb_font_get_glyph_h_advance(r->font, gid);
+}
+
+size_t ts_face_shape(ts_fonts *f, const ts_face *face, const uint32_t *cps,
+                     size_t n, bool kerning, bool ligatures, uint32_t *out,
+                     int32_t *kern, long *width) {
+  *width = 0;
+  if (n == 0)
+    return 0;
+  size_t m = n;
+  if (ligatures)
+    m = ligate(face, cps, n, out);
+  else if (out != cps)
+    memmove(out, cps, n * sizeof *out);
+  long total = 0;
+  for (size_t i = 0; i < m; i++) {
+    kern[i] = 0;
+    total += ts_face_advance(face, out[i]);
+  }
+  if (kerning && m > 1) {
+    const face_rec *r = (const face_rec *)face;
+    hb_buffer_t *buf = f->buf;
+    hb_buffer_clear_contents(buf);
+    hb_buffer_add_codepoints(buf, out, (int)m, 0, (int)m);
+    hb_buffer_set_direction(buf, HB_DIRECTION_LTR);
+    hb_buffer_set_language(buf, f->lang);
+    hb_buffer_guess_segment_properties(buf);
+    hb_shape(r->font, buf, shape_features,
+             sizeof shape_features / sizeof shape_features[0]);
+    unsigned count;
+    hb_glyph_info_t *info = hb_buffer_get_glyph_infos(buf, &count);
+    hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(buf, &count);
+    /* At the start of each cluster, HarfBuzz's pen position (sum of shaped
+       advances) against the nominal one (sum of the code points' own
+       advances) gives the kerning before that code point. Working on the
+       running sums keeps rounding from drifting. x_offset (mark placement)
+       has no counterpart in per-code-point kerning and is left out. */
+    long shaped = 0, nominal = 0;
+    int32_t applied = 0;
+    size_t next = 0; /* code points below next are summed in nominal */
+    for (unsigned g = 0; g < count; g++) {
+      size_t c = info[g].cluster;
+      if (c < m && c >= next && (g == 0 || info[g - 1].cluster != c)) {
+        while (next < c)
+          nominal += nominal_units(r, out[next++]);
+        if (c > 0) {
+          kern[c] =
+              round_thousandths(shaped - nominal, face->units_per_em) - applied;
+          applied += kern[c];
+        }
+      }
+      shaped += pos[g].x_advance;
+    }
+    total += applied;
+  }
+  *width = total;
+  return m;
+}

@@ -1,0 +1,104 @@
+/* Fonts for the typesetter: families resolved through fontconfig to
+ * TrueType files that libharu can embed, glyph coverage, advance widths as
+ * libharu writes them into the PDF, kerning (legacy kern and GPOS, through
+ * HarfBuzz), the standard ligatures U+FB00-FB04 where the font maps them,
+ * and fallback faces for characters a face lacks.
+ *
+ * Units: widths and kerning are integers in 1/1000 em, computed exactly as
+ * libharu 2.3.0 computes the /W array (advance * 1000 / units_per_em,
+ * truncated), so what the engine measures is what a viewer lays out.
+ *
+ * Ownership: the ts_fonts and every face live in the arena they were made
+ * in; HarfBuzz and fontconfig objects are released when the arena is freed.
+ * Not thread-safe: one ts_fonts per thread. */
+#ifndef OCTAVO_TS_FONT_H
+#define OCTAVO_TS_FONT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oc_diag.h"
+#include "oc_arena.h"
+
+typedef struct ts_fonts ts_fonts;
+
+typedef struct ts_face {
+  const char *path;   /* the TrueType file (absolute) */
+  const char *family; /* as the font names itself, e.g. "EB Garamond 12" */
+  int weight;         /* CSS: 400 regular, 700 bold */
+  bool italic;
+  bool small_caps; /* a face whose lower case are small capitals (an "SC"
+                      family), so the engine need not synthesise them */
+  unsigned units_per_em;
+  /* In 1/1000 em, positive up, truncated. From HarfBuzz's hb_ot_metrics:
+     ascent, descent and line gap are OS/2's typo values when the font sets
+     USE_TYPO_METRICS (EB Garamond), else hhea's (DejaVu), which equals
+     libharu's ascent and descent for both; cap and x height are OS/2's,
+     or measured from 'H' and 'x' when the table lacks them. */
+  int ascent, descent; /* descent is negative */
+  int cap_height, x_height;
+  int line_gap;
+  int id; /* 0, 1, 2, ... in the order faces were loaded */
+} ts_face;
+
+/* NULL when fontconfig cannot load its configuration. */
+ts_fonts *ts_fonts_new(oc_arena *a, const oc_reporter *rep);
+
+/* The face for a CSS font: families in order of preference (CSS generic
+ * names serif, sans-serif, monospace, cursive, fantasy, system-ui mapped
+ * through fontconfig), weight 100..900, italic. Only TrueType-outline files
+ * are considered (CFF .otf, Type 1 and bitmap fonts are skipped, since
+ * libharu cannot embed them). A family added with ts_fonts_add_file wins
+ * over fontconfig. *matched (may be NULL) says whether one of the named
+ * families was found; if none was, the best TrueType serif fontconfig
+ * knows is returned. NULL only when the system has no usable font at all.
+ * Within a family, as in CSS, width counts first (condensed faces lose),
+ * then slant, then weight: EB Garamond, which has no Bold Italic, gives its
+ * Italic for bold italic. Among faces equally close, the optical size
+ * nearest 12 pt wins (EB Garamond 12 over EB Garamond 08).
+ * Results are cached per (families, weight, italic). */
+ts_face *ts_fonts_match(ts_fonts *f, const char *const *families,
+                        size_t nfamilies, int weight, bool italic,
+                        bool *matched);
+
+/* The small-caps companion of face (e.g. "EB Garamond SC 12" for "EB
+ * Garamond 12"), or NULL when the system has none. */
+ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face);
+
+/* Registers a font file for @font-face. Returns NULL, after reporting an
+ * error at (file, line, col), when the file cannot be read or is not a
+ * TrueType-outline font. */
+ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *family,
+                           int weight, bool italic, const char *file,
+                           unsigned line, unsigned col);
+
+/* Whether face has a glyph for code point cp (a cmap entry, not .notdef).
+ * Code points above U+FFFF are always false: libharu's UTF-8 fonts address
+ * glyphs by BMP code point. */
+bool ts_face_has(const ts_face *face, uint32_t cp);
+
+/* The advance width of cp in face, 1/1000 em, as libharu writes it (a code
+ * point the face lacks measures as .notdef, one beyond the BMP as a space,
+ * which is what libharu draws). */
+int ts_face_advance(const ts_face *face, uint32_t cp);
+
+/* A face that has cp, as close to face's style as fontconfig finds (same
+ * weight and slant first), or NULL when no installed TrueType font has it.
+ * face itself when it has cp. Cached. */
+ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp);
+
+/* Shapes a run of code points all of which face has:
+ *  - with ligatures, "ffi", "ffl", "ff", "fi", "fl" become U+FB03, U+FB04,
+ *    U+FB00, U+FB01, U+FB02 where face maps those code points;
+ *  - with kerning, kern[i] is the adjustment in 1/1000 em added to the pen
+ *    position before glyph i (negative brings glyphs closer; kern[0] is 0),
+ *    from the font's GPOS or kern table through HarfBuzz.
+ * Writes the shaped code points to out (at most n) and returns how many;
+ * *width receives the run's total width (advances + kerning) in 1/1000 em.
+ * out and kern must have room for n entries. */
+size_t ts_face_shape(ts_fonts *f, const ts_face *face, const uint32_t *cps,
+                     size_t n, bool kerning, bool ligatures, uint32_t *out,
+                     int32_t *kern, long *width);
+
+#endif
