@@ -78,12 +78,11 @@ static void collect_line(ts_ctx *c, ts_pages *pg, const ts_vline *ln,
       if (!old || strcmp(old, t))
         *changed = true;
     }
-    if (out->n == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 64;
-      out->ids = ts_grow(c->a, out->ids, out->n, cap, sizeof *out->ids);
-      out->texts = ts_grow(c->a, out->texts, out->n, cap, sizeof *out->texts);
-      out->cap = cap;
-    }
+    size_t cap = out->cap;
+    out->ids = oc_arena_grow_array(c->a, out->ids, out->n, &cap, out->n + 1,
+                                   sizeof *out->ids);
+    out->texts = oc_arena_grow_array(c->a, out->texts, out->n, &out->cap,
+                                     out->n + 1, sizeof *out->texts);
     out->ids[out->n] = r->target;
     out->texts[out->n] = t;
     out->n++;

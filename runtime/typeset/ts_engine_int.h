@@ -26,8 +26,8 @@
 /* ---- a hash index (ts_hash.c) ------------------------------------------ */
 
 /* Entries by a 64-bit hash; the entries are the caller's and compared by
- * the caller's eq. Its tables are malloc'd and freed with the arena given
- * to ts_hidx_init (the ts_hidx itself must not move). */
+ * the caller's eq. Its tables are on the heap (oc_alloc.h) and freed with
+ * the arena given to ts_hidx_init (the ts_hidx itself must not move). */
 typedef struct ts_hidx {
   uint64_t *hashes;
   void **entries;
@@ -44,11 +44,6 @@ void *ts_hidx_get(const ts_hidx *x, uint64_t hash,
                   const void *key);
 /* Stores entry under hash (the caller knows it is not there yet). */
 void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
-
-/* A block of cap elements of size bytes in a, holding the n elements of
- * items (the old block is left to the arena): how the engine's arrays
- * grow, doubling. */
-void *ts_grow(oc_arena *a, void *items, size_t n, size_t cap, size_t size);
 
 /* ---- the document ---------------------------------------------------- */
 
@@ -357,9 +352,9 @@ typedef struct ts_ctx {
     ts_node *note; /* the footnote's element */
     int number;
   } * calls; /* the footnote calls of the pass */
-  size_t ncalls;
+  size_t ncalls, ccalls;
   bool in_note; /* laying out a footnote's body */
-  int in_float;  /* inside a float or a table cell: no floats there */
+  int in_float; /* inside a float or a table cell: no floats there */
   size_t nlines;
   size_t warned_cp; /* how many missing-glyph warnings were given */
   const char *warned_fonts[32];

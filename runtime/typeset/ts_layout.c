@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <utf8proc.h>
 
+#include "oc_alloc.h"
+#include "oc_sb.h"
 #include "ts_engine_int.h"
 
 /* ---- shaped words, cached ------------------------------------------- */
@@ -124,11 +126,8 @@ static void push_piece(ts_ctx *c, para *pa, piece pc) {
   (void)c;
   if (!pa->ar)
     pa->ar = oc_arena_new();
-  if (pa->n == pa->cap) {
-    size_t ncap = pa->cap ? pa->cap * 2 : 16;
-    pa->p = ts_grow(pa->ar, pa->p, pa->n, ncap, sizeof *pa->p);
-    pa->cap = ncap;
-  }
+  pa->p = oc_arena_grow_array(pa->ar, pa->p, pa->n, &pa->cap, pa->n + 1,
+                              sizeof *pa->p);
   pa->p[pa->n++] = pc;
 }
 
@@ -159,7 +158,7 @@ typedef struct item_ref {
 
 typedef struct itemizer {
   ts_ctx *c;
-  oc_arena *ar;  /* scratch */
+  oc_arena *ar;   /* scratch */
   double measure; /* the paragraph's line width */
   const ts_cstyle *block;
   ts_item *items;
@@ -177,10 +176,12 @@ typedef struct itemizer {
 
 static void add_item(itemizer *z, ts_item it, item_ref r) {
   if (z->n == z->cap) {
-    size_t ncap = z->cap ? z->cap * 2 : 64;
-    z->items = ts_grow(z->ar, z->items, z->n, ncap, sizeof *z->items);
-    z->refs = ts_grow(z->ar, z->refs, z->n, ncap, sizeof *z->refs);
-    z->cap = ncap;
+    /* room for 64 more at least: a paragraph has many items */
+    size_t cap = z->cap;
+    z->items = oc_arena_grow_array(z->ar, z->items, z->n, &cap, z->n + 64,
+                                   sizeof *z->items);
+    z->refs = oc_arena_grow_array(z->ar, z->refs, z->n, &z->cap, z->n + 64,
+                                  sizeof *z->refs);
   }
   z->items[z->n] = it;
   z->refs[z->n] = r;
@@ -523,10 +524,11 @@ static void flush_word(itemizer *z) {
 
 static void word_push(itemizer *z, uint32_t cp, const piece *pc) {
   if (z->wn == z->wcap) {
-    size_t ncap = z->wcap ? z->wcap * 2 : 64;
-    z->wcp = ts_grow(z->ar, z->wcp, z->wn, ncap, sizeof *z->wcp);
-    z->wpc = ts_grow(z->ar, z->wpc, z->wn, ncap, sizeof *z->wpc);
-    z->wcap = ncap;
+    size_t cap = z->wcap;
+    z->wcp = oc_arena_grow_array(z->ar, z->wcp, z->wn, &cap, z->wn + 64,
+                                 sizeof *z->wcp);
+    z->wpc = oc_arena_grow_array(z->ar, z->wpc, z->wn, &z->wcap, z->wn + 64,
+                                 sizeof *z->wpc);
   }
   z->wcp[z->wn] = cp;
   z->wpc[z->wn] = pc;
@@ -669,15 +671,8 @@ static strut strut_of(const ts_cstyle *st) {
 
 static void vl_push(ts_ctx *c, ts_vitem it) {
   ts_vlist *v = &c->vl;
-  if (v->n == v->cap) {
-    size_t ncap = v->cap ? v->cap * 2 : 1024;
-    ts_vitem *ni = malloc(ncap * sizeof *ni);
-    if (v->n)
-      memcpy(ni, v->items, v->n * sizeof *ni);
-    free(v->items);
-    v->items = ni;
-    v->cap = ncap;
-  }
+  if (v->n == v->cap)
+    OC_GROW(v->items, v->cap, v->n + 1024);
   v->items[v->n++] = it;
 }
 
@@ -714,12 +709,9 @@ typedef struct lay {
 
 static void add_anchor(lay *L, const char *id) {
   pending *p = &L->pd;
-  if (p->nanchors == p->canchors) {
-    size_t nc = p->canchors ? p->canchors * 2 : 4;
-    p->anchors =
-        ts_grow(L->c->pa, p->anchors, p->nanchors, nc, sizeof *p->anchors);
-    p->canchors = nc;
-  }
+  p->anchors =
+      oc_arena_grow_array(L->c->pa, p->anchors, p->nanchors, &p->canchors,
+                          p->nanchors + 1, sizeof *p->anchors);
   p->anchors[p->nanchors++] = id;
 }
 
@@ -819,10 +811,12 @@ typedef struct runbuf {
 
 static void rb_push(oc_arena *a, runbuf *b, uint32_t code, int32_t kern) {
   if (b->n == b->cap) {
-    size_t nc = b->cap ? b->cap * 2 : 64;
-    b->codes = ts_grow(a, b->codes, b->n, nc, sizeof *b->codes);
-    b->kern = ts_grow(a, b->kern, b->n, nc, sizeof *b->kern);
-    b->cap = nc;
+    /* room for 64 glyphs more at least: a run is a line's words */
+    size_t cap = b->cap;
+    b->codes = oc_arena_grow_array(a, b->codes, b->n, &cap, b->n + 64,
+                                   sizeof *b->codes);
+    b->kern = oc_arena_grow_array(a, b->kern, b->n, &b->cap, b->n + 64,
+                                  sizeof *b->kern);
   }
   b->codes[b->n] = code;
   b->kern[b->n] = kern;
@@ -841,9 +835,8 @@ typedef struct line_builder {
 static ts_run *lb_new_run(line_builder *b) {
   ts_vline *ln = b->ln;
   if (ln->nruns == b->cruns) {
-    size_t nc = b->cruns ? b->cruns * 2 : 8;
-    ln->runs = ts_grow(b->c->pa, ln->runs, ln->nruns, nc, sizeof *ln->runs);
-    b->cruns = nc;
+    ln->runs = oc_arena_grow_array(b->c->pa, ln->runs, ln->nruns, &b->cruns,
+                                   ln->nruns + 1, sizeof *ln->runs);
     if (b->cur)
       b->cur = &ln->runs[ln->nruns - 1];
   }
@@ -928,11 +921,8 @@ static void lb_link(line_builder *b, const char *href, double x0, double x1,
       l->below = below;
     return;
   }
-  if (ln->nlinks == *clinks) {
-    size_t nc = *clinks ? *clinks * 2 : 4;
-    ln->links = ts_grow(b->c->pa, ln->links, ln->nlinks, nc, sizeof *ln->links);
-    *clinks = nc;
-  }
+  ln->links = oc_arena_grow_array(b->c->pa, ln->links, ln->nlinks, clinks,
+                                  ln->nlinks + 1, sizeof *ln->links);
   ln->links[ln->nlinks++] = (ts_link){x0, x1, above, below, href};
 }
 
@@ -1032,12 +1022,9 @@ static void break_code(itemizer *z, const ts_break_params *bp, ts_breaks *out,
     ts_break_lines(z->ar, z->items + s, e - s + 1, bp, &br);
     src++;
     for (size_t i = 0; i < br.n_lines; i++) {
-      if (n == cap) {
-        size_t nc = cap ? cap * 2 : 64;
-        lines = ts_grow(z->ar, lines, n, nc, sizeof *lines);
-        nos = ts_grow(z->ar, nos, n, nc, sizeof *nos);
-        cap = nc;
-      }
+      size_t ncap = cap;
+      lines = oc_arena_grow_array(z->ar, lines, n, &ncap, n + 1, sizeof *lines);
+      nos = oc_arena_grow_array(z->ar, nos, n, &cap, n + 1, sizeof *nos);
       lines[n] = br.lines[i];
       lines[n].start += s;
       lines[n].end += s;
@@ -1271,7 +1258,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     ts_vline *ln;
     int call;
   } *notes = NULL;
-  size_t nnotes = 0;
+  size_t nnotes = 0, cnotes = 0;
   for (size_t li = 0; li < nl; li++) {
     const ts_line *l = &br.lines[li];
     ts_vline *ln = oc_arena_calloc(c->pa, 1, sizeof *ln);
@@ -1283,7 +1270,7 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       ln->width -= markw;
     }
     line_builder b = {.c = c, .ln = ln};
-    size_t clinks = 0, cleaders = 0, crefs = 0, canchors = 0;
+    size_t clinks = 0, cleaders = 0, crefs = 0, canchors = 0, cimages = 0;
     double above = bst.above, below = bst.below;
     double pos = skip_set(bp.left_skip, l);
     const ts_cstyle *last_st = bs;
@@ -1293,12 +1280,9 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
       if (it->type == TS_GLUE) {
         double w = glue_set(it, l);
         if (r->kind == R_LEADER) {
-          if (ln->nleaders == cleaders) {
-            size_t ncap = cleaders ? cleaders * 2 : 2;
-            ln->leaders = ts_grow(c->pa, ln->leaders, ln->nleaders, ncap,
-                                  sizeof *ln->leaders);
-            cleaders = ncap;
-          }
+          ln->leaders =
+              oc_arena_grow_array(c->pa, ln->leaders, ln->nleaders, &cleaders,
+                                  ln->nleaders + 1, sizeof *ln->leaders);
           uint32_t dot = '.';
           if (r->text && *r->text) {
             utf8proc_int32_t cp;
@@ -1336,12 +1320,8 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         break;
       }
       case R_PAGEREF: {
-        if (ln->nrefs == crefs) {
-          size_t ncap = crefs ? crefs * 2 : 2;
-          ln->refs =
-              ts_grow(c->pa, ln->refs, ln->nrefs, ncap, sizeof *ln->refs);
-          crefs = ncap;
-        }
+        ln->refs = oc_arena_grow_array(c->pa, ln->refs, ln->nrefs, &crefs,
+                                       ln->nrefs + 1, sizeof *ln->refs);
         lb_close(&b);
         ln->refs[ln->nrefs++] = (ts_pageref){
             r->text,      r->ref_style, (ts_face *)r->face, r->size,
@@ -1354,24 +1334,23 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
         /* the image stands on the baseline */
         if (r->size > above)
           above = r->size;
-        ln->images = ts_grow(c->pa, ln->images, ln->nimages, ln->nimages + 1,
-                             sizeof *ln->images);
+        ln->images =
+            oc_arena_grow_array(c->pa, ln->images, ln->nimages, &cimages,
+                                ln->nimages + 1, sizeof *ln->images);
         ln->images[ln->nimages++] =
             (ts_image_box){r->text, pos, it->width, r->size};
         if (r->href)
           lb_link(&b, r->href, pos, pos + it->width, r->size, 0, &clinks);
         break;
       case R_ANCHOR:
-        if (ln->nanchors == canchors) {
-          size_t ncap = canchors ? canchors * 2 : 2;
-          ln->anchors = ts_grow(c->pa, ln->anchors, ln->nanchors, ncap,
-                                sizeof *ln->anchors);
-          canchors = ncap;
-        }
+        ln->anchors =
+            oc_arena_grow_array(c->pa, ln->anchors, ln->nanchors, &canchors,
+                                ln->nanchors + 1, sizeof *ln->anchors);
         ln->anchors[ln->nanchors++] = r->text;
         break;
       case R_NOTE:
-        notes = ts_grow(z.ar, notes, nnotes, nnotes + 1, sizeof *notes);
+        notes = oc_arena_grow_array(z.ar, notes, nnotes, &cnotes, nnotes + 1,
+                                    sizeof *notes);
         notes[nnotes++] = (struct line_note){ln, r->ref_style};
         break;
       default:
@@ -1401,12 +1380,9 @@ static void set_paragraph(lay *L, para *pa, const ts_cstyle *bs, double x,
     pending *p = &L->pd;
     if (li == 0) {
       for (size_t i = 0; i < p->nanchors; i++) {
-        if (ln->nanchors == canchors) {
-          size_t ncap = canchors ? canchors * 2 : 2;
-          ln->anchors = ts_grow(c->pa, ln->anchors, ln->nanchors, ncap,
-                                sizeof *ln->anchors);
-          canchors = ncap;
-        }
+        ln->anchors =
+            oc_arena_grow_array(c->pa, ln->anchors, ln->nanchors, &canchors,
+                                ln->nanchors + 1, sizeof *ln->anchors);
         ln->anchors[ln->nanchors++] = p->anchors[i];
       }
       p->nanchors = 0;
@@ -1517,11 +1493,8 @@ static ts_node *link_target(ts_ctx *c, const ts_node *link, const char *id,
   for (size_t i = 0; i < lc->nwarned; i++)
     if (strcmp(lc->warned[i], id) == 0)
       return NULL;
-  if (lc->nwarned == lc->cwarned) {
-    size_t nc = lc->cwarned ? lc->cwarned * 2 : 8;
-    lc->warned = ts_grow(c->a, lc->warned, lc->nwarned, nc, sizeof *lc->warned);
-    lc->cwarned = nc;
-  }
+  lc->warned = oc_arena_grow_array(c->a, lc->warned, lc->nwarned, &lc->cwarned,
+                                   lc->nwarned + 1, sizeof *lc->warned);
   lc->warned[lc->nwarned++] = oc_arena_strndup(c->a, id, strlen(id));
   if (!c->in->links_checked)
     oc_report(c->rep, OC_WARNING, c->in->name, link->line, 0,
@@ -1531,24 +1504,12 @@ static ts_node *link_target(ts_ctx *c, const ts_node *link, const char *id,
   return NULL;
 }
 
-static void buf_add(char **buf, size_t *len, size_t *cap, const char *s,
-                    size_t n) {
-  if (*len + n + 1 > *cap) {
-    *cap = (*len + n + 1) * 2;
-    *buf = realloc(*buf, *cap);
-  }
-  memcpy(*buf + *len, s, n);
-  *len += n;
-  (*buf)[*len] = 0;
-}
-
 /* An element's text as it reads: blocks apart, what is not displayed
  * left out. */
-static void shown_text(ts_ctx *c, ts_node *n, char **buf, size_t *len,
-                       size_t *cap) {
+static void shown_text(ts_ctx *c, ts_node *n, oc_sb *out) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
-      buf_add(buf, len, cap, ch->text, ch->text_len);
+      oc_sb_add(out, ch->text, ch->text_len);
       continue;
     }
     int d = ts_style_of(c, ch)->display;
@@ -1556,10 +1517,10 @@ static void shown_text(ts_ctx *c, ts_node *n, char **buf, size_t *len,
       continue;
     bool block = d != TS_D_INLINE && d != TS_D_INLINE_BLOCK;
     if (block)
-      buf_add(buf, len, cap, " ", 1);
-    shown_text(c, ch, buf, len, cap);
+      oc_sb_addc(out, ' ');
+    shown_text(c, ch, out);
     if (block)
-      buf_add(buf, len, cap, " ", 1);
+      oc_sb_addc(out, ' ');
   }
 }
 
@@ -1572,10 +1533,10 @@ static const char *target_text(ts_ctx *c, const ts_node *link, const char *href,
   ts_node *t = link_target(c, link, href + 1, "target-text");
   if (!t)
     return "??";
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
+  oc_sb buf;
+  oc_sb_init(&buf, NULL, 0);
   if (part == CSS_TP_CONTENT) {
-    shown_text(c, t, &buf, &len, &cap);
+    shown_text(c, t, &buf);
   } else {
     ts_cstyle *ps = ts_style_pseudo(
         c, t, part == CSS_TP_BEFORE ? CSS_PE_BEFORE : CSS_PE_AFTER);
@@ -1589,11 +1550,11 @@ static const char *target_text(ts_ctx *c, const ts_node *link, const char *href,
                             ? ts_node_attr(t, items[i].text)
                             : NULL;
         if (v)
-          buf_add(&buf, &len, &cap, v, strlen(v));
+          oc_sb_adds(&buf, v);
       }
   }
-  const char *out = collapse_ws(c->pa, buf ? buf : "", len);
-  free(buf);
+  const char *out = collapse_ws(c->pa, buf.p, buf.len);
+  oc_sb_free(&buf);
   return out;
 }
 
@@ -1704,8 +1665,8 @@ static const char *note_part_text(ts_ctx *c, ts_node *note, const ts_cstyle *ps,
   size_t ni;
   if (!d || !css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
     return css_format_counter(c->pa, number, CSS_CS_DECIMAL);
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
+  oc_sb buf;
+  oc_sb_init(&buf, NULL, 0);
   for (size_t i = 0; i < ni; i++) {
     const css_content_item *it = &items[i];
     const char *t = NULL;
@@ -1716,12 +1677,12 @@ static const char *note_part_text(ts_ctx *c, ts_node *note, const ts_cstyle *ps,
     else if (it->kind == CSS_C_COUNTER && !strcasecmp(it->text, "footnote"))
       t = css_format_counter(c->pa, number, it->counter_style);
     if (t)
-      buf_add(&buf, &len, &cap, t, strlen(t));
+      oc_sb_adds(&buf, t);
   }
-  while (len && buf[len - 1] == ' ')
-    len--;
-  const char *out = oc_arena_strndup(c->pa, buf ? buf : "", len);
-  free(buf);
+  while (buf.len && buf.p[buf.len - 1] == ' ')
+    buf.len--;
+  const char *out = oc_arena_strndup(c->pa, buf.p, buf.len);
+  oc_sb_free(&buf);
   return out;
 }
 
@@ -1744,8 +1705,8 @@ static void add_note_call(lay *L, para *pa, ts_node *note) {
     href = h;
   }
   push_piece(c, pa, (piece){P_TEXT, cs, num, strlen(num), href, 0, 0, 0, 0});
-  c->calls =
-      ts_grow(c->pa, c->calls, c->ncalls, c->ncalls + 1, sizeof *c->calls);
+  c->calls = oc_arena_grow_array(c->pa, c->calls, c->ncalls, &c->ccalls,
+                                 c->ncalls + 1, sizeof *c->calls);
   c->calls[c->ncalls] = (struct ts_call){note, number};
   push_piece(c, pa,
              (piece){P_NOTE, cs, NULL, 0, NULL, (int)c->ncalls++, 0, 0, 0});
@@ -1816,19 +1777,12 @@ static void collect_inline(lay *L, para *pa, ts_node *n, const char *href) {
 }
 
 /* The text of an element, for string-set's content(). */
-static void text_of(ts_node *n, char **buf, size_t *len, size_t *cap) {
+static void text_of(ts_node *n, oc_sb *out) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
-    if (ch->tag) {
-      text_of(ch, buf, len, cap);
-      continue;
-    }
-    if (*len + ch->text_len + 1 > *cap) {
-      *cap = (*len + ch->text_len + 1) * 2;
-      *buf = realloc(*buf, *cap);
-    }
-    memcpy(*buf + *len, ch->text, ch->text_len);
-    *len += ch->text_len;
-    (*buf)[*len] = 0;
+    if (ch->tag)
+      text_of(ch, out);
+    else
+      oc_sb_add(out, ch->text, ch->text_len);
   }
 }
 
@@ -1861,31 +1815,21 @@ static void set_string(lay *L, ts_node *n, const ts_cstyle *st) {
   if (!css_read_string_set(c->pa, d->value, d->nvalue, &sets, &ns))
     return;
   for (size_t i = 0; i < ns; i++) {
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
+    oc_sb buf;
+    oc_sb_init(&buf, NULL, 0);
     for (size_t k = 0; k < sets[i].nitems; k++) {
       const css_content_item *it = &sets[i].items[k];
-      if (it->kind == CSS_C_STRING) {
-        size_t tl = strlen(it->text);
-        if (len + tl + 1 > cap) {
-          cap = (len + tl + 1) * 2;
-          buf = realloc(buf, cap);
-        }
-        memcpy(buf + len, it->text, tl);
-        len += tl;
-        buf[len] = 0;
-      } else if (it->kind == CSS_C_ELEMENT_TEXT) {
-        text_of(n, &buf, &len, &cap);
-      }
+      if (it->kind == CSS_C_STRING)
+        oc_sb_adds(&buf, it->text);
+      else if (it->kind == CSS_C_ELEMENT_TEXT)
+        text_of(n, &buf);
     }
-    const char *v = collapse_ws(c->pa, buf ? buf : "", len);
-    free(buf);
+    const char *v = collapse_ws(c->pa, buf.p, buf.len);
+    oc_sb_free(&buf);
     pending *p = &L->pd;
-    if (p->nstrings == p->cstrings) {
-      p->cstrings = p->cstrings ? p->cstrings * 2 : 4;
-      p->strings = ts_grow(c->pa, p->strings, p->nstrings, p->cstrings,
-                           sizeof *p->strings);
-    }
+    p->strings =
+        oc_arena_grow_array(c->pa, p->strings, p->nstrings, &p->cstrings,
+                            p->nstrings + 1, sizeof *p->strings);
     p->strings[p->nstrings].name = sets[i].name;
     p->strings[p->nstrings].value = v;
     p->nstrings++;
@@ -2356,7 +2300,7 @@ int ts_layout(ts_ctx *c) {
   c->notes.n = 0;
   c->note_counter = 0;
   c->calls = NULL;
-  c->ncalls = 0;
+  c->ncalls = c->ccalls = 0;
   c->nlines = 0;
   lay L = {.c = c, .entry_depth = -1};
   ts_node *root = c->root;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "oc_sb.h"
 #include "ts_engine_int.h"
 
 typedef struct page_geo {
@@ -41,9 +42,9 @@ typedef struct ts_range {
 typedef struct ts_page {
   size_t start, end; /* items [start, end) */
   ts_range *tops;    /* set first: floats moved here, repeated headers */
-  size_t ntops;
+  size_t ntops, ctops;
   ts_range *skips; /* in [start, end): floats moved to a later page */
-  size_t nskips;
+  size_t nskips, cskips;
   double tops_h;
   size_t nstart, nend; /* footnote items [nstart, nend) of c->notes */
   double notes_h;      /* with the separator */
@@ -188,11 +189,8 @@ static const page_geo *geo_for(ts_ctx *c, ts_pages *pg, const char *name,
         ((!gc->name && !name) || (gc->name && name && !strcmp(gc->name, name))))
       return &gc->geo;
   }
-  if (pg->ngeos == pg->cgeos) {
-    size_t nc = pg->cgeos ? pg->cgeos * 2 : 8;
-    pg->geos = ts_grow(c->pa, pg->geos, pg->ngeos, nc, sizeof *pg->geos);
-    pg->cgeos = nc;
-  }
+  pg->geos = oc_arena_grow_array(c->pa, pg->geos, pg->ngeos, &pg->cgeos,
+                                 pg->ngeos + 1, sizeof *pg->geos);
   struct geo_cache *gc = &pg->geos[pg->ngeos++];
   gc->name = name;
   gc->bits = bits;
@@ -258,11 +256,8 @@ static double item_height(const ts_vitem *it) {
 }
 
 static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
-  if (pg->n == pg->cap) {
-    size_t nc = pg->cap ? pg->cap * 2 : 64;
-    pg->p = ts_grow(c->pa, pg->p, pg->n, nc, sizeof *pg->p);
-    pg->cap = nc;
-  }
+  pg->p = oc_arena_grow_array(c->pa, pg->p, pg->n, &pg->cap, pg->n + 1,
+                              sizeof *pg->p);
   ts_page *p = &pg->p[pg->n++];
   memset(p, 0, sizeof *p);
   p->left = (pg->n - 1) % 2 == 1;
@@ -270,8 +265,9 @@ static ts_page *new_page(ts_ctx *c, ts_pages *pg) {
   return p;
 }
 
-static void range_push(oc_arena *a, ts_range **r, size_t *n, ts_range v) {
-  *r = ts_grow(a, *r, *n, *n + 1, sizeof **r);
+static void range_push(oc_arena *a, ts_range **r, size_t *n, size_t *cap,
+                       ts_range v) {
+  *r = oc_arena_grow_array(a, *r, *n, cap, *n + 1, sizeof **r);
   (*r)[(*n)++] = v;
 }
 
@@ -430,7 +426,7 @@ ts_pages *ts_paginate(ts_ctx *c) {
     ns.sum[i + 1] = ns.sum[i] + item_height(&ns.items[i]);
   size_t npos = 0, ncalled = 0; /* notes placed, notes called */
   ts_range *waiting = NULL;     /* floats moved off a page, not yet set */
-  size_t nwaiting = 0;
+  size_t nwaiting = 0, cwaiting = 0;
   table_stack tables = {0};
   while (pos < n || npos < ncalled || nwaiting) {
     /* notes and floats still waiting at a forced break (or at the end)
@@ -481,7 +477,7 @@ ts_pages *ts_paginate(ts_ctx *c) {
       ts_range f = waiting[w];
       double fh = range_height(items, f.start, f.end) + f.gap;
       if (h == 0 || h + fh <= avail) {
-        range_push(c->pa, &p->tops, &p->ntops, f);
+        range_push(c->pa, &p->tops, &p->ntops, &p->ctops, f);
         h += fh;
       } else {
         waiting[kept++] = f;
@@ -493,7 +489,7 @@ ts_pages *ts_paginate(ts_ctx *c) {
       const ts_vitem *t = &items[tables.start[tables.n - 1]];
       if (t->u.head.end > t->u.head.start && t->u.head.end <= pos) {
         ts_range r = {t->u.head.start, t->u.head.end, 0, true};
-        range_push(c->pa, &p->tops, &p->ntops, r);
+        range_push(c->pa, &p->tops, &p->ntops, &p->ctops, r);
         h += range_height(items, r.start, r.end);
       }
     }
@@ -518,7 +514,7 @@ ts_pages *ts_paginate(ts_ctx *c) {
     double best_cost = INFINITY;
     bool found = false, ended_forced = false;
     ts_range *moved = NULL; /* floats this page passes over */
-    size_t nmoved = 0;
+    size_t nmoved = 0, cmoved = 0;
     size_t j = pos;
     for (; j < n && !only_waiting; j++) {
       const ts_vitem *it = &items[j];
@@ -537,7 +533,8 @@ ts_pages *ts_paginate(ts_ctx *c) {
         if ((nwaiting || h + fh + req > avail + 0.01) && fh + it->d <= full &&
             j > pos) {
           /* it goes to the next page; the text flows on */
-          range_push(c->pa, &moved, &nmoved, (ts_range){j, fe + 1, it->d, 0});
+          range_push(c->pa, &moved, &nmoved, &cmoved,
+                     (ts_range){j, fe + 1, it->d, 0});
           j = fe;
           continue;
         }
@@ -602,8 +599,8 @@ ts_pages *ts_paginate(ts_ctx *c) {
     /* the floats passed over before the break go to the next page */
     for (size_t m = 0; m < nmoved; m++)
       if (moved[m].end <= best) {
-        range_push(c->pa, &p->skips, &p->nskips, moved[m]);
-        range_push(c->pa, &waiting, &nwaiting, moved[m]);
+        range_push(c->pa, &p->skips, &p->nskips, &p->cskips, moved[m]);
+        range_push(c->pa, &waiting, &nwaiting, &cwaiting, moved[m]);
       }
     /* a reset beyond the chosen break belongs to the next page */
     p->reset = false;
@@ -701,12 +698,11 @@ static void str_set(oc_arena *a, strings_state *s, const char *name,
       s->values[i] = value;
       return;
     }
-  if (s->n == s->cap) {
-    size_t nc = s->cap ? s->cap * 2 : 4;
-    s->names = ts_grow(a, s->names, s->n, nc, sizeof *s->names);
-    s->values = ts_grow(a, s->values, s->n, nc, sizeof *s->values);
-    s->cap = nc;
-  }
+  size_t cap = s->cap;
+  s->names =
+      oc_arena_grow_array(a, s->names, s->n, &cap, s->n + 1, sizeof *s->names);
+  s->values = oc_arena_grow_array(a, s->values, s->n, &s->cap, s->n + 1,
+                                  sizeof *s->values);
   s->names[s->n] = name;
   s->values[s->n] = value;
   s->n++;
@@ -746,21 +742,11 @@ static const char *string_value(ts_ctx *c, const ts_page *p,
 }
 
 typedef struct box_text {
-  char *buf;
-  size_t len, cap;
+  oc_sb text;        /* on the heap */
   int counter_style; /* of the first counter(page), -1 none */
 } box_text;
 
-static void bt_add(box_text *b, const char *s) {
-  size_t l = strlen(s);
-  if (b->len + l + 1 > b->cap) {
-    b->cap = (b->len + l + 1) * 2;
-    b->buf = realloc(b->buf, b->cap);
-  }
-  memcpy(b->buf + b->len, s, l);
-  b->len += l;
-  b->buf[b->len] = 0;
-}
+static void bt_add(box_text *b, const char *s) { oc_sb_adds(&b->text, s); }
 
 static bool eval_content(ts_ctx *c, const ts_pages *pg, const ts_page *p,
                          const strings_state *entering, const css_decl *d,
@@ -810,11 +796,12 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
     if (!g->has_box[b])
       continue;
     box_text bt = {.counter_style = -1};
+    oc_sb_init(&bt.text, NULL, 0);
     bool ok = eval_content(c, pg, p, entering, g->box[b][CSS_P_CONTENT], &bt);
     if (bt.counter_style >= 0 && p->label_style < 0)
       p->label_style = bt.counter_style;
-    if (!ok || !pdf || !bt.len) {
-      free(bt.buf);
+    if (!ok || !pdf || !bt.text.len) {
+      oc_sb_free(&bt.text);
       continue;
     }
     css_style *css = oc_arena_alloc(c->pa, sizeof *css);
@@ -831,8 +818,8 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
     ts_cstyle st;
     ts_style_compute(c, NULL, root, &st, css);
     ts_vline ln = {0};
-    double w = ts_set_text_line(c, &st, bt.buf, &ln);
-    free(bt.buf);
+    double w = ts_set_text_line(c, &st, oc_sb_cstr(&bt.text), &ln);
+    oc_sb_free(&bt.text);
     double left = g->m[3], right = g->w - g->m[1];
     double x;
     int col = b % 3;
