@@ -365,9 +365,16 @@ typedef struct ts_ctx {
   bool break_words;
 } ts_ctx;
 
-void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 double ts_page_content_width(ts_ctx *c, const char *name);
 double ts_page_content_height(ts_ctx *c, const char *name);
+
+/* ts_fontuse.c */
+/* The @font-face rules of the input's sheets, added to c->fonts. */
+void ts_load_font_faces(ts_ctx *c);
+/* A face the layout uses: its font starts loading into the PDF. */
+void ts_announce_face(ts_ctx *c, const ts_face *f);
+/* Reports, once per family, that fam's first family is not installed. */
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 
 /* ts_style.c */
 ts_node *ts_dom_load(ts_ctx *c);
@@ -411,9 +418,6 @@ void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
                      bool avoid, const char **anchors, size_t nanchors);
 /* A table's narrowest and widest, as ts_measure_content gives a block's. */
 void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
-
-/* A face the layout uses: its font starts loading into the PDF. */
-void ts_announce_face(ts_ctx *c, const ts_face *f);
 
 /* The natural width of text in st's face (no kerning), pt. */
 double ts_text_width(const ts_cstyle *st, const char *text);
