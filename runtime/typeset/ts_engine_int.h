@@ -336,6 +336,7 @@ typedef struct ts_ctx {
   ts_hyphcache *hyphs;
   struct ts_stylecache *styles;
   struct ts_worditems *worditems;
+  struct ts_targets *targets;
   ts_break_params bp;
   /* Page references known from the previous pass: id -> page label. */
   const char **ref_ids;
@@ -394,12 +395,86 @@ const char *ts_node_attr(const ts_node *n, const char *name);
 ts_face *ts_style_face(ts_ctx *c, const css_style *css);
 ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback);
 
-/* ts_layout.c */
-int ts_layout(ts_ctx *c);
+/* ts_inline.c: a paragraph's inline content into lines */
+
+/* What the block layout collects of a paragraph, in order. */
+typedef enum ts_piece_kind {
+  TS_P_TEXT,
+  TS_P_LEADER,
+  TS_P_PAGEREF,
+  TS_P_ANCHOR,
+  TS_P_BR,
+  TS_P_SPACE, /* an inline box's margin, border and padding: width */
+  TS_P_IMAGE, /* text: the file; width and height in pt */
+  TS_P_NOTE,  /* a footnote called here: ref_style indexes c->calls */
+} ts_piece_kind;
+
+typedef struct ts_piece {
+  ts_piece_kind kind;
+  const ts_cstyle *st;
+  const char *text; /* text, leader fill, pageref target, anchor id */
+  size_t len;
+  const char *href;
+  int ref_style;
+  double width;     /* TS_P_SPACE, TS_P_IMAGE */
+  double height;    /* TS_P_IMAGE */
+  double width_pct; /* TS_P_IMAGE: a percentage of the measure, or 0 */
+} ts_piece;
+
+typedef struct ts_para {
+  oc_arena *ar; /* the paragraph's scratch (made by the first push), freed
+                   by the caller once the paragraph is set */
+  ts_piece *p;
+  size_t n, cap;
+} ts_para;
+
+void ts_para_push(ts_para *pa, ts_piece pc);
+
+/* A paragraph set: its lines (in c->pa) with the room each needs above
+ * and below its baseline, and the footnotes its lines call. The arrays
+ * are in the paragraph's scratch. */
+typedef struct ts_para_line {
+  ts_vline *ln;
+  double above, below;
+} ts_para_line;
+typedef struct ts_para_note {
+  ts_vline *ln;
+  int call; /* in c->calls */
+} ts_para_note;
+typedef struct ts_set_para {
+  ts_para_line *lines;
+  size_t n;
+  ts_para_note *notes;
+  size_t nnotes, cnotes;
+} ts_set_para;
+
+/* Sets pa (its block's style bs) into lines of the measure at x, an inside
+ * marker (a list item's, in marker_st) first when marker is not NULL;
+ * false when there is nothing to set. */
+bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
+                      double x, double measure, const char *marker,
+                      const ts_cstyle *marker_st, ts_set_para *out);
+/* A paragraph's widest unbreakable run (hyphenation points aside) and its
+ * widest line between forced breaks, raised into *mn and *mx. */
+void ts_measure_para(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
+                     double *mn, double *mx);
 ts_wordcache *ts_wordcache_new(oc_arena *a);
 /* Sets one line of text (margin boxes): runs in *line, returns its width. */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line);
+/* Sets text left of the line's start, its right edge at right_edge (from
+ * the line's left), before the line's own runs, so that text extraction
+ * reads it first. */
+void ts_hang_text(ts_ctx *c, ts_vline *ln, const ts_cstyle *st,
+                  const char *text, double right_edge);
+/* The room above the baseline of a line in st (half the leading
+ * included). */
+double ts_strut_above(const ts_cstyle *st);
+/* The natural width of text in st's face (no kerning), pt. */
+double ts_text_width(const ts_cstyle *st, const char *text);
+
+/* ts_layout.c */
+int ts_layout(ts_ctx *c);
 
 /* Lays out the content of a table cell (or caption) at the given width
  * into *out, as items of a vertical list whose lines start at x 0; the
@@ -418,9 +493,6 @@ void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
                      bool avoid, const char **anchors, size_t nanchors);
 /* A table's narrowest and widest, as ts_measure_content gives a block's. */
 void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
-
-/* The natural width of text in st's face (no kerning), pt. */
-double ts_text_width(const ts_cstyle *st, const char *text);
 
 /* ts_page.c */
 typedef struct ts_pages ts_pages;
