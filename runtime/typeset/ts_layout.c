@@ -666,8 +666,53 @@ static void flush_para(lay *L, ts_para *pa, const ts_cstyle *bs, double x,
   para_reset(pa);
 }
 
-static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
-                            double width) {
+/* The two walks over a block's children, which must agree on what is a
+ * paragraph and what is a block: setting them (at x, width) and measuring
+ * them (a table's columns: their narrowest and widest, raised into *mn
+ * and *mx). One walk, one list of cases. */
+typedef struct child_walk {
+  bool measure;
+  double x, width; /* setting */
+  double *mn, *mx; /* measuring */
+} child_walk;
+
+static void walk_children(lay *L, ts_node *n, const ts_cstyle *st,
+                          const child_walk *w);
+
+/* The paragraph gathered so far: set, or measured. */
+static void end_para(lay *L, ts_para *pa, const ts_cstyle *st,
+                     const child_walk *w, bool avoid) {
+  if (w->measure) {
+    ts_measure_para(L->c, pa, st, w->mn, w->mx);
+    para_reset(pa);
+  } else {
+    flush_para(L, pa, st, w->x, w->width, avoid);
+  }
+}
+
+/* A child block measured: its content's, or its width when it has one,
+ * with its borders, padding and positive margins. */
+static void measure_block(lay *L, ts_node *ch, const ts_cstyle *cs,
+                          const child_walk *w) {
+  double a = 0, b = 0;
+  if (cs->display == TS_D_TABLE)
+    ts_measure_table(L->c, ch, &a, &b);
+  else
+    walk_children(L, ch, cs,
+                  &(child_walk){.measure = true, .mn = &a, .mx = &b});
+  if (cs->width >= 0)
+    a = b = cs->width;
+  double e = cs->border[1] + cs->border[3] + cs->padding[1] + cs->padding[3] +
+             (cs->margin[1] > 0 ? cs->margin[1] : 0) +
+             (cs->margin[3] > 0 ? cs->margin[3] : 0);
+  if (a + e > *w->mn)
+    *w->mn = a + e;
+  if (b + e > *w->mx)
+    *w->mx = b + e;
+}
+
+static void walk_children(lay *L, ts_node *n, const ts_cstyle *st,
+                          const child_walk *w) {
   ts_ctx *c = L->c;
   ts_para pa = {0};
   bool avoid = L->avoid_depth > 0;
@@ -683,18 +728,30 @@ static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
     ts_cstyle *cs = ts_style_of(c, ch);
     if (cs->display == TS_D_NONE)
       continue;
-    if (is_block(cs->display) &&
-        (cs->float_kind != TS_FLOAT_FOOTNOTE || c->in_note)) {
-      flush_para(L, &pa, st, x, width, avoid);
-      layout_block(L, ch, x, width);
+    /* a footnote is a call in the text where it is set (outside notes),
+       and measured as the block it is */
+    bool block =
+        is_block(cs->display) &&
+        (w->measure || cs->float_kind != TS_FLOAT_FOOTNOTE || c->in_note);
+    if (!block) {
+      collect_element(L, &pa, ch, NULL);
       continue;
     }
-    collect_element(L, &pa, ch, NULL);
+    end_para(L, &pa, st, w, avoid);
+    if (w->measure)
+      measure_block(L, ch, cs, w);
+    else
+      layout_block(L, ch, w->x, w->width);
   }
   ts_cstyle *ast = ts_style_pseudo(c, n, CSS_PE_AFTER);
   if (ast)
     add_generated(L, &pa, n, ast, NULL);
-  flush_para(L, &pa, st, x, width, avoid);
+  end_para(L, &pa, st, w, avoid);
+}
+
+static void layout_children(lay *L, ts_node *n, const ts_cstyle *st, double x,
+                            double width) {
+  walk_children(L, n, st, &(child_walk){.x = x, .width = width});
 }
 
 static void layout_block(lay *L, ts_node *n, double x, double width) {
@@ -898,50 +955,6 @@ void ts_layout_cell(ts_ctx *c, ts_node *cell, double width, ts_vlist *out) {
   c->vl = outer;
 }
 
-static void measure_children(lay *L, ts_node *n, const ts_cstyle *st,
-                             double *mn, double *mx) {
-  ts_ctx *c = L->c;
-  ts_para pa = {0};
-  ts_cstyle *bst = ts_style_pseudo(c, n, CSS_PE_BEFORE);
-  if (bst)
-    add_generated(L, &pa, n, bst, NULL);
-  for (ts_node *ch = n->first; ch; ch = ch->next) {
-    if (!ch->tag) {
-      ts_para_push(&pa, (ts_piece){TS_P_TEXT, st, ch->text, ch->text_len, NULL,
-                                   0, 0, 0, 0});
-      continue;
-    }
-    ts_cstyle *cs = ts_style_of(c, ch);
-    if (cs->display == TS_D_NONE)
-      continue;
-    if (!is_block(cs->display)) {
-      collect_element(L, &pa, ch, NULL);
-      continue;
-    }
-    ts_measure_para(c, &pa, st, mn, mx);
-    para_reset(&pa);
-    double a = 0, b = 0;
-    if (cs->display == TS_D_TABLE)
-      ts_measure_table(c, ch, &a, &b);
-    else
-      measure_children(L, ch, cs, &a, &b);
-    if (cs->width >= 0)
-      a = b = cs->width;
-    double e = cs->border[1] + cs->border[3] + cs->padding[1] + cs->padding[3] +
-               (cs->margin[1] > 0 ? cs->margin[1] : 0) +
-               (cs->margin[3] > 0 ? cs->margin[3] : 0);
-    if (a + e > *mn)
-      *mn = a + e;
-    if (b + e > *mx)
-      *mx = b + e;
-  }
-  ts_cstyle *ast = ts_style_pseudo(c, n, CSS_PE_AFTER);
-  if (ast)
-    add_generated(L, &pa, n, ast, NULL);
-  ts_measure_para(c, &pa, st, mn, mx);
-  para_reset(&pa);
-}
-
 static void style_tree(ts_ctx *c, ts_node *n) {
   for (ts_node *ch = n->first; ch; ch = ch->next)
     if (ch->tag && ts_style_of(c, ch)->display != TS_D_NONE) {
@@ -962,7 +975,8 @@ void ts_measure_content(ts_ctx *c, ts_node *n, double *min, double *max) {
   /* footnote calls met while measuring are counted when they are set */
   long counter = c->note_counter;
   size_t ncalls = c->ncalls;
-  measure_children(&L, n, ts_style_of(c, n), min, max);
+  walk_children(&L, n, ts_style_of(c, n),
+                &(child_walk){.measure = true, .mn = min, .mx = max});
   c->note_counter = counter;
   c->ncalls = ncalls;
   c->rep = rep;
