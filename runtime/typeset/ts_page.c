@@ -410,248 +410,349 @@ static void tables_update(table_stack *ts, const ts_vitem *items, size_t from,
   }
 }
 
+/* The page builder's state between pages. */
+typedef struct builder {
+  ts_ctx *c;
+  ts_pages *pg;
+  const ts_vitem *items;
+  size_t n, pos;    /* the vertical list, and where the next page starts */
+  const char *name; /* the page name in force */
+  int side;         /* a side asked for by a forced break */
+  bool group, after_forced;
+  long pending_reset;
+  notes_state ns;
+  size_t npos, ncalled; /* notes placed, notes called */
+  ts_range *waiting;    /* floats moved off a page, not yet set */
+  size_t nwaiting, cwaiting;
+  table_stack tables;
+} builder;
+
+/* The page being filled, and the best break found for it so far. */
+typedef struct page_fill {
+  ts_page *p;
+  bool only_waiting; /* a page of the notes and floats still waiting */
+  double avail, h;
+  size_t nstart, need; /* notes from nstart; those up to need stand here */
+  size_t best, best_need;
+  double best_cost;
+  bool found, ended_forced;
+  ts_range *moved; /* floats this page passes over */
+  size_t nmoved, cmoved;
+  size_t j; /* where filling stopped */
+} page_fill;
+
+/* Step 1: forced breaks at the top of a page set what comes next (its
+ * name, its side); after an unforced break, glue and penalties go. */
+static void take_breaks(builder *B, bool only_waiting) {
+  const ts_vitem *items = B->items;
+  while (!only_waiting && B->pos < B->n && forced(&items[B->pos])) {
+    const ts_vitem *f = &items[B->pos];
+    B->name = f->page_name;
+    B->group = f->page_name != NULL;
+    if (f->brk == TS_BRK_LEFT || f->brk == TS_BRK_RIGHT)
+      B->side = f->brk;
+    B->after_forced = true;
+    B->pos++;
+  }
+  if (!B->after_forced && !only_waiting)
+    while (B->pos < B->n && discardable(items[B->pos].type) &&
+           !forced(&items[B->pos]))
+      B->pos++;
+  B->npos = note_skip_glue(&B->ns, B->npos);
+}
+
+/* Step 2: a blank page when the side asked for is not the next one, then
+ * the page, its @page rule chosen. */
+static ts_page *open_page(builder *B, bool only_waiting) {
+  ts_ctx *c = B->c;
+  ts_pages *pg = B->pg;
+  bool next_left = pg->n % 2 == 1;
+  if ((B->side == TS_BRK_RIGHT && next_left) ||
+      (B->side == TS_BRK_LEFT && !next_left)) {
+    ts_page *b = new_page(c, pg);
+    b->blank = true;
+    b->name = pg->n > 1 ? pg->p[pg->n - 2].name : B->name;
+    b->start = b->end = B->pos;
+    unsigned bits = PB_BLANK | (b->left ? PB_LEFT : 0);
+    b->geo = geo_for(c, pg, b->name, bits);
+  }
+  B->side = 0;
+  ts_page *p = new_page(c, pg);
+  p->name = B->name;
+  p->group_first = B->group && !only_waiting;
+  if (!only_waiting)
+    B->group = false;
+  unsigned bits = (pg->n == 1 ? PB_FIRST : 0) | (p->left ? PB_LEFT : 0) |
+                  (p->group_first ? PB_GROUP_FIRST : 0);
+  p->geo = geo_for(c, pg, B->name, bits);
+  return p;
+}
+
+/* Step 3: what is set at the top of the page: floats moved from the page
+ * before, in their order, and the header rows of a table going on from
+ * it; then the notes that must stand here (carried over, or called in
+ * those floats). */
+static void set_tops(builder *B, page_fill *f) {
+  const ts_vitem *items = B->items;
+  ts_page *p = f->p;
+  size_t kept = 0;
+  for (size_t w = 0; w < B->nwaiting; w++) {
+    ts_range r = B->waiting[w];
+    double fh = range_height(items, r.start, r.end) + r.gap;
+    if (f->h == 0 || f->h + fh <= f->avail) {
+      range_push(B->c->pa, &p->tops, &p->ntops, &p->ctops, r);
+      f->h += fh;
+    } else {
+      B->waiting[kept++] = r;
+    }
+  }
+  B->nwaiting = kept;
+  table_stack *ts = &B->tables;
+  if (ts->n && ts->n <= 32 && B->pos < B->n) {
+    const ts_vitem *t = &items[ts->start[ts->n - 1]];
+    if (t->u.head.end > t->u.head.start && t->u.head.end <= B->pos) {
+      ts_range r = {t->u.head.start, t->u.head.end, 0, true};
+      range_push(B->c->pa, &p->tops, &p->ntops, &p->ctops, r);
+      f->h += range_height(items, r.start, r.end);
+    }
+  }
+  p->tops_h = f->h;
+  /* notes carried over from the page before: at least their first line
+     stands here */
+  f->nstart = f->need = B->npos;
+  if (B->npos < B->ncalled)
+    f->need = note_line_end(&B->ns, B->npos);
+  for (size_t t = 0; t < p->ntops; t++)
+    for (size_t i = p->tops[t].start; i < p->tops[t].end; i++) {
+      size_t in, ie;
+      if (!p->tops[t].repeat && item_notes(&items[i], &in, &ie) &&
+          ie > B->ncalled) {
+        B->ncalled = ie;
+        if (in > f->need)
+          f->need = in;
+      }
+    }
+}
+
+/* Step 4, for a float met while filling: true when it goes to the next
+ * page (the text flowing on), recorded in f->moved. */
+static bool move_float(builder *B, page_fill *f, size_t j, double req) {
+  const ts_vitem *it = &B->items[j];
+  size_t fe = it->u.head.end;
+  double fh = range_height(B->items, j + 1, fe);
+  const page_geo *g = f->p->geo;
+  double full = g->h - g->m[0] - g->m[2];
+  if ((B->nwaiting || f->h + fh + req > f->avail + 0.01) &&
+      fh + it->d <= full && j > B->pos) {
+    range_push(B->c->pa, &f->moved, &f->nmoved, &f->cmoved,
+               (ts_range){j, fe + 1, it->d, 0});
+    return true;
+  }
+  return false;
+}
+
+/* Step 4: items go on the page while they fit with the notes they call;
+ * the cheapest legal break that fits (the latest of equals) is kept, a
+ * forced one ends the page at once. */
+static void fill_page(builder *B, page_fill *f) {
+  const ts_vitem *items = B->items;
+  const notes_state *ns = &B->ns;
+  size_t j = B->pos;
+  for (; j < B->n && !f->only_waiting; j++) {
+    const ts_vitem *it = &items[j];
+    if (forced(it)) {
+      f->best = j;
+      f->best_need = f->need;
+      f->found = true;
+      f->ended_forced = true;
+      break;
+    }
+    double req = notes_h(ns, f->nstart, f->need);
+    if (it->type == TS_V_FLOAT_START && it->u.head.end < B->n &&
+        move_float(B, f, j, req)) {
+      j = it->u.head.end;
+      continue;
+    }
+    bool legal = false;
+    double cost = 0;
+    if (it->type == TS_V_PENALTY && it->penalty < TS_INF_PENALTY) {
+      legal = true;
+      cost = it->penalty;
+    } else if (it->type == TS_V_GLUE && j > B->pos &&
+               !discardable(items[j - 1].type)) {
+      legal = true;
+    }
+    if (legal && j > B->pos && f->h + req <= f->avail + 0.01 &&
+        cost <= f->best_cost) {
+      f->best = j;
+      f->best_need = f->need;
+      f->best_cost = cost;
+      f->found = true;
+    }
+    double ih = item_height(it);
+    size_t nneed = f->need;
+    size_t item_need, item_end;
+    if (item_notes(it, &item_need, &item_end)) {
+      /* a short note is kept whole; a long one may go on overleaf */
+      size_t want = notes_h(ns, f->nstart, item_end) <= f->avail * 0.4
+                        ? item_end
+                        : item_need;
+      if (want > nneed)
+        nneed = want;
+    }
+    double nreq = notes_h(ns, f->nstart, nneed);
+    /* at the top of a page, an item goes in even when it does not fit,
+       unless notes carried over are what fills the page */
+    if (f->h + ih + nreq > f->avail + 0.01 && it->type != TS_V_GLUE &&
+        (j > B->pos || (f->nstart < B->ncalled && nreq > 0)))
+      break;
+    f->h += ih;
+    f->need = nneed;
+    if (it->type == TS_V_COUNTER_RESET) {
+      f->p->reset = true;
+      B->pending_reset = it->u.counter;
+    }
+  }
+  f->j = j;
+}
+
+/* Step 5: where the page ends when filling found no legal break: the end
+ * of the list, a page of notes carried over, or where the page is
+ * full. */
+static void settle_break(builder *B, page_fill *f) {
+  size_t pos = B->pos, j = f->j;
+  if (f->only_waiting) {
+    f->found = true;
+    f->best = pos;
+  } else if (j >= B->n && !f->ended_forced) {
+    f->best = B->n;
+    f->best_need = f->need;
+    f->found = true;
+  }
+  if (!f->only_waiting && (!f->found || f->best <= pos) && j == pos &&
+      f->nstart < B->ncalled) {
+    f->best = pos; /* a page of the notes carried over */
+    f->best_need = f->need;
+  } else if (!f->only_waiting && (!f->found || f->best <= pos)) {
+    /* nothing legal fits: cut where the page is full */
+    f->best = j > pos ? j : pos + 1;
+    f->best_need = f->need;
+  }
+}
+
+/* Step 6: the page ends at the break: the floats passed over before it go
+ * to the next page, the counter reset and the notes called up to it are
+ * its own; returns the height of its content. */
+static double close_page(builder *B, page_fill *f) {
+  ts_ctx *c = B->c;
+  const ts_vitem *items = B->items;
+  ts_page *p = f->p;
+  size_t pos = B->pos, best = f->best;
+  p->start = pos;
+  p->end = best;
+  for (size_t m = 0; m < f->nmoved; m++)
+    if (f->moved[m].end <= best) {
+      range_push(c->pa, &p->skips, &p->nskips, &p->cskips, f->moved[m]);
+      range_push(c->pa, &B->waiting, &B->nwaiting, &B->cwaiting, f->moved[m]);
+    }
+  /* a reset beyond the chosen break belongs to the next page */
+  p->reset = false;
+  double hc = p->tops_h;
+  size_t sk = 0;
+  size_t seg_start = pos;
+  for (size_t i = pos; i < best; i++) {
+    if (sk < p->nskips && i == p->skips[sk].start) {
+      hc += range_height(items, seg_start, i);
+      i = p->skips[sk++].end - 1;
+      seg_start = i + 1;
+      continue;
+    }
+    const ts_vitem *it = &items[i];
+    if (it->type == TS_V_COUNTER_RESET && !p->reset) {
+      p->reset = true;
+      B->pending_reset = it->u.counter;
+    }
+    size_t item_need, item_end;
+    if (item_notes(it, &item_need, &item_end)) {
+      if (item_end > B->ncalled)
+        B->ncalled = item_end;
+      if (item_need > f->best_need)
+        f->best_need = item_need;
+    }
+  }
+  hc += range_height(items, seg_start, best);
+  p->counter = p->reset ? B->pending_reset : 0;
+  return hc;
+}
+
+/* Step 7: the notes at the foot: those that must stand here, then as
+ * many more lines as fit. */
+static void place_notes(builder *B, page_fill *f, double hc) {
+  const notes_state *ns = &B->ns;
+  ts_page *p = f->p;
+  size_t nstart = f->nstart;
+  size_t nend = f->best_need > nstart ? f->best_need : nstart;
+  while (nend < B->ncalled) {
+    size_t e = note_line_end(ns, note_skip_glue(ns, nend));
+    if (e > B->ncalled || hc + notes_h(ns, nstart, e) > f->avail + 0.01)
+      break;
+    nend = e;
+  }
+  if (nend == nstart && nstart < B->ncalled && f->best == B->pos)
+    nend = note_line_end(ns, nstart); /* progress, whatever the room */
+  p->nstart = nstart;
+  p->nend = nend;
+  p->notes_h = notes_h(ns, nstart, nend);
+  /* the first line of each note is marked (brk) by the layout */
+  p->notes_continued =
+      nend > nstart && !ns->items[note_line_end(ns, nstart) - 1].brk;
+  B->npos = nend;
+}
+
+/* One page (and a blank one before it when a side asks for it). */
+static void build_page(builder *B) {
+  /* notes and floats still waiting at a forced break (or at the end) get
+     pages of their own first, under the name in force */
+  page_fill f = {.only_waiting = (B->npos < B->ncalled || B->nwaiting) &&
+                                 (B->pos >= B->n || forced(&B->items[B->pos])),
+                 .best_cost = INFINITY};
+  take_breaks(B, f.only_waiting);
+  if (B->pos >= B->n && B->npos >= B->ncalled && !B->nwaiting)
+    return;
+  f.p = open_page(B, f.only_waiting);
+  const page_geo *g = f.p->geo;
+  f.avail = g->h - g->m[0] - g->m[2];
+  set_tops(B, &f);
+  f.best_need = f.need;
+  fill_page(B, &f);
+  settle_break(B, &f);
+  place_notes(B, &f, close_page(B, &f));
+  tables_update(&B->tables, B->items, B->pos, f.best);
+  B->pos = f.best;
+  if (!f.only_waiting)
+    B->after_forced = f.best < B->n && forced(&B->items[f.best]);
+  /* an unforced break: its item is consumed by the discarding above */
+}
+
 ts_pages *ts_paginate(ts_ctx *c) {
   ts_pages *pg = oc_arena_calloc(c->pa, 1, sizeof *pg);
   ts_hidx_init(&pg->anchors, c->pa, 1024);
-  const ts_vitem *items = c->vl.items;
-  size_t n = c->vl.n, pos = 0;
-  const char *name = NULL;
-  int side = 0;
-  bool group = false, after_forced = true;
-  long pending_reset = 0;
-  notes_state ns = {c->notes.items, c->notes.n, NULL};
-  ns.sum = oc_arena_alloc(c->pa, (ns.n + 1) * sizeof *ns.sum);
-  ns.sum[0] = 0;
-  for (size_t i = 0; i < ns.n; i++)
-    ns.sum[i + 1] = ns.sum[i] + item_height(&ns.items[i]);
-  size_t npos = 0, ncalled = 0; /* notes placed, notes called */
-  ts_range *waiting = NULL;     /* floats moved off a page, not yet set */
-  size_t nwaiting = 0, cwaiting = 0;
-  table_stack tables = {0};
-  while (pos < n || npos < ncalled || nwaiting) {
-    /* notes and floats still waiting at a forced break (or at the end)
-       get pages of their own first, under the name in force */
-    bool only_waiting =
-        (npos < ncalled || nwaiting) && (pos >= n || forced(&items[pos]));
-    /* forced breaks at the top of a page set what comes next */
-    while (!only_waiting && pos < n && forced(&items[pos])) {
-      const ts_vitem *f = &items[pos];
-      name = f->page_name;
-      group = f->page_name != NULL;
-      if (f->brk == TS_BRK_LEFT || f->brk == TS_BRK_RIGHT)
-        side = f->brk;
-      after_forced = true;
-      pos++;
-    }
-    if (!after_forced && !only_waiting)
-      while (pos < n && discardable(items[pos].type) && !forced(&items[pos]))
-        pos++;
-    npos = note_skip_glue(&ns, npos);
-    if (pos >= n && npos >= ncalled && !nwaiting)
-      break;
-    /* a blank page when the side asked for is not the next one */
-    bool next_left = pg->n % 2 == 1;
-    if ((side == TS_BRK_RIGHT && next_left) ||
-        (side == TS_BRK_LEFT && !next_left)) {
-      ts_page *b = new_page(c, pg);
-      b->blank = true;
-      b->name = pg->n > 1 ? pg->p[pg->n - 2].name : name;
-      b->start = b->end = pos;
-      unsigned bits = PB_BLANK | (b->left ? PB_LEFT : 0);
-      b->geo = geo_for(c, pg, b->name, bits);
-    }
-    side = 0;
-    ts_page *p = new_page(c, pg);
-    p->name = name;
-    p->group_first = group && !only_waiting;
-    if (!only_waiting)
-      group = false;
-    unsigned bits = (pg->n == 1 ? PB_FIRST : 0) | (p->left ? PB_LEFT : 0) |
-                    (p->group_first ? PB_GROUP_FIRST : 0);
-    p->geo = geo_for(c, pg, name, bits);
-    double avail = p->geo->h - p->geo->m[0] - p->geo->m[2];
-    double h = 0;
-    /* floats moved here from the page before, in their order */
-    size_t kept = 0;
-    for (size_t w = 0; w < nwaiting; w++) {
-      ts_range f = waiting[w];
-      double fh = range_height(items, f.start, f.end) + f.gap;
-      if (h == 0 || h + fh <= avail) {
-        range_push(c->pa, &p->tops, &p->ntops, &p->ctops, f);
-        h += fh;
-      } else {
-        waiting[kept++] = f;
-      }
-    }
-    nwaiting = kept;
-    /* a table going on from the page before repeats its header rows */
-    if (tables.n && tables.n <= 32 && pos < n) {
-      const ts_vitem *t = &items[tables.start[tables.n - 1]];
-      if (t->u.head.end > t->u.head.start && t->u.head.end <= pos) {
-        ts_range r = {t->u.head.start, t->u.head.end, 0, true};
-        range_push(c->pa, &p->tops, &p->ntops, &p->ctops, r);
-        h += range_height(items, r.start, r.end);
-      }
-    }
-    p->tops_h = h;
-    /* notes carried over from the page before: at least their first
-       line stands here */
-    size_t nstart = npos, need = npos;
-    if (npos < ncalled)
-      need = note_line_end(&ns, npos);
-    /* notes called in the floats set here stand here too */
-    for (size_t t = 0; t < p->ntops; t++)
-      for (size_t i = p->tops[t].start; i < p->tops[t].end; i++) {
-        size_t in, ie;
-        if (!p->tops[t].repeat && item_notes(&items[i], &in, &ie) &&
-            ie > ncalled) {
-          ncalled = ie;
-          if (in > need)
-            need = in;
-        }
-      }
-    size_t best = 0, best_need = need;
-    double best_cost = INFINITY;
-    bool found = false, ended_forced = false;
-    ts_range *moved = NULL; /* floats this page passes over */
-    size_t nmoved = 0, cmoved = 0;
-    size_t j = pos;
-    for (; j < n && !only_waiting; j++) {
-      const ts_vitem *it = &items[j];
-      if (forced(it)) {
-        best = j;
-        best_need = need;
-        found = true;
-        ended_forced = true;
-        break;
-      }
-      double req = notes_h(&ns, nstart, need);
-      if (it->type == TS_V_FLOAT_START && it->u.head.end < n) {
-        size_t fe = it->u.head.end;
-        double fh = range_height(items, j + 1, fe);
-        double full = p->geo->h - p->geo->m[0] - p->geo->m[2];
-        if ((nwaiting || h + fh + req > avail + 0.01) && fh + it->d <= full &&
-            j > pos) {
-          /* it goes to the next page; the text flows on */
-          range_push(c->pa, &moved, &nmoved, &cmoved,
-                     (ts_range){j, fe + 1, it->d, 0});
-          j = fe;
-          continue;
-        }
-      }
-      bool legal = false;
-      double cost = 0;
-      if (it->type == TS_V_PENALTY && it->penalty < TS_INF_PENALTY) {
-        legal = true;
-        cost = it->penalty;
-      } else if (it->type == TS_V_GLUE && j > pos &&
-                 !discardable(items[j - 1].type)) {
-        legal = true;
-      }
-      if (legal && j > pos && h + req <= avail + 0.01 && cost <= best_cost) {
-        best = j;
-        best_need = need;
-        best_cost = cost;
-        found = true;
-      }
-      double ih = item_height(it);
-      size_t nneed = need;
-      size_t item_need, item_end;
-      if (item_notes(it, &item_need, &item_end)) {
-        /* a short note is kept whole; a long one may go on overleaf */
-        size_t want = notes_h(&ns, nstart, item_end) <= avail * 0.4 ? item_end
-                                                                    : item_need;
-        if (want > nneed)
-          nneed = want;
-      }
-      double nreq = notes_h(&ns, nstart, nneed);
-      /* at the top of a page, an item goes in even when it does not fit,
-         unless notes carried over are what fills the page */
-      if (h + ih + nreq > avail + 0.01 && it->type != TS_V_GLUE &&
-          (j > pos || (nstart < ncalled && nreq > 0)))
-        break;
-      h += ih;
-      need = nneed;
-      if (it->type == TS_V_COUNTER_RESET) {
-        p->reset = true;
-        pending_reset = it->u.counter;
-      }
-    }
-    if (only_waiting) {
-      found = true;
-      best = pos;
-    } else if (j >= n && !ended_forced) {
-      best = n;
-      best_need = need;
-      found = true;
-    }
-    if (!only_waiting && (!found || best <= pos) && j == pos &&
-        nstart < ncalled) {
-      best = pos; /* a page of the notes carried over */
-      best_need = need;
-    } else if (!only_waiting && (!found || best <= pos)) {
-      /* nothing legal fits: cut where the page is full */
-      best = j > pos ? j : pos + 1;
-      best_need = need;
-    }
-    p->start = pos;
-    p->end = best;
-    /* the floats passed over before the break go to the next page */
-    for (size_t m = 0; m < nmoved; m++)
-      if (moved[m].end <= best) {
-        range_push(c->pa, &p->skips, &p->nskips, &p->cskips, moved[m]);
-        range_push(c->pa, &waiting, &nwaiting, &cwaiting, moved[m]);
-      }
-    /* a reset beyond the chosen break belongs to the next page */
-    p->reset = false;
-    double hc = p->tops_h;
-    size_t sk = 0;
-    size_t seg_start = pos;
-    for (size_t i = pos; i < best; i++) {
-      if (sk < p->nskips && i == p->skips[sk].start) {
-        hc += range_height(items, seg_start, i);
-        i = p->skips[sk++].end - 1;
-        seg_start = i + 1;
-        continue;
-      }
-      const ts_vitem *it = &items[i];
-      if (it->type == TS_V_COUNTER_RESET && !p->reset) {
-        p->reset = true;
-        pending_reset = it->u.counter;
-      }
-      size_t item_need, item_end;
-      if (item_notes(it, &item_need, &item_end)) {
-        if (item_end > ncalled)
-          ncalled = item_end;
-        if (item_need > best_need)
-          best_need = item_need;
-      }
-    }
-    hc += range_height(items, seg_start, best);
-    p->counter = p->reset ? pending_reset : 0;
-    /* the notes: those that must stand here, then as many more lines as
-       fit */
-    size_t nend = best_need > nstart ? best_need : nstart;
-    while (nend < ncalled) {
-      size_t e = note_line_end(&ns, note_skip_glue(&ns, nend));
-      if (e > ncalled || hc + notes_h(&ns, nstart, e) > avail + 0.01)
-        break;
-      nend = e;
-    }
-    if (nend == nstart && nstart < ncalled && best == pos)
-      nend = note_line_end(&ns, nstart); /* progress, whatever the room */
-    p->nstart = nstart;
-    p->nend = nend;
-    p->notes_h = notes_h(&ns, nstart, nend);
-    /* the first line of each note is marked (brk) by the layout */
-    p->notes_continued =
-        nend > nstart && !ns.items[note_line_end(&ns, nstart) - 1].brk;
-    npos = nend;
-    tables_update(&tables, items, pos, best);
-    pos = best;
-    if (!only_waiting)
-      after_forced = best < n && forced(&items[best]);
-    /* an unforced break: its item is consumed by the discarding above */
+  builder B = {.c = c,
+               .pg = pg,
+               .items = c->vl.items,
+               .n = c->vl.n,
+               .after_forced = true,
+               .ns = {c->notes.items, c->notes.n, NULL}};
+  notes_state *ns = &B.ns;
+  ns->sum = oc_arena_alloc(c->pa, (ns->n + 1) * sizeof *ns->sum);
+  ns->sum[0] = 0;
+  for (size_t i = 0; i < ns->n; i++)
+    ns->sum[i + 1] = ns->sum[i] + item_height(&ns->items[i]);
+  while (B.pos < B.n || B.npos < B.ncalled || B.nwaiting) {
+    size_t pages = pg->n;
+    build_page(&B);
+    if (pg->n == pages)
+      break; /* nothing left but glue */
   }
   if (!pg->n) {
     ts_page *p = new_page(c, pg);
