@@ -1,12 +1,21 @@
-/* The PDF engine's inner structures, shared by its parts and by no one else:
+/* The PDF engine's inner structures, shared by its parts and by no one else.
+ * Its files form layers, each calling only those below it (tables and
+ * blocks call each other: a cell holds blocks):
  *
- *   ts_style.c   XHTML (libxml2) to a node tree, the cascade, computed styles
- *   ts_layout.c  the node tree to a vertical list: blocks with margins,
- *                borders and backgrounds; paragraphs broken into lines
- *   ts_page.c    the vertical list to pages (breaks, keeps, widows and
- *                orphans, blank pages, @page rules, margin boxes, running
- *                strings, page counters) and the pages to PDF
- *   ts_engine.c  the entry point and the passes that settle page references
+ *   ts_engine.c   the entry point and the passes that settle page references
+ *   ts_draw.c     the pages to PDF: items, footnotes, margin boxes and
+ *                 running strings, page labels, the outline
+ *   ts_page.c     the vertical list to pages (breaks, keeps, widows and
+ *                 orphans, floats, footnotes, blank pages, @page rules,
+ *                 page counters, anchors)
+ *   ts_layout.c   the node tree to a vertical list: blocks with margins,
+ *                 borders and backgrounds; paragraphs' pieces collected,
+ *                 their lines placed
+ *   ts_table.c    tables as rows of boxes
+ *   ts_inline.c   a paragraph's pieces set into lines, in phases
+ *   ts_style.c    XHTML (libxml2) to a node tree, the cascade, computed styles
+ *   ts_fontuse.c  the fonts a render uses: @font-face, preloading, warnings
+ *   ts_hash.c     the hash index the caches use
  *
  * Everything lives in the render's arena. */
 #ifndef OCTAVO_TS_ENGINE_INT_H
@@ -494,12 +503,92 @@ void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
 /* A table's narrowest and widest, as ts_measure_content gives a block's. */
 void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
 
-/* ts_page.c */
+/* ts_page.c: the vertical list to pages, which ts_draw.c draws */
+
+typedef struct ts_page_geo {
+  double w, h;    /* the trim size */
+  double m[4];    /* top right bottom left */
+  double bleed;   /* pt, outside the trim */
+  unsigned marks; /* TS_MARKS_* */
+  const css_decl *box[CSS_MB_COUNT][CSS_P_COUNT];
+  bool has_box[CSS_MB_COUNT];
+} ts_page_geo;
+
+/* Items [start, end) of a list; gap: space kept below them; repeat: a
+ * table's header rows set again. */
+typedef struct ts_range {
+  size_t start, end;
+  double gap;
+  bool repeat;
+} ts_range;
+
+typedef struct ts_page {
+  size_t start, end; /* items [start, end) */
+  ts_range *tops;    /* set first: floats moved here, repeated headers */
+  size_t ntops, ctops;
+  ts_range *skips; /* in [start, end): floats moved to a later page */
+  size_t nskips, cskips;
+  double tops_h;
+  size_t nstart, nend; /* footnote items [nstart, nend) of c->notes */
+  double notes_h;      /* with the separator */
+  bool notes_continued;
+  const char *name;
+  bool left, blank, group_first;
+  long counter;
+  bool reset;
+  int label_style; /* css_counter_style, -1 unknown */
+  const ts_page_geo *geo;
+} ts_page;
+
+typedef struct ts_anchor_pos {
+  const char *id;
+  size_t page;
+  double y;
+} ts_anchor_pos;
+
+struct ts_pages {
+  ts_page *p;
+  size_t n, cap;
+  ts_hidx anchors; /* ts_anchor_pos by id */
+  struct geo_cache {
+    const char *name;
+    unsigned bits;
+    ts_page_geo geo;
+  } * geos;
+  size_t ngeos, cgeos;
+};
+
+enum {
+  TS_PB_FIRST = 1,
+  TS_PB_LEFT = 2,
+  TS_PB_BLANK = 4,
+  TS_PB_GROUP_FIRST = 8
+};
+
+/* Footnotes: the separator above them (space, a rule, space). */
+#define TS_NOTE_SEP_ABOVE 9.0
+#define TS_NOTE_SEP_BELOW 5.0
+#define TS_NOTE_SEP_RULE 0.4
+
 typedef struct ts_pages ts_pages;
 ts_pages *ts_paginate(ts_ctx *c);
+/* The geometry and margin boxes of the page named name (NULL: none) with
+ * the TS_PB_* bits, by the @page rules. */
+void ts_page_geo_resolve(ts_ctx *c, const char *name, unsigned bits,
+                         ts_page_geo *g);
+/* Where id stands, or NULL. */
+const ts_anchor_pos *ts_pages_anchor(const ts_pages *pg, const char *id);
+/* Glue and penalties: dropped at an unforced page break. */
+bool ts_vitem_discardable(ts_vtype t);
+double ts_vitem_height(const ts_vitem *it);
+/* The height of items [start, end), leading and trailing glue and
+ * penalties left out (as at the top of a page). */
+double ts_range_height(const ts_vitem *items, size_t start, size_t end);
 /* The printed label of the page holding id (formatted in style), NULL when
  * the id is not in the document. */
 const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style);
+
+/* ts_draw.c: the pages drawn, labelled and outlined, and the PDF saved. */
 int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                    ts_engine_stats *stats);
 
