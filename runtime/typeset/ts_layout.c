@@ -70,23 +70,17 @@ static void before_content(lay *L, bool margin_glue) {
       L->started &&
       ((L->page_wanted == NULL) != (L->page_in_force == NULL) ||
        (L->page_wanted && strcmp(L->page_wanted, L->page_in_force)));
-  if (!L->started) {
-    /* The document's first page takes its name and side from its first
-       content. */
+  if (!L->started || p->brk || name_change) {
+    /* (The document's first page takes its name and side from its first
+       content.) */
     vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
                           .penalty = -TS_INF_PENALTY,
                           .brk = p->brk ? p->brk : TS_BRK_PAGE,
                           .page_name = L->page_wanted});
     L->page_in_force = L->page_wanted;
     p->brk = 0;
-  } else if (p->brk || name_change) {
-    vl_push(c, (ts_vitem){.type = TS_V_PENALTY,
-                          .penalty = -TS_INF_PENALTY,
-                          .brk = p->brk ? p->brk : TS_BRK_PAGE,
-                          .page_name = L->page_wanted});
-    L->page_in_force = L->page_wanted;
-    p->brk = 0;
-    p->keep = false;
+    if (L->started)
+      p->keep = false;
   } else if (margin_glue) {
     int depth = L->entry_depth >= 0 ? L->entry_depth : L->avoid_depth;
     vl_push(c,
