@@ -148,14 +148,8 @@ static uint64_t idx_hash(const char *k, uint8_t kind) {
 static void list_add(oc_arena *a, idx_list *l, size_t r) {
   if (l->n && l->rules[l->n - 1] == r)
     return;
-  if (l->n == l->cap) {
-    size_t nc = l->cap ? l->cap * 2 : 4;
-    size_t *nr = oc_arena_alloc(a, nc * sizeof *nr);
-    if (l->n)
-      memcpy(nr, l->rules, l->n * sizeof *nr);
-    l->rules = nr;
-    l->cap = nc;
-  }
+  l->rules = oc_arena_grow_array(a, l->rules, l->n, &l->cap, l->n + 1,
+                                 sizeof *l->rules);
   l->rules[l->n++] = r;
 }
 
@@ -234,13 +228,8 @@ static void add_rule(oc_arena *a, const css_stylesheet *sh, size_t r,
   if (!hit)
     return;
   for (size_t d = 0; d < rule->ndecls; d++) {
-    if (*n == *cap) {
-      /* Past the stack buffer, the arena takes the list. */
-      matched *v = oc_arena_alloc(a, *cap * 2 * sizeof *v);
-      memcpy(v, *m, *n * sizeof *v);
-      *m = v;
-      *cap *= 2;
-    }
+    /* Past the stack buffer, the arena takes the list. */
+    *m = oc_arena_grow_array(a, *m, *n, cap, *n + 1, sizeof **m);
     const css_decl *decl = &rule->decls[d];
     (*m)[(*n)++] = (matched){decl,
                              sh->origin == CSS_ORIGIN_UA ? 0u

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "css.h"
+#include "oc_alloc.h"
 
 typedef struct css_lx {
   oc_arena *a;
@@ -32,16 +33,9 @@ static void lx_lines(css_lx *L, size_t from, size_t to) {
 
 static css_token *lx_push(css_lx *L, css_tok_type type, size_t off) {
   if (L->n == L->cap) {
-    /* realloc, not the arena: the array doubles often and moving it in
+    /* the heap, not the arena: the array doubles often and moving it in
      * place is cheaper; the arena frees it (see css_tokenize). */
-    size_t cap = L->cap ? L->cap * 2 : 256;
-    if (cap > SIZE_MAX / sizeof(css_token))
-      abort();
-    css_token *v = realloc(L->toks, cap * sizeof *v);
-    if (!v)
-      abort();
-    L->toks = v;
-    L->cap = cap;
+    OC_GROW(L->toks, L->cap, L->n + 1);
   }
   css_token *t = &L->toks[L->n++];
   memset(t, 0, sizeof *t);

@@ -215,14 +215,7 @@ static bool in_list(const char *list, const char *word) {
 static void *vec_push(oc_arena *a, void *items_ptr, size_t *n, size_t *cap,
                       size_t size) {
   void **items = items_ptr;
-  if (*n == *cap) {
-    size_t c = *cap ? *cap * 2 : 8;
-    void *v = oc_arena_calloc(a, c, size);
-    if (*n)
-      memcpy(v, *items, *n * size);
-    *items = v;
-    *cap = c;
-  }
+  *items = oc_arena_grow_array(a, *items, *n, cap, *n + 1, size);
   void *item = (char *)*items + (*n)++ * size;
   memset(item, 0, size);
   return item;

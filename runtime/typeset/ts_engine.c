@@ -15,40 +15,6 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void ts_announce_face(ts_ctx *c, const ts_face *f) {
-  if (!f || !c->pdf || f->id < 0 || f->id >= 1024)
-    return;
-  uint8_t bit = (uint8_t)(1u << (f->id & 7));
-  if (c->announced[f->id >> 3] & bit)
-    return;
-  c->announced[f->id >> 3] |= bit;
-  ts_pdf_preload(c->pdf, f->path);
-}
-
-/* The sheet a declaration was read from, for messages. */
-static const char *sheet_of(const ts_ctx *c, const css_decl *d) {
-  for (size_t s = 0; s < c->nsheets; s++) {
-    const css_stylesheet *sh = c->sheets[s];
-    for (size_t r = 0; r < sh->nrules; r++)
-      if (d >= sh->rules[r].decls &&
-          d < sh->rules[r].decls + sh->rules[r].ndecls)
-        return sh->file;
-  }
-  return c->in->name;
-}
-
-/* Once per family name. */
-void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
-  for (size_t i = 0; i < c->nwarned_fonts; i++)
-    if (!strcmp(c->warned_fonts[i], first))
-      return;
-  if (c->nwarned_fonts < sizeof c->warned_fonts / sizeof c->warned_fonts[0])
-    c->warned_fonts[c->nwarned_fonts++] = first;
-  oc_report(c->rep, OC_WARNING, sheet_of(c, fam), fam->line, fam->col,
-            "font family '%s' is not installed as TrueType; another is used",
-            first);
-}
-
 /* What the references of a pass print, by target, for the next pass. */
 typedef struct ref_list {
   const char **ids, **texts;
@@ -78,12 +44,11 @@ static void collect_line(ts_ctx *c, ts_pages *pg, const ts_vline *ln,
       if (!old || strcmp(old, t))
         *changed = true;
     }
-    if (out->n == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 64;
-      out->ids = ts_grow(c->a, out->ids, out->n, cap, sizeof *out->ids);
-      out->texts = ts_grow(c->a, out->texts, out->n, cap, sizeof *out->texts);
-      out->cap = cap;
-    }
+    size_t cap = out->cap;
+    out->ids = oc_arena_grow_array(c->a, out->ids, out->n, &cap, out->n + 1,
+                                   sizeof *out->ids);
+    out->texts = oc_arena_grow_array(c->a, out->texts, out->n, &out->cap,
+                                     out->n + 1, sizeof *out->texts);
     out->ids[out->n] = r->target;
     out->texts[out->n] = t;
     out->n++;
@@ -115,61 +80,6 @@ static void collect_refs(ts_ctx *c, ts_pages *pg, bool *changed) {
   c->nrefs = out.n;
 }
 
-/* @font-face rules: each names a family, a weight, a style and a file,
- * resolved through the caller (which keeps paths inside the book). */
-static void load_font_faces(ts_ctx *c) {
-  for (size_t s = 1; s < c->nsheets; s++) {
-    const css_stylesheet *sh = c->sheets[s];
-    for (size_t i = 0; i < sh->nfonts; i++) {
-      const css_font_face *ff = &sh->fonts[i];
-      const char *family = NULL, *url = NULL;
-      unsigned uline = ff->line, ucol = ff->col;
-      int weight = 400;
-      bool italic = false;
-      for (size_t k = 0; k < ff->ndecls; k++) {
-        const css_decl *d = &ff->decls[k];
-        if (d->prop == CSS_P_FONT_FAMILY) {
-          const char **names;
-          if (css_read_font_family(c->a, d->value, d->nvalue, &names))
-            family = names[0];
-        } else if (d->prop == CSS_P_SRC) {
-          for (size_t t = 0; t < d->nvalue && !url; t++) {
-            const css_token *tk = &d->value[t];
-            if (tk->type == CSS_T_URL)
-              url = tk->text;
-            else if (tk->type == CSS_T_FUNCTION && !strcmp(tk->text, "url") &&
-                     t + 1 < d->nvalue && d->value[t + 1].type == CSS_T_STRING)
-              url = d->value[t + 1].text;
-            uline = tk->line;
-            ucol = tk->col;
-          }
-        } else if (d->prop == CSS_P_FONT_WEIGHT) {
-          const char *k2 = css_read_keyword(d->value, d->nvalue);
-          if (k2 && !strcmp(k2, "bold"))
-            weight = 700;
-          else if (!k2 && d->nvalue && d->value[0].type == CSS_T_NUMBER)
-            weight = (int)d->value[0].num;
-        } else if (d->prop == CSS_P_FONT_STYLE) {
-          const char *k2 = css_read_keyword(d->value, d->nvalue);
-          italic = k2 && (!strcmp(k2, "italic") || !strcmp(k2, "oblique"));
-        }
-      }
-      if (!family || !url) {
-        oc_report(c->rep, OC_WARNING, sh->file, ff->line, ff->col,
-                  "@font-face needs font-family and src: url(...); ignored");
-        continue;
-      }
-      const char *path =
-          c->in->resolve
-              ? c->in->resolve(c->in->resolve_user, url, sh->file, uline, ucol)
-              : NULL;
-      if (path)
-        ts_fonts_add_file(c->fonts, path, family, weight, italic, sh->file,
-                          uline, ucol);
-    }
-  }
-}
-
 int ts_engine_render(oc_arena *a, const ts_engine_input *in,
                      const char *pdf_path, ts_engine_stats *stats) {
   ts_ctx ctx = {0}, *c = &ctx;
@@ -189,7 +99,7 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   double t0 = now();
   c->pdf = ts_pdf_new(a, in->rep, in->name);
   ts_style_init(c);
-  load_font_faces(c);
+  ts_load_font_faces(c);
   c->root = ts_dom_load(c);
   st.t_read = now() - t0;
   if (!c->root)

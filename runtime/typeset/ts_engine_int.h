@@ -1,12 +1,21 @@
-/* The PDF engine's inner structures, shared by its parts and by no one else:
+/* The PDF engine's inner structures, shared by its parts and by no one else.
+ * Its files form layers, each calling only those below it (tables and
+ * blocks call each other: a cell holds blocks):
  *
- *   ts_style.c   XHTML (libxml2) to a node tree, the cascade, computed styles
- *   ts_layout.c  the node tree to a vertical list: blocks with margins,
- *                borders and backgrounds; paragraphs broken into lines
- *   ts_page.c    the vertical list to pages (breaks, keeps, widows and
- *                orphans, blank pages, @page rules, margin boxes, running
- *                strings, page counters) and the pages to PDF
- *   ts_engine.c  the entry point and the passes that settle page references
+ *   ts_engine.c   the entry point and the passes that settle page references
+ *   ts_draw.c     the pages to PDF: items, footnotes, margin boxes and
+ *                 running strings, page labels, the outline
+ *   ts_page.c     the vertical list to pages (breaks, keeps, widows and
+ *                 orphans, floats, footnotes, blank pages, @page rules,
+ *                 page counters, anchors)
+ *   ts_layout.c   the node tree to a vertical list: blocks with margins,
+ *                 borders and backgrounds; paragraphs' pieces collected,
+ *                 their lines placed
+ *   ts_table.c    tables as rows of boxes
+ *   ts_inline.c   a paragraph's pieces set into lines, in phases
+ *   ts_style.c    XHTML (libxml2) to a node tree, the cascade, computed styles
+ *   ts_fontuse.c  the fonts a render uses: @font-face, preloading, warnings
+ *   ts_hash.c     the hash index the caches use
  *
  * Everything lives in the render's arena. */
 #ifndef OCTAVO_TS_ENGINE_INT_H
@@ -26,8 +35,8 @@
 /* ---- a hash index (ts_hash.c) ------------------------------------------ */
 
 /* Entries by a 64-bit hash; the entries are the caller's and compared by
- * the caller's eq. Its tables are malloc'd and freed with the arena given
- * to ts_hidx_init (the ts_hidx itself must not move). */
+ * the caller's eq. Its tables are on the heap (oc_alloc.h) and freed with
+ * the arena given to ts_hidx_init (the ts_hidx itself must not move). */
 typedef struct ts_hidx {
   uint64_t *hashes;
   void **entries;
@@ -44,11 +53,6 @@ void *ts_hidx_get(const ts_hidx *x, uint64_t hash,
                   const void *key);
 /* Stores entry under hash (the caller knows it is not there yet). */
 void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
-
-/* A block of cap elements of size bytes in a, holding the n elements of
- * items (the old block is left to the arena): how the engine's arrays
- * grow, doubling. */
-void *ts_grow(oc_arena *a, void *items, size_t n, size_t cap, size_t size);
 
 /* ---- the document ---------------------------------------------------- */
 
@@ -341,6 +345,7 @@ typedef struct ts_ctx {
   ts_hyphcache *hyphs;
   struct ts_stylecache *styles;
   struct ts_worditems *worditems;
+  struct ts_targets *targets;
   ts_break_params bp;
   /* Page references known from the previous pass: id -> page label. */
   const char **ref_ids;
@@ -357,9 +362,9 @@ typedef struct ts_ctx {
     ts_node *note; /* the footnote's element */
     int number;
   } * calls; /* the footnote calls of the pass */
-  size_t ncalls;
+  size_t ncalls, ccalls;
   bool in_note; /* laying out a footnote's body */
-  int in_float;  /* inside a float or a table cell: no floats there */
+  int in_float; /* inside a float or a table cell: no floats there */
   size_t nlines;
   size_t warned_cp; /* how many missing-glyph warnings were given */
   const char *warned_fonts[32];
@@ -370,9 +375,16 @@ typedef struct ts_ctx {
   bool break_words;
 } ts_ctx;
 
-void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 double ts_page_content_width(ts_ctx *c, const char *name);
 double ts_page_content_height(ts_ctx *c, const char *name);
+
+/* ts_fontuse.c */
+/* The @font-face rules of the input's sheets, added to c->fonts. */
+void ts_load_font_faces(ts_ctx *c);
+/* A face the layout uses: its font starts loading into the PDF. */
+void ts_announce_face(ts_ctx *c, const ts_face *f);
+/* Reports, once per family, that fam's first family is not installed. */
+void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 
 /* ts_style.c */
 ts_node *ts_dom_load(ts_ctx *c);
@@ -392,12 +404,86 @@ const char *ts_node_attr(const ts_node *n, const char *name);
 ts_face *ts_style_face(ts_ctx *c, const css_style *css);
 ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback);
 
-/* ts_layout.c */
-int ts_layout(ts_ctx *c);
+/* ts_inline.c: a paragraph's inline content into lines */
+
+/* What the block layout collects of a paragraph, in order. */
+typedef enum ts_piece_kind {
+  TS_P_TEXT,
+  TS_P_LEADER,
+  TS_P_PAGEREF,
+  TS_P_ANCHOR,
+  TS_P_BR,
+  TS_P_SPACE, /* an inline box's margin, border and padding: width */
+  TS_P_IMAGE, /* text: the file; width and height in pt */
+  TS_P_NOTE,  /* a footnote called here: ref_style indexes c->calls */
+} ts_piece_kind;
+
+typedef struct ts_piece {
+  ts_piece_kind kind;
+  const ts_cstyle *st;
+  const char *text; /* text, leader fill, pageref target, anchor id */
+  size_t len;
+  const char *href;
+  int ref_style;
+  double width;     /* TS_P_SPACE, TS_P_IMAGE */
+  double height;    /* TS_P_IMAGE */
+  double width_pct; /* TS_P_IMAGE: a percentage of the measure, or 0 */
+} ts_piece;
+
+typedef struct ts_para {
+  oc_arena *ar; /* the paragraph's scratch (made by the first push), freed
+                   by the caller once the paragraph is set */
+  ts_piece *p;
+  size_t n, cap;
+} ts_para;
+
+void ts_para_push(ts_para *pa, ts_piece pc);
+
+/* A paragraph set: its lines (in c->pa) with the room each needs above
+ * and below its baseline, and the footnotes its lines call. The arrays
+ * are in the paragraph's scratch. */
+typedef struct ts_para_line {
+  ts_vline *ln;
+  double above, below;
+} ts_para_line;
+typedef struct ts_para_note {
+  ts_vline *ln;
+  int call; /* in c->calls */
+} ts_para_note;
+typedef struct ts_set_para {
+  ts_para_line *lines;
+  size_t n;
+  ts_para_note *notes;
+  size_t nnotes, cnotes;
+} ts_set_para;
+
+/* Sets pa (its block's style bs) into lines of the measure at x, an inside
+ * marker (a list item's, in marker_st) first when marker is not NULL;
+ * false when there is nothing to set. */
+bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
+                      double x, double measure, const char *marker,
+                      const ts_cstyle *marker_st, ts_set_para *out);
+/* A paragraph's widest unbreakable run (hyphenation points aside) and its
+ * widest line between forced breaks, raised into *mn and *mx. */
+void ts_measure_para(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
+                     double *mn, double *mx);
 ts_wordcache *ts_wordcache_new(oc_arena *a);
 /* Sets one line of text (margin boxes): runs in *line, returns its width. */
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line);
+/* Sets text left of the line's start, its right edge at right_edge (from
+ * the line's left), before the line's own runs, so that text extraction
+ * reads it first. */
+void ts_hang_text(ts_ctx *c, ts_vline *ln, const ts_cstyle *st,
+                  const char *text, double right_edge);
+/* The room above the baseline of a line in st (half the leading
+ * included). */
+double ts_strut_above(const ts_cstyle *st);
+/* The natural width of text in st's face (no kerning), pt. */
+double ts_text_width(const ts_cstyle *st, const char *text);
+
+/* ts_layout.c */
+int ts_layout(ts_ctx *c);
 
 /* Lays out the content of a table cell (or caption) at the given width
  * into *out, as items of a vertical list whose lines start at x 0; the
@@ -417,18 +503,92 @@ void ts_layout_table(ts_ctx *c, ts_node *table, double x, double width,
 /* A table's narrowest and widest, as ts_measure_content gives a block's. */
 void ts_measure_table(ts_ctx *c, ts_node *table, double *min, double *max);
 
-/* A face the layout uses: its font starts loading into the PDF. */
-void ts_announce_face(ts_ctx *c, const ts_face *f);
+/* ts_page.c: the vertical list to pages, which ts_draw.c draws */
 
-/* The natural width of text in st's face (no kerning), pt. */
-double ts_text_width(const ts_cstyle *st, const char *text);
+typedef struct ts_page_geo {
+  double w, h;    /* the trim size */
+  double m[4];    /* top right bottom left */
+  double bleed;   /* pt, outside the trim */
+  unsigned marks; /* TS_MARKS_* */
+  const css_decl *box[CSS_MB_COUNT][CSS_P_COUNT];
+  bool has_box[CSS_MB_COUNT];
+} ts_page_geo;
 
-/* ts_page.c */
+/* Items [start, end) of a list; gap: space kept below them; repeat: a
+ * table's header rows set again. */
+typedef struct ts_range {
+  size_t start, end;
+  double gap;
+  bool repeat;
+} ts_range;
+
+typedef struct ts_page {
+  size_t start, end; /* items [start, end) */
+  ts_range *tops;    /* set first: floats moved here, repeated headers */
+  size_t ntops, ctops;
+  ts_range *skips; /* in [start, end): floats moved to a later page */
+  size_t nskips, cskips;
+  double tops_h;
+  size_t nstart, nend; /* footnote items [nstart, nend) of c->notes */
+  double notes_h;      /* with the separator */
+  bool notes_continued;
+  const char *name;
+  bool left, blank, group_first;
+  long counter;
+  bool reset;
+  int label_style; /* css_counter_style, -1 unknown */
+  const ts_page_geo *geo;
+} ts_page;
+
+typedef struct ts_anchor_pos {
+  const char *id;
+  size_t page;
+  double y;
+} ts_anchor_pos;
+
+struct ts_pages {
+  ts_page *p;
+  size_t n, cap;
+  ts_hidx anchors; /* ts_anchor_pos by id */
+  struct geo_cache {
+    const char *name;
+    unsigned bits;
+    ts_page_geo geo;
+  } * geos;
+  size_t ngeos, cgeos;
+};
+
+enum {
+  TS_PB_FIRST = 1,
+  TS_PB_LEFT = 2,
+  TS_PB_BLANK = 4,
+  TS_PB_GROUP_FIRST = 8
+};
+
+/* Footnotes: the separator above them (space, a rule, space). */
+#define TS_NOTE_SEP_ABOVE 9.0
+#define TS_NOTE_SEP_BELOW 5.0
+#define TS_NOTE_SEP_RULE 0.4
+
 typedef struct ts_pages ts_pages;
 ts_pages *ts_paginate(ts_ctx *c);
+/* The geometry and margin boxes of the page named name (NULL: none) with
+ * the TS_PB_* bits, by the @page rules. */
+void ts_page_geo_resolve(ts_ctx *c, const char *name, unsigned bits,
+                         ts_page_geo *g);
+/* Where id stands, or NULL. */
+const ts_anchor_pos *ts_pages_anchor(const ts_pages *pg, const char *id);
+/* Glue and penalties: dropped at an unforced page break. */
+bool ts_vitem_discardable(ts_vtype t);
+double ts_vitem_height(const ts_vitem *it);
+/* The height of items [start, end), leading and trailing glue and
+ * penalties left out (as at the top of a page). */
+double ts_range_height(const ts_vitem *items, size_t start, size_t end);
 /* The printed label of the page holding id (formatted in style), NULL when
  * the id is not in the document. */
 const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style);
+
+/* ts_draw.c: the pages drawn, labelled and outlined, and the PDF saved. */
 int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                    ts_engine_stats *stats);
 

@@ -3,8 +3,8 @@
  * The caches of shaped words, hyphenations, words' items and computed
  * styles, and the anchors of the pages, all use it. */
 #include <stdlib.h>
-#include <string.h>
 
+#include "oc_alloc.h"
 #include "ts_engine_int.h"
 
 static void hidx_free(void *data) {
@@ -18,9 +18,9 @@ void ts_hidx_init(ts_hidx *x, oc_arena *a, size_t cap) {
   while (c < cap)
     c *= 2;
   x->used = 0;
-  x->hashes = calloc(c, sizeof *x->hashes);
-  x->entries = calloc(c, sizeof *x->entries);
-  x->cap = x->hashes && x->entries ? c : 0;
+  x->hashes = oc_calloc(c, sizeof *x->hashes);
+  x->entries = oc_calloc(c, sizeof *x->entries);
+  x->cap = c;
   oc_arena_defer(a, hidx_free, x);
 }
 
@@ -55,32 +55,17 @@ static void place(uint64_t *hashes, void **entries, size_t cap, uint64_t hash,
 void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry) {
   if ((x->used + 1) * 2 > x->cap) {
     size_t nc = x->cap ? x->cap * 2 : 16;
-    uint64_t *nh = calloc(nc, sizeof *nh);
-    void **ne = calloc(nc, sizeof *ne);
-    if (nh && ne) {
-      for (size_t i = 0; i < x->cap; i++)
-        if (x->entries[i])
-          place(nh, ne, nc, x->hashes[i], x->entries[i]);
-      free(x->hashes);
-      free(x->entries);
-      x->hashes = nh;
-      x->entries = ne;
-      x->cap = nc;
-    } else {
-      free(nh);
-      free(ne);
-      /* no memory: a full table keeps working, an empty one caches nothing */
-      if (!x->cap || x->used + 1 >= x->cap)
-        return;
-    }
+    uint64_t *nh = oc_calloc(nc, sizeof *nh);
+    void **ne = oc_calloc(nc, sizeof *ne);
+    for (size_t i = 0; i < x->cap; i++)
+      if (x->entries[i])
+        place(nh, ne, nc, x->hashes[i], x->entries[i]);
+    free(x->hashes);
+    free(x->entries);
+    x->hashes = nh;
+    x->entries = ne;
+    x->cap = nc;
   }
   place(x->hashes, x->entries, x->cap, hash, entry);
   x->used++;
-}
-
-void *ts_grow(oc_arena *a, void *items, size_t n, size_t cap, size_t size) {
-  void *b = oc_arena_alloc(a, cap * size);
-  if (n)
-    memcpy(b, items, n * size);
-  return b;
 }

@@ -96,6 +96,16 @@ static bool is_forced(const ts_item *it) {
   return it->type == TS_PENALTY && it->penalty <= -TS_INF_PENALTY;
 }
 
+/* Adds glue's width, stretch (finite or fil) and shrink to the sums. */
+static inline void add_glue(ts_sums *cur, const ts_item *it) {
+  cur->width += it->width;
+  if (it->fil)
+    cur->fil += it->stretch;
+  else
+    cur->stretch += it->stretch;
+  cur->shrink += it->shrink;
+}
+
 /* The sums up to the first item a line starting after a break at pos keeps:
    glue and penalties after a break are dropped, up to a box or a forced
    break (TeX's break_width). */
@@ -104,14 +114,8 @@ static ts_sums sums_after(const ts_pass *s, ts_sums cur, size_t pos) {
     const ts_item *it = &s->items[i];
     if (it->type == TS_BOX || (i > pos && is_forced(it)))
       break;
-    if (it->type == TS_GLUE) {
-      cur.width += it->width;
-      if (it->fil)
-        cur.fil += it->stretch;
-      else
-        cur.stretch += it->stretch;
-      cur.shrink += it->shrink;
-    }
+    if (it->type == TS_GLUE)
+      add_glue(&cur, it);
   }
   return cur;
 }
@@ -320,12 +324,7 @@ static bool run_pass(ts_pass *s) {
     case TS_GLUE:
       if (i > 0 && s->items[i - 1].type == TS_BOX)
         try_break(s, i, cur);
-      cur.width += it->width;
-      if (it->fil)
-        cur.fil += it->stretch;
-      else
-        cur.stretch += it->stretch;
-      cur.shrink += it->shrink;
+      add_glue(&cur, it);
       break;
     case TS_PENALTY:
       if (it->penalty < TS_INF_PENALTY && !(it->discretionary && s->pass == 1))

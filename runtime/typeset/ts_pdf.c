@@ -3,6 +3,8 @@
  * libharu's internal headers, which no other file includes. */
 #include "ts_pdf.h"
 
+#include "oc_alloc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -209,14 +211,8 @@ static void clear_failure(ts_pdf *p) {
 /* ---- small helpers --------------------------------------------------- */
 
 static void *vec_push(oc_arena *a, pdf_vec *v, size_t size) {
-  if (v->len == v->cap) {
-    size_t cap = v->cap ? v->cap * 2 : 16;
-    void *items = oc_arena_alloc(a, cap * size);
-    if (v->len)
-      memcpy(items, v->items, v->len * size);
-    v->items = items;
-    v->cap = cap;
-  }
+  v->items =
+      oc_arena_grow_array(a, v->items, v->len, &v->cap, v->len + 1, size);
   return (char *)v->items + v->len++ * size;
 }
 
@@ -252,9 +248,9 @@ static void free_doc(void *doc) { HPDF_Free(doc); }
 
 static void pack(packed_page *j) {
   uLongf len = compressBound((uLong)j->raw_len);
-  j->z = malloc(len);
-  j->ok = j->z && compress2(j->z, &len, j->raw, (uLong)j->raw_len,
-                            Z_BEST_SPEED) == Z_OK;
+  j->z = oc_malloc(len);
+  j->ok =
+      compress2(j->z, &len, j->raw, (uLong)j->raw_len, Z_BEST_SPEED) == Z_OK;
   j->z_len = len;
 }
 
@@ -306,9 +302,7 @@ static void packer_free(void *data) {
 }
 
 static packer *packer_new(oc_arena *a) {
-  packer *k = calloc(1, sizeof *k);
-  if (!k)
-    return NULL;
+  packer *k = oc_calloc(1, sizeof *k);
   pthread_mutex_init(&k->mu, NULL);
   pthread_cond_init(&k->cv, NULL);
   k->started = pthread_create(&k->thread, NULL, packer_main, k) == 0;
@@ -323,12 +317,9 @@ static void packer_add(ts_pdf *p, size_t i) {
   HPDF_Stream st = ((HPDF_PageAttr)page->attr)->stream;
   if (!k || st->type != HPDF_STREAM_MEMORY)
     return;
-  packed_page *j = calloc(1, sizeof *j);
+  packed_page *j = oc_calloc(1, sizeof *j);
   size_t n = HPDF_Stream_Size(st);
-  if (!j || !(j->raw = malloc(n ? n : 1))) {
-    free(j);
-    return;
-  }
+  j->raw = oc_malloc(n);
   size_t off = 0;
   for (HPDF_UINT b = 0; b < HPDF_MemStream_GetBufCount(st) && off < n; b++) {
     HPDF_UINT len = 0;
@@ -342,21 +333,9 @@ static void packer_add(ts_pdf *p, size_t i) {
   HPDF_MemStream_FreeData(st);
   pthread_mutex_lock(&k->mu);
   if (i >= k->cap) {
-    size_t nc = k->cap ? k->cap * 2 : 64;
-    while (nc <= i)
-      nc *= 2;
-    packed_page **nj = realloc(k->jobs, nc * sizeof *nj);
-    if (!nj) {
-      pthread_mutex_unlock(&k->mu);
-      /* libharu's copy is gone: put it back, uncompressed by us */
-      HPDF_Stream_Write(st, j->raw, (HPDF_UINT)j->raw_len);
-      free(j->raw);
-      free(j);
-      return;
-    }
-    memset(nj + k->cap, 0, (nc - k->cap) * sizeof *nj);
-    k->jobs = nj;
-    k->cap = nc;
+    size_t old = k->cap;
+    OC_GROW(k->jobs, k->cap, i + 1);
+    memset(k->jobs + old, 0, (k->cap - old) * sizeof *k->jobs);
   }
   k->jobs[i] = j;
   /* the queue is in page order: pages are finished in order */
@@ -726,9 +705,7 @@ void ts_pdf_preload(ts_pdf *p, const char *ttf_path) {
   if (!p || !p->doc || !ttf_path)
     return;
   if (!p->pl) {
-    preloader *pl = calloc(1, sizeof *pl);
-    if (!pl)
-      return;
+    preloader *pl = oc_calloc(1, sizeof *pl);
     pthread_mutex_init(&pl->mu, NULL);
     pthread_cond_init(&pl->cv, NULL);
     /* freed with the document's arena, before the document (newer
@@ -742,21 +719,9 @@ void ts_pdf_preload(ts_pdf *p, const char *ttf_path) {
   preloader *pl = p->pl;
   if (!pl->started)
     return; /* joined already, or no thread: fonts load when used */
-  char *copy = strdup(ttf_path);
-  if (!copy)
-    return;
+  char *copy = oc_strdup(ttf_path);
   pthread_mutex_lock(&pl->mu);
-  if (pl->n == pl->cap) {
-    size_t nc = pl->cap ? pl->cap * 2 : 8;
-    char **np = realloc(pl->paths, nc * sizeof *np);
-    if (!np) {
-      pthread_mutex_unlock(&pl->mu);
-      free(copy);
-      return;
-    }
-    pl->paths = np;
-    pl->cap = nc;
-  }
+  OC_GROW(pl->paths, pl->cap, pl->n + 1);
   pl->paths[pl->n++] = copy;
   pthread_cond_signal(&pl->cv);
   pthread_mutex_unlock(&pl->mu);
@@ -1149,8 +1114,7 @@ static void write_outline(ts_pdf *p) {
   if (p->outlines.len == 0)
     return;
   const pdf_outline *entries = p->outlines.items;
-  HPDF_Outline *made =
-      oc_arena_calloc(p->arena, p->outlines.len, sizeof *made);
+  HPDF_Outline *made = oc_arena_calloc(p->arena, p->outlines.len, sizeof *made);
   HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");
   for (size_t i = 0; i < p->outlines.len && !failed(p); i++) {
     const pdf_outline *e = &entries[i];
@@ -1358,9 +1322,7 @@ static HPDF_Image raw_image(ts_pdf *p, unsigned char *px, unsigned w,
   if (!alpha)
     return HPDF_LoadRawImageFromMem(p->doc, px, w, h, cs, 8);
   size_t npx = (size_t)w * h;
-  unsigned char *mask = malloc(npx ? npx : 1);
-  if (!mask)
-    return NULL;
+  unsigned char *mask = oc_malloc(npx);
   /* the colours and the alpha apart, in place: colours first */
   for (size_t i = 0; i < npx; i++) {
     mask[i] = px[i * (ch + 1) + ch];
@@ -1393,8 +1355,8 @@ static HPDF_Image load_png(ts_pdf *p, const char *path) {
                     : (alpha ? PNG_FORMAT_GA : PNG_FORMAT_GRAY);
   png_color white = {255, 255, 255};
   size_t size = PNG_IMAGE_SIZE(im);
-  png_bytep px = malloc(size ? size : 1);
-  if (!px || !png_image_finish_read(&im, &white, px, 0, NULL)) {
+  png_bytep px = oc_malloc(size);
+  if (!png_image_finish_read(&im, &white, px, 0, NULL)) {
     png_image_free(&im);
     free(px);
     return NULL;
@@ -1409,9 +1371,8 @@ static HPDF_Image load_png(ts_pdf *p, const char *path) {
 static unsigned char *from_argb(const unsigned char *data, int stride,
                                 unsigned w, unsigned h, bool alpha) {
   size_t ch = alpha ? 4 : 3;
-  unsigned char *px = malloc((size_t)w * h * ch + 1);
-  if (!px)
-    return NULL;
+  unsigned char *px =
+      oc_malloc(oc_size_add(oc_size_mul(oc_size_mul(w, h), ch), 1));
   for (unsigned y = 0; y < h; y++) {
     const uint32_t *row =
         (const uint32_t *)(const void *)(data + (size_t)y * stride);
@@ -1465,8 +1426,7 @@ static HPDF_Image load_svg(ts_pdf *p, const char *path) {
     unsigned char *px = from_argb(cairo_image_surface_get_data(sf),
                                   cairo_image_surface_get_stride(sf),
                                   (unsigned)pw, (unsigned)ph, alpha);
-    if (px)
-      out = raw_image(p, px, (unsigned)pw, (unsigned)ph, 3, alpha);
+    out = raw_image(p, px, (unsigned)pw, (unsigned)ph, 3, alpha);
     free(px);
   }
   cairo_surface_destroy(sf);
@@ -1509,24 +1469,22 @@ static HPDF_Image load_gif(ts_pdf *p, const char *path) {
   bool alpha = has_alpha && !p->pdfa;
   size_t in_ch = has_alpha ? 4 : 3, ch = alpha ? 4 : 3;
   const unsigned char *data = gdk_pixbuf_read_pixels(pb);
-  unsigned char *px = malloc((size_t)w * h * ch + 1);
-  HPDF_Image out = NULL;
-  if (px) {
-    for (unsigned y = 0; y < h; y++)
-      for (unsigned x = 0; x < w; x++) {
-        const unsigned char *i = data + (size_t)y * stride + x * in_ch;
-        unsigned char *o = px + ((size_t)y * w + x) * ch;
-        unsigned a = has_alpha ? i[3] : 255;
-        for (int k = 0; k < 3; k++)
-          o[k] =
-              alpha ? i[k]
-                    : (unsigned char)((i[k] * a + 255 * (255 - a) + 127) / 255);
-        if (alpha)
-          o[3] = (unsigned char)a;
-      }
-    out = raw_image(p, px, w, h, 3, alpha);
-    free(px);
-  }
+  unsigned char *px =
+      oc_malloc(oc_size_add(oc_size_mul(oc_size_mul(w, h), ch), 1));
+  for (unsigned y = 0; y < h; y++)
+    for (unsigned x = 0; x < w; x++) {
+      const unsigned char *i = data + (size_t)y * stride + x * in_ch;
+      unsigned char *o = px + ((size_t)y * w + x) * ch;
+      unsigned a = has_alpha ? i[3] : 255;
+      for (int k = 0; k < 3; k++)
+        o[k] = alpha
+                   ? i[k]
+                   : (unsigned char)((i[k] * a + 255 * (255 - a) + 127) / 255);
+      if (alpha)
+        o[3] = (unsigned char)a;
+    }
+  HPDF_Image out = raw_image(p, px, w, h, 3, alpha);
+  free(px);
   g_object_unref(pb);
   return out;
 }

@@ -64,13 +64,7 @@ static size_t split_classes(oc_arena *a, const char *v, const char ***out) {
       v++;
     if (v == s)
       break;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 4;
-      const char **nl = oc_arena_alloc(a, cap * sizeof *nl);
-      if (n)
-        memcpy(nl, list, n * sizeof *nl);
-      list = nl;
-    }
+    list = oc_arena_grow_array(a, list, n, &cap, n + 1, sizeof *list);
     list[n++] = oc_arena_strndup(a, s, (size_t)(v - s));
   }
   *out = list;

@@ -41,7 +41,7 @@ typedef struct trow {
   const tcell **at; /* the cell over each column (NULL: none), its own or
                        one spanning down from a row above */
   tcell **ends;     /* the cells spanning rows that end in this one */
-  size_t nends;
+  size_t nends, cends;
   bool head;
   bool joined;       /* a cell from the row above spans into this one */
   double min_area;   /* what the cells spanning into it need */
@@ -65,11 +65,8 @@ typedef struct table {
 
 static trow *add_row(table *t, const ts_cstyle *st, const ts_cstyle *group,
                      bool head) {
-  if (t->nrows == t->caprows) {
-    size_t nc = t->caprows ? t->caprows * 2 : 16;
-    t->rows = ts_grow(t->c->pa, t->rows, t->nrows, nc, sizeof *t->rows);
-    t->caprows = nc;
-  }
+  t->rows = oc_arena_grow_array(t->c->pa, t->rows, t->nrows, &t->caprows,
+                                t->nrows + 1, sizeof *t->rows);
   trow *r = &t->rows[t->nrows++];
   *r = (trow){.st = st, .group = group, .head = head};
   return r;
@@ -77,10 +74,8 @@ static trow *add_row(table *t, const ts_cstyle *st, const ts_cstyle *group,
 
 static void add_cell(table *t, trow *r, ts_node *n, size_t *cap) {
   ts_ctx *c = t->c;
-  if (r->ncells == *cap) {
-    *cap = *cap ? *cap * 2 : 8;
-    r->cells = ts_grow(c->pa, r->cells, r->ncells, *cap, sizeof *r->cells);
-  }
+  r->cells = oc_arena_grow_array(c->pa, r->cells, r->ncells, cap, r->ncells + 1,
+                                 sizeof *r->cells);
   tcell *cl = &r->cells[r->ncells++];
   *cl = (tcell){.n = n, .st = ts_style_of(c, n), .span = 1};
   const char *cs = ts_node_attr(n, "colspan");
@@ -202,13 +197,10 @@ static void gather(table *t) {
           down == SIZE_MAX || down > group_end - i ? group_end : i + down;
       size_t need = (size_t)w + (size_t)cl->span;
       if (need > cap) {
-        size_t nc = cap ? cap : 8;
-        while (nc < need)
-          nc *= 2;
-        busy = ts_grow(c->pa, busy, cap, nc, sizeof *busy);
-        for (size_t q = cap; q < nc; q++)
+        size_t old = cap;
+        busy = oc_arena_grow_array(c->pa, busy, cap, &cap, need, sizeof *busy);
+        for (size_t q = old; q < cap; q++)
           busy[q] = SIZE_MAX;
-        cap = nc;
       }
       for (int s = 0; s < cl->span; s++)
         busy[w + s] = cl->last_row;
@@ -223,7 +215,7 @@ static void gather(table *t) {
   for (size_t i = 0; i < t->nrows; i++) {
     trow *r = &t->rows[i];
     r->at = oc_arena_calloc(c->pa, (size_t)(t->ncols ? t->ncols : 1),
-                             sizeof *r->at);
+                            sizeof *r->at);
   }
   for (size_t i = 0; i < t->nrows; i++)
     for (size_t k = 0; k < t->rows[i].ncells; k++) {
@@ -236,8 +228,8 @@ static void gather(table *t) {
       }
       if (cl->last_row > i) {
         trow *e = &t->rows[cl->last_row];
-        e->ends =
-            ts_grow(c->pa, e->ends, e->nends, e->nends + 1, sizeof *e->ends);
+        e->ends = oc_arena_grow_array(c->pa, e->ends, e->nends, &e->cends,
+                                      e->nends + 1, sizeof *e->ends);
         e->ends[e->nends++] = cl;
       }
     }
@@ -454,10 +446,18 @@ static double column_widths(table *t, double x, double width, double *tx) {
 
 /* ---- cells ----------------------------------------------------------- */
 
+/* The capacity of an array that only push grows, told by its count alone:
+ * none, then oc_arena_grow_array's steps (8, doubling). */
+static size_t push_cap(size_t n) {
+  size_t cap = n ? 8 : 0;
+  while (cap < n)
+    cap *= 2;
+  return cap;
+}
+
 static void *push(oc_arena *a, void *items, size_t *n, size_t size) {
-  /* doubling at powers of two: the count alone tells the capacity */
-  if ((*n & (*n - 1)) == 0)
-    items = ts_grow(a, items, *n, *n ? *n * 2 : 1, size);
+  size_t cap = push_cap(*n);
+  items = oc_arena_grow_array(a, items, *n, &cap, *n + 1, size);
   (*n)++;
   return items;
 }
