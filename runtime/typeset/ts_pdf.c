@@ -1,6 +1,7 @@
-/* The PDF writer of the typesetter over libharu 2.3.0 (see ts_pdf.h). The
- * workarounds come from ../shared/design/research/pdf-engine.md; they need
- * libharu's internal headers, which no other file includes. */
+/* The PDF writer of the typesetter over libharu 2.3.0 (see ts_pdf.h). Each
+ * workaround of a libharu bug is explained where it is applied (and listed
+ * in docs/design.md); they need libharu's internal headers, which no other
+ * file includes. */
 #include "ts_pdf.h"
 
 #include "oc_alloc.h"

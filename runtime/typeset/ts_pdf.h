@@ -1,7 +1,7 @@
 /* The PDF writer of the typesetter: pages, text, rules, links, outline,
- * page labels and metadata, written through libharu 2.3.0 with the
- * workarounds of ../shared/design/research/pdf-engine.md (nested composite
- * glyphs, a valid ToUnicode CMap, TJ arrays through the object API). All of
+ * page labels and metadata, written through libharu 2.3.0 with workarounds
+ * for its bugs (nested composite glyphs, a valid ToUnicode CMap, TJ arrays
+ * through the object API; see ts_pdf.c and docs/design.md). All of
  * libharu's internal-object use is in ts_pdf.c and nowhere else.
  *
  * Coordinates are PDF points with the origin at the bottom left of the
