@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "book_fs.h"
+#include "book_writers.h" /* bk_find_theme */
 #include "tpl_interp.h"
 
 #ifndef OCTAVO_VERSION
@@ -90,7 +92,8 @@ static char *arena_printf(oc_arena *a, const char *fmt, ...) {
 
 /* Reports a problem at the place of a config value ("book.title"). */
 static void report_at(bk_edition *e, oc_severity sev, const char *path,
-                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static void report_at(bk_edition *e, oc_severity sev, const char *path,
                       const char *fmt, ...) {
   bk_pos pos = {"config.yml", 0, 0};
@@ -98,8 +101,8 @@ static void report_at(bk_edition *e, oc_severity sev, const char *path,
     bk_config_where(e->cfg, path, &pos);
   va_list ap;
   va_start(ap, fmt);
-  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line,
-             pos.col, fmt, ap);
+  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
+             fmt, ap);
   va_end(ap);
   if (sev == OC_ERROR)
     e->errors++;
@@ -152,8 +155,8 @@ static const char *template_file(bk_edition *e, const char *name) {
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
-    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s",
-                                   dirs[i], dirs[i][0] ? "/" : "", name);
+    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s", dirs[i],
+                                   dirs[i][0] ? "/" : "", name);
     struct stat st;
     if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
       return rel;
@@ -174,12 +177,12 @@ static void report_tpl_diag(bk_edition *e, const tpl_diag *d) {
   tpl_value at;
   if (tpl_map_get_str(e->origins, d->file, strlen(d->file), &at)) {
     const bk_origin *o = &e->origin_list[at.u.i];
-    oc_report(e->rep, OC_ERROR, o->file, o->line, o->col, "in %s: %s",
-              o->what, d->message);
+    oc_report(e->rep, OC_ERROR, o->file, o->line, o->col, "in %s: %s", o->what,
+              d->message);
     return;
   }
-  oc_report(e->rep, OC_ERROR, template_file(e, d->file), d->line, d->col,
-            "%s", d->message);
+  oc_report(e->rep, OC_ERROR, template_file(e, d->file), d->line, d->col, "%s",
+            d->message);
 }
 
 const char *bk_render(bk_edition *e, const char *name, tpl_value data,
@@ -215,8 +218,7 @@ bool bk_has_template(bk_edition *e, const char *name) {
    * render that follows reports its error. */
   int r = tpl_env_find(e->env, name, strlen(name), &t, &diag);
   tpl_map_set_str(e->a, e->tpl_exists,
-                  oc_arena_strndup(e->a, name, strlen(name)),
-                  tpl_bool(r != 0));
+                  oc_arena_strndup(e->a, name, strlen(name)), tpl_bool(r != 0));
   return r != 0;
 }
 
@@ -224,8 +226,8 @@ bool bk_has_template(bk_edition *e, const char *name) {
  * each distinct text once; `o` says where the text comes from, for error
  * messages. Plain text is returned as it is. A text that failed once gives
  * NULL without a second message. */
-static const char *render_text(bk_edition *e, const char *text,
-                               tpl_value data, const bk_origin *o) {
+static const char *render_text(bk_edition *e, const char *text, tpl_value data,
+                               const bk_origin *o) {
   if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
     return text;
   tpl_value name;
@@ -261,9 +263,9 @@ static bk_origin label_origin(bk_edition *e, const char *name, int level) {
   if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
     file = rel;
   bk_origin o = {file, 0, 0,
-                 level ? arena_printf(e->a, "label '%s' (level %d)", name,
-                                      level)
-                       : arena_printf(e->a, "label '%s'", name)};
+                 level
+                     ? arena_printf(e->a, "label '%s' (level %d)", name, level)
+                     : arena_printf(e->a, "label '%s'", name)};
   /* In the book's own file, point at the line that defines the label. */
   if (file == rel) {
     size_t len;
@@ -379,8 +381,7 @@ static bool app_attr(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
   return false;
 }
 
-static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL,
-                                        app_call};
+static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL, app_call};
 
 /* ---- environment ---------------------------------------------------- */
 
@@ -402,10 +403,10 @@ static void add_template_dir(bk_edition *e, const char *rel) {
   bool inside = real && !strncmp(real, e->book_dir, bl) && real[bl] == '/';
   free(real);
   if (!inside) {
-    oc_report(e->rep, OC_ERROR,
-              arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "",
-                           rel),
-              0, 0, "a symbolic link that leads out of the book's folder");
+    oc_report(
+        e->rep, OC_ERROR,
+        arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "", rel),
+        0, 0, "a symbolic link that leads out of the book's folder");
     e->errors++;
     return;
   }
@@ -502,8 +503,8 @@ static void render_book_strings(bk_edition *e) {
                   : "";
           bk_origin o =
               value_origin(e, arena_printf(e->a, "book.%s.%s", key, sk));
-          const char *r = render_text(
-              e, oc_arena_strndup(e->a, sv.u.s, sv.len), tpl_null(), &o);
+          const char *r = render_text(e, oc_arena_strndup(e->a, sv.u.s, sv.len),
+                                      tpl_null(), &o);
           if (r)
             sv = bk_s(e, r);
         }
@@ -519,12 +520,27 @@ static void render_book_strings(bk_edition *e) {
 
 /* ---- items ---------------------------------------------------------- */
 
-static const char *const builtin_elements[] = {
-    "acknowledgement", "afterword", "appendix",     "author",  "chapter",
-    "conclusion",      "cover",     "dedication",   "edition", "epilogue",
-    "foreword",        "glossary",  "introduction", "license", "lof",
-    "lot",             "part",      "preface",      "prologue", "title",
-    "toc"};
+static const char *const builtin_elements[] = {"acknowledgement",
+                                               "afterword",
+                                               "appendix",
+                                               "author",
+                                               "chapter",
+                                               "conclusion",
+                                               "cover",
+                                               "dedication",
+                                               "edition",
+                                               "epilogue",
+                                               "foreword",
+                                               "glossary",
+                                               "introduction",
+                                               "license",
+                                               "lof",
+                                               "lot",
+                                               "part",
+                                               "preface",
+                                               "prologue",
+                                               "title",
+                                               "toc"};
 
 static bool is_builtin(const char *el) {
   for (size_t i = 0; i < sizeof builtin_elements / sizeof *builtin_elements;
@@ -617,7 +633,7 @@ static const char *hook_heading_label(void *user, int level,
   tpl_value t = bk_get(c->e->labels, c->it->element);
   if (t.type == TPL_LIST)
     t = (size_t)(level - 1) < t.u.list->len ? t.u.list->items[level - 1]
-                                             : tpl_null();
+                                            : tpl_null();
   else if (level != 1)
     t = tpl_null();
   if (t.type != TPL_STR)
@@ -791,9 +807,8 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
       !bk_has_template(e, arena_printf(e->a, "%s.twig", it->element))) {
     const char *near = nearest_element(it->element);
     if (near)
-      report_at(e, OC_ERROR, path,
-                "unknown element '%s' (did you mean '%s'?)", it->element,
-                near);
+      report_at(e, OC_ERROR, path, "unknown element '%s' (did you mean '%s'?)",
+                it->element, near);
     else
       report_at(e, OC_ERROR, path,
                 "unknown element '%s': a book's own element needs a "
@@ -819,9 +834,9 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
   /* a pdf edition sets notes at the foot of their pages unless its
      `footnotes: end` keeps them at the end of each item */
-  mo.page_notes = !strcmp(e->format, "pdf") &&
-                  strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"),
-                         "end") != 0;
+  mo.page_notes =
+      !strcmp(e->format, "pdf") &&
+      strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"), "end") != 0;
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;
@@ -860,10 +875,9 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   if (it->md.title_id)
     it->slug = it->md.title_id;
   else {
-    const char *base = it->title[0]
-                           ? bk_slug(e->slugger, e->a, it->title,
-                                     strlen(it->title))
-                           : "";
+    const char *base =
+        it->title[0] ? bk_slug(e->slugger, e->a, it->title, strlen(it->title))
+                     : "";
     it->slug = bk_idset_unique(e->ids, base[0] ? base : it->element);
   }
   /* TOC: the item's headings; an item without any gets one entry. */
@@ -945,8 +959,8 @@ static void check_links(bk_edition *e) {
       const bk_md_ref *l = &it->md.links[k];
       if (!l->target[0] || bk_idset_has(e->ids, l->target))
         continue;
-      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
-                l->line, l->col,
+      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml", l->line,
+                l->col,
                 "link to '#%s', which is not an id anywhere in the book",
                 l->target);
     }
@@ -995,16 +1009,17 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
 const char *bk_render_string(bk_edition *e, const char *text,
                              const char *path) {
   bk_origin o = value_origin(e, path);
-  return render_text(e, oc_arena_strndup(e->a, text, strlen(text)),
-                     tpl_null(), &o);
+  return render_text(e, oc_arena_strndup(e->a, text, strlen(text)), tpl_null(),
+                     &o);
 }
 
 int bk_edition_load_items(bk_edition *e) {
   /* Items. */
   tpl_value contents = bk_get(e->book, "contents");
   if (contents.type != TPL_LIST || !contents.u.list->len) {
-    report_at(e, OC_ERROR, "book", "the book has no contents: list its "
-                                   "chapters under 'contents:'");
+    report_at(e, OC_ERROR, "book",
+              "the book has no contents: list its "
+              "chapters under 'contents:'");
     return -1;
   }
   e->nitems = contents.u.list->len;
