@@ -13,6 +13,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "oc_alloc.h"
 #include "tpl_interp.h"
 
 #ifndef OCTAVO_VERSION
@@ -560,8 +561,8 @@ char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
   *st = BK_READ_FAILED;
   root = realpath(book_dir, NULL);
   size_t dn = strlen(book_dir), rn = strlen(rel);
-  path = malloc(dn + rn + 2);
-  if (!root || !path) {
+  path = oc_malloc(oc_size_add(oc_size_add(dn, rn), 2));
+  if (!root) {
     err = errno;
     goto done;
   }

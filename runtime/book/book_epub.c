@@ -43,14 +43,8 @@ typedef struct epub {
 
 static int epub_put(void *user, const char *rel, const char *data, size_t len) {
   epub *p = user;
-  if (p->nfiles == p->cfiles) {
-    size_t cap = p->cfiles ? p->cfiles * 2 : 64;
-    entry *n = oc_arena_alloc(p->e->a, cap * sizeof *n);
-    if (p->nfiles)
-      memcpy(n, p->files, p->nfiles * sizeof *n);
-    p->files = n;
-    p->cfiles = cap;
-  }
+  p->files = oc_arena_grow_array(p->e->a, p->files, p->nfiles, &p->cfiles,
+                                 p->nfiles + 1, sizeof *p->files);
   p->files[p->nfiles++] = (entry){oc_arena_strndup(p->e->a, rel, strlen(rel)),
                                   oc_arena_strndup(p->e->a, data, len), len};
   return 0;
@@ -61,14 +55,8 @@ static void manifest_add(epub *p, const char *id, const char *href,
   if (tpl_map_get_str(p->hrefs, href, strlen(href), NULL))
     return;
   tpl_map_set_str(p->e->a, p->hrefs, href, tpl_bool(true));
-  if (p->nitems == p->citems) {
-    size_t cap = p->citems ? p->citems * 2 : 64;
-    manifest_item *n = oc_arena_alloc(p->e->a, cap * sizeof *n);
-    if (p->nitems)
-      memcpy(n, p->items, p->nitems * sizeof *n);
-    p->items = n;
-    p->citems = cap;
-  }
+  p->items = oc_arena_grow_array(p->e->a, p->items, p->nitems, &p->citems,
+                                 p->nitems + 1, sizeof *p->items);
   p->items[p->nitems++] =
       (manifest_item){id, href, media_type, properties ? properties : ""};
 }
@@ -246,11 +234,11 @@ static int put_css_resources(epub *p) {
       rc = -1;
       continue;
     }
-    const char *href = bk_aprintf(e->a, "css/%s", url);
+    const char *href = oc_arena_printf(e->a, "css/%s", url);
     if (!tpl_map_get_str(p->hrefs, href, strlen(href), NULL)) {
-      epub_put(p, bk_aprintf(e->a, "OEBPS/%s", href), data, n);
-      manifest_add(p, bk_aprintf(e->a, "css-resource-%zu", p->nitems + 1), href,
-                   type, NULL);
+      epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", href), data, n);
+      manifest_add(p, oc_arena_printf(e->a, "css-resource-%zu", p->nitems + 1),
+                   href, type, NULL);
     }
     free(data);
   }
@@ -302,7 +290,7 @@ static const char *identifier(bk_edition *e) {
       if ((*c >= '0' && *c <= '9') || *c == 'X' || *c == 'x')
         digits[n++] = *c;
     digits[n] = 0;
-    return bk_aprintf(e->a, "urn:isbn:%s", digits);
+    return oc_arena_printf(e->a, "urn:isbn:%s", digits);
   }
   const char *parts[] = {bk_get_str(e->a, e->book, "title", ""),
                          bk_get_str(e->a, e->book, "author", ""),
@@ -319,11 +307,11 @@ static const char *identifier(bk_edition *e) {
   }
   u[6] = (unsigned char)((u[6] & 0x0F) | 0x80); /* version 8 */
   u[8] = (unsigned char)((u[8] & 0x3F) | 0x80); /* RFC variant */
-  return bk_aprintf(e->a,
-                    "urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-                    "%02x%02x%02x%02x%02x%02x",
-                    u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
-                    u[10], u[11], u[12], u[13], u[14], u[15]);
+  return oc_arena_printf(e->a,
+                         "urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                         "%02x%02x%02x%02x%02x%02x",
+                         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
+                         u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
 /* ---- the TOC as a tree ---------------------------------------------- */
@@ -355,17 +343,12 @@ static tpl_value nest(tree_ctx *c, const tpl_list *flat, size_t *i,
     bk_set(e, m, "level", tpl_int(l));
     c->play_order++;
     bk_set(e, m, "play_order", tpl_int(c->play_order));
-    bk_set(e, m, "id", bk_s(e, bk_aprintf(e->a, "navpoint-%d", c->play_order)));
+    bk_set(e, m, "id",
+           bk_s(e, oc_arena_printf(e->a, "navpoint-%d", c->play_order)));
     if (depth > c->depth)
       c->depth = depth;
     bk_set(e, m, "children", nest(c, flat, i, l, depth + 1));
-    if (n == cap) {
-      cap = cap ? cap * 2 : 16;
-      tpl_value *nv = oc_arena_alloc(e->a, cap * sizeof *nv);
-      if (n)
-        memcpy(nv, v, n * sizeof *nv);
-      v = nv;
-    }
+    v = oc_arena_grow_array(e->a, v, n, &cap, n + 1, sizeof *v);
     v[n++] = tpl_map_value(m);
   }
   out->len = n;
@@ -393,8 +376,9 @@ static const char *find_cover(bk_edition *e) {
     if (i == 2 && !dirs[2][0])
       continue;
     for (size_t k = 0; k < 6; k++) {
-      const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s", dirs[i],
-                                   dirs[i][0] ? "/" : "", names[k]);
+      const char *rel =
+          oc_arena_printf(e->a, "Resources/Templates/%s%s%s", dirs[i],
+                          dirs[i][0] ? "/" : "", names[k]);
       bool missing;
       const char *p = bk_book_path(e, "", rel, rel, 0, 0, &missing);
       if (p)
@@ -482,7 +466,7 @@ static int put_cover(epub *p) {
         !strcmp(type, "image/png") ? "cover-image.png" : "cover-image.jpg";
     long w, h;
     image_size(data, len, &w, &h);
-    epub_put(p, bk_aprintf(e->a, "OEBPS/%s", href), data, len);
+    epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", href), data, len);
     free(data);
     manifest_add(p, "cover-image", href, type, "cover-image");
     tpl_map *c = tpl_map_new(e->a, 4);
@@ -538,8 +522,8 @@ static int put_pages(epub *p, site *s) {
       rc = -1;
       continue;
     }
-    epub_put(p, bk_aprintf(e->a, "OEBPS/%s", pg->file), html, len);
-    const char *id = bk_aprintf(e->a, "page-%zu", i + 1);
+    epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", pg->file), html, len);
+    const char *id = oc_arena_printf(e->a, "page-%zu", i + 1);
     manifest_add(p, id, pg->file, "application/xhtml+xml",
                  strstr(html, "<svg") ? "svg" : NULL);
     p->spine->items[i + 1] = spine_ref(e, id, true);
@@ -700,12 +684,13 @@ static const char *package_document(epub *p, const char *identifier,
   bk_set(e, pk, "creator", bk_get(e->book, "author"));
   bk_set(e, pk, "language", bk_get(e->book, "language"));
   bk_set(e, pk, "date", bk_s(e, date));
-  bk_set(e, pk, "modified", bk_s(e, bk_aprintf(e->a, "%sT00:00:00Z", date)));
+  bk_set(e, pk, "modified",
+         bk_s(e, oc_arena_printf(e->a, "%sT00:00:00Z", date)));
   tpl_value gen = bk_get(e->book, "generator");
-  bk_set(
-      e, pk, "generator",
-      bk_s(e, bk_aprintf(e->a, "%s %s", bk_get_str(e->a, gen, "name", "Octavo"),
-                         bk_get_str(e->a, gen, "version", ""))));
+  bk_set(e, pk, "generator",
+         bk_s(e, oc_arena_printf(e->a, "%s %s",
+                                 bk_get_str(e->a, gen, "name", "Octavo"),
+                                 bk_get_str(e->a, gen, "version", ""))));
   bk_set(e, pk, "publisher",
          bk_s(e, bk_get_str(e->a, e->book, "publisher", "")));
   bk_set(e, pk, "description",
@@ -763,5 +748,5 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
   const char *opf = package_document(&p, id, date, &len);
   if (!opf || put_container_first(&p, opf, len) != 0)
     return -1;
-  return zip_all(&p, bk_aprintf(e->a, "%s/book.epub", o->tmp_dir), date);
+  return zip_all(&p, oc_arena_printf(e->a, "%s/book.epub", o->tmp_dir), date);
 }

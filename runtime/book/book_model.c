@@ -76,20 +76,6 @@ bool bk_list_has(tpl_value list, const char *s) {
   return false;
 }
 
-static char *arena_printf(oc_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static char *arena_printf(oc_arena *a, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = oc_arena_alloc(a, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 /* Reports a problem at the place of a config value ("book.title"). */
 static void report_at(bk_edition *e, oc_severity sev, const char *path,
                       const char *fmt, ...)
@@ -155,13 +141,13 @@ static const char *template_file(bk_edition *e, const char *name) {
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
-    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s", dirs[i],
-                                   dirs[i][0] ? "/" : "", name);
+    const char *rel = oc_arena_printf(e->a, "Resources/Templates/%s%s%s",
+                                      dirs[i], dirs[i][0] ? "/" : "", name);
     struct stat st;
-    if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+    if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
       return rel;
   }
-  return arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
+  return oc_arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
 }
 
 /* Reports a template error once per template, at the place the user
@@ -237,14 +223,9 @@ static const char *render_text(bk_edition *e, const char *text, tpl_value data,
     tpl_loader_add_string(e->loader, buf, text, strlen(text));
     name = bk_s(e, buf);
     tpl_map_set_str(e->a, e->text_cache, text, name);
-    if (e->norigins == e->corigins) {
-      size_t cap = e->corigins ? e->corigins * 2 : 16;
-      bk_origin *n = oc_arena_alloc(e->a, cap * sizeof *n);
-      if (e->norigins)
-        memcpy(n, e->origin_list, e->norigins * sizeof *n);
-      e->origin_list = n;
-      e->corigins = cap;
-    }
+    e->origin_list =
+        oc_arena_grow_array(e->a, e->origin_list, e->norigins, &e->corigins,
+                            e->norigins + 1, sizeof *e->origin_list);
     e->origin_list[e->norigins] = *o;
     tpl_map_set_str(e->a, e->origins, name.u.s,
                     tpl_int((int64_t)e->norigins++));
@@ -257,20 +238,20 @@ static const char *render_text(bk_edition *e, const char *text, tpl_value data,
 /* The origin of label `name` of the book's language. */
 static bk_origin label_origin(bk_edition *e, const char *name, int level) {
   const char *lang = bk_get_str(e->a, e->book, "language", "en");
-  const char *file = arena_printf(e->a, "labels.%s.yml", lang);
-  const char *rel = arena_printf(e->a, "Resources/Translations/%s", file);
+  const char *file = oc_arena_printf(e->a, "labels.%s.yml", lang);
+  const char *rel = oc_arena_printf(e->a, "Resources/Translations/%s", file);
   struct stat st;
-  if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+  if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
     file = rel;
-  bk_origin o = {file, 0, 0,
-                 level
-                     ? arena_printf(e->a, "label '%s' (level %d)", name, level)
-                     : arena_printf(e->a, "label '%s'", name)};
+  bk_origin o = {
+      file, 0, 0,
+      level ? oc_arena_printf(e->a, "label '%s' (level %d)", name, level)
+            : oc_arena_printf(e->a, "label '%s'", name)};
   /* In the book's own file, point at the line that defines the label. */
   if (file == rel) {
     size_t len;
     char *text =
-        oc_read_file(arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
+        oc_read_file(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
     size_t kl = strlen(name);
     unsigned line = 1;
     for (char *p = text; p && *p; line++) {
@@ -394,8 +375,8 @@ static bool is_dir(const char *p) {
  * out of the book (then an error: a book cannot make publish read files
  * elsewhere). */
 static void add_template_dir(bk_edition *e, const char *rel) {
-  const char *p = arena_printf(e->a, "%s/Resources/Templates%s%s", e->book_dir,
-                               rel[0] ? "/" : "", rel);
+  const char *p = oc_arena_printf(e->a, "%s/Resources/Templates%s%s",
+                                  e->book_dir, rel[0] ? "/" : "", rel);
   if (!is_dir(p))
     return;
   char *real = realpath(p, NULL);
@@ -403,10 +384,10 @@ static void add_template_dir(bk_edition *e, const char *rel) {
   bool inside = real && !strncmp(real, e->book_dir, bl) && real[bl] == '/';
   free(real);
   if (!inside) {
-    oc_report(
-        e->rep, OC_ERROR,
-        arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "", rel),
-        0, 0, "a symbolic link that leads out of the book's folder");
+    oc_report(e->rep, OC_ERROR,
+              oc_arena_printf(e->a, "Resources/Templates%s%s",
+                              rel[0] ? "/" : "", rel),
+              0, 0, "a symbolic link that leads out of the book's folder");
     e->errors++;
     return;
   }
@@ -418,8 +399,8 @@ static void find_custom_css(bk_edition *e) {
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
-    const char *rel = arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
-                                   dirs[i], dirs[i][0] ? "/" : "");
+    const char *rel = oc_arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
+                                      dirs[i], dirs[i][0] ? "/" : "");
     bool missing = false;
     const char *p = bk_book_path(e, "", rel, "config.yml", 0, 0, &missing);
     if (p) {
@@ -467,7 +448,7 @@ static bk_origin value_origin(bk_edition *e, const char *path) {
   bk_pos pos = {"config.yml", 0, 0};
   bk_config_where(e->cfg, path, &pos);
   bk_origin o = {pos.file ? pos.file : "config.yml", pos.line, pos.col,
-                 arena_printf(e->a, "the template in %s", path)};
+                 oc_arena_printf(e->a, "the template in %s", path)};
   return o;
 }
 
@@ -487,7 +468,7 @@ static void render_book_strings(bk_edition *e) {
     bool skip = !strcmp(key, "contents") || !strcmp(key, "editions");
     if (!skip && v.type == TPL_STR) {
       const char *text = oc_arena_strndup(e->a, v.u.s, v.len);
-      bk_origin o = value_origin(e, arena_printf(e->a, "book.%s", key));
+      bk_origin o = value_origin(e, oc_arena_printf(e->a, "book.%s", key));
       const char *r = render_text(e, text, tpl_null(), &o);
       if (r)
         v = bk_s(e, r);
@@ -502,7 +483,7 @@ static void render_book_strings(bk_edition *e) {
                   ? oc_arena_strndup(e->a, se->key.u.s, se->key.len)
                   : "";
           bk_origin o =
-              value_origin(e, arena_printf(e->a, "book.%s.%s", key, sk));
+              value_origin(e, oc_arena_printf(e->a, "book.%s.%s", key, sk));
           const char *r = render_text(e, oc_arena_strndup(e->a, sv.u.s, sv.len),
                                       tpl_null(), &o);
           if (r)
@@ -721,7 +702,7 @@ static const char *hook_code_html(void *user, const char *lang,
 
 static const char *hook_admonition_label(void *user, const char *kind) {
   item_ctx *c = user;
-  return bk_label(c->e, arena_printf(c->e->a, "admonition_%s", kind),
+  return bk_label(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind),
                   tpl_null());
 }
 
@@ -761,7 +742,7 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
                 strerror(errno));
       return -1;
     }
-    it->file = arena_printf(e->a, "Contents/%s", rel);
+    it->file = oc_arena_printf(e->a, "Contents/%s", rel);
     const char *s = oc_arena_strndup(e->a, text, n);
     free(text);
     if (ends_with(rel, ".twig")) {
@@ -777,13 +758,14 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
     return 0;
   }
   if (has_default_content(it->element)) {
-    const char *name = arena_printf(e->a, "@content/%s.md.twig", it->element);
+    const char *name =
+        oc_arena_printf(e->a, "@content/%s.md.twig", it->element);
     if (!bk_has_template(e, name))
       return 0;
     tpl_map *vars = tpl_map_new(e->a, 2);
     tpl_map_set_str(e->a, vars, "item", it->config);
     *src = bk_render(e, name, tpl_map_value(vars), len);
-    it->file = arena_printf(e->a, "(the theme's %s.md.twig)", it->element);
+    it->file = oc_arena_printf(e->a, "(the theme's %s.md.twig)", it->element);
     return *src ? 0 : -1;
   }
   return 0;
@@ -796,7 +778,7 @@ static tpl_map *toc_entry(bk_edition *e, int level, const char *title,
   bk_set(e, m, "title", bk_html(e, title));
   bk_set(e, m, "slug", bk_s(e, slug));
   bk_set(e, m, "label", bk_html(e, label));
-  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", slug)));
+  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", slug)));
   return m;
 }
 
@@ -804,7 +786,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   char path[64];
   snprintf(path, sizeof path, "book.contents.%zu.element", i);
   if (!is_builtin(it->element) &&
-      !bk_has_template(e, arena_printf(e->a, "%s.twig", it->element))) {
+      !bk_has_template(e, oc_arena_printf(e->a, "%s.twig", it->element))) {
     const char *near = nearest_element(it->element);
     if (near)
       report_at(e, OC_ERROR, path, "unknown element '%s' (did you mean '%s'?)",
@@ -909,7 +891,7 @@ static tpl_value float_entry(bk_edition *e, tpl_map *holder, int number,
   bk_set(e, m, "slug", bk_s(e, id));
   bk_set(e, m, "caption", bk_html(e, caption));
   bk_set(e, m, "label", bk_html(e, label));
-  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", id)));
+  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", id)));
   tpl_map *pair = tpl_map_new(e->a, 2);
   bk_set(e, pair, "item", tpl_map_value(m));
   bk_set(e, pair, "element", tpl_map_value(holder));
@@ -930,7 +912,7 @@ static void build_records(bk_edition *e) {
     bk_set(e, r, "content", bk_html(e, it->content));
     bk_set(e, r, "toc", tpl_list_value(it->toc));
     bk_set(e, r, "page_name", bk_s(e, it->page_name ? it->page_name : ""));
-    bk_set(e, r, "url", bk_s(e, arena_printf(e->a, "#%s", it->slug)));
+    bk_set(e, r, "url", bk_s(e, oc_arena_printf(e->a, "#%s", it->slug)));
     it->record = r;
     items->items[i] = tpl_map_value(r);
     tpl_list *fl = tpl_list_new(e->a, it->md.nfigures);

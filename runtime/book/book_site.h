@@ -1,4 +1,4 @@
-/* What the writers share (book_site.c): a growing buffer, the sink that
+/* What the writers share (book_site.c): the sink that
  * files go to (a folder, or a zip being built), the theme's styles and the
  * book's images, and the plan of a book cut into pages (a website, an
  * EPUB): page names, the flattened TOC, ids mapped to pages, links
@@ -9,16 +9,8 @@
 #include "book.h"
 #include "book_fs.h"
 #include "book_writers.h"
+#include "oc_sb.h"
 
-typedef struct sbuf {
-  char *s;
-  size_t len, cap;
-} sbuf;
-
-void sb_add(sbuf *b, const char *s, size_t n);
-void sb_adds(sbuf *b, const char *s);
-char *bk_aprintf(oc_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 tpl_value bk_vars1(bk_edition *e, const char *k, tpl_value v);
 
 /* Renders each item through its element's template (else item.twig); the

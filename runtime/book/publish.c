@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "book_writers.h"
+#include "oc_alloc.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"
@@ -87,14 +88,7 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
   for (size_t i = 0; i < st->nseen; i++)
     if (st->seen[i] == h)
       return true;
-  if (st->nseen == st->cseen) {
-    size_t cap = st->cseen ? st->cseen * 2 : 32;
-    uint64_t *n = realloc(st->seen, cap * sizeof *n);
-    if (!n)
-      return false;
-    st->seen = n;
-    st->cseen = cap;
-  }
+  OC_GROW(st->seen, st->cseen, st->nseen + 1);
   st->seen[st->nseen++] = h;
   return false;
 }
@@ -709,10 +703,8 @@ int main(int argc, char **argv) {
   bk_options opt = {0};
   bool list = false;
   const char *dir_opt = NULL;
-  char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
-  if (!pos)
-    return 1;
   int rc = 2;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
