@@ -11,15 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
+#include "oc_alloc.h"
 #include "tpl_interp.h"
+#include "tpl_yaml.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"
 #endif
-
-#define CFG_MAX_DEPTH 1000
 
 /* ---- the tree ---------------------------------------------------------- */
 
@@ -45,6 +44,9 @@ struct cn {
   size_t n, cap;
   bool built;
   tpl_value value;
+  /* While its mapping is read: the `<<` values, and where the last was. */
+  cn *merges;
+  tpl_yaml_pos merge_at;
 };
 
 static cn *cn_new(oc_arena *a, cn_kind kind, bk_pos pos) {
@@ -63,14 +65,8 @@ static cn *cn_scalar(oc_arena *a, tpl_value v, const char *text, bk_pos pos) {
 
 static void cn_add(oc_arena *a, cn *parent, const char *key, size_t key_len,
                    bk_pos key_pos, cn *val) {
-  if (parent->n == parent->cap) {
-    size_t cap = parent->cap ? parent->cap * 2 : 8;
-    cn_kid *kid = oc_arena_alloc(a, cap * sizeof *kid);
-    if (parent->n)
-      memcpy(kid, parent->kid, parent->n * sizeof *kid);
-    parent->kid = kid;
-    parent->cap = cap;
-  }
+  parent->kid = oc_arena_grow_array(a, parent->kid, parent->n, &parent->cap,
+                                    parent->n + 1, sizeof *parent->kid);
   parent->kid[parent->n++] = (cn_kid){key, key_len, key_pos, val};
 }
 
@@ -228,59 +224,41 @@ static tpl_value plain_scalar(oc_arena *a, const char *s, size_t n) {
 
 /* ---- reading YAML -------------------------------------------------------- */
 
-typedef struct yp_anchor {
-  struct yp_anchor *next;
-  const char *name;
-  cn *node;
-} yp_anchor;
-
+/* config.yml and the translations, read by the template layer's YAML
+ * reader (tpl_yaml.h) into cn nodes, with this file's messages. */
 typedef struct yp {
-  yaml_parser_t parser;
   oc_arena *a;
   const char *name;
   bool keep_pos; /* false for the built-in defaults */
   const char *text;
   size_t len;
   const oc_reporter *r;
-  yp_anchor *anchors;
 } yp;
 
-static bk_pos yp_pos(const yp *y, const yaml_mark_t *m) {
+static bk_pos yp_pos(const yp *y, tpl_yaml_pos p) {
   if (!y->keep_pos)
     return (bk_pos){NULL, 0, 0};
-  return (bk_pos){y->name, (unsigned)m->line + 1, (unsigned)m->column + 1};
+  return (bk_pos){y->name, p.line, p.col};
 }
 
-static void yp_error(yp *y, const yaml_mark_t *m, const char *fmt,
-                     const char *arg) {
-  oc_report(y->r, OC_ERROR, y->name, (unsigned)m->line + 1,
-            (unsigned)m->column + 1, fmt, arg);
+static void yp_error(yp *y, tpl_yaml_pos p, const char *fmt, const char *arg) {
+  oc_report(y->r, OC_ERROR, y->name, p.line, p.col, fmt, arg);
 }
 
 /* libyaml's own words, at its mark; reader errors (bad UTF-8) carry a
  * byte offset instead, which becomes a line and a column of characters. */
-static void yp_parser_error(yp *y) {
-  yaml_parser_t *p = &y->parser;
-  const char *problem = p->problem ? p->problem : "cannot read the YAML";
-  if (p->error == YAML_READER_ERROR) {
-    unsigned line = 1, col = 1;
-    for (size_t i = 0; i < p->problem_offset && i < y->len; i++) {
-      if (y->text[i] == '\n') {
-        line++;
-        col = 1;
-      } else if (((unsigned char)y->text[i] & 0xC0) != 0x80) {
-        col++;
-      }
-    }
+static void yp_syntax_error(yp *y, const tpl_yaml_error *e) {
+  const char *problem = e->what ? e->what : "cannot read the YAML";
+  if (e->encoding) {
+    tpl_yaml_pos p = tpl_yaml_offset_pos(y->text, y->len, e->pos.offset, true);
     /* A bad trailing octet is reported after its lead byte; the user's
      * character starts at the lead byte. */
-    if (strstr(problem, "trailing") && col > 1)
-      col--;
-    oc_report(y->r, OC_ERROR, y->name, line, col, "%s", problem);
+    if (strstr(problem, "trailing") && p.col > 1)
+      p.col--;
+    oc_report(y->r, OC_ERROR, y->name, p.line, p.col, "%s", problem);
     return;
   }
-  unsigned line = (unsigned)p->problem_mark.line + 1;
-  unsigned col = (unsigned)p->problem_mark.column + 1;
+  unsigned line = e->pos.line, col = e->pos.col;
   /* At the end of a text without a final newline libyaml points at the
    * line after it; point at the end of the last line instead. */
   unsigned nlines = 1;
@@ -299,86 +277,117 @@ static void yp_parser_error(yp *y) {
   }
   /* The one character YAML never allows at a token's start, with the
    * advice a writer needs. */
-  size_t off = p->problem_mark.index;
+  size_t off = e->pos.offset;
   if (off < y->len && y->text[off] == '\t' &&
       strstr(problem, "cannot start any token")) {
     oc_report(y->r, OC_ERROR, y->name, line, col,
               "a tab character: YAML is indented with spaces, never tabs");
-  } else if (p->context) {
+  } else if (e->context) {
     oc_report(y->r, OC_ERROR, y->name, line, col, "%s (%s started at %u:%u)",
-              problem, p->context, (unsigned)p->context_mark.line + 1,
-              (unsigned)p->context_mark.column + 1);
+              problem, e->context, e->context_pos.line, e->context_pos.col);
   } else {
     oc_report(y->r, OC_ERROR, y->name, line, col, "%s", problem);
   }
 }
 
-static bool yp_next(yp *y, yaml_event_t *ev) {
-  if (yaml_parser_parse(&y->parser, ev))
-    return true;
-  yp_parser_error(y);
-  return false;
+static void yp_yaml_error(void *user, const tpl_yaml_error *e) {
+  yp *y = user;
+  switch (e->problem) {
+  case TPL_YAML_SYNTAX:
+    yp_syntax_error(y, e);
+    break;
+  case TPL_YAML_NO_PARSER:
+    oc_report(y->r, OC_ERROR, y->name, 0, 0, "cannot start the YAML parser");
+    break;
+  case TPL_YAML_TOO_DEEP:
+    yp_error(y, e->pos, "nesting deeper than %s levels", "1000");
+    break;
+  case TPL_YAML_UNKNOWN_ANCHOR:
+    yp_error(y, e->pos, "unknown anchor '%s'", e->anchor);
+    break;
+  case TPL_YAML_KEY_NOT_SCALAR:
+    yp_error(y, e->pos, "%s", "mapping keys must be scalars");
+    break;
+  case TPL_YAML_UNEXPECTED:
+    yp_error(y, e->pos, "%s", "unexpected YAML event");
+    break;
+  }
 }
 
-static void yp_anchor_add(yp *y, const yaml_char_t *anchor, cn *node) {
-  if (!anchor)
-    return;
-  yp_anchor *an = oc_arena_alloc(y->a, sizeof *an);
-  const char *s = (const char *)anchor;
-  an->name = oc_arena_strndup(y->a, s, strlen(s));
-  an->node = node;
-  an->next = y->anchors;
-  y->anchors = an;
-}
-
-static cn *yp_scalar(yp *y, const yaml_event_t *ev) {
-  const char *s = (const char *)ev->data.scalar.value;
-  size_t n = ev->data.scalar.length;
-  const char *tag = (const char *)ev->data.scalar.tag;
+static bool yp_scalar(void *user, const tpl_yaml_scalar *sc, bool key,
+                      tpl_yaml_node *out) {
+  yp *y = user;
+  (void)key; /* keys are typed as values are: their text is the key */
+  const char *s = sc->text;
+  size_t n = sc->len;
   tpl_value v;
-  if (tag && strcmp(tag, "!") != 0)
-    v = strcmp(tag, YAML_STR_TAG) == 0 ? tpl_str_copy(y->a, s, n)
-                                       : plain_scalar(y->a, s, n);
-  else if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+  if (sc->tag && strcmp(sc->tag, "!") != 0)
+    v = strcmp(sc->tag, TPL_YAML_STR_TAG) == 0 ? tpl_str_copy(y->a, s, n)
+                                               : plain_scalar(y->a, s, n);
+  else if (sc->plain)
     v = plain_scalar(y->a, s, n);
   else
     v = tpl_str_copy(y->a, s, n);
   const char *text = v.type == TPL_STR ? v.u.s : oc_arena_strndup(y->a, s, n);
-  return cn_scalar(y->a, v, text, yp_pos(y, &ev->start_mark));
+  out->p = cn_scalar(y->a, v, text, yp_pos(y, sc->pos));
+  return true;
 }
 
-static cn *yp_node(yp *y, yaml_event_t *ev, int depth);
-
-static cn *yp_sequence(yp *y, yaml_event_t *start, int depth) {
-  cn *list = cn_new(y->a, CN_LIST, yp_pos(y, &start->start_mark));
-  for (;;) {
-    yaml_event_t ev;
-    if (!yp_next(y, &ev))
-      return NULL;
-    if (ev.type == YAML_SEQUENCE_END_EVENT) {
-      yaml_event_delete(&ev);
-      break;
-    }
-    cn *item = yp_node(y, &ev, depth + 1);
-    yaml_event_delete(&ev);
-    if (!item)
-      return NULL;
+static bool yp_sequence(void *user, tpl_yaml_pos pos,
+                        const tpl_yaml_node *items, size_t n,
+                        tpl_yaml_node *out) {
+  yp *y = user;
+  cn *list = cn_new(y->a, CN_LIST, yp_pos(y, pos));
+  for (size_t i = 0; i < n; i++) {
+    cn *item = items[i].p;
     cn_add(y->a, list, NULL, 0, item->pos, item);
   }
-  yp_anchor_add(y, start->data.sequence_start.anchor, list);
-  return list;
+  out->p = list;
+  return true;
+}
+
+static bool yp_map_begin(void *user, tpl_yaml_pos pos, tpl_yaml_node *map) {
+  yp *y = user;
+  map->p = cn_new(y->a, CN_MAP, yp_pos(y, pos));
+  return true;
+}
+
+static bool yp_map_pair(void *user, tpl_yaml_node *mapn,
+                        const tpl_yaml_pair *pair) {
+  yp *y = user;
+  cn *map = mapn->p, *key = pair->key.p, *val = pair->val.p;
+  bk_pos key_pos = yp_pos(y, pair->key_pos);
+  /* An empty value is best shown at its key, not after the colon. */
+  if (pair->empty)
+    val->pos = key_pos;
+  if (pair->merge) {
+    if (!map->merges)
+      map->merges = cn_new(y->a, CN_LIST, key_pos);
+    cn_add(y->a, map->merges, NULL, 0, key_pos, val);
+    map->merge_at = pair->key_pos;
+    return true;
+  }
+  size_t klen = strlen(key->text);
+  if (cn_find(map, key->text, klen)) {
+    if (y->keep_pos)
+      oc_report(y->r, OC_WARNING, y->name, key_pos.line, key_pos.col,
+                "duplicate key '%s'; the first one is used", key->text);
+    return true;
+  }
+  cn_add(y->a, map, key->text, klen, key_pos, val);
+  return true;
 }
 
 /* `<<: *base` or `<<: [*a, *b]`: the keys the mapping lacks. */
-static bool yp_merge_into(yp *y, cn *map, cn *src, const yaml_mark_t *m) {
+static bool yp_merge_into(yp *y, cn *map, cn *src, tpl_yaml_pos at) {
   if (src->kind == CN_LIST) {
     for (size_t i = 0; i < src->n; i++)
-      if (!yp_merge_into(y, map, src->kid[i].val, m))
+      if (!yp_merge_into(y, map, src->kid[i].val, at))
         return false;
     return true;
   }
   if (src->kind != CN_MAP) {
-    yp_error(y, m, "%s", "'<<' must be given a map or a list of maps");
+    yp_error(y, at, "%s", "'<<' must be given a map or a list of maps");
     return false;
   }
   for (size_t i = 0; i < src->n; i++) {
@@ -389,141 +398,33 @@ static bool yp_merge_into(yp *y, cn *map, cn *src, const yaml_mark_t *m) {
   return true;
 }
 
-static cn *yp_mapping(yp *y, yaml_event_t *start, int depth) {
-  cn *map = cn_new(y->a, CN_MAP, yp_pos(y, &start->start_mark));
-  cn *merges = NULL;
-  yaml_mark_t merge_mark = start->start_mark;
-  for (;;) {
-    yaml_event_t kev, vev;
-    if (!yp_next(y, &kev))
-      return NULL;
-    if (kev.type == YAML_MAPPING_END_EVENT) {
-      yaml_event_delete(&kev);
-      break;
-    }
-    cn *key = NULL;
-    bool merge_key = false;
-    if (kev.type == YAML_SCALAR_EVENT) {
-      key = yp_scalar(y, &kev);
-      merge_key = kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-                  kev.data.scalar.length == 2 &&
-                  memcmp(kev.data.scalar.value, "<<", 2) == 0;
-      yp_anchor_add(y, kev.data.scalar.anchor, key);
-    } else if (kev.type == YAML_ALIAS_EVENT) {
-      key = yp_node(y, &kev, depth + 1);
-    }
-    if (key && key->kind != CN_SCALAR) {
-      yp_error(y, &kev.start_mark, "%s", "mapping keys must be scalars");
-      key = NULL;
-    } else if (!key && kev.type != YAML_ALIAS_EVENT) {
-      yp_error(y, &kev.start_mark, "%s", "mapping keys must be scalars");
-    }
-    bk_pos key_pos = yp_pos(y, &kev.start_mark);
-    yaml_mark_t key_mark = kev.start_mark;
-    yaml_event_delete(&kev);
-    if (!key || !yp_next(y, &vev))
-      return NULL;
-    cn *val = yp_node(y, &vev, depth + 1);
-    /* An empty value is best shown at its key, not after the colon. */
-    if (val && vev.type == YAML_SCALAR_EVENT && !vev.data.scalar.length &&
-        vev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-      val->pos = key_pos;
-    yaml_event_delete(&vev);
-    if (!val)
-      return NULL;
-    if (merge_key) {
-      if (!merges)
-        merges = cn_new(y->a, CN_LIST, key_pos);
-      cn_add(y->a, merges, NULL, 0, key_pos, val);
-      merge_mark = key_mark;
-      continue;
-    }
-    size_t klen = strlen(key->text);
-    if (cn_find(map, key->text, klen)) {
-      if (y->keep_pos)
-        oc_report(y->r, OC_WARNING, y->name, key_pos.line, key_pos.col,
-                  "duplicate key '%s'; the first one is used", key->text);
-      continue;
-    }
-    cn_add(y->a, map, key->text, klen, key_pos, val);
-  }
-  /* Keys written in the mapping win over merged ones, wherever they are. */
-  if (merges && !yp_merge_into(y, map, merges, &merge_mark))
-    return NULL;
-  yp_anchor_add(y, start->data.mapping_start.anchor, map);
-  return map;
+/* Keys written in the mapping win over merged ones, wherever they are. */
+static bool yp_map_end(void *user, tpl_yaml_node *mapn) {
+  yp *y = user;
+  cn *map = mapn->p;
+  if (!map->merges)
+    return true;
+  cn *merges = map->merges;
+  map->merges = NULL;
+  return yp_merge_into(y, map, merges, map->merge_at);
 }
 
-static cn *yp_node(yp *y, yaml_event_t *ev, int depth) {
-  if (depth > CFG_MAX_DEPTH) {
-    yp_error(y, &ev->start_mark, "nesting deeper than %s levels", "1000");
-    return NULL;
-  }
-  switch (ev->type) {
-  case YAML_SCALAR_EVENT: {
-    cn *n = yp_scalar(y, ev);
-    yp_anchor_add(y, ev->data.scalar.anchor, n);
-    return n;
-  }
-  case YAML_SEQUENCE_START_EVENT:
-    return yp_sequence(y, ev, depth);
-  case YAML_MAPPING_START_EVENT:
-    return yp_mapping(y, ev, depth);
-  case YAML_ALIAS_EVENT: {
-    const char *name = (const char *)ev->data.alias.anchor;
-    for (yp_anchor *an = y->anchors; an; an = an->next)
-      if (strcmp(an->name, name) == 0)
-        return an->node;
-    yp_error(y, &ev->start_mark, "unknown anchor '%s'", name);
-    return NULL;
-  }
-  default:
-    yp_error(y, &ev->start_mark, "%s", "unexpected YAML event");
-    return NULL;
-  }
+static bool yp_is_key(void *user, const tpl_yaml_node *n) {
+  (void)user;
+  return ((const cn *)n->p)->kind == CN_SCALAR;
 }
 
 /* The first document of text; *out is NULL for an empty one. */
 static int yp_parse(oc_arena *a, const char *name, bool keep_pos,
                     const char *text, size_t len, const oc_reporter *r,
                     cn **out) {
-  yp y;
-  memset(&y, 0, sizeof y);
-  y.a = a;
-  y.name = name;
-  y.keep_pos = keep_pos;
-  y.text = text;
-  y.len = len;
-  y.r = r;
-  *out = NULL;
-  if (!yaml_parser_initialize(&y.parser)) {
-    oc_report(r, OC_ERROR, name, 0, 0, "cannot start the YAML parser");
-    return -1;
-  }
-  yaml_parser_set_input_string(&y.parser, (const unsigned char *)text, len);
-  bool ok = true, done = false;
-  while (ok && !done) {
-    yaml_event_t ev;
-    if (!yp_next(&y, &ev)) {
-      ok = false;
-      break;
-    }
-    switch (ev.type) {
-    case YAML_STREAM_START_EVENT:
-    case YAML_DOCUMENT_START_EVENT:
-      break;
-    case YAML_STREAM_END_EVENT:
-    case YAML_DOCUMENT_END_EVENT: /* only the first document counts */
-      done = true;
-      break;
-    default:
-      *out = yp_node(&y, &ev, 0);
-      ok = *out != NULL;
-    }
-    yaml_event_delete(&ev);
-  }
-  yaml_parser_delete(&y.parser);
-  return ok ? 0 : -1;
+  yp y = {a, name, keep_pos, text, len, r};
+  tpl_yaml_builder b = {&y,          yp_scalar,  yp_sequence, yp_map_begin,
+                        yp_map_pair, yp_map_end, yp_is_key,   yp_yaml_error};
+  tpl_yaml_node root = {.p = NULL};
+  int rc = tpl_yaml_read(a, text, len, &b, &root);
+  *out = root.p;
+  return rc;
 }
 
 int bk_yaml_parse(oc_arena *a, const char *name, const char *text, size_t len,
@@ -560,8 +461,8 @@ char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
   *st = BK_READ_FAILED;
   root = realpath(book_dir, NULL);
   size_t dn = strlen(book_dir), rn = strlen(rel);
-  path = malloc(dn + rn + 2);
-  if (!root || !path) {
+  path = oc_malloc(oc_size_add(oc_size_add(dn, rn), 2));
+  if (!root) {
     err = errno;
     goto done;
   }

@@ -34,23 +34,19 @@ typedef struct epub {
   size_t nitems, citems;
   tpl_map *hrefs; /* hrefs already in the manifest */
   bool has_images;
+  bool has_cover;  /* the book's cover image, not the typographic page */
+  tpl_list *spine; /* {idref, linear} maps, the reading order */
+  /* For the landmarks: the first TOC page, the first chapter or part. */
+  const char *toc_page, *body_page, *body_title;
   bool failed_xml; /* one message about XHTML per book is enough */
 } epub;
 
-static int epub_put(void *user, const char *rel, const char *data,
-                    size_t len) {
+static int epub_put(void *user, const char *rel, const char *data, size_t len) {
   epub *p = user;
-  if (p->nfiles == p->cfiles) {
-    size_t cap = p->cfiles ? p->cfiles * 2 : 64;
-    entry *n = oc_arena_alloc(p->e->a, cap * sizeof *n);
-    if (p->nfiles)
-      memcpy(n, p->files, p->nfiles * sizeof *n);
-    p->files = n;
-    p->cfiles = cap;
-  }
-  p->files[p->nfiles++] =
-      (entry){oc_arena_strndup(p->e->a, rel, strlen(rel)),
-              oc_arena_strndup(p->e->a, data, len), len};
+  p->files = oc_arena_grow_array(p->e->a, p->files, p->nfiles, &p->cfiles,
+                                 p->nfiles + 1, sizeof *p->files);
+  p->files[p->nfiles++] = (entry){oc_arena_strndup(p->e->a, rel, strlen(rel)),
+                                  oc_arena_strndup(p->e->a, data, len), len};
   return 0;
 }
 
@@ -59,14 +55,8 @@ static void manifest_add(epub *p, const char *id, const char *href,
   if (tpl_map_get_str(p->hrefs, href, strlen(href), NULL))
     return;
   tpl_map_set_str(p->e->a, p->hrefs, href, tpl_bool(true));
-  if (p->nitems == p->citems) {
-    size_t cap = p->citems ? p->citems * 2 : 64;
-    manifest_item *n = oc_arena_alloc(p->e->a, cap * sizeof *n);
-    if (p->nitems)
-      memcpy(n, p->items, p->nitems * sizeof *n);
-    p->items = n;
-    p->citems = cap;
-  }
+  p->items = oc_arena_grow_array(p->e->a, p->items, p->nitems, &p->citems,
+                                 p->nitems + 1, sizeof *p->items);
   p->items[p->nitems++] =
       (manifest_item){id, href, media_type, properties ? properties : ""};
 }
@@ -145,7 +135,6 @@ static void image_size(const char *d, size_t n, long *w, long *h) {
 
 /* ---- XHTML ----------------------------------------------------------- */
 
-
 /* Content documents must be well-formed XML: raw HTML in a book's Markdown
  * may not be. Reports the first problem of the book once. */
 static bool well_formed(epub *p, const bk_item *it, const char *name,
@@ -209,7 +198,7 @@ static int put_css_resources(epub *p) {
   if (slash)
     *slash = 0;
   int rc = 0;
-  for (const char *c = css; (c = strstr(c, "url(")); ) {
+  for (const char *c = css; (c = strstr(c, "url("));) {
     c += 4;
     while (*c == ' ' || *c == '"' || *c == '\'')
       c++;
@@ -245,10 +234,10 @@ static int put_css_resources(epub *p) {
       rc = -1;
       continue;
     }
-    const char *href = bk_aprintf(e->a, "css/%s", url);
+    const char *href = oc_arena_printf(e->a, "css/%s", url);
     if (!tpl_map_get_str(p->hrefs, href, strlen(href), NULL)) {
-      epub_put(p, bk_aprintf(e->a, "OEBPS/%s", href), data, n);
-      manifest_add(p, bk_aprintf(e->a, "css-resource-%zu", p->nitems + 1),
+      epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", href), data, n);
+      manifest_add(p, oc_arena_printf(e->a, "css-resource-%zu", p->nitems + 1),
                    href, type, NULL);
     }
     free(data);
@@ -301,7 +290,7 @@ static const char *identifier(bk_edition *e) {
       if ((*c >= '0' && *c <= '9') || *c == 'X' || *c == 'x')
         digits[n++] = *c;
     digits[n] = 0;
-    return bk_aprintf(e->a, "urn:isbn:%s", digits);
+    return oc_arena_printf(e->a, "urn:isbn:%s", digits);
   }
   const char *parts[] = {bk_get_str(e->a, e->book, "title", ""),
                          bk_get_str(e->a, e->book, "author", ""),
@@ -318,11 +307,11 @@ static const char *identifier(bk_edition *e) {
   }
   u[6] = (unsigned char)((u[6] & 0x0F) | 0x80); /* version 8 */
   u[8] = (unsigned char)((u[8] & 0x3F) | 0x80); /* RFC variant */
-  return bk_aprintf(e->a,
-                    "urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-                    "%02x%02x%02x%02x%02x%02x",
-                    u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
-                    u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+  return oc_arena_printf(e->a,
+                         "urn:uuid:%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                         "%02x%02x%02x%02x%02x%02x",
+                         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
+                         u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
 /* ---- the TOC as a tree ---------------------------------------------- */
@@ -355,17 +344,11 @@ static tpl_value nest(tree_ctx *c, const tpl_list *flat, size_t *i,
     c->play_order++;
     bk_set(e, m, "play_order", tpl_int(c->play_order));
     bk_set(e, m, "id",
-           bk_s(e, bk_aprintf(e->a, "navpoint-%d", c->play_order)));
+           bk_s(e, oc_arena_printf(e->a, "navpoint-%d", c->play_order)));
     if (depth > c->depth)
       c->depth = depth;
     bk_set(e, m, "children", nest(c, flat, i, l, depth + 1));
-    if (n == cap) {
-      cap = cap ? cap * 2 : 16;
-      tpl_value *nv = oc_arena_alloc(e->a, cap * sizeof *nv);
-      if (n)
-        memcpy(nv, v, n * sizeof *nv);
-      v = nv;
-    }
+    v = oc_arena_grow_array(e->a, v, n, &cap, n + 1, sizeof *v);
     v[n++] = tpl_map_value(m);
   }
   out->len = n;
@@ -393,8 +376,9 @@ static const char *find_cover(bk_edition *e) {
     if (i == 2 && !dirs[2][0])
       continue;
     for (size_t k = 0; k < 6; k++) {
-      const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s",
-                                   dirs[i], dirs[i][0] ? "/" : "", names[k]);
+      const char *rel =
+          oc_arena_printf(e->a, "Resources/Templates/%s%s%s", dirs[i],
+                          dirs[i][0] ? "/" : "", names[k]);
       bool missing;
       const char *p = bk_book_path(e, "", rel, rel, 0, 0, &missing);
       if (p)
@@ -432,8 +416,8 @@ static int zip_all(epub *p, const char *path, const char *date) {
   for (size_t i = 0; i < p->nfiles && rc == 0; i++) {
     const entry *f = &p->files[i];
     zip_source_t *src = zip_source_buffer(z, f->data, f->len, 0);
-    zip_int64_t idx = src ? zip_file_add(z, f->name, src, ZIP_FL_ENC_UTF_8)
-                          : -1;
+    zip_int64_t idx =
+        src ? zip_file_add(z, f->name, src, ZIP_FL_ENC_UTF_8) : -1;
     if (idx < 0) {
       zip_source_free(src);
       rc = -1;
@@ -461,19 +445,10 @@ static int zip_all(epub *p, const char *path, const char *date) {
   return 0;
 }
 
-int bk_write_epub(bk_edition *e, bk_out *o) {
-  epub p = {.e = e};
-  p.hrefs = tpl_map_new(e->a, 64);
-  bk_sink sink = {epub_put, &p};
-  epub_put(&p, "mimetype", "application/epub+zip", 20);
-  site s = {.e = e, .ext = ".xhtml", .keep_toc = true};
-  s.id_page = tpl_map_new(e->a, 256);
-  if (bk_site_plan(&s, 1) != 0)
-    return -1;
-  bk_site_toc(&s);
-  int rc = 0;
-
-  /* The cover: the book's image, else the theme's typographic page. */
+/* The cover: the book's image (cover-image.png or .jpg in the package),
+ * else the theme's typographic page; cover.xhtml either way. */
+static int put_cover(epub *p) {
+  bk_edition *e = p->e;
   tpl_value cover = tpl_null();
   const char *cover_path = find_cover(e);
   if (cover_path) {
@@ -491,101 +466,111 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
         !strcmp(type, "image/png") ? "cover-image.png" : "cover-image.jpg";
     long w, h;
     image_size(data, len, &w, &h);
-    epub_put(&p, bk_aprintf(e->a, "OEBPS/%s", href), data, len);
+    epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", href), data, len);
     free(data);
-    manifest_add(&p, "cover-image", href, type, "cover-image");
+    manifest_add(p, "cover-image", href, type, "cover-image");
     tpl_map *c = tpl_map_new(e->a, 4);
     bk_set(e, c, "src", bk_s(e, href));
     bk_set(e, c, "width", tpl_int(w ? w : 1600));
     bk_set(e, c, "height", tpl_int(h ? h : 2400));
     bk_set(e, c, "media_type", bk_s(e, type));
     cover = tpl_map_value(c);
+    p->has_cover = true;
   }
   size_t len;
   const char *cover_doc =
       bk_render(e, "cover.twig", bk_vars1(e, "cover", cover), &len);
-  if (!cover_doc || !well_formed(&p, NULL, "cover.xhtml", cover_doc, len))
+  if (!cover_doc || !well_formed(p, NULL, "cover.xhtml", cover_doc, len))
     return -1;
-  epub_put(&p, "OEBPS/cover.xhtml", cover_doc, len);
-  manifest_add(&p, "cover", "cover.xhtml", "application/xhtml+xml",
+  epub_put(p, "OEBPS/cover.xhtml", cover_doc, len);
+  manifest_add(p, "cover", "cover.xhtml", "application/xhtml+xml",
                strstr(cover_doc, "<svg") ? "svg" : NULL);
+  return 0;
+}
 
-  /* One content document per page. */
-  tpl_list *spine = tpl_list_new(e->a, s.npages + 1);
-  tpl_map *first = tpl_map_new(e->a, 2);
-  bk_set(e, first, "idref", tpl_cstr("cover"));
-  bk_set(e, first, "linear", tpl_bool(true));
-  spine->items[0] = tpl_map_value(first);
-  const char *toc_page = NULL, *body_page = NULL, *body_title = NULL;
-  for (size_t i = 0; i < s.npages; i++) {
-    page *pg = &s.pages[i];
+static tpl_value spine_ref(bk_edition *e, const char *idref, bool linear) {
+  tpl_map *ref = tpl_map_new(e->a, 2);
+  bk_set(e, ref, "idref", bk_s(e, idref));
+  bk_set(e, ref, "linear", tpl_bool(linear));
+  return tpl_map_value(ref);
+}
+
+/* One content document per page, in the spine after the cover; notes the
+ * first TOC page and the first chapter or part for the landmarks. */
+static int put_pages(epub *p, site *s) {
+  bk_edition *e = p->e;
+  int rc = 0;
+  p->spine = tpl_list_new(e->a, s->npages + 1);
+  p->spine->items[0] = spine_ref(e, "cover", true);
+  for (size_t i = 0; i < s->npages; i++) {
+    page *pg = &s->pages[i];
     tpl_map *pv = tpl_map_new(e->a, 4);
     bk_set(e, pv, "item", tpl_map_value(pg->record));
-    bk_set(e, pv, "toc", s.toc);
+    bk_set(e, pv, "toc", s->toc);
     bk_set(e, pv, "previous", tpl_null());
     bk_set(e, pv, "next", tpl_null());
+    size_t len;
     const char *html = bk_site_render_page(e, pg, pv, &len);
     if (!html) {
       rc = -1;
       continue;
     }
-    html = bk_site_fix_links(&s, html, pg);
+    html = bk_site_fix_links(s, html, pg);
     len = strlen(html);
-    if (remote_image(e, pg->item, html)) {
+    if (remote_image(e, pg->item, html) ||
+        !well_formed(p, pg->item, pg->file, html, len)) {
       rc = -1;
       continue;
     }
-    if (!well_formed(&p, pg->item, pg->file, html, len)) {
-      rc = -1;
-      continue;
-    }
-    epub_put(&p, bk_aprintf(e->a, "OEBPS/%s", pg->file), html, len);
-    const char *id = bk_aprintf(e->a, "page-%zu", i + 1);
-    manifest_add(&p, id, pg->file, "application/xhtml+xml",
+    epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", pg->file), html, len);
+    const char *id = oc_arena_printf(e->a, "page-%zu", i + 1);
+    manifest_add(p, id, pg->file, "application/xhtml+xml",
                  strstr(html, "<svg") ? "svg" : NULL);
-    tpl_map *ref = tpl_map_new(e->a, 2);
-    bk_set(e, ref, "idref", bk_s(e, id));
-    bk_set(e, ref, "linear", tpl_bool(true));
-    spine->items[i + 1] = tpl_map_value(ref);
-    if (!strcmp(pg->item->element, "toc") && !toc_page)
-      toc_page = pg->file;
-    if (!body_page && (!strcmp(pg->item->element, "chapter") ||
-                       !strcmp(pg->item->element, "part"))) {
-      body_page = pg->file;
-      body_title = pg->item->title;
+    p->spine->items[i + 1] = spine_ref(e, id, true);
+    if (!strcmp(pg->item->element, "toc") && !p->toc_page)
+      p->toc_page = pg->file;
+    if (!p->body_page && (!strcmp(pg->item->element, "chapter") ||
+                          !strcmp(pg->item->element, "part"))) {
+      p->body_page = pg->file;
+      p->body_title = pg->item->title;
     }
   }
-  if (rc != 0)
-    return -1;
+  return rc;
+}
 
-  /* Navigation: the nested TOC, landmarks; the NCX from the same tree. */
-  tree_ctx tc = {e, 0, 1};
+/* The nested TOC of the navigation document and the NCX. When no element
+ * is listed in toc.elements the navigation document still needs entries:
+ * one a page. */
+static tpl_value toc_tree(bk_edition *e, site *s, tree_ctx *tc) {
   size_t at = 0;
-  tpl_value tree = nest(&tc, s.toc.u.list, &at, 0, 1);
-  if (!tree.u.list->len) {
-    /* No element is listed in toc.elements: the navigation document
-     * still needs entries, one a page. */
-    tpl_list *flat = tpl_list_new(e->a, s.npages);
-    for (size_t i = 0; i < s.npages; i++) {
-      tpl_map *m = tpl_map_new(e->a, 4);
-      bk_set(e, m, "level", tpl_int(1));
-      const char *t = s.pages[i].item->title;
-      bk_set(e, m, "title",
-             bk_html(e, t[0] ? t : s.pages[i].item->element));
-      bk_set(e, m, "label", bk_html(e, s.pages[i].item->label));
-      bk_set(e, m, "url", bk_s(e, s.pages[i].file));
-      flat->items[i] = tpl_map_value(m);
-    }
-    at = 0;
-    tree = nest(&tc, flat, &at, 0, 1);
+  tpl_value tree = nest(tc, s->toc.u.list, &at, 0, 1);
+  if (tree.u.list->len)
+    return tree;
+  tpl_list *flat = tpl_list_new(e->a, s->npages);
+  for (size_t i = 0; i < s->npages; i++) {
+    tpl_map *m = tpl_map_new(e->a, 4);
+    bk_set(e, m, "level", tpl_int(1));
+    const char *t = s->pages[i].item->title;
+    bk_set(e, m, "title", bk_html(e, t[0] ? t : s->pages[i].item->element));
+    bk_set(e, m, "label", bk_html(e, s->pages[i].item->label));
+    bk_set(e, m, "url", bk_s(e, s->pages[i].file));
+    flat->items[i] = tpl_map_value(m);
   }
+  at = 0;
+  return nest(tc, flat, &at, 0, 1);
+}
+
+/* The landmarks: the cover, the TOC (the navigation document when the book
+ * has no TOC page) and the start of the body, when there is one. */
+static tpl_value landmarks(epub *p) {
+  bk_edition *e = p->e;
   tpl_list *marks = tpl_list_new(e->a, 3);
   size_t nm = 0;
   const char *mtype[] = {"cover", "toc", "bodymatter"};
   const char *mtitle[] = {bk_title(e, "cover"), bk_title(e, "toc"),
-                          body_title ? body_title : ""};
-  const char *murl[] = {"cover.xhtml", toc_page ? toc_page : "nav.xhtml",
-                        body_page};
+                          p->body_title ? p->body_title : ""};
+  const char *murl[] = {"cover.xhtml", p->toc_page ? p->toc_page : "nav.xhtml",
+                        p->body_page};
   for (size_t k = 0; k < 3; k++) {
     if (!murl[k])
       continue;
@@ -596,119 +581,172 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
     marks->items[nm++] = tpl_map_value(m);
   }
   marks->len = nm;
+  return tpl_list_value(marks);
+}
+
+/* Navigation: nav.xhtml (the nested TOC and the landmarks), then the NCX
+ * for old readers from the same tree. */
+static int put_navigation(epub *p, site *s, const char *identifier) {
+  bk_edition *e = p->e;
+  tree_ctx tc = {e, 0, 1};
+  tpl_value tree = toc_tree(e, s, &tc);
   tpl_map *nv = tpl_map_new(e->a, 2);
   bk_set(e, nv, "toc_tree", tree);
-  bk_set(e, nv, "landmarks", tpl_list_value(marks));
+  bk_set(e, nv, "landmarks", landmarks(p));
+  size_t len;
   const char *nav = bk_render(e, "nav.xhtml.twig", tpl_map_value(nv), &len);
-  if (!nav || !well_formed(&p, NULL, "nav.xhtml", nav, len))
+  if (!nav || !well_formed(p, NULL, "nav.xhtml", nav, len))
     return -1;
-  epub_put(&p, "OEBPS/nav.xhtml", nav, len);
-  manifest_add(&p, "nav", "nav.xhtml", "application/xhtml+xml", "nav");
-  if (!toc_page) {
+  epub_put(p, "OEBPS/nav.xhtml", nav, len);
+  manifest_add(p, "nav", "nav.xhtml", "application/xhtml+xml", "nav");
+  if (!p->toc_page) {
     /* The landmarks point at the navigation document, which must then be
      * in the spine: outside the reading order. */
-    tpl_list *sp = tpl_list_new(e->a, spine->len + 1);
-    memcpy(sp->items, spine->items, spine->len * sizeof *sp->items);
-    tpl_map *ref = tpl_map_new(e->a, 2);
-    bk_set(e, ref, "idref", tpl_cstr("nav"));
-    bk_set(e, ref, "linear", tpl_bool(false));
-    sp->items[spine->len] = tpl_map_value(ref);
-    spine = sp;
+    tpl_list *sp = tpl_list_new(e->a, p->spine->len + 1);
+    memcpy(sp->items, p->spine->items, p->spine->len * sizeof *sp->items);
+    sp->items[p->spine->len] = spine_ref(e, "nav", false);
+    p->spine = sp;
   }
-
-  const char *id = identifier(e);
   tpl_map *ncx = tpl_map_new(e->a, 3);
-  bk_set(e, ncx, "identifier", bk_s(e, id));
+  bk_set(e, ncx, "identifier", bk_s(e, identifier));
   bk_set(e, ncx, "depth", tpl_int(tc.depth));
   bk_set(e, ncx, "toc_tree", tree);
-  if (render_put(&p, "toc.ncx.twig", tpl_map_value(ncx), "OEBPS/toc.ncx") != 0)
+  if (render_put(p, "toc.ncx.twig", tpl_map_value(ncx), "OEBPS/toc.ncx") != 0)
     return -1;
-  manifest_add(&p, "ncx", "toc.ncx", "application/x-dtbncx+xml", NULL);
+  manifest_add(p, "ncx", "toc.ncx", "application/x-dtbncx+xml", NULL);
+  return 0;
+}
 
-  /* Styles and images. */
-  size_t before = p.nfiles;
+/* The theme's and the book's style sheets, the book's images and what its
+ * style sheet uses, each in the manifest. */
+static int put_styles_and_images(epub *p) {
+  bk_edition *e = p->e;
+  bk_sink sink = {epub_put, p};
+  size_t before = p->nfiles;
   if (bk_put_styles(e, &sink, "OEBPS/") != 0)
     return -1;
-  for (size_t i = before; i < p.nfiles; i++) {
-    const char *href = p.files[i].name + 6; /* after "OEBPS/" */
-    manifest_add(&p, strstr(href, "styles") ? "css-book" : "css-theme", href,
+  for (size_t i = before; i < p->nfiles; i++) {
+    const char *href = p->files[i].name + 6; /* after "OEBPS/" */
+    manifest_add(p, strstr(href, "styles") ? "css-book" : "css-theme", href,
                  "text/css", NULL);
   }
-  if (bk_put_images(e, &sink, "OEBPS/", check_image, &p) != 0)
+  if (bk_put_images(e, &sink, "OEBPS/", check_image, p) != 0)
     return -1;
-  if (e->custom_css && put_css_resources(&p) != 0)
+  if (e->custom_css && put_css_resources(p) != 0)
     return -1;
+  return 0;
+}
 
-  /* The package document. */
-  const char *date = bk_render_string(
-      e, "{{ book.publication_date|default('now')|date('Y-m-d', 'UTC') }}",
-      "book.publication_date");
-  if (!date)
-    return -1;
-  tpl_map *pk = tpl_map_new(e->a, 24);
-  bk_set(e, pk, "identifier", bk_s(e, id));
-  bk_set(e, pk, "title", bk_get(e->book, "title"));
-  bk_set(e, pk, "creator", bk_get(e->book, "author"));
-  bk_set(e, pk, "language", bk_get(e->book, "language"));
-  bk_set(e, pk, "date", bk_s(e, date));
-  bk_set(e, pk, "modified", bk_s(e, bk_aprintf(e->a, "%sT00:00:00Z", date)));
-  tpl_value gen = bk_get(e->book, "generator");
-  bk_set(e, pk, "generator",
-         bk_s(e, bk_aprintf(e->a, "%s %s",
-                            bk_get_str(e->a, gen, "name", "Octavo"),
-                            bk_get_str(e->a, gen, "version", ""))));
-  bk_set(e, pk, "publisher", bk_s(e, bk_get_str(e->a, e->book, "publisher",
-                                                "")));
-  bk_set(e, pk, "description",
-         bk_s(e, bk_get_str(e->a, e->book, "description", "")));
-  bk_set(e, pk, "isbn", bk_s(e, bk_get_str(e->a, e->edition, "isbn", "")));
-  tpl_list *man = tpl_list_new(e->a, p.nitems);
-  for (size_t i = 0; i < p.nitems; i++) {
+static tpl_value manifest_list(epub *p) {
+  bk_edition *e = p->e;
+  tpl_list *man = tpl_list_new(e->a, p->nitems);
+  for (size_t i = 0; i < p->nitems; i++) {
     tpl_map *m = tpl_map_new(e->a, 4);
-    bk_set(e, m, "id", bk_s(e, p.items[i].id));
-    bk_set(e, m, "href", bk_s(e, p.items[i].href));
-    bk_set(e, m, "media_type", bk_s(e, p.items[i].media_type));
-    bk_set(e, m, "properties", bk_s(e, p.items[i].properties));
+    bk_set(e, m, "id", bk_s(e, p->items[i].id));
+    bk_set(e, m, "href", bk_s(e, p->items[i].href));
+    bk_set(e, m, "media_type", bk_s(e, p->items[i].media_type));
+    bk_set(e, m, "properties", bk_s(e, p->items[i].properties));
     man->items[i] = tpl_map_value(m);
   }
-  bk_set(e, pk, "manifest", tpl_list_value(man));
-  bk_set(e, pk, "spine", tpl_list_value(spine));
-  bk_set(e, pk, "has_ncx", tpl_bool(true));
+  return tpl_list_value(man);
+}
+
+/* The accessibility metadata of the package (schema.org's). */
+static void set_accessibility(epub *p, tpl_map *pk) {
+  bk_edition *e = p->e;
   const char *modes_t[] = {"textual"}, *modes_v[] = {"textual", "visual"};
   bk_set(e, pk, "access_modes",
-         p.has_images || cover_path ? str_list(e, modes_v, 2)
-                                    : str_list(e, modes_t, 1));
+         p->has_images || p->has_cover ? str_list(e, modes_v, 2)
+                                       : str_list(e, modes_t, 1));
   bk_set(e, pk, "access_mode_sufficient", str_list(e, modes_t, 1));
   const char *features[] = {"structuralNavigation", "tableOfContents",
                             "readingOrder", "alternativeText"};
-  bk_set(e, pk, "features",
-         str_list(e, features, p.has_images ? 4 : 3));
+  bk_set(e, pk, "features", str_list(e, features, p->has_images ? 4 : 3));
   const char *none[] = {"none"};
   bk_set(e, pk, "hazards", str_list(e, none, 1));
   bk_set(e, pk, "summary",
-         bk_s(e, p.has_images
+         bk_s(e, p->has_images
                      ? "The text is complete without the images, which "
                        "carry text alternatives; headings, a table of "
                        "contents and landmarks allow navigation."
                      : "Text only, with headings, a table of contents and "
                        "landmarks for navigation."));
+}
+
+/* The package document (content.opf): metadata, manifest and spine; NULL
+ * after reporting. */
+static const char *package_document(epub *p, const char *identifier,
+                                    const char *date, size_t *len) {
+  bk_edition *e = p->e;
+  tpl_map *pk = tpl_map_new(e->a, 24);
+  bk_set(e, pk, "identifier", bk_s(e, identifier));
+  bk_set(e, pk, "title", bk_get(e->book, "title"));
+  bk_set(e, pk, "creator", bk_get(e->book, "author"));
+  bk_set(e, pk, "language", bk_get(e->book, "language"));
+  bk_set(e, pk, "date", bk_s(e, date));
+  bk_set(e, pk, "modified",
+         bk_s(e, oc_arena_printf(e->a, "%sT00:00:00Z", date)));
+  tpl_value gen = bk_get(e->book, "generator");
+  bk_set(e, pk, "generator",
+         bk_s(e, oc_arena_printf(e->a, "%s %s",
+                                 bk_get_str(e->a, gen, "name", "Octavo"),
+                                 bk_get_str(e->a, gen, "version", ""))));
+  bk_set(e, pk, "publisher",
+         bk_s(e, bk_get_str(e->a, e->book, "publisher", "")));
+  bk_set(e, pk, "description",
+         bk_s(e, bk_get_str(e->a, e->book, "description", "")));
+  bk_set(e, pk, "isbn", bk_s(e, bk_get_str(e->a, e->edition, "isbn", "")));
+  bk_set(e, pk, "manifest", manifest_list(p));
+  bk_set(e, pk, "spine", tpl_list_value(p->spine));
+  bk_set(e, pk, "has_ncx", tpl_bool(true));
+  set_accessibility(p, pk);
   const char *opf = bk_render(e, "content.opf.twig",
-                              bk_vars1(e, "package", tpl_map_value(pk)), &len);
-  if (!opf || !well_formed(&p, NULL, "content.opf", opf, len))
-    return -1;
-  /* container.xml and the package right after mimetype, as readers like
-   * to find them early. */
-  const char *container =
-      bk_render(e, "container.xml.twig", tpl_null(), NULL);
+                              bk_vars1(e, "package", tpl_map_value(pk)), len);
+  if (!opf || !well_formed(p, NULL, "content.opf", opf, *len))
+    return NULL;
+  return opf;
+}
+
+/* container.xml and the package go right after mimetype, as readers like
+ * to find them early. */
+static int put_container_first(epub *p, const char *opf, size_t opf_len) {
+  bk_edition *e = p->e;
+  const char *container = bk_render(e, "container.xml.twig", tpl_null(), NULL);
   if (!container)
     return -1;
-  entry *files = oc_arena_alloc(e->a, (p.nfiles + 2) * sizeof *files);
-  files[0] = p.files[0];
+  entry *files = oc_arena_alloc(e->a, (p->nfiles + 2) * sizeof *files);
+  files[0] = p->files[0];
   files[1] = (entry){"META-INF/container.xml", container, strlen(container)};
-  files[2] = (entry){"OEBPS/content.opf", opf, len};
-  memcpy(files + 3, p.files + 1, (p.nfiles - 1) * sizeof *files);
-  p.files = files;
-  p.nfiles += 2;
-  p.cfiles = p.nfiles;
-  return zip_all(&p, bk_aprintf(e->a, "%s/book.epub", o->tmp_dir), date);
+  files[2] = (entry){"OEBPS/content.opf", opf, opf_len};
+  memcpy(files + 3, p->files + 1, (p->nfiles - 1) * sizeof *files);
+  p->files = files;
+  p->nfiles += 2;
+  p->cfiles = p->nfiles;
+  return 0;
+}
+
+int bk_write_epub(bk_edition *e, bk_out *o) {
+  epub p = {.e = e};
+  p.hrefs = tpl_map_new(e->a, 64);
+  epub_put(&p, "mimetype", "application/epub+zip", 20);
+  site s = {.e = e, .ext = ".xhtml", .keep_toc = true};
+  s.id_page = tpl_map_new(e->a, 256);
+  if (bk_site_plan(&s, 1) != 0)
+    return -1;
+  bk_site_toc(&s);
+  if (put_cover(&p) != 0 || put_pages(&p, &s) != 0)
+    return -1;
+  const char *id = identifier(e);
+  if (put_navigation(&p, &s, id) != 0 || put_styles_and_images(&p) != 0)
+    return -1;
+  const char *date = bk_render_string(
+      e, "{{ book.publication_date|default('now')|date('Y-m-d', 'UTC') }}",
+      "book.publication_date");
+  if (!date)
+    return -1;
+  size_t len;
+  const char *opf = package_document(&p, id, date, &len);
+  if (!opf || put_container_first(&p, opf, len) != 0)
+    return -1;
+  return zip_all(&p, oc_arena_printf(e->a, "%s/book.epub", o->tmp_dir), date);
 }

@@ -1,7 +1,7 @@
 /* Files: paths that must stay inside the book, and output written to a
  * temporary folder that replaces the previous output only when the whole
  * edition succeeded. */
-#include "book.h"
+#include "book_fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,9 +33,9 @@ static bool climbs_out(const char *rel) {
   return false;
 }
 
-const char *bk_book_path(bk_edition *e, const char *base_rel,
-                         const char *rel, const char *file, unsigned line,
-                         unsigned col, bool *missing) {
+const char *bk_book_path(bk_edition *e, const char *base_rel, const char *rel,
+                         const char *file, unsigned line, unsigned col,
+                         bool *missing) {
   *missing = false;
   if (rel[0] == '/' || strchr(rel, '\\') || strstr(rel, "://")) {
     oc_report(e->rep, OC_ERROR, file, line, col,
@@ -52,8 +52,7 @@ const char *bk_book_path(bk_edition *e, const char *base_rel,
     return NULL;
   }
   char both[PATH_MAX];
-  snprintf(both, sizeof both, "%s%s%s", base_rel, base_rel[0] ? "/" : "",
-           rel);
+  snprintf(both, sizeof both, "%s%s%s", base_rel, base_rel[0] ? "/" : "", rel);
   if (climbs_out(both)) {
     oc_report(e->rep, OC_ERROR, file, line, col,
               "'%s' leaves the book's folder; a book may only use files "
@@ -82,8 +81,8 @@ const char *bk_book_path(bk_edition *e, const char *base_rel,
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    oc_report(e->rep, OC_ERROR, file, line, col, "'%s' is %s, not a file",
-              both, S_ISDIR(st.st_mode) ? "a folder" : "a special file");
+    oc_report(e->rep, OC_ERROR, file, line, col, "'%s' is %s, not a file", both,
+              S_ISDIR(st.st_mode) ? "a folder" : "a special file");
     free(real);
     return NULL;
   }

@@ -13,7 +13,7 @@
 int bk_decorate_items(bk_edition *e) {
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
-    const char *tpl = bk_aprintf(e->a, "%s.twig", it->element);
+    const char *tpl = oc_arena_printf(e->a, "%s.twig", it->element);
     if (!bk_has_template(e, tpl))
       tpl = "item.twig";
     const char *html =
@@ -29,8 +29,8 @@ int bk_write_html(bk_edition *e, bk_out *o) {
   if (bk_decorate_items(e) != 0)
     return -1;
   size_t len;
-  const char *html = bk_render(e, "book.twig", bk_vars1(e, "items", e->items_list),
-                               &len);
+  const char *html =
+      bk_render(e, "book.twig", bk_vars1(e, "items", e->items_list), &len);
   if (!html || bk_out_write(e, o, "book.html", html, len) != 0)
     return -1;
   bk_sink sink = bk_folder_sink(e, o);
@@ -98,10 +98,10 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
       item = tpl_map_value(r);
     }
     tpl_value prev =
-        i == 0 ? nav_entry(e, bk_label(e, "index", tpl_null()), "",
-                           "index.html")
-               : nav_entry(e, s.pages[i - 1].title, s.pages[i - 1].label,
-                           s.pages[i - 1].file);
+        i == 0
+            ? nav_entry(e, bk_label(e, "index", tpl_null()), "", "index.html")
+            : nav_entry(e, s.pages[i - 1].title, s.pages[i - 1].label,
+                        s.pages[i - 1].file);
     tpl_value next = i + 1 < s.npages
                          ? nav_entry(e, s.pages[i + 1].title,
                                      s.pages[i + 1].label, s.pages[i + 1].file)
@@ -116,7 +116,7 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
     if (!html)
       return -1;
     html = bk_site_fix_links(&s, html, pg);
-    if (bk_out_write(e, o, bk_aprintf(e->a, "book/%s", pg->file), html,
+    if (bk_out_write(e, o, oc_arena_printf(e->a, "book/%s", pg->file), html,
                      strlen(html)) != 0)
       return -1;
   }

@@ -14,6 +14,9 @@
 #include <cmark-gfm.h>
 #include <utf8proc.h>
 
+#include "oc_alloc.h"
+#include "oc_sb.h"
+
 /* No sourcepos in the output; tables align with style attributes, as HTML5
  * has no align attribute; raw HTML of Easybook books is kept. */
 #define MD_CMARK_OPTIONS                                                       \
@@ -22,50 +25,16 @@
 
 /* ---- arena helpers -------------------------------------------------- */
 
-/* A string builder in the arena, reset and reused for every piece of
- * markup; what must outlive the next reset is copied with sb_dup. */
-typedef struct md_sb {
-  oc_arena *a;
-  char *p;
-  size_t len, cap;
-} md_sb;
-
-static void sb_reserve(md_sb *b, size_t extra) {
-  if (extra > SIZE_MAX / 4 - b->len) {
-    fputs("octavo: out of memory\n", stderr);
-    abort();
-  }
-  size_t need = b->len + extra + 1; /* and a NUL */
-  if (need <= b->cap)
-    return;
-  size_t cap = b->cap ? b->cap * 2 : 256;
-  while (cap < need)
-    cap *= 2;
-  char *p = oc_arena_alloc(b->a, cap);
-  if (b->len)
-    memcpy(p, b->p, b->len);
-  b->p = p;
-  b->cap = cap;
-}
-
-static void sb_add(md_sb *b, const char *s, size_t n) {
-  sb_reserve(b, n);
-  if (n)
-    memcpy(b->p + b->len, s, n);
-  b->len += n;
-}
-
-static void sb_adds(md_sb *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static void sb_addint(md_sb *b, long v) {
-  char buf[24];
-  int n = snprintf(buf, sizeof buf, "%ld", v);
-  sb_add(b, buf, (size_t)n);
+/* The render's string builders (oc_sb, in the arena) are reset and reused
+ * for every piece of markup; what must outlive the next reset is copied
+ * with md_sb_copy. */
+static const char *md_sb_copy(const oc_sb *b) {
+  return oc_arena_strndup(b->a, b->p, b->len);
 }
 
 /* Text or attribute value: the four characters HTML and XML both need
  * escaped. */
-static void sb_add_escaped(md_sb *b, const char *s, size_t n) {
+static void md_add_escaped(oc_sb *b, const char *s, size_t n) {
   size_t from = 0;
   for (size_t i = 0; i < n; i++) {
     const char *rep;
@@ -85,36 +54,19 @@ static void sb_add_escaped(md_sb *b, const char *s, size_t n) {
     default:
       continue;
     }
-    sb_add(b, s + from, i - from);
-    sb_adds(b, rep);
+    oc_sb_add(b, s + from, i - from);
+    oc_sb_adds(b, rep);
     from = i + 1;
   }
-  sb_add(b, s + from, n - from);
+  oc_sb_add(b, s + from, n - from);
 }
 
-/* The text built so far, NUL-terminated, valid until the next add. */
-static const char *sb_cstr(md_sb *b) {
-  sb_reserve(b, 0);
-  b->p[b->len] = '\0';
-  return b->p;
-}
-
-static const char *sb_dup(md_sb *b) {
-  return oc_arena_strndup(b->a, b->p ? b->p : "", b->len);
-}
-
-/* Makes room for one more element of an arena array, doubling it. */
+/* Appends one zeroed element to an arena array, growing it by the arena's
+ * rule. */
 static void *md_push(oc_arena *a, void *arrp, size_t *len, size_t *cap,
                      size_t elem) {
   void **arr = arrp;
-  if (*len == *cap) {
-    size_t nc = *cap ? *cap * 2 : 8;
-    void *p = oc_arena_calloc(a, nc, elem);
-    if (*len)
-      memcpy(p, *arr, *len * elem);
-    *arr = p;
-    *cap = nc;
-  }
+  *arr = oc_arena_grow_array(a, *arr, *len, cap, *len + 1, elem);
   void *slot = (char *)*arr + (*len)++ * elem;
   memset(slot, 0, elem);
   return slot;
@@ -181,7 +133,7 @@ typedef struct md {
   cmark_node *doc;
   cmark_node_type table_type; /* the extension's, found on first sight */
   int counters[6];
-  md_sb sb, tmp;
+  oc_sb sb, tmp;
   cmark_node *claimed_caption; /* a caption after a table, not yet walked */
   cmark_node *last_caption;
 
@@ -268,7 +220,7 @@ static char *md_render_node(md *m, cmark_node *n) {
 
 /* Appends to b the HTML of n's content: n rendered without its own
  * opening and closing tag (open/close, when the render has them). */
-static void md_add_inner(md *m, md_sb *b, cmark_node *n, const char *open,
+static void md_add_inner(md *m, oc_sb *b, cmark_node *n, const char *open,
                          const char *close) {
   char *html = md_render_node(m, n);
   size_t len = strlen(html);
@@ -279,18 +231,18 @@ static void md_add_inner(md *m, md_sb *b, cmark_node *n, const char *open,
     start = ol;
   if (cl && len - start >= cl && memcmp(html + len - cl, close, cl) == 0)
     len -= cl;
-  sb_add(b, html + start, len - start);
+  oc_sb_add(b, html + start, len - start);
   free(html);
 }
 
 /* Plain text of n's descendants, as an alt attribute holds it. */
-static void md_add_plain(md_sb *b, cmark_node *root) {
+static void md_add_plain(oc_sb *b, cmark_node *root) {
   for (cmark_node *n = cmark_node_first_child(root); n;) {
     cmark_node_type t = cmark_node_get_type(n);
     if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE)
-      sb_adds(b, cmark_node_get_literal(n));
+      oc_sb_adds(b, cmark_node_get_literal(n));
     else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
-      sb_add(b, " ", 1);
+      oc_sb_add(b, " ", 1);
     n = md_next(root, n, true);
   }
 }
@@ -345,14 +297,14 @@ static const char *md_generate_id(md *m, const char *base) {
 /* "<kind>-<prefix>-<n>", or "<kind>-<n>" without a prefix. */
 static const char *md_numbered_id(md *m, const char *kind, long n) {
   m->tmp.len = 0;
-  sb_adds(&m->tmp, kind);
-  sb_adds(&m->tmp, "-");
+  oc_sb_adds(&m->tmp, kind);
+  oc_sb_adds(&m->tmp, "-");
   if (*m->prefix) {
-    sb_adds(&m->tmp, m->prefix);
-    sb_adds(&m->tmp, "-");
+    oc_sb_adds(&m->tmp, m->prefix);
+    oc_sb_adds(&m->tmp, "-");
   }
-  sb_addint(&m->tmp, n);
-  return md_generate_id(m, sb_cstr(&m->tmp));
+  oc_sb_add_int(&m->tmp, n);
+  return md_generate_id(m, oc_sb_cstr(&m->tmp));
 }
 
 /* ---- the source: UTF-8 check and the admonition rewrite ------------- */
@@ -578,9 +530,7 @@ static void md_scan_admonitions(md *m, const char *src, size_t len) {
 /* The source with the "N>" prefixes turned into " >" (same columns) and the
  * separating blank lines added; malloc'd. */
 static char *md_rewrite(md *m, const char *src, size_t len, size_t *out_len) {
-  char *out = malloc(len + m->ninserted + 1);
-  if (!out)
-    return NULL;
+  char *out = oc_malloc(oc_size_add(oc_size_add(len, m->ninserted), 1));
   size_t o = 0, from = 0, k = 0;
   for (size_t p = 0; p <= m->nprefixes; p++) {
     size_t at = p < m->nprefixes ? m->prefixes[p] : len;
@@ -683,8 +633,8 @@ static void md_scan_html(md *m, const char *s, size_t n, unsigned line,
       unsigned c = (unsigned)(name - line_start) + (first ? col : 1);
       if (is_id) {
         m->tmp.len = 0;
-        sb_add(&m->tmp, s + val, val_len);
-        md_claim_id(m, sb_cstr(&m->tmp), line, c, false);
+        oc_sb_add(&m->tmp, s + val, val_len);
+        md_claim_id(m, oc_sb_cstr(&m->tmp), line, c, false);
       } else if (val_len > 1) {
         md_add_link(m, s + val + 1, val_len - 1, line, c);
       }
@@ -731,8 +681,8 @@ static void md_set_text(md *m, cmark_node *text, const char *s, size_t n) {
     return;
   }
   m->tmp.len = 0;
-  sb_add(&m->tmp, s, n);
-  cmark_node_set_literal(text, sb_cstr(&m->tmp));
+  oc_sb_add(&m->tmp, s, n);
+  cmark_node_set_literal(text, oc_sb_cstr(&m->tmp));
 }
 
 /* Takes a trailing `{#id}` off the last text of a heading or caption (and
@@ -840,7 +790,7 @@ static cmark_node *md_lone_image(cmark_node *para) {
 static bool md_is_decorative(md *m, cmark_node *img) {
   m->tmp.len = 0;
   md_add_plain(&m->tmp, img);
-  const char *s = sb_cstr(&m->tmp);
+  const char *s = oc_sb_cstr(&m->tmp);
   while (md_is_space(*s))
     s++;
   if (*s != '*')
@@ -980,8 +930,8 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
           lang_len = wl;
         }
         m->tmp.len = 0;
-        sb_adds(&m->tmp, eol ? eol + 1 : "");
-        cmark_node_set_literal(n, sb_cstr(&m->tmp));
+        oc_sb_adds(&m->tmp, eol ? eol + 1 : "");
+        cmark_node_set_literal(n, oc_sb_cstr(&m->tmp));
       }
     }
   }
@@ -989,21 +939,21 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
 
   m->sb.len = 0;
   md_add_inner(m, &m->sb, n, "", "");
-  const char *inner = sb_dup(&m->sb);
+  const char *inner = md_sb_copy(&m->sb);
   const char *html = NULL;
   if (m->opt->hooks.code_html)
     html = m->opt->hooks.code_html(m->opt->hooks.user, lang, inner);
   if (!html) {
     m->sb.len = 0;
-    sb_adds(&m->sb, "<div class=\"code");
+    oc_sb_adds(&m->sb, "<div class=\"code");
     if (lang_len) {
-      sb_adds(&m->sb, " ");
-      sb_add_escaped(&m->sb, lang, lang_len);
+      oc_sb_adds(&m->sb, " ");
+      md_add_escaped(&m->sb, lang, lang_len);
     }
-    sb_adds(&m->sb, "\">");
-    sb_adds(&m->sb, inner);
-    sb_adds(&m->sb, "</div>");
-    html = sb_cstr(&m->sb);
+    oc_sb_adds(&m->sb, "\">");
+    oc_sb_adds(&m->sb, inner);
+    oc_sb_adds(&m->sb, "</div>");
+    html = oc_sb_cstr(&m->sb);
   }
   return md_replace_block(n, html);
 }
@@ -1085,9 +1035,9 @@ static void md_visit_image(md *m, cmark_node *n) {
     size_t p = md_prefix_len(url, "images/");
     if (p && strcmp(m->images_dir, "images/") != 0) {
       m->tmp.len = 0;
-      sb_adds(&m->tmp, m->images_dir);
-      sb_adds(&m->tmp, r->target + p);
-      cmark_node_set_url(n, sb_cstr(&m->tmp));
+      oc_sb_adds(&m->tmp, m->images_dir);
+      oc_sb_adds(&m->tmp, r->target + p);
+      cmark_node_set_url(n, oc_sb_cstr(&m->tmp));
     }
   }
   if (md_is_decorative(m, n)) {
@@ -1141,28 +1091,28 @@ static cmark_node *md_visit_quote(md *m, cmark_node *n) {
       name = kinds[i].name;
   const char *tag = kind == 'A' ? "aside" : "div";
   m->sb.len = 0;
-  sb_adds(&m->sb, "<");
-  sb_adds(&m->sb, tag);
-  sb_adds(&m->sb, " class=\"admonition ");
-  sb_adds(&m->sb, name);
-  sb_adds(&m->sb, "\"");
+  oc_sb_adds(&m->sb, "<");
+  oc_sb_adds(&m->sb, tag);
+  oc_sb_adds(&m->sb, " class=\"admonition ");
+  oc_sb_adds(&m->sb, name);
+  oc_sb_adds(&m->sb, "\"");
   /* Colour alone must not tell a warning from a tip: the kind's name, in
    * the book's language, is what assistive technology announces. */
-  const char *label = m->opt->hooks.admonition_label
-                          ? m->opt->hooks.admonition_label(m->opt->hooks.user,
-                                                           name)
-                          : NULL;
+  const char *label =
+      m->opt->hooks.admonition_label
+          ? m->opt->hooks.admonition_label(m->opt->hooks.user, name)
+          : NULL;
   if (label && label[0]) {
     if (kind != 'A')
-      sb_adds(&m->sb, " role=\"note\"");
-    sb_adds(&m->sb, " aria-label=\"");
-    sb_add_escaped(&m->sb, label, strlen(label));
-    sb_adds(&m->sb, "\"");
+      oc_sb_adds(&m->sb, " role=\"note\"");
+    oc_sb_adds(&m->sb, " aria-label=\"");
+    md_add_escaped(&m->sb, label, strlen(label));
+    oc_sb_adds(&m->sb, "\"");
   }
-  sb_adds(&m->sb, ">");
+  oc_sb_adds(&m->sb, ">");
   char close[16];
   snprintf(close, sizeof close, "</%s>", tag);
-  cmark_node *c = md_custom_block(sb_cstr(&m->sb), close);
+  cmark_node *c = md_custom_block(oc_sb_cstr(&m->sb), close);
   cmark_node_insert_before(n, c);
   cmark_node *child;
   while ((child = cmark_node_first_child(n)))
@@ -1253,10 +1203,10 @@ static void md_finish_headings(md *m) {
     snprintf(close, sizeof close, "</h%d>", h->h.level);
     m->sb.len = 0;
     md_add_inner(m, &m->sb, h->node, open, close);
-    h->h.title = sb_dup(&m->sb);
+    h->h.title = md_sb_copy(&m->sb);
     m->sb.len = 0;
     md_add_plain(&m->sb, h->node);
-    h->h.text = sb_dup(&m->sb);
+    h->h.text = md_sb_copy(&m->sb);
     if (!h->h.id)
       h->h.id = md_generate_id(
           m, bk_slug(m->slugger, m->a, h->h.title, strlen(h->h.title)));
@@ -1271,15 +1221,15 @@ static void md_heading_markup(md *m) {
       continue;
     }
     m->sb.len = 0;
-    sb_adds(&m->sb, "<h");
-    sb_addint(&m->sb, h->h.level);
-    sb_adds(&m->sb, " id=\"");
-    sb_add_escaped(&m->sb, h->h.id, strlen(h->h.id));
-    sb_adds(&m->sb, "\">");
+    oc_sb_adds(&m->sb, "<h");
+    oc_sb_add_int(&m->sb, h->h.level);
+    oc_sb_adds(&m->sb, " id=\"");
+    md_add_escaped(&m->sb, h->h.id, strlen(h->h.id));
+    oc_sb_adds(&m->sb, "\">");
     if (*h->h.label) {
-      sb_adds(&m->sb, "<span class=\"label\">");
-      sb_adds(&m->sb, h->h.label);
-      sb_adds(&m->sb, "</span> ");
+      oc_sb_adds(&m->sb, "<span class=\"label\">");
+      oc_sb_adds(&m->sb, h->h.label);
+      oc_sb_adds(&m->sb, "</span> ");
     }
     if (h->has_note) {
       /* Rendered again now that the notes' references have markup. */
@@ -1288,29 +1238,29 @@ static void md_heading_markup(md *m) {
       snprintf(close, sizeof close, "</h%d>", h->h.level);
       md_add_inner(m, &m->sb, h->node, open, close);
     } else {
-      sb_adds(&m->sb, h->h.title);
+      oc_sb_adds(&m->sb, h->h.title);
     }
-    sb_adds(&m->sb, "</h");
-    sb_addint(&m->sb, h->h.level);
-    sb_adds(&m->sb, ">");
-    md_replace_block(h->node, sb_cstr(&m->sb));
+    oc_sb_adds(&m->sb, "</h");
+    oc_sb_add_int(&m->sb, h->h.level);
+    oc_sb_adds(&m->sb, ">");
+    md_replace_block(h->node, oc_sb_cstr(&m->sb));
   }
 }
 
 /* Default caption markup: the label in bold, then the caption. */
-static void md_add_caption(md_sb *b, const char *label, const char *caption) {
+static void md_add_caption(oc_sb *b, const char *label, const char *caption) {
   if (!*label && !*caption)
     return;
-  sb_adds(b, "<figcaption class=\"caption\">");
+  oc_sb_adds(b, "<figcaption class=\"caption\">");
   if (*label) {
-    sb_adds(b, "<strong class=\"label\">");
-    sb_adds(b, label);
-    sb_adds(b, "</strong>");
+    oc_sb_adds(b, "<strong class=\"label\">");
+    oc_sb_adds(b, label);
+    oc_sb_adds(b, "</strong>");
     if (*caption)
-      sb_adds(b, " ");
+      oc_sb_adds(b, " ");
   }
-  sb_adds(b, caption);
-  sb_adds(b, "</figcaption>");
+  oc_sb_adds(b, caption);
+  oc_sb_adds(b, "</figcaption>");
 }
 
 /* Trims the alt text's outer spaces, which gave the alignment. */
@@ -1343,7 +1293,7 @@ static void md_finish_figures(md *m) {
     f->f.id = md_numbered_id(m, "figure", f->f.number);
     m->sb.len = 0;
     md_add_plain(&m->sb, f->img);
-    const char *alt = sb_cstr(&m->sb);
+    const char *alt = oc_sb_cstr(&m->sb);
     size_t alt_len = m->sb.len;
     bool left = alt_len && md_is_space(alt[0]);
     bool right = alt_len && md_is_space(alt[alt_len - 1]);
@@ -1355,9 +1305,10 @@ static void md_finish_figures(md *m) {
       alt++, alt_len--;
     while (alt_len && md_is_space(alt[alt_len - 1]))
       alt_len--;
-    md_sb cap = {m->a, NULL, 0, 0};
-    sb_add_escaped(&cap, alt, alt_len);
-    f->f.caption = sb_dup(&cap);
+    oc_sb cap;
+    oc_sb_init(&cap, m->a, alt_len);
+    md_add_escaped(&cap, alt, alt_len);
+    f->f.caption = md_sb_copy(&cap);
     const char *url = cmark_node_get_url(f->img);
     f->f.src = oc_arena_strndup(m->a, url, strlen(url));
     const char *label =
@@ -1367,23 +1318,23 @@ static void md_finish_figures(md *m) {
     md_trim_alt(m, f->img);
     m->sb.len = 0;
     md_add_inner(m, &m->sb, f->img, "", "");
-    const char *inner = sb_dup(&m->sb);
+    const char *inner = md_sb_copy(&m->sb);
     const char *html =
         hk->figure_html ? hk->figure_html(hk->user, &f->f, inner) : NULL;
     if (!html) {
       m->sb.len = 0;
-      sb_adds(&m->sb, "<figure class=\"figure");
+      oc_sb_adds(&m->sb, "<figure class=\"figure");
       if (*f->f.align) {
-        sb_adds(&m->sb, " ");
-        sb_adds(&m->sb, f->f.align);
+        oc_sb_adds(&m->sb, " ");
+        oc_sb_adds(&m->sb, f->f.align);
       }
-      sb_adds(&m->sb, "\" id=\"");
-      sb_add_escaped(&m->sb, f->f.id, strlen(f->f.id));
-      sb_adds(&m->sb, "\">");
-      sb_adds(&m->sb, inner);
+      oc_sb_adds(&m->sb, "\" id=\"");
+      md_add_escaped(&m->sb, f->f.id, strlen(f->f.id));
+      oc_sb_adds(&m->sb, "\">");
+      oc_sb_adds(&m->sb, inner);
       md_add_caption(&m->sb, f->f.label, f->f.caption);
-      sb_adds(&m->sb, "</figure>");
-      html = sb_cstr(&m->sb);
+      oc_sb_adds(&m->sb, "</figure>");
+      html = oc_sb_cstr(&m->sb);
     }
     md_replace_block(f->para, html);
   }
@@ -1403,21 +1354,21 @@ static void md_finish_tables(md *m) {
       md_add_inner(m, &m->sb, t->caption, "<p>", "</p>");
       cmark_node_free(t->caption);
     }
-    t->t.caption = sb_dup(&m->sb);
+    t->t.caption = md_sb_copy(&m->sb);
     m->sb.len = 0;
     md_add_inner(m, &m->sb, t->node, "", "");
-    const char *inner = sb_dup(&m->sb);
+    const char *inner = md_sb_copy(&m->sb);
     const char *html =
         hk->table_html ? hk->table_html(hk->user, &t->t, inner) : NULL;
     if (!html) {
       m->sb.len = 0;
-      sb_adds(&m->sb, "<figure class=\"table\" id=\"");
-      sb_add_escaped(&m->sb, t->t.id, strlen(t->t.id));
-      sb_adds(&m->sb, "\">");
+      oc_sb_adds(&m->sb, "<figure class=\"table\" id=\"");
+      md_add_escaped(&m->sb, t->t.id, strlen(t->t.id));
+      oc_sb_adds(&m->sb, "\">");
       md_add_caption(&m->sb, t->t.label, t->t.caption);
-      sb_adds(&m->sb, inner);
-      sb_adds(&m->sb, "</figure>");
-      html = sb_cstr(&m->sb);
+      oc_sb_adds(&m->sb, inner);
+      oc_sb_adds(&m->sb, "</figure>");
+      html = oc_sb_cstr(&m->sb);
     }
     md_replace_block(t->node, html);
   }
@@ -1427,15 +1378,16 @@ static void md_finish_tables(md *m) {
 static void md_note_ref_markup(md *m, const md_note_ref *r,
                                const char *note_id) {
   m->sb.len = 0;
-  sb_adds(&m->sb, "<sup class=\"footnote-ref\"><a href=\"#");
-  sb_add_escaped(&m->sb, note_id, strlen(note_id));
-  sb_adds(&m->sb, "\" id=\"");
-  sb_add_escaped(&m->sb, r->id, strlen(r->id));
-  sb_adds(&m->sb, m->opt->epub ? "\" epub:type=\"noteref\" role=\"doc-noteref\">"
-                               : "\" role=\"doc-noteref\">");
-  sb_addint(&m->sb, r->number);
-  sb_adds(&m->sb, "</a></sup>");
-  cmark_node_set_literal(r->node, sb_cstr(&m->sb));
+  oc_sb_adds(&m->sb, "<sup class=\"footnote-ref\"><a href=\"#");
+  md_add_escaped(&m->sb, note_id, strlen(note_id));
+  oc_sb_adds(&m->sb, "\" id=\"");
+  md_add_escaped(&m->sb, r->id, strlen(r->id));
+  oc_sb_adds(&m->sb, m->opt->epub
+                         ? "\" epub:type=\"noteref\" role=\"doc-noteref\">"
+                         : "\" role=\"doc-noteref\">");
+  oc_sb_add_int(&m->sb, r->number);
+  oc_sb_adds(&m->sb, "</a></sup>");
+  cmark_node_set_literal(r->node, oc_sb_cstr(&m->sb));
 }
 
 /* Notes for the typesetter: each note's content takes the place of its
@@ -1449,21 +1401,22 @@ static void md_page_notes(md *m, const char **note_ids,
       cmark_node_free(m->notes[i]);
       continue;
     }
-    md_sb body = {.a = m->a};
-    sb_adds(&body, "<span class=\"footnote\" id=\"");
-    sb_add_escaped(&body, note_ids[i], strlen(note_ids[i]));
-    sb_adds(&body, "\">");
+    oc_sb body;
+    oc_sb_init(&body, m->a, 256);
+    oc_sb_adds(&body, "<span class=\"footnote\" id=\"");
+    md_add_escaped(&body, note_ids[i], strlen(note_ids[i]));
+    oc_sb_adds(&body, "\">");
     for (cmark_node *c = cmark_node_first_child(m->notes[i]); c;
          c = cmark_node_next(c)) {
       char *html = md_render_node(m, c);
       size_t len = strlen(html);
       while (len && html[len - 1] == '\n')
         len--;
-      sb_add(&body, html, len);
+      oc_sb_add(&body, html, len);
       free(html);
     }
-    sb_adds(&body, "</span>");
-    cmark_node_set_literal(m->refs[first_ref[i]].node, sb_cstr(&body));
+    oc_sb_adds(&body, "</span>");
+    cmark_node_set_literal(m->refs[first_ref[i]].node, oc_sb_cstr(&body));
     cmark_node_free(m->notes[i]);
   }
 }
@@ -1512,22 +1465,23 @@ static void md_finish_notes(md *m) {
   cmark_node_append_child(m->doc, section);
   for (size_t i = 0; i < m->nnotes; i++) {
     m->sb.len = 0;
-    sb_adds(&m->sb, epub ? "<aside epub:type=\"footnote\" role=\"doc-footnote\" "
-                           "class=\"footnote\" id=\""
-                         : "<li id=\"");
-    sb_add_escaped(&m->sb, note_ids[i], strlen(note_ids[i]));
-    sb_adds(&m->sb, "\">");
+    oc_sb_adds(&m->sb,
+               epub ? "<aside epub:type=\"footnote\" role=\"doc-footnote\" "
+                      "class=\"footnote\" id=\""
+                    : "<li id=\"");
+    md_add_escaped(&m->sb, note_ids[i], strlen(note_ids[i]));
+    oc_sb_adds(&m->sb, "\">");
     cmark_node *li =
-        md_custom_block(sb_cstr(&m->sb), epub ? "</aside>" : "</li>");
+        md_custom_block(oc_sb_cstr(&m->sb), epub ? "</aside>" : "</li>");
     if (epub) {
       /* The number opens the note's first paragraph. */
       cmark_node *first = cmark_node_first_child(m->notes[i]);
       m->sb.len = 0;
-      sb_adds(&m->sb, "<span class=\"footnote-number\">");
-      sb_addint(&m->sb, (long)i + 1);
-      sb_adds(&m->sb, ".</span> ");
+      oc_sb_adds(&m->sb, "<span class=\"footnote-number\">");
+      oc_sb_add_int(&m->sb, (long)i + 1);
+      oc_sb_adds(&m->sb, ".</span> ");
       cmark_node *num = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
-      cmark_node_set_on_enter(num, sb_cstr(&m->sb));
+      cmark_node_set_on_enter(num, oc_sb_cstr(&m->sb));
       if (first && cmark_node_get_type(first) == CMARK_NODE_PARAGRAPH)
         cmark_node_prepend_child(first, num);
       else
@@ -1547,30 +1501,31 @@ static void md_finish_notes(md *m) {
     int seen = 0;
     for (size_t r = first_ref[i]; r != SIZE_MAX; r = next_ref[r]) {
       seen++;
-      sb_adds(&m->sb, " <a href=\"#");
-      sb_add_escaped(&m->sb, m->refs[r].id, strlen(m->refs[r].id));
+      oc_sb_adds(&m->sb, " <a href=\"#");
+      md_add_escaped(&m->sb, m->refs[r].id, strlen(m->refs[r].id));
       const char *back = m->opt->backref_label && m->opt->backref_label[0]
                              ? m->opt->backref_label
                              : "Back to the text";
-      sb_adds(&m->sb, "\" class=\"footnote-backref\" role=\"doc-backlink\" "
-                      "aria-label=\"");
-      sb_add_escaped(&m->sb, back, strlen(back));
-      sb_adds(&m->sb, "\">\xE2\x86\xA9");
+      oc_sb_adds(&m->sb, "\" class=\"footnote-backref\" role=\"doc-backlink\" "
+                         "aria-label=\"");
+      md_add_escaped(&m->sb, back, strlen(back));
+      oc_sb_adds(&m->sb, "\">\xE2\x86\xA9");
       if (seen > 1) {
-        sb_adds(&m->sb, "<sup>");
-        sb_addint(&m->sb, seen);
-        sb_adds(&m->sb, "</sup>");
+        oc_sb_adds(&m->sb, "<sup>");
+        oc_sb_add_int(&m->sb, seen);
+        oc_sb_adds(&m->sb, "</sup>");
       }
-      sb_adds(&m->sb, "</a>");
+      oc_sb_adds(&m->sb, "</a>");
     }
     /* Inside the note's last paragraph, where readers look for it. */
     cmark_node *last = cmark_node_last_child(li);
     if (last && cmark_node_get_type(last) == CMARK_NODE_PARAGRAPH) {
       cmark_node *back = cmark_node_new(CMARK_NODE_CUSTOM_INLINE);
-      cmark_node_set_on_enter(back, sb_cstr(&m->sb));
+      cmark_node_set_on_enter(back, oc_sb_cstr(&m->sb));
       cmark_node_append_child(last, back);
     } else {
-      cmark_node_append_child(li, md_custom_block(sb_cstr(&m->sb) + 1, NULL));
+      cmark_node_append_child(li,
+                              md_custom_block(oc_sb_cstr(&m->sb) + 1, NULL));
     }
   }
 }
@@ -1587,7 +1542,8 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   m.prefix = opt->id_prefix ? opt->id_prefix : "";
   m.images_dir = opt->images_base_dir ? opt->images_base_dir : "images/";
   m.line_offset = opt->first_line > 1 ? opt->first_line - 1 : 0;
-  m.sb.a = m.tmp.a = a;
+  oc_sb_init(&m.sb, a, 256);
+  oc_sb_init(&m.tmp, a, 256);
   m.idset = opt->ids ? opt->ids : bk_idset_new(a);
 
   if (!md_check_utf8(&m, src, len))
@@ -1597,10 +1553,6 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   size_t text_len = len;
   if (m.nprefixes) {
     text = md_rewrite(&m, src, len, &text_len);
-    if (!text) {
-      oc_report(opt->report, OC_ERROR, md_file(&m), 0, 0, "out of memory");
-      return -1;
-    }
   }
 
   cmark_gfm_core_extensions_ensure_registered();

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "book_fs.h"
+#include "book_writers.h" /* bk_find_theme */
 #include "tpl_interp.h"
 
 #ifndef OCTAVO_VERSION
@@ -74,23 +76,10 @@ bool bk_list_has(tpl_value list, const char *s) {
   return false;
 }
 
-static char *arena_printf(oc_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static char *arena_printf(oc_arena *a, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = oc_arena_alloc(a, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 /* Reports a problem at the place of a config value ("book.title"). */
 static void report_at(bk_edition *e, oc_severity sev, const char *path,
-                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static void report_at(bk_edition *e, oc_severity sev, const char *path,
                       const char *fmt, ...) {
   bk_pos pos = {"config.yml", 0, 0};
@@ -98,8 +87,8 @@ static void report_at(bk_edition *e, oc_severity sev, const char *path,
     bk_config_where(e->cfg, path, &pos);
   va_list ap;
   va_start(ap, fmt);
-  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line,
-             pos.col, fmt, ap);
+  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
+             fmt, ap);
   va_end(ap);
   if (sev == OC_ERROR)
     e->errors++;
@@ -152,13 +141,13 @@ static const char *template_file(bk_edition *e, const char *name) {
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
-    const char *rel = arena_printf(e->a, "Resources/Templates/%s%s%s",
-                                   dirs[i], dirs[i][0] ? "/" : "", name);
+    const char *rel = oc_arena_printf(e->a, "Resources/Templates/%s%s%s",
+                                      dirs[i], dirs[i][0] ? "/" : "", name);
     struct stat st;
-    if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+    if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
       return rel;
   }
-  return arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
+  return oc_arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
 }
 
 /* Reports a template error once per template, at the place the user
@@ -174,12 +163,12 @@ static void report_tpl_diag(bk_edition *e, const tpl_diag *d) {
   tpl_value at;
   if (tpl_map_get_str(e->origins, d->file, strlen(d->file), &at)) {
     const bk_origin *o = &e->origin_list[at.u.i];
-    oc_report(e->rep, OC_ERROR, o->file, o->line, o->col, "in %s: %s",
-              o->what, d->message);
+    oc_report(e->rep, OC_ERROR, o->file, o->line, o->col, "in %s: %s", o->what,
+              d->message);
     return;
   }
-  oc_report(e->rep, OC_ERROR, template_file(e, d->file), d->line, d->col,
-            "%s", d->message);
+  oc_report(e->rep, OC_ERROR, template_file(e, d->file), d->line, d->col, "%s",
+            d->message);
 }
 
 const char *bk_render(bk_edition *e, const char *name, tpl_value data,
@@ -215,8 +204,7 @@ bool bk_has_template(bk_edition *e, const char *name) {
    * render that follows reports its error. */
   int r = tpl_env_find(e->env, name, strlen(name), &t, &diag);
   tpl_map_set_str(e->a, e->tpl_exists,
-                  oc_arena_strndup(e->a, name, strlen(name)),
-                  tpl_bool(r != 0));
+                  oc_arena_strndup(e->a, name, strlen(name)), tpl_bool(r != 0));
   return r != 0;
 }
 
@@ -224,8 +212,8 @@ bool bk_has_template(bk_edition *e, const char *name) {
  * each distinct text once; `o` says where the text comes from, for error
  * messages. Plain text is returned as it is. A text that failed once gives
  * NULL without a second message. */
-static const char *render_text(bk_edition *e, const char *text,
-                               tpl_value data, const bk_origin *o) {
+static const char *render_text(bk_edition *e, const char *text, tpl_value data,
+                               const bk_origin *o) {
   if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
     return text;
   tpl_value name;
@@ -235,14 +223,9 @@ static const char *render_text(bk_edition *e, const char *text,
     tpl_loader_add_string(e->loader, buf, text, strlen(text));
     name = bk_s(e, buf);
     tpl_map_set_str(e->a, e->text_cache, text, name);
-    if (e->norigins == e->corigins) {
-      size_t cap = e->corigins ? e->corigins * 2 : 16;
-      bk_origin *n = oc_arena_alloc(e->a, cap * sizeof *n);
-      if (e->norigins)
-        memcpy(n, e->origin_list, e->norigins * sizeof *n);
-      e->origin_list = n;
-      e->corigins = cap;
-    }
+    e->origin_list =
+        oc_arena_grow_array(e->a, e->origin_list, e->norigins, &e->corigins,
+                            e->norigins + 1, sizeof *e->origin_list);
     e->origin_list[e->norigins] = *o;
     tpl_map_set_str(e->a, e->origins, name.u.s,
                     tpl_int((int64_t)e->norigins++));
@@ -255,20 +238,20 @@ static const char *render_text(bk_edition *e, const char *text,
 /* The origin of label `name` of the book's language. */
 static bk_origin label_origin(bk_edition *e, const char *name, int level) {
   const char *lang = bk_get_str(e->a, e->book, "language", "en");
-  const char *file = arena_printf(e->a, "labels.%s.yml", lang);
-  const char *rel = arena_printf(e->a, "Resources/Translations/%s", file);
+  const char *file = oc_arena_printf(e->a, "labels.%s.yml", lang);
+  const char *rel = oc_arena_printf(e->a, "Resources/Translations/%s", file);
   struct stat st;
-  if (stat(arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+  if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
     file = rel;
-  bk_origin o = {file, 0, 0,
-                 level ? arena_printf(e->a, "label '%s' (level %d)", name,
-                                      level)
-                       : arena_printf(e->a, "label '%s'", name)};
+  bk_origin o = {
+      file, 0, 0,
+      level ? oc_arena_printf(e->a, "label '%s' (level %d)", name, level)
+            : oc_arena_printf(e->a, "label '%s'", name)};
   /* In the book's own file, point at the line that defines the label. */
   if (file == rel) {
     size_t len;
     char *text =
-        oc_read_file(arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
+        oc_read_file(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &len);
     size_t kl = strlen(name);
     unsigned line = 1;
     for (char *p = text; p && *p; line++) {
@@ -379,8 +362,7 @@ static bool app_attr(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
   return false;
 }
 
-static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL,
-                                        app_call};
+static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL, app_call};
 
 /* ---- environment ---------------------------------------------------- */
 
@@ -393,8 +375,8 @@ static bool is_dir(const char *p) {
  * out of the book (then an error: a book cannot make publish read files
  * elsewhere). */
 static void add_template_dir(bk_edition *e, const char *rel) {
-  const char *p = arena_printf(e->a, "%s/Resources/Templates%s%s", e->book_dir,
-                               rel[0] ? "/" : "", rel);
+  const char *p = oc_arena_printf(e->a, "%s/Resources/Templates%s%s",
+                                  e->book_dir, rel[0] ? "/" : "", rel);
   if (!is_dir(p))
     return;
   char *real = realpath(p, NULL);
@@ -403,8 +385,8 @@ static void add_template_dir(bk_edition *e, const char *rel) {
   free(real);
   if (!inside) {
     oc_report(e->rep, OC_ERROR,
-              arena_printf(e->a, "Resources/Templates%s%s", rel[0] ? "/" : "",
-                           rel),
+              oc_arena_printf(e->a, "Resources/Templates%s%s",
+                              rel[0] ? "/" : "", rel),
               0, 0, "a symbolic link that leads out of the book's folder");
     e->errors++;
     return;
@@ -417,8 +399,8 @@ static void find_custom_css(bk_edition *e) {
   for (size_t i = 0; i < 4; i++) {
     if (i == 2 && !dirs[2][0])
       continue;
-    const char *rel = arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
-                                   dirs[i], dirs[i][0] ? "/" : "");
+    const char *rel = oc_arena_printf(e->a, "Resources/Templates/%s%sstyle.css",
+                                      dirs[i], dirs[i][0] ? "/" : "");
     bool missing = false;
     const char *p = bk_book_path(e, "", rel, "config.yml", 0, 0, &missing);
     if (p) {
@@ -466,7 +448,7 @@ static bk_origin value_origin(bk_edition *e, const char *path) {
   bk_pos pos = {"config.yml", 0, 0};
   bk_config_where(e->cfg, path, &pos);
   bk_origin o = {pos.file ? pos.file : "config.yml", pos.line, pos.col,
-                 arena_printf(e->a, "the template in %s", path)};
+                 oc_arena_printf(e->a, "the template in %s", path)};
   return o;
 }
 
@@ -486,7 +468,7 @@ static void render_book_strings(bk_edition *e) {
     bool skip = !strcmp(key, "contents") || !strcmp(key, "editions");
     if (!skip && v.type == TPL_STR) {
       const char *text = oc_arena_strndup(e->a, v.u.s, v.len);
-      bk_origin o = value_origin(e, arena_printf(e->a, "book.%s", key));
+      bk_origin o = value_origin(e, oc_arena_printf(e->a, "book.%s", key));
       const char *r = render_text(e, text, tpl_null(), &o);
       if (r)
         v = bk_s(e, r);
@@ -501,9 +483,9 @@ static void render_book_strings(bk_edition *e) {
                   ? oc_arena_strndup(e->a, se->key.u.s, se->key.len)
                   : "";
           bk_origin o =
-              value_origin(e, arena_printf(e->a, "book.%s.%s", key, sk));
-          const char *r = render_text(
-              e, oc_arena_strndup(e->a, sv.u.s, sv.len), tpl_null(), &o);
+              value_origin(e, oc_arena_printf(e->a, "book.%s.%s", key, sk));
+          const char *r = render_text(e, oc_arena_strndup(e->a, sv.u.s, sv.len),
+                                      tpl_null(), &o);
           if (r)
             sv = bk_s(e, r);
         }
@@ -519,12 +501,27 @@ static void render_book_strings(bk_edition *e) {
 
 /* ---- items ---------------------------------------------------------- */
 
-static const char *const builtin_elements[] = {
-    "acknowledgement", "afterword", "appendix",     "author",  "chapter",
-    "conclusion",      "cover",     "dedication",   "edition", "epilogue",
-    "foreword",        "glossary",  "introduction", "license", "lof",
-    "lot",             "part",      "preface",      "prologue", "title",
-    "toc"};
+static const char *const builtin_elements[] = {"acknowledgement",
+                                               "afterword",
+                                               "appendix",
+                                               "author",
+                                               "chapter",
+                                               "conclusion",
+                                               "cover",
+                                               "dedication",
+                                               "edition",
+                                               "epilogue",
+                                               "foreword",
+                                               "glossary",
+                                               "introduction",
+                                               "license",
+                                               "lof",
+                                               "lot",
+                                               "part",
+                                               "preface",
+                                               "prologue",
+                                               "title",
+                                               "toc"};
 
 static bool is_builtin(const char *el) {
   for (size_t i = 0; i < sizeof builtin_elements / sizeof *builtin_elements;
@@ -617,7 +614,7 @@ static const char *hook_heading_label(void *user, int level,
   tpl_value t = bk_get(c->e->labels, c->it->element);
   if (t.type == TPL_LIST)
     t = (size_t)(level - 1) < t.u.list->len ? t.u.list->items[level - 1]
-                                             : tpl_null();
+                                            : tpl_null();
   else if (level != 1)
     t = tpl_null();
   if (t.type != TPL_STR)
@@ -705,7 +702,7 @@ static const char *hook_code_html(void *user, const char *lang,
 
 static const char *hook_admonition_label(void *user, const char *kind) {
   item_ctx *c = user;
-  return bk_label(c->e, arena_printf(c->e->a, "admonition_%s", kind),
+  return bk_label(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind),
                   tpl_null());
 }
 
@@ -745,7 +742,7 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
                 strerror(errno));
       return -1;
     }
-    it->file = arena_printf(e->a, "Contents/%s", rel);
+    it->file = oc_arena_printf(e->a, "Contents/%s", rel);
     const char *s = oc_arena_strndup(e->a, text, n);
     free(text);
     if (ends_with(rel, ".twig")) {
@@ -761,13 +758,14 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
     return 0;
   }
   if (has_default_content(it->element)) {
-    const char *name = arena_printf(e->a, "@content/%s.md.twig", it->element);
+    const char *name =
+        oc_arena_printf(e->a, "@content/%s.md.twig", it->element);
     if (!bk_has_template(e, name))
       return 0;
     tpl_map *vars = tpl_map_new(e->a, 2);
     tpl_map_set_str(e->a, vars, "item", it->config);
     *src = bk_render(e, name, tpl_map_value(vars), len);
-    it->file = arena_printf(e->a, "(the theme's %s.md.twig)", it->element);
+    it->file = oc_arena_printf(e->a, "(the theme's %s.md.twig)", it->element);
     return *src ? 0 : -1;
   }
   return 0;
@@ -780,7 +778,7 @@ static tpl_map *toc_entry(bk_edition *e, int level, const char *title,
   bk_set(e, m, "title", bk_html(e, title));
   bk_set(e, m, "slug", bk_s(e, slug));
   bk_set(e, m, "label", bk_html(e, label));
-  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", slug)));
+  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", slug)));
   return m;
 }
 
@@ -788,12 +786,11 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   char path[64];
   snprintf(path, sizeof path, "book.contents.%zu.element", i);
   if (!is_builtin(it->element) &&
-      !bk_has_template(e, arena_printf(e->a, "%s.twig", it->element))) {
+      !bk_has_template(e, oc_arena_printf(e->a, "%s.twig", it->element))) {
     const char *near = nearest_element(it->element);
     if (near)
-      report_at(e, OC_ERROR, path,
-                "unknown element '%s' (did you mean '%s'?)", it->element,
-                near);
+      report_at(e, OC_ERROR, path, "unknown element '%s' (did you mean '%s'?)",
+                it->element, near);
     else
       report_at(e, OC_ERROR, path,
                 "unknown element '%s': a book's own element needs a "
@@ -819,9 +816,9 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
   /* a pdf edition sets notes at the foot of their pages unless its
      `footnotes: end` keeps them at the end of each item */
-  mo.page_notes = !strcmp(e->format, "pdf") &&
-                  strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"),
-                         "end") != 0;
+  mo.page_notes =
+      !strcmp(e->format, "pdf") &&
+      strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"), "end") != 0;
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;
@@ -860,10 +857,9 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   if (it->md.title_id)
     it->slug = it->md.title_id;
   else {
-    const char *base = it->title[0]
-                           ? bk_slug(e->slugger, e->a, it->title,
-                                     strlen(it->title))
-                           : "";
+    const char *base =
+        it->title[0] ? bk_slug(e->slugger, e->a, it->title, strlen(it->title))
+                     : "";
     it->slug = bk_idset_unique(e->ids, base[0] ? base : it->element);
   }
   /* TOC: the item's headings; an item without any gets one entry. */
@@ -895,7 +891,7 @@ static tpl_value float_entry(bk_edition *e, tpl_map *holder, int number,
   bk_set(e, m, "slug", bk_s(e, id));
   bk_set(e, m, "caption", bk_html(e, caption));
   bk_set(e, m, "label", bk_html(e, label));
-  bk_set(e, m, "url", bk_s(e, arena_printf(e->a, "#%s", id)));
+  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", id)));
   tpl_map *pair = tpl_map_new(e->a, 2);
   bk_set(e, pair, "item", tpl_map_value(m));
   bk_set(e, pair, "element", tpl_map_value(holder));
@@ -916,7 +912,7 @@ static void build_records(bk_edition *e) {
     bk_set(e, r, "content", bk_html(e, it->content));
     bk_set(e, r, "toc", tpl_list_value(it->toc));
     bk_set(e, r, "page_name", bk_s(e, it->page_name ? it->page_name : ""));
-    bk_set(e, r, "url", bk_s(e, arena_printf(e->a, "#%s", it->slug)));
+    bk_set(e, r, "url", bk_s(e, oc_arena_printf(e->a, "#%s", it->slug)));
     it->record = r;
     items->items[i] = tpl_map_value(r);
     tpl_list *fl = tpl_list_new(e->a, it->md.nfigures);
@@ -945,8 +941,8 @@ static void check_links(bk_edition *e) {
       const bk_md_ref *l = &it->md.links[k];
       if (!l->target[0] || bk_idset_has(e->ids, l->target))
         continue;
-      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
-                l->line, l->col,
+      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml", l->line,
+                l->col,
                 "link to '#%s', which is not an id anywhere in the book",
                 l->target);
     }
@@ -995,16 +991,17 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
 const char *bk_render_string(bk_edition *e, const char *text,
                              const char *path) {
   bk_origin o = value_origin(e, path);
-  return render_text(e, oc_arena_strndup(e->a, text, strlen(text)),
-                     tpl_null(), &o);
+  return render_text(e, oc_arena_strndup(e->a, text, strlen(text)), tpl_null(),
+                     &o);
 }
 
 int bk_edition_load_items(bk_edition *e) {
   /* Items. */
   tpl_value contents = bk_get(e->book, "contents");
   if (contents.type != TPL_LIST || !contents.u.list->len) {
-    report_at(e, OC_ERROR, "book", "the book has no contents: list its "
-                                   "chapters under 'contents:'");
+    report_at(e, OC_ERROR, "book",
+              "the book has no contents: list its "
+              "chapters under 'contents:'");
     return -1;
   }
   e->nitems = contents.u.list->len;

@@ -204,8 +204,8 @@ static int check_document(bk_edition *e, const char *xhtml, size_t len,
  * libxml2), with spaces collapsed. */
 static const char *plain_text(bk_edition *e, const char *label,
                               const char *title) {
-  const char *frag = bk_aprintf(e->a, "<t>%s%s%s</t>", label,
-                                label[0] && title[0] ? " " : "", title);
+  const char *frag = oc_arena_printf(e->a, "<t>%s%s%s</t>", label,
+                                     label[0] && title[0] ? " " : "", title);
   bk_xml_error fe = {0};
   xmlDocPtr doc = parse_xml(frag, strlen(frag), "title", &fe);
   char *text = NULL;
@@ -333,9 +333,10 @@ static int print_options(bk_edition *e, ts_engine_input *in) {
     bk_pos pos = edition_pos(e, "bleed");
     /* a bare number has no unit: only 0 means something */
     const char *text =
-        bleed.type == TPL_STR   ? oc_arena_strndup(e->a, bleed.u.s, bleed.len)
-        : bleed.type == TPL_INT ? bk_aprintf(e->a, "%lld", (long long)bleed.u.i)
-        : bleed.type == TPL_FLOAT ? bk_aprintf(e->a, "%g", bleed.u.f)
+        bleed.type == TPL_STR ? oc_arena_strndup(e->a, bleed.u.s, bleed.len)
+        : bleed.type == TPL_INT
+            ? oc_arena_printf(e->a, "%lld", (long long)bleed.u.i)
+        : bleed.type == TPL_FLOAT ? oc_arena_printf(e->a, "%g", bleed.u.f)
                                   : NULL;
     css_token *toks = NULL;
     size_t n =
@@ -392,8 +393,9 @@ static const char *find_cover(bk_edition *e, bool *is_pdf) {
     for (size_t i = 0; i < 3; i++) {
       if (i == 1 && !strcmp(e->name, "pdf"))
         continue;
-      const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%s%s", dirs[i],
-                                   dirs[i][0] ? "/" : "", names[k]);
+      const char *rel =
+          oc_arena_printf(e->a, "Resources/Templates/%s%s%s", dirs[i],
+                          dirs[i][0] ? "/" : "", names[k]);
       bool missing;
       const char *abs = bk_book_path(e, "", rel, rel, 0, 0, &missing);
       if (abs) {
@@ -435,14 +437,15 @@ static void drop_cover_items(bk_edition *e) {
 static const char *theme_css_name(bk_edition *e) {
   const char *dirs[] = {e->name, e->format, ""};
   for (size_t i = 0; i < 3; i++) {
-    const char *rel = bk_aprintf(e->a, "Resources/Templates/%s%sstyle.css.twig",
-                                 dirs[i], dirs[i][0] ? "/" : "");
+    const char *rel =
+        oc_arena_printf(e->a, "Resources/Templates/%s%sstyle.css.twig", dirs[i],
+                        dirs[i][0] ? "/" : "");
     bool missing;
     if (bk_book_path(e, "", rel, "config.yml", 0, 0, &missing))
       return rel;
   }
-  return bk_aprintf(e->a, "theme %s %s/style.css", e->theme.name,
-                    e->theme.format);
+  return oc_arena_printf(e->a, "theme %s %s/style.css", e->theme.name,
+                         e->theme.format);
 }
 
 /* The theme's sheet: style.css.twig rendered with `page` (the size in pt,
@@ -451,7 +454,7 @@ static const char *theme_css(bk_edition *e, double w, double h, size_t *len) {
   tpl_map *page = tpl_map_new(e->a, 4);
   bk_set(e, page, "width", tpl_float(w));
   bk_set(e, page, "height", tpl_float(h));
-  bk_set(e, page, "size", bk_s(e, bk_aprintf(e->a, "%gpt %gpt", w, h)));
+  bk_set(e, page, "size", bk_s(e, oc_arena_printf(e->a, "%gpt %gpt", w, h)));
   bk_set(e, page, "name",
          bk_s(e, bk_get_str(e->a, e->edition, "page_size", "A4")));
   return bk_render(e, "style.css.twig",
@@ -549,7 +552,7 @@ static void image_places(pdf_job *j) {
       const bk_md_ref *r = &e->items[i].md.images[k];
       const char *src = r->target;
       if (plain_base && !strncmp(src, "images/", 7))
-        src = bk_aprintf(e->a, "%s%s", base, src + 7);
+        src = oc_arena_printf(e->a, "%s%s", base, src + 7);
       tpl_value seen;
       if (tpl_map_get_str(j->images, src, strlen(src), &seen))
         continue;
@@ -568,18 +571,17 @@ static const char *text_or_list(bk_edition *e, tpl_value v) {
     return v.len ? oc_arena_strndup(e->a, v.u.s, v.len) : NULL;
   if (v.type != TPL_LIST || !v.u.list->len)
     return NULL;
-  sbuf b = {0};
+  oc_sb b;
+  oc_sb_init(&b, e->a, 64);
   for (size_t i = 0; i < v.u.list->len; i++) {
     tpl_value s = v.u.list->items[i];
     if (s.type != TPL_STR)
       continue;
     if (b.len)
-      sb_adds(&b, ", ");
-    sb_add(&b, s.u.s, s.len);
+      oc_sb_adds(&b, ", ");
+    oc_sb_add(&b, s.u.s, s.len);
   }
-  const char *r = b.len ? oc_arena_strndup(e->a, b.s, b.len) : NULL;
-  free(b.s);
-  return r;
+  return b.len ? oc_sb_cstr(&b) : NULL;
 }
 
 /* The date of the PDF: the publication date (else today, or the day of
@@ -713,10 +715,10 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.rep = e->rep;
   in.xml_doc = dh->doc;
   ts_engine_stats stats = {0};
-  const char *pdf_path = bk_aprintf(e->a, "%s/book.pdf", o->tmp_dir);
+  const char *pdf_path = oc_arena_printf(e->a, "%s/book.pdf", o->tmp_dir);
   /* with a cover PDF the engine's file is the body, merged after it */
   const char *body_path =
-      cover_is_pdf ? bk_aprintf(e->a, "%s/.book-body.pdf", o->tmp_dir)
+      cover_is_pdf ? oc_arena_printf(e->a, "%s/.book-body.pdf", o->tmp_dir)
                    : pdf_path;
   int typeset = ts_engine_render(e->a, &in, body_path, &stats);
   xmlFreeDoc(dh->doc);

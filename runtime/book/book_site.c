@@ -10,40 +10,6 @@
 
 #include "tpl_interp.h"
 
-/* ---- a growing string in the arena's stead (malloc, freed here) ----- */
-
-void sb_add(sbuf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *p = realloc(b->s, cap);
-    if (!p) {
-      fputs("publish: out of memory\n", stderr);
-      abort();
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = 0;
-}
-
-void sb_adds(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-char *bk_aprintf(oc_arena *a, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = oc_arena_alloc(a, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 tpl_value bk_vars1(bk_edition *e, const char *k, tpl_value v) {
   tpl_map *m = tpl_map_new(e->a, 4);
   tpl_map_set_str(e->a, m, k, v);
@@ -91,12 +57,12 @@ int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix) {
     size_t len;
     const char *css = bk_render(e, "style.css.twig", tpl_null(), &len);
     if (!css ||
-        s->put(s->user, bk_aprintf(e->a, "%scss/easybook.css", prefix), css,
-               len) != 0)
+        s->put(s->user, oc_arena_printf(e->a, "%scss/easybook.css", prefix),
+               css, len) != 0)
       return -1;
   }
   if (e->custom_css &&
-      put_file(e, s, bk_aprintf(e->a, "%scss/styles.css", prefix),
+      put_file(e, s, oc_arena_printf(e->a, "%scss/styles.css", prefix),
                e->custom_css) != 0)
     return -1;
   return 0;
@@ -118,7 +84,7 @@ int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
        * <img> points after images_base_dir replaced a leading images/. */
       const char *written = im->target, *dest = written;
       if (plain_base && !strncmp(written, "images/", 7))
-        dest = bk_aprintf(e->a, "%s%s", base, written + 7);
+        dest = oc_arena_printf(e->a, "%s%s", base, written + 7);
       if (tpl_map_get_str(done, dest, strlen(dest), NULL))
         continue;
       tpl_map_set_str(e->a, done, dest, tpl_bool(true));
@@ -142,7 +108,7 @@ int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
         continue;
       }
       if ((each && each(user, it, im, dest, data, len) != 0) ||
-          s->put(s->user, bk_aprintf(e->a, "%s%s", prefix, dest), data,
+          s->put(s->user, oc_arena_printf(e->a, "%s%s", prefix, dest), data,
                  len) != 0)
         rc = -1;
       free(data);
@@ -153,17 +119,9 @@ int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
 
 /* ---- html_chunked ---------------------------------------------------- */
 
-
-
 static page *add_page(site *s) {
-  if (s->npages == s->cap) {
-    size_t cap = s->cap ? s->cap * 2 : 32;
-    page *p = oc_arena_alloc(s->e->a, cap * sizeof *p);
-    if (s->npages)
-      memcpy(p, s->pages, s->npages * sizeof *p);
-    s->pages = p;
-    s->cap = cap;
-  }
+  s->pages = oc_arena_grow_array(s->e->a, s->pages, s->npages, &s->cap,
+                                 s->npages + 1, sizeof *s->pages);
   page *p = &s->pages[s->npages++];
   memset(p, 0, sizeof *p);
   return p;
@@ -194,11 +152,12 @@ const char *bk_site_page_of(site *s, const char *id, size_t len) {
 
 /* Rewrites href="#id" to the page holding id, relative to page `at`. */
 const char *bk_site_fix_links(site *s, const char *html, const page *at) {
-  sbuf b = {0};
+  oc_sb b;
+  oc_sb_init(&b, NULL, 4096);
   const char *p = html, *q;
   while ((q = strstr(p, "href=\"#"))) {
     q += 6; /* at '#' */
-    sb_add(&b, p, (size_t)(q - p));
+    oc_sb_add(&b, p, (size_t)(q - p));
     const char *end = strchr(q, '"');
     if (!end) {
       p = q;
@@ -206,15 +165,15 @@ const char *bk_site_fix_links(site *s, const char *html, const page *at) {
     }
     const char *file = bk_site_page_of(s, q + 1, (size_t)(end - q - 1));
     if (file && strcmp(file, at->file)) {
-      sb_adds(&b, at->root);
-      sb_adds(&b, file);
+      oc_sb_adds(&b, at->root);
+      oc_sb_adds(&b, file);
     }
-    sb_add(&b, q, (size_t)(end - q));
+    oc_sb_add(&b, q, (size_t)(end - q));
     p = end;
   }
-  sb_adds(&b, p);
-  const char *r = oc_arena_strndup(s->e->a, b.s ? b.s : "", b.len);
-  free(b.s);
+  oc_sb_adds(&b, p);
+  const char *r = oc_arena_strndup(s->e->a, b.p, b.len);
+  oc_sb_free(&b);
   return r;
 }
 
@@ -222,20 +181,21 @@ const char *bk_site_fix_links(site *s, const char *html, const page *at) {
 static const char *fix_srcs(bk_edition *e, const char *html, const char *root) {
   if (!root[0])
     return html;
-  sbuf b = {0};
+  oc_sb b;
+  oc_sb_init(&b, NULL, 4096);
   const char *p = html, *q;
   while ((q = strstr(p, "src=\""))) {
     q += 5;
-    sb_add(&b, p, (size_t)(q - p));
+    oc_sb_add(&b, p, (size_t)(q - p));
     bool relative = strncmp(q, "http:", 5) && strncmp(q, "https:", 6) &&
                     strncmp(q, "data:", 5) && q[0] != '/' && q[0] != '#';
     if (relative)
-      sb_adds(&b, root);
+      oc_sb_adds(&b, root);
     p = q;
   }
-  sb_adds(&b, p);
-  const char *r = oc_arena_strndup(e->a, b.s ? b.s : "", b.len);
-  free(b.s);
+  oc_sb_adds(&b, p);
+  const char *r = oc_arena_strndup(e->a, b.p, b.len);
+  oc_sb_free(&b);
   return r;
 }
 
@@ -286,7 +246,8 @@ int bk_site_plan(site *s, int level) {
     const char *name = bk_idset_unique(names, slug[0] ? slug : it->element);
     it->page_name = name;
     bk_set(e, it->record, "page_name", bk_s(e, name));
-    bk_set(e, it->record, "url", bk_s(e, bk_aprintf(e->a, "%s%s", name, s->ext)));
+    bk_set(e, it->record, "url",
+           bk_s(e, oc_arena_printf(e->a, "%s%s", name, s->ext)));
     const char **starts;
     size_t parts = level == 2 ? split_h2(it->content, &starts, e->a) : 1;
     if (parts == 1)
@@ -303,14 +264,14 @@ int bk_site_plan(site *s, int level) {
     }
     size_t pi = s->npages;
     page *pg = add_page(s);
-    pg->file = bk_aprintf(e->a, "%s%s", name, s->ext);
+    pg->file = oc_arena_printf(e->a, "%s%s", name, s->ext);
     pg->root = "";
     pg->item = it;
     pg->record = it->record;
-    pg->content = parts > first ? oc_arena_strndup(e->a, it->content,
-                                                    (size_t)(starts[first] -
-                                                             it->content))
-                                : it->content;
+    pg->content = parts > first
+                      ? oc_arena_strndup(e->a, it->content,
+                                         (size_t)(starts[first] - it->content))
+                      : it->content;
     pg->title = it->title;
     pg->label = it->label;
     pg->slug = it->slug;
@@ -321,17 +282,17 @@ int bk_site_plan(site *s, int level) {
       const char *from = starts[k];
       const char *to = k + 1 < parts ? starts[k + 1] : from + strlen(from);
       const char *id = attr_value(e->a, from, "id");
-      const char *sid = id ? id : bk_aprintf(e->a, "section-%zu", k);
+      const char *sid = id ? id : oc_arena_printf(e->a, "section-%zu", k);
       size_t si = s->npages;
       page *sp = add_page(s);
-      sp->file = bk_aprintf(e->a, "%s/%s%s", name, sid, s->ext);
+      sp->file = oc_arena_printf(e->a, "%s/%s%s", name, sid, s->ext);
       sp->root = "../";
       sp->item = it;
       /* The page's template prints the section's heading itself. */
       const char *body = strstr(from, "</h2>");
       body = body && body < to ? body + 5 : from;
-      sp->content = fix_srcs(
-          e, oc_arena_strndup(e->a, body, (size_t)(to - body)), "../");
+      sp->content =
+          fix_srcs(e, oc_arena_strndup(e->a, body, (size_t)(to - body)), "../");
       sp->slug = sid;
       sp->level = 2;
       for (size_t h = 0; h < it->md.nheadings; h++)
@@ -382,7 +343,7 @@ void bk_site_toc(site *s) {
       tpl_value slug = bk_get(src, "slug");
       const char *id = oc_arena_strndup(e->a, slug.u.s, slug.len);
       tpl_value at;
-      const char *file = bk_aprintf(e->a, "%s%s", it->page_name, s->ext);
+      const char *file = oc_arena_printf(e->a, "%s%s", it->page_name, s->ext);
       bool page_start = level == 1;
       if (tpl_map_get_str(s->id_page, id, strlen(id), &at)) {
         const page *pg = &s->pages[at.u.i];
@@ -390,7 +351,8 @@ void bk_site_toc(site *s) {
         page_start = page_start || !strcmp(pg->slug, id);
       }
       bk_set(e, m, "url",
-             bk_s(e, page_start ? file : bk_aprintf(e->a, "%s#%s", file, id)));
+             bk_s(e, page_start ? file
+                                : oc_arena_printf(e->a, "%s#%s", file, id)));
       if (level == 1) {
         bk_set(e, m, "config", it->config);
         parent = tpl_map_value(m);
@@ -400,13 +362,7 @@ void bk_site_toc(site *s) {
       }
       own->items[k] = tpl_map_value(m);
       if (listed && level <= deep) {
-        if (n == cap) {
-          cap = cap ? cap * 2 : 64;
-          tpl_value *nv = oc_arena_alloc(e->a, cap * sizeof *nv);
-          if (n)
-            memcpy(nv, v, n * sizeof *nv);
-          v = nv;
-        }
+        v = oc_arena_grow_array(e->a, v, n, &cap, n + 1, sizeof *v);
         v[n++] = tpl_map_value(m);
       }
     }
@@ -429,7 +385,7 @@ static bool whole_page(const char *s) {
 
 const char *bk_site_render_page(bk_edition *e, page *pg, tpl_map *vars,
                                 size_t *len) {
-  const char *tpl = bk_aprintf(e->a, "%s.twig", pg->item->element);
+  const char *tpl = oc_arena_printf(e->a, "%s.twig", pg->item->element);
   if (!bk_has_template(e, tpl))
     return bk_render(e, "chunk.twig", tpl_map_value(vars), len);
   const char *out = bk_render(e, tpl, tpl_map_value(vars), len);

@@ -1,4 +1,4 @@
-/* What the writers share (book_site.c): a growing buffer, the sink that
+/* What the writers share (book_site.c): the sink that
  * files go to (a folder, or a zip being built), the theme's styles and the
  * book's images, and the plan of a book cut into pages (a website, an
  * EPUB): page names, the flattened TOC, ids mapped to pages, links
@@ -7,17 +7,16 @@
 #define OCTAVO_BOOK_SITE_H
 
 #include "book.h"
+#include "book_fs.h"
+#include "book_writers.h"
+#include "oc_sb.h"
 
-typedef struct sbuf {
-  char *s;
-  size_t len, cap;
-} sbuf;
-
-void sb_add(sbuf *b, const char *s, size_t n);
-void sb_adds(sbuf *b, const char *s);
-char *bk_aprintf(oc_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 tpl_value bk_vars1(bk_edition *e, const char *k, tpl_value v);
+
+/* Renders each item through its element's template (else item.twig); the
+ * result becomes the item's content, as Easybook's decoration did
+ * (book_html.c; used by the html and pdf writers). */
+int bk_decorate_items(bk_edition *e);
 
 /* Where a writer's files go. put() returns 0 or -1 after reporting. */
 typedef struct bk_sink {
@@ -37,15 +36,14 @@ int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix);
  * missing image is a warning. each(), when given, sees every image read
  * (its place in the output and its bytes) and may refuse it (-1, after
  * reporting at the image's line). */
-typedef int (*bk_image_fn)(void *user, const bk_item *it,
-                           const bk_md_ref *im, const char *dest,
-                           const char *data, size_t len);
+typedef int (*bk_image_fn)(void *user, const bk_item *it, const bk_md_ref *im,
+                           const char *dest, const char *data, size_t len);
 int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
                   bk_image_fn each, void *user);
 
 typedef struct page {
-  const char *file;    /* "chapter-1.html", "chapter-1/section.html" */
-  const char *root;    /* "" or "../" */
+  const char *file; /* "chapter-1.html", "chapter-1/section.html" */
+  const char *root; /* "" or "../" */
   bk_item *item;
   tpl_map *record;     /* `item` of the page */
   const char *content; /* the page's part of the item's HTML */
@@ -55,8 +53,8 @@ typedef struct page {
 
 typedef struct site {
   bk_edition *e;
-  const char *ext;   /* ".html", ".xhtml" */
-  bool keep_toc;     /* a contents `toc` gets a page (EPUB) */
+  const char *ext; /* ".html", ".xhtml" */
+  bool keep_toc;   /* a contents `toc` gets a page (EPUB) */
   page *pages;
   size_t npages, cap;
   tpl_map *id_page; /* id → page index */

@@ -13,12 +13,14 @@
 #include <unicode/utrans.h>
 #include <utf8proc.h>
 
+#include "oc_alloc.h"
+
 struct bk_slugger {
   UTransliterator *latin; /* NULL until a text needs it */
   bool latin_failed;      /* opening failed: do not try at every slug */
 };
 
-bk_slugger *bk_slugger_new(void) { return calloc(1, sizeof(bk_slugger)); }
+bk_slugger *bk_slugger_new(void) { return oc_calloc(1, sizeof(bk_slugger)); }
 
 void bk_slugger_free(bk_slugger *s) {
   if (!s)
@@ -181,9 +183,7 @@ static char *slug_icu(bk_slugger *s, const char *text, size_t len,
   int32_t cap = n16 * 8 + 16;
   char *result = NULL;
   for (int attempt = 0; attempt < 2 && !result; attempt++) {
-    UChar *buf = malloc((size_t)cap * sizeof(UChar));
-    if (!buf)
-      return NULL;
+    UChar *buf = oc_malloc(oc_size_mul((size_t)cap, sizeof(UChar)));
     err = U_ZERO_ERROR;
     u_strFromUTF8(buf, cap, &n16, text, (int32_t)len, &err);
     int32_t length = n16, limit = n16;
@@ -198,11 +198,10 @@ static char *slug_icu(bk_slugger *s, const char *text, size_t len,
       int32_t n8 = 0;
       UErrorCode e2 = U_ZERO_ERROR;
       u_strToUTF8(NULL, 0, &n8, buf, length, &e2);
-      result = malloc((size_t)n8 + 1);
+      result = oc_malloc((size_t)n8 + 1);
       e2 = U_ZERO_ERROR;
-      if (result)
-        u_strToUTF8(result, n8 + 1, &n8, buf, length, &e2);
-      if (result && U_FAILURE(e2)) {
+      u_strToUTF8(result, n8 + 1, &n8, buf, length, &e2);
+      if (U_FAILURE(e2)) {
         free(result);
         result = NULL;
       }
@@ -242,9 +241,7 @@ static size_t slug_ascii(const char *s, size_t len, char *out) {
 
 const char *bk_slug(bk_slugger *s, oc_arena *a, const char *text, size_t len) {
   char small[256];
-  char *plain = len <= sizeof small ? small : malloc(len);
-  if (!plain)
-    return "";
+  char *plain = len <= sizeof small ? small : oc_malloc(len);
   size_t n = slug_strip_html(text, len, plain);
 
   bool ascii = true;

@@ -3,10 +3,10 @@
  * is the same as `clean`. */
 #include <string.h>
 
-#include "book.h"
+#include "book_writers.h"
+#include "clean_epub.h"
 #include "clean_html.h"
 #include "clean_html_chunked.h"
-#include "clean_epub.h"
 #include "clean_pdf.h"
 
 bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
@@ -14,13 +14,13 @@ bool bk_find_theme(const char *name, const char *format, bk_theme *found) {
     return false;
   if (!strcmp(format, "html")) {
     *found = (bk_theme){"clean", "html", octavo_theme_clean_html_templates,
-                       octavo_theme_clean_html_ntemplates};
+                        octavo_theme_clean_html_ntemplates};
     return true;
   }
   if (!strcmp(format, "html_chunked")) {
     *found = (bk_theme){"clean", "html_chunked",
-                       octavo_theme_clean_html_chunked_templates,
-                       octavo_theme_clean_html_chunked_ntemplates};
+                        octavo_theme_clean_html_chunked_templates,
+                        octavo_theme_clean_html_chunked_ntemplates};
     return true;
   }
   /* mobi editions are published as EPUB (KindleGen is gone). */

@@ -12,7 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "book.h"
+#include "book_writers.h"
+#include "oc_alloc.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"
@@ -87,14 +88,7 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
   for (size_t i = 0; i < st->nseen; i++)
     if (st->seen[i] == h)
       return true;
-  if (st->nseen == st->cseen) {
-    size_t cap = st->cseen ? st->cseen * 2 : 32;
-    uint64_t *n = realloc(st->seen, cap * sizeof *n);
-    if (!n)
-      return false;
-    st->seen = n;
-    st->cseen = cap;
-  }
+  OC_GROW(st->seen, st->cseen, st->nseen + 1);
   st->seen[st->nseen++] = h;
   return false;
 }
@@ -152,8 +146,7 @@ static int run_scripts(bk_edition *e, const char *which) {
     }
     char path[300];
     if (v.type == TPL_LIST)
-      snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which,
-               i);
+      snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which, i);
     else
       snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
     bk_pos pos = {"config.yml", 0, 0};
@@ -187,8 +180,8 @@ static int run_scripts(bk_edition *e, const char *which) {
       else
         oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
                   "the %s script of edition '%s' was killed by signal %d: %s",
-                  which, e->name,
-                  WIFSIGNALED(status) ? WTERMSIG(status) : 0, cmd);
+                  which, e->name, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+                  cmd);
       return -1;
     }
   }
@@ -248,8 +241,8 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   }
   bk_out_finish(&out);
   if (opt->verbosity >= 0)
-    printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format,
-           name, now_seconds() - t0);
+    printf("published %s (%s) in Output/%s/ in %.2f s\n", name, e.format, name,
+           now_seconds() - t0);
   rc = 0;
 done:
   if (out.tmp_dir)
@@ -392,7 +385,8 @@ static const char skeleton_config[] =
     "    language:         en        # ca de en es eu fr it nl ro zh\n"
     "    publication_date: ~         # ~ means the day you publish\n"
     "\n"
-    "    # The book's parts, in reading order. Element types: acknowledgement,\n"
+    "    # The book's parts, in reading order. Element types: "
+    "acknowledgement,\n"
     "    # afterword, appendix, author, chapter, conclusion, cover,\n"
     "    # dedication, edition, epilogue, foreword, glossary, introduction,\n"
     "    # license, lof (list of figures), lot (list of tables), part,\n"
@@ -462,7 +456,8 @@ static const char skeleton_chapter[] =
     "\n"
     "Duis aute irure dolor in reprehenderit in voluptate velit esse cillum\n"
     "dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non\n"
-    "proident, sunt in culpa qui officia deserunt mollit anim id est laborum.\n";
+    "proident, sunt in culpa qui officia deserunt mollit anim id est "
+    "laborum.\n";
 
 static int write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "wx");
@@ -563,7 +558,8 @@ static const char starter_css[] =
     ".item.dedication { }\n"
     ".item.toc { }\n"
     "\n"
-    "/* Figures and tables: .caption holds the caption, .label \"Figure 1.1\" */\n"
+    "/* Figures and tables: .caption holds the caption, .label \"Figure 1.1\" "
+    "*/\n"
     "figure.figure { }\n"
     "figure.figure img { }\n"
     "figure.table { }\n"
@@ -612,7 +608,8 @@ static const char starter_print_css[] =
     "@page :right { @top-right { } @bottom-right { } }\n"
     "@page chapter:first { }\n"
     "\n"
-    "/* The text: the typeface goes on html, so the margin boxes have it too */\n"
+    "/* The text: the typeface goes on html, so the margin boxes have it too "
+    "*/\n"
     "html { }\n"
     "body { }\n"
     "p { }\n"
@@ -706,10 +703,8 @@ int main(int argc, char **argv) {
   bk_options opt = {0};
   bool list = false;
   const char *dir_opt = NULL;
-  char **pos = calloc((size_t)argc + 1, sizeof *pos);
+  char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
-  if (!pos)
-    return 1;
   int rc = 2;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

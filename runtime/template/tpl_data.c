@@ -5,26 +5,17 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <yaml.h>
 
+#include "oc_alloc.h"
 #include "tpl_interp.h"
-
-#define DATA_MAX_DEPTH 1000
-
-typedef struct dp_anchor {
-  struct dp_anchor *next;
-  const char *name;
-  tpl_value v;
-} dp_anchor;
+#include "tpl_yaml.h"
 
 typedef struct dp {
-  yaml_parser_t parser;
   oc_arena *a;
   const char *name;
   const char *text;
   size_t len;
   tpl_diag *diag;
-  dp_anchor *anchors;
   /* Mapping keys, interned: a list of 2,000 TOC entries then holds one
    * "title" instead of 2,000, and attribute lookups meet the same pointer
    * again and again (see tpl_getattr_name_ic). */
@@ -68,42 +59,45 @@ static void dp_error_at(dp *d, size_t line, size_t col, const char *fmt,
     tpl_diag_set(d->diag, &loc, fmt, a);
 }
 
-static void dp_error_mark(dp *d, const yaml_mark_t *m, const char *msg,
-                          const char *arg) {
-  dp_error_at(d, m->line + 1, m->column + 1, msg, arg, NULL);
+static void dp_error_pos(dp *d, tpl_yaml_pos p, const char *fmt,
+                         const char *arg) {
+  dp_error_at(d, p.line, p.col, fmt, arg, NULL);
 }
 
-/* libyaml's own failure, located at its mark (or byte offset for bad
- * encodings, which the reader reports without a mark). */
-static void dp_parser_error(dp *d) {
-  yaml_parser_t *p = &d->parser;
-  const char *problem = p->problem ? p->problem : "cannot parse the data";
-  if (p->error == YAML_READER_ERROR) {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < p->problem_offset && i < d->len; i++) {
-      if (d->text[i] == '\n') {
-        line++;
-        col = 1;
-      } else {
-        col++;
-      }
+/* A problem of the YAML, in the words of theme developers' tools. */
+static void dp_yaml_error(void *user, const tpl_yaml_error *e) {
+  dp *d = user;
+  switch (e->problem) {
+  case TPL_YAML_SYNTAX: {
+    const char *problem = e->what ? e->what : "cannot parse the data";
+    if (e->encoding) {
+      /* The reader reports a byte offset, not a mark. */
+      tpl_yaml_pos p =
+          tpl_yaml_offset_pos(d->text, d->len, e->pos.offset, false);
+      dp_error_at(d, p.line, p.col, "%s", problem, NULL);
+    } else if (e->context) {
+      dp_error_at(d, e->pos.line, e->pos.col, "%s %s", problem, e->context);
+    } else {
+      dp_error_at(d, e->pos.line, e->pos.col, "%s", problem, NULL);
     }
-    dp_error_at(d, line, col, "%s", problem, NULL);
-  } else if (p->context) {
-    dp_error_at(d, p->problem_mark.line + 1, p->problem_mark.column + 1,
-                "%s %s", problem, p->context);
-  } else {
-    dp_error_at(d, p->problem_mark.line + 1, p->problem_mark.column + 1, "%s",
-                problem, NULL);
+    break;
   }
-}
-
-static bool dp_next(dp *d, yaml_event_t *ev) {
-  if (!yaml_parser_parse(&d->parser, ev)) {
-    dp_parser_error(d);
-    return false;
+  case TPL_YAML_NO_PARSER:
+    tpl_diag_set(d->diag, NULL, "cannot start the YAML parser");
+    break;
+  case TPL_YAML_TOO_DEEP:
+    dp_error_pos(d, e->pos, "nesting deeper than %s levels", "1000");
+    break;
+  case TPL_YAML_UNKNOWN_ANCHOR:
+    dp_error_pos(d, e->pos, "unknown anchor \"%s\"", e->anchor);
+    break;
+  case TPL_YAML_KEY_NOT_SCALAR:
+    dp_error_pos(d, e->pos, "%s", "mapping keys must be scalars");
+    break;
+  case TPL_YAML_UNEXPECTED:
+    dp_error_pos(d, e->pos, "%s", "unexpected YAML event");
+    break;
   }
-  return true;
 }
 
 /* ---- scalars -------------------------------------------------------- */
@@ -177,7 +171,7 @@ static tpl_value dp_int(const char *s, size_t n, int base, size_t skip) {
   }
   if (neg)
     return tpl_int(u == (unsigned long long)INT64_MAX + 1u ? INT64_MIN
-                                                            : -(int64_t)u);
+                                                           : -(int64_t)u);
   return tpl_int((int64_t)u);
 }
 
@@ -213,145 +207,61 @@ static tpl_value dp_plain(dp *d, const char *s, size_t n) {
   return tpl_str_copy(d->a, s, n);
 }
 
-static tpl_value dp_scalar(dp *d, const yaml_event_t *ev) {
-  const char *s = (const char *)ev->data.scalar.value;
-  size_t n = ev->data.scalar.length;
-  const char *tag = (const char *)ev->data.scalar.tag;
-  if (tag && strcmp(tag, "!") != 0) {
-    if (strcmp(tag, YAML_STR_TAG) == 0)
-      return tpl_str_copy(d->a, s, n);
-    return dp_plain(d, s, n); /* !!int, !!float, !!bool, !!null, others */
-  }
-  if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-    return dp_plain(d, s, n);
-  return tpl_str_copy(d->a, s, n);
+/* ---- nodes: template values ----------------------------------------- */
+
+static bool dp_scalar(void *user, const tpl_yaml_scalar *sc, bool key,
+                      tpl_yaml_node *out) {
+  dp *d = user;
+  const char *s = sc->text;
+  size_t n = sc->len;
+  if (key)
+    out->v = dp_key(d, s, n);
+  else if (sc->tag && strcmp(sc->tag, "!") != 0)
+    out->v = strcmp(sc->tag, TPL_YAML_STR_TAG) == 0
+                 ? tpl_str_copy(d->a, s, n)
+                 : dp_plain(d, s, n); /* !!int, !!float, !!bool, !!null… */
+  else if (sc->plain)
+    out->v = dp_plain(d, s, n);
+  else
+    out->v = tpl_str_copy(d->a, s, n);
+  return true;
 }
 
-/* ---- nodes ---------------------------------------------------------- */
-
-static void dp_anchor_add(dp *d, const yaml_char_t *anchor, tpl_value v) {
-  if (!anchor)
-    return;
-  dp_anchor *an = oc_arena_alloc(d->a, sizeof *an);
-  const char *s = (const char *)anchor;
-  an->name = oc_arena_strndup(d->a, s, strlen(s));
-  an->v = v;
-  an->next = d->anchors;
-  d->anchors = an;
-}
-
-static bool dp_node(dp *d, yaml_event_t *ev, tpl_value *out, int depth);
-
-static bool dp_sequence(dp *d, yaml_event_t *start, tpl_value *out,
-                        int depth) {
-  size_t n = 0, cap = 8;
-  tpl_value *items = oc_arena_alloc(d->a, cap * sizeof *items);
-  for (;;) {
-    yaml_event_t ev;
-    if (!dp_next(d, &ev))
-      return false;
-    if (ev.type == YAML_SEQUENCE_END_EVENT) {
-      yaml_event_delete(&ev);
-      break;
-    }
-    if (n == cap) {
-      if (cap > SIZE_MAX / 2 / sizeof *items) {
-        dp_error_mark(d, &ev.start_mark, "%s", "sequence too long");
-        yaml_event_delete(&ev);
-        return false;
-      }
-      tpl_value *bigger = oc_arena_alloc(d->a, cap * 2 * sizeof *items);
-      memcpy(bigger, items, n * sizeof *items);
-      items = bigger;
-      cap *= 2;
-    }
-    bool ok = dp_node(d, &ev, &items[n], depth + 1);
-    yaml_event_delete(&ev);
-    if (!ok)
-      return false;
-    n++;
-  }
+static bool dp_sequence(void *user, tpl_yaml_pos pos,
+                        const tpl_yaml_node *items, size_t n,
+                        tpl_yaml_node *out) {
+  dp *d = user;
+  (void)pos;
   tpl_list *l = tpl_list_new(d->a, n);
-  if (n)
-    memcpy(l->items, items, n * sizeof *items);
-  *out = tpl_list_value(l);
-  dp_anchor_add(d, start->data.sequence_start.anchor, *out);
+  for (size_t i = 0; i < n; i++)
+    l->items[i] = items[i].v;
+  out->v = tpl_list_value(l);
   return true;
 }
 
-static bool dp_mapping(dp *d, yaml_event_t *start, tpl_value *out, int depth) {
-  tpl_map *m = tpl_map_new(d->a, 8);
-  for (;;) {
-    yaml_event_t kev, vev;
-    if (!dp_next(d, &kev))
-      return false;
-    if (kev.type == YAML_MAPPING_END_EVENT) {
-      yaml_event_delete(&kev);
-      break;
-    }
-    tpl_value key;
-    if (kev.type == YAML_SCALAR_EVENT) {
-      key = dp_key(d, (const char *)kev.data.scalar.value,
-                   kev.data.scalar.length);
-      dp_anchor_add(d, kev.data.scalar.anchor, key);
-    } else if (kev.type == YAML_ALIAS_EVENT) {
-      bool ok = dp_node(d, &kev, &key, depth + 1);
-      if (ok && key.type != TPL_STR && key.type != TPL_INT) {
-        dp_error_mark(d, &kev.start_mark, "%s", "mapping keys must be scalars");
-        ok = false;
-      }
-      if (!ok) {
-        yaml_event_delete(&kev);
-        return false;
-      }
-    } else {
-      dp_error_mark(d, &kev.start_mark, "%s", "mapping keys must be scalars");
-      yaml_event_delete(&kev);
-      return false;
-    }
-    yaml_event_delete(&kev);
-    if (!dp_next(d, &vev))
-      return false;
-    tpl_value v;
-    bool ok = dp_node(d, &vev, &v, depth + 1);
-    yaml_event_delete(&vev);
-    if (!ok)
-      return false;
-    tpl_map_set(d->a, m, key, v);
-  }
-  *out = tpl_map_or_list(d->a, m);
-  dp_anchor_add(d, start->data.mapping_start.anchor, *out);
+static bool dp_map_begin(void *user, tpl_yaml_pos pos, tpl_yaml_node *map) {
+  dp *d = user;
+  (void)pos;
+  map->v = tpl_map_value(tpl_map_new(d->a, 8));
   return true;
 }
 
-static bool dp_node(dp *d, yaml_event_t *ev, tpl_value *out, int depth) {
-  if (depth > DATA_MAX_DEPTH) {
-    dp_error_mark(d, &ev->start_mark, "nesting deeper than %s levels", "1000");
-    return false;
-  }
-  switch (ev->type) {
-  case YAML_SCALAR_EVENT:
-    *out = dp_scalar(d, ev);
-    dp_anchor_add(d, ev->data.scalar.anchor, *out);
-    return true;
-  case YAML_SEQUENCE_START_EVENT:
-    return dp_sequence(d, ev, out, depth);
-  case YAML_MAPPING_START_EVENT:
-    return dp_mapping(d, ev, out, depth);
-  case YAML_ALIAS_EVENT: {
-    const char *name = (const char *)ev->data.alias.anchor;
-    for (dp_anchor *an = d->anchors; an; an = an->next)
-      if (strcmp(an->name, name) == 0) {
-        *out = an->v;
-        return true;
-      }
-    dp_error_mark(d, &ev->start_mark, "unknown anchor \"%s\"", name);
-    return false;
-  }
-  default:
-    dp_error_mark(d, &ev->start_mark, "%s", "unexpected YAML event");
-    return false;
-  }
+static bool dp_map_pair(void *user, tpl_yaml_node *map,
+                        const tpl_yaml_pair *pair) {
+  dp *d = user;
+  tpl_map_set(d->a, map->v.u.map, pair->key.v, pair->val.v);
+  return true;
+}
+
+static bool dp_map_end(void *user, tpl_yaml_node *map) {
+  dp *d = user;
+  map->v = tpl_map_or_list(d->a, map->v.u.map);
+  return true;
+}
+
+static bool dp_is_key(void *user, const tpl_yaml_node *n) {
+  (void)user;
+  return n->v.type == TPL_STR || n->v.type == TPL_INT;
 }
 
 static int dp_hex4(const char *s) {
@@ -381,9 +291,7 @@ static char *dp_fix_surrogates(const char *text, size_t len, size_t *out_len) {
       int hi = dp_hex4(text + i + 2), lo = dp_hex4(text + i + 8);
       if (hi >= 0xD800 && hi <= 0xDBFF && lo >= 0xDC00 && lo <= 0xDFFF) {
         if (!copy) {
-          copy = malloc(len + 1);
-          if (!copy)
-            return NULL;
+          copy = oc_malloc(oc_size_add(len, 1));
           memcpy(copy, text, i);
           o = i;
         }
@@ -404,8 +312,8 @@ static char *dp_fix_surrogates(const char *text, size_t len, size_t *out_len) {
   return copy;
 }
 
-int tpl_data_parse(oc_arena *a, const char *name, const char *text,
-                   size_t len, tpl_value *out, tpl_diag *diag) {
+int tpl_data_parse(oc_arena *a, const char *name, const char *text, size_t len,
+                   tpl_value *out, tpl_diag *diag) {
   size_t fixed_len = 0;
   char *fixed = dp_fix_surrogates(text, len, &fixed_len);
   if (fixed) {
@@ -420,38 +328,13 @@ int tpl_data_parse(oc_arena *a, const char *name, const char *text,
   d.len = len;
   d.diag = diag;
   memset(diag, 0, sizeof *diag);
-  *out = tpl_null();
-  if (!yaml_parser_initialize(&d.parser)) {
-    tpl_diag_set(diag, NULL, "cannot start the YAML parser");
-    free(fixed);
-    return -1;
-  }
-  yaml_parser_set_input_string(&d.parser, (const unsigned char *)text, len);
-  bool ok = true, done = false;
-  while (ok && !done) {
-    yaml_event_t ev;
-    if (!dp_next(&d, &ev)) {
-      ok = false;
-      break;
-    }
-    switch (ev.type) {
-    case YAML_STREAM_START_EVENT:
-    case YAML_DOCUMENT_START_EVENT:
-      break;
-    case YAML_STREAM_END_EVENT:
-      done = true;
-      break;
-    case YAML_DOCUMENT_END_EVENT:
-      done = true; /* only the first document counts */
-      break;
-    default:
-      ok = dp_node(&d, &ev, out, 0);
-    }
-    yaml_event_delete(&ev);
-  }
-  yaml_parser_delete(&d.parser);
+  tpl_yaml_builder b = {&d,          dp_scalar,  dp_sequence, dp_map_begin,
+                        dp_map_pair, dp_map_end, dp_is_key,   dp_yaml_error};
+  tpl_yaml_node root = {.v = tpl_null()};
+  int rc = tpl_yaml_read(a, text, len, &b, &root);
+  *out = rc == 0 ? root.v : tpl_null();
   free(fixed);
-  return ok ? 0 : -1;
+  return rc;
 }
 
 int tpl_data_load(oc_arena *a, const char *path, tpl_value *out,

@@ -1,0 +1,48 @@
+/* The file-system layer of publishing (book_fs.c): paths the book names,
+ * which must stay inside the book folder, and the output of an edition,
+ * written to a temporary folder that replaces the previous output only
+ * when the whole edition succeeded.
+ *
+ * Memory: paths returned live in the edition's arena; a bk_out's paths
+ * too. Errors are reported through the edition's reporter. */
+#ifndef OCTAVO_BOOK_FS_H
+#define OCTAVO_BOOK_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "book.h"
+
+/* Resolves rel (as written in the book: a content or image path, relative
+ * to base_rel, a folder of the book such as "Contents") to an absolute
+ * path inside the book. Refuses absolute paths, `..` that climbs out and
+ * symbolic links that lead out of the book (reported at file:line:col, an
+ * error). NULL when refused or missing (missing: *missing set, nothing
+ * reported). */
+const char *bk_book_path(bk_edition *e, const char *base_rel, const char *rel,
+                         const char *file, unsigned line, unsigned col,
+                         bool *missing);
+
+/* Output: files go under a temporary folder next to the final one. */
+typedef struct bk_out {
+  const char *final_dir; /* BOOK/Output/<edition> */
+  const char *tmp_dir;   /* BOOK/Output/.<edition>.tmp-XXXXXX */
+  const char *old_dir;   /* the previous output, until bk_out_finish */
+} bk_out;
+
+int bk_out_begin(bk_edition *e, bk_out *o);
+/* Writes data to tmp_dir/rel, creating folders. */
+int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
+                 size_t len);
+/* Renames the temporary folder into place, keeping the previous output
+ * aside; then either bk_out_finish removes it, or bk_out_rollback (an
+ * after_publish script failed) puts it back. */
+int bk_out_commit(bk_edition *e, bk_out *o);
+void bk_out_finish(bk_out *o);
+int bk_out_rollback(bk_edition *e, bk_out *o);
+/* Removes the temporary folder (on failure). */
+void bk_out_abort(bk_out *o);
+int bk_rmtree(const char *path);
+int bk_mkdirs(const char *path);
+
+#endif
