@@ -451,11 +451,11 @@ static const tpl_tz *tpl_tz_find(tpl_rt *rt, const char *s, size_t len) {
   if (!f)
     return NULL;
   /* zoneinfo files are small; read one whole */
-  unsigned char *buf = malloc(1 << 16);
-  size_t n = buf ? fread(buf, 1, 1 << 16, f) : 0;
+  unsigned char *buf = oc_malloc(1 << 16);
+  size_t n = fread(buf, 1, 1 << 16, f);
   fclose(f);
   tpl_tz *tz = oc_arena_calloc(rt->arena, 1, sizeof *tz);
-  bool ok = buf && tpl_tzif_parse(rt->arena, buf, n, tz);
+  bool ok = tpl_tzif_parse(rt->arena, buf, n, tz);
   free(buf);
   if (!ok)
     return NULL;
