@@ -657,8 +657,8 @@ static tpl_value tpl_loop_array(tpl_rt *rt, tpl_obj *self) {
   return tpl_map_value(m);
 }
 
-static const tpl_obj_class tpl_loop_class = {"loop", tpl_loop_attr,
-                                             tpl_loop_array, NULL, NULL};
+static const tpl_obj_class tpl_loop_class = {
+    .name = "loop", .get_attr = tpl_loop_attr, .to_array = tpl_loop_array};
 
 void tpl_for_begin(tpl_rt *rt, tpl_iter *it, tpl_ctx *ctx, tpl_value seq,
                    const tpl_name *key, const tpl_name *val, bool filtered) {

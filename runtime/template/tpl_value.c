@@ -863,10 +863,6 @@ static int tpl_cmp_strs(const char *a, size_t al, const char *b, size_t bl) {
   return tpl_bin_strcmp(a, al, b, bl);
 }
 
-static bool tpl_is_date(tpl_value v) {
-  return v.type == TPL_OBJ && v.u.obj->cls == &tpl_date_class;
-}
-
 static int tpl_cmp_arrays(tpl_rt *rt, const tpl_arr *x, const tpl_arr *y) {
   if (x->n != y->n)
     return x->n < y->n ? -1 : 1;
@@ -928,12 +924,10 @@ int tpl_compare(tpl_rt *rt, tpl_value a, tpl_value b) {
   if (ba)
     return -1;
 
-  if (tpl_is_date(a) && tpl_is_date(b)) {
-    const tpl_date *x = a.u.obj->data, *y = b.u.obj->data;
-    int r = tpl_cmp3_i(x->ts, y->ts);
-    return r ? r : tpl_cmp3_i(x->usec, y->usec);
-  }
   if (ta == TPL_OBJ && tb == TPL_OBJ) {
+    const tpl_obj_class *cls = a.u.obj->cls;
+    if (cls == b.u.obj->cls && cls->compare)
+      return cls->compare(rt, a.u.obj, b.u.obj);
     if (a.u.obj == b.u.obj ||
         (a.u.obj->cls == b.u.obj->cls && a.u.obj->data == b.u.obj->data))
       return 0;
