@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oc_sb.h"
 #include "tpl_front.h"
 
 tpl_node *tpl_node_new(tpl_pctx *P, int kind, uint32_t line, uint32_t col) {
@@ -31,20 +32,8 @@ bool tpl_name_is(const tpl_name *n, const char *s) {
   return n->s && n->len == l && memcmp(n->s, s, l) == 0;
 }
 
-void *tpl_grow(oc_arena *a, void *old, size_t n, size_t *cap, size_t elem) {
-  size_t nc = *cap ? *cap * 2 : 4;
-  if (nc < *cap || nc > SIZE_MAX / elem)
-    abort();
-  void *v = oc_arena_alloc(a, nc * elem);
-  if (n)
-    memcpy(v, old, n * elem);
-  *cap = nc;
-  return v;
-}
-
 void tpl_nlist_push(oc_arena *a, tpl_nlist *l, tpl_node *n) {
-  if (l->n == l->cap)
-    l->v = tpl_grow(a, l->v, l->n, &l->cap, sizeof *l->v);
+  l->v = oc_arena_grow_array(a, l->v, l->n, &l->cap, l->n + 1, sizeof *l->v);
   l->v[l->n++] = n;
 }
 
@@ -55,11 +44,8 @@ void tpl_node_set_kids(tpl_node *n, const tpl_nlist *l) {
 
 void tpl_arglist_push(oc_arena *a, tpl_arglist *l, tpl_node *v,
                       const char *name, size_t len) {
-  if (l->vals.n == l->ncap) {
-    size_t c = l->ncap;
-    l->names = tpl_grow(a, l->names, l->vals.n, &c, sizeof *l->names);
-    l->ncap = c;
-  }
+  l->names = oc_arena_grow_array(a, l->names, l->vals.n, &l->ncap,
+                                 l->vals.n + 1, sizeof *l->names);
   tpl_name nm = {NULL, 0, 0};
   if (name) {
     nm = tpl_mkname(a, name, len);
@@ -69,8 +55,7 @@ void tpl_arglist_push(oc_arena *a, tpl_arglist *l, tpl_node *v,
   tpl_nlist_push(a, &l->vals, v);
 }
 
-void tpl_perr(tpl_pctx *P, uint32_t line, uint32_t col, const char *fmt,
-              ...) {
+void tpl_perr(tpl_pctx *P, uint32_t line, uint32_t col, const char *fmt, ...) {
   size_t i = P->ndiags++;
   if (i >= P->max_diags || !P->diags)
     return;
@@ -167,214 +152,207 @@ tpl_ast_template *tpl_parse(oc_arena *arena, const char *name,
 
 /* ---- S-expression dump -------------------------------------------- */
 
-typedef struct sbuf {
-  char *s;
-  size_t n, cap;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n) {
-  if (b->cap - b->n <= n) {
-    size_t c = b->cap ? b->cap : 256;
-    while (c - b->n <= n)
-      c *= 2;
-    char *v = realloc(b->s, c);
-    if (!v)
-      abort();
-    b->s = v;
-    b->cap = c;
-  }
-  memcpy(b->s + b->n, s, n);
-  b->n += n;
-  b->s[b->n] = 0;
-}
-static void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-static void sb_fmt(sbuf *b, const char *fmt, ...)
+/* printf into the dump, cut at 511 bytes as the dump always was. */
+static void sb_fmt(oc_sb *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void sb_fmt(sbuf *b, const char *fmt, ...) {
+static void sb_fmt(oc_sb *b, const char *fmt, ...) {
   char tmp[512];
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
   if (n > 0)
-    sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    oc_sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-static void sb_quoted(sbuf *b, const char *s, size_t n) {
-  sb_str(b, "\"");
+static void sb_quoted(oc_sb *b, const char *s, size_t n) {
+  oc_sb_adds(b, "\"");
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\')
       sb_fmt(b, "\\%c", c);
     else if (c == '\n')
-      sb_str(b, "\\n");
+      oc_sb_adds(b, "\\n");
     else if (c < 0x20)
       sb_fmt(b, "\\x%02x", c);
     else
-      sb_put(b, (const char *)&c, 1);
+      oc_sb_add(b, (const char *)&c, 1);
   }
-  sb_str(b, "\"");
+  oc_sb_adds(b, "\"");
 }
 
 static const char *const binop_names[] = {
-    "or", "and", "b-or", "b-xor", "b-and", "==", "!=", "<=>", "<",
-    ">", "<=", ">=", "not-in", "in", "matches", "starts-with",
-    "ends-with", "..", "+", "-", "~", "*", "/", "//", "%", "**",
-    "has-some", "has-every"};
+    "or",     "and", "b-or",     "b-xor",       "b-and",     "==",
+    "!=",     "<=>", "<",        ">",           "<=",        ">=",
+    "not-in", "in",  "matches",  "starts-with", "ends-with", "..",
+    "+",      "-",   "~",        "*",           "/",         "//",
+    "%",      "**",  "has-some", "has-every"};
 static const char *const esc_names[] = {"none", "html", "js",
                                         "css",  "url",  "html_attr"};
 
-static void dump(sbuf *b, const tpl_node *n);
+static void dump(oc_sb *b, const tpl_node *n);
 
-static void dump_kids(sbuf *b, const tpl_node *n) {
+static void dump_kids(oc_sb *b, const tpl_node *n) {
   for (size_t i = 0; i < n->nkids; i++) {
-    sb_str(b, " ");
+    oc_sb_adds(b, " ");
     dump(b, n->kids[i]);
   }
 }
 
-static void dump_opt(sbuf *b, const tpl_node *n) {
-  sb_str(b, " ");
+static void dump_opt(oc_sb *b, const tpl_node *n) {
+  oc_sb_adds(b, " ");
   dump(b, n);
 }
 
-static void dump_name(sbuf *b, const tpl_name *nm) {
+static void dump_name(oc_sb *b, const tpl_name *nm) {
   if (nm->s)
-    sb_put(b, nm->s, nm->len);
+    oc_sb_add(b, nm->s, nm->len);
   else
-    sb_str(b, "_");
+    oc_sb_adds(b, "_");
 }
 
-static void dump(sbuf *b, const tpl_node *n) {
+static void dump(oc_sb *b, const tpl_node *n) {
   if (!n) {
-    sb_str(b, "_");
+    oc_sb_adds(b, "_");
     return;
   }
   switch (n->kind) {
   case TPL_N_BODY:
-    sb_str(b, "(body");
+    oc_sb_adds(b, "(body");
     dump_kids(b, n);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_TEXT:
-    sb_str(b, "(text ");
+    oc_sb_adds(b, "(text ");
     sb_quoted(b, n->value.u.s, n->value.len);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_PRINT:
-    sb_str(b, "(print");
+    oc_sb_adds(b, "(print");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_IF:
-    sb_str(b, "(if");
+    oc_sb_adds(b, "(if");
     dump_kids(b, n);
     if (n->c) {
-      sb_str(b, " else");
+      oc_sb_adds(b, " else");
       dump_opt(b, n->c);
     }
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_FOR:
-    sb_str(b, "(for ");
+    oc_sb_adds(b, "(for ");
     dump_name(b, &n->name2);
-    sb_str(b, " ");
+    oc_sb_adds(b, " ");
     dump_name(b, &n->name);
     dump_opt(b, n->a);
     if (n->b) {
-      sb_str(b, " if");
+      oc_sb_adds(b, " if");
       dump_opt(b, n->b);
     }
     dump_opt(b, n->c);
     if (n->d) {
-      sb_str(b, " else");
+      oc_sb_adds(b, " else");
       dump_opt(b, n->d);
     }
     if (n->n)
-      sb_str(b, " loop");
-    sb_str(b, ")");
+      oc_sb_adds(b, " loop");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_SET:
-    sb_str(b, "(set");
+    oc_sb_adds(b, "(set");
     for (size_t i = 0; i < n->n; i++) {
-      sb_str(b, " ");
+      oc_sb_adds(b, " ");
       dump_name(b, &n->kids[i]->name);
     }
-    sb_str(b, " =");
+    oc_sb_adds(b, " =");
     for (size_t i = n->n; i < n->nkids; i++)
       dump_opt(b, n->kids[i]);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_SET_CAPTURE:
-    sb_str(b, "(capture ");
+    oc_sb_adds(b, "(capture ");
     dump_name(b, &n->name);
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_BLOCK_REF:
-    sb_str(b, "(blockref ");
+    oc_sb_adds(b, "(blockref ");
     dump_name(b, &n->name);
     if (n->a)
       dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_INCLUDE:
   case TPL_N_EMBED:
-    sb_str(b, n->kind == TPL_N_INCLUDE ? "(include" : "(embed");
+    oc_sb_adds(b, n->kind == TPL_N_INCLUDE ? "(include" : "(embed");
     if (n->kind == TPL_N_EMBED)
       sb_fmt(b, " #%d", (int)n->index);
     dump_opt(b, n->a);
     dump_opt(b, n->b);
     if (n->flags & TPL_F_IGNORE_MISSING)
-      sb_str(b, " ignore-missing");
+      oc_sb_adds(b, " ignore-missing");
     if (n->flags & TPL_F_ONLY)
-      sb_str(b, " only");
-    sb_str(b, ")");
+      oc_sb_adds(b, " only");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_IMPORT:
     sb_fmt(b, "(import #%d", (int)n->index);
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_APPLY:
-    sb_str(b, "(apply");
+    oc_sb_adds(b, "(apply");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_AUTOESCAPE:
     sb_fmt(b, "(autoescape %s",
            n->index >= 0 && n->index <= 5 ? esc_names[n->index] : "?");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_WITH:
-    sb_str(b, "(with");
+    oc_sb_adds(b, "(with");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
     if (n->flags & TPL_F_ONLY)
-      sb_str(b, " only");
-    sb_str(b, ")");
+      oc_sb_adds(b, " only");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_DO:
-    sb_str(b, "(do");
+    oc_sb_adds(b, "(do");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_EXTENDS:
-    sb_str(b, "(extends");
+    oc_sb_adds(b, "(extends");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_CONST: {
     const tpl_value *v = &n->value;
     switch (v->type) {
-    case TPL_NULL: sb_str(b, "null"); break;
-    case TPL_BOOL: sb_str(b, v->u.b ? "true" : "false"); break;
-    case TPL_INT: sb_fmt(b, "%lld", (long long)v->u.i); break;
-    case TPL_FLOAT: sb_fmt(b, "%.17gf", v->u.f); break;
-    case TPL_STR: sb_quoted(b, v->u.s, v->len); break;
-    default: sb_str(b, "?const"); break;
+    case TPL_NULL:
+      oc_sb_adds(b, "null");
+      break;
+    case TPL_BOOL:
+      oc_sb_adds(b, v->u.b ? "true" : "false");
+      break;
+    case TPL_INT:
+      sb_fmt(b, "%lld", (long long)v->u.i);
+      break;
+    case TPL_FLOAT:
+      sb_fmt(b, "%.17gf", v->u.f);
+      break;
+    case TPL_STR:
+      sb_quoted(b, v->u.s, v->len);
+      break;
+    default:
+      oc_sb_adds(b, "?const");
+      break;
     }
     break;
   }
@@ -382,31 +360,31 @@ static void dump(sbuf *b, const tpl_node *n) {
     dump_name(b, &n->name);
     break;
   case TPL_N_ARRAY:
-    sb_str(b, "[");
+    oc_sb_adds(b, "[");
     for (size_t i = 0; i < n->nkids; i++) {
       if (i)
-        sb_str(b, " ");
+        oc_sb_adds(b, " ");
       dump(b, n->kids[i]);
     }
-    sb_str(b, "]");
+    oc_sb_adds(b, "]");
     break;
   case TPL_N_HASH:
-    sb_str(b, "{");
+    oc_sb_adds(b, "{");
     for (size_t i = 0; i < n->nkids; i++) {
       if (i)
-        sb_str(b, i % 2 ? ": " : ", ");
+        oc_sb_adds(b, i % 2 ? ": " : ", ");
       dump(b, n->kids[i]);
     }
-    sb_str(b, "}");
+    oc_sb_adds(b, "}");
     break;
   case TPL_N_GETATTR:
-    sb_str(b, n->index == TPL_ATTR_ARRAY    ? "([]"
-              : n->index == TPL_ATTR_METHOD ? "(.()"
-                                            : "(.");
+    oc_sb_adds(b, n->index == TPL_ATTR_ARRAY    ? "([]"
+                  : n->index == TPL_ATTR_METHOD ? "(.()"
+                                                : "(.");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
     dump_kids(b, n);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_BINARY:
     sb_fmt(b, "(%s",
@@ -416,109 +394,109 @@ static void dump(sbuf *b, const tpl_node *n) {
                : "?");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_UNARY:
-    sb_str(b, n->index == TPL_OP_NOT   ? "(not"
-              : n->index == TPL_OP_NEG ? "(neg"
-                                       : "(pos");
+    oc_sb_adds(b, n->index == TPL_OP_NOT   ? "(not"
+                  : n->index == TPL_OP_NEG ? "(neg"
+                                           : "(pos");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_COND:
-    sb_str(b, "(?");
+    oc_sb_adds(b, "(?");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
     dump_opt(b, n->c);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_NULLCOALESCE:
-    sb_str(b, "(??");
+    oc_sb_adds(b, "(??");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_FILTER:
-    sb_str(b, "(|");
+    oc_sb_adds(b, "(|");
     dump_name(b, &n->name);
     dump_opt(b, n->a);
     dump_kids(b, n);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_FUNCTION:
-    sb_str(b, "(");
+    oc_sb_adds(b, "(");
     dump_name(b, &n->name);
-    sb_str(b, "()");
+    oc_sb_adds(b, "()");
     dump_kids(b, n);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_TEST:
-    sb_str(b, n->flags & TPL_F_NEGATE ? "(is-not " : "(is ");
+    oc_sb_adds(b, n->flags & TPL_F_NEGATE ? "(is-not " : "(is ");
     dump_name(b, &n->name);
     dump_opt(b, n->a);
     dump_kids(b, n);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_DEFINED:
-    sb_str(b, n->flags & TPL_F_NEGATE ? "(not-defined" : "(defined");
+    oc_sb_adds(b, n->flags & TPL_F_NEGATE ? "(not-defined" : "(defined");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_DEFAULT:
-    sb_str(b, "(default");
+    oc_sb_adds(b, "(default");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_SLICE:
-    sb_str(b, "(slice");
+    oc_sb_adds(b, "(slice");
     dump_opt(b, n->a);
     dump_opt(b, n->b);
     dump_opt(b, n->c);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_MACRO_CALL:
     sb_fmt(b, "(macro #%d ", (int)n->index);
     dump_name(b, &n->name);
     for (size_t i = 0; i < n->nkids; i++) {
-      sb_str(b, " ");
+      oc_sb_adds(b, " ");
       if (i >= n->n && i - n->n < n->nnames) {
         dump_name(b, &n->names[i - n->n]);
-        sb_str(b, "=");
+        oc_sb_adds(b, "=");
       }
       dump(b, n->kids[i]);
     }
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_ARROW:
-    sb_str(b, "(=> (");
+    oc_sb_adds(b, "(=> (");
     for (size_t i = 0; i < n->nnames; i++) {
       if (i)
-        sb_str(b, " ");
+        oc_sb_adds(b, " ");
       dump_name(b, &n->names[i]);
     }
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_PARENT:
-    sb_str(b, "(parent)");
+    oc_sb_adds(b, "(parent)");
     break;
   case TPL_N_BLOCK_FUNC:
-    sb_str(b, "(block");
+    oc_sb_adds(b, "(block");
     dump_opt(b, n->a);
     if (n->b)
       dump_opt(b, n->b);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_ESCAPE:
     sb_fmt(b, "(%s %s", n->flags & TPL_F_AUTO ? "autoesc" : "esc",
            n->index >= 0 && n->index <= 5 ? esc_names[n->index] : "?");
     dump_opt(b, n->a);
-    sb_str(b, ")");
+    oc_sb_adds(b, ")");
     break;
   case TPL_N_CAPTURED:
-    sb_str(b, "@captured");
+    oc_sb_adds(b, "@captured");
     break;
   default:
     sb_fmt(b, "(?kind%d)", n->kind);
@@ -527,13 +505,13 @@ static void dump(sbuf *b, const tpl_node *n) {
 }
 
 char *tpl_ast_sexpr(const tpl_node *n) {
-  sbuf b = {NULL, 0, 0};
-  sb_put(&b, "", 0);
+  oc_sb b;
+  oc_sb_init(&b, NULL, 256);
   dump(&b, n);
-  return b.s;
+  return oc_sb_take(&b);
 }
 
-static void dump_template(sbuf *b, const tpl_ast_template *t, int depth) {
+static void dump_template(oc_sb *b, const tpl_ast_template *t, int depth) {
   char ind[40];
   int d = depth * 2 < 38 ? depth * 2 : 38;
   memset(ind, ' ', (size_t)d);
@@ -543,15 +521,15 @@ static void dump_template(sbuf *b, const tpl_ast_template *t, int depth) {
   if (t->parent) {
     sb_fmt(b, "%s parent ", ind);
     dump(b, t->parent);
-    sb_str(b, "\n");
+    oc_sb_adds(b, "\n");
   }
   sb_fmt(b, "%s body ", ind);
   dump(b, t->body);
-  sb_str(b, "\n");
+  oc_sb_adds(b, "\n");
   for (size_t i = 0; i < t->nblocks; i++) {
     sb_fmt(b, "%s block %s ", ind, t->blocks[i].name.s);
     dump(b, t->blocks[i].body);
-    sb_str(b, "\n");
+    oc_sb_adds(b, "\n");
   }
   for (size_t i = 0; i < t->nmacros; i++) {
     const tpl_ast_macro *m = &t->macros[i];
@@ -559,20 +537,20 @@ static void dump_template(sbuf *b, const tpl_ast_template *t, int depth) {
     for (size_t j = 0; j < m->nparams; j++) {
       sb_fmt(b, "%s%s", j ? " " : "", m->params[j].s);
       if (m->defaults[j]) {
-        sb_str(b, "=");
+        oc_sb_adds(b, "=");
         dump(b, m->defaults[j]);
       }
     }
-    sb_str(b, ") ");
+    oc_sb_adds(b, ") ");
     dump(b, m->body);
-    sb_str(b, "\n");
+    oc_sb_adds(b, "\n");
   }
   for (size_t i = 0; i < t->nuses; i++) {
     sb_fmt(b, "%s use %s", ind, t->uses[i].name);
     for (size_t j = 0; j < t->uses[i].nrenames; j++)
       sb_fmt(b, " %s=%s", t->uses[i].renames[j].from.s,
              t->uses[i].renames[j].to.s);
-    sb_str(b, "\n");
+    oc_sb_adds(b, "\n");
   }
   for (size_t i = 0; i < t->nembeds; i++) {
     sb_fmt(b, "%s embed #%zu\n", ind, i);
@@ -581,9 +559,9 @@ static void dump_template(sbuf *b, const tpl_ast_template *t, int depth) {
 }
 
 void tpl_ast_dump(FILE *f, const tpl_ast_template *t) {
-  sbuf b = {NULL, 0, 0};
-  sb_put(&b, "", 0);
+  oc_sb b;
+  oc_sb_init(&b, NULL, 256);
   dump_template(&b, t, 0);
-  fputs(b.s, f);
-  free(b.s);
+  fputs(oc_sb_cstr(&b), f);
+  oc_sb_free(&b);
 }

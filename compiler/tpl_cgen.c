@@ -4,6 +4,9 @@
  * in the run time; this file only decides what to call when. */
 #include "tpl_cgen.h"
 
+#include "oc_alloc.h"
+#include "oc_sb.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,97 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- growable text buffers ------------------------------------------ */
-
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-  bool oom;
-} buf;
-
-static void buf_add(buf *b, const char *s, size_t n) {
-  if (b->oom)
-    return;
-  if (b->cap - b->len <= n) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len <= n) {
-      if (cap > SIZE_MAX / 2) {
-        b->oom = true;
-        return;
-      }
-      cap *= 2;
-    }
-    char *p = realloc(b->p, cap);
-    if (!p) {
-      b->oom = true;
-      return;
-    }
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = 0;
-}
-
-static void buf_adds(buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-
-static void buf_printf(buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void buf_printf(buf *b, const char *fmt, ...) {
-  char small[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
-  va_end(ap);
-  if (n < 0) {
-    b->oom = true;
-    return;
-  }
-  if ((size_t)n < sizeof small) {
-    buf_add(b, small, (size_t)n);
-    return;
-  }
-  char *big = malloc((size_t)n + 1);
-  if (!big) {
-    b->oom = true;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  buf_add(b, big, (size_t)n);
-  free(big);
-}
+/* ---- text ------------------------------------------------------------ *
+ * The generated file is built in heap string builders (oc_sb.h); like every
+ * allocation here they abort when memory runs out (oc_alloc.h). */
 
 /* Text inside a C comment: no comment end, no control characters, and no
  * trailing backslash-newline (there are no newlines at all). */
-static void buf_comment(buf *b, const char *s) {
+static void add_c_comment(oc_sb *b, const char *s) {
   for (; s && *s; s++) {
     char c = *s;
     if (c == '*' && s[1] == '/')
-      buf_add(b, "* ", 2);
+      oc_sb_add(b, "* ", 2);
     else if ((unsigned char)c < 0x20 || c == 0x7f || c == '\\')
-      buf_add(b, "?", 1);
+      oc_sb_add(b, "?", 1);
     else
-      buf_add(b, &c, 1);
+      oc_sb_add(b, &c, 1);
   }
 }
 
-static void buf_free(buf *b) {
-  free(b->p);
-  b->p = NULL;
-  b->len = b->cap = 0;
-}
-
-/* Appends b2 to b and empties b2. */
-static void buf_move(buf *b, buf *b2) {
-  if (b2->oom)
-    b->oom = true;
-  if (b2->len)
-    buf_add(b, b2->p, b2->len);
-  buf_free(b2);
-  b2->oom = false;
+/* Appends b2 to b and frees b2. */
+static void sb_move(oc_sb *b, oc_sb *b2) {
+  oc_sb_add(b, b2->p, b2->len);
+  oc_sb_free(b2);
 }
 
 /* ---- C string literals ---------------------------------------------- */
@@ -145,19 +79,19 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
  * swallow a following digit. `?` after `?` is escaped against trigraphs.
  * Long texts break after newlines so that the generated file stays
  * readable; `indent` is the column continuation lines start at. */
-static void buf_cstr(buf *b, const char *s, size_t n, int indent) {
+static void add_c_string(oc_sb *b, const char *s, size_t n, int indent) {
   const unsigned char *u = (const unsigned char *)s;
   size_t chunk = 0;
-  buf_add(b, "\"", 1);
+  oc_sb_add(b, "\"", 1);
   for (size_t i = 0; i < n;) {
     if (chunk >= CHUNK) {
-      buf_printf(b, "\"\n%*s\"", indent, "");
+      oc_sb_printf(b, "\"\n%*s\"", indent, "");
       chunk = 0;
     }
     unsigned char c = u[i];
     size_t seq;
     if (c >= 0x80 && (seq = utf8_seq(u + i, n - i)) > 0) {
-      buf_add(b, s + i, seq);
+      oc_sb_add(b, s + i, seq);
       i += seq;
       chunk += seq;
       continue;
@@ -165,45 +99,45 @@ static void buf_cstr(buf *b, const char *s, size_t n, int indent) {
     char esc[8];
     switch (c) {
     case '\n':
-      buf_add(b, "\\n", 2);
+      oc_sb_add(b, "\\n", 2);
       i++;
       chunk++;
       /* A new line of source per line of text, past the first few bytes. */
       if (i < n && n > 60) {
-        buf_printf(b, "\"\n%*s\"", indent, "");
+        oc_sb_printf(b, "\"\n%*s\"", indent, "");
         chunk = 0;
       }
       continue;
     case '\t':
-      buf_add(b, "\\t", 2);
+      oc_sb_add(b, "\\t", 2);
       break;
     case '\r':
-      buf_add(b, "\\r", 2);
+      oc_sb_add(b, "\\r", 2);
       break;
     case '"':
-      buf_add(b, "\\\"", 2);
+      oc_sb_add(b, "\\\"", 2);
       break;
     case '\\':
-      buf_add(b, "\\\\", 2);
+      oc_sb_add(b, "\\\\", 2);
       break;
     case '?':
       if (i > 0 && u[i - 1] == '?')
-        buf_add(b, "\\?", 2);
+        oc_sb_add(b, "\\?", 2);
       else
-        buf_add(b, "?", 1);
+        oc_sb_add(b, "?", 1);
       break;
     default:
       if (c >= 0x20 && c < 0x7f) {
-        buf_add(b, (const char *)&c, 1);
+        oc_sb_add(b, (const char *)&c, 1);
       } else {
         snprintf(esc, sizeof esc, "\\%03o", c);
-        buf_add(b, esc, 4);
+        oc_sb_add(b, esc, 4);
       }
     }
     i++;
     chunk++;
   }
-  buf_add(b, "\"", 1);
+  oc_sb_add(b, "\"", 1);
 }
 
 /* ---- tables of names and locations ----------------------------------- */
@@ -243,14 +177,12 @@ static void dedup_free(dedup *d) {
 }
 
 /* Finds key; returns its index, or -1 when absent (then *slot is where to
- * insert). Returns -2 when out of memory. */
+ * insert). */
 static long dedup_find(dedup *d, const char *key, size_t klen, uint64_t h,
                        size_t *slot) {
   if (d->nslots == 0 || (d->len + 1) * 2 > d->nslots) {
     size_t n = d->nslots ? d->nslots * 2 : 64;
-    size_t *s = calloc(n, sizeof *s);
-    if (!s)
-      return -2;
+    size_t *s = oc_calloc(n, sizeof *s);
     for (size_t i = 0; i < d->len; i++) {
       size_t j = (size_t)(d->e[i].h & (n - 1));
       while (s[j])
@@ -273,21 +205,10 @@ static long dedup_find(dedup *d, const char *key, size_t klen, uint64_t h,
 }
 
 static long dedup_insert(dedup *d, const char *key, size_t klen, uint64_t h,
-                         size_t slot, char *cname) {
-  if (d->len == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 64;
-    dedup_entry *e = realloc(d->e, cap * sizeof *e);
-    if (!e)
-      return -2;
-    d->e = e;
-    d->cap = cap;
-  }
-  char *k = malloc(klen + 1);
-  if (!k)
-    return -2;
-  memcpy(k, key, klen);
-  k[klen] = 0;
-  d->e[d->len] = (dedup_entry){k, klen, h, cname};
+                         size_t slot, const char *cname) {
+  OC_GROW(d->e, d->cap, d->len + 1);
+  d->e[d->len] =
+      (dedup_entry){oc_strndup(key, klen), klen, h, oc_strdup(cname)};
   d->slots[slot] = d->len + 1;
   return (long)d->len++;
 }
@@ -304,7 +225,7 @@ typedef struct callref {
 
 /* The function being written. */
 typedef struct fnc {
-  buf body;
+  oc_sb body;
   int kind;
   int ntemp;
   int indent;
@@ -323,7 +244,7 @@ typedef struct fnc {
   int *ptemps;
   const char *outer_ctx; /* the closure's scope, for other names */
   uint32_t line;         /* template line the function starts at */
-  int nics; /* inline caches of attribute lookups (tpl_getattr_name_ic) */
+  int nics;   /* inline caches of attribute lookups (tpl_getattr_name_ic) */
   int nslots; /* an arrow's cached outer variables (tpl_closure.slots) */
 } fnc;
 
@@ -342,12 +263,12 @@ typedef struct centry {
 
 struct tpl_cgen {
   char *out_name;
-  buf head;   /* includes */
-  buf consts; /* files, names, locations */
-  buf protos; /* function prototypes */
-  buf fns;    /* function definitions, under template #line directives */
-  buf tables; /* template structs and registries */
-  buf trailer;
+  oc_sb head;   /* includes */
+  oc_sb consts; /* files, names, locations */
+  oc_sb protos; /* function prototypes */
+  oc_sb fns;    /* function definitions, under template #line directives */
+  oc_sb tables; /* template structs and registries */
+  oc_sb trailer;
   dedup files, names, locs;
   int nfn;  /* functions so far */
   int ntpl; /* template structs so far */
@@ -356,19 +277,7 @@ struct tpl_cgen {
   bool need_callable_helper;
   const char *path; /* the current template's source path for #line */
   fnc *fn;          /* the function being written */
-  bool oom;
 };
-
-static char *xstrdup(tpl_cgen *g, const char *s) {
-  size_t n = strlen(s);
-  char *p = malloc(n + 1);
-  if (!p) {
-    g->oom = true;
-    return NULL;
-  }
-  memcpy(p, s, n + 1);
-  return p;
-}
 
 bool tpl_cgen_is_ident(const char *s) {
   if (!s || !*s || (*s >= '0' && *s <= '9'))
@@ -382,14 +291,16 @@ bool tpl_cgen_is_ident(const char *s) {
 
 tpl_cgen *tpl_cgen_new(const char *out_name, size_t nincludes,
                        const char *const *includes) {
-  tpl_cgen *g = calloc(1, sizeof *g);
-  if (!g)
-    return NULL;
-  g->out_name = xstrdup(g, out_name ? out_name : "generated.c");
-  buf_adds(&g->head, "#include <math.h>\n#include <stdint.h>\n\n"
-                     "#include \"tpl_rt.h\"\n");
+  tpl_cgen *g = oc_calloc(1, sizeof *g);
+  g->out_name = oc_strdup(out_name ? out_name : "generated.c");
+  oc_sb *parts[] = {&g->head, &g->consts, &g->protos,
+                    &g->fns,  &g->tables, &g->trailer};
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+    oc_sb_init(parts[i], NULL, 4096);
+  oc_sb_adds(&g->head, "#include <math.h>\n#include <stdint.h>\n\n"
+                       "#include \"tpl_rt.h\"\n");
   for (size_t i = 0; i < nincludes; i++)
-    buf_printf(&g->head, "#include \"%s\"\n", includes[i]);
+    oc_sb_printf(&g->head, "#include \"%s\"\n", includes[i]);
   return g;
 }
 
@@ -397,12 +308,12 @@ void tpl_cgen_free(tpl_cgen *g) {
   if (!g)
     return;
   free(g->out_name);
-  buf_free(&g->head);
-  buf_free(&g->consts);
-  buf_free(&g->protos);
-  buf_free(&g->fns);
-  buf_free(&g->tables);
-  buf_free(&g->trailer);
+  oc_sb_free(&g->head);
+  oc_sb_free(&g->consts);
+  oc_sb_free(&g->protos);
+  oc_sb_free(&g->fns);
+  oc_sb_free(&g->tables);
+  oc_sb_free(&g->trailer);
   dedup_free(&g->files);
   dedup_free(&g->names);
   dedup_free(&g->locs);
@@ -416,31 +327,23 @@ static const char *file_ref(tpl_cgen *g, const char *file) {
   size_t n = strlen(file), slot;
   uint64_t h = hash64(file, n);
   long i = dedup_find(&g->files, file, n, h, &slot);
-  if (i == -2) {
-    g->oom = true;
-    return "NULL";
-  }
   if (i >= 0)
     return g->files.e[i].cname;
   char cname[32];
   snprintf(cname, sizeof cname, "F_%zu", g->files.len);
-  buf_printf(&g->consts, "static const char %s[] = ", cname);
-  buf_cstr(&g->consts, file, n, 4);
-  buf_adds(&g->consts, ";\n");
-  i = dedup_insert(&g->files, file, n, h, slot, xstrdup(g, cname));
-  if (i < 0) {
-    g->oom = true;
-    return "NULL";
-  }
+  oc_sb_printf(&g->consts, "static const char %s[] = ", cname);
+  add_c_string(&g->consts, file, n, 4);
+  oc_sb_adds(&g->consts, ";\n");
+  i = dedup_insert(&g->files, file, n, h, slot, cname);
   return g->files.e[i].cname;
 }
 
 /* Writes a tpl_name initializer {"s", len, hash}. */
-static void name_init(buf *b, const char *s, size_t len) {
-  buf_adds(b, "{");
-  buf_cstr(b, s ? s : "", s ? len : 0, 4);
-  buf_printf(b, ", %zuu, 0x%08" PRIx32 "u}", s ? len : 0,
-             tpl_hash_bytes(s ? s : "", s ? len : 0));
+static void name_init(oc_sb *b, const char *s, size_t len) {
+  oc_sb_adds(b, "{");
+  add_c_string(b, s ? s : "", s ? len : 0, 4);
+  oc_sb_printf(b, ", %zuu, 0x%08" PRIx32 "u}", s ? len : 0,
+               tpl_hash_bytes(s ? s : "", s ? len : 0));
 }
 
 /* The C name of a static const tpl_name for the given text. */
@@ -452,10 +355,6 @@ static const char *name_ref(tpl_cgen *g, const char *s, size_t len) {
   size_t slot;
   uint64_t h = hash64(s, len);
   long i = dedup_find(&g->names, s, len, h, &slot);
-  if (i == -2) {
-    g->oom = true;
-    return "N_";
-  }
   if (i >= 0)
     return g->names.e[i].cname;
   char cname[64];
@@ -470,14 +369,10 @@ static const char *name_ref(tpl_cgen *g, const char *s, size_t len) {
   }
   if (!ident)
     snprintf(cname, sizeof cname, "NX_%zu", g->names.len);
-  buf_printf(&g->consts, "static const tpl_name %s = ", cname);
+  oc_sb_printf(&g->consts, "static const tpl_name %s = ", cname);
   name_init(&g->consts, s, len);
-  buf_adds(&g->consts, ";\n");
-  i = dedup_insert(&g->names, s, len, h, slot, xstrdup(g, cname));
-  if (i < 0) {
-    g->oom = true;
-    return "N_";
-  }
+  oc_sb_adds(&g->consts, ";\n");
+  i = dedup_insert(&g->names, s, len, h, slot, cname);
   return g->names.e[i].cname;
 }
 
@@ -496,35 +391,21 @@ static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
   const char *k = key;
   if (strlen(file) > 500) {
     size_t n = strlen(file) + 32;
-    heap = malloc(n);
-    if (!heap) {
-      g->oom = true;
-      return "L_";
-    }
+    heap = oc_malloc(n);
     klen = (size_t)snprintf(heap, n, "%u:%u:%s", loc->line, loc->col, file);
     k = heap;
   }
   size_t slot;
   uint64_t h = hash64(k, klen);
   long i = dedup_find(&g->locs, k, klen, h, &slot);
-  if (i == -2) {
-    free(heap);
-    g->oom = true;
-    return "L_";
-  }
   if (i < 0) {
     const char *fref = file_ref(g, loc->file);
     char cname[32];
     snprintf(cname, sizeof cname, "L_%zu", g->locs.len);
-    buf_printf(&g->consts,
-               "static const tpl_loc %s = {%s, %" PRIu32 ", %" PRIu32 "};\n",
-               cname, fref, loc->line, loc->col);
-    i = dedup_insert(&g->locs, k, klen, h, slot, xstrdup(g, cname));
-    if (i < 0) {
-      free(heap);
-      g->oom = true;
-      return "L_";
-    }
+    oc_sb_printf(&g->consts,
+                 "static const tpl_loc %s = {%s, %" PRIu32 ", %" PRIu32 "};\n",
+                 cname, fref, loc->line, loc->col);
+    i = dedup_insert(&g->locs, k, klen, h, slot, cname);
   }
   free(heap);
   return g->locs.e[i].cname;
@@ -533,36 +414,30 @@ static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
 /* ---- emitting code into the current function -------------------------- */
 
 static void emit_indent(tpl_cgen *g) {
-  buf_printf(&g->fn->body, "%*s", g->fn->indent * 2, "");
+  oc_sb_printf(&g->fn->body, "%*s", g->fn->indent * 2, "");
 }
 
+/* printf into the current function, at its indentation. A function, not
+ * a macro: arguments that generate code themselves run before the indent. */
 static void emit(tpl_cgen *g, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void emit(tpl_cgen *g, const char *fmt, ...) {
   emit_indent(g);
-  char small[512];
+  oc_sb *b = &g->fn->body;
+  oc_sb_reserve(b, 256);
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    g->oom = true;
+  if (n < 0)
     return;
+  if ((size_t)n >= b->cap - b->len) {
+    oc_sb_reserve(b, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
   }
-  if ((size_t)n < sizeof small) {
-    buf_add(&g->fn->body, small, (size_t)n);
-    return;
-  }
-  char *big = malloc((size_t)n + 1);
-  if (!big) {
-    g->oom = true;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  buf_add(&g->fn->body, big, (size_t)n);
-  free(big);
+  b->len += (size_t)n;
 }
 
 static int new_temp(tpl_cgen *g) { return g->fn->ntemp++; }
@@ -582,16 +457,7 @@ static int new_temp(tpl_cgen *g) { return g->fn->ntemp++; }
 /* A temp declared at the top of the function, assigned where first read. */
 static int top_temp(tpl_cgen *g) {
   fnc *f = g->fn;
-  if (f->ntops == f->captops) {
-    size_t cap = f->captops ? f->captops * 2 : 16;
-    int *p = realloc(f->tops, cap * sizeof *p);
-    if (!p) {
-      g->oom = true;
-      return new_temp(g);
-    }
-    f->tops = p;
-    f->captops = cap;
-  }
+  OC_GROW(f->tops, f->captops, f->ntops + 1);
   int t = new_temp(g);
   f->tops[f->ntops++] = t;
   return t;
@@ -618,14 +484,7 @@ static void cache_add(tpl_cgen *g, int kind, const char *ctx, int obj,
   fnc *f = g->fn;
   if (ctx && strlen(ctx) >= sizeof f->cache->ctx)
     return;
-  if (f->ncache == f->capcache) {
-    size_t cap = f->capcache ? f->capcache * 2 : 16;
-    centry *p = realloc(f->cache, cap * sizeof *p);
-    if (!p)
-      return; /* not reusing is always correct */
-    f->cache = p;
-    f->capcache = cap;
-  }
+  OC_GROW(f->cache, f->capcache, f->ncache + 1);
   centry *e = &f->cache[f->ncache++];
   e->kind = kind;
   snprintf(e->ctx, sizeof e->ctx, "%s", ctx ? ctx : "");
@@ -693,9 +552,9 @@ static bool special_name(const tpl_name *n) {
 static void emit_line(tpl_cgen *g, uint32_t line) {
   if (!g->path || line == 0)
     return;
-  buf_printf(&g->fn->body, "#line %" PRIu32 " ", line);
-  buf_cstr(&g->fn->body, g->path, strlen(g->path), 0);
-  buf_adds(&g->fn->body, "\n");
+  oc_sb_printf(&g->fn->body, "#line %" PRIu32 " ", line);
+  add_c_string(&g->fn->body, g->path, strlen(g->path), 0);
+  oc_sb_adds(&g->fn->body, "\n");
 }
 
 static const char *escape_name(int e) {
@@ -736,16 +595,7 @@ static int callable_ref(tpl_cgen *g, const tpl_callable *c, int kind,
     if (f->calls[i].c == c && f->calls[i].kind == kind)
       id = f->calls[i].id;
   if (id < 0) {
-    if (f->ncalls == f->capcalls) {
-      size_t cap = f->capcalls ? f->capcalls * 2 : 8;
-      callref *p = realloc(f->calls, cap * sizeof *p);
-      if (!p) {
-        g->oom = true;
-        return 0;
-      }
-      f->calls = p;
-      f->capcalls = cap;
-    }
+    OC_GROW(f->calls, f->capcalls, f->ncalls + 1);
     id = g->ncallables++;
     f->calls[f->ncalls++] = (callref){c, kind, id};
   }
@@ -757,10 +607,10 @@ static int callable_ref(tpl_cgen *g, const tpl_callable *c, int kind,
   emit(g, "if (!k%d)\n", id);
   g->fn->indent++;
   emit(g, "k%d = tplc_need(rt, %s(", id, finder[kind]);
-  buf_cstr(&f->body, name, strlen(name), 0);
-  buf_printf(&f->body, ", %zu), \"%s\", ", strlen(name), what[kind]);
-  buf_cstr(&f->body, name, strlen(name), 0);
-  buf_printf(&f->body, ", &%s);\n", loc_ref(g, loc));
+  add_c_string(&f->body, name, strlen(name), 0);
+  oc_sb_printf(&f->body, ", %zu), \"%s\", ", strlen(name), what[kind]);
+  add_c_string(&f->body, name, strlen(name), 0);
+  oc_sb_printf(&f->body, ", &%s);\n", loc_ref(g, loc));
   g->fn->indent--;
   return id;
 }
@@ -772,9 +622,9 @@ static int callable_ref(tpl_cgen *g, const tpl_callable *c, int kind,
 static int gen_no_callable(tpl_cgen *g, const tpl_node *n) {
   emit(g, "tpl_fail(rt, &%s, \"unknown function \\\"%%s\\\"\", ",
        loc_ref(g, &n->loc));
-  buf_cstr(&g->fn->body, n->name.s ? n->name.s : "",
-           n->name.s ? n->name.len : 0, 0);
-  buf_adds(&g->fn->body, ");\n");
+  add_c_string(&g->fn->body, n->name.s ? n->name.s : "",
+               n->name.s ? n->name.len : 0, 0);
+  oc_sb_adds(&g->fn->body, ");\n");
   int r = new_temp(g);
   emit(g, "tpl_value v%d = tpl_null();\n", r);
   return r;
@@ -786,39 +636,39 @@ static void gen_body(tpl_cgen *g, const tpl_node *n);
 
 /* Writes a C expression of type tpl_value for a constant scalar, or returns
  * false when the constant needs code (lists, maps). */
-static bool const_scalar(tpl_cgen *g, buf *b, tpl_value v) {
+static bool const_scalar(tpl_cgen *g, oc_sb *b, tpl_value v) {
   char num[64];
   switch (v.type) {
   case TPL_NULL:
-    buf_adds(b, "tpl_null()");
+    oc_sb_adds(b, "tpl_null()");
     return true;
   case TPL_BOOL:
-    buf_adds(b, v.u.b ? "tpl_bool(true)" : "tpl_bool(false)");
+    oc_sb_adds(b, v.u.b ? "tpl_bool(true)" : "tpl_bool(false)");
     return true;
   case TPL_INT:
     if (v.u.i == INT64_MIN)
-      buf_adds(b, "tpl_int(-INT64_C(9223372036854775807) - 1)");
+      oc_sb_adds(b, "tpl_int(-INT64_C(9223372036854775807) - 1)");
     else
-      buf_printf(b, "tpl_int(INT64_C(%" PRId64 "))", v.u.i);
+      oc_sb_printf(b, "tpl_int(INT64_C(%" PRId64 "))", v.u.i);
     return true;
   case TPL_FLOAT:
     if (isnan(v.u.f)) {
-      buf_adds(b, "tpl_float(NAN)");
+      oc_sb_adds(b, "tpl_float(NAN)");
     } else if (isinf(v.u.f)) {
-      buf_adds(b, v.u.f > 0 ? "tpl_float(HUGE_VAL)" : "tpl_float(-HUGE_VAL)");
+      oc_sb_adds(b, v.u.f > 0 ? "tpl_float(HUGE_VAL)" : "tpl_float(-HUGE_VAL)");
     } else {
       /* 17 significant digits round-trip exactly; keep it a floating
        * literal so that -0.0 stays negative zero. */
       snprintf(num, sizeof num, "%.17g", v.u.f);
       if (!strpbrk(num, ".eE"))
         strcat(num, ".0");
-      buf_printf(b, "tpl_float(%s)", num);
+      oc_sb_printf(b, "tpl_float(%s)", num);
     }
     return true;
   case TPL_STR:
-    buf_adds(b, v.safe ? "tpl_safe_str(" : "tpl_str(");
-    buf_cstr(b, v.u.s, v.len, g->fn ? g->fn->indent * 2 + 4 : 4);
-    buf_printf(b, ", %" PRIu32 "u)", v.len);
+    oc_sb_adds(b, v.safe ? "tpl_safe_str(" : "tpl_str(");
+    add_c_string(b, v.u.s, v.len, g->fn ? g->fn->indent * 2 + 4 : 4);
+    oc_sb_printf(b, ", %" PRIu32 "u)", v.len);
     return true;
   default:
     return false;
@@ -836,11 +686,11 @@ static int gen_const(tpl_cgen *g, tpl_value v) {
       tpl_value item = v.u.list->items[i];
       emit(g, "l%d->items[%zu] = ", l, i);
       if (!const_scalar(g, &g->fn->body, item)) {
-        buf_adds(&g->fn->body, "tpl_null();\n");
+        oc_sb_adds(&g->fn->body, "tpl_null();\n");
         int it = gen_const(g, item);
         emit(g, "l%d->items[%zu] = v%d;\n", l, i, it);
       } else {
-        buf_adds(&g->fn->body, ";\n");
+        oc_sb_adds(&g->fn->body, ";\n");
       }
     }
     emit(g, "tpl_value v%d = tpl_list_value(l%d);\n", t, l);
@@ -857,12 +707,12 @@ static int gen_const(tpl_cgen *g, tpl_value v) {
         vt = gen_const(g, val);
       emit(g, "tpl_map_set(rt->arena, m%d, ", m);
       const_scalar(g, &g->fn->body, map->entries[i].key);
-      buf_adds(&g->fn->body, ", ");
+      oc_sb_adds(&g->fn->body, ", ");
       if (vt >= 0)
-        buf_printf(&g->fn->body, "v%d", vt);
+        oc_sb_printf(&g->fn->body, "v%d", vt);
       else if (!const_scalar(g, &g->fn->body, val))
-        buf_adds(&g->fn->body, "tpl_null()");
-      buf_adds(&g->fn->body, ");\n");
+        oc_sb_adds(&g->fn->body, "tpl_null()");
+      oc_sb_adds(&g->fn->body, ");\n");
     }
     emit(g, "tpl_value v%d = tpl_map_value(m%d);\n", t, m);
     return t;
@@ -873,8 +723,8 @@ static int gen_const(tpl_cgen *g, tpl_value v) {
   }
   emit(g, "tpl_value v%d = ", t);
   if (!const_scalar(g, &g->fn->body, v))
-    buf_adds(&g->fn->body, "tpl_null()");
-  buf_adds(&g->fn->body, ";\n");
+    oc_sb_adds(&g->fn->body, "tpl_null()");
+  oc_sb_adds(&g->fn->body, ";\n");
   return t;
 }
 
@@ -897,12 +747,7 @@ static int gen_args(tpl_cgen *g, int first, const tpl_node *n, int *argc) {
   for (size_t i = 0; i < nk; i++)
     if (n->kids[i])
       last = i + 1;
-  int *ids = nk ? calloc(nk, sizeof *ids) : NULL;
-  if (nk && !ids) {
-    g->oom = true;
-    *argc = 0;
-    return -1;
-  }
+  int *ids = nk ? oc_calloc(nk, sizeof *ids) : NULL;
   for (size_t i = 0; i < nk; i++)
     ids[i] = n->kids[i] ? gen_expr(g, n->kids[i]) : -1;
   size_t total = nk + (first >= 0);
@@ -915,19 +760,19 @@ static int gen_args(tpl_cgen *g, int first, const tpl_node *n, int *argc) {
   emit(g, "const tpl_value a%d[%zu] = {", a, total);
   bool comma = false;
   if (first >= 0) {
-    buf_printf(&g->fn->body, "v%d", first);
+    oc_sb_printf(&g->fn->body, "v%d", first);
     comma = true;
   }
   for (size_t i = 0; i < nk; i++) {
     if (comma)
-      buf_adds(&g->fn->body, ", ");
+      oc_sb_adds(&g->fn->body, ", ");
     comma = true;
     if (ids[i] >= 0)
-      buf_printf(&g->fn->body, "v%d", ids[i]);
+      oc_sb_printf(&g->fn->body, "v%d", ids[i]);
     else
-      buf_adds(&g->fn->body, "tpl_null()");
+      oc_sb_adds(&g->fn->body, "tpl_null()");
   }
-  buf_adds(&g->fn->body, "};\n");
+  oc_sb_adds(&g->fn->body, "};\n");
   free(ids);
   return a;
 }
@@ -974,8 +819,8 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     if (getattr_name(n, &s, &len)) {
       k = new_temp(g);
       emit(g, "tpl_value v%d = tpl_str(", k);
-      buf_cstr(&g->fn->body, s, len, g->fn->indent * 2 + 4);
-      buf_printf(&g->fn->body, ", %zu);\n", len);
+      add_c_string(&g->fn->body, s, len, g->fn->indent * 2 + 4);
+      oc_sb_printf(&g->fn->body, ", %zu);\n", len);
     } else {
       k = gen_expr(g, n->b);
     }
@@ -986,7 +831,7 @@ static void gen_probe(tpl_cgen *g, const tpl_node *n, int *def, int *val) {
     return;
   }
   default:
-  evaluate: {
+  evaluate : {
     emit(g, "bool b%d = true;\n", d);
     int r = gen_expr(g, n);
     emit(g, "tpl_value v%d = v%d;\n", v, r);
@@ -1043,8 +888,8 @@ static int gen_cond(tpl_cgen *g, const tpl_node *n) {
     }
     const char *cmp = cmp_op(op);
     if (cmp || op == TPL_OP_EQ || op == TPL_OP_NE || op == TPL_OP_IN ||
-        op == TPL_OP_NOT_IN || op == TPL_OP_MATCHES ||
-        op == TPL_OP_HAS_SOME || op == TPL_OP_HAS_EVERY) {
+        op == TPL_OP_NOT_IN || op == TPL_OP_MATCHES || op == TPL_OP_HAS_SOME ||
+        op == TPL_OP_HAS_EVERY) {
       int a = gen_expr(g, n->a);
       int b = gen_expr(g, n->b);
       r = new_temp(g);
@@ -1214,10 +1059,8 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   fnc f, *saved = g->fn;
   gen_function_begin(g, &f, FN_ARROW);
   f.line = n->line;
-  f.ptemps = calloc(n->nnames ? n->nnames : 1, sizeof *f.ptemps);
-  if (!f.ptemps)
-    g->oom = true;
-  for (size_t i = 0; f.ptemps && i < n->nnames; i++) {
+  f.ptemps = oc_calloc(n->nnames, sizeof *f.ptemps);
+  for (size_t i = 0; i < n->nnames; i++) {
     f.ptemps[i] = new_temp(g);
     emit(g, "tpl_value v%d = argc > %zu ? argv[%zu] : tpl_null();\n",
          f.ptemps[i], i, i);
@@ -1227,13 +1070,12 @@ static int gen_arrow(tpl_cgen *g, const tpl_node *n) {
   f.ctx = "cl->ctx";
   if (arrow_needs_scope(n->a)) {
     emit(g, "tpl_ctx *scope = tpl_ctx_new(rt, cl->ctx, false);\n");
-    for (size_t i = 0; f.ptemps && i < n->nnames; i++)
+    for (size_t i = 0; i < n->nnames; i++)
       emit(g, "tpl_ctx_set_own(rt, scope, &%s, v%d);\n",
            name_ref_n(g, &n->names[i]), f.ptemps[i]);
     f.ctx = "scope";
   }
-  if (f.ptemps)
-    f.arrow = n;
+  f.arrow = n;
   int r = gen_expr(g, n->a);
   emit(g, "return v%d;\n", r);
   free(f.ptemps);
@@ -1306,8 +1148,8 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       int slot = f->nslots++;
       r = new_temp(g);
       emit(g, "if (cl->slots[%d].type == TPL_UNSET)\n", slot);
-      emit(g, "  cl->slots[%d] = tpl_var(rt, %s, self, &%s, &%s);\n", slot,
-           ctx, name_ref_n(g, &n->name), loc_ref(g, &n->loc));
+      emit(g, "  cl->slots[%d] = tpl_var(rt, %s, self, &%s, &%s);\n", slot, ctx,
+           name_ref_n(g, &n->name), loc_ref(g, &n->loc));
       emit(g, "tpl_value v%d = cl->slots[%d];\n", r, slot);
       return r;
     }
@@ -1321,11 +1163,7 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     return r;
   }
   case TPL_N_ARRAY: {
-    int *ids = n->nkids ? calloc(n->nkids, sizeof *ids) : NULL;
-    if (n->nkids && !ids) {
-      g->oom = true;
-      return gen_expr(g, NULL);
-    }
+    int *ids = n->nkids ? oc_calloc(n->nkids, sizeof *ids) : NULL;
     for (size_t i = 0; i < n->nkids; i++)
       ids[i] = gen_expr(g, n->kids[i]);
     int l = new_temp(g);
@@ -1360,8 +1198,8 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       r = top_temp(g);
       int ic = new_ic(g);
       /* An arrow runs once per item: its caches live in the closure. */
-      emit(g, "v%d = tpl_getattr_name_ic(rt, v%d, &%s, &%s, &%s%d%s);\n", r,
-           o, name_ref(g, s, len), loc_ref(g, &n->loc),
+      emit(g, "v%d = tpl_getattr_name_ic(rt, v%d, &%s, &%s, &%s%d%s);\n", r, o,
+           name_ref(g, s, len), loc_ref(g, &n->loc),
            g->fn->kind == FN_ARROW ? "cl->ics[" : "ic", ic,
            g->fn->kind == FN_ARROW ? "]" : "");
       cache_add(g, 1, NULL, o, s, len, r);
@@ -1565,14 +1403,14 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
     if (nnamed > 0 && n->names) {
       int id = g->nname_arrays++;
       snprintf(names, sizeof names, "NA_%d", id);
-      buf_printf(&g->consts, "static const tpl_name %s[%zu] = {", names,
-                 nnamed);
+      oc_sb_printf(&g->consts, "static const tpl_name %s[%zu] = {", names,
+                   nnamed);
       for (size_t i = 0; i < nnamed; i++) {
         if (i)
-          buf_adds(&g->consts, ", ");
+          oc_sb_adds(&g->consts, ", ");
         name_init(&g->consts, n->names[i].s, n->names[i].len);
       }
-      buf_adds(&g->consts, "};\n");
+      oc_sb_adds(&g->consts, "};\n");
     }
     char args[32] = "NULL";
     if (av >= 0)
@@ -1661,10 +1499,10 @@ static void gen_print_expr(tpl_cgen *g, const tpl_node *n) {
 /* Constant output of a statement that prints without any run-time rule:
  * text, and {{ }} of a string, integer, boolean or null literal that is
  * printed raw (or safe). Appends to out and returns true. */
-static bool const_output(const tpl_node *n, buf *out) {
+static bool const_output(const tpl_node *n, oc_sb *out) {
   if (n->kind == TPL_N_TEXT) {
     if (n->value.type == TPL_STR)
-      buf_add(out, n->value.u.s ? n->value.u.s : "", n->value.len);
+      oc_sb_add(out, n->value.u.s ? n->value.u.s : "", n->value.len);
     return true;
   }
   if (n->kind != TPL_N_PRINT || !n->a)
@@ -1683,17 +1521,17 @@ static bool const_output(const tpl_node *n, buf *out) {
   char num[32];
   switch (e->value.type) {
   case TPL_STR:
-    buf_add(out, e->value.u.s ? e->value.u.s : "", e->value.len);
+    oc_sb_add(out, e->value.u.s ? e->value.u.s : "", e->value.len);
     return true;
   case TPL_NULL:
     return true;
   case TPL_BOOL:
     if (e->value.u.b)
-      buf_add(out, "1", 1);
+      oc_sb_add(out, "1", 1);
     return true;
   case TPL_INT:
     snprintf(num, sizeof num, "%" PRId64, e->value.u.i);
-    buf_adds(out, num);
+    oc_sb_adds(out, num);
     return true;
   default:
     return false;
@@ -1704,8 +1542,8 @@ static void gen_text(tpl_cgen *g, const char *s, size_t len) {
   if (len == 0)
     return;
   emit(g, "tpl_out(rt, ");
-  buf_cstr(&g->fn->body, s, len, g->fn->indent * 2 + 11);
-  buf_printf(&g->fn->body, ", %zu);\n", len);
+  add_c_string(&g->fn->body, s, len, g->fn->indent * 2 + 11);
+  oc_sb_printf(&g->fn->body, ", %zu);\n", len);
 }
 
 static void gen_stmt(tpl_cgen *g, const tpl_node *n);
@@ -1717,7 +1555,8 @@ static void gen_body(tpl_cgen *g, const tpl_node *n) {
     gen_stmt(g, n);
     return;
   }
-  buf text = {0};
+  oc_sb text;
+  oc_sb_init(&text, NULL, 0);
   uint32_t text_line = 0;
   for (size_t i = 0; i < n->nkids; i++) {
     const tpl_node *k = n->kids[i];
@@ -1741,9 +1580,7 @@ static void gen_body(tpl_cgen *g, const tpl_node *n) {
     emit_line(g, text_line);
     gen_text(g, text.p, text.len);
   }
-  if (text.oom)
-    g->oom = true;
-  buf_free(&text);
+  oc_sb_free(&text);
 }
 
 /* Runs body with ctx_expr as the current scope. */
@@ -1778,13 +1615,13 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
   emit_rt_loc(g, n);
   switch (n->kind) {
   case TPL_N_PRINT: {
-    buf text = {0};
-    if (const_output(n, &text)) {
-      gen_text(g, text.p ? text.p : "", text.len);
-    } else {
+    oc_sb text;
+    oc_sb_init(&text, NULL, 0);
+    if (const_output(n, &text))
+      gen_text(g, text.p, text.len);
+    else
       gen_print_expr(g, n->a);
-    }
-    buf_free(&text);
+    oc_sb_free(&text);
     break;
   }
   case TPL_N_IF: {
@@ -1865,11 +1702,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
     size_t cnt = n->n;
     if (cnt * 2 > n->nkids)
       cnt = n->nkids / 2;
-    int *ids = cnt ? calloc(cnt, sizeof *ids) : NULL;
-    if (cnt && !ids) {
-      g->oom = true;
-      break;
-    }
+    int *ids = cnt ? oc_calloc(cnt, sizeof *ids) : NULL;
     for (size_t i = 0; i < cnt; i++)
       ids[i] = gen_expr(g, n->kids[cnt + i]);
     for (size_t i = 0; i < cnt; i++)
@@ -1973,6 +1806,7 @@ static void gen_stmt(tpl_cgen *g, const tpl_node *n) {
 
 static void gen_function_begin(tpl_cgen *g, fnc *f, int kind) {
   memset(f, 0, sizeof *f);
+  oc_sb_init(&f->body, NULL, 1024);
   f->kind = kind;
   f->indent = 1;
   f->captured = -1;
@@ -1985,44 +1819,46 @@ static void gen_function_begin(tpl_cgen *g, fnc *f, int kind) {
  * enclosing one. */
 static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
   fnc *f = g->fn;
-  buf_printf(&g->protos, "%s;\n", signature);
-  buf *o = &g->fns;
-  buf_adds(o, "\n");
+  oc_sb_printf(&g->protos, "%s;\n", signature);
+  oc_sb *o = &g->fns;
+  oc_sb_adds(o, "\n");
   if (g->path && f->line) {
-    buf_printf(o, "#line %" PRIu32 " ", f->line);
-    buf_cstr(o, g->path, strlen(g->path), 0);
-    buf_adds(o, "\n");
+    oc_sb_printf(o, "#line %" PRIu32 " ", f->line);
+    add_c_string(o, g->path, strlen(g->path), 0);
+    oc_sb_adds(o, "\n");
   }
-  buf_printf(o, "%s {\n", signature);
+  oc_sb_printf(o, "%s {\n", signature);
   switch (f->kind) {
   case FN_BODY:
-    buf_adds(o, "  (void)rt;\n  (void)self;\n  (void)ctx;\n  (void)blocks;\n");
+    oc_sb_adds(o,
+               "  (void)rt;\n  (void)self;\n  (void)ctx;\n  (void)blocks;\n");
     break;
   case FN_BLOCK:
-    buf_adds(o, "  (void)rt;\n  (void)ctx;\n  (void)blocks;\n"
-                "  const tpl_template *self = def->owner;\n  (void)self;\n");
+    oc_sb_adds(o, "  (void)rt;\n  (void)ctx;\n  (void)blocks;\n"
+                  "  const tpl_template *self = def->owner;\n  (void)self;\n");
     break;
   case FN_MACRO:
     /* Macros run with their template's own block table, as Twig's. */
-    buf_adds(o, "  (void)ctx;\n"
-                "  const tpl_template *self = def->owner;\n  (void)self;\n"
-                "  const tpl_blocks *blocks = tpl_blocks_of(rt, self);\n"
-                "  (void)blocks;\n");
+    oc_sb_adds(o, "  (void)ctx;\n"
+                  "  const tpl_template *self = def->owner;\n  (void)self;\n"
+                  "  const tpl_blocks *blocks = tpl_blocks_of(rt, self);\n"
+                  "  (void)blocks;\n");
     break;
   case FN_ARROW:
-    buf_adds(o, "  (void)rt;\n  (void)cl;\n  (void)argc;\n  (void)argv;\n"
-                "  const tpl_template *self = cl->self;\n  (void)self;\n"
-                "  const tpl_blocks *blocks = cl->blocks;\n  (void)blocks;\n");
+    oc_sb_adds(o,
+               "  (void)rt;\n  (void)cl;\n  (void)argc;\n  (void)argv;\n"
+               "  const tpl_template *self = cl->self;\n  (void)self;\n"
+               "  const tpl_blocks *blocks = cl->blocks;\n  (void)blocks;\n");
     break;
   }
   for (size_t i = 0; i < f->ncalls; i++)
-    buf_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
+    oc_sb_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
   for (size_t i = 0; i < f->ntops; i++)
-    buf_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
+    oc_sb_printf(o, "  tpl_value v%d = tpl_null();\n", f->tops[i]);
   for (int i = 0; f->kind != FN_ARROW && i < f->nics; i++)
-    buf_printf(o, "  tpl_ic ic%d = {0, NULL};\n", i);
-  buf_move(o, &f->body);
-  buf_adds(o, "}\n");
+    oc_sb_printf(o, "  tpl_ic ic%d = {0, NULL};\n", i);
+  sb_move(o, &f->body);
+  oc_sb_adds(o, "}\n");
   free(f->calls);
   f->calls = NULL;
   free(f->cache);
@@ -2039,110 +1875,110 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
 static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t, int tid,
                                 int body_fn, const int *block_fns,
                                 const int *macro_fns, const int *embed_tids) {
-  buf *o = &g->tables;
-  buf_adds(o, "\n/* ");
-  buf_comment(o, t->name);
-  buf_adds(o, " */\n");
+  oc_sb *o = &g->tables;
+  oc_sb_adds(o, "\n/* ");
+  add_c_comment(o, t->name);
+  oc_sb_adds(o, " */\n");
   if (t->nblocks) {
-    buf_printf(o, "static const tpl_block_def T%d_blocks[%zu] = {\n", tid,
-               t->nblocks);
+    oc_sb_printf(o, "static const tpl_block_def T%d_blocks[%zu] = {\n", tid,
+                 t->nblocks);
     for (size_t i = 0; i < t->nblocks; i++) {
-      buf_adds(o, "  {.name = ");
+      oc_sb_adds(o, "  {.name = ");
       name_init(o, t->blocks[i].name.s, t->blocks[i].name.len);
-      buf_printf(o, ", .fn = fn%d, .owner = &T%d, .node = NULL},\n",
-                 block_fns[i], tid);
+      oc_sb_printf(o, ", .fn = fn%d, .owner = &T%d, .node = NULL},\n",
+                   block_fns[i], tid);
     }
-    buf_adds(o, "};\n");
+    oc_sb_adds(o, "};\n");
   }
   for (size_t i = 0; i < t->nmacros; i++) {
     const tpl_ast_macro *m = &t->macros[i];
     if (!m->nparams)
       continue;
-    buf_printf(o, "static const tpl_name T%d_m%zu_params[%zu] = {\n", tid, i,
-               m->nparams);
+    oc_sb_printf(o, "static const tpl_name T%d_m%zu_params[%zu] = {\n", tid, i,
+                 m->nparams);
     for (size_t j = 0; j < m->nparams; j++) {
-      buf_adds(o, "  ");
+      oc_sb_adds(o, "  ");
       name_init(o, m->params[j].s, m->params[j].len);
-      buf_adds(o, ",\n");
+      oc_sb_adds(o, ",\n");
     }
-    buf_adds(o, "};\n");
+    oc_sb_adds(o, "};\n");
   }
   if (t->nmacros) {
-    buf_printf(o, "static const tpl_macro_def T%d_macros[%zu] = {\n", tid,
-               t->nmacros);
+    oc_sb_printf(o, "static const tpl_macro_def T%d_macros[%zu] = {\n", tid,
+                 t->nmacros);
     for (size_t i = 0; i < t->nmacros; i++) {
       const tpl_ast_macro *m = &t->macros[i];
-      buf_adds(o, "  {.name = ");
+      oc_sb_adds(o, "  {.name = ");
       name_init(o, m->name.s, m->name.len);
       if (m->nparams)
-        buf_printf(o, ", .nparams = %zu, .params = T%d_m%zu_params", m->nparams,
-                   tid, i);
+        oc_sb_printf(o, ", .nparams = %zu, .params = T%d_m%zu_params",
+                     m->nparams, tid, i);
       else
-        buf_adds(o, ", .nparams = 0, .params = NULL");
-      buf_printf(o, ", .fn = fn%d, .owner = &T%d, .node = NULL},\n",
-                 macro_fns[i], tid);
+        oc_sb_adds(o, ", .nparams = 0, .params = NULL");
+      oc_sb_printf(o, ", .fn = fn%d, .owner = &T%d, .node = NULL},\n",
+                   macro_fns[i], tid);
     }
-    buf_adds(o, "};\n");
+    oc_sb_adds(o, "};\n");
   }
   for (size_t i = 0; i < t->nuses; i++) {
     const tpl_use *u = &t->uses[i];
     if (!u->nrenames)
       continue;
-    buf_printf(o, "static const tpl_use_rename T%d_u%zu_renames[%zu] = {\n",
-               tid, i, u->nrenames);
+    oc_sb_printf(o, "static const tpl_use_rename T%d_u%zu_renames[%zu] = {\n",
+                 tid, i, u->nrenames);
     for (size_t j = 0; j < u->nrenames; j++) {
-      buf_adds(o, "  {");
+      oc_sb_adds(o, "  {");
       name_init(o, u->renames[j].from.s, u->renames[j].from.len);
-      buf_adds(o, ", ");
+      oc_sb_adds(o, ", ");
       name_init(o, u->renames[j].to.s, u->renames[j].to.len);
-      buf_adds(o, "},\n");
+      oc_sb_adds(o, "},\n");
     }
-    buf_adds(o, "};\n");
+    oc_sb_adds(o, "};\n");
   }
   if (t->nuses) {
-    buf_printf(o, "static const tpl_use T%d_uses[%zu] = {\n", tid, t->nuses);
+    oc_sb_printf(o, "static const tpl_use T%d_uses[%zu] = {\n", tid, t->nuses);
     for (size_t i = 0; i < t->nuses; i++) {
       const tpl_use *u = &t->uses[i];
-      buf_adds(o, "  {.name = ");
-      buf_cstr(o, u->name ? u->name : "", u->name ? strlen(u->name) : 0, 4);
+      oc_sb_adds(o, "  {.name = ");
+      add_c_string(o, u->name ? u->name : "", u->name ? strlen(u->name) : 0, 4);
       if (u->nrenames)
-        buf_printf(o, ", .nrenames = %zu, .renames = T%d_u%zu_renames",
-                   u->nrenames, tid, i);
+        oc_sb_printf(o, ", .nrenames = %zu, .renames = T%d_u%zu_renames",
+                     u->nrenames, tid, i);
       else
-        buf_adds(o, ", .nrenames = 0, .renames = NULL");
-      buf_printf(o, ", .loc = {%s, %" PRIu32 ", %" PRIu32 "}},\n",
-                 file_ref(g, u->loc.file), u->loc.line, u->loc.col);
+        oc_sb_adds(o, ", .nrenames = 0, .renames = NULL");
+      oc_sb_printf(o, ", .loc = {%s, %" PRIu32 ", %" PRIu32 "}},\n",
+                   file_ref(g, u->loc.file), u->loc.line, u->loc.col);
     }
-    buf_adds(o, "};\n");
+    oc_sb_adds(o, "};\n");
   }
   if (t->nembeds) {
-    buf_printf(o, "static const tpl_template *const T%d_embeds[%zu] = {", tid,
-               t->nembeds);
+    oc_sb_printf(o, "static const tpl_template *const T%d_embeds[%zu] = {", tid,
+                 t->nembeds);
     for (size_t i = 0; i < t->nembeds; i++)
-      buf_printf(o, "%s&T%d", i ? ", " : "", embed_tids[i]);
-    buf_adds(o, "};\n");
+      oc_sb_printf(o, "%s&T%d", i ? ", " : "", embed_tids[i]);
+    oc_sb_adds(o, "};\n");
   }
-  buf_printf(o, "static const char T%d_source[] =\n    ", tid);
-  buf_cstr(o, t->source ? t->source : "", t->source ? t->source_len : 0, 4);
-  buf_adds(o, ";\n");
-  buf_printf(o, "static const tpl_template T%d = {\n  .name = ", tid);
-  buf_cstr(o, t->name ? t->name : "", t->name ? strlen(t->name) : 0, 4);
-  buf_printf(o, ",\n  .autoescape = %s,\n  .body = fn%d,\n",
-             escape_name(t->autoescape), body_fn);
+  oc_sb_printf(o, "static const char T%d_source[] =\n    ", tid);
+  add_c_string(o, t->source ? t->source : "", t->source ? t->source_len : 0, 4);
+  oc_sb_adds(o, ";\n");
+  oc_sb_printf(o, "static const tpl_template T%d = {\n  .name = ", tid);
+  add_c_string(o, t->name ? t->name : "", t->name ? strlen(t->name) : 0, 4);
+  oc_sb_printf(o, ",\n  .autoescape = %s,\n  .body = fn%d,\n",
+               escape_name(t->autoescape), body_fn);
   if (t->nblocks)
-    buf_printf(o, "  .nblocks = %zu,\n  .blocks = T%d_blocks,\n", t->nblocks,
-               tid);
+    oc_sb_printf(o, "  .nblocks = %zu,\n  .blocks = T%d_blocks,\n", t->nblocks,
+                 tid);
   if (t->nmacros)
-    buf_printf(o, "  .nmacros = %zu,\n  .macros = T%d_macros,\n", t->nmacros,
-               tid);
+    oc_sb_printf(o, "  .nmacros = %zu,\n  .macros = T%d_macros,\n", t->nmacros,
+                 tid);
   if (t->nuses)
-    buf_printf(o, "  .nuses = %zu,\n  .uses = T%d_uses,\n", t->nuses, tid);
+    oc_sb_printf(o, "  .nuses = %zu,\n  .uses = T%d_uses,\n", t->nuses, tid);
   if (t->nembeds)
-    buf_printf(o, "  .nembeds = %zu,\n  .embeds = T%d_embeds,\n", t->nembeds,
-               tid);
-  buf_printf(o, "  .source = T%d_source,\n  .source_len = %zu,\n", tid,
-             t->source ? t->source_len : 0);
-  buf_adds(o, "  .ast = NULL,\n};\n");
+    oc_sb_printf(o, "  .nembeds = %zu,\n  .embeds = T%d_embeds,\n", t->nembeds,
+                 tid);
+  oc_sb_printf(o, "  .source = T%d_source,\n  .source_len = %zu,\n", tid,
+               t->source ? t->source_len : 0);
+  oc_sb_adds(o, "  .ast = NULL,\n};\n");
 }
 
 /* The function for a template body, block or macro. */
@@ -2215,25 +2051,20 @@ static int gen_code_fn(tpl_cgen *g, int kind, const tpl_node *body,
 /* Generates every function and table of template t as number tid. */
 static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
                          const char *path, int tid) {
-  int *embed_tids = t->nembeds ? calloc(t->nembeds, sizeof(int)) : NULL;
-  int *block_fns = t->nblocks ? calloc(t->nblocks, sizeof(int)) : NULL;
-  int *macro_fns = t->nmacros ? calloc(t->nmacros, sizeof(int)) : NULL;
-  if ((t->nembeds && !embed_tids) || (t->nblocks && !block_fns) ||
-      (t->nmacros && !macro_fns)) {
-    g->oom = true;
-    goto out;
-  }
+  int *embed_tids = t->nembeds ? oc_calloc(t->nembeds, sizeof(int)) : NULL;
+  int *block_fns = t->nblocks ? oc_calloc(t->nblocks, sizeof(int)) : NULL;
+  int *macro_fns = t->nmacros ? oc_calloc(t->nmacros, sizeof(int)) : NULL;
   /* Embedded templates first: they are tables this one points at. */
   for (size_t i = 0; i < t->nembeds; i++) {
     embed_tids[i] = g->ntpl++;
-    buf_printf(&g->protos, "static const tpl_template T%d;\n", embed_tids[i]);
+    oc_sb_printf(&g->protos, "static const tpl_template T%d;\n", embed_tids[i]);
     gen_template(g, t->embeds[i], path, embed_tids[i]);
   }
   const char *saved_path = g->path;
   g->path = path;
-  buf_adds(&g->fns, "\n/* ---- ");
-  buf_comment(&g->fns, t->name);
-  buf_adds(&g->fns, " ---- */\n");
+  oc_sb_adds(&g->fns, "\n/* ---- ");
+  add_c_comment(&g->fns, t->name);
+  oc_sb_adds(&g->fns, " ---- */\n");
   for (size_t i = 0; i < t->nmacros; i++)
     macro_fns[i] = gen_code_fn(g, FN_MACRO, t->macros[i].body, &t->macros[i],
                                NULL, t->macros[i].loc.line);
@@ -2243,7 +2074,6 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
   int body_fn = gen_code_fn(g, FN_BODY, t->body, NULL, t->parent, 1);
   g->path = saved_path;
   gen_template_tables(g, t, tid, body_fn, block_fns, macro_fns, embed_tids);
-out:
   free(embed_tids);
   free(block_fns);
   free(macro_fns);
@@ -2257,8 +2087,8 @@ static void gen_broken_template(tpl_cgen *g, const tpl_ast_template *t,
   gen_function_begin(g, &f, FN_BODY);
   tpl_loc loc = {d->file, d->line, d->col};
   emit(g, "tpl_fail(rt, &%s, \"%%s\", ", loc_ref(g, &loc));
-  buf_cstr(&f.body, d->message, strnlen(d->message, sizeof d->message), 4);
-  buf_adds(&f.body, ");\n");
+  add_c_string(&f.body, d->message, strnlen(d->message, sizeof d->message), 4);
+  oc_sb_adds(&f.body, ");\n");
   char sig[200];
   snprintf(sig, sizeof sig,
            "static void fn%d(tpl_rt *rt, const tpl_template *self, tpl_ctx "
@@ -2272,16 +2102,14 @@ static void gen_broken_template(tpl_cgen *g, const tpl_ast_template *t,
   gen_template_tables(g, &stub, tid, id, NULL, NULL, NULL);
 }
 
-int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
-                          const tpl_ast_template *const *templates,
-                          const char *const *paths,
-                          const tpl_diag *const *broken, bool is_static) {
-  int *tids = n ? calloc(n, sizeof *tids) : NULL;
-  if (n && !tids)
-    return -1;
+void tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
+                           const tpl_ast_template *const *templates,
+                           const char *const *paths,
+                           const tpl_diag *const *broken, bool is_static) {
+  int *tids = n ? oc_calloc(n, sizeof *tids) : NULL;
   for (size_t i = 0; i < n; i++) {
     tids[i] = g->ntpl++;
-    buf_printf(&g->protos, "static const tpl_template T%d;\n", tids[i]);
+    oc_sb_printf(&g->protos, "static const tpl_template T%d;\n", tids[i]);
   }
   for (size_t i = 0; i < n; i++) {
     if (broken && broken[i])
@@ -2290,98 +2118,90 @@ int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
       gen_template(g, templates[i], paths ? paths[i] : templates[i]->name,
                    tids[i]);
   }
-  buf *o = &g->tables;
+  oc_sb *o = &g->tables;
   const char *st = is_static ? "static " : "";
-  buf_printf(o, "\n%sconst tpl_template *const %s_templates[%zu] = {\n", st,
-             prefix, n ? n : 1);
+  oc_sb_printf(o, "\n%sconst tpl_template *const %s_templates[%zu] = {\n", st,
+               prefix, n ? n : 1);
   for (size_t i = 0; i < n; i++)
-    buf_printf(o, "  &T%d,\n", tids[i]);
+    oc_sb_printf(o, "  &T%d,\n", tids[i]);
   if (!n)
-    buf_adds(o, "  NULL,\n");
-  buf_adds(o, "};\n");
+    oc_sb_adds(o, "  NULL,\n");
+  oc_sb_adds(o, "};\n");
   /* A static registry is used through the array only (its users take the
    * count from the table they put it in). */
   if (!is_static)
-    buf_printf(o, "const size_t %s_ntemplates = %zu;\n", prefix, n);
+    oc_sb_printf(o, "const size_t %s_ntemplates = %zu;\n", prefix, n);
   free(tids);
-  return g->oom ? -1 : 0;
 }
 
-int tpl_cgen_add_trailer(tpl_cgen *g, const char *text, size_t len) {
-  buf_add(&g->trailer, text, len);
-  return g->trailer.oom ? -1 : 0;
+void tpl_cgen_add_trailer(tpl_cgen *g, const char *text, size_t len) {
+  oc_sb_add(&g->trailer, text, len);
 }
 
-static size_t count_lines(const buf *b) {
+static size_t count_lines(const oc_sb *b) {
   size_t n = 0;
   for (size_t i = 0; i < b->len; i++)
     n += b->p[i] == '\n';
   return n;
 }
 
-int tpl_cgen_finish(tpl_cgen *g, char **out, size_t *out_len) {
-  buf o = {0};
-  buf_adds(&o, "/* Generated by themec: do not edit. Each function below "
-               "sequences the\n * run-time calls (tpl_rt.h) that the "
-               "interpreter makes for the same\n * template; #line directives "
-               "point at the template lines. */\n");
-  buf_add(&o, g->head.p ? g->head.p : "", g->head.len);
+char *tpl_cgen_finish(tpl_cgen *g, size_t *len) {
+  oc_sb o;
+  oc_sb_init(&o, NULL, 65536);
+  oc_sb_adds(&o,
+             "/* Generated by themec: do not edit. Each function below "
+             "sequences the\n * run-time calls (tpl_rt.h) that the "
+             "interpreter makes for the same\n * template; #line directives "
+             "point at the template lines. */\n");
+  oc_sb_add(&o, g->head.p, g->head.len);
   if (g->need_callable_helper)
-    buf_adds(&o, "\n/* Looks up a filter, function or test by name once per "
-                 "call of the\n * function using it; fails cleanly when the "
-                 "run-time library lacks it. */\n"
-                 "static const tpl_callable *tplc_need(tpl_rt *rt, const "
-                 "tpl_callable *c,\n"
-                 "                                     const char *what, const "
-                 "char *name,\n"
-                 "                                     const tpl_loc *loc) {\n"
-                 "  if (!c)\n"
-                 "    tpl_fail(rt, loc, \"unknown %s \\\"%s\\\"\", what, "
-                 "name);\n"
-                 "  return c;\n"
-                 "}\n");
-  buf_adds(&o, "\n");
-  buf_add(&o, g->consts.p ? g->consts.p : "", g->consts.len);
-  buf_adds(&o, "\n");
-  buf_add(&o, g->protos.p ? g->protos.p : "", g->protos.len);
-  buf_add(&o, g->fns.p ? g->fns.p : "", g->fns.len);
+    oc_sb_adds(&o,
+               "\n/* Looks up a filter, function or test by name once per "
+               "call of the\n * function using it; fails cleanly when the "
+               "run-time library lacks it. */\n"
+               "static const tpl_callable *tplc_need(tpl_rt *rt, const "
+               "tpl_callable *c,\n"
+               "                                     const char *what, const "
+               "char *name,\n"
+               "                                     const tpl_loc *loc) {\n"
+               "  if (!c)\n"
+               "    tpl_fail(rt, loc, \"unknown %s \\\"%s\\\"\", what, "
+               "name);\n"
+               "  return c;\n"
+               "}\n");
+  oc_sb_adds(&o, "\n");
+  oc_sb_add(&o, g->consts.p, g->consts.len);
+  oc_sb_adds(&o, "\n");
+  oc_sb_add(&o, g->protos.p, g->protos.len);
+  oc_sb_add(&o, g->fns.p, g->fns.len);
   /* Back to this file's own lines for the tables. */
   size_t line = count_lines(&o) + 1;
-  buf_printf(&o, "#line %zu ", line + 1);
-  buf_cstr(&o, g->out_name, strlen(g->out_name), 0);
-  buf_adds(&o, "\n");
-  buf_add(&o, g->tables.p ? g->tables.p : "", g->tables.len);
-  buf_add(&o, g->trailer.p ? g->trailer.p : "", g->trailer.len);
-  if (o.oom || g->oom || g->head.oom || g->consts.oom || g->protos.oom ||
-      g->fns.oom || g->tables.oom || g->trailer.oom) {
-    buf_free(&o);
-    return -1;
-  }
-  *out = o.p;
-  *out_len = o.len;
-  return 0;
+  oc_sb_printf(&o, "#line %zu ", line + 1);
+  add_c_string(&o, g->out_name, strlen(g->out_name), 0);
+  oc_sb_adds(&o, "\n");
+  oc_sb_add(&o, g->tables.p, g->tables.len);
+  oc_sb_add(&o, g->trailer.p, g->trailer.len);
+  *len = o.len;
+  return oc_sb_take(&o);
 }
 
 char *tpl_cgen_header(const char *prefix, const char *source_desc) {
-  buf o = {0};
+  oc_sb o;
+  oc_sb_init(&o, NULL, 512);
   char guard[256];
   size_t j = 0;
   for (const char *p = prefix; *p && j + 3 < sizeof guard; p++)
     guard[j++] = (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p;
   guard[j] = 0;
-  buf_adds(&o, "/* Generated by themec from ");
-  buf_comment(&o, source_desc ? source_desc : "templates");
-  buf_printf(&o,
-             ": do not edit. The compiled templates,\n"
-             " * for tpl_env_add_compiled. */\n"
-             "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n"
-             "#include \"tpl_rt.h\"\n\n"
-             "extern const tpl_template *const %s_templates[];\n"
-             "extern const size_t %s_ntemplates;\n\n#endif\n",
-             guard, guard, prefix, prefix);
-  if (o.oom) {
-    buf_free(&o);
-    return NULL;
-  }
-  return o.p;
+  oc_sb_adds(&o, "/* Generated by themec from ");
+  add_c_comment(&o, source_desc ? source_desc : "templates");
+  oc_sb_printf(&o,
+               ": do not edit. The compiled templates,\n"
+               " * for tpl_env_add_compiled. */\n"
+               "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n"
+               "#include \"tpl_rt.h\"\n\n"
+               "extern const tpl_template *const %s_templates[];\n"
+               "extern const size_t %s_ntemplates;\n\n#endif\n",
+               guard, guard, prefix, prefix);
+  return oc_sb_take(&o);
 }

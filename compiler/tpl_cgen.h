@@ -1,7 +1,6 @@
 /* The C back end: turns checked template ASTs into one C file whose static
  * functions call the run-time library (tpl_rt.h) exactly as the interpreter
- * does, plus a registry that tpl_env_add_compiled takes. Also declares the
- * table that `themec compile-cases` writes for the case runner.
+ * does, plus a registry that tpl_env_add_compiled takes.
  *
  * Ownership: a tpl_cgen copies every string it keeps; the ASTs given to it
  * must stay alive until tpl_cgen_finish returns. */
@@ -12,18 +11,6 @@
 #include <stddef.h>
 
 #include "tpl_ast.h"
-
-/* One case of the template suite compiled by `themec compile-cases`: path is
- * the .test file relative to the cases folder. */
-typedef struct tpl_compiled_case {
-  const char *path;
-  const tpl_template *const *templates;
-  size_t ntemplates;
-} tpl_compiled_case;
-
-/* Defined by the file `themec compile-cases` writes. */
-extern const tpl_compiled_case tpl_compiled_cases[];
-extern const size_t tpl_ncompiled_cases;
 
 typedef struct tpl_cgen tpl_cgen;
 
@@ -40,17 +27,17 @@ void tpl_cgen_free(tpl_cgen *g);
  * unless is_static. broken (may be NULL): when broken[i] is set, templates[i]
  * did not parse and becomes a stub that keeps its name and source (for
  * source()) and fails with that diagnostic when displayed; only its name,
- * source and autoescape are read. Returns 0, or -1 when out of memory. */
-int tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
-                          const tpl_ast_template *const *templates,
-                          const char *const *paths,
-                          const tpl_diag *const *broken, bool is_static);
+ * source and autoescape are read. */
+void tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,
+                           const tpl_ast_template *const *templates,
+                           const char *const *paths,
+                           const tpl_diag *const *broken, bool is_static);
 
-/* Appends text after the registries (themec's case table). */
-int tpl_cgen_add_trailer(tpl_cgen *g, const char *text, size_t len);
+/* Appends text after the registries (the case compiler's table). */
+void tpl_cgen_add_trailer(tpl_cgen *g, const char *text, size_t len);
 
-/* The whole C file (malloc'd, NUL-terminated). Returns 0 or -1. */
-int tpl_cgen_finish(tpl_cgen *g, char **out, size_t *out_len);
+/* The whole C file (malloc'd, NUL-terminated; its length in *len). */
+char *tpl_cgen_finish(tpl_cgen *g, size_t *len);
 
 /* The header declaring registry `prefix` (malloc'd). */
 char *tpl_cgen_header(const char *prefix, const char *source_desc);

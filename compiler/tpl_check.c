@@ -11,17 +11,17 @@
 
 /* ---- small arena vectors ------------------------------------------ */
 
-#define VEC(T)                                                               \
-  struct {                                                                   \
-    T *v;                                                                    \
-    size_t n, cap;                                                           \
+#define VEC(T)                                                                 \
+  struct {                                                                     \
+    T *v;                                                                      \
+    size_t n, cap;                                                             \
   }
 
-#define VPUSH(A, vec, x)                                                     \
-  do {                                                                       \
-    if ((vec).n == (vec).cap)                                                \
-      (vec).v = tpl_grow((A), (vec).v, (vec).n, &(vec).cap, sizeof *(vec).v); \
-    (vec).v[(vec).n++] = (x);                                                \
+#define VPUSH(A, vec, x)                                                       \
+  do {                                                                         \
+    (vec).v = oc_arena_grow_array((A), (vec).v, (vec).n, &(vec).cap,           \
+                                  (vec).n + 1, sizeof *(vec).v);               \
+    (vec).v[(vec).n++] = (x);                                                  \
   } while (0)
 
 /* ---- state --------------------------------------------------------- */
@@ -58,8 +58,8 @@ typedef struct chk {
   int esc;   /* the autoescape strategy in effect */
   chk_loops loops;
   bool saw_raw; /* a |raw to drop at the end */
-  int edepth; /* expression nesting, bounded so deep trees cannot overflow
-                 the C stack of the checker or of the back ends */
+  int edepth;   /* expression nesting, bounded so deep trees cannot overflow
+                   the C stack of the checker or of the back ends */
   bool too_deep;
 } chk;
 
@@ -68,10 +68,9 @@ static tpl_node *stmt(chk *C, tpl_node *n);
 
 /* Errors point where the node's own errors do (the name, the operator);
  * ERR_START where the expression starts. */
-#define ERR(C, n, ...)                                                       \
+#define ERR(C, n, ...)                                                         \
   tpl_perr((C)->P, (n)->loc.line, (n)->loc.col, __VA_ARGS__)
-#define ERR_START(C, n, ...)                                                 \
-  tpl_perr((C)->P, (n)->line, (n)->col, __VA_ARGS__)
+#define ERR_START(C, n, ...) tpl_perr((C)->P, (n)->line, (n)->col, __VA_ARGS__)
 
 /* Run-time errors about a template name (not found, nesting depth) point
  * at the name expression's start. */
@@ -212,8 +211,8 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
       ERR(C, n, "too many arguments for %s \"%s\"", what, fname);
   } else {
     size_t cap = np > n->nkids ? np : n->nkids;
-    tpl_node **slots = oc_arena_calloc(C->P->arena, cap ? cap : 1,
-                                        sizeof *slots);
+    tpl_node **slots =
+        oc_arena_calloc(C->P->arena, cap ? cap : 1, sizeof *slots);
     size_t count = 0;
     bool named = false;
     for (size_t i = 0; i < n->nkids; i++) {
@@ -221,9 +220,9 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
       if (!nm->len) {
         if (named) {
           ERR_START(C, n->kids[i],
-              "positional arguments cannot be used after named arguments "
-              "for %s \"%s\"",
-              what, fname);
+                    "positional arguments cannot be used after named arguments "
+                    "for %s \"%s\"",
+                    what, fname);
           continue;
         }
         if (i >= np && !variadic && cb->params) {
@@ -248,12 +247,13 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
       }
       if (idx == np) {
         ERR_START(C, n->kids[i], "unknown argument \"%s\" for %s \"%s\"", nm->s,
-            what, fname);
+                  what, fname);
         continue;
       }
       if (slots[idx]) {
-        ERR_START(C, n->kids[i], "argument \"%s\" is defined twice for %s \"%s\"",
-            nm->s, what, fname);
+        ERR_START(C, n->kids[i],
+                  "argument \"%s\" is defined twice for %s \"%s\"", nm->s, what,
+                  fname);
         continue;
       }
       slots[idx] = n->kids[i];
@@ -303,7 +303,8 @@ static tpl_node *mk_macro_call(chk *C, const tpl_node *at, const tpl_name *name,
       if (args_from->names[i].len) {
         m->names[nnamed++] = args_from->names[i];
       } else if (nnamed) {
-        ERR_START(C, args_from->kids[i],
+        ERR_START(
+            C, args_from->kids[i],
             "positional arguments cannot be used after named arguments for "
             "macro \"%s\"",
             name->s);
@@ -498,10 +499,9 @@ static tpl_node *autoescape(chk *C, tpl_node *e) {
 /* ---- expressions ---------------------------------------------------- */
 
 static bool strategy_of(const tpl_node *e, int *out) {
-  static const char *const names[] = {"html", "js", "css", "url",
-                                      "html_attr"};
-  static const int vals[] = {TPL_ESC_HTML, TPL_ESC_JS, TPL_ESC_CSS,
-                             TPL_ESC_URL, TPL_ESC_HTML_ATTR};
+  static const char *const names[] = {"html", "js", "css", "url", "html_attr"};
+  static const int vals[] = {TPL_ESC_HTML, TPL_ESC_JS, TPL_ESC_CSS, TPL_ESC_URL,
+                             TPL_ESC_HTML_ATTR};
   if (!e) {
     *out = TPL_ESC_HTML;
     return true;
@@ -690,9 +690,8 @@ static tpl_node *getattr(chk *C, tpl_node *n) {
                              (long long)n->b->value.u.i);
       mname = tpl_mkname(C->P->arena, buf, l < sizeof buf ? l : 0);
     }
-    const chk_sym *sym = n->index != TPL_ATTR_ARRAY
-                             ? find_sym(C, &n->a->name, true)
-                             : NULL;
+    const chk_sym *sym =
+        n->index != TPL_ATTR_ARRAY ? find_sym(C, &n->a->name, true) : NULL;
     if (sym)
       return mk_macro_call(C, n, &mname, sym->slot, n);
     if (tpl_name_is(&n->a->name, "_self"))
@@ -813,8 +812,8 @@ typedef struct chk_saved {
 } chk_saved;
 
 static chk_saved enter(chk *C) {
-  chk_saved s = {C->tpl, C->local, C->block, C->in_macro,
-                 C->depth, C->esc, C->loops};
+  chk_saved s = {C->tpl,   C->local, C->block, C->in_macro,
+                 C->depth, C->esc,   C->loops};
   memset(&C->loops, 0, sizeof C->loops);
   C->depth = 0;
   return s;
@@ -903,8 +902,8 @@ static tpl_node *use_stmt(chk *C, tpl_node *n) {
   tpl_use u;
   u.name = n->a->value.u.s;
   u.nrenames = n->nnames / 2;
-  tpl_use_rename *r = oc_arena_calloc(C->P->arena, u.nrenames ? u.nrenames : 1,
-                                       sizeof *r);
+  tpl_use_rename *r =
+      oc_arena_calloc(C->P->arena, u.nrenames ? u.nrenames : 1, sizeof *r);
   for (size_t i = 0; i < u.nrenames; i++) {
     r[i].from = n->names[2 * i];
     r[i].to = n->names[2 * i + 1];

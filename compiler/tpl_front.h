@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "oc_alloc.h"
 #include "tpl_ast.h"
 
 /* ---- raw tokens (Twig's token types, before keyword resolution) ---- */
@@ -25,8 +26,8 @@ enum tpl_rtok {
   TPL_T_OP,     /* op: enum tpl_rop */
   TPL_T_PUNCT,  /* op: the character */
   TPL_T_ARROW,  /* => */
-  TPL_T_DQ_OPEN,  /* a double-quoted string with #{...} starts */
-  TPL_T_DQ_CLOSE, /* ...and ends */
+  TPL_T_DQ_OPEN,      /* a double-quoted string with #{...} starts */
+  TPL_T_DQ_CLOSE,     /* ...and ends */
   TPL_T_INTERP_START, /* #{ */
   TPL_T_INTERP_END    /* } closing #{ */
 };
@@ -69,13 +70,13 @@ enum tpl_rop {
 
 typedef struct tpl_tok {
   uint8_t type;
-  uint8_t op;        /* TPL_T_OP: tpl_rop; TPL_T_PUNCT: the character */
+  uint8_t op; /* TPL_T_OP: tpl_rop; TPL_T_PUNCT: the character */
   uint32_t line, col;
   uint32_t off, len; /* span in the (normalised) source */
   const char *s;     /* NAME, STRING: the value (arena, NUL-ended); TEXT:
                         the text in the source (not NUL-ended) */
   size_t slen;
-  tpl_value num;     /* NUMBER */
+  tpl_value num; /* NUMBER */
 } tpl_tok;
 
 /* Arena-backed growable array of nodes used while parsing. */
@@ -116,9 +117,9 @@ typedef struct tpl_pctx {
 
   /* token layer (yylex) state */
   size_t pos;
-  int prev_kind;      /* bison kind of the previous token */
-  int tag;            /* bison kind of the current tag, 0 outside tags */
-  char *brackets;     /* open brackets seen by the token layer */
+  int prev_kind;  /* bison kind of the previous token */
+  int tag;        /* bison kind of the current tag, 0 outside tags */
+  char *brackets; /* open brackets seen by the token layer */
   size_t nbrackets, bcap;
   const tpl_tok *cur; /* the token last returned */
   bool lex_failed;
@@ -139,9 +140,9 @@ enum {
 
 /* Internal flag bits, in node->flags of parser-made nodes. */
 enum {
-  TPL_F__DEF = 32,  /* BLOCK_REF: a holds the definition's body */
-  TPL_F__FROM = 64, /* IMPORT: `from` form; kids are NAME nodes (name =
-                       macro, name2 = alias) */
+  TPL_F__DEF = 32,   /* BLOCK_REF: a holds the definition's body */
+  TPL_F__FROM = 64,  /* IMPORT: `from` form; kids are NAME nodes (name =
+                        macro, name2 = alias) */
   TPL_F__SHORT = 128 /* BLOCK_REF: `{% block n expr %}` */
 };
 
@@ -164,9 +165,5 @@ bool tpl_lex(tpl_pctx *P);
 int tpl_parse_tokens(tpl_pctx *P);
 /* The checker (tpl_check.c): turns P->root into a template. */
 tpl_ast_template *tpl_check(tpl_pctx *P);
-
-/* Doubles an arena array of n elements of size elem (capacity *cap),
- * copying the old ones; for the front end's growing lists. */
-void *tpl_grow(oc_arena *a, void *old, size_t n, size_t *cap, size_t elem);
 
 #endif

@@ -51,16 +51,7 @@ static void lx_pos(lx *L, size_t off, uint32_t *line, uint32_t *col) {
 
 static tpl_tok *lx_push(lx *L, int type, size_t off, size_t len) {
   tpl_pctx *P = L->P;
-  if (P->ntoks == P->tcap) {
-    size_t cap = P->tcap ? P->tcap * 2 : 256;
-    if (cap > SIZE_MAX / sizeof(tpl_tok))
-      abort();
-    tpl_tok *v = realloc(P->toks, cap * sizeof(tpl_tok));
-    if (!v)
-      abort();
-    P->toks = v;
-    P->tcap = cap;
-  }
+  OC_GROW(P->toks, P->tcap, P->ntoks + 1);
   tpl_tok *t = &P->toks[P->ntoks++];
   memset(t, 0, sizeof *t);
   t->type = (uint8_t)type;
@@ -91,14 +82,7 @@ static void lx_push_state(lx *L, int st) {
 static int lx_state(const lx *L) { return L->nst ? L->st[L->nst - 1] : ST_DATA; }
 
 static void lx_push_bracket(lx *L, char c, size_t off) {
-  if (L->nbr == L->brcap) {
-    size_t cap = L->brcap ? L->brcap * 2 : 16;
-    lx_bracket *v = realloc(L->br, cap * sizeof *v);
-    if (!v)
-      abort();
-    L->br = v;
-    L->brcap = cap;
-  }
+  OC_GROW(L->br, L->brcap, L->nbr + 1);
   lx_bracket *b = &L->br[L->nbr++];
   b->c = c;
   lx_pos(L, off, &b->line, &b->col);

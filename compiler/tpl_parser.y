@@ -113,14 +113,7 @@ static tpl_node *mk_name_or_const(tpl_pctx *P, const tpl_tok *t,
 }
 
 static void open_tag(tpl_pctx *P, const char *tag, TPL_YYLTYPE loc) {
-  if (P->nopen == P->ocap) {
-    size_t c = P->ocap ? P->ocap * 2 : 16;
-    tpl_open_tag *v = realloc(P->open, c * sizeof *v);
-    if (!v)
-      abort();
-    P->open = v;
-    P->ocap = c;
-  }
+  OC_GROW(P->open, P->ocap, P->nopen + 1);
   tpl_open_tag *o = &P->open[P->nopen++];
   o->tag = tag;
   o->line = (uint32_t)loc.first_line;
@@ -1085,14 +1078,7 @@ static bool known_test(const char *s, size_t n) {
 }
 
 static void bracket_push(tpl_pctx *P, char c) {
-  if (P->nbrackets == P->bcap) {
-    size_t cap = P->bcap ? P->bcap * 2 : 16;
-    char *v = realloc(P->brackets, cap);
-    if (!v)
-      abort();
-    P->brackets = v;
-    P->bcap = cap;
-  }
+  OC_GROW(P->brackets, P->bcap, P->nbrackets + 1);
   P->brackets[P->nbrackets++] = c;
 }
 

@@ -362,7 +362,8 @@ static bool app_attr(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
   return false;
 }
 
-static const tpl_obj_class app_class = {"app", app_attr, NULL, NULL, app_call};
+static const tpl_obj_class app_class = {
+    .name = "app", .get_attr = app_attr, .call = app_call};
 
 /* ---- environment ---------------------------------------------------- */
 

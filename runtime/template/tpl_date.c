@@ -451,11 +451,11 @@ static const tpl_tz *tpl_tz_find(tpl_rt *rt, const char *s, size_t len) {
   if (!f)
     return NULL;
   /* zoneinfo files are small; read one whole */
-  unsigned char *buf = malloc(1 << 16);
-  size_t n = buf ? fread(buf, 1, 1 << 16, f) : 0;
+  unsigned char *buf = oc_malloc(1 << 16);
+  size_t n = fread(buf, 1, 1 << 16, f);
   fclose(f);
   tpl_tz *tz = oc_arena_calloc(rt->arena, 1, sizeof *tz);
-  bool ok = buf && tpl_tzif_parse(rt->arena, buf, n, tz);
+  bool ok = tpl_tzif_parse(rt->arena, buf, n, tz);
   free(buf);
   if (!ok)
     return NULL;
@@ -506,8 +506,17 @@ static bool tpl_date_attr(tpl_rt *rt, tpl_obj *self, const char *name,
   return false;
 }
 
-const tpl_obj_class tpl_date_class = {"DateTime", tpl_date_attr, NULL, NULL,
-                                      NULL};
+/* Dates order by their instant, whatever their zones. */
+static int tpl_date_compare(tpl_rt *rt, const tpl_obj *a, const tpl_obj *b) {
+  (void)rt;
+  const tpl_date *x = a->data, *y = b->data;
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->usec < y->usec ? -1 : x->usec > y->usec;
+}
+
+const tpl_obj_class tpl_date_class = {
+    .name = "DateTime", .get_attr = tpl_date_attr, .compare = tpl_date_compare};
 
 static tpl_value tpl_date_new(tpl_rt *rt, int64_t ts, int32_t usec,
                               const tpl_tz *tz) {

@@ -5,12 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "oc_alloc.h"
 #include "tpl_rt.h"
-
-static _Noreturn void tpl_engine_oom(void) {
-  fputs("octavo: out of memory\n", stderr);
-  abort();
-}
 
 /* ==== scopes ========================================================== */
 
@@ -29,8 +25,8 @@ typedef struct tpl_slot {
 
 struct tpl_ctx {
   tpl_ctx *parent;
-  tpl_slot *slots;  /* in insertion order */
-  uint32_t *index;  /* slot number + 1, open addressing; NULL while small */
+  tpl_slot *slots; /* in insertion order */
+  uint32_t *index; /* slot number + 1, open addressing; NULL while small */
   uint32_t n, cap, mask;
   bool transparent;
 };
@@ -84,7 +80,7 @@ static uint32_t tpl_ctx_append(oc_arena *a, tpl_ctx *c, const char *s,
                                uint32_t len, uint32_t hash, tpl_value v) {
   if (c->n == c->cap) {
     if (c->cap > UINT32_MAX / 4)
-      tpl_engine_oom();
+      oc_oom();
     uint32_t cap = c->cap ? c->cap * 2 : 4;
     tpl_slot *ns = oc_arena_alloc(a, (size_t)cap * sizeof *ns);
     if (c->n)
@@ -188,11 +184,12 @@ static void tpl_ctx_put_key(tpl_rt *rt, tpl_ctx *ctx, tpl_value key,
     int n = snprintf(buf, sizeof buf, "%lld", (long long)tpl_to_int(key));
     key = tpl_str_copy(rt->arena, buf, (size_t)n);
   }
-  tpl_ctx_put(rt->arena, ctx, key.u.s, key.len, tpl_hash_bytes(key.u.s, key.len),
-              v);
+  tpl_ctx_put(rt->arena, ctx, key.u.s, key.len,
+              tpl_hash_bytes(key.u.s, key.len), v);
 }
 
-void tpl_ctx_merge(tpl_rt *rt, tpl_ctx *ctx, tpl_value map, const tpl_loc *loc) {
+void tpl_ctx_merge(tpl_rt *rt, tpl_ctx *ctx, tpl_value map,
+                   const tpl_loc *loc) {
   if (map.type == TPL_OBJ && map.u.obj->cls->to_array)
     map = map.u.obj->cls->to_array(rt, map.u.obj);
   switch (map.type) {
@@ -230,7 +227,8 @@ tpl_value tpl_ctx_to_map(tpl_rt *rt, const tpl_ctx *ctx) {
    * later, and the globals (merged in when a template is displayed) last. */
   size_t n = 0;
   bool globals = false;
-  for (const tpl_ctx *c = ctx; c && !(globals = c == rt->globals); c = c->parent)
+  for (const tpl_ctx *c = ctx; c && !(globals = c == rt->globals);
+       c = c->parent)
     n++;
   const tpl_ctx **stack = oc_arena_calloc(rt->arena, n + 1, sizeof *stack);
   size_t k = 0;
@@ -268,9 +266,7 @@ struct tpl_env {
 };
 
 tpl_env *tpl_env_new(void) {
-  tpl_env *env = calloc(1, sizeof *env);
-  if (!env)
-    tpl_engine_oom();
+  tpl_env *env = oc_calloc(1, sizeof *env);
   env->arena = oc_arena_new();
   env->globals = tpl_ctx_alloc(env->arena, NULL, false);
   env->autoescape = -1;
@@ -303,18 +299,10 @@ oc_arena *tpl_env_arena(tpl_env *env) { return env->arena; }
 
 void tpl_env_add_source_with_text(tpl_env *env, tpl_source src,
                                   tpl_source_text_fn text) {
-  if (env->nsources == env->csources) {
-    size_t cap = env->csources ? env->csources * 2 : 4;
-    tpl_source *s = realloc(env->sources, cap * sizeof *s);
-    if (!s)
-      tpl_engine_oom();
-    env->sources = s;
-    tpl_source_text_fn *t = realloc(env->texts, cap * sizeof *t);
-    if (!t)
-      tpl_engine_oom();
-    env->texts = t;
-    env->csources = cap;
-  }
+  /* Two arrays of one capacity: grow the texts with a copy of it. */
+  size_t ctexts = env->csources;
+  OC_GROW(env->texts, ctexts, env->nsources + 1);
+  OC_GROW(env->sources, env->csources, env->nsources + 1);
   env->texts[env->nsources] = text;
   env->sources[env->nsources++] = src;
 }
@@ -355,7 +343,7 @@ void tpl_env_add_compiled(tpl_env *env, const tpl_template *const *templates,
   size_t size = 8;
   while (size < n * 2) {
     if (size > SIZE_MAX / 4)
-      tpl_engine_oom();
+      oc_oom();
     size *= 2;
   }
   r->templates = templates;
@@ -412,8 +400,8 @@ bool tpl_env_get_strict(const tpl_env *env) { return env->strict; }
 int tpl_env_find(tpl_env *env, const char *name, size_t len,
                  const tpl_template **out, tpl_diag *diag) {
   for (size_t i = 0; i < env->nsources; i++) {
-    int r = env->sources[i].find(env->sources[i].data, env, name, len, out,
-                                 diag);
+    int r =
+        env->sources[i].find(env->sources[i].data, env, name, len, out, diag);
     if (r != 0)
       return r;
   }
@@ -505,10 +493,7 @@ void tpl_out_grow(tpl_rt *rt, size_t need) {
       tpl_render_over_limit(rt);
     cap = limit;
   }
-  char *p = realloc(rt->out, cap);
-  if (!p)
-    tpl_fail(rt, NULL, "out of memory");
-  rt->out = p;
+  rt->out = oc_realloc(rt->out, cap);
   rt->out_cap = cap;
 }
 
@@ -563,12 +548,9 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->globals = env->globals;
   /* Half the cap for values, half for the output (which may double). */
   if (env->memory_limit)
-    oc_arena_set_limit(arena, env->memory_limit / 2, tpl_render_over_limit,
-                        rt);
+    oc_arena_set_limit(arena, env->memory_limit / 2, tpl_render_over_limit, rt);
   rt->out_cap = env->out_hint > 16384 ? env->out_hint : 16384;
-  rt->out = malloc(rt->out_cap);
-  if (!rt->out)
-    tpl_engine_oom();
+  rt->out = oc_malloc(rt->out_cap);
   int rc;
   if (setjmp(*jb) == 0) {
     tpl_ctx *top = tpl_ctx_new(rt, rt->globals, false);
@@ -664,9 +646,8 @@ static bool tpl_loop_attr(tpl_rt *rt, tpl_obj *self, const char *name,
 }
 
 static tpl_value tpl_loop_array(tpl_rt *rt, tpl_obj *self) {
-  static const char *const keys[] = {"parent",    "index0",   "index",
-                                     "first",     "revindex0", "revindex",
-                                     "length",    "last"};
+  static const char *const keys[] = {"parent",    "index0",   "index",  "first",
+                                     "revindex0", "revindex", "length", "last"};
   tpl_map *m = tpl_map_new(rt->arena, 8);
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
     tpl_value v;
@@ -676,8 +657,8 @@ static tpl_value tpl_loop_array(tpl_rt *rt, tpl_obj *self) {
   return tpl_map_value(m);
 }
 
-static const tpl_obj_class tpl_loop_class = {"loop", tpl_loop_attr,
-                                             tpl_loop_array, NULL, NULL};
+static const tpl_obj_class tpl_loop_class = {
+    .name = "loop", .get_attr = tpl_loop_attr, .to_array = tpl_loop_array};
 
 void tpl_for_begin(tpl_rt *rt, tpl_iter *it, tpl_ctx *ctx, tpl_value seq,
                    const tpl_name *key, const tpl_name *val, bool filtered) {
@@ -757,7 +738,7 @@ static bool tpl_has_walk(tpl_rt *rt, tpl_value seq, tpl_value fn, bool want,
                          const tpl_loc *l) {
   if (seq.type == TPL_OBJ && seq.u.obj->cls->to_array)
     seq = seq.u.obj->cls->to_array(rt, seq.u.obj);
-  size_t n = seq.type == TPL_LIST ? seq.u.list->len
+  size_t n = seq.type == TPL_LIST  ? seq.u.list->len
              : seq.type == TPL_MAP ? seq.u.map->len
                                    : 0;
   for (size_t i = 0; i < n; i++) {
@@ -821,9 +802,7 @@ static tpl_tinfo *tpl_tinfo_lookup(tpl_env *env, const tpl_template *t) {
 static void tpl_tinfo_insert(tpl_env *env, tpl_tinfo *ti) {
   if ((env->tinfo_n + 1) * 2 > env->tinfo_cap) {
     size_t cap = env->tinfo_cap ? env->tinfo_cap * 2 : 32;
-    tpl_tinfo **tab = calloc(cap, sizeof *tab);
-    if (!tab)
-      tpl_engine_oom();
+    tpl_tinfo **tab = oc_calloc(cap, sizeof *tab);
     for (size_t k = 0; k < env->tinfo_cap; k++) {
       tpl_tinfo *o = env->tinfo[k];
       if (!o)
@@ -1076,7 +1055,8 @@ void tpl_display_parent_block(tpl_rt *rt, const tpl_block_def *def,
   /* Twig's displayParentBlock: the blocks the owner `use`s first, then
    * the templates above the owner in the chain. */
   const tpl_tinfo *oi = tpl_tinfo_get(rt, def->owner, NULL);
-  const tpl_block_def *next = tpl_defs_find(oi->traits, oi->ntraits, &def->name);
+  const tpl_block_def *next =
+      tpl_defs_find(oi->traits, oi->ntraits, &def->name);
   if (!next) {
     size_t i = 0;
     while (i < blocks->nchain && blocks->chain[i] != def->owner)
@@ -1126,7 +1106,8 @@ static const tpl_blocks *tpl_block_table(tpl_rt *rt, const tpl_blocks *blocks,
 }
 
 tpl_value tpl_block_function(tpl_rt *rt, tpl_ctx *ctx, const tpl_blocks *blocks,
-                             tpl_value name, tpl_value tpl, const tpl_loc *loc) {
+                             tpl_value name, tpl_value tpl,
+                             const tpl_loc *loc) {
   const tpl_blocks *table = tpl_block_table(rt, blocks, tpl, false, loc);
   tpl_value s = tpl_to_str(rt, name);
   tpl_name n = {s.u.s, s.len, tpl_hash_bytes(s.u.s, s.len)};
@@ -1177,9 +1158,9 @@ tpl_value tpl_include_function(tpl_rt *rt, tpl_ctx *ctx, tpl_value name,
   return tpl_capture_plain(rt, mark);
 }
 
-void tpl_embed(tpl_rt *rt, const tpl_template *self, size_t index,
-               tpl_ctx *ctx, tpl_value with_vars, bool only,
-               bool ignore_missing, const tpl_loc *loc) {
+void tpl_embed(tpl_rt *rt, const tpl_template *self, size_t index, tpl_ctx *ctx,
+               tpl_value with_vars, bool only, bool ignore_missing,
+               const tpl_loc *loc) {
   /* Twig's `ignore missing` only guards loading the embedded template
    * itself, which always exists; a missing parent fails in its body. */
   (void)ignore_missing;
@@ -1204,9 +1185,8 @@ void tpl_import(tpl_rt *rt, const tpl_template *self, int slot, tpl_value name,
   rt->imports = s;
 }
 
-static const tpl_template *tpl_import_target(tpl_rt *rt,
-                                             const tpl_template *self,
-                                             int slot) {
+static const tpl_template *
+tpl_import_target(tpl_rt *rt, const tpl_template *self, int slot) {
   if (slot < 0)
     return self;
   for (const tpl_import_slot *s = rt->imports; s; s = s->next)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oc_alloc.h"
 #include "tpl_interp.h"
 
 typedef enum ld_state {
@@ -98,9 +99,7 @@ static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
 static bool ld_read(tpl_loader *l, const char *dir, const char *name,
                     const char **text, size_t *len) {
   size_t dl = strlen(dir), nl = strlen(name);
-  char *path = malloc(dl + nl + 2);
-  if (!path)
-    return false;
+  char *path = oc_malloc(oc_size_add(dl, nl + 2));
   memcpy(path, dir, dl);
   path[dl] = '/';
   memcpy(path + dl + 1, name, nl + 1);
@@ -334,14 +333,8 @@ void tpl_loader_add_string(tpl_loader *l, const char *name, const char *text,
 }
 
 void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
-  if (l->ndirs == l->cdirs) {
-    size_t cap = l->cdirs ? l->cdirs * 2 : 4;
-    const char **d = oc_arena_calloc(l->arena, cap, sizeof *d);
-    if (l->ndirs)
-      memcpy(d, l->dirs, l->ndirs * sizeof *d);
-    l->dirs = d;
-    l->cdirs = cap;
-  }
+  l->dirs = oc_arena_grow_array(l->arena, l->dirs, l->ndirs, &l->cdirs,
+                                l->ndirs + 1, sizeof *l->dirs);
   /* Kept canonical, for the containment check of ld_read. A folder that
    * does not exist stays as given and finds nothing. */
   char *real = realpath(dir, NULL);
@@ -364,8 +357,8 @@ int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
     e->state = LD_BUSY;
   tpl_parse_opts o = ld_opts(l, e->name, true);
   size_t total = 0;
-  tpl_ast_template *ast = tpl_parse(l->arena, e->name, e->text, e->text_len,
-                                    &o, diags, max_diags, &total);
+  tpl_ast_template *ast = tpl_parse(l->arena, e->name, e->text, e->text_len, &o,
+                                    diags, max_diags, &total);
   if (fresh) {
     if (ast) {
       e->tpl = tpl_interp_build(l->arena, ast);

@@ -230,9 +230,8 @@ tpl_map *tpl_map_new(oc_arena *a, size_t cap_hint) {
   m->len = 0;
   m->cap = cap_hint;
   m->entries =
-      cap_hint
-          ? oc_arena_alloc(a, oc_size_mul(cap_hint, sizeof(tpl_map_entry)))
-          : NULL;
+      cap_hint ? oc_arena_alloc(a, oc_size_mul(cap_hint, sizeof(tpl_map_entry)))
+               : NULL;
   m->index = NULL;
   m->index_cap = 0;
   m->next_int_key = 0;
@@ -258,7 +257,7 @@ static void tpl_map_append(oc_arena *a, tpl_map *m, tpl_value key,
     if (ncap > UINT32_MAX - 1)
       ncap = UINT32_MAX - 1;
     m->entries = oc_arena_grow(a, m->entries, m->cap * sizeof(tpl_map_entry),
-                                oc_size_mul(ncap, sizeof(tpl_map_entry)));
+                               oc_size_mul(ncap, sizeof(tpl_map_entry)));
     m->cap = ncap;
   }
   tpl_map_entry *e = &m->entries[m->len++];
@@ -284,8 +283,7 @@ static void tpl_map_append(oc_arena *a, tpl_map *m, tpl_value key,
   }
 }
 
-void tpl_map_append_new(oc_arena *a, tpl_map *m, tpl_value key,
-                        tpl_value val) {
+void tpl_map_append_new(oc_arena *a, tpl_map *m, tpl_value key, tpl_value val) {
   tpl_map_append(a, m, key, val, tpl_key_hash(&key));
 }
 
@@ -347,11 +345,12 @@ bool tpl_map_get_name(const tpl_map *m, const char *s, size_t len,
   return true;
 }
 
-bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key,
-                       size_t *at, tpl_value *out) {
+bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key, size_t *at,
+                       tpl_value *out) {
   int64_t k;
   ptrdiff_t i;
-  if (key->len && ((key->s[0] >= '0' && key->s[0] <= '9') || key->s[0] == '-') &&
+  if (key->len &&
+      ((key->s[0] >= '0' && key->s[0] <= '9') || key->s[0] == '-') &&
       tpl_key_is_int(key->s, key->len, &k)) {
     tpl_value ik = tpl_int(k);
     i = tpl_map_find(m, &ik, tpl_hash_int(k));
@@ -632,11 +631,7 @@ static size_t tpl_scan_number(const char *s, size_t len, tpl_value *out,
   }
   char small[128];
   size_t n = i - start;
-  char *buf = n < sizeof small ? small : malloc(n + 1);
-  if (!buf) {
-    *out = tpl_float(0);
-    return i;
-  }
+  char *buf = n < sizeof small ? small : oc_malloc(n + 1);
   memcpy(buf, s + start, n);
   buf[n] = '\0';
   *out = tpl_float(strtod(buf, NULL));
@@ -868,10 +863,6 @@ static int tpl_cmp_strs(const char *a, size_t al, const char *b, size_t bl) {
   return tpl_bin_strcmp(a, al, b, bl);
 }
 
-static bool tpl_is_date(tpl_value v) {
-  return v.type == TPL_OBJ && v.u.obj->cls == &tpl_date_class;
-}
-
 static int tpl_cmp_arrays(tpl_rt *rt, const tpl_arr *x, const tpl_arr *y) {
   if (x->n != y->n)
     return x->n < y->n ? -1 : 1;
@@ -933,12 +924,10 @@ int tpl_compare(tpl_rt *rt, tpl_value a, tpl_value b) {
   if (ba)
     return -1;
 
-  if (tpl_is_date(a) && tpl_is_date(b)) {
-    const tpl_date *x = a.u.obj->data, *y = b.u.obj->data;
-    int r = tpl_cmp3_i(x->ts, y->ts);
-    return r ? r : tpl_cmp3_i(x->usec, y->usec);
-  }
   if (ta == TPL_OBJ && tb == TPL_OBJ) {
+    const tpl_obj_class *cls = a.u.obj->cls;
+    if (cls == b.u.obj->cls && cls->compare)
+      return cls->compare(rt, a.u.obj, b.u.obj);
     if (a.u.obj == b.u.obj ||
         (a.u.obj->cls == b.u.obj->cls && a.u.obj->data == b.u.obj->data))
       return 0;

@@ -91,8 +91,12 @@ typedef struct tpl_obj_class {
   tpl_value (*to_string)(tpl_rt *rt, struct tpl_obj *self);
   /* Optional: a method call with arguments, `obj.name(args)`; false when
    * the object has no such method (the call then reads the attribute). */
-  bool (*call)(tpl_rt *rt, struct tpl_obj *self, const char *name,
-               size_t len, int argc, const tpl_value *argv, tpl_value *out);
+  bool (*call)(tpl_rt *rt, struct tpl_obj *self, const char *name, size_t len,
+               int argc, const tpl_value *argv, tpl_value *out);
+  /* Optional: orders two objects of this class (<0, 0, >0) for the
+   * comparison operators, as PHP compares DateTimes. NULL: two objects are
+   * equal when they are the same one, else uncomparable. */
+  int (*compare)(tpl_rt *rt, const struct tpl_obj *a, const struct tpl_obj *b);
 } tpl_obj_class;
 
 typedef struct tpl_obj {
@@ -146,8 +150,8 @@ bool tpl_map_get_str(const tpl_map *m, const char *key, size_t len,
 /* Looks up a string key given as a tpl_name (hash precomputed); stores its
  * entry index in *at. Numeric names ("0") find int keys, as PHP does. */
 struct tpl_name;
-bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key,
-                       size_t *at, tpl_value *out);
+bool tpl_map_find_name(const tpl_map *m, const struct tpl_name *key, size_t *at,
+                       tpl_value *out);
 /* A map whose keys are 0..n-1 in order becomes a list, else stays a map. */
 tpl_value tpl_map_or_list(oc_arena *a, tpl_map *m);
 /* Any iterable (list, map, iterable object) as a map; lists get int keys. */

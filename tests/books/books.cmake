@@ -26,14 +26,15 @@ add_test(NAME books_interpreted_theme
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
     books_cli books_interpreted_theme)
+set_tests_properties(${book_tests} PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)
   add_test(NAME books_valgrind
            COMMAND sh ${BOOKS_DIR}/test_valgrind.sh $<TARGET_FILE:publish>
                    ${PROJECT_SOURCE_DIR})
-  list(APPEND book_tests books_valgrind)
+  set_tests_properties(books_valgrind PROPERTIES
+                       LABELS "books;valgrind" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
-set_tests_properties(${book_tests} PROPERTIES
-                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 # The EPUB editions (test_epub.py): EPUBCheck, the zip's structure,
 # reproducibility, links and manifest, identifiers, the sampler's golden
 # package. EPUBCheck's JVM makes it the slowest of the book tests.

@@ -1,6 +1,6 @@
 /* Runs the template case suite (tests/templates/cases) through the
- * interpreter and through the compiled copies themec made of the same cases
- * (compile-cases), comparing each output, or each first error line, with the
+ * interpreter and through the compiled copies compile_cases.c made of the
+ * same cases, comparing each output, or each first error line, with the
  * case's expectation. Ends with "N passed, N failed, N skipped". */
 #include <dirent.h>
 #include <stdio.h>
@@ -8,8 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compiled_cases.h"
+#include "oc_alloc.h"
 #include "tpl_case.h"
-#include "tpl_cgen.h"
 #include "tpl_interp.h"
 #include "tpl_rt.h"
 
@@ -27,24 +28,14 @@ static int collect(const char *dir, case_list *list) {
     if (e->d_name[0] == '.')
       continue;
     size_t n = strlen(dir) + strlen(e->d_name) + 2;
-    char *path = malloc(n);
-    if (!path)
-      break;
+    char *path = oc_malloc(n);
     snprintf(path, n, "%s/%s", dir, e->d_name);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
       collect(path, list);
       free(path);
     } else if (n > 6 && !strcmp(path + n - 6, ".test")) {
-      if (list->len == list->cap) {
-        list->cap = list->cap ? list->cap * 2 : 256;
-        char **bigger = realloc(list->paths, list->cap * sizeof *bigger);
-        if (!bigger) {
-          free(path);
-          break;
-        }
-        list->paths = bigger;
-      }
+      OC_GROW(list->paths, list->cap, list->len + 1);
       list->paths[list->len++] = path;
     } else {
       free(path);
@@ -110,8 +101,7 @@ static int read_config(oc_arena *a, const tpl_case *c, case_config *cfg,
 
 /* Renders index.twig through env; fills the output or the first error line. */
 static int run_env(tpl_env *env, const tpl_case *c, const case_config *cfg,
-                   char **out, size_t *out_len, char *errline,
-                   size_t errlen) {
+                   char **out, size_t *out_len, char *errline, size_t errlen) {
   tpl_env_set_strict(env, cfg->strict);
   if (cfg->has_seed)
     tpl_env_set_random_seed(env, cfg->seed);
@@ -147,8 +137,8 @@ static void check(tally *t, const char *mode, const tpl_case *c, int rc,
                   bool verbose) {
   bool ok;
   if (c->expect)
-    ok = rc == 0 && out_len == c->expect_len &&
-         !memcmp(out, c->expect, out_len);
+    ok =
+        rc == 0 && out_len == c->expect_len && !memcmp(out, c->expect, out_len);
   else
     ok = rc == 1 && !strcmp(errline, c->exception);
   if (ok) {
@@ -235,8 +225,8 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < c.ntemplates; k++)
           tpl_loader_add_string(loader, c.templates[k].name,
                                 c.templates[k].source, c.templates[k].len);
-        int rc = run_env(env, &c, &cfg, &out, &out_len, errline,
-                         sizeof errline);
+        int rc =
+            run_env(env, &c, &cfg, &out, &out_len, errline, sizeof errline);
         check(&t, "interpreted", &c, rc, out, out_len, errline, verbose);
         free(out);
         out = NULL;
@@ -256,8 +246,8 @@ int main(int argc, char **argv) {
         } else {
           tpl_env *env = tpl_env_new();
           tpl_env_add_compiled(env, cc->templates, cc->ntemplates);
-          int rc = run_env(env, &c, &cfg, &out, &out_len, errline,
-                           sizeof errline);
+          int rc =
+              run_env(env, &c, &cfg, &out, &out_len, errline, sizeof errline);
           check(&t, "compiled", &c, rc, out, out_len, errline, verbose);
           free(out);
           tpl_env_free(env);

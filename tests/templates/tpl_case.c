@@ -3,21 +3,12 @@
  * belongs to the file layout, not to the text. */
 #include "tpl_case.h"
 
-#include "tpl_interp.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-
-static char *dup_range(const char *s, size_t n) {
-  char *d = malloc(n + 1);
-  if (d) {
-    memcpy(d, s, n);
-    d[n] = '\0';
-  }
-  return d;
-}
+#include "oc_alloc.h"
+#include "tpl_interp.h"
 
 /* A header is a whole line "--NAME--" or "--TEMPLATE(name)--". */
 static bool header_at(const char *line, const char *end, const char **name,
@@ -44,7 +35,7 @@ int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: cannot read", path);
     return -1;
   }
-  c->path = dup_range(path, strlen(path));
+  c->path = oc_strdup(path);
   const char *sec_name = NULL, *sec_start = NULL;
   size_t sec_name_len = 0;
   const char *p = text, *end = text + len;
@@ -62,24 +53,20 @@ int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
           body_end--;
         if (body_end < sec_start)
           body_end = sec_start;
-        char *body = dup_range(sec_start, (size_t)(body_end - sec_start));
+        char *body = oc_strndup(sec_start, (size_t)(body_end - sec_start));
         size_t blen = (size_t)(body_end - sec_start);
-#define IS(lit) (sec_name_len == sizeof(lit) - 1 && !memcmp(sec_name, lit, sec_name_len))
+#define IS(lit)                                                                \
+  (sec_name_len == sizeof(lit) - 1 && !memcmp(sec_name, lit, sec_name_len))
         if (IS("TEST")) {
           c->test = body;
-        } else if (IS("TEMPLATE") || (sec_name_len > 10 && !memcmp(sec_name, "TEMPLATE(", 9))) {
-          tpl_case_template *t =
-              realloc(c->templates, (c->ntemplates + 1) * sizeof *t);
-          if (!t) {
-            free(body);
-            rc = -1;
-            break;
-          }
-          c->templates = t;
-          t += c->ntemplates++;
+        } else if (IS("TEMPLATE") ||
+                   (sec_name_len > 10 && !memcmp(sec_name, "TEMPLATE(", 9))) {
+          c->templates = oc_reallocarray(c->templates, c->ntemplates + 1,
+                                         sizeof *c->templates);
+          tpl_case_template *t = &c->templates[c->ntemplates++];
           t->name = IS("TEMPLATE")
-                        ? dup_range("index.twig", 10)
-                        : dup_range(sec_name + 9, sec_name_len - 10);
+                        ? oc_strndup("index.twig", 10)
+                        : oc_strndup(sec_name + 9, sec_name_len - 10);
           t->source = body;
           t->len = blen;
         } else if (IS("DATA")) {
@@ -120,7 +107,8 @@ int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen) {
     rc = -1;
   }
   if (rc == 0 && !c->expect == !c->exception) {
-    snprintf(err, errlen, "%s: needs exactly one of --EXPECT-- and --EXCEPTION--", path);
+    snprintf(err, errlen,
+             "%s: needs exactly one of --EXPECT-- and --EXCEPTION--", path);
     rc = -1;
   }
   if (rc != 0)

@@ -8,35 +8,33 @@
 #include "cgen_asts.h"
 #include "tpl_cgen.h"
 
-static int generate(const char *out_name, char **code, size_t *len) {
+static char *generate(const char *out_name, size_t *len) {
   oc_arena *a = oc_arena_new();
   tpl_ast_template *t[16];
   size_t n = cgen_fixture_asts(a, t, 16);
   const char *paths[16];
   for (size_t i = 0; i < n; i++)
     paths[i] = t[i]->name;
-  tpl_cgen *g = tpl_cgen_new(out_name, 0, NULL);
-  int rc = g ? tpl_cgen_add_registry(g, "cgen_fixture", n,
-                                     (const tpl_ast_template *const *)t, paths,
-                                     NULL, false)
-             : -1;
   /* The sources, through the real front end. */
   tpl_ast_template *src[64];
   size_t ns = cgen_parse_sources(a, src, 64);
   const char *spaths[64];
   for (size_t i = 0; i < ns; i++)
     spaths[i] = src[i]->name;
-  if (ns == 0)
-    rc = -1;
-  if (rc == 0)
-    rc = tpl_cgen_add_registry(g, "cgen_diff", ns,
-                               (const tpl_ast_template *const *)src, spaths,
-                               NULL, false);
-  if (rc == 0)
-    rc = tpl_cgen_finish(g, code, len);
-  tpl_cgen_free(g);
+  char *code = NULL;
+  if (ns) {
+    tpl_cgen *g = tpl_cgen_new(out_name, 0, NULL);
+    tpl_cgen_add_registry(g, "cgen_fixture", n,
+                          (const tpl_ast_template *const *)t, paths, NULL,
+                          false);
+    tpl_cgen_add_registry(g, "cgen_diff", ns,
+                          (const tpl_ast_template *const *)src, spaths, NULL,
+                          false);
+    code = tpl_cgen_finish(g, len);
+    tpl_cgen_free(g);
+  }
   oc_arena_free(a);
-  return rc;
+  return code;
 }
 
 int main(int argc, char **argv) {
@@ -46,9 +44,9 @@ int main(int argc, char **argv) {
   }
   const char *base = strrchr(argv[1], '/');
   base = base ? base + 1 : argv[1];
-  char *c1, *c2;
   size_t l1, l2;
-  if (generate(base, &c1, &l1) != 0 || generate(base, &c2, &l2) != 0) {
+  char *c1 = generate(base, &l1), *c2 = generate(base, &l2);
+  if (!c1 || !c2) {
     fprintf(stderr, "cgen_fixture_gen: generation failed\n");
     return 1;
   }

@@ -1,6 +1,7 @@
-/* The checks the unit tests of the book side share: the counters, CHECK
- * and CHECK_STR (strings compared whole, both shown on a mismatch). A test
- * program includes this once and prints `name: N passed, N failed`. */
+/* The checks every unit test shares: the counters, CHECK and CHECK_STR
+ * (strings compared whole, both shown on a mismatch; check_value.h makes it
+ * take template values instead). A test program includes this once and
+ * prints `name: N passed, N failed`. */
 #ifndef OCTAVO_TESTS_CHECK_H
 #define OCTAVO_TESTS_CHECK_H
 
@@ -29,6 +30,8 @@ static inline void check_str(const char *file, int line, const char *got,
   fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", file, line,
           got ? got : "(null)", want);
 }
+#ifndef CHECK_STR
 #define CHECK_STR(got, want) check_str(__FILE__, __LINE__, (got), (want))
+#endif
 
 #endif

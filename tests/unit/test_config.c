@@ -13,18 +13,7 @@
 #include <unistd.h>
 
 #include "book_config.h"
-
-static int passed, failed;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      passed++;                                                                \
-    } else {                                                                   \
-      failed++;                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
+#include "check_value.h"
 
 /* ---- diagnostics, printed as publish prints them ----------------------- */
 
@@ -98,22 +87,6 @@ static tpl_value get(tpl_value v, const char *path) {
   return v;
 }
 
-static void check_str(const char *file, int line, tpl_value v,
-                      const char *want) {
-  size_t n = strlen(want);
-  if (v.type == TPL_STR && v.len == n && memcmp(v.u.s, want, n) == 0) {
-    passed++;
-    return;
-  }
-  failed++;
-  if (v.type == TPL_STR)
-    fprintf(stderr, "%s:%d: got \"%.*s\", want \"%s\"\n", file, line,
-            (int)v.len, v.u.s, want);
-  else
-    fprintf(stderr, "%s:%d: got a value of type %d, want \"%s\"\n", file, line,
-            v.type, want);
-}
-#define CHECK_STR(v, want) check_str(__FILE__, __LINE__, (v), (want))
 #define CHECK_INT(v, want) CHECK((v).type == TPL_INT && (v).u.i == (want))
 #define CHECK_BOOL(v, want) CHECK((v).type == TPL_BOOL && (v).u.b == (want))
 #define CHECK_NULL(v) CHECK((v).type == TPL_NULL)

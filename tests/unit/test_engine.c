@@ -10,17 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+#include "oc_alloc.h"
 #include "tpl_interp.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* Renders and returns the output, or "ERR:file:line:col: message". */
 static char *render(tpl_env *env, const char *name, tpl_value data) {
@@ -31,7 +23,7 @@ static char *render(tpl_env *env, const char *name, tpl_value data) {
     CHECK(strlen(out) == len);
     return out;
   }
-  char *e = malloc(1024);
+  char *e = oc_malloc(1024);
   snprintf(e, 1024, "ERR:%s:%u:%u: %s", d.file, (unsigned)d.line,
            (unsigned)d.col, d.message);
   return e;
@@ -43,7 +35,9 @@ static char *render(tpl_env *env, const char *name, tpl_value data) {
     if (strcmp(got_, want) != 0) {                                             \
       fprintf(stderr, "%s:%d: render %s:\n  want [%s]\n  got  [%s]\n",         \
               __FILE__, __LINE__, name, want, got_);                           \
-      failures++;                                                              \
+      failed++;                                                                \
+    } else {                                                                   \
+      passed++;                                                                \
     }                                                                          \
     free(got_);                                                                \
   } while (0)
@@ -165,7 +159,8 @@ static tpl_value var(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
   return tpl_var(rt, ctx, self, n, &L1);
 }
 
-/* base.twig: <{% block title %}base{% endblock %}|{% block body %}B{% endblock %}> */
+/* base.twig: <{% block title %}base{% endblock %}|{% block body %}B{% endblock
+ * %}> */
 static void base_title(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                        const tpl_blocks *blocks) {
   (void)def, (void)ctx, (void)blocks;
@@ -189,7 +184,8 @@ static void base_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 static tpl_template T_base = {.name = "base.twig", .body = base_main};
 
 /* child.twig: {% extends "base.twig" %}{% set x = 'X' %}
- * {% block title %}child-{{ parent() }}-{{ x }}{% set x = 'changed' %}{% endblock %} */
+ * {% block title %}child-{{ parent() }}-{{ x }}{% set x = 'changed' %}{%
+ * endblock %} */
 static void child_title(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                         const tpl_blocks *blocks) {
   OUT(rt, "child-");
@@ -206,15 +202,16 @@ static void child_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_child = {.name = "child.twig", .body = child_main};
 
-/* grand.twig: {% extends "child.twig" %}{% block body %}G[{{ block('title') }}]{% endblock %} */
+/* grand.twig: {% extends "child.twig" %}{% block body %}G[{{ block('title')
+ * }}]{% endblock %} */
 static void grand_body(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                        const tpl_blocks *blocks) {
   (void)def;
   OUT(rt, "G[");
-  tpl_out_escaped(rt,
-                  tpl_block_function(rt, ctx, blocks, tpl_cstr("title"),
-                                     tpl_null(), &L1),
-                  TPL_ESC_HTML);
+  tpl_out_escaped(
+      rt,
+      tpl_block_function(rt, ctx, blocks, tpl_cstr("title"), tpl_null(), &L1),
+      TPL_ESC_HTML);
   OUT(rt, "]");
 }
 static tpl_block_def grand_blocks[1];
@@ -242,18 +239,19 @@ static void rec_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
                      const tpl_blocks *blocks) {
   (void)self, (void)blocks;
   OUT(rt, "x");
-  tpl_include(rt, ctx, tpl_cstr("rec.twig"), tpl_null(), false, false,
-              &L_rec);
+  tpl_include(rt, ctx, tpl_cstr("rec.twig"), tpl_null(), false, false, &L_rec);
 }
 static tpl_template T_rec = {.name = "rec.twig", .body = rec_main};
 
 /* loop.twig:
  * {% set t = 0 %}{% set v = 'keep' %}
- * {% for k, v in items %}{{ loop.index }}/{{ loop.length }}{{ loop.last }}:{{ k }}={{ v }},
+ * {% for k, v in items %}{{ loop.index }}/{{ loop.length }}{{ loop.last }}:{{ k
+ * }}={{ v }},
  *   {% set t = t + v %}{% set n = 1 %}{% endfor %}
  * {{ t }}{{ v }}{{ n is defined ? 'leak' : '' }}
  * {% for x in nothing %}{% else %}empty{% endfor %}
- * {% for x in items if x > 1 %}{{ loop.index }}{{ x }}{{ loop.last is null ? 'u' : 'd' }}{% endfor %} */
+ * {% for x in items if x > 1 %}{{ loop.index }}{{ x }}{{ loop.last is null ?
+ * 'u' : 'd' }}{% endfor %} */
 static void loop_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
                       const tpl_blocks *blocks) {
   (void)blocks;
@@ -274,9 +272,9 @@ static void loop_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
     OUT(rt, "=");
     tpl_out_value(rt, var(rt, s, self, &N_v));
     OUT(rt, ",");
-    tpl_ctx_set(rt, s, &N_t,
-                tpl_op_add(rt, var(rt, s, self, &N_t), var(rt, s, self, &N_v),
-                           &L1));
+    tpl_ctx_set(
+        rt, s, &N_t,
+        tpl_op_add(rt, var(rt, s, self, &N_t), var(rt, s, self, &N_v), &L1));
     tpl_ctx_set(rt, s, &N_n, tpl_int(1));
   }
   tpl_out_value(rt, var(rt, ctx, self, &N_t));
@@ -330,8 +328,10 @@ static void loop_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_loop = {.name = "loop.twig", .body = loop_main};
 
-/* m.twig: {% macro f(a, b = 'd') %}{{ a }}-{{ b }}-{{ varargs|length }}{% endmacro %}
- *         {% macro g() %}{{ x is defined ? 'sees caller' : 'isolated' }}{% endmacro %} */
+/* m.twig: {% macro f(a, b = 'd') %}{{ a }}-{{ b }}-{{ varargs|length }}{%
+ * endmacro %}
+ *         {% macro g() %}{{ x is defined ? 'sees caller' : 'isolated' }}{%
+ * endmacro %} */
 static tpl_name f_params[2];
 static void m_f(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   if (!tpl_ctx_has_own(ctx, &f_params[1]))
@@ -340,8 +340,8 @@ static void m_f(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   OUT(rt, "-");
   tpl_out_value(rt, var(rt, ctx, def->owner, &N_b));
   OUT(rt, "-");
-  tpl_out_value(rt, tpl_int(tpl_length(rt, var(rt, ctx, def->owner,
-                                               &N_varargs))));
+  tpl_out_value(rt,
+                tpl_int(tpl_length(rt, var(rt, ctx, def->owner, &N_varargs))));
   OUT(rt, "<i>");
 }
 static void m_g(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
@@ -399,8 +399,10 @@ static void badcall_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_badcall = {.name = "badcall.twig", .body = badcall_main};
 
-/* inc.twig: {% include 'part.twig' %}{% include 'part.twig' with {y: 'w'} only %}
- *   {% include ['nope.twig', 'part.twig'] %}{% include 'nope.twig' ignore missing %}
+/* inc.twig: {% include 'part.twig' %}{% include 'part.twig' with {y: 'w'} only
+ * %}
+ *   {% include ['nope.twig', 'part.twig'] %}{% include 'nope.twig' ignore
+ * missing %}
  *   {{ include('part.twig', {y: 'f'}) }}{{ x }}
  * part.twig: [{{ x }}{{ y }}]{% set x = 'in' %} */
 static void part_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
@@ -446,9 +448,11 @@ static void missing_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_missing = {.name = "missing.twig", .body = missing_main};
 
-/* traits.twig: {% use 'blocks.twig' with g as bar %}{% block foo %}own[{{ parent() }}]{% endblock %}
- *   |{{ block('bar') }}{{ block('foo') }}|{{ block('g', 'blocks.twig') }}{{ block('bar') is defined ? 'y' }}
- * blocks.twig: {% block foo %}FOO{% endblock %}{% block g %}G{% endblock %} */
+/* traits.twig: {% use 'blocks.twig' with g as bar %}{% block foo %}own[{{
+ * parent() }}]{% endblock %}
+ *   |{{ block('bar') }}{{ block('foo') }}|{{ block('g', 'blocks.twig') }}{{
+ * block('bar') is defined ? 'y' }} blocks.twig: {% block foo %}FOO{% endblock
+ * %}{% block g %}G{% endblock %} */
 static void blk_foo(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                     const tpl_blocks *blocks) {
   (void)def, (void)ctx, (void)blocks;
@@ -487,7 +491,8 @@ static void traits_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_traits = {.name = "traits.twig", .body = traits_main};
 
-/* embed.twig: {% embed 'base.twig' with {x: 'E'} %}{% block body %}[{{ x }}]{% endblock %}{% endembed %}{{ x ?? 'none' }} */
+/* embed.twig: {% embed 'base.twig' with {x: 'E'} %}{% block body %}[{{ x }}]{%
+ * endblock %}{% endembed %}{{ x ?? 'none' }} */
 static void emb_body(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                      const tpl_blocks *blocks) {
   (void)blocks;
@@ -514,7 +519,8 @@ static void embed_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 }
 static tpl_template T_embed = {.name = "embed.twig", .body = embed_main};
 
-/* vars.twig: {{ _self }} {{ _charset }} {{ _context|keys }} {{ g }} {{ undefined }} */
+/* vars.twig: {{ _self }} {{ _charset }} {{ _context|keys }} {{ g }} {{
+ * undefined }} */
 static void vars_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
                       const tpl_blocks *blocks) {
   (void)blocks;
@@ -537,9 +543,9 @@ static void vars_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
 static tpl_template T_vars = {.name = "vars.twig", .body = vars_main};
 
 static const tpl_template *const registry[] = {
-    &T_base, &T_child, &T_grand, &T_cyc_a, &T_cyc_b, &T_rec, &T_loop, &T_part,
-    &T_m,    &T_calls, &T_badcall, &T_inc, &T_missing, &T_blocks, &T_traits,
-    &T_embed, &T_vars};
+    &T_base,    &T_child,  &T_grand,  &T_cyc_a, &T_cyc_b,   &T_rec,
+    &T_loop,    &T_part,   &T_m,      &T_calls, &T_badcall, &T_inc,
+    &T_missing, &T_blocks, &T_traits, &T_embed, &T_vars};
 
 static void setup_registry(void) {
   base_blocks[0] = (tpl_block_def){N_title, base_title, &T_base, NULL};
@@ -566,7 +572,8 @@ static void setup_registry(void) {
   T_traits.nblocks = 1;
   T_traits.blocks = traits_blocks;
   traits_renames[0] = (tpl_use_rename){N_g, N_bar};
-  traits_uses[0] = (tpl_use){"blocks.twig", 1, traits_renames, {"traits.twig", 1, 4}};
+  traits_uses[0] =
+      (tpl_use){"blocks.twig", 1, traits_renames, {"traits.twig", 1, 4}};
   T_traits.nuses = 1;
   T_traits.uses = traits_uses;
   emb_blocks[0] = (tpl_block_def){N_body, emb_body, &T_emb0, NULL};
@@ -798,19 +805,20 @@ static void test_loader(void) {
              "{% for i in 1..3 %}{{ loop.index }}{% endfor %}");
   /* block(), include() and parent() give plain strings: escaped when
    * printed from a variable, as in Twig */
-  add_string(l, "plain.twig",
-             "{% set y = block('b') %}{{ y }}|{{ block('b') }}"
-             "{% set z = include('inc.twig') %}{{ z }}|{{ include('inc.twig') }}|"
-             "{% block b %}<b>{% endblock %}");
+  add_string(
+      l, "plain.twig",
+      "{% set y = block('b') %}{{ y }}|{{ block('b') }}"
+      "{% set z = include('inc.twig') %}{{ z }}|{{ include('inc.twig') }}|"
+      "{% block b %}<b>{% endblock %}");
   add_string(l, "inc.twig", "<i>");
-  add_string(l, "plain_child.twig",
-             "{% extends 'plain_layout.twig' %}{% block c %}{% set p = parent() %}"
-             "{{ p }}|{{ parent() }}{% endblock %}");
+  add_string(
+      l, "plain_child.twig",
+      "{% extends 'plain_layout.twig' %}{% block c %}{% set p = parent() %}"
+      "{{ p }}|{{ parent() }}{% endblock %}");
   add_string(l, "plain_layout.twig", "{% block c %}<c>{% endblock %}");
   tpl_map *d = tpl_map_new(tpl_env_arena(env), 1);
   tpl_map_set_str(tpl_env_arena(env), d, "title", tpl_cstr("T&"));
-  CHECK_RENDER(env, "plain.twig", tpl_null(),
-               "&lt;b&gt;|<b>&lt;i&gt;|<i>|<b>");
+  CHECK_RENDER(env, "plain.twig", tpl_null(), "&lt;b&gt;|<b>&lt;i&gt;|<i>|<b>");
   CHECK_RENDER(env, "plain_child.twig", tpl_null(), "&lt;c&gt;|<c>");
   CHECK_RENDER(env, "sub/page.twig", tpl_map_value(d), "<page T&amp;>");
   CHECK_RENDER(env, "../x.twig", tpl_null(),
@@ -975,7 +983,7 @@ static void test_memory_limit(void) {
   char *out = render(env, "output.twig", tpl_null());
   if (!strstr(out, "needs more than 8 MiB")) {
     fprintf(stderr, "%s:%d: got [%s]\n", __FILE__, __LINE__, out);
-    failures++;
+    failed++;
   }
   free(out);
   CHECK_RENDER(env, "small.twig", tpl_null(), "fine");
@@ -992,10 +1000,6 @@ int main(void) {
   test_data();
   test_memory_limit();
   test_speed();
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  puts("test_engine: all passed");
-  return 0;
+  printf("engine: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
 }

@@ -7,36 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check_value.h"
 #include "tpl_lib.h"
-
-static int passed, failed;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      passed++;                                                                \
-    } else {                                                                   \
-      failed++;                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
-
-static void check_str(const char *file, int line, tpl_value v,
-                      const char *want) {
-  size_t n = strlen(want);
-  if (v.type == TPL_STR && v.len == n && memcmp(v.u.s, want, n) == 0) {
-    passed++;
-    return;
-  }
-  failed++;
-  if (v.type == TPL_STR)
-    fprintf(stderr, "%s:%d: got \"%.*s\", want \"%s\"\n", file, line,
-            (int)v.len, v.u.s, want);
-  else
-    fprintf(stderr, "%s:%d: got a value of type %d, want \"%s\"\n", file, line,
-            v.type, want);
-}
-#define CHECK_STR(v, want) check_str(__FILE__, __LINE__, (v), (want))
 
 static tpl_env *env;
 static tpl_rt rt;
