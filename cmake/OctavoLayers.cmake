@@ -5,7 +5,8 @@
 #
 #   base      octavo_base                          links no Octavo library
 #   template  octavo_tplrt                         base
-#   front     octavo_tplfront, octavo_tplcgen      base, template, front
+#   front     octavo_tplfront, octavo_tplcgen,     base, template, front
+#             octavo_themec
 #   interp    octavo_tplinterp                     base, template, front
 #   theme     octavo_theme_*                       base, template
 #   typeset   octavo_css, octavo_typeset, octavo_tsfont, octavo_tspdf,

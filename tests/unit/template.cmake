@@ -21,7 +21,7 @@ target_link_libraries(tpl_case PUBLIC octavo_tplinterp)
 # compile_cases compiles every case to C with the back end, for the
 # compiled run of case_runner.
 add_executable(compile_cases ${CMAKE_CURRENT_SOURCE_DIR}/templates/compile_cases.c)
-target_link_libraries(compile_cases PRIVATE tpl_case themec_set octavo_tplcgen)
+target_link_libraries(compile_cases PRIVATE tpl_case octavo_themec octavo_tplcgen)
 add_custom_command(
   OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/compiled_cases.c
   COMMAND compile_cases ${CASES_DIR}
