@@ -777,6 +777,8 @@ static char *table_doc(const char *head, int nrows, const char *row) {
   return d;
 }
 
+/* Column widths, alignment, headers repeated across pages, rows split,
+   empty tables. */
 static void test_tables(void) {
   /* A narrow column beside a wide one: the narrow one's words whole, the
      columns lined up. */
@@ -911,9 +913,13 @@ static void test_tables(void) {
   free(d);
   CHECK(page_of(tmp_pdf, "OnlyHead") == 1 && page_of(tmp_pdf, "After") == 1);
 
+}
+
+/* Cells spanning columns and rows, and tables inside cells. */
+static void test_table_spans(void) {
   /* colspan: the spanning cell starts at the first column, the cells
      after it in their own columns. */
-  d = table_doc("<thead><tr><th>Ca</th><th>Cb</th><th>Cc</th></tr></thead>", 2,
+  char *d = table_doc("<thead><tr><th>Ca</th><th>Cb</th><th>Cc</th></tr></thead>", 2,
                 "<td colspan='2'>span%d over two columns</td><td>z%d</td>");
   CHECK(typeset(d, TABLE_CSS) == 0);
   free(d);
@@ -1447,6 +1453,7 @@ int main(int argc, char **argv) {
   test_images();
   test_image_kinds();
   test_tables();
+  test_table_spans();
   test_footnotes();
   test_floats();
   test_pathological_structures();
