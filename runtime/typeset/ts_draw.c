@@ -351,11 +351,8 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
   }
   double y = top, content_bottom = top;
   size_t sk = 0;
-  for (size_t i = start; i < end; i++) {
-    if (sk < nskips && i == skips[sk].start) {
-      i = skips[sk++].end - 1;
-      continue;
-    }
+  for (size_t i = ts_unskipped(skips, nskips, &sk, start); i < end;
+       i = ts_unskipped(skips, nskips, &sk, i + 1)) {
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_BLOCK_START && ob->n < 64) {
       ob->b[ob->n] = it->u.block;
@@ -379,11 +376,8 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
                     ob->started_here[k], false);
   y = top;
   sk = 0;
-  for (size_t i = start; i < end; i++) {
-    if (sk < nskips && i == skips[sk].start) {
-      i = skips[sk++].end - 1;
-      continue;
-    }
+  for (size_t i = ts_unskipped(skips, nskips, &sk, start); i < end;
+       i = ts_unskipped(skips, nskips, &sk, i + 1)) {
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_LINE) {
       double base = y - it->h;

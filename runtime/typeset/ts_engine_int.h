@@ -522,6 +522,18 @@ typedef struct ts_range {
   bool repeat;
 } ts_range;
 
+/* Walking a page's items minus the ranges it skips (floats moved to a
+ * later page; skips sorted, *sk the next one): the first index at or
+ * after i that is not skipped.
+ *   for (i = ts_unskipped(s, n, &sk, start); i < end;
+ *        i = ts_unskipped(s, n, &sk, i + 1)) */
+static inline size_t ts_unskipped(const ts_range *skips, size_t nskips,
+                                  size_t *sk, size_t i) {
+  while (*sk < nskips && i == skips[*sk].start)
+    i = skips[(*sk)++].end;
+  return i;
+}
+
 typedef struct ts_page {
   size_t start, end; /* items [start, end) */
   ts_range *tops;    /* set first: floats moved here, repeated headers */

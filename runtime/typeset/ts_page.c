@@ -283,11 +283,8 @@ static void place_range_anchors(ts_ctx *c, ts_pages *pg, size_t pi,
                                 const ts_range *skips, size_t nskips,
                                 double y) {
   size_t sk = 0;
-  for (size_t i = start; i < end; i++) {
-    if (sk < nskips && i == skips[sk].start) {
-      i = skips[sk++].end - 1;
-      continue;
-    }
+  for (size_t i = ts_unskipped(skips, nskips, &sk, start); i < end;
+       i = ts_unskipped(skips, nskips, &sk, i + 1)) {
     const ts_vitem *it = &items[i];
     if (it->type == TS_V_LINE) {
       const ts_vline *ln = it->u.line;
