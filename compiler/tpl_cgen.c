@@ -1,5 +1,5 @@
 /* The C back end: writes C that sequences the same run-time calls, in the
- * same order, as runtime/tpl_interp.c does for the same AST, so that compiled
+ * same order, as runtime/template/tpl_interp.c does for the same AST, so that compiled
  * and interpreted templates print identical bytes. Every language rule stays
  * in the run time; this file only decides what to call when. */
 #include "tpl_cgen.h"

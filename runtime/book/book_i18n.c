@@ -1,5 +1,5 @@
 /* Labels and titles: the built-in translations (the YAML files of
- * runtime/i18n, embedded at build time) of the book's language, deep-merged
+ * runtime/book/i18n, embedded at build time) of the book's language, deep-merged
  * with the book's own Resources/Translations files as Easybook looked them
  * up. */
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Unit tests of config.yml (runtime/book_config.c) and the labels and
- * titles (runtime/book_i18n.c): defaults, merges, `extends`, validation
+/* Unit tests of config.yml (runtime/book/book_config.c) and the labels and
+ * titles (runtime/book/book_i18n.c): defaults, merges, `extends`, validation
  * messages with their line and column, --configuration, YAML typing and
  * the translation files. Fixture books are written to a temporary folder
  * that is removed at the end. */

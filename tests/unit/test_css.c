@@ -1,4 +1,4 @@
-/* The CSS reader and cascade (runtime/css.h): tokens and their positions,
+/* The CSS reader and cascade (runtime/typeset/css.h): tokens and their positions,
  * each construct the parser keeps, error recovery with its exact
  * diagnostics, shorthands, typed values, selectors on a hand-built tree,
  * the cascade's order and inheritance, and the parse speed. */

@@ -1,4 +1,4 @@
-/* Unit tests of the typesetter's fonts (runtime/ts_font.c) with Debian's
+/* Unit tests of the typesetter's fonts (runtime/typeset/ts_font.c) with Debian's
  * fonts-dejavu-core/-extra and fonts-ebgaramond-extra. Advances and
  * ascent/descent are compared with libharu's own answers for the same
  * files. --quick (for valgrind) skips the timing. */

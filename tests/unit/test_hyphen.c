@@ -1,4 +1,4 @@
-/* Unit tests of hyphenation (runtime/ts_hyphen.c) with Debian's pattern
+/* Unit tests of hyphenation (runtime/typeset/ts_hyphen.c) with Debian's pattern
  * dictionaries: hyphen-en-us, hyphen-en-gb, hyphen-de (ISO8859-1), hyphen-fr
  * and hyphen-ca. The expected points are what those dictionaries give with
  * TeX's minimums (2 before a hyphen, 3 after). */

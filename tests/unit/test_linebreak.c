@@ -1,4 +1,4 @@
-/* Unit tests of the line breaker (runtime/ts_linebreak.c): small paragraphs
+/* Unit tests of the line breaker (runtime/typeset/ts_linebreak.c): small paragraphs
  * whose breaks and ratios are worked out by hand, forced breaks, the hard
  * limit on hyphenated lines, the emergency and last-resort passes, ragged
  * and centred setting, and the time taken by a 10,000-word paragraph.

@@ -1,4 +1,4 @@
-/* Unit tests of the Markdown module (runtime/book_md.c): every book
+/* Unit tests of the Markdown module (runtime/book/book_md.c): every book
  * extension, every hook and the default markup, ids unique in the book,
  * what the result gathers (headings, figures, tables, ids, links, images)
  * with their lines, and the diagnostics. The important outputs are

@@ -1,4 +1,4 @@
-/* The PDF writer (runtime/ts_pdf.c): builds small documents and checks them
+/* The PDF writer (runtime/typeset/ts_pdf.c): builds small documents and checks them
  * with qpdf and poppler-utils (qpdf --check, pdffonts, pdftotext, pdfinfo,
  * pdftoppm), which must be installed. Without --quick it also times a
  * 1000-page document set one word per call. */

@@ -1,4 +1,4 @@
-/* Unit tests of slugs and the book's set of ids (runtime/book_slug.c).
+/* Unit tests of slugs and the book's set of ids (runtime/book/book_slug.c).
  * Expected slugs follow Easybook's (ICU "Any-Latin; Latin-ASCII"), with
  * every run of separators turned into one '-' and other punctuation
  * dropped. */
