@@ -49,58 +49,8 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The case's --CONFIG-- options. */
-typedef struct case_config {
-  int autoescape; /* -1: by template name */
-  bool strict;
-  bool has_seed;
-  uint64_t seed;
-} case_config;
-
-static bool str_is(tpl_value v, const char *s) {
-  return v.type == TPL_STR && v.len == strlen(s) && !memcmp(v.u.s, s, v.len);
-}
-
-static int read_config(oc_arena *a, const tpl_case *c, case_config *cfg,
-                       char *err, size_t errlen) {
-  cfg->autoescape = -1;
-  cfg->strict = false;
-  cfg->has_seed = false;
-  if (!c->config)
-    return 0;
-  tpl_value v;
-  tpl_diag diag;
-  if (tpl_data_parse(a, "CONFIG", c->config, strlen(c->config), &v, &diag) !=
-          0 ||
-      v.type != TPL_MAP) {
-    snprintf(err, errlen, "bad --CONFIG--: %s", diag.message);
-    return -1;
-  }
-  tpl_value x;
-  if (tpl_map_get_str(v.u.map, "autoescape", 10, &x)) {
-    tpl_escape e;
-    if (x.type == TPL_BOOL && !x.u.b)
-      cfg->autoescape = TPL_ESC_NONE;
-    else if (str_is(x, "name"))
-      cfg->autoescape = -1;
-    else if (x.type == TPL_STR && tpl_escape_by_name(x.u.s, x.len, &e))
-      cfg->autoescape = (int)e;
-    else {
-      snprintf(err, errlen, "bad autoescape in --CONFIG--");
-      return -1;
-    }
-  }
-  if (tpl_map_get_str(v.u.map, "strict_variables", 16, &x))
-    cfg->strict = tpl_truthy(x);
-  if (tpl_map_get_str(v.u.map, "random_seed", 11, &x)) {
-    cfg->has_seed = true;
-    cfg->seed = (uint64_t)tpl_to_int(x);
-  }
-  return 0;
-}
-
 /* Renders index.twig through env; fills the output or the first error line. */
-static int run_env(tpl_env *env, const tpl_case *c, const case_config *cfg,
+static int run_env(tpl_env *env, const tpl_case *c, const tpl_case_config *cfg,
                    char **out, size_t *out_len, char *errline, size_t errlen) {
   tpl_env_set_strict(env, cfg->strict);
   if (cfg->has_seed)
@@ -210,8 +160,8 @@ int main(int argc, char **argv) {
       continue;
     }
     oc_arena *scratch = oc_arena_new();
-    case_config cfg;
-    if (read_config(scratch, &c, &cfg, err, sizeof err) != 0) {
+    tpl_case_config cfg;
+    if (tpl_case_read_config(scratch, &c, &cfg, err, sizeof err) != 0) {
       printf("FAIL %s: %s\n", c.path, err);
       t.failed++;
     } else {

@@ -14,32 +14,6 @@
 #include "tpl_cgen.h"
 #include "tpl_interp.h"
 
-/* The autoescape strategy a case's --CONFIG-- sets: -1 for by name. */
-static int case_autoescape(oc_arena *a, const tpl_case *c, int *out) {
-  *out = -1;
-  if (!c->config)
-    return 0;
-  tpl_value v;
-  tpl_diag diag;
-  if (tpl_data_parse(a, "CONFIG", c->config, strlen(c->config), &v, &diag) !=
-          0 ||
-      v.type != TPL_MAP)
-    return -1;
-  tpl_value x;
-  if (!tpl_map_get_str(v.u.map, "autoescape", 10, &x))
-    return 0;
-  tpl_escape e;
-  if (x.type == TPL_BOOL && !x.u.b)
-    *out = TPL_ESC_NONE;
-  else if (x.type == TPL_STR && x.len == 4 && !memcmp(x.u.s, "name", 4))
-    *out = -1;
-  else if (x.type == TPL_STR && tpl_escape_by_name(x.u.s, x.len, &e))
-    *out = (int)e;
-  else
-    return -1;
-  return 0;
-}
-
 /* A C string literal of s (no escapes needed for paths we make, but quotes
  * and backslashes are escaped all the same). */
 static void add_cstr(oc_sb *b, const char *s) {
@@ -82,14 +56,14 @@ static bool case_usable(themec_set *s, const tpl_case *c) {
 static bool compile_case(tpl_cgen *g, const char *file, const tpl_case *c,
                          themec_set *s, const char *prefix,
                          themec_strlist *keep) {
-  int strategy;
-  if (case_autoescape(s->arena, c, &strategy) != 0) {
-    fprintf(stderr,
-            "compile_cases: warning: %s: bad --CONFIG-- (case left "
-            "out)\n",
-            file);
+  tpl_case_config cfg;
+  char err[256];
+  if (tpl_case_read_config(s->arena, c, &cfg, err, sizeof err) != 0) {
+    fprintf(stderr, "compile_cases: warning: %s: %s (case left out)\n", file,
+            err);
     return false;
   }
+  int strategy = cfg.autoescape;
   for (size_t k = 0; k < c->ntemplates; k++) {
     themec_unit *u = &s->u[k];
     u->name = c->templates[k].name;

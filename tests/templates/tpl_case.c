@@ -131,3 +131,48 @@ void tpl_case_free(tpl_case *c) {
   free(c->skip_oracle);
   memset(c, 0, sizeof *c);
 }
+
+/* ---- --CONFIG-- ------------------------------------------------------ */
+
+/* The case's --CONFIG-- options. */
+static bool str_is(tpl_value v, const char *s) {
+  return v.type == TPL_STR && v.len == strlen(s) && !memcmp(v.u.s, s, v.len);
+}
+
+int tpl_case_read_config(oc_arena *a, const tpl_case *c, tpl_case_config *cfg,
+                         char *err, size_t errlen) {
+  cfg->autoescape = -1;
+  cfg->strict = false;
+  cfg->has_seed = false;
+  if (!c->config)
+    return 0;
+  tpl_value v;
+  tpl_diag diag;
+  if (tpl_data_parse(a, "CONFIG", c->config, strlen(c->config), &v, &diag) !=
+          0 ||
+      v.type != TPL_MAP) {
+    snprintf(err, errlen, "bad --CONFIG--: %s", diag.message);
+    return -1;
+  }
+  tpl_value x;
+  if (tpl_map_get_str(v.u.map, "autoescape", 10, &x)) {
+    tpl_escape e;
+    if (x.type == TPL_BOOL && !x.u.b)
+      cfg->autoescape = TPL_ESC_NONE;
+    else if (str_is(x, "name"))
+      cfg->autoescape = -1;
+    else if (x.type == TPL_STR && tpl_escape_by_name(x.u.s, x.len, &e))
+      cfg->autoescape = (int)e;
+    else {
+      snprintf(err, errlen, "bad autoescape in --CONFIG--");
+      return -1;
+    }
+  }
+  if (tpl_map_get_str(v.u.map, "strict_variables", 16, &x))
+    cfg->strict = tpl_truthy(x);
+  if (tpl_map_get_str(v.u.map, "random_seed", 11, &x)) {
+    cfg->has_seed = true;
+    cfg->seed = (uint64_t)tpl_to_int(x);
+  }
+  return 0;
+}

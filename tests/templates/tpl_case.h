@@ -9,6 +9,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "oc_arena.h"
 
 typedef struct tpl_case_template {
   char *name; /* "index.twig" for --TEMPLATE-- */
@@ -18,16 +21,29 @@ typedef struct tpl_case_template {
 
 typedef struct tpl_case {
   char *path;
-  char *test;      /* the one-line description */
+  char *test; /* the one-line description */
   size_t ntemplates;
   tpl_case_template *templates;
-  char *data;      /* JSON text or NULL */
-  char *config;    /* JSON text or NULL */
-  char *expect;    /* NULL unless --EXPECT-- */
+  char *data;   /* JSON text or NULL */
+  char *config; /* JSON text or NULL */
+  char *expect; /* NULL unless --EXPECT-- */
   size_t expect_len;
-  char *exception; /* NULL unless --EXCEPTION-- */
+  char *exception;   /* NULL unless --EXCEPTION-- */
   char *skip_oracle; /* reason or NULL */
 } tpl_case;
+
+/* What a case's --CONFIG-- sets. */
+typedef struct tpl_case_config {
+  int autoescape; /* a tpl_escape, or -1 for by name (Twig's 'name') */
+  bool strict;    /* strict_variables */
+  bool has_seed;  /* random_seed given */
+  uint64_t seed;
+} tpl_case_config;
+
+/* Reads c's --CONFIG-- (defaults when it has none), its strings in a.
+ * Returns 0, or -1 with a message in err. */
+int tpl_case_read_config(oc_arena *a, const tpl_case *c, tpl_case_config *cfg,
+                         char *err, size_t errlen);
 
 /* Returns 0, or -1 with a message in err. */
 int tpl_case_load(const char *path, tpl_case *c, char *err, size_t errlen);
