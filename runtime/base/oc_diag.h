@@ -5,7 +5,9 @@
  *
  * file is the path as the user should read it, relative to the book folder
  * ("config.yml", "Contents/chapter1.md"); line and col are 1-based, 0 when
- * unknown (then they are left out of the message). */
+ * unknown (then they are left out of the message). The message and the
+ * file reach r->fn made printable (oc_sb_add_printable): a book's strings
+ * echoed in a message cannot drive the terminal. */
 #ifndef OCTAVO_OC_DIAG_H
 #define OCTAVO_OC_DIAG_H
 

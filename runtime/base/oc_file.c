@@ -10,17 +10,45 @@
 #include "oc_alloc.h"
 #include "oc_file.h"
 
-char *oc_read_file(const char *path, size_t *len) {
+int oc_open_regular(const char *path) {
   /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
    * writer forever; fstat then refuses anything but a regular file. */
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
-    return NULL;
+    return -1;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
       (uint64_t)st.st_size >= SIZE_MAX) {
     close(fd);
     errno = EISDIR;
+    return -1;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0)
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  return fd;
+}
+
+FILE *oc_fopen_regular(const char *path) {
+  int fd = oc_open_regular(path);
+  if (fd < 0)
+    return NULL;
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+  }
+  return f;
+}
+
+char *oc_read_file(const char *path, size_t *len) {
+  int fd = oc_open_regular(path);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
     return NULL;
   }
   size_t size = (size_t)st.st_size;

@@ -5,10 +5,18 @@
 #define OCTAVO_OC_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Reads a regular file whole: malloc'd, NUL-terminated, its length in
  * *len. NULL with errno set when it cannot (missing, not a regular file
  * (EISDIR), I/O). */
 char *oc_read_file(const char *path, size_t *len);
+
+/* Opens a regular file for reading without blocking on anything else (a
+ * FIFO, a device): the descriptor (blocking again), or -1 with errno set
+ * (EISDIR for what is not a regular file). oc_fopen_regular wraps it in a
+ * FILE for the readers that take one (fonts, images, zoneinfo). */
+int oc_open_regular(const char *path);
+FILE *oc_fopen_regular(const char *path);
 
 #endif

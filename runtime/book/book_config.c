@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "oc_alloc.h"
+#include "oc_path.h"
 #include "tpl_interp.h"
 #include "tpl_yaml.h"
 
@@ -656,6 +657,19 @@ static void must_string(ck *k, const char *name, const cn *v) {
               describe(k, v));
 }
 
+/* A string naming a file or folder: a NUL byte in it (YAML's "\0")
+ * would silently cut the path short, so it is an error. */
+static void must_path(ck *k, const char *name, const cn *v) {
+  must_string(k, name, v);
+  if (!cn_is_str(v) || !memchr(v->v.u.s, 0, v->v.len))
+    return;
+  oc_sb b;
+  oc_sb_init(&b, k->a, v->v.len + 8);
+  oc_sb_add_printable(&b, v->v.u.s, v->v.len);
+  ck_report(k, OC_ERROR, v->pos, "'%s' holds a NUL byte: '%s' is not a path",
+            name, oc_sb_cstr(&b));
+}
+
 static void must_bool(ck *k, const char *name, const cn *v) {
   if (v->kind != CN_SCALAR || v->v.type != TPL_BOOL)
     ck_report(k, OC_ERROR, v->pos, "'%s' must be true or false, not %s", name,
@@ -810,9 +824,10 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
         ck_report(k, OC_ERROR, v->pos,
                   "'extends' must be the name of an edition, not %s",
                   describe(k, v));
-    } else if (key_is(kid, "theme") || key_is(kid, "page_size") ||
-               key_is(kid, "images_base_dir")) {
+    } else if (key_is(kid, "page_size")) {
       must_string(k, kid->key, v);
+    } else if (key_is(kid, "theme") || key_is(kid, "images_base_dir")) {
+      must_path(k, kid->key, v);
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
                key_is(kid, "highlight_cache") || key_is(kid, "two_sided")) {
       must_bool(k, kid->key, v);
@@ -873,7 +888,7 @@ static void check_contents(ck *k, const cn *contents, bk_pos book_pos) {
         must_string(k, "element", v);
       } else if (key_is(kid, "content")) {
         if (!cn_is_null(v))
-          must_string(k, "content", v);
+          must_path(k, "content", v);
       } else if (key_is(kid, "title")) {
         /* `title: 1984` is a fine title; lists and booleans are not. */
         if (v->kind != CN_SCALAR || v->v.type == TPL_BOOL)
@@ -1035,6 +1050,14 @@ static void load_editions(ck *k, bk_config *c, const cn *editions) {
   c->ed = oc_arena_calloc(k->a, c->ned ? c->ned : 1, sizeof *c->ed);
   for (size_t i = 0; i < c->ned; i++) {
     const cn_kid *kid = &editions->kid[i];
+    /* The name becomes the folder Output/<edition>/: one plain name. */
+    const char *why = oc_name_problem(kid->key, kid->key_len);
+    if (why)
+      ck_report(k, OC_ERROR, kid->key_pos,
+                "the edition name '%.*s' %s; an edition's name is its "
+                "folder in Output/, so it must be a plain file name "
+                "(letters, digits, '-', '_', no '/' and no leading '.')",
+                (int)kid->key_len, kid->key, why);
     c->ed[i].name = kid->key;
     c->ed[i].raw = kid->val;
     c->ed[i].norm = check_edition(k, kid->key, kid->val);

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oc_path.h"
+
 /* True when rel climbs above its start with `..` at some point. */
 static bool climbs_out(const char *rel) {
   int depth = 0;
@@ -156,6 +158,14 @@ int bk_out_begin(bk_edition *e, bk_out *o) {
               "Output is a symbolic link that leads out of the book's folder");
     return -1;
   }
+  /* config.yml checked the name; this is the last line of defence. */
+  const char *why = oc_name_problem(e->name, strlen(e->name));
+  if (why) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "refusing to publish edition '%s' into Output/: its name %s",
+              e->name, why);
+    return -1;
+  }
   snprintf(buf, sizeof buf, "%s/Output/%s", e->book_dir, e->name);
   o->final_dir = oc_arena_strndup(e->a, buf, strlen(buf));
   snprintf(buf, sizeof buf, "%s/Output/.%s.tmp-XXXXXX", e->book_dir, e->name);
@@ -186,6 +196,15 @@ static int ensure_parent(const char *path) {
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
                  size_t len) {
   char path[PATH_MAX];
+  /* Every file of an edition stays inside its folder: rel is made of
+   * safe names (the writers check them where the names come from). */
+  const char *why = oc_relpath_problem(rel, strlen(rel));
+  if (why) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "refusing to write '%s' in Output/%s/: the path %s", rel,
+              e->name, why);
+    return -1;
+  }
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
   if (ensure_parent(path) != 0)
     goto fail;
@@ -202,7 +221,29 @@ fail:
   return -1;
 }
 
+/* True when path's parent folder is, once resolved, BOOK/Output itself. */
+static bool parent_is_output(bk_edition *e, const char *path) {
+  char parent[PATH_MAX], want[PATH_MAX];
+  snprintf(parent, sizeof parent, "%s", path);
+  char *slash = strrchr(parent, '/');
+  if (!slash || !oc_safe_name(slash + 1, strlen(slash + 1)))
+    return false;
+  *slash = 0;
+  snprintf(want, sizeof want, "%s/Output", e->book_dir);
+  char *a = realpath(parent, NULL), *b = realpath(want, NULL);
+  bool same = a && b && !strcmp(a, b);
+  free(a);
+  free(b);
+  return same;
+}
+
 int bk_out_commit(bk_edition *e, bk_out *o) {
+  if (!parent_is_output(e, o->final_dir)) {
+    oc_report(e->rep, OC_ERROR, "Output", 0, 0,
+              "refusing to replace %s: it is not a folder of %s/Output",
+              o->final_dir, e->book_dir);
+    return -1;
+  }
   char old[PATH_MAX];
   snprintf(old, sizeof old, "%s.old", o->tmp_dir);
   struct stat st;

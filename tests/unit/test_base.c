@@ -1,7 +1,7 @@
 /* octavo_base (runtime/base): the arena (allocation, growth, arrays,
  * printf, cleanup hooks, the limit), the string builder in both modes,
  * integer formatting, reading files (a FIFO must be refused at once, not
- * waited on), and OC_GROW. */
+ * waited on), safe names and paths (oc_path.h), and OC_GROW. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -17,6 +17,7 @@
 #include "oc_alloc.h"
 #include "oc_arena.h"
 #include "oc_file.h"
+#include "oc_path.h"
 #include "oc_sb.h"
 
 static void test_arena_alloc(void) {
@@ -241,6 +242,78 @@ static void test_grow(void) {
   CHECK(oc_size_mul(3, 5) == 15 && oc_size_add(3, 5) == 8);
 }
 
+/* The one rule for names that become paths, normalising, and text made
+ * printable for a terminal. */
+static void test_path(void) {
+  CHECK(oc_safe_name("web", 3));
+  CHECK(oc_safe_name("chapter-1.html", 14));
+  CHECK(oc_safe_name("caf\xc3\xa9", 5));
+  CHECK(oc_safe_name("a..b", 4));
+  CHECK_STR(oc_name_problem("", 0), "is empty");
+  CHECK_STR(oc_name_problem(".", 1), "is not a file name");
+  CHECK_STR(oc_name_problem("..", 2), "is not a file name");
+  CHECK_STR(oc_name_problem(".hidden", 7), "starts with '.' (a hidden file)");
+  CHECK_STR(oc_name_problem("/../../victim", 13), "holds a '/'");
+  CHECK_STR(oc_name_problem("a/b", 3), "holds a '/'");
+  CHECK_STR(oc_name_problem("a\\b", 3), "holds a '\\'");
+  CHECK_STR(oc_name_problem("a\0b", 3), "holds a NUL byte");
+  CHECK_STR(oc_name_problem("a\x1b[31m", 6), "holds a control character");
+  CHECK_STR(oc_name_problem("a\x7f", 2), "holds a control character");
+  CHECK_STR(oc_name_problem("a\xc2\x9b", 3), "holds a control character");
+  CHECK_STR(oc_name_problem("a\xe2\x80\xae", 4), "holds a control character");
+  CHECK_STR(oc_name_problem("a\xff", 2), "is not valid UTF-8");
+  CHECK_STR(oc_name_problem("\xc0\xaf", 2), "is not valid UTF-8"); /* overlong '/' */
+  CHECK_STR(oc_name_problem("\xed\xa0\x80", 3), "is not valid UTF-8");
+  CHECK_STR(oc_name_problem("\xe2\x82", 2), "is not valid UTF-8");
+  char longname[OC_NAME_MAX + 2];
+  memset(longname, 'x', sizeof longname);
+  CHECK(oc_safe_name(longname, OC_NAME_MAX));
+  CHECK_STR(oc_name_problem(longname, OC_NAME_MAX + 1),
+            "is longer than 200 bytes");
+
+  CHECK(oc_safe_relpath("book/chapter-1/intro.html", 25));
+  CHECK(oc_safe_relpath("OEBPS/css/f.ttf", 15));
+  CHECK_STR(oc_relpath_problem("/etc/passwd", 11), "is an absolute path");
+  CHECK_STR(oc_relpath_problem("a//b", 4),
+            "holds an empty component ('//' or a trailing '/')");
+  CHECK_STR(oc_relpath_problem("a/", 2),
+            "holds an empty component ('//' or a trailing '/')");
+  CHECK_STR(oc_relpath_problem("css/../../x", 11), "holds '..'");
+  CHECK_STR(oc_relpath_problem("./x", 3), "holds '.'");
+  CHECK_STR(oc_relpath_problem("a/.git/config", 13),
+            "starts with '.' (a hidden file)");
+  CHECK_STR(oc_relpath_problem("a/b\n", 4), "holds a control character");
+  CHECK_STR(oc_relpath_problem("", 0), "is empty");
+
+  char p[64];
+  strcpy(p, "css/../fonts/./f.ttf");
+  CHECK(oc_path_normalize(p));
+  CHECK_STR(p, "fonts/f.ttf");
+  strcpy(p, "a//b/c/../../d/");
+  CHECK(oc_path_normalize(p));
+  CHECK_STR(p, "a/d");
+  strcpy(p, "a/..");
+  CHECK(oc_path_normalize(p));
+  CHECK_STR(p, "");
+  strcpy(p, "css/../../../Contents/f.ttf");
+  CHECK(!oc_path_normalize(p));
+  strcpy(p, "../x");
+  CHECK(!oc_path_normalize(p));
+  strcpy(p, "/x");
+  CHECK(!oc_path_normalize(p));
+
+  oc_sb b;
+  oc_sb_init(&b, NULL, 0);
+  const char text[] = "web\x1b[2J\ttab caf\xc3\xa9 \xff\xc2\x9b \xe2\x80\xae!";
+  oc_sb_add_printable(&b, text, sizeof text - 1);
+  CHECK_STR(oc_sb_cstr(&b),
+            "web\\x1b[2J\\x09tab caf\xc3\xa9 \\xff\\xc2\\x9b \\u202e!");
+  b.len = 0;
+  oc_sb_add_printable(&b, "a\0b", 3);
+  CHECK_STR(oc_sb_cstr(&b), "a\\x00b");
+  oc_sb_free(&b);
+}
+
 int main(void) {
   test_arena_alloc();
   test_arena_grow();
@@ -254,6 +327,7 @@ int main(void) {
   test_format_int();
   test_read_file();
   test_grow();
+  test_path();
   printf("base: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
