@@ -12,6 +12,7 @@
 #include <string.h>
 #include <zip.h>
 
+#include "oc_path.h"
 #include "tpl_interp.h"
 
 /* ---- the files of the package, in memory until zipped --------------- */
@@ -43,6 +44,15 @@ typedef struct epub {
 
 static int epub_put(void *user, const char *rel, const char *data, size_t len) {
   epub *p = user;
+  /* A zip entry is a path for whoever unpacks the package: plain names
+   * only (no "OEBPS/css/../../x", the zip-slip). */
+  const char *why = oc_relpath_problem(rel, strlen(rel));
+  if (why) {
+    oc_report(p->e->rep, OC_ERROR, "Output", 0, 0,
+              "refusing to put '%s' in the EPUB package: the path %s", rel,
+              why);
+    return -1;
+  }
   p->files = oc_arena_grow_array(p->e->a, p->files, p->nfiles, &p->cfiles,
                                  p->nfiles + 1, sizeof *p->files);
   p->files[p->nfiles++] = (entry){oc_arena_strndup(p->e->a, rel, strlen(rel)),
@@ -202,7 +212,7 @@ static int put_css_resources(epub *p) {
     c += 4;
     while (*c == ' ' || *c == '"' || *c == '\'')
       c++;
-    const char *end = c;
+    const char *url_at = c, *end = c;
     while (*end && *end != ')' && *end != '"' && *end != '\'' && *end != ' ')
       end++;
     char *url = oc_arena_strndup(e->a, c, (size_t)(end - c));
@@ -234,7 +244,28 @@ static int put_css_resources(epub *p) {
       rc = -1;
       continue;
     }
-    const char *href = oc_arena_printf(e->a, "css/%s", url);
+    /* Its place in the package is where the reader resolves the url():
+     * from OEBPS/css/, and it must stay inside OEBPS/. */
+    char *href = oc_arena_printf(e->a, "css/%s", url);
+    const char *why = oc_path_normalize(href)
+                          ? oc_relpath_problem(href, strlen(href))
+                          : "leaves the package's OEBPS/ folder";
+    if (why) {
+      unsigned line = 1, col = 1;
+      for (const char *q = css; q < url_at; q++) {
+        if (*q == '\n')
+          line++, col = 1;
+        else if (((unsigned char)*q & 0xC0) != 0x80)
+          col++;
+      }
+      oc_report(e->rep, OC_ERROR, rel_css, line, col,
+                "url(%s) %s: an EPUB holds what its style sheet uses next "
+                "to it; put the file in the style sheet's folder or below",
+                url, why);
+      free(data);
+      rc = -1;
+      continue;
+    }
     if (!tpl_map_get_str(p->hrefs, href, strlen(href), NULL)) {
       epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", href), data, n);
       manifest_add(p, oc_arena_printf(e->a, "css-resource-%zu", p->nitems + 1),

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "oc_path.h"
 #include "tpl_interp.h"
 
 tpl_value bk_vars1(bk_edition *e, const char *k, tpl_value v) {
@@ -99,6 +100,23 @@ int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
           rc = -1;
         continue;
       }
+      /* Its place in the output, as a browser resolves it: inside the
+       * edition's folder, made of plain names (oc_path.h). */
+      char *norm = oc_arena_strndup(e->a, dest, strlen(dest));
+      const char *why = oc_path_normalize(norm)
+                            ? oc_relpath_problem(norm, strlen(norm))
+                            : "leaves the edition's folder";
+      if (why) {
+        oc_report(e->rep, OC_ERROR, file, im->line, im->col,
+                  "image '%s': its place in the output, '%s', %s", written,
+                  dest, why);
+        rc = -1;
+        continue;
+      }
+      if (strcmp(norm, dest) && tpl_map_get_str(done, norm, strlen(norm), NULL))
+        continue; /* images/./x.png is images/x.png */
+      tpl_map_set_str(e->a, done, norm, tpl_bool(true));
+      dest = norm;
       size_t len;
       char *data = oc_read_file(abs, &len);
       if (!data) {
@@ -231,6 +249,26 @@ static const char *attr_value(oc_arena *a, const char *tag, const char *name) {
   return q ? oc_arena_strndup(a, p, (size_t)(q - p)) : NULL;
 }
 
+/* The file name of a section's page (without its extension): its id
+ * when that is a safe file name (oc_path.h), else the slug of its
+ * heading's text (a raw <h2 id="../../x"> must not name a path), else
+ * section-K; unique among the item's sections. */
+static const char *section_file(bk_edition *e, bk_idset *taken,
+                                const char *h2, const char *sid, size_t k) {
+  const char *base = sid;
+  if (!oc_safe_name(sid, strlen(sid)) || strlen(sid) > 100) {
+    const char *text = strchr(h2, '>');
+    const char *end = text ? strstr(text, "</h2>") : NULL;
+    base = end ? bk_slug(e->slugger, e->a, text + 1, (size_t)(end - text - 1))
+               : "";
+    if (strlen(base) > 100)
+      base = oc_arena_strndup(e->a, base, 100);
+    if (!oc_safe_name(base, strlen(base)))
+      base = oc_arena_printf(e->a, "section-%zu", k);
+  }
+  return bk_idset_unique(taken, base);
+}
+
 int bk_site_plan(site *s, int level) {
   bk_edition *e = s->e;
   bk_idset *names = bk_idset_new(e->a);
@@ -262,6 +300,7 @@ int bk_site_plan(site *s, int level) {
       if (p == starts[1])
         first = 2;
     }
+    bk_idset *sections = bk_idset_new(e->a);
     size_t pi = s->npages;
     page *pg = add_page(s);
     pg->file = oc_arena_printf(e->a, "%s%s", name, s->ext);
@@ -285,7 +324,9 @@ int bk_site_plan(site *s, int level) {
       const char *sid = id ? id : oc_arena_printf(e->a, "section-%zu", k);
       size_t si = s->npages;
       page *sp = add_page(s);
-      sp->file = oc_arena_printf(e->a, "%s/%s%s", name, sid, s->ext);
+      sp->file = oc_arena_printf(e->a, "%s/%s%s", name,
+                                 section_file(e, sections, from, sid, k),
+                                 s->ext);
       sp->root = "../";
       sp->item = it;
       /* The page's template prints the section's heading itself. */
