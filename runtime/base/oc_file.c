@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,4 +74,9 @@ char *oc_read_file(const char *path, size_t *len) {
   buf[got] = 0;
   *len = got;
   return buf;
+}
+
+const char *oc_file_error(int err) {
+  return err == EISDIR ? "not a regular file (a FIFO, a device or a folder)"
+                       : strerror(err);
 }

@@ -19,4 +19,9 @@ char *oc_read_file(const char *path, size_t *len);
 int oc_open_regular(const char *path);
 FILE *oc_fopen_regular(const char *path);
 
+/* Why a read failed, for a message: errno EISDIR (what oc_read_file and
+ * oc_open_regular give for anything but a regular file) as "not a regular
+ * file (a FIFO, a device or a folder)", anything else as strerror. */
+const char *oc_file_error(int err);
+
 #endif

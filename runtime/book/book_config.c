@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "oc_alloc.h"
+#include "oc_file.h"
 #include "oc_path.h"
 #include "tpl_interp.h"
 #include "tpl_yaml.h"
@@ -1100,7 +1101,7 @@ static cn *read_config(ck *k, const char *book_dir) {
                 "no such file: a book needs a config.yml");
     else
       ck_report(k, OC_ERROR, (bk_pos){path, 0, 0}, "cannot read: %s",
-                strerror(errno));
+                oc_file_error(errno));
     return NULL;
   }
   cn *root = NULL;

@@ -11,6 +11,7 @@
 
 #include "book_fs.h"
 #include "book_writers.h" /* bk_find_theme */
+#include "oc_file.h"
 #include "tpl_interp.h"
 
 #ifndef OCTAVO_VERSION
@@ -740,7 +741,7 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
     char *text = oc_read_file(abs, &n);
     if (!text) {
       report_at(e, OC_ERROR, path, "cannot read 'Contents/%s': %s", rel,
-                strerror(errno));
+                oc_file_error(errno));
       return -1;
     }
     it->file = oc_arena_printf(e->a, "Contents/%s", rel);

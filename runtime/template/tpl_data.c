@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "oc_alloc.h"
+#include "oc_file.h"
 #include "tpl_interp.h"
 #include "tpl_yaml.h"
 
@@ -343,7 +344,7 @@ int tpl_data_load(oc_arena *a, const char *path, tpl_value *out,
   char *buf = oc_read_file(path, &len);
   if (!buf) {
     tpl_diag_set(diag, &(tpl_loc){path, 0, 0}, "cannot read: %s",
-                 strerror(errno));
+                 oc_file_error(errno));
     *out = tpl_null();
     return -1;
   }

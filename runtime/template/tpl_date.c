@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "oc_file.h"
 #include "tpl_lib.h"
 
 #define ARG(i) ((i) < argc ? argv[(i)] : tpl_null())
@@ -447,7 +448,7 @@ static const tpl_tz *tpl_tz_find(tpl_rt *rt, const char *s, size_t len) {
     return NULL;
   char path[160];
   snprintf(path, sizeof path, "/usr/share/zoneinfo/%.*s", (int)len, s);
-  FILE *f = fopen(path, "rb");
+  FILE *f = oc_fopen_regular(path);
   if (!f)
     return NULL;
   /* zoneinfo files are small; read one whole */

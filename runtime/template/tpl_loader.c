@@ -95,9 +95,11 @@ static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
   return e;
 }
 
-/* Reads dir/name into the arena; false when there is no such file. */
+/* Reads dir/name into the arena; false when there is no such file.
+ * *special is set when dir/name exists but is not a regular file (a FIFO,
+ * a device, a folder): it is not read, and not taken for missing. */
 static bool ld_read(tpl_loader *l, const char *dir, const char *name,
-                    const char **text, size_t *len) {
+                    const char **text, size_t *len, bool *special) {
   size_t dl = strlen(dir), nl = strlen(name);
   char *path = oc_malloc(oc_size_add(dl, nl + 2));
   memcpy(path, dir, dl);
@@ -117,8 +119,10 @@ static bool ld_read(tpl_loader *l, const char *dir, const char *name,
   size_t n;
   char *buf = oc_read_file(real, &n);
   free(real);
-  if (!buf)
+  if (!buf) {
+    *special = errno == EISDIR;
     return false;
+  }
   *text = oc_arena_strndup(l->arena, buf, n);
   *len = n;
   free(buf);
@@ -132,11 +136,22 @@ static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
   if (e)
     return e;
   e = ld_insert(l, name, len, hash);
-  for (size_t i = 0; i < l->ndirs; i++)
-    if (ld_read(l, l->dirs[i], e->name, &e->text, &e->text_len)) {
+  for (size_t i = 0; i < l->ndirs; i++) {
+    bool special = false;
+    if (ld_read(l, l->dirs[i], e->name, &e->text, &e->text_len, &special)) {
       e->state = LD_UNPARSED;
       break;
     }
+    if (special) {
+      e->diag = oc_arena_alloc(l->arena, sizeof *e->diag);
+      tpl_diag_set(e->diag, &(tpl_loc){e->name, 0, 0},
+                   "'%s' is not a regular file (a FIFO, a device or a "
+                   "folder): refusing to read it",
+                   e->name);
+      e->state = LD_BROKEN;
+      break;
+    }
+  }
   return e;
 }
 

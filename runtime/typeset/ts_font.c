@@ -15,6 +15,8 @@
 #include <hb-ot.h>
 #include <hb.h>
 
+#include "oc_file.h"
+
 /* A loaded face: the public part first, so a ts_face * is a face_rec *. */
 typedef struct face_rec {
   ts_face pub;
@@ -125,7 +127,7 @@ typedef enum font_kind {
 
 /* What libharu would make of the file, from its first four bytes. */
 static font_kind file_kind(const char *path, int *err) {
-  FILE *fp = fopen(path, "rb");
+  FILE *fp = oc_fopen_regular(path); /* a FIFO would hang the loaders */
   if (!fp) {
     *err = errno;
     return KIND_UNREADABLE;
@@ -530,7 +532,7 @@ ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *family,
   switch (file_kind(path, &err)) {
   case KIND_UNREADABLE:
     oc_report(f->rep, OC_ERROR, file, line, col, "cannot read font '%s': %s",
-              path, strerror(err));
+              path, oc_file_error(err));
     return NULL;
   case KIND_CFF:
     oc_report(f->rep, OC_ERROR, file, line, col,

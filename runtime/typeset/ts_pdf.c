@@ -5,6 +5,7 @@
 #include "ts_pdf.h"
 
 #include "oc_alloc.h"
+#include "oc_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -508,7 +509,7 @@ size_t ts_pdf_page_count(const ts_pdf *p) { return p ? p->pages.len : 0; }
 /* ---- fonts ----------------------------------------------------------- */
 
 static unsigned char *read_file(oc_arena *a, const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = oc_fopen_regular(path);
   if (!f)
     return NULL;
   unsigned char *buf = NULL;
@@ -632,7 +633,7 @@ static ts_pdf_font *load_font(ts_pdf *p, oc_arena *a, const char *ttf_path,
   if (!f->ttf) {
     if (!quiet)
       oc_report(p->rep, OC_ERROR, ttf_path, 0, 0, "cannot read the font: %s",
-                strerror(errno));
+                oc_file_error(errno));
     return NULL;
   }
   const char *name = HPDF_LoadTTFontFromFile(p->doc, ttf_path, HPDF_TRUE);
@@ -1215,9 +1216,12 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
 
 /* ---- images ----------------------------------------------------------- */
 
+/* Every loader below opens the file by its name: this first look, which
+ * refuses what is not a regular file (a FIFO would hang them), comes
+ * before each of them. */
 static int image_kind(const char *path) {
   unsigned char b[8] = {0};
-  FILE *f = fopen(path, "rb");
+  FILE *f = oc_fopen_regular(path);
   if (!f)
     return -1;
   size_t n = fread(b, 1, sizeof b, f);
