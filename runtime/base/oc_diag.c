@@ -21,8 +21,7 @@ void oc_vreport(const oc_reporter *r, oc_severity sev, const char *file,
   oc_sb_init(&f, NULL, 64);
   if (file)
     oc_sb_add_printable(&f, file, strlen(file));
-  r->fn(r->user, sev, file ? oc_sb_cstr(&f) : NULL, line, col,
-        oc_sb_cstr(&m));
+  r->fn(r->user, sev, file ? oc_sb_cstr(&f) : NULL, line, col, oc_sb_cstr(&m));
   oc_sb_free(&m);
   oc_sb_free(&f);
 }

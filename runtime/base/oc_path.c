@@ -49,10 +49,6 @@ const char *oc_name_problem(const char *s, size_t len) {
     return "is empty";
   if (len > OC_NAME_MAX)
     return "is longer than 200 bytes";
-  if (s[0] == '.')
-    return len <= 2 && (len == 1 || s[1] == '.')
-               ? "is not a file name"
-               : "starts with '.' (a hidden file)";
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < len;) {
     size_t k;
@@ -67,6 +63,10 @@ const char *oc_name_problem(const char *s, size_t len) {
       return "holds a control character";
     i += k;
   }
+  if (s[0] == '.')
+    return len <= 2 && (len == 1 || s[1] == '.')
+               ? "is not a file name"
+               : "starts with '.' (a hidden file)";
   return NULL;
 }
 
@@ -84,9 +84,9 @@ const char *oc_relpath_problem(const char *s, size_t len) {
       return "holds an empty component ('//' or a trailing '/')";
     const char *why = oc_name_problem(s + i, n);
     if (why)
-      return n == 2 && s[i] == '.' && s[i + 1] == '.'
-                 ? "holds '..'"
-                 : n == 1 && s[i] == '.' ? "holds '.'" : why;
+      return n == 2 && s[i] == '.' && s[i + 1] == '.' ? "holds '..'"
+             : n == 1 && s[i] == '.'                  ? "holds '.'"
+                                                      : why;
     i += n + 1;
     if (!slash)
       break;

@@ -369,7 +369,8 @@ static bool yp_map_pair(void *user, tpl_yaml_node *mapn,
     map->merge_at = pair->key_pos;
     return true;
   }
-  size_t klen = strlen(key->text);
+  /* The whole key: one holding a NUL ("web\0/..") is not "web". */
+  size_t klen = key->v.type == TPL_STR ? key->v.len : strlen(key->text);
   if (cn_find(map, key->text, klen)) {
     if (y->keep_pos)
       oc_report(y->r, OC_WARNING, y->name, key_pos.line, key_pos.col,
@@ -1053,12 +1054,16 @@ static void load_editions(ck *k, bk_config *c, const cn *editions) {
     const cn_kid *kid = &editions->kid[i];
     /* The name becomes the folder Output/<edition>/: one plain name. */
     const char *why = oc_name_problem(kid->key, kid->key_len);
-    if (why)
+    if (why) {
+      oc_sb name;
+      oc_sb_init(&name, k->a, kid->key_len + 8);
+      oc_sb_add_printable(&name, kid->key, kid->key_len);
       ck_report(k, OC_ERROR, kid->key_pos,
-                "the edition name '%.*s' %s; an edition's name is its "
+                "the edition name '%s' %s; an edition's name is its "
                 "folder in Output/, so it must be a plain file name "
                 "(letters, digits, '-', '_', no '/' and no leading '.')",
-                (int)kid->key_len, kid->key, why);
+                oc_sb_cstr(&name), why);
+    }
     c->ed[i].name = kid->key;
     c->ed[i].raw = kid->val;
     c->ed[i].norm = check_edition(k, kid->key, kid->val);

@@ -84,7 +84,8 @@ const char *bk_book_path(bk_edition *e, const char *base_rel, const char *rel,
   }
   if (!S_ISREG(st.st_mode)) {
     oc_report(e->rep, OC_ERROR, file, line, col, "'%s' is %s, not a file", both,
-              S_ISDIR(st.st_mode) ? "a folder" : "a special file");
+              S_ISDIR(st.st_mode) ? "a folder"
+                                  : "a special file (a FIFO or a device)");
     free(real);
     return NULL;
   }
@@ -201,8 +202,8 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
   const char *why = oc_relpath_problem(rel, strlen(rel));
   if (why) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0,
-              "refusing to write '%s' in Output/%s/: the path %s", rel,
-              e->name, why);
+              "refusing to write '%s' in Output/%s/: the path %s", rel, e->name,
+              why);
     return -1;
   }
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);

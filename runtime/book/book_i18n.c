@@ -1,7 +1,7 @@
 /* Labels and titles: the built-in translations (the YAML files of
- * runtime/book/i18n, embedded at build time) of the book's language, deep-merged
- * with the book's own Resources/Translations files as Easybook looked them
- * up. */
+ * runtime/book/i18n, embedded at build time) of the book's language,
+ * deep-merged with the book's own Resources/Translations files as Easybook
+ * looked them up. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +42,8 @@ static tpl_value top_map(tpl_value doc, const char *top) {
   return tpl_null();
 }
 
-static tpl_value load_builtin(oc_arena *a, const i18n_kind *k,
-                              const char *lang, const oc_reporter *r) {
+static tpl_value load_builtin(oc_arena *a, const i18n_kind *k, const char *lang,
+                              const oc_reporter *r) {
   char name[64];
   snprintf(name, sizeof name, "%s.%s.yml", k->file, lang);
   size_t len = 0;
@@ -85,7 +85,8 @@ static int load_override(oc_arena *a, const char *book_dir, const i18n_kind *k,
       return -1;
     }
     if (!text) {
-      oc_report(r, OC_ERROR, name, 0, 0, "cannot read: %s", oc_file_error(errno));
+      oc_report(r, OC_ERROR, name, 0, 0, "cannot read: %s",
+                oc_file_error(errno));
       return -1;
     }
     tpl_value doc;

@@ -253,8 +253,8 @@ static const char *attr_value(oc_arena *a, const char *tag, const char *name) {
  * when that is a safe file name (oc_path.h), else the slug of its
  * heading's text (a raw <h2 id="../../x"> must not name a path), else
  * section-K; unique among the item's sections. */
-static const char *section_file(bk_edition *e, bk_idset *taken,
-                                const char *h2, const char *sid, size_t k) {
+static const char *section_file(bk_edition *e, bk_idset *taken, const char *h2,
+                                const char *sid, size_t k) {
   const char *base = sid;
   if (!oc_safe_name(sid, strlen(sid)) || strlen(sid) > 100) {
     const char *text = strchr(h2, '>');
@@ -324,9 +324,9 @@ int bk_site_plan(site *s, int level) {
       const char *sid = id ? id : oc_arena_printf(e->a, "section-%zu", k);
       size_t si = s->npages;
       page *sp = add_page(s);
-      sp->file = oc_arena_printf(e->a, "%s/%s%s", name,
-                                 section_file(e, sections, from, sid, k),
-                                 s->ext);
+      sp->file =
+          oc_arena_printf(e->a, "%s/%s%s", name,
+                          section_file(e, sections, from, sid, k), s->ext);
       sp->root = "../";
       sp->item = it;
       /* The page's template prints the section's heading itself. */

@@ -8,17 +8,22 @@ OCTAVO_TEST_WRAPPER (e.g. "valgrind -q --error-exitcode=99") runs publish
 under another program.
 
 Each case is a folder: book/ (the book), expect (line 1 the exit code,
-then what stderr must hold), and optional args, outputs, checks and
-symlinks files; expect.NAME with args.NAME, outputs.NAME, checks.NAME make
+then what stderr must hold), and optional args, outputs, checks, symlinks
+and fifos files; expect.NAME with args.NAME, outputs.NAME, checks.NAME make
 a variant run of the same book. tests/books/README.md describes the format.
 Every run also checks that publish did not crash or hang, that its
-messages have the gcc form, and that failed editions left the previous
-Output/<edition>/ untouched with no temporary folder behind.
+messages have the gcc form, that failed editions left the previous
+Output/<edition>/ untouched with no temporary folder behind, and that
+nothing outside the book was written, deleted or read (the tree around the
+book hashed before and after; reads seen by atime where the file system
+keeps it) and the book's own files were left as they were.
 """
 import os
 import re
 import shutil
+import hashlib
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -60,6 +65,80 @@ class Run:
                                  default_out)
         self.checks = read_list(os.path.join(case_dir, "checks" + suffix), [])
         self.symlinks = read_list(os.path.join(case_dir, "symlinks"), [])
+        self.fifos = read_list(os.path.join(case_dir, "fifos"), [])
+
+
+def tree_state(root, skip=None):
+    """{relative path: what it is} for everything under root (not following
+    links, never opening what is not a regular file), skip left out."""
+    state = {}
+    for d, dirs, files in os.walk(root):
+        if skip and os.path.abspath(d) == os.path.abspath(skip):
+            dirs[:] = []
+            continue
+        for n in dirs + files:
+            p = os.path.join(d, n)
+            if skip and os.path.abspath(p) == os.path.abspath(skip):
+                continue
+            st = os.lstat(p)
+            rel = os.path.relpath(p, root)
+            if stat.S_ISLNK(st.st_mode):
+                state[rel] = "link " + os.readlink(p)
+            elif stat.S_ISDIR(st.st_mode):
+                state[rel] = "folder"
+            elif stat.S_ISREG(st.st_mode):
+                with open(p, "rb") as f:
+                    state[rel] = hashlib.sha256(f.read()).hexdigest()
+            else:
+                state[rel] = "special"
+    return state
+
+
+def age_atimes(root, skip):
+    """Sets the access time of every regular file under root (skip left
+    out) before its modification time, so that relatime records the next
+    read; returns {path: atime}."""
+    times = {}
+    for d, dirs, files in os.walk(root):
+        if os.path.abspath(d) == os.path.abspath(skip):
+            dirs[:] = []
+            continue
+        for n in files:
+            p = os.path.join(d, n)
+            st = os.lstat(p)
+            if stat.S_ISREG(st.st_mode):
+                os.utime(p, ns=(st.st_mtime_ns - 100 * 10**9, st.st_mtime_ns),
+                         follow_symlinks=False)
+                times[p] = os.lstat(p).st_atime_ns
+    return times
+
+
+def atime_works(tmp):
+    """True when reading a file whose atime is older than its mtime
+    updates it here (relatime or strictatime, not noatime)."""
+    p = os.path.join(tmp, "atime-probe")
+    with open(p, "w") as f:
+        f.write("probe\n")
+    st = os.stat(p)
+    os.utime(p, ns=(st.st_mtime_ns - 100 * 10**9, st.st_mtime_ns))
+    before = os.stat(p).st_atime_ns
+    with open(p) as f:
+        f.read()
+    works = os.stat(p).st_atime_ns != before
+    os.unlink(p)
+    return works
+
+
+def compare_states(before, after, where):
+    fails = []
+    for rel in sorted(set(before) | set(after)):
+        if rel not in after:
+            fails.append(f"{where}: {rel} was deleted")
+        elif rel not in before:
+            fails.append(f"{where}: {rel} was created")
+        elif before[rel] != after[rel]:
+            fails.append(f"{where}: {rel} was changed")
+    return fails
 
 
 def match_pattern(pat, text):
@@ -84,6 +163,14 @@ def prepare(run, work):
     outside = os.path.join(work, "outside")
     shutil.copytree(os.path.join(run.case_dir, "book"), book, symlinks=True)
     os.makedirs(outside)
+    # A folder beside the book, as an escape would find one: a victim of
+    # an edition named "../../victim", or of a page named "../x/index".
+    for rel in ("victim/index.html", "victim/css/easybook.css",
+                "Contents/chapter1.md"):
+        p = os.path.join(work, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write("a file beside the book: " + rel + "\n")
     for p in (os.path.join(outside, "secret.md"), os.path.join(work, "secret.md"),
               os.path.join(work, "secret.png")):
         with open(p, "w") as f:
@@ -94,6 +181,10 @@ def prepare(run, work):
         lp = os.path.join(book, link)
         os.makedirs(os.path.dirname(lp), exist_ok=True)
         os.symlink(target, lp)
+    for ln in run.fifos:
+        fp = os.path.join(book, ln.strip())
+        os.makedirs(os.path.dirname(fp), exist_ok=True)
+        os.mkfifo(fp)
     for ln in run.outputs:
         edition = ln.split()[0]
         d = os.path.join(book, "Output", edition)
@@ -103,9 +194,12 @@ def prepare(run, work):
     return book, outside
 
 
-def check_run(run, publish, work, verbose=False):
+def check_run(run, publish, work, verbose=False, atimes=False):
     """Returns a list of failure messages (empty: the run passed)."""
     book, outside = prepare(run, work)
+    around = tree_state(work, skip=book)
+    sources = tree_state(book, skip=os.path.join(book, "Output"))
+    aged = age_atimes(work, skip=book) if atimes else {}
     args = [a.replace("{book}", book).replace("{outside}", outside)
             for a in run.args]
     cmd = WRAPPER + [publish] + args
@@ -116,6 +210,22 @@ def check_run(run, publish, work, verbose=False):
     err = p.stderr.decode("utf-8", "replace")
     out = p.stdout.decode("utf-8", "replace")
     fails = []
+    # Outside the book: nothing read (atime first: hashing reads), written
+    # or deleted; the book's own files as they were (what the case's checks
+    # say may appear, e.g. a script's file, aside).
+    for path, t in aged.items():
+        if os.path.exists(path) and os.lstat(path).st_atime_ns != t:
+            fails.append("a file outside the book was read: " +
+                         os.path.relpath(path, work))
+    fails += compare_states(around, tree_state(work, skip=book),
+                            "outside the book")
+    expected_new = {ck.split(" ", 1)[1] for ck in run.checks
+                    if ck.startswith("exists ")}
+    fails += [f for f in compare_states(
+        sources, tree_state(book, skip=os.path.join(book, "Output")),
+        "in the book")
+        if not (f.endswith(" was created") and
+                f[len("in the book: "):-len(" was created")] in expected_new)]
     if verbose:
         print(f"---- {run.name}: exit {p.returncode}\n" +
               err.replace(work, "$TMP").rstrip())
@@ -220,12 +330,16 @@ def main(argv):
         if os.path.isfile(os.path.join(errors_dir, n, "expect")))
     passed, failed = 0, []
     with tempfile.TemporaryDirectory(prefix="octavo-errors-") as tmp:
+        atimes = atime_works(tmp)
+        if not atimes:
+            print("note: this file system does not record reads (noatime); "
+                  "reads outside the book are not checked")
         for name in names:
             case_dir = os.path.join(errors_dir, name)
             for run in runs_of(case_dir):
                 work = os.path.join(tmp, run.name)
                 os.makedirs(work)
-                fails = check_run(run, publish, work, verbose)
+                fails = check_run(run, publish, work, verbose, atimes)
                 if fails:
                     failed.append(run.name)
                     print(f"FAIL {run.name}")

@@ -262,7 +262,8 @@ static void test_path(void) {
   CHECK_STR(oc_name_problem("a\xc2\x9b", 3), "holds a control character");
   CHECK_STR(oc_name_problem("a\xe2\x80\xae", 4), "holds a control character");
   CHECK_STR(oc_name_problem("a\xff", 2), "is not valid UTF-8");
-  CHECK_STR(oc_name_problem("\xc0\xaf", 2), "is not valid UTF-8"); /* overlong '/' */
+  CHECK_STR(oc_name_problem("\xc0\xaf", 2),
+            "is not valid UTF-8"); /* overlong '/' */
   CHECK_STR(oc_name_problem("\xed\xa0\x80", 3), "is not valid UTF-8");
   CHECK_STR(oc_name_problem("\xe2\x82", 2), "is not valid UTF-8");
   char longname[OC_NAME_MAX + 2];
