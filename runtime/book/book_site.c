@@ -281,6 +281,10 @@ int bk_site_plan(site *s, int level) {
     const char *basis = it->label[0] ? it->label : it->title;
     const char *slug =
         basis[0] ? bk_slug(e->slugger, e->a, basis, strlen(basis)) : "";
+    /* A slug is a safe file name by construction (oc_path.h); anything
+     * else falls back to the element's name. */
+    if (!oc_safe_name(slug, strlen(slug)) || strlen(slug) > 100)
+      slug = "";
     const char *name = bk_idset_unique(names, slug[0] ? slug : it->element);
     it->page_name = name;
     bk_set(e, it->record, "page_name", bk_s(e, name));

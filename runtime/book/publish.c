@@ -320,17 +320,18 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   for (int i = 0; i < neditions; i++) {
     tpl_value ed = bk_config_edition(cfg, editions[i]);
     if (ed.type != TPL_MAP) {
-      fprintf(stderr, "publish: error: the book has no edition '%s'",
-              editions[i]);
-      fputs(" (publish --list shows them)\n", stderr);
+      /* Through the reporter, which escapes what a terminal would act on. */
+      oc_report(&rep, OC_ERROR, NULL, 0, 0,
+                "the book has no edition '%s' (publish --list shows them)",
+                editions[i]);
       rc = 1;
       goto out;
     }
     if (!bk_get_str(a, ed, "format", "")[0]) {
-      fprintf(stderr,
-              "publish: error: edition '%s' has no format; it can only be "
-              "extended by other editions\n",
-              editions[i]);
+      oc_report(&rep, OC_ERROR, NULL, 0, 0,
+                "edition '%s' has no format; it can only be extended by "
+                "other editions",
+                editions[i]);
       rc = 1;
       goto out;
     }
@@ -665,7 +666,8 @@ static int cmd_customize(const char *dir, const char *edition) {
     goto out;
   tpl_value ed = bk_config_edition(cfg, edition);
   if (ed.type != TPL_MAP) {
-    fprintf(stderr, "publish: error: the book has no edition '%s'\n", edition);
+    oc_report(&rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'",
+              edition);
     goto out;
   }
   const char *format = bk_get_str(a, ed, "format", "");
