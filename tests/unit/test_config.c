@@ -685,8 +685,9 @@ static void test_languages(void) {
   CHECK(en_titles.type == TPL_MAP && en_titles.u.map->len == 21);
   CHECK_STR(get(en_labels, "chapter.0"), "Chapter {{ item.number }}");
   CHECK_STR(get(en_labels, "chapter.3"), "{{ item.counters[0:4]|join('.') }}");
-  CHECK_STR(get(en_labels, "figure"),
-            "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
+  CHECK_STR(
+      get(en_labels, "figure"),
+      "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
   CHECK_STR(get(en_labels, "date_format"), "m/d/Y");
   CHECK_STR(get(en_labels, "published_with"), "Published with {{ generator }}");
   CHECK_STR(get(en_titles, "toc"), "Table of contents");
@@ -782,14 +783,17 @@ static void test_overrides(void) {
   /* The root file's list replaced the built-in one whole. */
   CHECK_LEN(get(l, "chapter"), 1);
   CHECK_STR(get(l, "chapter.0"), "Ch. {{ item.number }}");
-  CHECK_STR(get(l, "figure"), "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
+  CHECK_STR(
+      get(l, "figure"),
+      "Figure {{ element.number ? element.number ~ '.' }}{{ item.number }}");
 
   dir = book("bad-translation", "Resources/Translations/labels.en.yml",
              "label:\n  next: [oops\n", NULL);
   sink_clear();
   CHECK(bk_i18n_load(arena, dir, "en", "web", "html", &reporter, &l, &t) == -1);
-  CHECK(diags.errors == 1 &&
-        !strncmp(diags.text, "Resources/Translations/labels.en.yml:2:14: ", 43));
+  CHECK(
+      diags.errors == 1 &&
+      !strncmp(diags.text, "Resources/Translations/labels.en.yml:2:14: ", 43));
 
   char outside[600], link[600];
   snprintf(outside, sizeof outside, "%s/titles.en.yml", tmp_root);
@@ -802,6 +806,50 @@ static void test_overrides(void) {
   CHECK(bk_i18n_load(arena, dir, "en", "web", "html", &reporter, &l, &t) == -1);
   CHECK_SAID("Resources/Translations/titles.en.yml: error: refusing to read "
              "it: it is a link that leads out of the book folder");
+}
+
+/* Names that become paths (oc_path.h): an edition's name is its folder in
+ * Output/, so one that is not a plain file name is an error at its key,
+ * shown escaped; a NUL in a path value is an error at the value. */
+static void test_unsafe_names(void) {
+  bk_config *c = load("name-dotdot",
+                      "book:\n" CONTENTS
+                      "  editions:\n    \"../../victim\": { format: html }\n",
+                      NULL);
+  CHECK(c == NULL);
+  CHECK_SAID("config.yml:5:5: error: the edition name '../../victim' holds a "
+             "'/'; an edition's name is its folder in Output/, so it must be "
+             "a plain file name (letters, digits, '-', '_', no '/' and no "
+             "leading '.')");
+  c = load("name-control",
+           "book:\n" CONTENTS
+           "  editions:\n    \"a\\e[1mb\": { format: html }\n",
+           NULL);
+  CHECK(c == NULL);
+  CHECK(diags.errors == 1);
+  CHECK(strstr(diags.text, "'a\\x1b[1mb' holds a control character"));
+  CHECK(!strchr(diags.text, 0x1b));
+  c = load("name-nul",
+           "book:\n" CONTENTS "  editions:\n    \"web\\0x\": { format: html }\n"
+           "    web: { format: html }\n",
+           NULL);
+  CHECK(c == NULL);
+  CHECK(strstr(diags.text, "'web\\x00x' holds a NUL byte"));
+  c = load("name-dot", "book:\n" CONTENTS "  editions:\n    .web: ~\n", NULL);
+  CHECK(c == NULL);
+  CHECK(strstr(diags.text, "config.yml:5:5: error: the edition name '.web' "
+                           "starts with '.'"));
+  c = load("content-nul",
+           "book:\n  contents:\n    - { element: chapter, content: "
+           "\"ch1.md\\0.txt\" }\n  editions:\n    web: { format: html }\n",
+           NULL);
+  CHECK(c == NULL);
+  CHECK_SAID("config.yml:3:36: error: 'content' holds a NUL byte: "
+             "'ch1.md\\x00.txt' is not a path");
+  c = load("name-ok",
+           "book:\n" CONTENTS "  editions:\n    web_2-b.x: { format: html }\n",
+           NULL);
+  CHECK(c != NULL);
 }
 
 int main(void) {
@@ -826,6 +874,7 @@ int main(void) {
   test_languages();
   test_language_fallback();
   test_overrides();
+  test_unsafe_names();
   oc_arena_free(arena);
   remove_tree(tmp_root);
   printf("config: %d passed, %d failed\n", passed, failed);
