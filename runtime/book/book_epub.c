@@ -208,6 +208,8 @@ static int put_css_resources(epub *p) {
   if (slash)
     *slash = 0;
   int rc = 0;
+  const char *seen = css;
+  unsigned line = 1, col = 1;
   for (const char *c = css; (c = strstr(c, "url("));) {
     c += 4;
     while (*c == ' ' || *c == '"' || *c == '\'')
@@ -222,11 +224,16 @@ static int put_css_resources(epub *p) {
       *cut = 0;
     if (!url[0] || strstr(url, ":") || url[0] == '/')
       continue; /* data:, http:, absolute: not files of the book */
+    for (; seen < url_at; seen++) /* where the url is, for messages */
+      if (*seen == '\n')
+        line++, col = 1;
+      else if (((unsigned char)*seen & 0xC0) != 0x80)
+        col++;
     bool missing = false;
-    const char *abs = bk_book_path(e, dir, url, rel_css, 0, 0, &missing);
+    const char *abs = bk_book_path(e, dir, url, rel_css, line, col, &missing);
     if (!abs) {
       if (missing)
-        oc_report(e->rep, OC_WARNING, rel_css, 0, 0,
+        oc_report(e->rep, OC_WARNING, rel_css, line, col,
                   "'%s' named in the style sheet is not in %s/", url, dir);
       else
         rc = -1;
@@ -236,7 +243,7 @@ static int put_css_resources(epub *p) {
     char *data = oc_read_file(abs, &n);
     const char *type = data ? resource_type(data, n) : NULL;
     if (!type) {
-      oc_report(e->rep, OC_ERROR, rel_css, 0, 0,
+      oc_report(e->rep, OC_ERROR, rel_css, line, col,
                 "'%s' named in the style sheet is not a font (TrueType, "
                 "OpenType, WOFF) or an image EPUB readers show",
                 url);
@@ -251,13 +258,6 @@ static int put_css_resources(epub *p) {
                           ? oc_relpath_problem(href, strlen(href))
                           : "leaves the package's OEBPS/ folder";
     if (why) {
-      unsigned line = 1, col = 1;
-      for (const char *q = css; q < url_at; q++) {
-        if (*q == '\n')
-          line++, col = 1;
-        else if (((unsigned char)*q & 0xC0) != 0x80)
-          col++;
-      }
       oc_report(e->rep, OC_ERROR, rel_css, line, col,
                 "url(%s) %s: an EPUB holds what its style sheet uses next "
                 "to it; put the file in the style sheet's folder or below",
