@@ -11,5 +11,12 @@ foreach(t markdown slug config)
   octavo_valgrind_test(unit_${t}_valgrind book COMMAND test_${t})
 endforeach()
 
+# The output layer of publish (test_fs.c, octavo_publish): nothing written
+# outside BOOK/Output/<edition>/ whatever names reach bk_out_*.
+add_executable(test_fs ${CMAKE_CURRENT_LIST_DIR}/test_fs.c)
+target_link_libraries(test_fs PRIVATE octavo_publish)
+octavo_test(unit_fs book COMMAND test_fs)
+octavo_valgrind_test(unit_fs_valgrind book COMMAND test_fs)
+
 add_executable(bench_markdown ${CMAKE_CURRENT_LIST_DIR}/bench_markdown.c)
 target_link_libraries(bench_markdown PRIVATE octavo_book)
