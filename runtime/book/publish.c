@@ -129,8 +129,44 @@ static double now_seconds(void) {
 
 /* ---- scripts -------------------------------------------------------- */
 
+/* Prints s with its control characters escaped (\n, \t, \x1b...), so
+ * that a command cannot rewrite the terminal or hide behind a newline;
+ * the rest as it is, to be read or copied. */
+static void print_escaped(FILE *f, const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", f);
+    else if (*p == '\t')
+      fputs("\\t", f);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\x%02x", *p);
+    else
+      fputc(*p, f);
+  }
+}
+
+/* A book's scripts are code the writer runs, as a Makefile is: each
+ * command is shown before it runs, even under -q, whichever way config.yml
+ * spelt, merged or inherited it (this is the command as resolved and
+ * rendered). */
+static void print_command(bk_pos pos, const char *which, const char *edition,
+                          const char *cmd, bool skipped) {
+  fflush(stdout);
+  if (pos.line)
+    fprintf(stderr, "%s:%u:%u: note: ", pos.file, pos.line, pos.col);
+  else
+    fprintf(stderr, "%s: note: ", pos.file);
+  fprintf(stderr, "%s %s of edition '", skipped ? "not running" : "running",
+          which);
+  print_escaped(stderr, edition);
+  fputs(skipped ? "' (--no-scripts): " : "': ", stderr);
+  print_escaped(stderr, cmd);
+  fputc('\n', stderr);
+}
+
 /* Runs before_publish or after_publish (a string or a list of strings,
- * rendered as templates) in the book's folder. */
+ * rendered as templates whose values are shell-quoted) in the book's
+ * folder. */
 static int run_scripts(bk_edition *e, const char *which) {
   tpl_value v = bk_get(e->edition, which);
   size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
@@ -138,12 +174,6 @@ static int run_scripts(bk_edition *e, const char *which) {
     tpl_value c = v.type == TPL_LIST ? v.u.list->items[i] : v;
     if (c.type != TPL_STR)
       continue;
-    if (e->opt->no_scripts) {
-      oc_report(e->rep, OC_NOTE, "config.yml", 0, 0,
-                "not running %s of edition '%s' (--no-scripts)", which,
-                e->name);
-      return 0;
-    }
     char path[300];
     if (v.type == TPL_LIST)
       snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which, i);
@@ -151,10 +181,20 @@ static int run_scripts(bk_edition *e, const char *which) {
       snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
     bk_pos pos = {"config.yml", 0, 0};
     bk_config_where(e->cfg, path, &pos);
-    const char *cmd =
-        bk_render_string(e, oc_arena_strndup(e->a, c.u.s, c.len), path);
+    if (e->opt->no_scripts) {
+      print_command(pos, which, e->name, c.u.s, true);
+      continue;
+    }
+    if (strlen(c.u.s) != c.len) {
+      oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
+                "a NUL byte in the %s command of edition '%s'", which,
+                e->name);
+      return -1;
+    }
+    const char *cmd = bk_render_command(e, c.u.s, path);
     if (!cmd)
       return -1;
+    print_command(pos, which, e->name, cmd, false);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -175,13 +215,12 @@ static int run_scripts(bk_edition *e, const char *which) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       if (WIFEXITED(status))
         oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
-                  "the %s script of edition '%s' failed (exit status %d): %s",
-                  which, e->name, WEXITSTATUS(status), cmd);
+                  "the %s script of edition '%s' failed (exit status %d)",
+                  which, e->name, WEXITSTATUS(status));
       else
         oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
-                  "the %s script of edition '%s' was killed by signal %d: %s",
-                  which, e->name, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-                  cmd);
+                  "the %s script of edition '%s' was killed by signal %d",
+                  which, e->name, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
       return -1;
     }
   }
