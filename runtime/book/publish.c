@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book_guard.h"
 #include "book_writers.h"
 #include "oc_alloc.h"
 
@@ -85,11 +86,29 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
       h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
   h = (h ^ line) * 0x100000001b3ULL;
   h = (h ^ col) * 0x100000001b3ULL;
-  for (size_t i = 0; i < st->nseen; i++)
-    if (st->seen[i] == h)
+  h |= 1; /* 0 marks a free slot */
+  /* An open-addressing set, at most half full: a book with many warnings
+   * costs no more per warning than one with few. */
+  if ((st->nseen + 1) * 2 > st->cseen) {
+    size_t cap = st->cseen ? st->cseen * 2 : 64;
+    uint64_t *set = oc_calloc(cap, sizeof *set);
+    for (size_t i = 0; i < st->cseen; i++)
+      if (st->seen[i]) {
+        size_t j = st->seen[i] & (cap - 1);
+        while (set[j])
+          j = (j + 1) & (cap - 1);
+        set[j] = st->seen[i];
+      }
+    free(st->seen);
+    st->seen = set;
+    st->cseen = cap;
+  }
+  size_t j = h & (st->cseen - 1);
+  for (; st->seen[j]; j = (j + 1) & (st->cseen - 1))
+    if (st->seen[j] == h)
       return true;
-  OC_GROW(st->seen, st->cseen, st->nseen + 1);
-  st->seen[st->nseen++] = h;
+  st->seen[j] = h;
+  st->nseen++;
   return false;
 }
 
@@ -204,6 +223,7 @@ static int run_scripts(bk_edition *e, const char *which) {
       return -1;
     }
     if (pid == 0) {
+      bk_guard_child();
       if (chdir(e->book_dir) != 0)
         _exit(127);
       execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -313,6 +333,9 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   char *book_dir = book_folder(dir);
   if (!book_dir)
     return 1;
+  /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
+  if (!list)
+    bk_guard_install();
   int rc = 0;
   oc_arena *a = oc_arena_new();
   if (chdir(book_dir) != 0) {
@@ -406,6 +429,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
             st.errors == 1 ? "" : "s", st.warnings,
             st.warnings == 1 ? "" : "s");
 out:
+  bk_guard_uninstall();
   free(st.seen);
   oc_arena_free(a);
   free(book_dir);
