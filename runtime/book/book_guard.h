@@ -50,5 +50,9 @@ int bk_guard_commit(const char *tmp, const char *final_dir, const char *old,
  * run ends with the signal. */
 void bk_guard_enter(void);
 void bk_guard_leave(void);
+/* Returns at once, unless a signal is being handled: then never. Called
+ * before printing a message, so that what fails while the folders are
+ * removed under the run's feet is not shown. */
+void bk_guard_pass(void);
 
 #endif

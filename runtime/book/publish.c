@@ -115,6 +115,7 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
 static void print_diag(void *user, oc_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   report_state *st = user;
+  bk_guard_pass(); /* stopped by a signal: say nothing more */
   if (sev == OC_WARNING && st->strict)
     sev = OC_ERROR;
   if (sev != OC_ERROR && seen_before(st, file, line, col, msg))
