@@ -20,10 +20,10 @@
 static const char usage_text[] =
     "usage: themec compile THEME_DIR... -o OUT.c [--prefix NAME] [--header "
     "OUT.h]\n"
-    "                     [--autoescape html|js|css|url|html_attr|false]\n"
+    "                     [--autoescape html|js|css|url|html_attr|sh|false]\n"
     "       themec check THEME_DIR...\n"
     "       themec render [-I DIR]... TEMPLATE [--data FILE]\n"
-    "                     [--autoescape html|js|css|url|html_attr|false]\n"
+    "                     [--autoescape html|js|css|url|html_attr|sh|false]\n"
     "                     [--strict] [--seed N]\n"
     "       themec --help | --version\n";
 
@@ -239,7 +239,7 @@ static int cmd_compile(int argc, char **argv) {
       else if (tpl_escape_by_name(s, strlen(s), &e))
         autoescape = (int)e;
       else
-        return usage("--autoescape takes html, js, css, url, html_attr or "
+        return usage("--autoescape takes html, js, css, url, html_attr, sh or "
                      "false");
     } else if (argv[i][0] != '-' && ndirs < 16)
       dirs[ndirs++] = argv[i];
@@ -317,7 +317,7 @@ static int cmd_render(int argc, char **argv) {
       else if (tpl_escape_by_name(s, strlen(s), &e))
         autoescape = (int)e;
       else {
-        rc = usage("--autoescape takes html, js, css, url, html_attr or "
+        rc = usage("--autoescape takes html, js, css, url, html_attr, sh or "
                    "false");
         goto done;
       }

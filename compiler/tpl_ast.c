@@ -187,8 +187,8 @@ static const char *const binop_names[] = {
     "not-in", "in",  "matches",  "starts-with", "ends-with", "..",
     "+",      "-",   "~",        "*",           "/",         "//",
     "%",      "**",  "has-some", "has-every"};
-static const char *const esc_names[] = {"none", "html", "js",
-                                        "css",  "url",  "html_attr"};
+static const char *const esc_names[] = {"none", "html", "js",       "css",
+                                        "url",  "html_attr", "sh"};
 
 static void dump(oc_sb *b, const tpl_node *n);
 
@@ -310,7 +310,7 @@ static void dump(oc_sb *b, const tpl_node *n) {
     break;
   case TPL_N_AUTOESCAPE:
     sb_fmt(b, "(autoescape %s",
-           n->index >= 0 && n->index <= 5 ? esc_names[n->index] : "?");
+           n->index >= 0 && n->index <= 6 ? esc_names[n->index] : "?");
     dump_opt(b, n->a);
     oc_sb_adds(b, ")");
     break;
@@ -491,7 +491,7 @@ static void dump(oc_sb *b, const tpl_node *n) {
     break;
   case TPL_N_ESCAPE:
     sb_fmt(b, "(%s %s", n->flags & TPL_F_AUTO ? "autoesc" : "esc",
-           n->index >= 0 && n->index <= 5 ? esc_names[n->index] : "?");
+           n->index >= 0 && n->index <= 6 ? esc_names[n->index] : "?");
     dump_opt(b, n->a);
     oc_sb_adds(b, ")");
     break;
@@ -517,7 +517,7 @@ static void dump_template(oc_sb *b, const tpl_ast_template *t, int depth) {
   memset(ind, ' ', (size_t)d);
   ind[d] = 0;
   sb_fmt(b, "%stemplate %s (autoescape %s) imports=%zu\n", ind,
-         t->name ? t->name : "?", esc_names[t->autoescape % 6], t->nimports);
+         t->name ? t->name : "?", esc_names[t->autoescape % 7], t->nimports);
   if (t->parent) {
     sb_fmt(b, "%s parent ", ind);
     dump(b, t->parent);

@@ -569,6 +569,8 @@ static const char *escape_name(int e) {
     return "TPL_ESC_URL";
   case TPL_ESC_HTML_ATTR:
     return "TPL_ESC_HTML_ATTR";
+  case TPL_ESC_SH:
+    return "TPL_ESC_SH";
   default:
     return "TPL_ESC_NONE";
   }

@@ -499,22 +499,15 @@ static tpl_node *autoescape(chk *C, tpl_node *e) {
 /* ---- expressions ---------------------------------------------------- */
 
 static bool strategy_of(const tpl_node *e, int *out) {
-  static const char *const names[] = {"html", "js", "css", "url", "html_attr"};
-  static const int vals[] = {TPL_ESC_HTML, TPL_ESC_JS, TPL_ESC_CSS, TPL_ESC_URL,
-                             TPL_ESC_HTML_ATTR};
   if (!e) {
     *out = TPL_ESC_HTML;
     return true;
   }
-  if (!is_str_const(e))
+  tpl_escape st;
+  if (!is_str_const(e) || !tpl_escape_by_name(e->value.u.s, e->value.len, &st))
     return false;
-  for (size_t i = 0; i < 5; i++)
-    if (strlen(names[i]) == e->value.len &&
-        !memcmp(names[i], e->value.u.s, e->value.len)) {
-      *out = vals[i];
-      return true;
-    }
-  return false;
+  *out = (int)st;
+  return true;
 }
 
 static tpl_node *filter(chk *C, tpl_node *n) {

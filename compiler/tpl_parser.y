@@ -162,16 +162,11 @@ static tpl_node *mk_apply(tpl_pctx *P, tpl_node *chain, tpl_nlist *body,
 }
 
 static bool strategy_by_name(const char *s, size_t n, int *out) {
-  static const char *const names[] = {"html", "js", "css", "url",
-                                      "html_attr"};
-  static const int vals[] = {TPL_ESC_HTML, TPL_ESC_JS, TPL_ESC_CSS,
-                             TPL_ESC_URL, TPL_ESC_HTML_ATTR};
-  for (size_t i = 0; i < 5; i++)
-    if (strlen(names[i]) == n && memcmp(names[i], s, n) == 0) {
-      *out = vals[i];
-      return true;
-    }
-  return false;
+  tpl_escape e;
+  if (!tpl_escape_by_name(s, n, &e))
+    return false;
+  *out = (int)e;
+  return true;
 }
 
 static int autoescape_value(tpl_pctx *P, tpl_node *e, TPL_YYLTYPE loc) {

@@ -107,6 +107,11 @@ int bk_edition_load_items(bk_edition *e);
  * NULL after reporting an error at the config value `path`
  * ("book.editions.web.before_publish"). */
 const char *bk_render_string(bk_edition *e, const char *text, const char *path);
+/* The same for a command given to the shell (before_publish,
+ * after_publish): every value it prints is one shell word in single quotes
+ * (autoescaping strategy `sh`), unless the author wrote `|raw`. */
+const char *bk_render_command(bk_edition *e, const char *text,
+                              const char *path);
 void bk_edition_free(bk_edition *e);
 
 /* Renders template `name` with data (a map) and returns its output in the

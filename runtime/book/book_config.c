@@ -44,6 +44,11 @@ struct cn {
   bk_pos pos;       /* line 0: not written by the user (a default) */
   cn_kid *kid;
   size_t n, cap;
+  /* Maps of more than CN_INDEX_MIN keys: an open-addressing table of
+   * kid positions + 1 (0 is free), so that finding a key, and so reading,
+   * merging and checking a map, stays linear in its size. */
+  uint32_t *index;
+  size_t index_cap;
   bool built;
   tpl_value value;
   /* While its mapping is read: the `<<` values, and where the last was. */
@@ -65,11 +70,44 @@ static cn *cn_scalar(oc_arena *a, tpl_value v, const char *text, bk_pos pos) {
   return n;
 }
 
+enum { CN_INDEX_MIN = 8 };
+
+static void cn_index_put(cn *map, size_t i) {
+  const cn_kid *k = &map->kid[i];
+  size_t mask = map->index_cap - 1;
+  size_t h = tpl_hash_bytes(k->key, k->key_len) & mask;
+  while (map->index[h])
+    h = (h + 1) & mask;
+  map->index[h] = (uint32_t)i + 1;
+}
+
+/* Keeps the table at most half full, rebuilt twice as large. */
+static void cn_index_grow(oc_arena *a, cn *map) {
+  if (map->n * 2 <= map->index_cap)
+    return;
+  size_t cap = map->index_cap ? map->index_cap * 2 : 32;
+  while (map->n * 2 > cap)
+    cap *= 2;
+  map->index = oc_arena_calloc(a, cap, sizeof *map->index);
+  map->index_cap = cap;
+  for (size_t i = 0; i < map->n; i++)
+    cn_index_put(map, i);
+}
+
+/* Adds an entry; a map's key must not be in it already (cn_find). */
 static void cn_add(oc_arena *a, cn *parent, const char *key, size_t key_len,
                    bk_pos key_pos, cn *val) {
+  if (parent->n >= UINT32_MAX - 1)
+    oc_oom(); /* config.yml is read whole in memory: never this many */
   parent->kid = oc_arena_grow_array(a, parent->kid, parent->n, &parent->cap,
                                     parent->n + 1, sizeof *parent->kid);
   parent->kid[parent->n++] = (cn_kid){key, key_len, key_pos, val};
+  if (!key || (parent->n <= CN_INDEX_MIN && !parent->index))
+    return;
+  if (parent->index && parent->n * 2 <= parent->index_cap)
+    cn_index_put(parent, parent->n - 1);
+  else
+    cn_index_grow(a, parent);
 }
 
 static bool key_is(const cn_kid *k, const char *name) {
@@ -80,6 +118,16 @@ static bool key_is(const cn_kid *k, const char *name) {
 static cn_kid *cn_find(const cn *map, const char *key, size_t len) {
   if (!map || map->kind != CN_MAP)
     return NULL;
+  if (map->index) {
+    size_t mask = map->index_cap - 1;
+    for (size_t h = tpl_hash_bytes(key, len) & mask; map->index[h];
+         h = (h + 1) & mask) {
+      cn_kid *k = &map->kid[map->index[h] - 1];
+      if (k->key_len == len && memcmp(k->key, key, len) == 0)
+        return k;
+    }
+    return NULL;
+  }
   for (size_t i = 0; i < map->n; i++)
     if (map->kid[i].key_len == len && memcmp(map->kid[i].key, key, len) == 0)
       return &map->kid[i];
@@ -235,6 +283,7 @@ typedef struct yp {
   const char *text;
   size_t len;
   const oc_reporter *r;
+  int errors; /* found by the callbacks, which go on reading */
 } yp;
 
 static bk_pos yp_pos(const yp *y, tpl_yaml_pos p) {
@@ -322,6 +371,14 @@ static bool yp_scalar(void *user, const tpl_yaml_scalar *sc, bool key,
   (void)key; /* keys are typed as values are: their text is the key */
   const char *s = sc->text;
   size_t n = sc->len;
+  /* `"a\0b"`: C strings would end at the NUL, a path or a title would
+   * silently lose the rest. */
+  if (memchr(s, 0, n)) {
+    yp_error(y, sc->pos, "%s",
+             "a NUL byte in this string (written '\\0' or '\\x00'); paths "
+             "and text cannot hold one");
+    y->errors++;
+  }
   tpl_value v;
   if (sc->tag && strcmp(sc->tag, "!") != 0)
     v = strcmp(sc->tag, TPL_YAML_STR_TAG) == 0 ? tpl_str_copy(y->a, s, n)
@@ -371,10 +428,16 @@ static bool yp_map_pair(void *user, tpl_yaml_node *mapn,
   }
   /* The whole key: one holding a NUL ("web\0/..") is not "web". */
   size_t klen = key->v.type == TPL_STR ? key->v.len : strlen(key->text);
-  if (cn_find(map, key->text, klen)) {
-    if (y->keep_pos)
-      oc_report(y->r, OC_WARNING, y->name, key_pos.line, key_pos.col,
-                "duplicate key '%s'; the first one is used", key->text);
+  const cn_kid *first = cn_find(map, key->text, klen);
+  if (first) {
+    /* YAML forbids it, and a writer who edits the second one and sees
+     * nothing change deserves to know why. */
+    oc_report(y->r, OC_ERROR, y->name, key_pos.line, key_pos.col,
+              "duplicate key '%s'", key->text);
+    if (first->key_pos.line)
+      oc_report(y->r, OC_NOTE, first->key_pos.file, first->key_pos.line,
+                first->key_pos.col, "first defined here");
+    y->errors++;
     return true;
   }
   cn_add(y->a, map, key->text, klen, key_pos, val);
@@ -421,13 +484,22 @@ static bool yp_is_key(void *user, const tpl_yaml_node *n) {
 static int yp_parse(oc_arena *a, const char *name, bool keep_pos,
                     const char *text, size_t len, const oc_reporter *r,
                     cn **out) {
-  yp y = {a, name, keep_pos, text, len, r};
+  yp y = {a, name, keep_pos, text, len, r, 0};
+  /* The file itself: binary or damaged, said so at the byte's place
+   * rather than as libyaml's "control characters are not allowed". */
+  const char *nul = memchr(text, 0, len);
+  if (nul) {
+    tpl_yaml_pos p = tpl_yaml_offset_pos(text, len, (size_t)(nul - text), true);
+    yp_error(&y, p, "%s", "a NUL byte (the file is binary or damaged)");
+    *out = NULL;
+    return -1;
+  }
   tpl_yaml_builder b = {&y,          yp_scalar,  yp_sequence, yp_map_begin,
                         yp_map_pair, yp_map_end, yp_is_key,   yp_yaml_error};
   tpl_yaml_node root = {.p = NULL};
   int rc = tpl_yaml_read(a, text, len, &b, &root);
   *out = root.p;
-  return rc;
+  return rc == 0 && y.errors ? -1 : rc;
 }
 
 int bk_yaml_parse(oc_arena *a, const char *name, const char *text, size_t len,
@@ -507,11 +579,12 @@ typedef struct cfg_edition {
   cn *raw;    /* as written: config.yml ← --configuration */
   cn *norm;   /* checked; format lower-cased, isbn and margins normalised */
   cn *merged; /* defaults ← the extends chain ← norm */
-  enum { ED_NEW, ED_DONE, ED_BROKEN } state;
+  enum { ED_NEW, ED_ON_CHAIN, ED_DONE, ED_BROKEN } state;
 } cfg_edition;
 
 struct bk_config {
   oc_arena *a;
+  const cn *editions; /* ed[i] is editions->kid[i] */
   cn *root; /* config.yml ← --configuration */
   cn *book; /* book defaults ← root's book */
   tpl_value book_value;
@@ -938,10 +1011,8 @@ static void check_book(ck *k, const cn *book, bk_pos book_pos) {
 }
 
 static cfg_edition *find_edition(bk_config *c, const char *name, size_t len) {
-  for (size_t i = 0; i < c->ned; i++)
-    if (strlen(c->ed[i].name) == len && memcmp(c->ed[i].name, name, len) == 0)
-      return &c->ed[i];
-  return NULL;
+  const cn_kid *k = c->ned ? cn_find(c->editions, name, len) : NULL;
+  return k ? &c->ed[k - c->editions->kid] : NULL;
 }
 
 static void report_cycle(ck *k, bk_config *c, const size_t *cycle, size_t n) {
@@ -969,24 +1040,33 @@ static void resolve_edition(ck *k, bk_config *c, cn *defaults, size_t i,
       base = e->merged;
       break;
     }
-    for (size_t j = 0; j < n; j++)
-      if (chain[j] == cur) {
-        report_cycle(k, c, chain + j, n - j);
-        e->state = ED_BROKEN;
-      }
+    /* Marked while on the chain, so that a cycle costs no search until
+     * one is found, however long the chain. */
+    if (e->state == ED_ON_CHAIN) {
+      for (size_t j = 0; j < n; j++)
+        if (chain[j] == cur)
+          report_cycle(k, c, chain + j, n - j);
+      goto broken;
+    }
     if (e->state == ED_BROKEN)
       goto broken;
+    e->state = ED_ON_CHAIN;
     chain[n++] = cur;
     const cn *ext = cn_get(e->norm, "extends");
     if (!ext || !cn_is_str(ext))
       break;
     cfg_edition *parent = find_edition(c, ext->text, strlen(ext->text));
     if (!parent) {
-      const char **names = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *names);
-      for (size_t j = 0; j < c->ned; j++)
-        names[j] = c->ed[j].name;
-      names[c->ned] = NULL;
-      const char *near = closest(ext->text, strlen(ext->text), names);
+      /* Suggestions cost a comparison with every edition: not for a
+       * config with thousands of them, where each would be an error. */
+      const char *near = NULL;
+      if (c->ned <= 256) {
+        const char **names = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *names);
+        for (size_t j = 0; j < c->ned; j++)
+          names[j] = c->ed[j].name;
+        names[c->ned] = NULL;
+        near = closest(ext->text, strlen(ext->text), names);
+      }
       if (near)
         ck_report(k, OC_ERROR, ext->pos,
                   "edition '%s' extends '%s', which does not exist (did you "
@@ -1048,6 +1128,7 @@ static cn *defaults(oc_arena *a, const char *text, const oc_reporter *r) {
 static void load_editions(ck *k, bk_config *c, const cn *editions) {
   if (!editions || editions->kind != CN_MAP)
     return;
+  c->editions = editions;
   c->ned = editions->n;
   c->ed = oc_arena_calloc(k->a, c->ned ? c->ned : 1, sizeof *c->ed);
   for (size_t i = 0; i < c->ned; i++) {

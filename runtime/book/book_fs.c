@@ -2,6 +2,7 @@
  * temporary folder that replaces the previous output only when the whole
  * edition succeeded. */
 #include "book_fs.h"
+#include "book_guard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -169,8 +170,11 @@ int bk_out_begin(bk_edition *e, bk_out *o) {
   }
   snprintf(buf, sizeof buf, "%s/Output/%s", e->book_dir, e->name);
   o->final_dir = oc_arena_strndup(e->a, buf, strlen(buf));
+  char output[PATH_MAX];
+  snprintf(output, sizeof output, "%s/Output", e->book_dir);
   snprintf(buf, sizeof buf, "%s/Output/.%s.tmp-XXXXXX", e->book_dir, e->name);
-  if (!mkdtemp(buf)) {
+  /* mkdtemp, after removing the temporary folders of killed runs. */
+  if (bk_guard_begin(output, e->name, buf) != 0) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0,
               "cannot create a temporary folder in Output: %s",
               strerror(errno));
@@ -207,6 +211,7 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
     return -1;
   }
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
+  bk_guard_enter(); /* a signal being handled: wait here for the end */
   if (ensure_parent(path) != 0)
     goto fail;
   FILE *f = fopen(path, "wb");
@@ -215,8 +220,10 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
   size_t w = fwrite(data, 1, len, f);
   if (fclose(f) != 0 || w != len)
     goto fail;
+  bk_guard_leave();
   return 0;
 fail:
+  bk_guard_leave();
   oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot write %s: %s", path,
             strerror(errno));
   return -1;
@@ -249,17 +256,9 @@ int bk_out_commit(bk_edition *e, bk_out *o) {
   snprintf(old, sizeof old, "%s.old", o->tmp_dir);
   struct stat st;
   bool had = lstat(o->final_dir, &st) == 0;
-  if (had && rename(o->final_dir, old) != 0) {
-    oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot replace %s: %s",
-              o->final_dir, strerror(errno));
-    return -1;
-  }
-  if (rename(o->tmp_dir, o->final_dir) != 0) {
-    int err = errno;
-    if (had)
-      rename(old, o->final_dir);
+  if (bk_guard_commit(o->tmp_dir, o->final_dir, old, had) != 0) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot move output to %s: %s",
-              o->final_dir, strerror(err));
+              o->final_dir, strerror(errno));
     return -1;
   }
   o->old_dir = had ? oc_arena_strndup(e->a, old, strlen(old)) : NULL;
@@ -271,6 +270,7 @@ void bk_out_finish(bk_out *o) {
   if (o->old_dir)
     bk_rmtree(o->old_dir);
   o->old_dir = NULL;
+  bk_guard_release(BK_GUARD_OLD);
 }
 
 int bk_out_rollback(bk_edition *e, bk_out *o) {
@@ -285,6 +285,7 @@ int bk_out_rollback(bk_edition *e, bk_out *o) {
     return -1;
   }
   o->old_dir = NULL;
+  bk_guard_release(BK_GUARD_OLD);
   bk_rmtree(failed);
   return 0;
 }
@@ -293,4 +294,5 @@ void bk_out_abort(bk_out *o) {
   if (o->tmp_dir)
     bk_rmtree(o->tmp_dir);
   o->tmp_dir = NULL;
+  bk_guard_release(BK_GUARD_TMP);
 }

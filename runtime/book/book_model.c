@@ -213,17 +213,27 @@ bool bk_has_template(bk_edition *e, const char *name) {
  * each distinct text once; `o` says where the text comes from, for error
  * messages. Plain text is returned as it is. A text that failed once gives
  * NULL without a second message. */
-static const char *render_text(bk_edition *e, const char *text, tpl_value data,
-                               const bk_origin *o) {
+/* shell: a command for sh, whose printed values are shell-quoted (kept
+ * apart from the other strings in the cache, which print them as they
+ * are). */
+static const char *render_text_as(bk_edition *e, const char *text,
+                                  tpl_value data, const bk_origin *o,
+                                  bool shell) {
   if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
     return text;
   tpl_value name;
-  if (!tpl_map_get_str(e->text_cache, text, strlen(text), &name)) {
+  const char *key = shell ? oc_arena_printf(e->a, "sh:%s", text) : text;
+  if (!tpl_map_get_str(e->text_cache, key, strlen(key), &name)) {
     char buf[64];
-    snprintf(buf, sizeof buf, "@string/%zu", e->label_seq++);
-    tpl_loader_add_string(e->loader, buf, text, strlen(text));
+    snprintf(buf, sizeof buf, "@%s/%zu", shell ? "command" : "string",
+             e->label_seq++);
+    if (shell)
+      tpl_loader_add_string_as(e->loader, buf, text, strlen(text),
+                               TPL_ESC_SH);
+    else
+      tpl_loader_add_string(e->loader, buf, text, strlen(text));
     name = bk_s(e, buf);
-    tpl_map_set_str(e->a, e->text_cache, text, name);
+    tpl_map_set_str(e->a, e->text_cache, key, name);
     e->origin_list =
         oc_arena_grow_array(e->a, e->origin_list, e->norigins, &e->corigins,
                             e->norigins + 1, sizeof *e->origin_list);
@@ -234,6 +244,11 @@ static const char *render_text(bk_edition *e, const char *text, tpl_value data,
   if (tpl_map_get_str(e->failed, name.u.s, name.len, NULL))
     return NULL;
   return bk_render(e, name.u.s, data, NULL);
+}
+
+static const char *render_text(bk_edition *e, const char *text, tpl_value data,
+                               const bk_origin *o) {
+  return render_text_as(e, text, data, o, false);
 }
 
 /* The origin of label `name` of the book's language. */
@@ -995,6 +1010,13 @@ const char *bk_render_string(bk_edition *e, const char *text,
   bk_origin o = value_origin(e, path);
   return render_text(e, oc_arena_strndup(e->a, text, strlen(text)), tpl_null(),
                      &o);
+}
+
+const char *bk_render_command(bk_edition *e, const char *text,
+                              const char *path) {
+  bk_origin o = value_origin(e, path);
+  return render_text_as(e, oc_arena_strndup(e->a, text, strlen(text)),
+                        tpl_null(), &o, true);
 }
 
 int bk_edition_load_items(bk_edition *e) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book_guard.h"
 #include "book_writers.h"
 #include "oc_alloc.h"
 
@@ -44,7 +45,8 @@ static const char help_text[] =
     "                        '{\"book\": {\"title\": \"Draft\"}}'\n"
     "  --strict              treat warnings as errors\n"
     "  --no-scripts          do not run before_publish/after_publish\n"
-    "                        (for books you do not trust)\n"
+    "                        (for books you do not trust: a book's scripts\n"
+    "                        are code, printed before they run)\n"
     "  --xhtml               pdf editions: also write book.xhtml, theme.css\n"
     "                        and style.css beside book.pdf, the document and\n"
     "                        style sheets the typesetter read (for themes)\n"
@@ -85,17 +87,36 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
       h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
   h = (h ^ line) * 0x100000001b3ULL;
   h = (h ^ col) * 0x100000001b3ULL;
-  for (size_t i = 0; i < st->nseen; i++)
-    if (st->seen[i] == h)
+  h |= 1; /* 0 marks a free slot */
+  /* An open-addressing set, at most half full: a book with many warnings
+   * costs no more per warning than one with few. */
+  if ((st->nseen + 1) * 2 > st->cseen) {
+    size_t cap = st->cseen ? st->cseen * 2 : 64;
+    uint64_t *set = oc_calloc(cap, sizeof *set);
+    for (size_t i = 0; i < st->cseen; i++)
+      if (st->seen[i]) {
+        size_t j = st->seen[i] & (cap - 1);
+        while (set[j])
+          j = (j + 1) & (cap - 1);
+        set[j] = st->seen[i];
+      }
+    free(st->seen);
+    st->seen = set;
+    st->cseen = cap;
+  }
+  size_t j = h & (st->cseen - 1);
+  for (; st->seen[j]; j = (j + 1) & (st->cseen - 1))
+    if (st->seen[j] == h)
       return true;
-  OC_GROW(st->seen, st->cseen, st->nseen + 1);
-  st->seen[st->nseen++] = h;
+  st->seen[j] = h;
+  st->nseen++;
   return false;
 }
 
 static void print_diag(void *user, oc_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   report_state *st = user;
+  bk_guard_pass(); /* stopped by a signal: say nothing more */
   if (sev == OC_WARNING && st->strict)
     sev = OC_ERROR;
   if (sev != OC_ERROR && seen_before(st, file, line, col, msg))
@@ -129,8 +150,44 @@ static double now_seconds(void) {
 
 /* ---- scripts -------------------------------------------------------- */
 
+/* Prints s with its control characters escaped (\n, \t, \x1b...), so
+ * that a command cannot rewrite the terminal or hide behind a newline;
+ * the rest as it is, to be read or copied. */
+static void print_escaped(FILE *f, const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", f);
+    else if (*p == '\t')
+      fputs("\\t", f);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\x%02x", *p);
+    else
+      fputc(*p, f);
+  }
+}
+
+/* A book's scripts are code the writer runs, as a Makefile is: each
+ * command is shown before it runs, even under -q, whichever way config.yml
+ * spelt, merged or inherited it (this is the command as resolved and
+ * rendered). */
+static void print_command(bk_pos pos, const char *which, const char *edition,
+                          const char *cmd, bool skipped) {
+  fflush(stdout);
+  if (pos.line)
+    fprintf(stderr, "%s:%u:%u: note: ", pos.file, pos.line, pos.col);
+  else
+    fprintf(stderr, "%s: note: ", pos.file);
+  fprintf(stderr, "%s %s of edition '", skipped ? "not running" : "running",
+          which);
+  print_escaped(stderr, edition);
+  fputs(skipped ? "' (--no-scripts): " : "': ", stderr);
+  print_escaped(stderr, cmd);
+  fputc('\n', stderr);
+}
+
 /* Runs before_publish or after_publish (a string or a list of strings,
- * rendered as templates) in the book's folder. */
+ * rendered as templates whose values are shell-quoted) in the book's
+ * folder. */
 static int run_scripts(bk_edition *e, const char *which) {
   tpl_value v = bk_get(e->edition, which);
   size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
@@ -138,12 +195,6 @@ static int run_scripts(bk_edition *e, const char *which) {
     tpl_value c = v.type == TPL_LIST ? v.u.list->items[i] : v;
     if (c.type != TPL_STR)
       continue;
-    if (e->opt->no_scripts) {
-      oc_report(e->rep, OC_NOTE, "config.yml", 0, 0,
-                "not running %s of edition '%s' (--no-scripts)", which,
-                e->name);
-      return 0;
-    }
     char path[300];
     if (v.type == TPL_LIST)
       snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which, i);
@@ -151,10 +202,20 @@ static int run_scripts(bk_edition *e, const char *which) {
       snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
     bk_pos pos = {"config.yml", 0, 0};
     bk_config_where(e->cfg, path, &pos);
-    const char *cmd =
-        bk_render_string(e, oc_arena_strndup(e->a, c.u.s, c.len), path);
+    if (e->opt->no_scripts) {
+      print_command(pos, which, e->name, c.u.s, true);
+      continue;
+    }
+    if (strlen(c.u.s) != c.len) {
+      oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
+                "a NUL byte in the %s command of edition '%s'", which,
+                e->name);
+      return -1;
+    }
+    const char *cmd = bk_render_command(e, c.u.s, path);
     if (!cmd)
       return -1;
+    print_command(pos, which, e->name, cmd, false);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -164,6 +225,7 @@ static int run_scripts(bk_edition *e, const char *which) {
       return -1;
     }
     if (pid == 0) {
+      bk_guard_child();
       if (chdir(e->book_dir) != 0)
         _exit(127);
       execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -175,13 +237,12 @@ static int run_scripts(bk_edition *e, const char *which) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       if (WIFEXITED(status))
         oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
-                  "the %s script of edition '%s' failed (exit status %d): %s",
-                  which, e->name, WEXITSTATUS(status), cmd);
+                  "the %s script of edition '%s' failed (exit status %d)",
+                  which, e->name, WEXITSTATUS(status));
       else
         oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
-                  "the %s script of edition '%s' was killed by signal %d: %s",
-                  which, e->name, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-                  cmd);
+                  "the %s script of edition '%s' was killed by signal %d",
+                  which, e->name, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
       return -1;
     }
   }
@@ -274,6 +335,9 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   char *book_dir = book_folder(dir);
   if (!book_dir)
     return 1;
+  /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
+  if (!list)
+    bk_guard_install();
   int rc = 0;
   oc_arena *a = oc_arena_new();
   if (chdir(book_dir) != 0) {
@@ -368,6 +432,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
             st.errors == 1 ? "" : "s", st.warnings,
             st.warnings == 1 ? "" : "s");
 out:
+  bk_guard_uninstall();
   free(st.seen);
   oc_arena_free(a);
   free(book_dir);

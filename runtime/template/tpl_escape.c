@@ -41,7 +41,8 @@ bool tpl_escape_by_name(const char *s, size_t len, tpl_escape *out) {
                {"js", TPL_ESC_JS},
                {"css", TPL_ESC_CSS},
                {"url", TPL_ESC_URL},
-               {"html_attr", TPL_ESC_HTML_ATTR}};
+               {"html_attr", TPL_ESC_HTML_ATTR},
+               {"sh", TPL_ESC_SH}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strlen(names[i].name) == len && memcmp(names[i].name, s, len) == 0) {
       *out = names[i].e;
@@ -453,6 +454,24 @@ static void tpl_esc_url(tpl_sink *k, const char *str, size_t len) {
     tpl_sink_put(k, str + run, i - run);
 }
 
+/* One POSIX shell word: inside single quotes nothing is special but the
+ * quote itself, which is closed, escaped and reopened ('\''). */
+static void tpl_esc_sh(tpl_rt *rt, tpl_sink *k, const char *s, size_t len,
+                       const tpl_loc *loc) {
+  if (memchr(s, 0, len))
+    tpl_fail(rt, loc, "a NUL byte cannot be passed to the shell");
+  tpl_sink_put(k, "'", 1);
+  size_t run = 0;
+  for (size_t i = 0; i < len; i++)
+    if (s[i] == '\'') {
+      tpl_sink_put(k, s + run, i - run);
+      tpl_sink_put(k, "'\\''", 4);
+      run = i + 1;
+    }
+  tpl_sink_put(k, s + run, len - run);
+  tpl_sink_put(k, "'", 1);
+}
+
 static void tpl_escape_sink(tpl_rt *rt, tpl_sink *k, const char *s, size_t len,
                             tpl_escape strat, const tpl_loc *loc) {
   switch (strat) {
@@ -473,6 +492,9 @@ static void tpl_escape_sink(tpl_rt *rt, tpl_sink *k, const char *s, size_t len,
     break;
   case TPL_ESC_URL:
     tpl_esc_url(k, s, len);
+    break;
+  case TPL_ESC_SH:
+    tpl_esc_sh(rt, k, s, len, loc);
     break;
   default:
     tpl_sink_put(k, s, len);
@@ -510,9 +532,11 @@ tpl_value tpl_escape_value(tpl_rt *rt, tpl_value v, tpl_escape strat,
                            const tpl_loc *loc) {
   if (v.type == TPL_OBJ && v.u.obj->cls->to_string)
     v = tpl_to_str(rt, v);
+  if (strat == TPL_ESC_SH && (v.type == TPL_NULL || v.type == TPL_BOOL))
+    v = tpl_to_str(rt, v);
   if (v.type != TPL_STR || strat == TPL_ESC_NONE)
     return v;
-  if (v.len == 0)
+  if (v.len == 0 && strat != TPL_ESC_SH)
     return tpl_str("", 0);
   oc_sb b;
   oc_sb_init(&b, rt->arena, (size_t)v.len + v.len / 8 + 16);

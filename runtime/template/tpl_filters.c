@@ -955,7 +955,7 @@ static tpl_value tpl_f_escape(tpl_rt *rt, tpl_ctx *ctx, int argc,
     if (!tpl_escape_by_name(name.u.s, name.len, &strat))
       tpl_fail(rt, loc,
                "Invalid escaping strategy \"%.*s\" (valid ones: html, js, url, "
-               "css, html_attr).",
+               "css, html_attr, sh).",
                (int)(name.len > 100 ? 100 : name.len), name.u.s);
   }
   tpl_value v = ARG(0);

@@ -30,6 +30,11 @@ tpl_loader *tpl_loader_new(tpl_env *env);
  * is copied. */
 void tpl_loader_add_string(tpl_loader *l, const char *name, const char *text,
                            size_t len);
+/* The same, with its own autoescaping strategy whatever the env's (the
+ * book's shell commands: TPL_ESC_SH). */
+void tpl_loader_add_string_as(tpl_loader *l, const char *name,
+                              const char *text, size_t len,
+                              tpl_escape autoescape);
 /* Adds an include folder (`-I DIR`); the path is copied. */
 void tpl_loader_add_dir(tpl_loader *l, const char *dir);
 /* Parses and checks template `name` afresh for `themec check`: returns -1

@@ -26,6 +26,8 @@ typedef struct ld_entry {
   uint32_t hash;
   ld_state state;
   bool in_memory;
+  bool own_escape; /* escape: its autoescaping strategy, whatever the env's */
+  tpl_escape escape;
   const char *text;
   size_t text_len;
   const tpl_template *tpl;
@@ -156,6 +158,10 @@ static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
 }
 
 static tpl_escape ld_autoescape(tpl_loader *l, const char *name) {
+  size_t n = strlen(name);
+  ld_entry *e = ld_lookup(l, name, n, tpl_hash_bytes(name, n));
+  if (e && e->own_escape)
+    return e->escape;
   int ae = tpl_env_get_autoescape(l->env);
   return ae >= 0 ? (tpl_escape)ae : tpl_escape_for_name(name);
 }
@@ -267,6 +273,26 @@ static void ld_set_broken(tpl_loader *l, ld_entry *e, const tpl_diag *d,
   e->state = LD_BROKEN;
 }
 
+/* A NUL byte would end the text for the lexer: the rest of the template
+ * would vanish without a word. It is an error at its line and column. */
+static bool ld_has_nul(const ld_entry *e, tpl_diag *d) {
+  const char *nul = memchr(e->text, 0, e->text_len);
+  if (!nul)
+    return false;
+  uint32_t line = 1, col = 1;
+  for (const char *p = e->text; p < nul; p++) {
+    if (*p == '\n') {
+      line++;
+      col = 1;
+    } else if (((unsigned char)*p & 0xC0) != 0x80) {
+      col++;
+    }
+  }
+  tpl_diag_set(d, &(tpl_loc){e->name, line, col},
+               "a NUL byte in the template (the file is binary or damaged)");
+  return true;
+}
+
 static int ld_find(void *data, tpl_env *env, const char *name, size_t len,
                    const tpl_template **out, tpl_diag *diag) {
   (void)env;
@@ -292,7 +318,9 @@ static int ld_find(void *data, tpl_env *env, const char *name, size_t len,
   tpl_diag d;
   size_t nd = 0;
   tpl_ast_template *ast =
-      tpl_parse(l->arena, e->name, e->text, e->text_len, &o, &d, 1, &nd);
+      ld_has_nul(e, &d) ? (nd = 1, NULL)
+                        : tpl_parse(l->arena, e->name, e->text, e->text_len,
+                                    &o, &d, 1, &nd);
   if (!ast) {
     ld_set_broken(l, e, &d, nd);
     *diag = *e->diag;
@@ -324,6 +352,18 @@ tpl_loader *tpl_loader_new(tpl_env *env) {
   l->arena = a;
   tpl_env_add_source_with_text(env, (tpl_source){ld_find, l}, ld_text);
   return l;
+}
+
+void tpl_loader_add_string_as(tpl_loader *l, const char *name,
+                              const char *text, size_t len,
+                              tpl_escape autoescape) {
+  tpl_loader_add_string(l, name, text, len);
+  size_t n = strlen(name);
+  ld_entry *e = ld_lookup(l, name, n, tpl_hash_bytes(name, n));
+  if (e->state == LD_UNPARSED) {
+    e->own_escape = true;
+    e->escape = autoescape;
+  }
 }
 
 void tpl_loader_add_string(tpl_loader *l, const char *name, const char *text,
@@ -372,8 +412,16 @@ int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
     e->state = LD_BUSY;
   tpl_parse_opts o = ld_opts(l, e->name, true);
   size_t total = 0;
-  tpl_ast_template *ast = tpl_parse(l->arena, e->name, e->text, e->text_len, &o,
-                                    diags, max_diags, &total);
+  tpl_diag nul;
+  tpl_ast_template *ast = NULL;
+  if (ld_has_nul(e, &nul)) {
+    total = 1;
+    if (max_diags)
+      diags[0] = nul;
+  } else {
+    ast = tpl_parse(l->arena, e->name, e->text, e->text_len, &o, diags,
+                    max_diags, &total);
+  }
   if (fresh) {
     if (ast) {
       e->tpl = tpl_interp_build(l->arena, ast);

@@ -82,8 +82,13 @@ void tpl_out_value_slow(tpl_rt *rt, tpl_value v) {
 }
 
 void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy) {
+  if (strategy == TPL_ESC_SH && v.type != TPL_STR && v.type != TPL_INT &&
+      v.type != TPL_FLOAT)
+    v = tpl_to_str(rt, v); /* null and false are '', a word all the same */
   if (v.type == TPL_STR) {
-    if (strategy == TPL_ESC_NONE || v.safe || v.len == 0)
+    if (strategy == TPL_ESC_SH)
+      tpl_escape_out(rt, v.u.s, v.len, strategy);
+    else if (strategy == TPL_ESC_NONE || v.safe || v.len == 0)
       tpl_out(rt, v.u.s, v.len);
     else
       tpl_escape_out(rt, v.u.s, v.len, strategy);

@@ -60,7 +60,12 @@ typedef enum tpl_escape {
   TPL_ESC_JS,
   TPL_ESC_CSS,
   TPL_ESC_URL,
-  TPL_ESC_HTML_ATTR
+  TPL_ESC_HTML_ATTR,
+  /* Not Twig's: one shell word in single quotes (POSIX sh), for commands a
+   * book gives to the shell. Unlike the others it quotes strings marked
+   * safe (HTML-safe is not shell-safe), empty strings and null (''), and
+   * refuses a NUL byte, which no shell word can hold. */
+  TPL_ESC_SH
 } tpl_escape;
 
 /* The default strategy of a template chosen by its name, as Twig's
@@ -279,7 +284,8 @@ static inline void tpl_out_value(tpl_rt *rt, tpl_value v) {
 void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy);
 static inline void tpl_out_escaped(tpl_rt *rt, tpl_value v,
                                    tpl_escape strategy) {
-  if (v.type == TPL_STR && (v.safe || strategy == TPL_ESC_NONE))
+  if (v.type == TPL_STR &&
+      ((v.safe && strategy != TPL_ESC_SH) || strategy == TPL_ESC_NONE))
     tpl_out(rt, v.u.s, v.len);
   else
     tpl_out_escaped_slow(rt, v, strategy);

@@ -1016,9 +1016,68 @@ void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
                    p->labels.len};
 }
 
+/* A text string as UTF-16BE with its byte order mark, surrogate pairs
+ * beyond the BMP; bytes that are not UTF-8 become U+FFFD. */
+static HPDF_Binary utf16_text(ts_pdf *p, const char *s) {
+  size_t n = strlen(s);
+  unsigned char *u = oc_arena_alloc(p->arena, oc_size_add(oc_size_mul(n, 2), 2));
+  size_t k = 0;
+  u[k++] = 0xFE;
+  u[k++] = 0xFF;
+  const unsigned char *c = (const unsigned char *)s;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp = 0xFFFD;
+    size_t len = c[i] < 0x80 ? 1 : (c[i] >> 5) == 6 ? 2 : (c[i] >> 4) == 14 ? 3
+                 : (c[i] >> 3) == 30                 ? 4
+                                                     : 0;
+    bool ok = len && i + len <= n;
+    for (size_t j = 1; ok && j < len; j++)
+      ok = (c[i + j] & 0xC0) == 0x80;
+    if (ok) {
+      cp = len == 1 ? c[i] : (uint32_t)(c[i] & (0xFF >> (len + 1)));
+      for (size_t j = 1; j < len; j++)
+        cp = cp << 6 | (c[i + j] & 0x3F);
+      if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000))
+        cp = 0xFFFD;
+    }
+    i += ok ? len : 1;
+    if (cp >= 0x10000) {
+      uint32_t v = cp - 0x10000, hi = 0xD800 | v >> 10, lo = 0xDC00 | (v & 0x3FF);
+      u[k++] = (unsigned char)(hi >> 8);
+      u[k++] = (unsigned char)hi;
+      u[k++] = (unsigned char)(lo >> 8);
+      u[k++] = (unsigned char)lo;
+    } else {
+      u[k++] = (unsigned char)(cp >> 8);
+      u[k++] = (unsigned char)cp;
+    }
+  }
+  return HPDF_Binary_New(p->doc->mmgr, u, (HPDF_UINT)k);
+}
+
+static bool beyond_bmp(const char *s) {
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+    if (*c >= 0xF0)
+      return true;
+  return false;
+}
+
 static void set_info_str(ts_pdf *p, HPDF_InfoType type, const char *s) {
-  if (s && *s)
-    HPDF_SetInfoAttr(p->doc, type, s);
+  static const char *const keys[] = {
+      [HPDF_INFO_AUTHOR] = "Author",     [HPDF_INFO_CREATOR] = "Creator",
+      [HPDF_INFO_TITLE] = "Title",       [HPDF_INFO_SUBJECT] = "Subject",
+      [HPDF_INFO_KEYWORDS] = "Keywords"};
+  if (!s || !*s)
+    return;
+  /* libharu's UTF-8 encoder knows only the BMP: a character beyond it
+   * (an emoji, a rare CJK ideograph) came out as two spaces. Such a
+   * string is written as a hex UTF-16 string of our own; the others as
+   * before, so that their bytes do not change. */
+  bool wide = beyond_bmp(s);
+  HPDF_SetInfoAttr(p->doc, type, wide ? "" : s);
+  if (wide && p->doc->info && type < sizeof keys / sizeof *keys &&
+      keys[type])
+    HPDF_Dict_Add(p->doc->info, keys[type], utf16_text(p, s));
 }
 
 void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info) {
@@ -1122,6 +1181,8 @@ static void write_outline(ts_pdf *p) {
     const pdf_outline *e = &entries[i];
     HPDF_Outline parent = e->parent < 0 ? NULL : made[e->parent];
     made[i] = HPDF_CreateOutline(p->doc, parent, e->title, utf8);
+    if (made[i] && beyond_bmp(e->title)) /* as in set_info_str */
+      HPDF_Dict_Add(made[i], "Title", utf16_text(p, e->title));
     double top = e->y + shift_of(p, e->page);
     HPDF_Destination d = make_dest(p, e->page, top);
     if (!made[i] || !d)

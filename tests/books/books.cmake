@@ -24,8 +24,12 @@ add_test(NAME books_cli
 add_test(NAME books_interpreted_theme
          COMMAND sh ${BOOKS_DIR}/test_interpreted_theme.sh
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+# publish stopped by SIGTERM and SIGINT, and stale temporary folders.
+add_test(NAME books_signals
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_signals.py
+                 $<TARGET_FILE:publish>)
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
-    books_cli books_interpreted_theme)
+    books_cli books_interpreted_theme books_signals)
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)
@@ -52,7 +56,8 @@ set_tests_properties(books_epub PROPERTIES
 add_test(NAME books_pdf
          COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
-                 ${BOOKS_DIR}/pdf/tiny ${PROJECT_SOURCE_DIR}/docs/guide
+                 ${BOOKS_DIR}/pdf/tiny ${BOOKS_DIR}/pdf/info
+                 ${PROJECT_SOURCE_DIR}/docs/guide
                  --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)

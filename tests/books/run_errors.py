@@ -243,7 +243,7 @@ def check_run(run, publish, work, verbose=False, atimes=False):
     for ln in err.splitlines():
         if re.search(r"\b(error|warning|note):", ln) and not DIAG.match(ln):
             fails.append(f"not a gcc-style diagnostic: {ln}")
-        for bad in ("(null)", "@string/", "AddressSanitizer", "runtime error:"):
+        for bad in ("(null)", "@string/", "@command/", "AddressSanitizer", "runtime error:"):
             if bad in ln:
                 fails.append(f"stderr holds '{bad}': {ln}")
     if run.code == 1 and p.returncode == 1 and not re.search(r"\berror:", err):

@@ -24,7 +24,8 @@ its book (nothing is published in place), then:
 6. the outline (bookmarks) has one entry per table of contents line, the
    same titles in order, and one per heading the config's toc.elements
    and toc.deep call for;
-7. pdfinfo's Title and Author are the config's; when the edition has front
+7. pdfinfo's Title, Author, Subject (description) and Keywords are the
+   config's, exactly (pdf/info holds every character that needs escaping); when the edition has front
    matter, page labels run roman, then arabic from 1 at the body;
 8. publishing again, in another folder and time zone, gives the same bytes;
 9. with --golden DIR, the text of the books kept under DIR's parent, as
@@ -820,8 +821,13 @@ def check_info(pdf, js, npages, labels, ranges, items, cfg, rep, where):
     r = run(["pdfinfo", pdf])
     poppler_noise(r, "pdfinfo", rep, where)
     info = dict(re.findall(r"^(\w[\w ]*?):\s+(.*)$", r.stdout, re.M))
+    def text(v):  # a string, or a list of strings joined as publish does
+        return ", ".join(map(str, v)) if isinstance(v, list) else v
+
     for key, want in (("Title", cfg["book"].get("title")),
-                      ("Author", cfg["book"].get("author"))):
+                      ("Author", cfg["book"].get("author")),
+                      ("Subject", text(cfg["book"].get("description"))),
+                      ("Keywords", text(cfg["book"].get("keywords")))):
         if want and info.get(key) != str(want):
             rep.fail(where, 7, f"pdfinfo {key} is {info.get(key)!r}, the "
                      f"config says {want!r}")

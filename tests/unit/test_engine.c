@@ -816,6 +816,24 @@ static void test_loader(void) {
       "{% extends 'plain_layout.twig' %}{% block c %}{% set p = parent() %}"
       "{{ p }}|{{ parent() }}{% endblock %}");
   add_string(l, "plain_layout.twig", "{% block c %}<c>{% endblock %}");
+  /* A command for the shell: every printed value is one quoted word, also
+   * when marked safe (set ... endset) and when empty; |raw opts out. */
+  const char *cmd = "cp {{ title }} {{ nothing }}{{ t2 }} {{ n }} {{ title|raw }}"
+                    "{% set s %}a'b{% endset %} {{ s }} {{ title|e('sh') }}";
+  tpl_loader_add_string_as(l, "cmd", cmd, strlen(cmd), TPL_ESC_SH);
+  tpl_map *c = tpl_map_new(tpl_env_arena(env), 4);
+  tpl_map_set_str(tpl_env_arena(env), c, "title", tpl_cstr("it's \"x\"\n$y"));
+  tpl_map_set_str(tpl_env_arena(env), c, "nothing", tpl_null());
+  tpl_map_set_str(tpl_env_arena(env), c, "t2", tpl_cstr(""));
+  tpl_map_set_str(tpl_env_arena(env), c, "n", tpl_int(42));
+  CHECK_RENDER(env, "cmd", tpl_map_value(c),
+               "cp 'it'\\''s \"x\"\n$y' '''' 42 it's \"x\"\n$y 'a'\\''b' "
+               "'it'\\''s \"x\"\n$y'");
+  /* a NUL byte is an error at its place, not the end of the template */
+  tpl_loader_add_string(l, "nul.twig", "ab\ncd\0{{ x }}", 13);
+  CHECK_RENDER(env, "nul.twig", tpl_null(),
+               "ERR:nul.twig:2:3: a NUL byte in the template (the file is "
+               "binary or damaged)");
   tpl_map *d = tpl_map_new(tpl_env_arena(env), 1);
   tpl_map_set_str(tpl_env_arena(env), d, "title", tpl_cstr("T&"));
   CHECK_RENDER(env, "plain.twig", tpl_null(), "&lt;b&gt;|<b>&lt;i&gt;|<i>|<b>");

@@ -274,6 +274,25 @@ static void test_escaping(void) {
             "a&#x20;b,c.d-e_f&quot;&amp;&lt;&gt;&#x27;&#xFFFD;&#x00E9;");
   CHECK_STR(tpl_escape_value(&rt, S("a b&c/é~"), TPL_ESC_URL, NULL),
             "a%20b%26c%2F%C3%A9~");
+  /* sh: one shell word in single quotes, whatever it holds */
+  CHECK_STR(tpl_escape_value(&rt, S("a b"), TPL_ESC_SH, NULL), "'a b'");
+  CHECK_STR(tpl_escape_value(&rt, S("Tom & Jerry's"), TPL_ESC_SH, NULL),
+            "'Tom & Jerry'\\''s'");
+  CHECK_STR(tpl_escape_value(&rt, S("''"), TPL_ESC_SH, NULL),
+            "''\\'''\\'''");
+  CHECK_STR(tpl_escape_value(&rt, S("say \"$(rm -rf ~)\" `id` \\n;"),
+                             TPL_ESC_SH, NULL),
+            "'say \"$(rm -rf ~)\" `id` \\n;'");
+  CHECK_STR(tpl_escape_value(&rt, S("line 1\nline 2\t\x1b[2J"), TPL_ESC_SH,
+                             NULL),
+            "'line 1\nline 2\t\x1b[2J'");
+  CHECK_STR(tpl_escape_value(&rt, S(""), TPL_ESC_SH, NULL), "''");
+  CHECK_STR(tpl_escape_value(&rt, tpl_null(), TPL_ESC_SH, NULL), "''");
+  CHECK_STR(tpl_escape_value(&rt, S("é😀"), TPL_ESC_SH, NULL), "'é😀'");
+  CHECK_FAILS(tpl_escape_value(&rt, tpl_str("a\0b", 3), TPL_ESC_SH, NULL),
+              "a NUL byte cannot be passed to the shell");
+  tpl_escape st;
+  CHECK(tpl_escape_by_name("sh", 2, &st) && st == TPL_ESC_SH);
   /* non-strings come back as they are */
   CHECK(tpl_escape_value(&rt, I(5), TPL_ESC_HTML, NULL).type == TPL_INT);
   CHECK_FAILS(tpl_escape_value(&rt, S("\xFF"), TPL_ESC_JS, NULL),
