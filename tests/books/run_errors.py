@@ -219,8 +219,10 @@ def check_run(run, publish, work, verbose=False, atimes=False):
                          os.path.relpath(path, work))
     fails += compare_states(around, tree_state(work, skip=book),
                             "outside the book")
-    expected_new = {ck.split(" ", 1)[1] for ck in run.checks
-                    if ck.startswith("exists ")}
+    # A file a check looks at (`exists F`, `contains F TEXT`) may appear.
+    expected_new = {ck.split(" ", 2)[1] for ck in run.checks
+                    if ck.split(" ", 1)[0] in ("exists", "contains")
+                    and " " in ck}
     fails += [f for f in compare_states(
         sources, tree_state(book, skip=os.path.join(book, "Output")),
         "in the book")

@@ -856,7 +856,7 @@ static void test_unsafe_names(void) {
            "    web: { format: html }\n",
            NULL);
   CHECK(c == NULL);
-  CHECK(strstr(diags.text, "'web\\x00x' holds a NUL byte"));
+  CHECK(strstr(diags.text, "a NUL byte in this string"));
   c = load("name-dot", "book:\n" CONTENTS "  editions:\n    .web: ~\n", NULL);
   CHECK(c == NULL);
   CHECK(strstr(diags.text, "config.yml:5:5: error: the edition name '.web' "
@@ -866,8 +866,8 @@ static void test_unsafe_names(void) {
            "\"ch1.md\\0.txt\" }\n  editions:\n    web: { format: html }\n",
            NULL);
   CHECK(c == NULL);
-  CHECK_SAID("config.yml:3:36: error: 'content' holds a NUL byte: "
-             "'ch1.md\\x00.txt' is not a path");
+  CHECK_SAID("config.yml:3:36: error: a NUL byte in this string (written "
+             "'\\0' or '\\x00'); paths and text cannot hold one");
   c = load("name-ok",
            "book:\n" CONTENTS "  editions:\n    web_2-b.x: { format: html }\n",
            NULL);
