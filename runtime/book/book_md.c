@@ -1610,6 +1610,71 @@ static void md_finish_notes(md *m) {
   }
 }
 
+/* ---- nesting --------------------------------------------------------- */
+
+/* Lists and block quotes nested deeper than this are set at this level:
+ * every edition then stays within what readers, libxml2 (256 elements)
+ * and the typesetter nest. */
+#define MD_MAX_NESTING 16
+
+static bool md_is_nesting(cmark_node_type t) {
+  return t == CMARK_NODE_LIST || t == CMARK_NODE_ITEM ||
+         t == CMARK_NODE_BLOCK_QUOTE;
+}
+
+/* Moves the blocks inside the too-deep container x (its paragraphs, code,
+ * headings…, out of every list, item and quote) before it, in order, and
+ * drops x. */
+static void md_flatten(md *m, cmark_node *x) {
+  cmark_node **blocks = NULL;
+  size_t n = 0, cap = 0;
+  cmark_iter *it = cmark_iter_new(x);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *b = cmark_iter_get_node(it);
+    cmark_node_type t = cmark_node_get_type(b);
+    if (ev != CMARK_EVENT_ENTER || b == x || md_is_nesting(t) ||
+        (t & CMARK_NODE_TYPE_MASK) != CMARK_NODE_TYPE_BLOCK ||
+        !md_is_nesting(cmark_node_get_type(cmark_node_parent(b))))
+      continue;
+    blocks = oc_arena_grow_array(m->a, blocks, n, &cap, n + 1, sizeof *blocks);
+    blocks[n++] = b;
+  }
+  cmark_iter_free(it);
+  for (size_t i = 0; i < n; i++)
+    cmark_node_insert_before(x, blocks[i]);
+  cmark_node_free(x);
+}
+
+static void md_limit_nesting(md *m) {
+  cmark_node **deep = NULL;
+  size_t n = 0, cap = 0;
+  int depth = 0;
+  cmark_iter *it = cmark_iter_new(m->doc);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *x = cmark_iter_get_node(it);
+    cmark_node_type t = cmark_node_get_type(x);
+    if (t != CMARK_NODE_LIST && t != CMARK_NODE_BLOCK_QUOTE)
+      continue;
+    if (ev == CMARK_EVENT_EXIT) {
+      depth--;
+    } else if (++depth == MD_MAX_NESTING + 1) {
+      deep = oc_arena_grow_array(m->a, deep, n, &cap, n + 1, sizeof *deep);
+      deep[n++] = x;
+    }
+  }
+  cmark_iter_free(it);
+  for (size_t i = 0; i < n; i++) {
+    oc_report(m->opt->report, OC_WARNING, md_file(m), md_node_line(m, deep[i]),
+              (unsigned)cmark_node_get_start_column(deep[i]),
+              "lists and quotes nested more than %d deep: what is deeper is "
+              "set at level %d",
+              MD_MAX_NESTING, MD_MAX_NESTING);
+    md_flatten(m, deep[i]);
+  }
+}
+
 /* ---- raw HTML --------------------------------------------------------- */
 
 static unsigned md_raw_line(void *user, cmark_node *n) {
@@ -1729,6 +1794,7 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   m.doc = cmark_parser_finish(m.parser);
   free(text);
 
+  md_limit_nesting(&m);
   bk_rawhtml_ctx raw = {a, md_file(&m), opt->report, &m, md_raw_line,
                         md_raw_image};
   bk_rawhtml_clean(m.doc, &raw);
