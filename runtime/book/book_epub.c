@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zip.h>
 
 #include "tpl_interp.h"
+#include "ts_font.h"
 
 /* ---- the files of the package, in memory until zipped --------------- */
 
@@ -182,6 +184,12 @@ static const char *resource_type(const char *d, size_t n) {
   return NULL;
 }
 
+static const char *line_start(const char *s, const char *at) {
+  while (at > s && at[-1] != '\n')
+    at--;
+  return at;
+}
+
 /* Fonts and images that the book's style.css names with url(…), relative
  * to its folder, go into the package next to it (OEBPS/css/…) and into the
  * manifest, as the reading system needs them declared. */
@@ -198,7 +206,11 @@ static int put_css_resources(epub *p) {
   if (slash)
     *slash = 0;
   int rc = 0;
+  oc_sb fixed; /* the sheet without the fonts left out */
+  oc_sb_init(&fixed, e->a, 0);
+  size_t fixed_from = 0;
   for (const char *c = css; (c = strstr(c, "url("));) {
+    const char *url_at = c;
     c += 4;
     while (*c == ' ' || *c == '"' || *c == '\'')
       c++;
@@ -225,6 +237,33 @@ static int put_css_resources(epub *p) {
     size_t n;
     char *data = oc_read_file(abs, &n);
     const char *type = data ? resource_type(data, n) : NULL;
+    const char *dot = strrchr(url, '.');
+    bool font_name = dot && (!strcasecmp(dot, ".ttf") || !strcasecmp(dot, ".otf") ||
+                             !strcasecmp(dot, ".woff") ||
+                             !strcasecmp(dot, ".woff2"));
+    if (data && ((type && !strncmp(type, "font/", 5)) || (!type && font_name)) &&
+        !ts_font_data_usable(data, n)) {
+      unsigned line = 1;
+      for (const char *q = css; q < url_at; q++)
+        line += *q == '\n';
+      oc_report(e->rep, OC_WARNING, rel_css, line,
+                (unsigned)(url_at - line_start(css, url_at)) + 1,
+                "'%s' is not a usable font (truncated or corrupt): it is left "
+                "out of the EPUB, and readers use another",
+                url);
+      free(data);
+      /* the style sheet's url() gives way to a local() no reader finds */
+      oc_sb_add(&fixed, css + fixed_from, (size_t)(url_at - css) - fixed_from);
+      oc_sb_adds(&fixed, "local(\"octavo-left-out\")");
+      fixed_from = (size_t)(c - css);
+      if (*c == '"' || *c == '\'')
+        fixed_from++;
+      while (css[fixed_from] && css[fixed_from] != ')')
+        fixed_from++;
+      if (css[fixed_from])
+        fixed_from++;
+      continue;
+    }
     if (!type) {
       oc_report(e->rep, OC_ERROR, rel_css, 0, 0,
                 "'%s' named in the style sheet is not a font (TrueType, "
@@ -241,6 +280,15 @@ static int put_css_resources(epub *p) {
                    href, type, NULL);
     }
     free(data);
+  }
+  if (fixed_from) {
+    oc_sb_adds(&fixed, css + fixed_from);
+    const char *name = oc_arena_printf(e->a, "OEBPS/css/styles.css");
+    for (size_t i = 0; i < p->nfiles; i++)
+      if (!strcmp(p->files[i].name, name)) {
+        p->files[i].data = oc_sb_cstr(&fixed);
+        p->files[i].len = fixed.len;
+      }
   }
   free(css);
   return rc;
