@@ -100,6 +100,7 @@ typedef struct kid {
   unsigned sline;   /* stream line where its literal starts */
   const char *text; /* the literal as fed (raw kids) */
   size_t seg;       /* where its part of the output starts */
+  bool changed;     /* a mistake was corrected in its part */
 } kid;
 
 typedef struct cl {
@@ -112,6 +113,7 @@ typedef struct cl {
   long last_mark;
   bool changed;
   int foreign; /* inside svg or math */
+  bool emitting;
   xmlNodePtr endm; /* the end marker, when the output has it */
   size_t end_seg;  /* where the output after it starts */
   size_t nerrs, cerrs;
@@ -120,6 +122,13 @@ typedef struct cl {
     char msg[160];
   } * errs;
 } cl;
+
+/* Notes that the part being written (the last marker's) was corrected. */
+static void mark_changed(cl *s) {
+  s->changed = true;
+  if (s->last_mark >= 0 && (size_t)s->last_mark < s->nkids)
+    s->kids[s->last_mark].changed = true;
+}
 
 /* The kid whose literal holds stream line `line` (NULL: none). */
 static kid *kid_at(cl *s, unsigned line) {
@@ -150,7 +159,19 @@ static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
                     ...) __attribute__((format(printf, 4, 5)));
 static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
                     ...) {
-  kid *k = kid_at(s, line);
+  /* While writing, the part being written is the kid's whose tag this is
+   * (several kids can share a line of the stream). */
+  kid *k = NULL;
+  if (s->emitting && s->last_mark >= 0 && (size_t)s->last_mark < s->nkids &&
+      s->kids[s->last_mark].raw && s->kids[s->last_mark].sline <= line) {
+    unsigned last = s->kids[s->last_mark].sline;
+    for (const char *p = s->kids[s->last_mark].text; *p; p++)
+      last += *p == '\n';
+    if (line <= last)
+      k = &s->kids[s->last_mark];
+  }
+  if (!k)
+    k = kid_at(s, line);
   unsigned fline = 0, col = 0;
   if (k) {
     unsigned rel = line - k->sline;
@@ -228,7 +249,7 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
     const char *name = (const char *)at->name;
     const char *v = attr_text(at);
     if (xmlValidateName(at->name, 0) != 0) {
-      s->changed = true;
+      mark_changed(s);
       continue;
     }
     if (report && !s->foreign && !strncasecmp(name, "on", 2)) {
@@ -236,7 +257,7 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
               "the event attribute '%s' of <%s> is removed: a book's pages "
               "run no scripts",
               name, n->name);
-      s->changed = true;
+      mark_changed(s);
       continue;
     }
     const char *why = IN(name, url_attrs) ? refused_url(v) : NULL;
@@ -244,7 +265,7 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
       warn_at(s, (unsigned)n->line, name,
               "%s='%s' of <%s> is removed: %s cannot be part of a book",
               name, v, n->name, why);
-      s->changed = true;
+      mark_changed(s);
       continue;
     }
     oc_sb_adds(b, " ");
@@ -278,7 +299,7 @@ static bool enter(cl *s, xmlNodePtr n) {
     size_t tl = strlen(t);
     /* XML forbids "--" inside a comment and "-" at its end */
     if (strstr(t, "--") || (tl && t[tl - 1] == '-')) {
-      s->changed = true;
+      mark_changed(s);
       return false;
     }
     oc_sb_adds(b, "<!--");
@@ -287,7 +308,7 @@ static bool enter(cl *s, xmlNodePtr n) {
     return false;
   }
   if (n->type != XML_ELEMENT_NODE) {
-    s->changed = true; /* CDATA, processing instructions, entities */
+    mark_changed(s); /* CDATA, processing instructions, entities */
     return false;
   }
   const char *name = (const char *)n->name;
@@ -323,7 +344,7 @@ static bool enter(cl *s, xmlNodePtr n) {
             "<%s> is removed with its content: a book's pages may not hold "
             "it (an EPUB reader would refuse the page)",
             name);
-    s->changed = true;
+    mark_changed(s);
     return false;
   }
   if (IN(name, unwrapped)) {
@@ -332,7 +353,7 @@ static bool enter(cl *s, xmlNodePtr n) {
             "<%s> is not an element of today's HTML: its tags are removed, "
             "its content kept",
             name);
-    s->changed = true;
+    mark_changed(s);
     return true;
   }
   if (!IN(name, known)) {
@@ -341,7 +362,7 @@ static bool enter(cl *s, xmlNodePtr n) {
             "'<%s>' is not an HTML element: it is printed as text (write "
             "&lt; for a '<' that does not start a tag)",
             name);
-    s->changed = true;
+    mark_changed(s);
     oc_sb_adds(b, "&lt;");
     oc_sb_adds(b, name);
     oc_sb tmp;
@@ -377,7 +398,7 @@ static bool enter(cl *s, xmlNodePtr n) {
       n->_private = (void *)(intptr_t)M_SKIP;
       const char *alt = get_attr(n, "alt");
       add_esc(b, alt ? alt : "");
-      s->changed = true;
+      mark_changed(s);
       return false;
     }
   }
@@ -487,7 +508,7 @@ static const char *close_comment(cl *s, const char *lit, unsigned sline) {
   warn_at(s, sline + rel, "<!--",
           "this comment is not closed with '-->': it ends at the end of its "
           "paragraph");
-  s->changed = true;
+  mark_changed(s);
   size_t n = strlen(lit);
   while (n && (lit[n - 1] == '\n' || lit[n - 1] == '\r'))
     n--;
@@ -507,6 +528,12 @@ static bool xml_well_formed(const char *s, size_t len) {
     xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
   return ok;
+}
+
+/* Whether text is well-formed XML by itself (in a root element). */
+static bool self_contained(cl *s, const char *text) {
+  const char *doc = oc_arena_printf(s->a, "<" ROOT ">%s</" ROOT ">", text);
+  return xml_well_formed(doc, strlen(doc));
 }
 
 static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
@@ -542,7 +569,9 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
     kd->text = cmark_node_get_literal(k);
     /* the stream so far, for close_comment's report */
     s.stream = oc_sb_cstr(&st);
+    const char *lit = kd->text;
     kd->text = close_comment(&s, kd->text, line);
+    kd->changed = kd->text != lit;
     oc_sb_adds(&st, kd->text);
     for (const char *p = kd->text; *p; p++)
       line += *p == '\n';
@@ -587,12 +616,17 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
     return;
   }
   oc_sb_init(&s.out, s.a, slen + 64);
+  s.emitting = true;
   emit(&s, root);
+  s.emitting = false;
   for (size_t e = 0; e < s.nerrs; e++) {
     warn_at(&s, (unsigned)s.errs[e].line, "</",
             "HTML elements not properly nested (%s): the end tag is "
             "dropped or the elements closed in order",
             s.errs[e].msg);
+    kid *k = kid_at(&s, (unsigned)s.errs[e].line);
+    if (k)
+      k->changed = true;
     s.changed = true;
   }
   /* Elements still open at the end of the container. */
@@ -605,6 +639,9 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
       warn_at(&s, (unsigned)p->line, needle,
               "<%s> is not closed: it is closed at the end of its %s",
               (const char *)p->name, block ? "block" : "paragraph");
+      kid *k = kid_at(&s, (unsigned)p->line);
+      if (k)
+        k->changed = true;
       s.changed = true;
     }
   xmlFreeDoc(doc);
@@ -630,9 +667,15 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
       continue;
     }
     if (kd->raw) {
-      if (upto > kd->seg)
-        cmark_node_set_literal(
-            kd->n, oc_arena_strndup(s.a, s.out.p + kd->seg, upto - kd->seg));
+      const char *seg =
+          oc_arena_strndup(s.a, s.out.p + kd->seg, upto - kd->seg);
+      /* A part with nothing corrected that stands alone as XML, as its
+       * literal does, says what the literal says: the literal stays. */
+      if (!kd->changed && self_contained(&s, kd->text) &&
+          self_contained(&s, seg))
+        ;
+      else if (seg[0] && !(block && !seg[strspn(seg, " \t\r\n")]))
+        cmark_node_set_literal(kd->n, seg);
       else
         cmark_node_free(kd->n);
     } else if (upto > kd->seg) {
