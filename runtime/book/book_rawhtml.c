@@ -524,6 +524,30 @@ static bool xml_well_formed(const char *s, size_t len) {
                         XML_PARSE_NONET | XML_PARSE_NOERROR |
                             XML_PARSE_NOWARNING | XML_PARSE_HUGE);
   bool ok = doc && ctxt->wellFormed;
+  /* XHTML's names are lower case: <DIV> is well-formed, yet not XHTML */
+  for (xmlNodePtr n = ok ? xmlDocGetRootElement(doc) : NULL; n && ok;) {
+    if (n->type == XML_ELEMENT_NODE) {
+      for (const xmlChar *c = n->name; *c && ok; c++)
+        ok = !(*c >= 'A' && *c <= 'Z');
+      bool own = strcmp((const char *)n->name, "svg") &&
+                 strcmp((const char *)n->name, "math");
+      for (xmlAttrPtr at = own ? n->properties : NULL; at && ok; at = at->next)
+        for (const xmlChar *c = at->name; *c && ok; c++)
+          ok = !(*c >= 'A' && *c <= 'Z');
+    }
+    /* SVG and MathML keep their camelCase (viewBox, foreignObject) */
+    bool foreign = n->type == XML_ELEMENT_NODE &&
+                   (!strcmp((const char *)n->name, "svg") ||
+                    !strcmp((const char *)n->name, "math"));
+    if (n->children && n->type == XML_ELEMENT_NODE && !foreign) {
+      n = n->children;
+      continue;
+    }
+    while (n && !n->next)
+      n = n->parent;
+    if (n)
+      n = n->next;
+  }
   if (doc)
     xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);

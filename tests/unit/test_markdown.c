@@ -934,6 +934,14 @@ static void test_mistakes(void) {
   CHECK(quotes == 16);
   CHECK_STR(f.log, "chapter1.md:1:17: warning: lists and quotes nested more "
                    "than 16 deep: what is deeper is set at level 16\n");
+  f.log[0] = '\0';
+  /* Upper-case names are not XHTML: written again, silently; SVG keeps
+   * its camelCase. */
+  CHECK_STR(html_of(&f, "<DIV CLASS=\"x\">Upper</DIV>\n\n"
+                        "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
+            "<div class=\"x\">Upper</div>\n"
+            "<p>An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg></p>\n");
+  CHECK_STR(f.log, "");
   /* Dead links: their text. */
   CHECK_STR(bk_md_unlink(f.a, "<p><a href=\"#x\">x</a> <a href=\"#ok\">ok</a>"
                               "<!-- <a href=\"#x\"> --></p>",
