@@ -1020,8 +1020,20 @@ static void check_links(bk_edition *e) {
                 "is printed as plain text",
                 l->target);
     }
-    if (dead)
-      it->content = bk_md_unlink(e->a, it->content, id_is_dead, e);
+    if (!dead)
+      continue;
+    it->content = bk_md_unlink(e->a, it->content, id_is_dead, e);
+    /* a heading's link lives on in the TOC too */
+    it->title = bk_md_unlink(e->a, it->title, id_is_dead, e);
+    for (size_t k = 0; k < it->toc->len; k++) {
+      tpl_value t = bk_get(it->toc->items[k], "title");
+      if (t.type != TPL_STR)
+        continue;
+      const char *s0 = oc_arena_strndup(e->a, t.u.s, t.len);
+      const char *s1 = bk_md_unlink(e->a, s0, id_is_dead, e);
+      if (s1 != s0)
+        bk_set(e, it->toc->items[k].u.map, "title", bk_html(e, s1));
+    }
   }
 }
 

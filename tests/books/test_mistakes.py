@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MUST_SHOW = ["<your-project-dir>", "More text after the comment",
              "The second chapter, still here", "a list forty deep",
              "a quote forty deep", "A missing image", "missing too",
-             "dead link", "The end of chapter two"]
+             "dead link", "The end of chapter two", "a dead heading link"]
 
 
 def run(cmd, **kw):
