@@ -89,6 +89,7 @@ bool bk_rawhtml_is_local(const char *url) {
 /* ---- one container --------------------------------------------------- */
 
 #define MARK "octavo-m-"
+#define RAW_MAX_DEPTH 64
 #define ROOT "octavo-root"
 
 enum mode { M_ELEM = 1, M_TEXT, M_UNWRAP, M_SKIP, M_MARK };
@@ -108,12 +109,18 @@ typedef struct cl {
   oc_arena *a;
   kid *kids;
   size_t nkids;
+  size_t *raw; /* indexes of the raw kids */
+  size_t nraw;
+  const char **ends; /* names of the stream's end tags, sorted */
+  size_t nends;
   const char *stream;
   oc_sb out;
   long last_mark;
   bool changed;
   int foreign; /* inside svg or math */
   bool emitting;
+  int depth;        /* elements open in the output */
+  bool deep_warned; /* one warning a container for deep nesting */
   xmlNodePtr endm; /* the end marker, when the output has it */
   size_t end_seg;  /* where the output after it starts */
   size_t nerrs, cerrs;
@@ -132,26 +139,17 @@ static void mark_changed(cl *s) {
 
 /* The kid whose literal holds stream line `line` (NULL: none). */
 static kid *kid_at(cl *s, unsigned line) {
-  kid *best = NULL;
-  size_t lo = 0, hi = s->nkids;
-  /* raw kids' lines grow with their index; markdown kids take none */
+  /* raw kids' lines grow with their index: the last that starts at or
+   * before line */
+  size_t lo = 0, hi = s->nraw;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    size_t k = mid;
-    while (k < hi && !s->kids[k].raw)
-      k++;
-    if (k == hi) {
+    if (s->kids[s->raw[mid]].sline <= line)
+      lo = mid + 1;
+    else
       hi = mid;
-      continue;
-    }
-    if (s->kids[k].sline <= line) {
-      best = &s->kids[k];
-      lo = k + 1;
-    } else {
-      hi = mid;
-    }
   }
-  return best;
+  return lo ? &s->kids[s->raw[lo - 1]] : NULL;
 }
 
 /* Reports at stream line `line`, where needle (a tag's start) is. */
@@ -278,12 +276,33 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
 
 /* Whether the stream has an end tag </name> (an unknown element printed
  * as text gets its end tag back only when the writer wrote one). */
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether the stream has an end tag </name> (an unknown element printed
+ * as text gets its end tag back only when the writer wrote one). The
+ * names are gathered once, lower case. */
 static bool has_end_tag(cl *s, const char *name) {
-  size_t nl = strlen(name);
-  for (const char *p = s->stream; (p = strstr(p, "</")); p += 2)
-    if (!strncasecmp(p + 2, name, nl) && (p[2 + nl] == '>' || p[2 + nl] == ' '))
-      return true;
-  return false;
+  if (!s->ends) {
+    size_t cap = 0;
+    s->ends = oc_arena_grow_array(s->a, NULL, 0, &cap, 1, sizeof *s->ends);
+    for (const char *p = s->stream; (p = strstr(p, "</")); p += 2) {
+      size_t n = 0;
+      while (p[2 + n] && p[2 + n] != '>' && p[2 + n] != ' ' &&
+             p[2 + n] != '<')
+        n++;
+      char *nm = oc_arena_strndup(s->a, p + 2, n);
+      for (char *c = nm; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+          *c = (char)(*c - 'A' + 'a');
+      s->ends = oc_arena_grow_array(s->a, s->ends, s->nends, &cap,
+                                    s->nends + 1, sizeof *s->ends);
+      s->ends[s->nends++] = nm;
+    }
+    qsort(s->ends, s->nends, sizeof *s->ends, cmp_str);
+  }
+  return bsearch(&name, s->ends, s->nends, sizeof *s->ends, cmp_str) != NULL;
 }
 
 /* Writes an element's start (or what stands for it); returns whether to
@@ -331,6 +350,7 @@ static bool enter(cl *s, xmlNodePtr n) {
   char needle[80];
   snprintf(needle, sizeof needle, "<%s", name);
   if (s->foreign) {
+    s->depth++;
     n->_private = (void *)(intptr_t)M_ELEM;
     oc_sb_adds(b, "<");
     oc_sb_adds(b, name);
@@ -402,13 +422,28 @@ static bool enter(cl *s, xmlNodePtr n) {
       return false;
     }
   }
+  if (s->depth >= RAW_MAX_DEPTH && !IN(name, voids)) {
+    /* what readers and libxml2 (256 levels) nest, with the Markdown's
+       own nesting and the theme's around it */
+    if (!s->deep_warned)
+      warn_at(s, line, needle,
+              "HTML elements nested more than %d deep: the tags of the "
+              "deeper ones are left out, their content kept",
+              RAW_MAX_DEPTH);
+    s->deep_warned = true;
+    mark_changed(s);
+    n->_private = (void *)(intptr_t)M_UNWRAP;
+    return true;
+  }
   if (!strcmp(name, "svg") || !strcmp(name, "math"))
     s->foreign++;
+  s->depth++;
   n->_private = (void *)(intptr_t)M_ELEM;
   oc_sb_adds(b, "<");
   oc_sb_adds(b, name);
   add_attrs(s, n, b, true);
   if (IN(name, voids)) {
+    s->depth--;
     oc_sb_adds(b, " />");
     return false;
   }
@@ -422,6 +457,8 @@ static void leave(cl *s, xmlNodePtr n) {
   intptr_t mode = (intptr_t)n->_private;
   const char *name = (const char *)n->name;
   if (mode == M_ELEM) {
+    if (!IN(name, voids) || s->foreign)
+      s->depth--;
     if (s->foreign && (!strcmp(name, "svg") || !strcmp(name, "math")))
       s->foreign--;
     else if (s->foreign && !n->children)
@@ -576,7 +613,7 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
   oc_sb_init(&st, s.a, 256);
   oc_sb_adds(&st, "<" ROOT ">");
   unsigned line = 1;
-  size_t i = 0;
+  size_t i = 0, raw_cap = 0;
   bool block = false;
   for (cmark_node *k = cmark_node_first_child(parent); k;
        k = cmark_node_next(k), i++) {
@@ -590,6 +627,9 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
       continue;
     block = block || cmark_node_get_type(k) == CMARK_NODE_HTML_BLOCK;
     kd->sline = line;
+    s.raw = oc_arena_grow_array(s.a, s.raw, s.nraw, &raw_cap, s.nraw + 1,
+                                sizeof *s.raw);
+    s.raw[s.nraw++] = i;
     kd->text = cmark_node_get_literal(k);
     /* the stream so far, for close_comment's report */
     s.stream = oc_sb_cstr(&st);
@@ -614,7 +654,7 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
   htmlDocPtr doc = htmlCtxtReadMemory(
       ctxt, s.stream, (int)slen, NULL, "UTF-8",
       HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-          HTML_PARSE_NOIMPLIED);
+          HTML_PARSE_NOIMPLIED | XML_PARSE_HUGE);
   xmlSetStructuredErrorFunc(NULL, NULL);
   htmlFreeParserCtxt(ctxt);
   xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
