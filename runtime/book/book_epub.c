@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zip.h>
 
 #include "oc_path.h"
 #include "tpl_interp.h"
+#include "ts_font.h"
 
 /* ---- the files of the package, in memory until zipped --------------- */
 
@@ -210,7 +212,11 @@ static int put_css_resources(epub *p) {
   int rc = 0;
   const char *seen = css;
   unsigned line = 1, col = 1;
+  oc_sb fixed; /* the sheet without the fonts left out */
+  oc_sb_init(&fixed, e->a, 0);
+  size_t fixed_from = 0;
   for (const char *c = css; (c = strstr(c, "url("));) {
+    const char *url_fn = c; /* the url( itself, replaced when left out */
     c += 4;
     while (*c == ' ' || *c == '"' || *c == '\'')
       c++;
@@ -242,6 +248,29 @@ static int put_css_resources(epub *p) {
     size_t n;
     char *data = oc_read_file(abs, &n);
     const char *type = data ? resource_type(data, n) : NULL;
+    const char *dot = strrchr(url, '.');
+    bool font_name = dot && (!strcasecmp(dot, ".ttf") || !strcasecmp(dot, ".otf") ||
+                             !strcasecmp(dot, ".woff") ||
+                             !strcasecmp(dot, ".woff2"));
+    if (data && ((type && !strncmp(type, "font/", 5)) || (!type && font_name)) &&
+        !ts_font_data_usable(data, n)) {
+      oc_report(e->rep, OC_WARNING, rel_css, line, col,
+                "'%s' is not a usable font (truncated or corrupt): it is left "
+                "out of the EPUB, and readers use another",
+                url);
+      free(data);
+      /* the style sheet's url() gives way to a local() no reader finds */
+      oc_sb_add(&fixed, css + fixed_from, (size_t)(url_fn - css) - fixed_from);
+      oc_sb_adds(&fixed, "local(\"octavo-left-out\")");
+      fixed_from = (size_t)(c - css);
+      if (*c == '"' || *c == '\'')
+        fixed_from++;
+      while (css[fixed_from] && css[fixed_from] != ')')
+        fixed_from++;
+      if (css[fixed_from])
+        fixed_from++;
+      continue;
+    }
     if (!type) {
       oc_report(e->rep, OC_ERROR, rel_css, line, col,
                 "'%s' named in the style sheet is not a font (TrueType, "
@@ -272,6 +301,15 @@ static int put_css_resources(epub *p) {
                    href, type, NULL);
     }
     free(data);
+  }
+  if (fixed_from) {
+    oc_sb_adds(&fixed, css + fixed_from);
+    const char *name = oc_arena_printf(e->a, "OEBPS/css/styles.css");
+    for (size_t i = 0; i < p->nfiles; i++)
+      if (!strcmp(p->files[i].name, name)) {
+        p->files[i].data = oc_sb_cstr(&fixed);
+        p->files[i].len = fixed.len;
+      }
   }
   free(css);
   return rc;

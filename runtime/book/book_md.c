@@ -14,6 +14,7 @@
 #include <cmark-gfm.h>
 #include <utf8proc.h>
 
+#include "book_rawhtml.h"
 #include "oc_alloc.h"
 #include "oc_sb.h"
 
@@ -104,6 +105,7 @@ typedef struct md_insert {
   size_t offset; /* in the source: the line it goes before */
   unsigned line; /* its line in the rewritten source */
   char eol;
+  const char *text; /* NULL: a blank line; else this line ("-->") */
 } md_insert;
 
 typedef struct md_admonition {
@@ -469,11 +471,36 @@ static void md_scan_admonitions(md *m, const char *src, size_t len) {
   char fence_ch = 0, prev_kind = 0;
   size_t fence_len = 0, prev_start = 0, prev_len = 0, next;
   const char *raw_end = NULL; /* inside such an HTML block: its end */
+  /* A comment that no "-->" after it closes would hide the rest of the
+   * file (and on a one-page edition, of the book): it ends at the end of
+   * its paragraph, where a line "-->" is put. */
+  size_t last_close = SIZE_MAX; /* the last "-->" of the file */
+  for (size_t i = len; i >= 3 && last_close == SIZE_MAX; i--)
+    if (!memcmp(src + i - 3, "-->", 3))
+      last_close = i - 3;
+  bool open_comment = false;
   for (size_t start = 0; start < len; start = next, line++) {
     size_t end = md_line_end(src, len, start, has_cr, &next);
     const char *s = src + start;
     size_t n = end - start;
     char kind = 0, ch;
+    if (open_comment) {
+      if (md_blank(s, n)) {
+        md_insert *ins =
+            MD_PUSH(m, m->inserted, m->ninserted, m->cap_inserted);
+        ins->offset = start;
+        ins->line = line + (unsigned)m->ninserted - 1;
+        ins->eol = src[start - 1] == '\r' ? '\r' : '\n';
+        ins->text = "-->";
+        open_comment = false;
+        raw_end = NULL;
+      } else {
+        prev_kind = 0;
+        prev_start = start;
+        prev_len = n;
+        continue;
+      }
+    }
     if (raw_end) {
       if (md_line_has(s, n, raw_end))
         raw_end = NULL;
@@ -490,6 +517,17 @@ static void md_scan_admonitions(md *m, const char *src, size_t len) {
       if (!fence_len && (raw_end = md_raw_block_end(s, n, &after)) &&
           md_line_has(s + after, n - after, raw_end))
         raw_end = NULL; /* it ends on its own line */
+      if (raw_end && !strcmp(raw_end, "-->") &&
+          (last_close == SIZE_MAX || last_close < start + after)) {
+        size_t at = 0;
+        while (s[at] != '<')
+          at++;
+        oc_report(m->opt->report, OC_WARNING, md_file(m),
+                  line + m->line_offset, (unsigned)at + 1,
+                  "this comment is not closed with '-->': it ends at the end "
+                  "of its paragraph");
+        open_comment = true;
+      }
       if (raw_end) {
         /* an HTML block: nothing else on this line */
       } else if (fence_len) {
@@ -525,12 +563,24 @@ static void md_scan_admonitions(md *m, const char *src, size_t len) {
     prev_start = start;
     prev_len = n;
   }
+  if (open_comment) {
+    /* to the end of the file: closed on its last line */
+    md_insert *ins = MD_PUSH(m, m->inserted, m->ninserted, m->cap_inserted);
+    ins->offset = len;
+    ins->line = line + (unsigned)m->ninserted - 1;
+    ins->eol = '\n';
+    ins->text = "-->";
+  }
 }
 
 /* The source with the "N>" prefixes turned into " >" (same columns) and the
  * separating blank lines added; malloc'd. */
 static char *md_rewrite(md *m, const char *src, size_t len, size_t *out_len) {
-  char *out = oc_malloc(oc_size_add(oc_size_add(len, m->ninserted), 1));
+  size_t extra = m->ninserted;
+  for (size_t k = 0; k < m->ninserted; k++)
+    if (m->inserted[k].text)
+      extra = oc_size_add(extra, strlen(m->inserted[k].text));
+  char *out = oc_malloc(oc_size_add(oc_size_add(len, extra), 1));
   size_t o = 0, from = 0, k = 0;
   for (size_t p = 0; p <= m->nprefixes; p++) {
     size_t at = p < m->nprefixes ? m->prefixes[p] : len;
@@ -539,6 +589,11 @@ static char *md_rewrite(md *m, const char *src, size_t len, size_t *out_len) {
       memcpy(out + o, src + from, to - from);
       o += to - from;
       from = to;
+      if (m->inserted[k].text) {
+        size_t tl = strlen(m->inserted[k].text);
+        memcpy(out + o, m->inserted[k].text, tl);
+        o += tl;
+      }
       out[o++] = m->inserted[k].eol;
     }
     memcpy(out + o, src + from, at - from);
@@ -801,6 +856,35 @@ static bool md_is_decorative(md *m, cmark_node *img) {
   return *s == '\0';
 }
 
+/* Local images: not a URL with a scheme, not protocol-relative. */
+static bool md_is_local(const char *url) { return bk_rawhtml_is_local(url); }
+
+/* Whether the image hook keeps a local image. */
+static bool md_image_ok(md *m, const char *url, unsigned line, unsigned col) {
+  const bk_md_hooks *hk = &m->opt->hooks;
+  return !hk->image_ok || !md_is_local(url) ||
+         hk->image_ok(hk->user, url, line, col);
+}
+
+/* An image refused: its alt text takes its place (none for a decorative
+ * one). Returns an empty text node put where it was, before the alt text,
+ * for the walk to go on from. */
+static cmark_node *md_image_to_alt(md *m, cmark_node *img) {
+  cmark_node *at = cmark_node_new(CMARK_NODE_TEXT);
+  cmark_node_set_literal(at, "");
+  cmark_node_insert_before(img, at);
+  cmark_node *c;
+  bool decorative = md_is_decorative(m, img);
+  while ((c = cmark_node_first_child(img))) {
+    if (decorative)
+      cmark_node_free(c);
+    else
+      cmark_node_insert_before(img, c);
+  }
+  cmark_node_free(img);
+  return at;
+}
+
 static cmark_node *md_visit_paragraph(md *m, cmark_node *n, bool *descend) {
   if (n == m->claimed_caption)
     return n;
@@ -819,6 +903,12 @@ static cmark_node *md_visit_paragraph(md *m, cmark_node *n, bool *descend) {
     }
   }
   cmark_node *img = md_lone_image(n);
+  if (img && !md_is_decorative(m, img) &&
+      !md_image_ok(m, cmark_node_get_url(img), md_node_line(m, img),
+                   (unsigned)cmark_node_get_start_column(img))) {
+    md_image_to_alt(m, img); /* a paragraph of its alt text, not a figure */
+    return n;
+  }
   if (img && !md_is_decorative(m, img)) {
     md_figure *f = MD_PUSH(m, m->figures, m->nfigures, m->cap_figures);
     f->para = n;
@@ -1012,22 +1102,12 @@ static cmark_node *md_split_at_break(md *m, cmark_node *comment) {
   return brk;
 }
 
-/* Local images: not a URL with a scheme, not protocol-relative. */
-static bool md_is_local(const char *url) {
-  if (!*url || (url[0] == '/' && url[1] == '/'))
-    return false;
-  size_t i = 0;
-  while (md_is_alpha(url[i]) ||
-         (i && ((url[i] >= '0' && url[i] <= '9') || url[i] == '+' ||
-                url[i] == '-' || url[i] == '.')))
-    i++;
-  /* "c:/…" is a drive, not a scheme: recorded, for the caller to refuse. */
-  return !(i >= 2 && url[i] == ':');
-}
-
-static void md_visit_image(md *m, cmark_node *n) {
+static cmark_node *md_visit_image(md *m, cmark_node *n) {
   const char *url = cmark_node_get_url(n);
   if (md_is_local(url)) {
+    if (!md_image_ok(m, url, md_node_line(m, n),
+                     (unsigned)cmark_node_get_start_column(n)))
+      return md_image_to_alt(m, n);
     bk_md_ref *r = MD_PUSH(m, m->images, m->nimages, m->cap_images);
     r->target = oc_arena_strndup(m->a, url, strlen(url));
     r->line = md_node_line(m, n);
@@ -1045,6 +1125,7 @@ static void md_visit_image(md *m, cmark_node *n) {
     while ((c = cmark_node_first_child(n)))
       cmark_node_free(c);
   }
+  return n;
 }
 
 static void md_visit_note_ref(md *m, cmark_node **np) {
@@ -1161,8 +1242,7 @@ static cmark_node *md_visit(md *m, cmark_node *n, bool *descend) {
     return n;
   }
   case CMARK_NODE_IMAGE:
-    md_visit_image(m, n);
-    return n;
+    return md_visit_image(m, n);
   case CMARK_NODE_FOOTNOTE_REFERENCE:
     *descend = false;
     md_visit_note_ref(m, &n);
@@ -1530,6 +1610,152 @@ static void md_finish_notes(md *m) {
   }
 }
 
+/* ---- nesting --------------------------------------------------------- */
+
+/* Lists and block quotes nested deeper than this are set at this level:
+ * every edition then stays within what readers, libxml2 (256 elements)
+ * and the typesetter nest. */
+#define MD_MAX_NESTING 16
+
+static bool md_is_nesting(cmark_node_type t) {
+  return t == CMARK_NODE_LIST || t == CMARK_NODE_ITEM ||
+         t == CMARK_NODE_BLOCK_QUOTE;
+}
+
+/* Moves the blocks inside the too-deep container x (its paragraphs, code,
+ * headings…, out of every list, item and quote) before it, in order, and
+ * drops x. */
+static void md_flatten(md *m, cmark_node *x) {
+  cmark_node **blocks = NULL;
+  size_t n = 0, cap = 0;
+  cmark_iter *it = cmark_iter_new(x);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *b = cmark_iter_get_node(it);
+    cmark_node_type t = cmark_node_get_type(b);
+    if (ev != CMARK_EVENT_ENTER || b == x || md_is_nesting(t) ||
+        (t & CMARK_NODE_TYPE_MASK) != CMARK_NODE_TYPE_BLOCK ||
+        !md_is_nesting(cmark_node_get_type(cmark_node_parent(b))))
+      continue;
+    blocks = oc_arena_grow_array(m->a, blocks, n, &cap, n + 1, sizeof *blocks);
+    blocks[n++] = b;
+  }
+  cmark_iter_free(it);
+  for (size_t i = 0; i < n; i++)
+    cmark_node_insert_before(x, blocks[i]);
+  cmark_node_free(x);
+}
+
+static void md_limit_nesting(md *m) {
+  cmark_node **deep = NULL;
+  size_t n = 0, cap = 0;
+  int depth = 0;
+  cmark_iter *it = cmark_iter_new(m->doc);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *x = cmark_iter_get_node(it);
+    cmark_node_type t = cmark_node_get_type(x);
+    if (t != CMARK_NODE_LIST && t != CMARK_NODE_BLOCK_QUOTE)
+      continue;
+    if (ev == CMARK_EVENT_EXIT) {
+      depth--;
+    } else if (++depth == MD_MAX_NESTING + 1) {
+      deep = oc_arena_grow_array(m->a, deep, n, &cap, n + 1, sizeof *deep);
+      deep[n++] = x;
+    }
+  }
+  cmark_iter_free(it);
+  for (size_t i = 0; i < n; i++) {
+    oc_report(m->opt->report, OC_WARNING, md_file(m), md_node_line(m, deep[i]),
+              (unsigned)cmark_node_get_start_column(deep[i]),
+              "lists and quotes nested more than %d deep: what is deeper is "
+              "set at level %d",
+              MD_MAX_NESTING, MD_MAX_NESTING);
+    md_flatten(m, deep[i]);
+  }
+}
+
+/* ---- raw HTML --------------------------------------------------------- */
+
+static unsigned md_raw_line(void *user, cmark_node *n) {
+  return md_node_line(user, n);
+}
+
+/* An <img> of raw HTML: checked as Markdown's images are, and listed with
+ * them to be copied. */
+static bool md_raw_image(void *user, const char *src, unsigned line,
+                         unsigned col) {
+  md *m = user;
+  if (!md_image_ok(m, src, line, col))
+    return false;
+  bk_md_ref *r = MD_PUSH(m, m->images, m->nimages, m->cap_images);
+  r->target = oc_arena_strndup(m->a, src, strlen(src));
+  r->line = line;
+  r->col = col;
+  return true;
+}
+
+/* ---- dead links -------------------------------------------------------- */
+
+/* The HTML here is the module's own output (raw HTML made well-formed):
+ * every '<' starts a tag or a comment, attribute values are quoted. */
+const char *bk_md_unlink(oc_arena *a, const char *html,
+                         bool (*dead)(void *user, const char *id, size_t len),
+                         void *user) {
+  oc_sb b;
+  oc_sb_init(&b, a, 0);
+  bool *drop = NULL; /* per open <a>: whether its tags go */
+  size_t depth = 0, cap = 0;
+  bool changed = false;
+  const char *p = html, *from = html;
+  while ((p = strchr(p, '<'))) {
+    if (!strncmp(p, "<!--", 4)) {
+      const char *e = strstr(p + 4, "-->");
+      p = e ? e + 3 : p + strlen(p);
+      continue;
+    }
+    const char *end = p + 1;
+    char q = 0;
+    while (*end && (q || *end != '>')) {
+      if (q && *end == q)
+        q = 0;
+      else if (!q && (*end == '"' || *end == '\''))
+        q = *end;
+      end++;
+    }
+    if (!*end)
+      break;
+    end++;
+    bool open = p[1] == 'a' && (p[2] == ' ' || p[2] == '>');
+    bool close = !strncmp(p, "</a>", 4);
+    bool gone = false;
+    if (open) {
+      const char *h = strstr(p, " href=\"#");
+      if (h && h < end) {
+        h += 8;
+        const char *hq = strchr(h, '"');
+        gone = hq && hq < end && dead(user, h, (size_t)(hq - h));
+      }
+      drop = oc_arena_grow_array(a, drop, depth, &cap, depth + 1, sizeof *drop);
+      drop[depth++] = gone;
+    } else if (close && depth) {
+      gone = drop[--depth];
+    }
+    if (gone) {
+      if (!changed)
+        oc_sb_init(&b, a, strlen(html));
+      changed = true;
+      oc_sb_add(&b, from, (size_t)(p - from));
+      from = end;
+    }
+    p = end;
+  }
+  if (!changed)
+    return html;
+  oc_sb_adds(&b, from);
+  return oc_sb_cstr(&b);
+}
+
 /* ---- entry point ---------------------------------------------------- */
 
 int bk_md_render(oc_arena *a, const char *src, size_t len,
@@ -1551,7 +1777,7 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   md_scan_admonitions(&m, src, len);
   char *text = NULL;
   size_t text_len = len;
-  if (m.nprefixes) {
+  if (m.nprefixes || m.ninserted) {
     text = md_rewrite(&m, src, len, &text_len);
   }
 
@@ -1567,6 +1793,11 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   cmark_parser_feed(m.parser, text ? text : src, text_len);
   m.doc = cmark_parser_finish(m.parser);
   free(text);
+
+  md_limit_nesting(&m);
+  bk_rawhtml_ctx raw = {a, md_file(&m), opt->report, &m, md_raw_line,
+                        md_raw_image};
+  bk_rawhtml_clean(m.doc, &raw);
 
   bk_slugger *own_slugger = opt->slugger ? NULL : bk_slugger_new();
   m.slugger = opt->slugger ? opt->slugger : own_slugger;

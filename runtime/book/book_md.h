@@ -48,6 +48,9 @@
  * renamed (id-2…). An id="…" of raw HTML cannot be renamed: a duplicate is
  * reported only (and not listed in result.ids).
  *
+ * Raw HTML is made well-formed first (book_rawhtml.h), with a warning for
+ * each mistake; an image the image_ok hook refuses becomes its alt text.
+ *
  * Memory: everything in the result lives in the arena given. */
 #ifndef OCTAVO_BOOK_MD_H
 #define OCTAVO_BOOK_MD_H
@@ -114,6 +117,10 @@ typedef struct bk_md_hooks {
    * language, given to assistive technology as its aria-label; NULL hook
    * or result: none. */
   const char *(*admonition_label)(void *user, const char *kind);
+  /* A local image (Markdown's or raw HTML's <img>), as written: true to
+   * keep it; false after the hook reported why not (missing, unreadable,
+   * not an image), and then its alt text stands in. NULL: kept. */
+  bool (*image_ok)(void *user, const char *src, unsigned line, unsigned col);
 } bk_md_hooks;
 
 typedef struct bk_md_options {
@@ -173,5 +180,12 @@ typedef struct bk_md_result {
  * Returns 0 on success. */
 int bk_md_render(oc_arena *a, const char *src, size_t len,
                  const bk_md_options *opt, bk_md_result *out);
+
+/* html with the links to the ids dead() names (href="#id") made plain
+ * text: their <a …> and </a> tags left out, what they held kept. Returns
+ * html itself when it has none; else a copy in the arena. */
+const char *bk_md_unlink(oc_arena *a, const char *html,
+                         bool (*dead)(void *user, const char *id, size_t len),
+                         void *user);
 
 #endif

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "book_fs.h"
 #include "book_writers.h" /* bk_find_theme */
@@ -723,6 +725,66 @@ static const char *hook_admonition_label(void *user, const char *kind) {
                   tpl_null());
 }
 
+/* Whether the first bytes are those of an image a browser, a reader or
+ * the typesetter may know: PNG, JPEG, GIF, WebP, SVG, TIFF, BMP, AVIF. */
+static bool looks_like_image(const unsigned char *u, size_t n) {
+  if ((n >= 8 && !memcmp(u, "\x89PNG\r\n\x1a\n", 8)) ||
+      (n >= 3 && u[0] == 0xFF && u[1] == 0xD8 && u[2] == 0xFF) ||
+      (n >= 6 && (!memcmp(u, "GIF87a", 6) || !memcmp(u, "GIF89a", 6))) ||
+      (n >= 12 && !memcmp(u, "RIFF", 4) && !memcmp(u + 8, "WEBP", 4)) ||
+      (n >= 4 && (!memcmp(u, "II*", 4) || !memcmp(u, "MM\0*", 4))) ||
+      (n >= 2 && !memcmp(u, "BM", 2)) ||
+      (n >= 12 && !memcmp(u + 4, "ftyp", 4)))
+    return true;
+  for (size_t i = 0; i + 4 <= n; i++)
+    if (!memcmp(u + i, "<svg", 4))
+      return true;
+  return false;
+}
+
+/* A local image of the Markdown: found, readable and an image, else a
+ * warning at its place and false (its alt text stands in, in every
+ * edition). A path that leaves the book is an error (bk_book_path). */
+static bool hook_image_ok(void *user, const char *src, unsigned line,
+                          unsigned col) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  const char *file = c->it->file ? c->it->file : "config.yml";
+  bool missing = false;
+  const char *abs = bk_book_path(e, "Contents", src, file, line, col, &missing);
+  if (!abs) {
+    if (missing)
+      oc_report(e->rep, OC_WARNING, file, line, col,
+                "image 'Contents/%s' not found; its alternative text stands "
+                "in",
+                src);
+    return false;
+  }
+  unsigned char head[1024];
+  ssize_t n = -1;
+  int fd = open(abs, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    n = read(fd, head, sizeof head);
+  if (fd >= 0)
+    close(fd);
+  if (n < 0) {
+    oc_report(e->rep, OC_WARNING, file, line, col,
+              "cannot read image 'Contents/%s'; its alternative text stands "
+              "in",
+              src);
+    return false;
+  }
+  if (!looks_like_image(head, (size_t)n)) {
+    oc_report(e->rep, OC_WARNING, file, line, col,
+              "'Contents/%s' is not an image (not a PNG, JPEG, GIF, SVG or "
+              "WebP file); its alternative text stands in",
+              src);
+    return false;
+  }
+  return true;
+}
+
 static bool ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
   return n >= k && !strcmp(s + n - k, suffix);
@@ -846,7 +908,8 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_figure_html,
                            hook_table_html,
                            hook_code_html,
-                           hook_admonition_label};
+                           hook_admonition_label,
+                           hook_image_ok};
   memset(&it->md, 0, sizeof it->md);
   if (src) {
     if (bk_md_render(e->a, src, len, &mo, &it->md) != 0) {
@@ -950,18 +1013,42 @@ static void build_records(bk_edition *e) {
   e->tables = tpl_list_value(tabs);
 }
 
-/* Warns about links to ids that no item defines. */
+static bool id_is_dead(void *user, const char *id, size_t len) {
+  bk_edition *e = user;
+  char *s = oc_arena_strndup(e->a, id, len);
+  return s[0] && !bk_idset_has(e->ids, s);
+}
+
+/* Warns about links to ids that no item defines; such a link becomes its
+ * text, in every edition (an EPUB may not keep a dead fragment). */
 static void check_links(bk_edition *e) {
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
+    bool dead = false;
     for (size_t k = 0; k < it->md.nlinks; k++) {
       const bk_md_ref *l = &it->md.links[k];
       if (!l->target[0] || bk_idset_has(e->ids, l->target))
         continue;
+      dead = true;
       oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml", l->line,
                 l->col,
-                "link to '#%s', which is not an id anywhere in the book",
+                "link to '#%s', which is not an id anywhere in the book; it "
+                "is printed as plain text",
                 l->target);
+    }
+    if (!dead)
+      continue;
+    it->content = bk_md_unlink(e->a, it->content, id_is_dead, e);
+    /* a heading's link lives on in the TOC too */
+    it->title = bk_md_unlink(e->a, it->title, id_is_dead, e);
+    for (size_t k = 0; k < it->toc->len; k++) {
+      tpl_value t = bk_get(it->toc->items[k], "title");
+      if (t.type != TPL_STR)
+        continue;
+      const char *s0 = oc_arena_strndup(e->a, t.u.s, t.len);
+      const char *s1 = bk_md_unlink(e->a, s0, id_is_dead, e);
+      if (s1 != s0)
+        bk_set(e, it->toc->items[k].u.map, "title", bk_html(e, s1));
     }
   }
 }

@@ -519,7 +519,8 @@ static const char *resolve(void *user, const char *url, const char *base,
                      : !strcasecmp(dot, ".svg") ? "an SVG image"
                                                 : NULL;
     if (st == TS_IMAGE_UNREADABLE || (st == TS_IMAGE_UNSUPPORTED && as)) {
-      oc_report(e->rep, OC_ERROR, base, line, col, "'%s' cannot be read as %s",
+      oc_report(e->rep, OC_WARNING, base, line, col,
+                "'%s' cannot be read as %s; its alternative text stands in",
                 rel, as ? as : "an image");
       return NULL;
     }

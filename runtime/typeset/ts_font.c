@@ -746,3 +746,37 @@ size_t ts_face_shape(ts_fonts *f, const ts_face *face, const uint32_t *cps,
   *width = total;
   return m;
 }
+
+bool ts_font_data_usable(const char *data, size_t len) {
+  const unsigned char *u = (const unsigned char *)data;
+  if (len >= 12 && (!memcmp(u, "wOFF", 4) || !memcmp(u, "wOF2", 4)))
+    return ((size_t)u[8] << 24 | (size_t)u[9] << 16 | (size_t)u[10] << 8 |
+            u[11]) == len;
+  if (len < 12 || len > UINT_MAX)
+    return false;
+  /* every table inside the file: a truncated font has tables cut off */
+  if (memcmp(u, "ttcf", 4) != 0) {
+    size_t ntables = (size_t)u[4] << 8 | u[5];
+    if (len < 12 + 16 * ntables)
+      return false;
+    for (size_t i = 0; i < ntables; i++) {
+      const unsigned char *r = u + 12 + 16 * i;
+      uint64_t off = (uint64_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11];
+      uint64_t tl = (uint64_t)r[12] << 24 | r[13] << 16 | r[14] << 8 | r[15];
+      if (off + tl > len)
+        return false;
+    }
+  }
+  hb_blob_t *blob = hb_blob_create(data, (unsigned)len,
+                                   HB_MEMORY_MODE_READONLY, NULL, NULL);
+  hb_face_t *face = hb_face_create(blob, 0);
+  hb_blob_destroy(blob);
+  hb_blob_t *cmap = hb_face_reference_table(face, HB_TAG('c', 'm', 'a', 'p'));
+  hb_blob_t *head = hb_face_reference_table(face, HB_TAG('h', 'e', 'a', 'd'));
+  bool ok = hb_face_get_glyph_count(face) > 0 &&
+            hb_blob_get_length(cmap) > 0 && hb_blob_get_length(head) > 0;
+  hb_blob_destroy(cmap);
+  hb_blob_destroy(head);
+  hb_face_destroy(face);
+  return ok;
+}

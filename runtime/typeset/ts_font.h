@@ -66,6 +66,12 @@ ts_face *ts_fonts_match(ts_fonts *f, const char *const *families,
  * Garamond 12"), or NULL when the system has none. */
 ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face);
 
+/* Whether data, the bytes of a font file, holds a face that can be used:
+ * for TrueType and OpenType, HarfBuzz finds its glyphs, its units per em
+ * and a cmap; for WOFF and WOFF2, the length the header declares is the
+ * file's (a truncated download is not). */
+bool ts_font_data_usable(const char *data, size_t len);
+
 /* Registers a font file for @font-face. Returns NULL, after reporting an
  * error at (file, line, col), when the file cannot be read or is not a
  * TrueType-outline font. */

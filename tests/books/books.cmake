@@ -28,8 +28,13 @@ add_test(NAME books_interpreted_theme
 add_test(NAME books_signals
          COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_signals.py
                  $<TARGET_FILE:publish>)
+# A book full of author mistakes (books/mistakes/): one warning each,
+# valid output in every edition, --strict an error.
+add_test(NAME books_mistakes
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_mistakes.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
-    books_cli books_interpreted_theme books_signals)
+    books_cli books_interpreted_theme books_signals books_mistakes)
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)

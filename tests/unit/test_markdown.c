@@ -388,7 +388,8 @@ static void test_admonitions(void) {
                         "N> note\n"),
             "<pre>\nN> kept\n\nW> kept\n</pre>\n"
             "<!--\nN> commented\n-->\n"
-            "<PRE class=\"x\">N> kept</pre>\n"
+            /* <PRE> … </pre> is not XML: written again */
+            "<pre class=\"x\">N&gt; kept</pre>\n"
             "<div class=\"admonition note\">\n<p>note</p>\n</div>\n");
   fx_close(&f);
 }
@@ -798,10 +799,11 @@ static void test_links_and_raw_html(void) {
             "href=\"http://x.org/#a\">out</a>, <a href=\"#\">top</a>.</p>\n"
             "<blockquote>\n<p>Quoted <a href=\"#two\" "
             "title=\"t\">two</a>.</p>\n</blockquote>\n"
-            "<div id=\"box\" class=x>\n"
-            "<a href=\"#three\">3</a> <a href='#four' id=four>\n"
+            /* unquoted attributes and an <a> left open: written again */
+            "<div id=\"box\" class=\"x\">\n"
+            "<a href=\"#three\">3</a> <a href=\"#four\" id=\"four\">\n"
             "<!-- <a href=\"#not\" id=\"not\"> -->\n"
-            "</div>\n"
+            "</a></div>\n"
             "<p>Inline <span id=\"inl\">x</span> <a "
             "href=\"#five\">5</a>.</p>\n");
   CHECK(f.r.nlinks == 5);
@@ -866,6 +868,88 @@ static void test_invalid_utf8(void) {
   fx_close(&f);
 }
 
+static bool refuse_missing(void *user, const char *src, unsigned line,
+                           unsigned col) {
+  fixture *f = user;
+  if (strstr(src, "missing")) {
+    on_report(f, OC_WARNING, "chapter1.md", line, col, "not found");
+    return false;
+  }
+  return true;
+}
+
+static bool dead_x(void *user, const char *id, size_t len) {
+  (void)user;
+  return len == 1 && id[0] == 'x';
+}
+
+/* Author mistakes: valid HTML and one located warning each. */
+static void test_mistakes(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.hooks.user = &f;
+  f.opt.hooks.image_ok = refuse_missing;
+  /* A pseudo-tag is text; <br> and <img> are written well-formed. */
+  CHECK_STR(html_of(&f, "Run: composer create-project a/b <your-dir>\n"
+                        "now, a<br>b <img src=\"images/x.png\" alt=\"X\">\n"),
+            "<p>Run: composer create-project a/b &lt;your-dir&gt;\n"
+            "now, a<br />b <img src=\"images/x.png\" alt=\"X\" /></p>\n");
+  CHECK_STR(f.log, "chapter1.md:1:34: warning: '<your-dir>' is not an HTML "
+                   "element: it is printed as text (write &lt; for a '<' "
+                   "that does not start a tag)\n");
+  CHECK(f.r.nimages == 1);
+  f.log[0] = '\0';
+  /* An open comment ends at its paragraph; what follows is kept. */
+  CHECK_STR(html_of(&f, "<!-- TODO\nmore\n\nAfter.\n\n# Title {#t}\n"),
+            "<!-- TODO\nmore\n-->\n<p>After.</p>\n<h1 id=\"t\">Title</h1>\n");
+  CHECK_STR(f.log, "chapter1.md:1:1: warning: this comment is not closed with "
+                   "'-->': it ends at the end of its paragraph\n");
+  f.log[0] = '\0';
+  /* A refused image: its alt text, in a figure's place too. */
+  CHECK_STR(html_of(&f, "![A figure](images/missing.png)\n\n"
+                        "In ![text](missing.png) and <img src=\"missing.jpg\" "
+                        "alt=\"raw\">.\n"),
+            "<p>A figure</p>\n<p>In text and raw.</p>\n");
+  CHECK(f.r.nfigures == 0 && f.r.nimages == 0);
+  /* raw HTML is read before the Markdown's images are visited */
+  CHECK_STR(f.log, "chapter1.md:3:29: warning: not found\n"
+                   "chapter1.md:1:1: warning: not found\n"
+                   "chapter1.md:3:4: warning: not found\n");
+  f.log[0] = '\0';
+  /* Scripts go; an element left open is closed at its paragraph's end. */
+  CHECK_STR(html_of(&f, "<script>x()</script>\n\nSome <b>bold *text*\n"),
+            "<p>Some <b>bold <em>text</em></b></p>\n");
+  CHECK(strstr(f.log, "1:1: warning: <script> is removed") != NULL);
+  CHECK(strstr(f.log, "3:6: warning: <b> is not closed") != NULL);
+  f.log[0] = '\0';
+  /* Forty levels of quotes: set at sixteen, text kept. */
+  char deep[64];
+  memset(deep, '>', 40);
+  strcpy(deep + 40, " deep\n");
+  const char *html = html_of(&f, deep);
+  CHECK(strstr(html, "<p>deep</p>") != NULL);
+  size_t quotes = 0;
+  for (const char *p = html; (p = strstr(p, "<blockquote>")); p++)
+    quotes++;
+  CHECK(quotes == 16);
+  CHECK_STR(f.log, "chapter1.md:1:17: warning: lists and quotes nested more "
+                   "than 16 deep: what is deeper is set at level 16\n");
+  f.log[0] = '\0';
+  /* Upper-case names are not XHTML: written again, silently; SVG keeps
+   * its camelCase. */
+  CHECK_STR(html_of(&f, "<DIV CLASS=\"x\">Upper</DIV>\n\n"
+                        "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
+            "<div class=\"x\">Upper</div>\n"
+            "<p>An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg></p>\n");
+  CHECK_STR(f.log, "");
+  /* Dead links: their text. */
+  CHECK_STR(bk_md_unlink(f.a, "<p><a href=\"#x\">x</a> <a href=\"#ok\">ok</a>"
+                              "<!-- <a href=\"#x\"> --></p>",
+                         dead_x, NULL),
+            "<p>x <a href=\"#ok\">ok</a><!-- <a href=\"#x\"> --></p>");
+  fx_close(&f);
+}
+
 int main(void) {
   test_headings();
   test_heading_ids();
@@ -881,6 +965,7 @@ int main(void) {
   test_without_book();
   test_links_and_raw_html();
   test_invalid_utf8();
+  test_mistakes();
   u_cleanup(); /* ICU's caches, so that valgrind sees no leak */
   printf("test_markdown: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

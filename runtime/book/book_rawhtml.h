@@ -1,0 +1,57 @@
+/* Raw HTML of a Markdown file (cmark-gfm's HTML blocks and inline HTML)
+ * made well-formed, for every edition alike (book_rawhtml.c).
+ *
+ * Raw HTML is read by libxml2's HTML parser one container at a time (the
+ * document, a block quote, a list item, a paragraph, a heading, a table
+ * cell, an emphasis…), the Markdown between its pieces standing in as
+ * placeholders, so that a <b> opened in one inline node and closed in
+ * another is one element. When a container's raw HTML is already
+ * well-formed XML of known HTML elements with nothing refused, it is left
+ * byte for byte as written; otherwise each raw node is written again from
+ * the parse as XHTML that is valid HTML5 too (void elements as <br />,
+ * every element closed, attributes quoted), and each mistake is a warning
+ * at its line:
+ *  - an element name HTML does not have (`<your-project-dir>`) is printed
+ *    as text;
+ *  - elements an EPUB content document may not hold (script, style,
+ *    iframe, object, embed, form controls, head elements) are removed with
+ *    their content; obsolete presentational ones (center, font…) and
+ *    form, button, html and body lose their tags and keep their content;
+ *  - event attributes (onclick…), `javascript:` and `file:` URLs and
+ *    absolute paths in href, src and the like are removed;
+ *  - an element left open at the end of its container is closed there
+ *    (elements whose end tag HTML makes optional, p or li, silently);
+ *  - an end tag that closes nothing is dropped;
+ *  - a comment left open ends at the end of its raw HTML block;
+ *  - an <img> whose local file the image hook refuses becomes its alt
+ *    text. */
+#ifndef OCTAVO_BOOK_RAWHTML_H
+#define OCTAVO_BOOK_RAWHTML_H
+
+#include <stdbool.h>
+
+#include <cmark-gfm.h>
+
+#include "oc_arena.h"
+#include "oc_diag.h"
+
+typedef struct bk_rawhtml_ctx {
+  oc_arena *a;
+  const char *file; /* for messages */
+  const oc_reporter *report;
+  void *user;
+  /* The line of the file where node n starts. */
+  unsigned (*line_of)(void *user, cmark_node *n);
+  /* A local image (no URL scheme) of an <img src>: true to keep it; false
+   * after the hook reported why not (its alt text then stands in). NULL:
+   * every image is kept. */
+  bool (*image)(void *user, const char *src, unsigned line, unsigned col);
+} bk_rawhtml_ctx;
+
+/* Cleans every container of doc that holds raw HTML, in place. */
+void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c);
+
+/* True when src is a local path (no URL scheme, not //host/…). */
+bool bk_rawhtml_is_local(const char *url);
+
+#endif
