@@ -51,6 +51,11 @@ const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
   return bk_scalar(a, bk_get(map, key), dflt);
 }
 
+int64_t bk_get_int(tpl_value map, const char *key, int64_t dflt) {
+  tpl_value v = bk_get(map, key);
+  return v.type == TPL_INT && v.u.i > 0 ? v.u.i : dflt;
+}
+
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v) {
   tpl_map_set_str(e->a, m, key, v);
 }
@@ -427,6 +432,18 @@ static int setup_env(bk_edition *e) {
     if (!*end && t >= 0)
       tpl_env_set_now(e->env, (int64_t)t);
   }
+  /* The work and output budgets of each render (issue 13). */
+  tpl_env_set_work_limit(
+      e->env,
+      (uint64_t)bk_get_int(e->edition, "template_max_iterations",
+                           (int64_t)TPL_DEFAULT_WORK_LIMIT),
+      "the edition option template_max_iterations");
+  tpl_env_set_output_limit(
+      e->env,
+      (size_t)bk_get_int(e->edition, "template_max_output_mb",
+                         (int64_t)(TPL_DEFAULT_OUTPUT_LIMIT >> 20))
+          << 20,
+      "the edition option template_max_output_mb");
   e->loader = tpl_loader_new(e->env);
   add_template_dir(e, e->name);
   add_template_dir(e, e->format);

@@ -21,6 +21,7 @@
 #include "pdf_cover.h"
 #include "tpl_interp.h"
 #include "ts_engine.h"
+#include "ts_image.h"
 
 /* The sRGB profile PDF/A's output intent embeds: ICC version 2, as PDF
  * 1.4 reads (Debian's libgs-common). */
@@ -45,6 +46,7 @@ typedef struct pdf_job {
     const char *written;
     const char *file;
     unsigned line, col;
+    int checked; /* bk_image_check: 0 not yet, 1 fine, -1 reported */
   } * image_at;
   tpl_map *images; /* src → index in image_at (the first place) */
 } pdf_job;
@@ -485,6 +487,7 @@ static const char *resolve(void *user, const char *url, const char *base,
     return NULL;
   }
   const char *dir = "Contents", *rel = url;
+  struct image_at *im = NULL;
   if (j->book_css_name && !strcmp(base, j->book_css_name))
     dir = j->book_css_dir;
   else if (!strcmp(base, j->theme_css_name))
@@ -493,7 +496,7 @@ static const char *resolve(void *user, const char *url, const char *base,
     /* an image: messages name the Markdown that wrote it */
     tpl_value at;
     if (tpl_map_get_str(j->images, url, strlen(url), &at)) {
-      const struct image_at *im = &j->image_at[at.u.i];
+      im = &j->image_at[at.u.i];
       rel = im->written;
       base = im->file;
       line = im->line;
@@ -502,6 +505,12 @@ static const char *resolve(void *user, const char *url, const char *base,
   }
   bool missing = false;
   const char *abs = bk_book_path(e, dir, rel, base, line, col, &missing);
+  /* the caps and a whole decode, once an image (layout may run again) */
+  if (abs && im && !im->checked)
+    im->checked =
+        bk_image_check(e, abs, rel, base, line, col, OC_ERROR) ? -1 : 1;
+  if (im && im->checked < 0)
+    return NULL;
   if (!abs && missing)
     oc_report(e->rep, OC_ERROR, base, line, col, "'%s' not found in %s%s", rel,
               dir[0] ? dir : "the book's folder", dir[0] ? "/" : "");
@@ -558,7 +567,7 @@ static void image_places(pdf_job *j) {
         continue;
       j->image_at[n] = (struct image_at){
           r->target, e->items[i].file ? e->items[i].file : "config.yml",
-          r->line, r->col};
+          r->line, r->col, 0};
       tpl_map_set_str(e->a, j->images, src, tpl_int((int64_t)n++));
     }
 }
@@ -609,6 +618,12 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   if (page_size(e, &width, &height) != 0)
     return -1;
   ts_engine_input in = {0};
+  in.image_max_pixels =
+      (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
+                           TS_IMAGE_MAX_PIXELS / 1000000) *
+      1000000;
+  in.image_max_ppi = (unsigned)bk_get_int(e->edition, "image_max_ppi",
+                                          TS_IMAGE_MAX_PPI);
   if (print_options(e, &in) != 0)
     return -1;
   bool cover_is_pdf = false;

@@ -1,5 +1,6 @@
 /* What the writers share: see book_site.h. */
 #include "book_site.h"
+#include "ts_image.h"
 
 #include <libxml/xmlerror.h>
 
@@ -68,6 +69,32 @@ int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix) {
   return 0;
 }
 
+int bk_image_check(bk_edition *e, const char *abs, const char *written,
+                   const char *file, unsigned line, unsigned col,
+                   oc_severity sev) {
+  int kind = ts_image_sniff(abs);
+  if (kind != 1 && kind != 2)
+    return 0; /* missing or another kind: the caller's checks say so */
+  char why[200];
+  unsigned w, h;
+  uint64_t cap = (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
+                                      TS_IMAGE_MAX_PIXELS / 1000000);
+  if (ts_image_header(abs, kind, &w, &h, why, sizeof why) == 0 &&
+      (uint64_t)w * h > cap * 1000000) {
+    oc_report(e->rep, sev, file, line, col,
+              "the image '%s' has %ux%u pixels (%.0f megapixels), more than "
+              "the edition option image_max_megapixels allows (%llu)",
+              written, w, h, (double)w * h / 1e6, (unsigned long long)cap);
+    return -1;
+  }
+  if (ts_image_verify(abs, kind, why, sizeof why) != 0) {
+    oc_report(e->rep, sev, file, line, col,
+              "the image '%s' is truncated or corrupt: %s", written, why);
+    return -1;
+  }
+  return 0;
+}
+
 int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
                   bk_image_fn each, void *user) {
   const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
@@ -99,6 +126,9 @@ int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
           rc = -1;
         continue;
       }
+      if (bk_image_check(e, abs, written, file, im->line, im->col,
+                         OC_WARNING) != 0)
+        continue;
       size_t len;
       char *data = oc_read_file(abs, &len);
       if (!data) {

@@ -38,6 +38,14 @@ int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix);
  * reporting at the image's line). */
 typedef int (*bk_image_fn)(void *user, const bk_item *it, const bk_md_ref *im,
                            const char *dest, const char *data, size_t len);
+/* The image caps every edition applies to a PNG or JPEG of the book
+ * (issue 13): more pixels than image_max_megapixels (read from the header,
+ * nothing decoded), or a file that does not decode whole (truncated,
+ * corrupt), is reported at the Markdown's file:line with severity sev.
+ * Returns 0 when the image may be used, -1 when reported. */
+int bk_image_check(bk_edition *e, const char *abs, const char *written,
+                   const char *file, unsigned line, unsigned col,
+                   oc_severity sev);
 int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
                   bk_image_fn each, void *user);
 

@@ -73,6 +73,11 @@ typedef struct ts_engine_input {
   /* PDF/A-1b, with the sRGB ICC (version 2) profile at this path; NULL:
      a plain PDF. */
   const char *pdfa_icc;
+  /* The image caps (ts_image.h): pixels from the header (0: the default
+     100 megapixels) and the resolution kept at the placed size (0: the
+     default 300 ppi). */
+  uint64_t image_max_pixels;
+  unsigned image_max_ppi;
   /* The caller has reported links to ids the document lacks: the engine
      prints "??" for their references without a warning of its own. */
   bool links_checked;
