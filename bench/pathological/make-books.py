@@ -5,7 +5,9 @@
   footnotes-para  20,000 footnotes in one paragraph
   headings        100,000 headings (## Heading N), a line of text each
   png             one 20000x20000 grey PNG (about 0.4 MB, 400 megapixels
-                  declared), placed as a figure
+                  declared), placed as a figure: over the default cap
+  png-400         the same with image_max_megapixels: 400 in every
+                  edition: decoded (pdf: reduced to 300 ppi)
   paragraph       one 50 MB paragraph of words
   paragraph10     one 10 MB paragraph (cmark-gfm's inline parser)
   css             a 50 MB style.css beside an ordinary chapter
@@ -28,14 +30,17 @@ EDITIONS = """    editions:
 """
 
 
-def book(root, name, chapter, extra_book="", files=None):
+def book(root, name, chapter, extra_book="", files=None, options=""):
     d = os.path.join(root, name)
     os.makedirs(os.path.join(d, "Contents"), exist_ok=True)
     with open(os.path.join(d, "config.yml"), "w") as f:
         f.write('book:\n    title: "%s"\n%s' % (name, extra_book))
         f.write("    contents:\n")
         f.write("        - { element: chapter, number: 1, content: ch1.md }\n")
-        f.write(EDITIONS)
+        eds = EDITIONS
+        if options:
+            eds = eds.replace(" }\n", ", %s }\n" % options)
+        f.write(eds)
     with open(os.path.join(d, "Contents", "ch1.md"), "w") as f:
         f.write(chapter)
     for rel, data in (files or {}).items():
@@ -86,9 +91,10 @@ def make(root, name):
         ch = "# Headings\n\n" + "".join(
             "## Heading %d\n\nText %d.\n\n" % (i, i) for i in range(100000))
         book(root, name, ch)
-    elif name == "png":
+    elif name in ("png", "png-400"):
         book(root, name, "# Image\n\n![A huge image](images/huge.png)\n",
-             files={"Contents/images/huge.png": png(20000, 20000)})
+             files={"Contents/images/huge.png": png(20000, 20000)},
+             options="image_max_megapixels: 400" if name == "png-400" else "")
     elif name == "paragraph":
         book(root, name, "# Long\n\n" + words(rng, 50 << 20) + "\n")
     elif name == "paragraph10":
@@ -116,7 +122,7 @@ def make(root, name):
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
-NAMES = ["footnotes", "footnotes-para", "headings", "png", "paragraph",
+NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
          "paragraph10", "css", "map", "lists"]
 
 if __name__ == "__main__":

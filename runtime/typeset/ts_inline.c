@@ -7,11 +7,13 @@
  * the lines it gets back. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <utf8proc.h>
 
 #include "ts_engine_int.h"
+#include "oc_alloc.h"
 
 /* ---- shaped words, cached ------------------------------------------- */
 
@@ -666,21 +668,22 @@ double ts_text_width(const ts_cstyle *st, const char *text) {
 }
 
 /* Lines to vertical-list items: runs merged per face and size, with the
- * gaps between words given as kerning (one TJ array a run). */
+ * gaps between words given as kerning (one TJ array a run). A run grows
+ * on the heap and is copied into the pass arena at its exact size when it
+ * closes: the arena keeps no room a run did not use (100,000 short lines
+ * held 1.5 KB each before). */
 typedef struct runbuf {
   uint32_t *codes;
   int32_t *kern;
   size_t n, cap;
 } runbuf;
 
-static void rb_push(oc_arena *a, runbuf *b, uint32_t code, int32_t kern) {
+static void rb_push(runbuf *b, uint32_t code, int32_t kern) {
   if (b->n == b->cap) {
     /* room for 64 glyphs more at least: a run is a line's words */
-    size_t cap = b->cap;
-    b->codes = oc_arena_grow_array(a, b->codes, b->n, &cap, b->n + 64,
-                                   sizeof *b->codes);
-    b->kern = oc_arena_grow_array(a, b->kern, b->n, &b->cap, b->n + 64,
-                                  sizeof *b->kern);
+    b->cap = b->cap ? oc_size_mul(b->cap, 2) : 64;
+    b->codes = oc_realloc(b->codes, oc_size_mul(b->cap, sizeof *b->codes));
+    b->kern = oc_realloc(b->kern, oc_size_mul(b->cap, sizeof *b->kern));
   }
   b->codes[b->n] = code;
   b->kern[b->n] = kern;
@@ -699,8 +702,17 @@ typedef struct line_builder {
 static ts_run *lb_new_run(line_builder *b) {
   ts_vline *ln = b->ln;
   if (ln->nruns == b->cruns) {
-    ln->runs = oc_arena_grow_array(b->c->pa, ln->runs, ln->nruns, &b->cruns,
-                                   ln->nruns + 1, sizeof *ln->runs);
+    /* most lines hold one or two runs: start at two, then double */
+    if (!b->cruns) {
+      ts_run *r = oc_arena_alloc(b->c->pa, 2 * sizeof *ln->runs);
+      if (ln->nruns)
+        memcpy(r, ln->runs, ln->nruns * sizeof *r);
+      ln->runs = r;
+      b->cruns = 2;
+    } else {
+      ln->runs = oc_arena_grow_array(b->c->pa, ln->runs, ln->nruns, &b->cruns,
+                                     ln->nruns + 1, sizeof *ln->runs);
+    }
     if (b->cur)
       b->cur = &ln->runs[ln->nruns - 1];
   }
@@ -710,9 +722,16 @@ static ts_run *lb_new_run(line_builder *b) {
 static void lb_close(line_builder *b) {
   if (!b->cur)
     return;
-  b->cur->codes = b->rb.codes;
-  b->cur->kern = b->rb.kern;
-  b->cur->n = b->rb.n;
+  size_t n = b->rb.n;
+  b->cur->codes = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(uint32_t)));
+  b->cur->kern = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(int32_t)));
+  if (n) {
+    memcpy(b->cur->codes, b->rb.codes, n * sizeof(uint32_t));
+    memcpy(b->cur->kern, b->rb.kern, n * sizeof(int32_t));
+  }
+  b->cur->n = n;
+  free(b->rb.codes);
+  free(b->rb.kern);
   b->cur = NULL;
   b->rb = (runbuf){0};
 }
@@ -754,11 +773,11 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
      without guessing from positions. */
   int32_t first_kern = gap;
   if (same && gap >= 100 && ts_face_has(face, ' ')) {
-    rb_push(b->c->pa, &b->rb, ' ', 0);
+    rb_push(&b->rb, ' ', 0);
     first_kern -= ts_face_advance(face, ' ');
   }
   for (size_t i = 0; i < n; i++)
-    rb_push(b->c->pa, &b->rb, codes[i],
+    rb_push(&b->rb, codes[i],
             (i == 0 ? first_kern : 0) + (kern ? kern[i] : 0));
   /* The run's end where the viewer's pen will be, so the next gap is
      measured from there (rounding does not accumulate). */
