@@ -596,22 +596,25 @@ static bool has_default_content(const char *el) {
 
 /* What a label template sees as `item`: the item's config plus `level`
  * and `counters` (counters[0] is the item's number). */
-static tpl_value label_vars(bk_edition *e, bk_item *it, int level,
+static tpl_value label_vars(oc_arena *a, bk_item *it, int level,
                             const int counters[6]) {
-  tpl_map *item = tpl_map_new(e->a, 8);
+  tpl_map *item = tpl_map_new(a, 8);
   if (it->config.type == TPL_MAP)
     for (size_t i = 0; i < it->config.u.map->len; i++)
-      tpl_map_set(e->a, item, it->config.u.map->entries[i].key,
+      tpl_map_set(a, item, it->config.u.map->entries[i].key,
                   it->config.u.map->entries[i].val);
-  tpl_map_set_str(e->a, item, "number", bk_s(e, it->number));
-  tpl_map_set_str(e->a, item, "level", tpl_int(level));
-  tpl_list *c = tpl_list_new(e->a, 6);
-  c->items[0] = bk_s(e, it->number);
+  tpl_value number =
+      tpl_str_copy(a, it->number ? it->number : "",
+                   it->number ? strlen(it->number) : 0);
+  tpl_map_set_str(a, item, "number", number);
+  tpl_map_set_str(a, item, "level", tpl_int(level));
+  tpl_list *c = tpl_list_new(a, 6);
+  c->items[0] = number;
   for (int i = 1; i < 6; i++)
     c->items[i] = tpl_int(counters ? counters[i] : 0);
-  tpl_map_set_str(e->a, item, "counters", tpl_list_value(c));
-  tpl_map *vars = tpl_map_new(e->a, 2);
-  tpl_map_set_str(e->a, vars, "item", tpl_map_value(item));
+  tpl_map_set_str(a, item, "counters", tpl_list_value(c));
+  tpl_map *vars = tpl_map_new(a, 2);
+  tpl_map_set_str(a, vars, "item", tpl_map_value(item));
   return tpl_map_value(vars);
 }
 
@@ -639,8 +642,12 @@ static const char *hook_heading_label(void *user, int level,
     return "";
   const char *text = oc_arena_strndup(c->e->a, t.u.s, t.len);
   bk_origin o = label_origin(c->e, c->it->element, level);
+  /* the variables live only for the render: 100,000 headings kept ~1 KB
+     each in the edition's arena */
+  oc_arena *tmp = oc_arena_new();
   const char *r =
-      render_text(c->e, text, label_vars(c->e, c->it, level, counters), &o);
+      render_text(c->e, text, label_vars(tmp, c->it, level, counters), &o);
+  oc_arena_free(tmp);
   return r ? r : "";
 }
 

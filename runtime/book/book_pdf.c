@@ -646,7 +646,8 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   xmlDocPtr parsed = NULL;
   if (!xhtml || check_document(e, xhtml, len, &parsed) != 0)
     return -1;
-  /* freed right after the typesetting, or with the edition on an error */
+  /* given to the engine, which frees it once read, or freed with the
+     edition on an error before */
   doc_holder *dh = oc_arena_alloc(e->a, sizeof *dh);
   dh->doc = parsed;
   oc_arena_defer(e->a, free_holder, dh);
@@ -728,7 +729,10 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.info = info;
   in.outline = outline(e, &in.noutline);
   in.rep = e->rep;
+  /* the engine frees the document once it has its own tree */
   in.xml_doc = dh->doc;
+  in.xml_doc_give = true;
+  dh->doc = NULL;
   ts_engine_stats stats = {0};
   const char *pdf_path = oc_arena_printf(e->a, "%s/book.pdf", o->tmp_dir);
   /* with a cover PDF the engine's file is the body, merged after it */
@@ -736,8 +740,6 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
       cover_is_pdf ? oc_arena_printf(e->a, "%s/.book-body.pdf", o->tmp_dir)
                    : pdf_path;
   int typeset = ts_engine_render(e->a, &in, body_path, &stats);
-  xmlFreeDoc(dh->doc);
-  dh->doc = NULL;
   if (typeset == 0 && cover_is_pdf) {
     typeset = pdf_cover_merge(cover, cover_name, body_path, pdf_path, e->rep);
     unlink(body_path);

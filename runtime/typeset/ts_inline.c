@@ -136,6 +136,7 @@ typedef struct itemizer {
   ts_item *items;
   item_ref *refs;
   size_t n, cap;
+  struct item_arrays *heap; /* what frees items and refs with ar */
   /* the word being gathered: code points with their piece */
   uint32_t *wcp;
   const ts_piece **wpc;
@@ -150,14 +151,33 @@ typedef struct itemizer {
  * penalties). */
 #define NO_REF ((item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0})
 
+/* A paragraph's items grow on the heap, freed with its scratch arena: grown
+ * in the arena, every outgrown array stayed there until the paragraph was
+ * set (a 1 MB paragraph took 250 MB, half of it outgrown copies). */
+typedef struct item_arrays {
+  ts_item *items;
+  item_ref *refs;
+} item_arrays;
+
+static void free_item_arrays(void *data) {
+  item_arrays *h = data;
+  free(h->items);
+  free(h->refs);
+}
+
 static void add_item(itemizer *z, ts_item it, item_ref r) {
   if (z->n == z->cap) {
     /* room for 64 more at least: a paragraph has many items */
-    size_t cap = z->cap;
-    z->items = oc_arena_grow_array(z->ar, z->items, z->n, &cap, z->n + 64,
-                                   sizeof *z->items);
-    z->refs = oc_arena_grow_array(z->ar, z->refs, z->n, &z->cap, z->n + 64,
-                                  sizeof *z->refs);
+    if (!z->heap) {
+      z->heap = oc_arena_calloc(z->ar, 1, sizeof *z->heap);
+      z->heap->items = z->items; /* NULL: arrays start on the heap */
+      oc_arena_defer(z->ar, free_item_arrays, z->heap);
+    }
+    z->cap = z->cap ? oc_size_mul(z->cap, 2) : 64;
+    z->heap->items = z->items =
+        oc_realloc(z->items, oc_size_mul(z->cap, sizeof *z->items));
+    z->heap->refs = z->refs =
+        oc_realloc(z->refs, oc_size_mul(z->cap, sizeof *z->refs));
   }
   z->items[z->n] = it;
   z->refs[z->n] = r;

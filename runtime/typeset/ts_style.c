@@ -145,8 +145,8 @@ ts_node *ts_dom_load(ts_ctx *c) {
   c->dom = (css_dom){dom_tag,    dom_id,   dom_has_class, dom_attr,
                      dom_parent, dom_prev, true,          dom_classes};
   xmlDoc *doc = c->in->xml_doc;
-  bool own = !doc;
-  if (own) {
+  bool own = !doc || c->in->xml_doc_give;
+  if (!doc) {
     xmlSetGenericErrorFunc(NULL, xml_error);
     doc = xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
                         XML_PARSE_NONET | XML_PARSE_NOERROR |
