@@ -133,6 +133,8 @@ const char *bk_title(bk_edition *e, const char *name);
 tpl_value bk_get(tpl_value map, const char *key);
 const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
                        const char *dflt);
+/* A positive integer option, else dflt. */
+int64_t bk_get_int(tpl_value map, const char *key, int64_t dflt);
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v);
 tpl_value bk_s(bk_edition *e, const char *s);    /* arena copy as a value */
 tpl_value bk_html(bk_edition *e, const char *s); /* same, marked safe */

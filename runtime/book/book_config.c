@@ -701,6 +701,10 @@ static const char *const edition_keys[] = {"format",
                                            "margin",
                                            "before_publish",
                                            "after_publish",
+                                           "template_max_iterations",
+                                           "template_max_output_mb",
+                                           "image_max_megapixels",
+                                           "image_max_ppi",
                                            NULL};
 static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
@@ -749,6 +753,14 @@ static void must_bool(ck *k, const char *name, const cn *v) {
   if (v->kind != CN_SCALAR || v->v.type != TPL_BOOL)
     ck_report(k, OC_ERROR, v->pos, "'%s' must be true or false, not %s", name,
               describe(k, v));
+}
+
+/* A positive whole number (the caps of issue 13: work, output, images), or
+ * null for the default. */
+static void must_positive_int(ck *k, const char *name, const cn *v) {
+  if (!cn_is_null(v) && (v->kind != CN_SCALAR || v->v.type != TPL_INT || v->v.u.i < 1))
+    ck_report(k, OC_ERROR, v->pos, "'%s' must be a whole number above 0, not %s",
+              name, describe(k, v));
 }
 
 /* null, or a list of strings. */
@@ -906,6 +918,11 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
                key_is(kid, "highlight_cache") || key_is(kid, "two_sided")) {
       must_bool(k, kid->key, v);
+    } else if (key_is(kid, "template_max_iterations") ||
+               key_is(kid, "template_max_output_mb") ||
+               key_is(kid, "image_max_megapixels") ||
+               key_is(kid, "image_max_ppi")) {
+      must_positive_int(k, kid->key, v);
     } else if (key_is(kid, "labels")) {
       must_string_list(k, "labels", v);
     } else if (key_is(kid, "toc")) {

@@ -245,6 +245,20 @@ static int put_css_resources(epub *p) {
         rc = -1;
       continue;
     }
+    /* Its place in the package is where the reader resolves the url():
+     * from OEBPS/css/, and it must stay inside OEBPS/. */
+    char *href = oc_arena_printf(e->a, "css/%s", url);
+    const char *why = oc_path_normalize(href)
+                          ? oc_relpath_problem(href, strlen(href))
+                          : "leaves the package's OEBPS/ folder";
+    if (why) {
+      oc_report(e->rep, OC_ERROR, rel_css, line, col,
+                "url(%s) %s: an EPUB holds what its style sheet uses next "
+                "to it; put the file in the style sheet's folder or below",
+                url, why);
+      rc = -1;
+      continue;
+    }
     size_t n;
     char *data = oc_read_file(abs, &n);
     const char *type = data ? resource_type(data, n) : NULL;
@@ -276,21 +290,6 @@ static int put_css_resources(epub *p) {
                 "'%s' named in the style sheet is not a font (TrueType, "
                 "OpenType, WOFF) or an image EPUB readers show",
                 url);
-      free(data);
-      rc = -1;
-      continue;
-    }
-    /* Its place in the package is where the reader resolves the url():
-     * from OEBPS/css/, and it must stay inside OEBPS/. */
-    char *href = oc_arena_printf(e->a, "css/%s", url);
-    const char *why = oc_path_normalize(href)
-                          ? oc_relpath_problem(href, strlen(href))
-                          : "leaves the package's OEBPS/ folder";
-    if (why) {
-      oc_report(e->rep, OC_ERROR, rel_css, line, col,
-                "url(%s) %s: an EPUB holds what its style sheet uses next "
-                "to it; put the file in the style sheet's folder or below",
-                url, why);
       free(data);
       rc = -1;
       continue;

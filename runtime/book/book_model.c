@@ -13,6 +13,7 @@
 
 #include "book_fs.h"
 #include "book_writers.h" /* bk_find_theme */
+#include "ts_image.h"
 #include "oc_file.h"
 #include "tpl_interp.h"
 
@@ -52,6 +53,11 @@ static const char *bk_scalar(oc_arena *a, tpl_value v, const char *dflt) {
 const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
                        const char *dflt) {
   return bk_scalar(a, bk_get(map, key), dflt);
+}
+
+int64_t bk_get_int(tpl_value map, const char *key, int64_t dflt) {
+  tpl_value v = bk_get(map, key);
+  return v.type == TPL_INT && v.u.i > 0 ? v.u.i : dflt;
 }
 
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v) {
@@ -445,6 +451,18 @@ static int setup_env(bk_edition *e) {
     if (!*end && t >= 0)
       tpl_env_set_now(e->env, (int64_t)t);
   }
+  /* The work and output budgets of each render (issue 13). */
+  tpl_env_set_work_limit(
+      e->env,
+      (uint64_t)bk_get_int(e->edition, "template_max_iterations",
+                           (int64_t)TPL_DEFAULT_WORK_LIMIT),
+      "the edition option template_max_iterations");
+  tpl_env_set_output_limit(
+      e->env,
+      (size_t)bk_get_int(e->edition, "template_max_output_mb",
+                         (int64_t)(TPL_DEFAULT_OUTPUT_LIMIT >> 20))
+          << 20,
+      "the edition option template_max_output_mb");
   e->loader = tpl_loader_new(e->env);
   add_template_dir(e, e->name);
   add_template_dir(e, e->format);
@@ -597,22 +615,25 @@ static bool has_default_content(const char *el) {
 
 /* What a label template sees as `item`: the item's config plus `level`
  * and `counters` (counters[0] is the item's number). */
-static tpl_value label_vars(bk_edition *e, bk_item *it, int level,
+static tpl_value label_vars(oc_arena *a, bk_item *it, int level,
                             const int counters[6]) {
-  tpl_map *item = tpl_map_new(e->a, 8);
+  tpl_map *item = tpl_map_new(a, 8);
   if (it->config.type == TPL_MAP)
     for (size_t i = 0; i < it->config.u.map->len; i++)
-      tpl_map_set(e->a, item, it->config.u.map->entries[i].key,
+      tpl_map_set(a, item, it->config.u.map->entries[i].key,
                   it->config.u.map->entries[i].val);
-  tpl_map_set_str(e->a, item, "number", bk_s(e, it->number));
-  tpl_map_set_str(e->a, item, "level", tpl_int(level));
-  tpl_list *c = tpl_list_new(e->a, 6);
-  c->items[0] = bk_s(e, it->number);
+  tpl_value number =
+      tpl_str_copy(a, it->number ? it->number : "",
+                   it->number ? strlen(it->number) : 0);
+  tpl_map_set_str(a, item, "number", number);
+  tpl_map_set_str(a, item, "level", tpl_int(level));
+  tpl_list *c = tpl_list_new(a, 6);
+  c->items[0] = number;
   for (int i = 1; i < 6; i++)
     c->items[i] = tpl_int(counters ? counters[i] : 0);
-  tpl_map_set_str(e->a, item, "counters", tpl_list_value(c));
-  tpl_map *vars = tpl_map_new(e->a, 2);
-  tpl_map_set_str(e->a, vars, "item", tpl_map_value(item));
+  tpl_map_set_str(a, item, "counters", tpl_list_value(c));
+  tpl_map *vars = tpl_map_new(a, 2);
+  tpl_map_set_str(a, vars, "item", tpl_map_value(item));
   return tpl_map_value(vars);
 }
 
@@ -640,8 +661,12 @@ static const char *hook_heading_label(void *user, int level,
     return "";
   const char *text = oc_arena_strndup(c->e->a, t.u.s, t.len);
   bk_origin o = label_origin(c->e, c->it->element, level);
+  /* the variables live only for the render: 100,000 headings kept ~1 KB
+     each in the edition's arena */
+  oc_arena *tmp = oc_arena_new();
   const char *r =
-      render_text(c->e, text, label_vars(c->e, c->it, level, counters), &o);
+      render_text(c->e, text, label_vars(tmp, c->it, level, counters), &o);
+  oc_arena_free(tmp);
   return r ? r : "";
 }
 
@@ -742,6 +767,40 @@ static bool looks_like_image(const unsigned char *u, size_t n) {
   return false;
 }
 
+/* The image caps every edition applies to a PNG or JPEG of the book: more
+ * pixels than image_max_megapixels (read from the header, nothing decoded),
+ * or a file that does not decode whole (truncated, corrupt), is a warning
+ * at the Markdown's file:line, and its alt text stands in. Returns 0 when
+ * the image may be used, -1 when reported. */
+static int image_check(bk_edition *e, const char *abs, const char *written,
+                       const char *file, unsigned line, unsigned col) {
+  const oc_severity sev = OC_WARNING;
+  int kind = ts_image_sniff(abs);
+  if (kind != 1 && kind != 2)
+    return 0; /* missing or another kind: the caller's checks say so */
+  char why[200];
+  unsigned w, h;
+  uint64_t cap = (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
+                                      TS_IMAGE_MAX_PIXELS / 1000000);
+  if (ts_image_header(abs, kind, &w, &h, why, sizeof why) == 0 &&
+      (uint64_t)w * h > cap * 1000000) {
+    oc_report(e->rep, sev, file, line, col,
+              "the image '%s' has %ux%u pixels (%.0f megapixels), more than "
+              "the edition option image_max_megapixels allows (%llu); its "
+              "alternative text stands in",
+              written, w, h, (double)w * h / 1e6, (unsigned long long)cap);
+    return -1;
+  }
+  if (ts_image_verify(abs, kind, why, sizeof why) != 0) {
+    oc_report(e->rep, sev, file, line, col,
+              "the image '%s' is truncated or corrupt (%s); its alternative "
+              "text stands in",
+              written, why);
+    return -1;
+  }
+  return 0;
+}
+
 /* A local image of the Markdown: found, readable and an image, else a
  * warning at its place and false (its alt text stands in, in every
  * edition). A path that leaves the book is an error (bk_book_path). */
@@ -782,7 +841,9 @@ static bool hook_image_ok(void *user, const char *src, unsigned line,
               src);
     return false;
   }
-  return true;
+  /* the pixel cap and a whole decode (truncated or corrupt files), the
+   * same in every edition */
+  return image_check(e, abs, src, file, line, col) == 0;
 }
 
 static bool ends_with(const char *s, const char *suffix) {

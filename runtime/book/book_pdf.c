@@ -21,6 +21,7 @@
 #include "pdf_cover.h"
 #include "tpl_interp.h"
 #include "ts_engine.h"
+#include "ts_image.h"
 
 /* The sRGB profile PDF/A's output intent embeds: ICC version 2, as PDF
  * 1.4 reads (Debian's libgs-common). */
@@ -485,6 +486,7 @@ static const char *resolve(void *user, const char *url, const char *base,
     return NULL;
   }
   const char *dir = "Contents", *rel = url;
+  struct image_at *im = NULL;
   if (j->book_css_name && !strcmp(base, j->book_css_name))
     dir = j->book_css_dir;
   else if (!strcmp(base, j->theme_css_name))
@@ -493,7 +495,7 @@ static const char *resolve(void *user, const char *url, const char *base,
     /* an image: messages name the Markdown that wrote it */
     tpl_value at;
     if (tpl_map_get_str(j->images, url, strlen(url), &at)) {
-      const struct image_at *im = &j->image_at[at.u.i];
+      im = &j->image_at[at.u.i];
       rel = im->written;
       base = im->file;
       line = im->line;
@@ -610,6 +612,12 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   if (page_size(e, &width, &height) != 0)
     return -1;
   ts_engine_input in = {0};
+  in.image_max_pixels =
+      (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
+                           TS_IMAGE_MAX_PIXELS / 1000000) *
+      1000000;
+  in.image_max_ppi = (unsigned)bk_get_int(e->edition, "image_max_ppi",
+                                          TS_IMAGE_MAX_PPI);
   if (print_options(e, &in) != 0)
     return -1;
   bool cover_is_pdf = false;
@@ -632,7 +640,8 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   xmlDocPtr parsed = NULL;
   if (!xhtml || check_document(e, xhtml, len, &parsed) != 0)
     return -1;
-  /* freed right after the typesetting, or with the edition on an error */
+  /* given to the engine, which frees it once read, or freed with the
+     edition on an error before */
   doc_holder *dh = oc_arena_alloc(e->a, sizeof *dh);
   dh->doc = parsed;
   oc_arena_defer(e->a, free_holder, dh);
@@ -714,7 +723,10 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.info = info;
   in.outline = outline(e, &in.noutline);
   in.rep = e->rep;
+  /* the engine frees the document once it has its own tree */
   in.xml_doc = dh->doc;
+  in.xml_doc_give = true;
+  dh->doc = NULL;
   ts_engine_stats stats = {0};
   const char *pdf_path = oc_arena_printf(e->a, "%s/book.pdf", o->tmp_dir);
   /* with a cover PDF the engine's file is the body, merged after it */
@@ -722,8 +734,6 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
       cover_is_pdf ? oc_arena_printf(e->a, "%s/.book-body.pdf", o->tmp_dir)
                    : pdf_path;
   int typeset = ts_engine_render(e->a, &in, body_path, &stats);
-  xmlFreeDoc(dh->doc);
-  dh->doc = NULL;
   if (typeset == 0 && cover_is_pdf) {
     typeset = pdf_cover_merge(cover, cover_name, body_path, pdf_path, e->rep);
     unlink(body_path);

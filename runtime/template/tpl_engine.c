@@ -260,6 +260,9 @@ struct tpl_env {
    * renders of similar pages do not grow it step by step. */
   size_t out_hint;
   size_t memory_limit; /* per render: arena plus output, 0 for none */
+  uint64_t work_limit;  /* per render: steps (tpl_work), 0 for none */
+  size_t output_limit;  /* per render: bytes of output, 0 for none */
+  const char *work_setting, *output_setting; /* named in the errors */
   /* Resolved block tables per template, keyed by address (malloc'd). */
   tpl_tinfo **tinfo;
   size_t tinfo_n, tinfo_cap;
@@ -271,11 +274,46 @@ tpl_env *tpl_env_new(void) {
   env->globals = tpl_ctx_alloc(env->arena, NULL, false);
   env->autoescape = -1;
   env->memory_limit = TPL_DEFAULT_MEMORY_LIMIT;
+  env->work_limit = TPL_DEFAULT_WORK_LIMIT;
+  env->output_limit = TPL_DEFAULT_OUTPUT_LIMIT;
   return env;
 }
 
 void tpl_env_set_memory_limit(tpl_env *env, size_t bytes) {
   env->memory_limit = bytes;
+}
+
+void tpl_env_set_work_limit(tpl_env *env, uint64_t steps, const char *setting) {
+  env->work_limit = steps;
+  env->work_setting = setting;
+}
+
+void tpl_env_set_output_limit(tpl_env *env, size_t bytes, const char *setting) {
+  env->output_limit = bytes;
+  env->output_setting = setting;
+}
+
+void tpl_work_over(tpl_rt *rt, const tpl_loc *loc) {
+  if (!rt->work_limit) {
+    rt->work_left = UINT64_MAX;
+    return;
+  }
+  const char *set = rt->env->work_setting;
+  tpl_fail(rt, loc,
+           "the template's work budget is exhausted: more than %llu loop "
+           "iterations and calls%s%s%s",
+           (unsigned long long)rt->work_limit, set ? " (the cap is " : "",
+           set ? set : "", set ? ")" : "");
+}
+
+static _Noreturn void tpl_output_over(tpl_rt *rt) {
+  const char *set = rt->env->output_setting;
+  size_t mb = rt->env->output_limit >> 20;
+  tpl_fail(rt, NULL,
+           "the template's output budget is exhausted: more than %zu %s of "
+           "output%s%s%s",
+           mb ? mb : rt->env->output_limit, mb ? "MiB" : "bytes",
+           set ? " (the cap is " : "", set ? set : "", set ? ")" : "");
 }
 
 /* The arena's cap was reached: fail the render like any other error. */
@@ -487,7 +525,12 @@ void tpl_out_grow(tpl_rt *rt, size_t need) {
       tpl_fail(rt, NULL, "out of memory");
     cap *= 2;
   }
+  size_t olimit = rt->env->output_limit;
+  if (olimit && want - 1 > olimit)
+    tpl_output_over(rt);
   size_t limit = rt->env->memory_limit / 2;
+  if (olimit && (!limit || olimit + 1 < limit))
+    limit = olimit + 1;
   if (limit && cap > limit) {
     if (want > limit)
       tpl_render_over_limit(rt);
@@ -546,10 +589,14 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->debug = env->debug;
   rt->rand_state = env->seed_set ? env->seed : tpl_clock_seed();
   rt->globals = env->globals;
+  rt->work_limit = env->work_limit;
+  rt->work_left = env->work_limit ? env->work_limit : UINT64_MAX;
   /* Half the cap for values, half for the output (which may double). */
   if (env->memory_limit)
     oc_arena_set_limit(arena, env->memory_limit / 2, tpl_render_over_limit, rt);
   rt->out_cap = env->out_hint > 16384 ? env->out_hint : 16384;
+  if (env->output_limit && rt->out_cap > env->output_limit + 1)
+    rt->out_cap = env->output_limit + 1;
   rt->out = oc_malloc(rt->out_cap);
   int rc;
   if (setjmp(*jb) == 0) {
@@ -670,6 +717,7 @@ void tpl_for_begin(tpl_rt *rt, tpl_iter *it, tpl_ctx *ctx, tpl_value seq,
   it->key = key && key->len ? key : NULL;
   it->val = val;
   it->filtered = filtered;
+  it->loc = rt->loc;
   if (seq.type == TPL_OBJ && seq.u.obj->cls->to_array)
     seq = seq.u.obj->cls->to_array(rt, seq.u.obj);
   if (seq.type == TPL_LIST) {
@@ -706,6 +754,9 @@ static inline void tpl_for_bind(tpl_rt *rt, tpl_ctx *scope, int64_t *slot,
 bool tpl_for_next(tpl_rt *rt, tpl_iter *it) {
   if (it->pos >= it->len)
     return false;
+  if (__builtin_expect(!rt->work_left, 0))
+    tpl_work_over(rt, it->loc);
+  rt->work_left--;
   tpl_value k, v;
   if (it->list) {
     k = tpl_int((int64_t)it->pos);
@@ -741,6 +792,7 @@ static bool tpl_has_walk(tpl_rt *rt, tpl_value seq, tpl_value fn, bool want,
   size_t n = seq.type == TPL_LIST  ? seq.u.list->len
              : seq.type == TPL_MAP ? seq.u.map->len
                                    : 0;
+  tpl_work(rt, n, l);
   for (size_t i = 0; i < n; i++) {
     tpl_value args[2];
     if (seq.type == TPL_LIST) {
@@ -973,6 +1025,7 @@ const tpl_blocks *tpl_blocks_of(tpl_rt *rt, const tpl_template *t) {
 /* ==== displaying ====================================================== */
 
 static inline void tpl_depth_enter(tpl_rt *rt, const tpl_loc *loc) {
+  tpl_work(rt, 1, loc);
   if (++rt->depth > TPL_MAX_DEPTH)
     tpl_fail(rt, loc, "maximum template nesting depth (%d) exceeded",
              TPL_MAX_DEPTH);

@@ -1095,7 +1095,7 @@ static tpl_value tpl_f_reverse(tpl_rt *rt, tpl_ctx *ctx, int argc,
 
 static tpl_value tpl_f_join(tpl_rt *rt, tpl_ctx *ctx, int argc,
                             const tpl_value *argv, const tpl_loc *loc) {
-  (void)ctx, (void)loc;
+  (void)ctx;
   tpl_value v = ARG(0);
   tpl_arr a;
   tpl_list one = {1, &v};
@@ -1107,6 +1107,7 @@ static tpl_value tpl_f_join(tpl_rt *rt, tpl_ctx *ctx, int argc,
   }
   if (a.n == 0)
     return tpl_str("", 0);
+  tpl_work(rt, a.n, loc);
   tpl_value glue = HAS(1) ? tpl_str_arg(rt, argv[1]) : tpl_str("", 0);
   bool has_and = HAS(2);
   tpl_value and = has_and ? tpl_str_arg(rt, argv[2]) : glue;
@@ -1723,6 +1724,7 @@ static tpl_value tpl_f_filter(tpl_rt *rt, tpl_ctx *ctx, int argc,
       "The \"filter\" filter expects an array or \"Traversable\", "
       "got \"%s\".",
       loc);
+  tpl_work(rt, a.n, loc);
   tpl_value fn = ARG(1);
   /* Decide first, build after: when every item stays, the input is the
    * answer (array_filter keeps keys). */
@@ -1749,6 +1751,7 @@ static tpl_value tpl_f_map(tpl_rt *rt, tpl_ctx *ctx, int argc,
   tpl_arr a;
   if (!tpl_arr_of(rt, ARG(0), &a))
     return tpl_empty_list(rt); /* foreach over a non-array: nothing */
+  tpl_work(rt, a.n, loc);
   tpl_value fn = ARG(1);
   if (a.list) {
     tpl_list *l = tpl_list_new(rt->arena, a.n);
@@ -1775,6 +1778,7 @@ static tpl_value tpl_f_reduce(tpl_rt *rt, tpl_ctx *ctx, int argc,
                     "The \"reduce\" filter only works with arrays or "
                     "\"Traversable\", got \"%s\" as first argument.",
                     loc);
+  tpl_work(rt, a.n, loc);
   tpl_value acc = ARG(2);
   for (size_t i = 0; i < a.n; i++) {
     tpl_value args[3] = {acc, tpl_arr_val(&a, i), tpl_arr_key(&a, i)};
@@ -1854,6 +1858,7 @@ static tpl_value tpl_f_sort(tpl_rt *rt, tpl_ctx *ctx, int argc,
   for (size_t i = 0; i < a.n; i++)
     idx[i] = i;
   tpl_sorter s = {rt, &a, ARG(1), loc};
+  tpl_work(rt, a.n, loc);
   tpl_merge_sort(&s, idx, tmp, a.n);
   tpl_map *m = tpl_map_new(rt->arena, a.n);
   for (size_t i = 0; i < a.n; i++)

@@ -581,6 +581,7 @@ static _Noreturn void tpl_range_fail(tpl_rt *rt, const tpl_loc *l) {
 static tpl_list *tpl_range_list(tpl_rt *rt, size_t n, const tpl_loc *l) {
   if (n > TPL_RANGE_MAX)
     tpl_fail(rt, l, "the supplied range exceeds the maximum array size");
+  tpl_work(rt, n, l);
   return tpl_list_new(rt->arena, n);
 }
 

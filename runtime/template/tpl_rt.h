@@ -16,6 +16,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -186,6 +187,18 @@ void tpl_env_set_debug(tpl_env *env, bool debug);
  * instead of exhausting the machine. 0 removes the cap. */
 #define TPL_DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
 void tpl_env_set_memory_limit(tpl_env *env, size_t bytes);
+/* The work budget of one render: loop iterations, calls of macros, arrow
+ * functions, includes and blocks, and elements made by range() or walked
+ * by join count one step each. Past `steps` the render fails at the
+ * template's line naming the cap and, when given, `setting` (what the user
+ * changes to raise it, e.g. "the edition option template_max_iterations").
+ * 0 removes the cap. */
+#define TPL_DEFAULT_WORK_LIMIT ((uint64_t)50000000)
+void tpl_env_set_work_limit(tpl_env *env, uint64_t steps, const char *setting);
+/* The most output one render may write (captures included); past it the
+ * render fails the same way. 0 removes the cap. */
+#define TPL_DEFAULT_OUTPUT_LIMIT ((size_t)256 << 20)
+void tpl_env_set_output_limit(tpl_env *env, size_t bytes, const char *setting);
 /* Overrides the per-name default escaping strategy for every template
  * (themec render --autoescape). -1 restores the per-name default. */
 void tpl_env_set_autoescape(tpl_env *env, int strategy);
@@ -241,11 +254,23 @@ struct tpl_rt {
   /* The standard library's per-render caches (compiled regexes, time
    * zones); NULL at the start of a render, owned by the arena. */
   struct tpl_lib_state *lib;
+  /* Steps of the work budget left, and the cap (tpl_work). */
+  uint64_t work_left, work_limit;
 };
 
 /* Records the error and unwinds the render. */
 _Noreturn void tpl_fail(tpl_rt *rt, const tpl_loc *loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Takes n steps of the render's work budget (see tpl_env_set_work_limit);
+ * past the cap, fails at loc (NULL: the statement being run). A tpl_rt
+ * made without tpl_render (work_limit 0) has no cap. */
+void tpl_work_over(tpl_rt *rt, const tpl_loc *loc);
+static inline void tpl_work(tpl_rt *rt, uint64_t n, const tpl_loc *loc) {
+  if (__builtin_expect(n > rt->work_left, 0))
+    tpl_work_over(rt, loc);
+  rt->work_left -= n;
+}
 
 void tpl_out_grow(tpl_rt *rt, size_t need);
 static inline void tpl_out(tpl_rt *rt, const char *s, size_t n) {
@@ -521,6 +546,7 @@ typedef struct tpl_iter {
   tpl_loop *loop;
   bool filtered; /* Twig 1's `for x in y if cond`: no length/last */
   tpl_value cur; /* the value bound by the last tpl_for_next */
+  const tpl_loc *loc; /* the for statement, for the work budget's error */
 } tpl_iter;
 
 /* Starts a loop over seq in a new transparent scope under ctx. Non-iterable

@@ -258,7 +258,7 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
   }
   for (size_t n = 0; n < ln->nimages; n++) {
     const ts_image_box *im = &ln->images[n];
-    ts_pdf_image *pi = ts_pdf_image_load(pdf, im->path);
+    ts_pdf_image *pi = ts_pdf_image_load(pdf, im->path, im->w, im->h);
     if (pi)
       ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
   }
@@ -457,7 +457,9 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
   if (c->in->cover_image) {
     ts_page_geo cg;
     ts_page_geo_resolve(c, pg->n ? pg->p[0].name : NULL, TS_PB_FIRST, &cg);
-    ts_pdf_image *img = ts_pdf_image_load(pdf, c->in->cover_image);
+    ts_pdf_image *img = ts_pdf_image_load(pdf, c->in->cover_image,
+                                          cg.w + 2 * cg.bleed,
+                                          cg.h + 2 * cg.bleed);
     if (!img ||
         ts_pdf_cover_image(pdf, img, cg.w, cg.h, cg.bleed, cg.marks) != 0)
       return -1;

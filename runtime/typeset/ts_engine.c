@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ts_engine_int.h"
+#include "ts_image.h"
 
 static double now(void) {
   struct timespec ts;
@@ -98,6 +99,9 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   ts_engine_stats st = {0};
   double t0 = now();
   c->pdf = ts_pdf_new(a, in->rep, in->name);
+  ts_pdf_set_image_limits(
+      c->pdf, in->image_max_pixels ? in->image_max_pixels : TS_IMAGE_MAX_PIXELS,
+      in->image_max_ppi ? in->image_max_ppi : TS_IMAGE_MAX_PPI);
   ts_style_init(c);
   ts_load_font_faces(c);
   c->root = ts_dom_load(c);

@@ -38,8 +38,11 @@ typedef struct ts_engine_input {
   size_t len;
   const char *name; /* how messages name the document, e.g. "book.xhtml" */
   /* Optional: the document already parsed by libxml2 (an xmlDocPtr, from
-     xhtml): read, not parsed again, and left to the caller to free. */
+     xhtml): read, not parsed again, and left to the caller to free, unless
+     xml_doc_give: then the engine frees it as soon as it has made its own
+     tree (a 100,000-heading book's libxml2 tree is ~200 MB). */
   void *xml_doc;
+  bool xml_doc_give;
   /* Author sheets in cascade order (the theme's, then the book's); the
      engine adds its user-agent sheet in front. */
   const css_stylesheet *const *sheets;
@@ -73,6 +76,11 @@ typedef struct ts_engine_input {
   /* PDF/A-1b, with the sRGB ICC (version 2) profile at this path; NULL:
      a plain PDF. */
   const char *pdfa_icc;
+  /* The image caps (ts_image.h): pixels from the header (0: the default
+     100 megapixels) and the resolution kept at the placed size (0: the
+     default 300 ppi). */
+  uint64_t image_max_pixels;
+  unsigned image_max_ppi;
   /* The caller has reported links to ids the document lacks: the engine
      prints "??" for their references without a warning of its own. */
   bool links_checked;

@@ -7,11 +7,13 @@
  * the lines it gets back. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <utf8proc.h>
 
 #include "ts_engine_int.h"
+#include "oc_alloc.h"
 
 /* ---- shaped words, cached ------------------------------------------- */
 
@@ -134,6 +136,7 @@ typedef struct itemizer {
   ts_item *items;
   item_ref *refs;
   size_t n, cap;
+  struct item_arrays *heap; /* what frees items and refs with ar */
   /* the word being gathered: code points with their piece */
   uint32_t *wcp;
   const ts_piece **wpc;
@@ -148,14 +151,33 @@ typedef struct itemizer {
  * penalties). */
 #define NO_REF ((item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0})
 
+/* A paragraph's items grow on the heap, freed with its scratch arena: grown
+ * in the arena, every outgrown array stayed there until the paragraph was
+ * set (a 1 MB paragraph took 250 MB, half of it outgrown copies). */
+typedef struct item_arrays {
+  ts_item *items;
+  item_ref *refs;
+} item_arrays;
+
+static void free_item_arrays(void *data) {
+  item_arrays *h = data;
+  free(h->items);
+  free(h->refs);
+}
+
 static void add_item(itemizer *z, ts_item it, item_ref r) {
   if (z->n == z->cap) {
     /* room for 64 more at least: a paragraph has many items */
-    size_t cap = z->cap;
-    z->items = oc_arena_grow_array(z->ar, z->items, z->n, &cap, z->n + 64,
-                                   sizeof *z->items);
-    z->refs = oc_arena_grow_array(z->ar, z->refs, z->n, &z->cap, z->n + 64,
-                                  sizeof *z->refs);
+    if (!z->heap) {
+      z->heap = oc_arena_calloc(z->ar, 1, sizeof *z->heap);
+      z->heap->items = z->items; /* NULL: arrays start on the heap */
+      oc_arena_defer(z->ar, free_item_arrays, z->heap);
+    }
+    z->cap = z->cap ? oc_size_mul(z->cap, 2) : 64;
+    z->heap->items = z->items =
+        oc_realloc(z->items, oc_size_mul(z->cap, sizeof *z->items));
+    z->heap->refs = z->refs =
+        oc_realloc(z->refs, oc_size_mul(z->cap, sizeof *z->refs));
   }
   z->items[z->n] = it;
   z->refs[z->n] = r;
@@ -666,21 +688,22 @@ double ts_text_width(const ts_cstyle *st, const char *text) {
 }
 
 /* Lines to vertical-list items: runs merged per face and size, with the
- * gaps between words given as kerning (one TJ array a run). */
+ * gaps between words given as kerning (one TJ array a run). A run grows
+ * on the heap and is copied into the pass arena at its exact size when it
+ * closes: the arena keeps no room a run did not use (100,000 short lines
+ * held 1.5 KB each before). */
 typedef struct runbuf {
   uint32_t *codes;
   int32_t *kern;
   size_t n, cap;
 } runbuf;
 
-static void rb_push(oc_arena *a, runbuf *b, uint32_t code, int32_t kern) {
+static void rb_push(runbuf *b, uint32_t code, int32_t kern) {
   if (b->n == b->cap) {
     /* room for 64 glyphs more at least: a run is a line's words */
-    size_t cap = b->cap;
-    b->codes = oc_arena_grow_array(a, b->codes, b->n, &cap, b->n + 64,
-                                   sizeof *b->codes);
-    b->kern = oc_arena_grow_array(a, b->kern, b->n, &b->cap, b->n + 64,
-                                  sizeof *b->kern);
+    b->cap = b->cap ? oc_size_mul(b->cap, 2) : 64;
+    b->codes = oc_realloc(b->codes, oc_size_mul(b->cap, sizeof *b->codes));
+    b->kern = oc_realloc(b->kern, oc_size_mul(b->cap, sizeof *b->kern));
   }
   b->codes[b->n] = code;
   b->kern[b->n] = kern;
@@ -699,8 +722,17 @@ typedef struct line_builder {
 static ts_run *lb_new_run(line_builder *b) {
   ts_vline *ln = b->ln;
   if (ln->nruns == b->cruns) {
-    ln->runs = oc_arena_grow_array(b->c->pa, ln->runs, ln->nruns, &b->cruns,
-                                   ln->nruns + 1, sizeof *ln->runs);
+    /* most lines hold one or two runs: start at two, then double */
+    if (!b->cruns) {
+      ts_run *r = oc_arena_alloc(b->c->pa, 2 * sizeof *ln->runs);
+      if (ln->nruns)
+        memcpy(r, ln->runs, ln->nruns * sizeof *r);
+      ln->runs = r;
+      b->cruns = 2;
+    } else {
+      ln->runs = oc_arena_grow_array(b->c->pa, ln->runs, ln->nruns, &b->cruns,
+                                     ln->nruns + 1, sizeof *ln->runs);
+    }
     if (b->cur)
       b->cur = &ln->runs[ln->nruns - 1];
   }
@@ -710,9 +742,16 @@ static ts_run *lb_new_run(line_builder *b) {
 static void lb_close(line_builder *b) {
   if (!b->cur)
     return;
-  b->cur->codes = b->rb.codes;
-  b->cur->kern = b->rb.kern;
-  b->cur->n = b->rb.n;
+  size_t n = b->rb.n;
+  b->cur->codes = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(uint32_t)));
+  b->cur->kern = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(int32_t)));
+  if (n) {
+    memcpy(b->cur->codes, b->rb.codes, n * sizeof(uint32_t));
+    memcpy(b->cur->kern, b->rb.kern, n * sizeof(int32_t));
+  }
+  b->cur->n = n;
+  free(b->rb.codes);
+  free(b->rb.kern);
   b->cur = NULL;
   b->rb = (runbuf){0};
 }
@@ -754,11 +793,11 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
      without guessing from positions. */
   int32_t first_kern = gap;
   if (same && gap >= 100 && ts_face_has(face, ' ')) {
-    rb_push(b->c->pa, &b->rb, ' ', 0);
+    rb_push(&b->rb, ' ', 0);
     first_kern -= ts_face_advance(face, ' ');
   }
   for (size_t i = 0; i < n; i++)
-    rb_push(b->c->pa, &b->rb, codes[i],
+    rb_push(&b->rb, codes[i],
             (i == 0 ? first_kern : 0) + (kern ? kern[i] : 0));
   /* The run's end where the viewer's pen will be, so the next gap is
      measured from there (rounding does not accumulate). */

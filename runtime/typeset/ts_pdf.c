@@ -6,6 +6,7 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
+#include "ts_image.h"
 
 #include <errno.h>
 #include <math.h>
@@ -105,12 +106,15 @@ typedef struct preloader {
 struct ts_pdf_image {
   const char *path;
   HPDF_Image image;
+  unsigned px_w, px_h; /* pixels kept when reduced, else 0 (all of them) */
   ts_pdf_image *next;
 };
 
 struct ts_pdf {
   oc_arena *arena;
   ts_pdf_image *images;
+  uint64_t image_max_pixels; /* 0: no cap */
+  unsigned image_max_ppi;    /* 0: images kept whole */
   packer *pk;
   preloader *pl;
   /* The text state of the page drawn last, to write only what changes. */
@@ -398,6 +402,8 @@ ts_pdf *ts_pdf_new(oc_arena *a, const oc_reporter *rep, const char *name) {
   p->rep = rep;
   p->name = dup_str(a, name ? name : "");
   p->text_page = -1;
+  p->image_max_pixels = TS_IMAGE_MAX_PIXELS;
+  p->image_max_ppi = TS_IMAGE_MAX_PPI;
   p->doc = HPDF_New(on_hpdf_error, p);
   if (!p->doc) {
     p->err = HPDF_FAILD_TO_ALLOC_MEM;
@@ -1277,22 +1283,14 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
 
 /* ---- images ----------------------------------------------------------- */
 
-/* Every loader below opens the file by its name: this first look, which
+/* Every loader below opens the file by its name: ts_image_sniff, which
  * refuses what is not a regular file (a FIFO would hang them), comes
- * before each of them. */
+ * before each of them. 1 PNG, 2 JPEG, 3 SVG, 4 GIF, 0 another kind, -1
+ * unreadable. */
 static int image_kind(const char *path) {
-  unsigned char b[8] = {0};
-  FILE *f = oc_fopen_regular(path);
-  if (!f)
-    return -1;
-  size_t n = fread(b, 1, sizeof b, f);
-  fclose(f);
-  if (n >= 8 && !png_sig_cmp(b, 0, 8))
-    return 1;
-  if (n >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF)
-    return 2;
-  if (n >= 4 && !memcmp(b, "GIF8", 4))
-    return 4;
+  int k = ts_image_sniff(path);
+  if (k)
+    return k;
   /* SVG is text: known by its name */
   const char *dot = strrchr(path, '.');
   if (dot && (!strcasecmp(dot, ".svg") || !strcasecmp(dot, ".svgz")))
@@ -1555,19 +1553,88 @@ static HPDF_Image load_gif(ts_pdf *p, const char *path) {
   return out;
 }
 
-ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path) {
+void ts_pdf_set_image_limits(ts_pdf *p, uint64_t max_pixels,
+                             unsigned max_ppi) {
+  p->image_max_pixels = max_pixels;
+  p->image_max_ppi = max_ppi;
+}
+
+/* The whole factor by which a PNG or JPEG of sw x sh pixels placed at
+ * w x h points can be reduced and keep image_max_ppi (1: keep it whole). */
+static unsigned reduce_factor(const ts_pdf *p, unsigned sw, unsigned sh,
+                              double w, double h) {
+  if (!p->image_max_ppi || !(w > 0) || !(h > 0))
+    return 1;
+  double need_w = ceil(w / 72.0 * p->image_max_ppi);
+  double need_h = ceil(h / 72.0 * p->image_max_ppi);
+  double f = floor(fmin(sw / need_w, sh / need_h));
+  return f >= 2 ? (f > 65536 ? 65536 : (unsigned)f) : 1;
+}
+
+/* A PNG or JPEG reduced by f, decoded row by row; NULL after reporting. */
+static HPDF_Image load_reduced(ts_pdf *p, const char *path, int kind,
+                               unsigned f, bool *pass) {
+  ts_raster r;
+  char why[200];
+  *pass = false;
+  if (ts_image_decode(path, kind, f, !p->pdfa, &r, why, sizeof why) != 0) {
+    if (!why[0]) { /* a CMYK JPEG: kept whole */
+      *pass = true;
+      return NULL;
+    }
+    oc_report(p->rep, OC_ERROR, path, 0, 0, "cannot place the image: %s",
+              why);
+    return NULL;
+  }
+  HPDF_Image out = raw_image(p, r.px, r.w, r.h, r.ch, r.alpha);
+  free(r.px);
+  return out;
+}
+
+ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path, double w,
+                                double h) {
   preload_join(p);
   if (failed(p))
     return NULL;
-  for (ts_pdf_image *i = p->images; i; i = i->next)
-    if (!strcmp(i->path, path))
-      return i;
   int kind = image_kind(path);
-  HPDF_Image img = kind == 1   ? load_png(p, path)
-                   : kind == 2 ? HPDF_LoadJpegImageFromFile(p->doc, path)
-                   : kind == 3 ? load_svg(p, path)
-                   : kind == 4 ? load_gif(p, path)
-                               : NULL;
+  unsigned sw = 0, sh = 0, f = 1;
+  if (kind == 1 || kind == 2) {
+    char why[200];
+    if (ts_image_header(path, kind, &sw, &sh, why, sizeof why) != 0) {
+      oc_report(p->rep, OC_ERROR, path, 0, 0, "cannot place the image: %s",
+                why);
+      return NULL;
+    }
+    if (p->image_max_pixels &&
+        (uint64_t)sw * sh > p->image_max_pixels) {
+      oc_report(p->rep, OC_ERROR, path, 0, 0,
+                "the image has %ux%u pixels, more than the %llu megapixels "
+                "of the edition option image_max_megapixels",
+                sw, sh, (unsigned long long)(p->image_max_pixels / 1000000));
+      return NULL;
+    }
+    f = reduce_factor(p, sw, sh, w, h);
+  }
+  /* an image already loaded with pixels enough for this size */
+  for (ts_pdf_image *i = p->images; i; i = i->next)
+    if (!strcmp(i->path, path) &&
+        (!i->px_w || (i->px_w >= (sw + f - 1) / f && i->px_h >= (sh + f - 1) / f)))
+      return i;
+  bool pass = true;
+  HPDF_Image img = NULL;
+  if (f > 1) {
+    img = load_reduced(p, path, kind, f, &pass);
+    if (!img && !pass)
+      return NULL;
+    if (pass)
+      f = 1;
+  }
+  if (!img)
+    img = kind == 1   ? load_png(p, path)
+          : kind == 2 ? HPDF_LoadJpegImageFromFile(p->doc, path)
+          : kind == 3 ? load_svg(p, path)
+          : kind == 4 ? load_gif(p, path)
+                      : NULL;
   if (!img || failed(p)) {
     if (failed(p)) {
       report_failure(p, path, "cannot place the image");
@@ -1582,6 +1649,10 @@ ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path) {
   ts_pdf_image *i = oc_arena_calloc(p->arena, 1, sizeof *i);
   i->path = dup_str(p->arena, path);
   i->image = img;
+  if (f > 1) {
+    i->px_w = (sw + f - 1) / f;
+    i->px_h = (sh + f - 1) / f;
+  }
   i->next = p->images;
   p->images = i;
   return i;

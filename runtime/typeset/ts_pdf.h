@@ -94,9 +94,17 @@ typedef enum ts_image_status {
 ts_image_status ts_image_probe(const char *path, unsigned *width,
                                unsigned *height, double *dpi);
 
-/* Loads an image into the document (once per path); NULL after
- * reporting an error naming it. */
-ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path);
+/* Loads an image into the document (once per path and resolution) for
+ * placing at w x h points (0: its natural size); NULL after reporting an
+ * error naming it. A PNG or JPEG over the pixel cap is refused from its
+ * header; one with more pixels than w x h needs at the ppi cap is decoded
+ * row by row and reduced by a whole factor (ts_image.h). */
+ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path, double w,
+                                double h);
+/* The caps (the edition options image_max_megapixels and image_max_ppi;
+ * ts_image.h has the defaults): 0 removes either. */
+void ts_pdf_set_image_limits(ts_pdf *p, uint64_t max_pixels,
+                             unsigned max_ppi);
 
 /* Draws the image scaled to w x h points, its bottom left at (x, y). */
 void ts_pdf_draw_image(ts_pdf *p, int page, ts_pdf_image *img, double x,

@@ -53,9 +53,18 @@ static const char *adup(oc_arena *a, const xmlChar *s) {
            : NULL;
 }
 
+/* The list is allocated at its exact size: one per element with a class. */
 static size_t split_classes(oc_arena *a, const char *v, const char ***out) {
   size_t n = 0, cap = 0;
-  const char **list = NULL;
+  for (const char *p = v; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+      p++;
+    if (*p)
+      cap++;
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+      p++;
+  }
+  const char **list = oc_arena_alloc(a, (cap ? cap : 1) * sizeof *list);
   while (*v) {
     while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
       v++;
@@ -136,8 +145,8 @@ ts_node *ts_dom_load(ts_ctx *c) {
   c->dom = (css_dom){dom_tag,    dom_id,   dom_has_class, dom_attr,
                      dom_parent, dom_prev, true,          dom_classes};
   xmlDoc *doc = c->in->xml_doc;
-  bool own = !doc;
-  if (own) {
+  bool own = !doc || c->in->xml_doc_give;
+  if (!doc) {
     xmlSetGenericErrorFunc(NULL, xml_error);
     doc = xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
                         XML_PARSE_NONET | XML_PARSE_NOERROR |

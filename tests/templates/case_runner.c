@@ -55,6 +55,10 @@ static int run_env(tpl_env *env, const tpl_case *c, const tpl_case_config *cfg,
   tpl_env_set_strict(env, cfg->strict);
   if (cfg->has_seed)
     tpl_env_set_random_seed(env, cfg->seed);
+  if (cfg->max_iterations)
+    tpl_env_set_work_limit(env, cfg->max_iterations, "max_iterations");
+  if (cfg->max_output)
+    tpl_env_set_output_limit(env, (size_t)cfg->max_output, "max_output");
   tpl_value data = tpl_null();
   tpl_diag diag;
   if (c->data && tpl_data_parse(tpl_env_arena(env), "DATA", c->data,

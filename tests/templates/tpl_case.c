@@ -144,6 +144,7 @@ int tpl_case_read_config(oc_arena *a, const tpl_case *c, tpl_case_config *cfg,
   cfg->autoescape = -1;
   cfg->strict = false;
   cfg->has_seed = false;
+  cfg->max_iterations = cfg->max_output = 0;
   if (!c->config)
     return 0;
   tpl_value v;
@@ -174,5 +175,9 @@ int tpl_case_read_config(oc_arena *a, const tpl_case *c, tpl_case_config *cfg,
     cfg->has_seed = true;
     cfg->seed = (uint64_t)tpl_to_int(x);
   }
+  if (tpl_map_get_str(v.u.map, "max_iterations", 14, &x))
+    cfg->max_iterations = (uint64_t)tpl_to_int(x);
+  if (tpl_map_get_str(v.u.map, "max_output", 10, &x))
+    cfg->max_output = (uint64_t)tpl_to_int(x);
   return 0;
 }

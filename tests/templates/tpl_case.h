@@ -38,6 +38,8 @@ typedef struct tpl_case_config {
   bool strict;    /* strict_variables */
   bool has_seed;  /* random_seed given */
   uint64_t seed;
+  uint64_t max_iterations; /* the work budget (0: the default) */
+  uint64_t max_output;     /* the output budget in bytes (0: the default) */
 } tpl_case_config;
 
 /* Reads c's --CONFIG-- (defaults when it has none), its strings in a.

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "ts_image.h"
 #include "ts_pdf.h"
+#include <png.h>
 
 #define SERIF "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
 #define ITALIC "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf"
@@ -432,6 +434,84 @@ static void measure_big(void) {
   remove(path);
 }
 
+/* Writes a w x h PNG of 4-byte RGBA pixels (or 1-byte grey) with libpng. */
+static bool write_png(const char *path, const unsigned char *px, unsigned w,
+                      unsigned h, bool rgba) {
+  png_image im;
+  memset(&im, 0, sizeof im);
+  im.version = PNG_IMAGE_VERSION;
+  im.width = w;
+  im.height = h;
+  im.format = rgba ? PNG_FORMAT_RGBA : PNG_FORMAT_GRAY;
+  return png_image_write_to_file(&im, path, 0, px, 0, NULL) != 0;
+}
+
+/* ts_image.c: the box filter's means, partial blocks at the edges, alpha
+ * kept (colours weighted by it) or composed on white, and a truncated
+ * file refused by the decoder. */
+static void test_image_reduce(void) {
+  char path[300], why[200];
+  snprintf(path, sizeof path, "%s/grey.png", dir);
+  unsigned w = 101, h = 60;
+  unsigned char *g = malloc((size_t)w * h);
+  for (unsigned y = 0; y < h; y++)
+    for (unsigned x = 0; x < w; x++)
+      g[y * w + x] = x % 2 ? 200 : 100;
+  CHECK(write_png(path, g, w, h, false));
+  free(g);
+  unsigned hw, hh;
+  CHECK(ts_image_header(path, 1, &hw, &hh, why, sizeof why) == 0);
+  CHECK(hw == 101 && hh == 60);
+  CHECK(ts_image_verify(path, 1, why, sizeof why) == 0);
+  ts_raster r;
+  CHECK(ts_image_decode(path, 1, 4, true, &r, why, sizeof why) == 0);
+  CHECK(r.w == 26 && r.h == 15 && r.ch == 1 && !r.alpha);
+  CHECK(r.px[0] == 150 && r.px[14 * 26 + 24] == 150);
+  CHECK(r.px[25] == 100); /* the last block holds column 100 alone */
+  free(r.px);
+
+  snprintf(path, sizeof path, "%s/rgba.png", dir);
+  w = 8, h = 4;
+  unsigned char *c = calloc((size_t)w * h, 4);
+  for (unsigned i = 0; i < w * h; i++)
+    if (i % 2 == 0) { /* opaque red, then a transparent green */
+      c[i * 4] = 255;
+      c[i * 4 + 3] = 255;
+    } else {
+      c[i * 4 + 1] = 255;
+    }
+  CHECK(write_png(path, c, w, h, true));
+  free(c);
+  CHECK(ts_image_decode(path, 1, 2, true, &r, why, sizeof why) == 0);
+  CHECK(r.w == 4 && r.h == 2 && r.ch == 3 && r.alpha);
+  /* the transparent green weighs nothing: red, half opaque */
+  CHECK(r.px[0] == 255 && r.px[1] == 0 && r.px[2] == 0 && r.px[3] == 128);
+  free(r.px);
+  CHECK(ts_image_decode(path, 1, 2, false, &r, why, sizeof why) == 0);
+  CHECK(r.ch == 3 && !r.alpha);
+  /* on white: the mean of red and white */
+  CHECK(r.px[0] == 255 && r.px[1] == 128 && r.px[2] == 128);
+  free(r.px);
+
+  /* cut in the middle of its image data */
+  FILE *f = fopen(path, "rb");
+  unsigned char buf[4096];
+  size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+  if (f)
+    fclose(f);
+  f = fopen(path, "wb");
+  if (f) {
+    fwrite(buf, 1, n - 20, f);
+    fclose(f);
+  }
+  CHECK(ts_image_verify(path, 1, why, sizeof why) != 0);
+  CHECK(ts_image_decode(path, 1, 2, true, &r, why, sizeof why) != 0);
+  CHECK(r.px == NULL && why[0]);
+  unlink(path);
+  snprintf(path, sizeof path, "%s/grey.png", dir);
+  unlink(path);
+}
+
 int main(int argc, char **argv) {
   bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   snprintf(dir, sizeof dir, "/tmp/test_pdf.XXXXXX");
@@ -442,6 +522,7 @@ int main(int argc, char **argv) {
   test_sample();
   test_nested_composites();
   test_errors();
+  test_image_reduce();
   if (!quick)
     measure_big();
   rmdir(dir);

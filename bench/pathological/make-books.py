@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Writes the pathological books of issue 13 into a folder, one book each:
+
+  footnotes       20,000 footnotes, one per short paragraph
+  footnotes-para  20,000 footnotes in one paragraph
+  headings        100,000 headings (## Heading N), a line of text each
+  png             one 20000x20000 grey PNG (about 0.4 MB, 400 megapixels
+                  declared), placed as a figure: over the default cap
+  png-400         the same with image_max_megapixels: 400 in every
+                  edition: decoded (pdf: reduced to 300 ppi)
+  paragraph       one 50 MB paragraph of words
+  paragraph10     one 10 MB paragraph (cmark-gfm's inline parser)
+  css             a 50 MB style.css beside an ordinary chapter
+  map             config.yml with an 80,000-key map under book:
+  lists           10,000-deep nested lists
+
+Every book has the editions web (html), website (html_chunked), ebook
+(epub) and print (pdf). Usage: make-books.py DIR [NAME...]"""
+import os
+import random
+import struct
+import sys
+import zlib
+
+EDITIONS = """    editions:
+        web: { format: html }
+        website: { format: html_chunked }
+        ebook: { format: epub }
+        print: { format: pdf }
+"""
+
+
+def book(root, name, chapter, extra_book="", files=None, options=""):
+    d = os.path.join(root, name)
+    os.makedirs(os.path.join(d, "Contents"), exist_ok=True)
+    with open(os.path.join(d, "config.yml"), "w") as f:
+        f.write('book:\n    title: "%s"\n%s' % (name, extra_book))
+        f.write("    contents:\n")
+        f.write("        - { element: chapter, number: 1, content: ch1.md }\n")
+        eds = EDITIONS
+        if options:
+            eds = eds.replace(" }\n", ", %s }\n" % options)
+        f.write(eds)
+    with open(os.path.join(d, "Contents", "ch1.md"), "w") as f:
+        f.write(chapter)
+    for rel, data in (files or {}).items():
+        p = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(data)
+
+
+def words(rng, nbytes):
+    vocab = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur",
+             "adipiscing", "elit", "sed", "do", "eiusmod", "tempor",
+             "incididunt", "ut", "labore", "et", "dolore", "magna",
+             "aliqua.", "Ut", "enim", "ad", "minim", "veniam,"]
+    out, n = [], 0
+    while n < nbytes:
+        w = rng.choice(vocab)
+        out.append(w)
+        n += len(w) + 1
+    return " ".join(out)
+
+
+def png(width, height):
+    def chunk(kind, data):
+        c = struct.pack(">I", len(data)) + kind + data
+        return c + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    z = zlib.compressobj(9)
+    row = b"\0" + b"\x80" * width  # filter 0, mid grey
+    body = b"".join(z.compress(row) for _ in range(height)) + z.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) +
+            chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+def make(root, name):
+    rng = random.Random(13)
+    if name == "footnotes":
+        ch = "# Notes\n\n" + "".join(
+            "Paragraph %d with a note.[^n%d]\n\n" % (i, i) for i in range(20000))
+        ch += "".join("[^n%d]: Note %d.\n" % (i, i) for i in range(20000))
+        book(root, name, ch)
+    elif name == "footnotes-para":
+        ch = "# Notes\n\n" + " ".join(
+            "word[^n%d]" % i for i in range(20000)) + "\n\n"
+        ch += "".join("[^n%d]: Note %d.\n" % (i, i) for i in range(20000))
+        book(root, name, ch)
+    elif name == "headings":
+        ch = "# Headings\n\n" + "".join(
+            "## Heading %d\n\nText %d.\n\n" % (i, i) for i in range(100000))
+        book(root, name, ch)
+    elif name in ("png", "png-400"):
+        book(root, name, "# Image\n\n![A huge image](images/huge.png)\n",
+             files={"Contents/images/huge.png": png(20000, 20000)},
+             options="image_max_megapixels: 400" if name == "png-400" else "")
+    elif name == "paragraph":
+        book(root, name, "# Long\n\n" + words(rng, 50 << 20) + "\n")
+    elif name == "paragraph10":
+        book(root, name, "# Long\n\n" + words(rng, 10 << 20) + "\n")
+    elif name == "css":
+        rules = []
+        n = 0
+        i = 0
+        while n < 50 << 20:
+            r = ".c%d p.x%d > em { color: #%06x; margin: %dpt 0 0 0; }\n" % (
+                i, i, i & 0xffffff, i % 20)
+            rules.append(r)
+            n += len(r)
+            i += 1
+        book(root, name, "# Styled\n\nSome text.\n",
+             files={"Resources/Templates/style.css": "".join(rules).encode()})
+    elif name == "map":
+        extra = "    extra:\n" + "".join(
+            "        key%d: value %d\n" % (i, i) for i in range(80000))
+        book(root, name, "# Map\n\nText.\n", extra_book=extra)
+    elif name == "lists":
+        ch = "# Deep\n\n" + "- " * 10000 + "deep\n"
+        book(root, name, ch)
+    else:
+        sys.exit("make-books.py: unknown book '%s'" % name)
+
+
+NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
+         "paragraph10", "css", "map", "lists"]
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for n in sys.argv[2:] or NAMES:
+        make(sys.argv[1], n)
