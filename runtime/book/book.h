@@ -53,6 +53,7 @@ typedef struct bk_options {
   bool no_scripts;  /* do not run before/after_publish */
   int verbosity;    /* -1 quiet, 0 normal, 1 verbose */
   bool xhtml;       /* pdf: also write book.xhtml and the sheets */
+  bool no_sandbox;  /* do not confine publish (book_sandbox.h) */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */
