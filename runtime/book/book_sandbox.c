@@ -22,7 +22,8 @@
  * OpenSSL's configuration, the locale archive), ICU's data, fonts and
  * fontconfig's configuration and caches, hyphenation dictionaries, the
  * time zones the templates' dates read, the sRGB profile of PDF/A,
- * glib's MIME database, and /etc (ld.so.cache, localtime, fonts/). */
+ * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), and what
+ * glibc and libselinux read in /proc. */
 static const char *const system_reads[] = {
     "/usr/lib",          "/usr/lib64",
     "/usr/local/lib",    "/lib",
@@ -32,8 +33,8 @@ static const char *const system_reads[] = {
     "/usr/share/hyphen", "/usr/share/locale",
     "/usr/share/zoneinfo", "/usr/share/color/icc",
     "/usr/share/mime",   "/etc",
-    "/proc/filesystems", "/dev/null",
-    "/dev/urandom",
+    "/proc/filesystems", "/proc/sys/vm/overcommit_memory",
+    "/dev/null",         "/dev/urandom",
 };
 
 /* fontconfig's folders in the user's home, as its default configuration

@@ -33,8 +33,19 @@ add_test(NAME books_signals
 add_test(NAME books_mistakes
          COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_mistakes.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+# Confinement (test_sandbox.sh): publish-planted, publish with an escape
+# bug planted after each writer (plant_escape.c), is stopped by the
+# sandbox and not without it; scripts still run unconfined.
+add_executable(publish-planted ${PROJECT_SOURCE_DIR}/runtime/book/publish.c
+               ${BOOKS_DIR}/plant_escape.c)
+target_link_libraries(publish-planted PRIVATE octavo_publish)
+target_compile_definitions(publish-planted PRIVATE OCTAVO_TEST_PLANT_ESCAPE
+                           OCTAVO_VERSION="${PROJECT_VERSION}")
+add_test(NAME books_sandbox
+         COMMAND sh ${BOOKS_DIR}/test_sandbox.sh $<TARGET_FILE:publish-planted>)
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
-    books_cli books_interpreted_theme books_signals books_mistakes)
+    books_cli books_interpreted_theme books_signals books_mistakes
+    books_sandbox)
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)
