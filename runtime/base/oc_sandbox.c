@@ -122,6 +122,8 @@ int oc_sandbox_restrict(const oc_sandbox *sb, char *why, size_t nwhy) {
                               : strerror(errno));
     return 0;
   }
+  if (sb->max_abi > 0 && abi > sb->max_abi)
+    abi = sb->max_abi;
   ll_ruleset_attr attr = {LL_FS_ABI1, 0, 0};
   size_t size = sizeof attr.handled_access_fs;
   if (abi >= 2)

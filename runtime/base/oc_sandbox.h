@@ -18,6 +18,9 @@ typedef struct oc_sandbox {
    * FIFOs, sockets or symbolic links. */
   const char *const *write;
   size_t nwrite;
+  /* 0: use the kernel's ABI; else at most this one (to test older ABIs'
+   * rulesets on a newer kernel). */
+  int max_abi;
 } oc_sandbox;
 
 /* The Landlock ABI version the kernel offers (1, 2, ...), 0 when none. */

@@ -103,7 +103,7 @@ int bk_sandbox_enter(const char *book_dir, bool publishing, bool scripts,
     reads[nread++] = home[i];
   char *out = publishing ? output_folder(book_dir) : NULL;
   const char *writes[1] = {out};
-  oc_sandbox sb = {reads, nread, writes, out ? 1 : 0};
+  oc_sandbox sb = {reads, nread, writes, out ? 1 : 0, 0};
   int abi = oc_sandbox_restrict(&sb, why, nwhy);
   free(out);
   return abi;

@@ -336,8 +336,8 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
   else if (abi)
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "confined by Landlock (ABI %d): reads the book and the system "
-              "folders, writes only in Output/, no network",
-              abi);
+              "folders, writes %s, no network",
+              abi, list ? "nothing" : "only in Output/");
   else
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "Landlock not available (%s): running unconfined", why);
