@@ -42,12 +42,12 @@ static void say(char *why, size_t nwhy, const char *fmt, ...) {
 
 /* What Debian 12's kernel headers (Linux 6.1, ABI 2) do not define yet.
  * The values are the kernel's ABI and never change. */
-#define LL_FS_TRUNCATE (1ULL << 14)         /* ABI 3 */
-#define LL_NET_BIND_TCP (1ULL << 0)         /* ABI 4 */
-#define LL_NET_CONNECT_TCP (1ULL << 1)      /* ABI 4 */
-#define LL_FS_IOCTL_DEV (1ULL << 15)        /* ABI 5 */
-#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)  /* ABI 6 */
-#define LL_SCOPE_SIGNAL (1ULL << 1)         /* ABI 6 */
+#define LL_FS_TRUNCATE (1ULL << 14)        /* ABI 3 */
+#define LL_NET_BIND_TCP (1ULL << 0)        /* ABI 4 */
+#define LL_NET_CONNECT_TCP (1ULL << 1)     /* ABI 4 */
+#define LL_FS_IOCTL_DEV (1ULL << 15)       /* ABI 5 */
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)        /* ABI 6 */
 
 /* struct landlock_ruleset_attr as ABI 6 has it; older kernels are given
  * the prefix they know (the kernel takes the size as the version). */
@@ -57,24 +57,24 @@ typedef struct ll_ruleset_attr {
   uint64_t scoped;
 } ll_ruleset_attr;
 
-#define LL_FS_ABI1                                                            \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |               \
-   LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |               \
-   LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |           \
-   LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |               \
-   LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |               \
-   LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |             \
+#define LL_FS_ABI1                                                             \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                \
+   LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |                \
+   LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |            \
+   LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |                \
+   LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |                \
+   LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |              \
    LANDLOCK_ACCESS_FS_MAKE_SYM)
 
 /* The rights a rule on a file (not a folder) may carry. */
-#define LL_FS_FILE                                                            \
-  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |               \
+#define LL_FS_FILE                                                             \
+  (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                \
    LANDLOCK_ACCESS_FS_READ_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
 
 #define LL_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
-#define LL_WRITE                                                              \
-  (LL_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |  \
-   LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |             \
+#define LL_WRITE                                                               \
+  (LL_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \
+   LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |              \
    LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REFER | LL_FS_TRUNCATE)
 
 int oc_sandbox_abi(void) {

@@ -9,8 +9,8 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>

@@ -25,16 +25,26 @@
  * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), and what
  * glibc and libselinux read in /proc. */
 static const char *const system_reads[] = {
-    "/usr/lib",          "/usr/lib64",
-    "/usr/local/lib",    "/lib",
-    "/lib64",            "/usr/share/icu",
-    "/usr/share/fonts",  "/usr/local/share/fonts",
-    "/usr/share/fontconfig", "/var/cache/fontconfig",
-    "/usr/share/hyphen", "/usr/share/locale",
-    "/usr/share/zoneinfo", "/usr/share/color/icc",
-    "/usr/share/mime",   "/etc",
-    "/proc/filesystems", "/proc/sys/vm/overcommit_memory",
-    "/dev/null",         "/dev/urandom",
+    "/usr/lib",
+    "/usr/lib64",
+    "/usr/local/lib",
+    "/lib",
+    "/lib64",
+    "/usr/share/icu",
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "/usr/share/fontconfig",
+    "/var/cache/fontconfig",
+    "/usr/share/hyphen",
+    "/usr/share/locale",
+    "/usr/share/zoneinfo",
+    "/usr/share/color/icc",
+    "/usr/share/mime",
+    "/etc",
+    "/proc/filesystems",
+    "/proc/sys/vm/overcommit_memory",
+    "/dev/null",
+    "/dev/urandom",
 };
 
 /* fontconfig's folders in the user's home, as its default configuration

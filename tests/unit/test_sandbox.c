@@ -145,22 +145,20 @@ static _Noreturn void confined_checks(int abi) {
   CHECK(d != NULL);
   if (d)
     closedir(d);
-  CHECK(open_errno("book/Output/.web.tmp-1", O_RDONLY | O_DIRECTORY) ==
-        ENOENT);
+  CHECK(open_errno("book/Output/.web.tmp-1", O_RDONLY | O_DIRECTORY) == ENOENT);
   char tmp[160];
   snprintf(tmp, sizeof tmp, "%s/.web.tmp-1", output);
   CHECK(mkdir(tmp, 0755) == 0);
   CHECK(open_errno("book/Output/.web.tmp-1/book.html",
                    O_WRONLY | O_CREAT | O_TRUNC) == 0);
-  CHECK(op_errno(rename_op, "book/Output/.web.tmp-1", "book/Output/web") ==
-        0);
+  CHECK(op_errno(rename_op, "book/Output/.web.tmp-1", "book/Output/web") == 0);
   CHECK(exists("book/Output/web/book.html"));
   CHECK(mkdir(tmp, 0755) == 0);
   if (abi >= 2) /* across folders: Landlock's REFER right */
     CHECK(op_errno(rename_op, "book/Output/web/book.html",
                    "book/Output/.web.tmp-1/book.html") == 0);
-  CHECK(open_errno("book/Output/web/book.html",
-                   O_WRONLY | O_CREAT | O_TRUNC) == 0);
+  CHECK(open_errno("book/Output/web/book.html", O_WRONLY | O_CREAT | O_TRUNC) ==
+        0);
   snprintf(tmp, sizeof tmp, "%s/web/book.html", output);
   CHECK(truncate(tmp, 0) == 0);
   CHECK(unlink(tmp) == 0);
@@ -191,8 +189,8 @@ static _Noreturn void confined_checks(int abi) {
   CHECK(exit_status(root, "echo ran > outside/by-script.txt") == 0);
   CHECK(exists("outside/by-script.txt"));
   oc_shell_stop();
-  printf("test_sandbox landlock, ABI %d: %d passed, %d failed\n", abi,
-         passed, failed);
+  printf("test_sandbox landlock, ABI %d: %d passed, %d failed\n", abi, passed,
+         failed);
   fflush(stdout);
   _exit(failed ? 1 : 0);
 }
