@@ -22,8 +22,9 @@
  * OpenSSL's configuration, the locale archive), ICU's data, fonts and
  * fontconfig's configuration and caches, hyphenation dictionaries, the
  * time zones the templates' dates read, the sRGB profile of PDF/A,
- * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), and what
- * glibc and libselinux read in /proc. */
+ * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), what
+ * glibc and libselinux read in /proc, and the process's own /proc/<pid>
+ * (LeakSanitizer lists its threads there at exit, in the ASan build). */
 static const char *const system_reads[] = {
     "/usr/lib",
     "/usr/lib64",
@@ -41,6 +42,7 @@ static const char *const system_reads[] = {
     "/usr/share/color/icc",
     "/usr/share/mime",
     "/etc",
+    "/proc/self",
     "/proc/filesystems",
     "/proc/sys/vm/overcommit_memory",
     "/dev/null",
