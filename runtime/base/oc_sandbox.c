@@ -1,14 +1,17 @@
 /* Landlock confinement (oc_sandbox.h). The rules: a ruleset "handles" every
  * access right the kernel knows, which denies them all; then one rule per
  * path grants back, beneath that path, read (read files, list folders) or
- * write (read, plus make folders and regular files, write, truncate,
- * remove, and rename or link between folders: Landlock's REFER). Nothing
- * grants executing a file, making devices, FIFOs, sockets or links, or
- * device ioctls, so those are refused everywhere; TCP bind and connect are
- * handled with no rule, so refused; from ABI 6 the process cannot signal
- * processes outside its sandbox nor reach abstract Unix sockets. glibc has
- * no wrappers for the three system calls: syscall(2) is the documented
- * way. */
+ * write (read, plus make folders, regular files and symbolic links,
+ * write, truncate, remove, and rename or link between folders: Landlock's
+ * REFER). Symbolic links, because Landlock asks for the right to make one
+ * to rename one (a link someone left in an output folder); a link made
+ * there gives nothing, since what is opened through it is checked where
+ * it leads. Nothing grants executing a file, making devices, FIFOs or
+ * sockets, or device ioctls, so those are refused everywhere; TCP bind and
+ * connect are handled with no rule, so refused; from ABI 6 the process cannot
+ * signal processes outside its sandbox nor reach abstract Unix sockets. glibc
+ * has no wrappers for the three system calls: syscall(2) is the documented way.
+ */
 #define _GNU_SOURCE
 #include "oc_sandbox.h"
 
@@ -75,7 +78,8 @@ typedef struct ll_ruleset_attr {
 #define LL_WRITE                                                               \
   (LL_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |   \
    LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |              \
-   LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REFER | LL_FS_TRUNCATE)
+   LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SYM |                 \
+   LANDLOCK_ACCESS_FS_REFER | LL_FS_TRUNCATE)
 
 int oc_sandbox_abi(void) {
   long v = syscall(SYS_landlock_create_ruleset, NULL, 0,

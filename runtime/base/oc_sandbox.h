@@ -13,9 +13,9 @@ typedef struct oc_sandbox {
   /* Files or folders read (folders: listed too), with all beneath them. */
   const char *const *read;
   size_t nread;
-  /* Folders where files and folders are read, created, replaced, renamed
-   * and removed. Neither list allows executing a file, making devices,
-   * FIFOs, sockets or symbolic links. */
+  /* Folders where files, folders and symbolic links are read, created,
+   * replaced, renamed and removed. Neither list allows executing a file,
+   * making devices, FIFOs or sockets. */
   const char *const *write;
   size_t nwrite;
   /* 0: use the kernel's ABI; else at most this one (to test older ABIs'
