@@ -148,7 +148,9 @@ static void image_size(const char *d, size_t n, long *w, long *h) {
 /* ---- XHTML ----------------------------------------------------------- */
 
 /* Content documents must be well-formed XML: raw HTML in a book's Markdown
- * may not be. Reports the first problem of the book once. */
+ * may not be. Reports the first problem of the book once. XML_PARSE_HUGE:
+ * nesting is capped where the book is read, and a text node over 10 MB (a
+ * long paragraph) is no mistake. */
 static bool well_formed(epub *p, const bk_item *it, const char *name,
                         const char *xml, size_t len) {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -158,7 +160,7 @@ static bool well_formed(epub *p, const bk_item *it, const char *name,
   xmlSetStructuredErrorFunc(&fe, bk_xml_keep_first);
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                        XML_PARSE_NOWARNING);
+                                        XML_PARSE_NOWARNING | XML_PARSE_HUGE);
   xmlSetStructuredErrorFunc(NULL, NULL);
   bool ok = doc != NULL && ctxt->wellFormed;
   if (!ok && !p->failed_xml) {

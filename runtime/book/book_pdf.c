@@ -88,6 +88,9 @@ static void mark_matter(bk_edition *e) {
 
 /* ---- the document ---------------------------------------------------- */
 
+/* The XHTML is the writer's own: its nesting is capped where the Markdown
+ * and raw HTML are read, so XML_PARSE_HUGE only lifts libxml2's 10 MB
+ * bound on one text node (a long paragraph is no mistake). */
 static xmlDocPtr parse_xml(const char *xml, size_t len, const char *name,
                            bk_xml_error *fe) {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
@@ -96,7 +99,7 @@ static xmlDocPtr parse_xml(const char *xml, size_t len, const char *name,
   xmlSetStructuredErrorFunc(fe, bk_xml_keep_first);
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                        XML_PARSE_NOWARNING);
+                                        XML_PARSE_NOWARNING | XML_PARSE_HUGE);
   xmlSetStructuredErrorFunc(NULL, NULL);
   if (doc && !ctxt->wellFormed) {
     xmlFreeDoc(doc);
