@@ -1,10 +1,13 @@
 /* libFuzzer target for images through what each writer does with them.
- * The first byte picks the file's name (pic.png, .jpg, .gif, .svg, or a
- * cover.pdf) and the way it goes (the PDF writer's calls directly: probe,
- * load, draw, a cover page, save; or a whole edition, epub, pdf or html,
- * of a book whose chapter shows it as a figure and, for PNG and JPEG,
- * takes it as the cover); the rest is the file. A broken file must be a
- * reported error, and nothing may crash, leak or read out of bounds. */
+ * The first byte is kind + 5 * way: kind 0-4 names the file pic.png,
+ * .jpg, .gif, .svg, or a cover.pdf; way 0-3 makes the PDF writer's calls
+ * directly (probe, load, draw, a cover page, save; a cover PDF counted
+ * and merged in front of a one-page body by qpdf), 4-5 publishes an epub
+ * edition, 6 a pdf edition (typeset: ten times slower), 7 an html
+ * edition, of a book whose chapter shows the image as a figure and, for
+ * PNG and JPEG, takes it as the cover. The rest is the file. A broken
+ * file must be a reported error, and nothing may crash, leak or read out
+ * of bounds. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz_tmpbook.h"
+#include "pdf_cover.h"
 #include "ts_pdf.h"
 
 static const char config[] =
@@ -24,10 +28,35 @@ static const char config[] =
 static const char *const exts[] = {"png", "jpg", "gif", "svg", "pdf"};
 static const char *book;
 
+/* A one-page PDF for covers to be merged in front of. */
+static char body_pdf[4096];
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   book = fz_book_make(config);
+  snprintf(body_pdf, sizeof body_pdf, "%s/body.pdf", book);
+  fz_counts c = {0};
+  oc_reporter rep = fz_reporter(&c);
+  oc_arena *a = oc_arena_new();
+  ts_pdf *p = ts_pdf_new(a, &rep, "body.pdf");
+  ts_pdf_page_add(p, 300, 400);
+  if (ts_pdf_save(p, body_pdf) != 0)
+    abort();
+  oc_arena_free(a);
   return 0;
+}
+
+/* A cover PDF as book_pdf.c takes it: its pages counted, then merged. */
+static void through_pdf_cover(const char *rel, fz_counts *c,
+                              const oc_reporter *rep) {
+  char path[4096], out[4096];
+  snprintf(path, sizeof path, "%s/%s", book, rel);
+  snprintf(out, sizeof out, "%s/merged.pdf", book);
+  unsigned errors = c->errors;
+  int n = pdf_cover_pages(path, rel, rep);
+  if (n < 0 || (n > 0 && pdf_cover_merge(path, rel, body_pdf, out, rep) != 0))
+    if (c->errors == errors)
+      abort(); /* refused without a reason */
 }
 
 static void remove_file(const char *rel) {
@@ -69,7 +98,7 @@ static void through_pdf_writer(const char *rel, fz_counts *c,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size)
     return 0;
-  int kind = data[0] % 5, way = (data[0] / 5) % 4;
+  int kind = data[0] % 5, way = (data[0] / 5) % 8;
   const char *ext = exts[kind];
   char rel[64], md[128];
   for (size_t i = 0; i < 5; i++) {
@@ -81,15 +110,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_counts c = {0};
   oc_reporter rep = fz_reporter(&c);
   bool cover = kind == 0 || kind == 1 || kind == 4;
-  if (kind == 4) { /* a cover PDF, for the pdf edition only */
-    way = 2;
+  if (kind == 4) { /* a cover PDF: qpdf, or the pdf edition */
     snprintf(rel, sizeof rel, "Resources/Templates/cover.pdf");
+    way = way < 6 ? 0 : 6;
   } else {
     snprintf(rel, sizeof rel, "Contents/images/pic.%s", ext);
   }
   fz_book_write(book, rel, data + 1, size - 1);
-  if (way == 0) {
-    through_pdf_writer(rel, &c, &rep);
+  if (way < 4) {
+    if (kind == 4)
+      through_pdf_cover(rel, &c, &rep);
+    else
+      through_pdf_writer(rel, &c, &rep);
     return 0;
   }
   if (cover && kind != 4) {
@@ -100,7 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int n = snprintf(md, sizeof md,
                    "# Pictures\n\n![A figure](images/pic.%s)\n\nText.\n", ext);
   fz_book_write(book, "Contents/chapter1.md", md, (size_t)n);
-  static const char *const editions[] = {"", "ebook", "print", "web"};
+  static const char *const editions[] = {"",      "",      "",      "",
+                                         "ebook", "ebook", "print", "web"};
   oc_arena *a = oc_arena_new();
   bk_config *cfg = bk_config_load(a, book, NULL, &rep);
   if (!cfg)
