@@ -1187,6 +1187,16 @@ static void load_editions(ck *k, bk_config *c, const cn *editions) {
   }
 }
 
+/* config.yml's text as a tree with positions (null when empty). */
+static cn *parse_config(ck *k, const char *text, size_t len) {
+  cn *root = NULL;
+  if (yp_parse(k->a, "config.yml", true, text, len, k->r, &root) != 0)
+    k->errors++;
+  if (!root)
+    root = cn_scalar(k->a, tpl_null(), "", (bk_pos){"config.yml", 0, 0});
+  return root;
+}
+
 static cn *read_config(ck *k, const char *book_dir) {
   size_t len;
   bk_read_status st;
@@ -1207,21 +1217,31 @@ static cn *read_config(ck *k, const char *book_dir) {
                 oc_file_error(errno));
     return NULL;
   }
-  cn *root = NULL;
-  if (yp_parse(k->a, "config.yml", true, text, len, k->r, &root) != 0)
-    k->errors++;
+  cn *root = parse_config(k, text, len);
   free(text);
-  if (!root)
-    root = cn_scalar(k->a, tpl_null(), "", (bk_pos){"config.yml", 0, 0});
   return root;
 }
+
+/* Merges --configuration over root, checks it, loads the editions. */
+static bk_config *check_config(ck k, cn *root, const char *json);
 
 bk_config *bk_config_load(oc_arena *a, const char *book_dir, const char *json,
                           const oc_reporter *r) {
   ck k = {a, r, 0};
   cn *root = read_config(&k, book_dir);
-  if (!root)
-    return NULL;
+  return root ? check_config(k, root, json) : NULL;
+}
+
+bk_config *bk_config_parse(oc_arena *a, const char *text, size_t len,
+                           const char *json, const oc_reporter *r) {
+  ck k = {a, r, 0};
+  cn *root = parse_config(&k, text, len);
+  return check_config(k, root, json);
+}
+
+static bk_config *check_config(ck k, cn *root, const char *json) {
+  oc_arena *a = k.a;
+  const oc_reporter *r = k.r;
   if (json) {
     cn *over = NULL;
     if (yp_parse(a, "--configuration", true, json, strlen(json), r, &over))

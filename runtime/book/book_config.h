@@ -34,6 +34,11 @@ typedef struct bk_config bk_config;
 bk_config *bk_config_load(oc_arena *a, const char *book_dir,
                           const char *json, const oc_reporter *r);
 
+/* The same from config.yml's text (len bytes, need not be
+ * NUL-terminated), for tests and fuzzing: no file is read. */
+bk_config *bk_config_parse(oc_arena *a, const char *text, size_t len,
+                           const char *json, const oc_reporter *r);
+
 /* The `book:` map with every key Easybook defines (title, author, edition,
  * language, publication_date, generator, contents, editions) filled with
  * its default, plus the unknown keys, values not yet rendered as templates.

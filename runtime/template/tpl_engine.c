@@ -3,6 +3,7 @@
  * inheritance, blocks, includes, embeds, imports and macros, as Twig 3.5's
  * Template class and the PHP it compiles to behave. */
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "oc_alloc.h"
@@ -559,6 +560,17 @@ static uint64_t tpl_clock_seed(void) {
   return (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec;
 }
 
+/* Three quarters of the stack's soft limit (8 MiB unless set otherwise),
+ * the rest for what a render calls below its last level. */
+static size_t tpl_stack_budget(void) {
+  struct rlimit rl;
+  size_t lim = 8u << 20;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      rl.rlim_cur < lim)
+    lim = (size_t)rl.rlim_cur;
+  return lim / 4 * 3;
+}
+
 int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
                size_t *out_len, tpl_diag *diag) {
   memset(diag, 0, sizeof *diag);
@@ -589,6 +601,8 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->debug = env->debug;
   rt->rand_state = env->seed_set ? env->seed : tpl_clock_seed();
   rt->globals = env->globals;
+  rt->stack_base = __builtin_frame_address(0);
+  rt->stack_budget = tpl_stack_budget();
   rt->work_limit = env->work_limit;
   rt->work_left = env->work_limit ? env->work_limit : UINT64_MAX;
   /* Half the cap for values, half for the output (which may double). */
@@ -1029,7 +1043,16 @@ static inline void tpl_depth_enter(tpl_rt *rt, const tpl_loc *loc) {
   if (++rt->depth > TPL_MAX_DEPTH)
     tpl_fail(rt, loc, "maximum template nesting depth (%d) exceeded",
              TPL_MAX_DEPTH);
+  const char *here = __builtin_frame_address(0);
+  size_t used = (size_t)(rt->stack_base > here ? rt->stack_base - here
+                                               : here - rt->stack_base);
+  if (used > rt->stack_budget)
+    tpl_fail(rt, loc,
+             "templates nested too deeply for the stack (%zu KiB at depth "
+             "%d): a macro or include that calls itself?",
+             used / 1024, rt->depth);
 }
+
 
 void tpl_display(tpl_rt *rt, const tpl_template *t, tpl_ctx *ctx,
                  const tpl_loc *loc) {

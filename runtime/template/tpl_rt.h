@@ -256,6 +256,11 @@ struct tpl_rt {
   struct tpl_lib_state *lib;
   /* Steps of the work budget left, and the cap (tpl_work). */
   uint64_t work_left, work_limit;
+  /* The frame the render started in, and how much stack below it nesting
+   * may use (tpl_depth_enter): TPL_MAX_DEPTH alone does not bound it,
+   * as a level's frames are larger in a sanitizer's build. */
+  const char *stack_base;
+  size_t stack_budget;
 };
 
 /* Records the error and unwinds the render. */

@@ -100,8 +100,10 @@ static bool ty_sequence(ty *t, yaml_event_t *start, int depth,
     OC_GROW(t->stack, t->cstack, t->nstack + 1);
     t->stack[t->nstack++] = item;
   }
+  /* an empty sequence may come before the stack has any room */
   bool ok = t->b->sequence(t->b->user, ty_pos(&start->start_mark),
-                           t->stack + base, t->nstack - base, out);
+                           t->nstack > base ? t->stack + base : NULL,
+                           t->nstack - base, out);
   t->nstack = base;
   if (ok)
     ty_anchor_add(t, start->data.sequence_start.anchor, out);

@@ -1215,7 +1215,8 @@ static void write_labels(ts_pdf *p) {
   int front = (p->cover ? 1 : 0) + p->front_later;
   if (!p->labels.len && !front)
     return;
-  qsort(labels, p->labels.len, sizeof *labels, label_cmp);
+  if (p->labels.len) /* a cover alone has none: labels may be NULL */
+    qsort(labels, p->labels.len, sizeof *labels, label_cmp);
   static const char *const style_names[] = {"D", "r", "R", "a", "A"};
   HPDF_Encoder utf8 = HPDF_GetEncoder(p->doc, "UTF-8");
   if (front) {
