@@ -82,7 +82,7 @@ static void through_pdf_writer(const char *rel, fz_counts *c,
   oc_arena *a = oc_arena_new();
   ts_pdf *p = ts_pdf_new(a, rep, "fuzz.pdf");
   unsigned errors = c->errors;
-  ts_pdf_image *img = ts_pdf_image_load(p, path);
+  ts_pdf_image *img = ts_pdf_image_load(p, path, 200, 100);
   if (img) {
     int page = ts_pdf_page_add(p, 300, 400);
     ts_pdf_draw_image(p, page, img, 10, 10, 200, 100);
