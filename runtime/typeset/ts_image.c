@@ -138,6 +138,7 @@ typedef struct png_job {
   png_structp png;
   png_infop info;
   unsigned char *row, *all;
+  png_bytep *rows; /* in the job: libpng's longjmp may leave any time */
   box b;
   bool box_open;
 } png_job;
@@ -149,6 +150,7 @@ static void png_job_free(png_job *j) {
     fclose(j->f);
   free(j->row);
   free(j->all);
+  free(j->rows);
   if (j->box_open)
     free(j->b.sum);
 }
@@ -210,11 +212,10 @@ static int png_run(const char *path, int mode, unsigned f, bool keep_alpha,
   if (passes > 1) {
     /* interlaced: the passes fill the whole image before any row is done */
     j->all = oc_malloc(oc_size_add(oc_size_mul(rowbytes, *h), 1));
-    png_bytep *rows = oc_malloc(oc_size_mul(*h ? *h : 1, sizeof *rows));
+    j->rows = oc_malloc(oc_size_mul(*h ? *h : 1, sizeof *j->rows));
     for (unsigned y = 0; y < *h; y++)
-      rows[y] = j->all + (size_t)y * rowbytes;
-    png_read_image(j->png, rows);
-    free(rows);
+      j->rows[y] = j->all + (size_t)y * rowbytes;
+    png_read_image(j->png, j->rows);
     if (mode == 2)
       for (unsigned y = 0; y < *h; y++)
         box_row(&j->b, j->all + (size_t)y * rowbytes);
