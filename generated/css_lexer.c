@@ -6,19 +6,8 @@
 #include <string.h>
 
 #include "css.h"
+#include "css_lex.h"
 #include "oc_alloc.h"
-
-typedef struct css_lx {
-  oc_arena *a;
-  const unsigned char *s; /* NUL-terminated copy */
-  size_t len;
-  const char *file;
-  const oc_reporter *rep;
-  size_t line_start; /* offset of the current line's first byte */
-  uint32_t line;
-  css_token *toks;
-  size_t n, cap;
-} css_lx;
 
 /* Advances the line count over s[from, to): "\r\n", "\r", "\n" and "\f"
  * each end a line, as CSS's preprocessing says. */
@@ -33,6 +22,8 @@ static void lx_lines(css_lx *L, size_t from, size_t to) {
 }
 
 static css_token *lx_push(css_lx *L, css_tok_type type, size_t off) {
+  if (!L->keep)
+    L->n = 0; /* reporting only: one slot, reused */
   if (L->n == L->cap) {
     /* the heap, not the arena: the array doubles often and moving it in
      * place is cheaper; the arena frees it (see css_tokenize). */
@@ -132,6 +123,8 @@ static const char *lx_unescape(css_lx *L, const unsigned char *s, size_t n,
 }
 
 static void lx_text(css_lx *L, css_token *t, size_t from, size_t to) {
+  if (!L->keep)
+    return;
   t->text = lx_unescape(L, L->s + from, to - from, &t->len);
 }
 
@@ -173,33 +166,63 @@ static size_t lx_number(css_lx *L, css_token *t, size_t p) {
 }
 
 static void lx_error(css_lx *L, size_t off, const char *msg) {
+  if (!L->rep)
+    return;
   oc_report(L->rep, OC_ERROR, L->file, L->line,
             (unsigned)(off - L->line_start + 1), "%s", msg);
 }
 
-size_t css_tokenize(oc_arena *a, const char *src, size_t len,
-                    const char *file, const oc_reporter *rep,
-                    css_token **out) {
-  css_lx L = {0};
-  L.a = a;
+void css_lx_init(css_lx *L, oc_arena *a, const char *src, size_t len,
+                 const char *file, const oc_reporter *rep) {
+  memset(L, 0, sizeof *L);
+  L->a = a;
   unsigned char *copy = oc_arena_alloc(a, len + 1);
   if (len)
     memcpy(copy, src, len);
   copy[len] = 0;
-  L.s = copy;
-  L.len = len;
-  L.file = file;
-  L.rep = rep;
-  L.line = 1;
-  size_t cur = 0;
-  /* A UTF-8 byte order mark is not part of the sheet. */
-  if (len >= 3 && memcmp(copy, "\xef\xbb\xbf", 3) == 0) {
-    cur = 3;
-    L.line_start = 3;
-  }
+  L->s = copy;
+  L->len = len;
+  L->file = file;
+  L->rep = rep;
+  L->keep = true;
+  css_lx_rewind(L);
+}
 
+void css_lx_rewind(css_lx *L) {
+  L->n = 0;
+  L->done = false;
+  L->line = 1;
+  L->line_start = 0;
+  L->cur = 0;
+  /* A UTF-8 byte order mark is not part of the sheet. */
+  if (L->len >= 3 && memcmp(L->s, "\xef\xbb\xbf", 3) == 0) {
+    L->cur = 3;
+    L->line_start = 3;
+  }
+}
+
+void css_lx_free(css_lx *L) {
+  free(L->toks);
+  L->toks = NULL;
+  L->n = L->cap = 0;
+}
+
+static void lx_run(css_lx *L, size_t want);
+
+bool css_lx_more(css_lx *L, size_t want) {
+  if (!L->done && L->n < want)
+    lx_run(L, want);
+  return (L->done ? L->n - 1 : L->n) >= want;
+}
+
+/* Lexes on until the buffer holds want tokens, or to the end of the sheet
+ * (then the EOF token is pushed and done set). */
+static void lx_run(css_lx *L, size_t want) {
+  size_t cur = L->cur;
   for (;;) {
-    const unsigned char *YYCURSOR = L.s + cur, *YYMARKER = YYCURSOR;
+    if (L->n >= want && L->keep)
+      break;
+    const unsigned char *YYCURSOR = L->s + cur, *YYMARKER = YYCURSOR;
     const unsigned char *YYCTXMARKER = YYCURSOR;
     size_t start = cur;
     css_token *t;
@@ -293,9 +316,9 @@ size_t css_tokenize(oc_arena *a, const char *src, size_t len,
 yy1:
 	++YYCURSOR;
 	{
-        if (start >= L.len)
+        if (start >= L->len)
           goto done;
-        t = lx_push(&L, CSS_T_DELIM, start);
+        t = lx_push(L, CSS_T_DELIM, start);
         t->delim = 0xfffd;
         cur = start + 1;
         continue;
@@ -304,8 +327,8 @@ yy2:
 	++YYCURSOR;
 yy3:
 	{
-        t = lx_push(&L, CSS_T_DELIM, start);
-        t->delim = L.s[start];
+        t = lx_push(L, CSS_T_DELIM, start);
+        t->delim = L->s[start];
         cur = start + 1;
         continue;
       }
@@ -321,9 +344,9 @@ yy4:
 	}
 yy5:
 	{
-        t = lx_push(&L, CSS_T_WHITESPACE, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_lines(&L, start, cur);
+        t = lx_push(L, CSS_T_WHITESPACE, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_lines(L, start, cur);
         continue;
       }
 yy6:
@@ -340,17 +363,17 @@ yy6:
 	}
 yy7:
 	{
-        cur = (size_t)(YYCURSOR - L.s);
-        if (cur >= L.len) {
+        cur = (size_t)(YYCURSOR - L->s);
+        if (cur >= L->len) {
           /* Unclosed at the end of the sheet: still a string. */
-          t = lx_push(&L, CSS_T_STRING, start);
-          lx_error(&L, start, "unterminated string");
-          lx_text(&L, t, start + 1, cur);
+          t = lx_push(L, CSS_T_STRING, start);
+          lx_error(L, start, "unterminated string");
+          lx_text(L, t, start + 1, cur);
         } else {
-          t = lx_push(&L, CSS_T_BAD_STRING, start);
-          lx_error(&L, start, "unterminated string");
+          t = lx_push(L, CSS_T_BAD_STRING, start);
+          lx_error(L, start, "unterminated string");
         }
-        lx_lines(&L, start, cur);
+        lx_lines(L, start, cur);
         continue;
       }
 yy8:
@@ -437,10 +460,10 @@ yy9:
 	}
 yy10:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_LPAREN, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_LPAREN, start); cur = start + 1; continue; }
 yy11:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_RPAREN, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_RPAREN, start); cur = start + 1; continue; }
 yy12:
 	yyaccept = 1;
 	yych = *(YYMARKER = ++YYCURSOR);
@@ -460,7 +483,7 @@ yy12:
 	}
 yy13:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_COMMA, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_COMMA, start); cur = start + 1; continue; }
 yy14:
 	yyaccept = 1;
 	yych = *(YYMARKER = ++YYCURSOR);
@@ -648,17 +671,17 @@ yy17:
 	}
 yy18:
 	{
-        t = lx_push(&L, CSS_T_NUMBER, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_number(&L, t, start);
+        t = lx_push(L, CSS_T_NUMBER, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_number(L, t, start);
         continue;
       }
 yy19:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_COLON, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_COLON, start); cur = start + 1; continue; }
 yy20:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_SEMICOLON, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_SEMICOLON, start); cur = start + 1; continue; }
 yy21:
 	yyaccept = 1;
 	yych = *(YYMARKER = ++YYCURSOR);
@@ -820,9 +843,9 @@ yy24:
 	}
 yy25:
 	{
-        t = lx_push(&L, CSS_T_IDENT, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start, cur);
+        t = lx_push(L, CSS_T_IDENT, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start, cur);
         continue;
       }
 yy26:
@@ -835,7 +858,7 @@ yy26:
 	}
 yy27:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_LBRACKET, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_LBRACKET, start); cur = start + 1; continue; }
 yy28:
 	yych = *++YYCURSOR;
 	switch (yych) {
@@ -869,20 +892,20 @@ yy28:
 	}
 yy29:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_RBRACKET, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_RBRACKET, start); cur = start + 1; continue; }
 yy30:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_LBRACE, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_LBRACE, start); cur = start + 1; continue; }
 yy31:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_RBRACE, start); cur = start + 1; continue; }
+	{ lx_push(L, CSS_T_RBRACE, start); cur = start + 1; continue; }
 yy32:
 	++YYCURSOR;
 	{
-        t = lx_push(&L, CSS_T_STRING, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur - 1);
-        lx_lines(&L, start, cur);
+        t = lx_push(L, CSS_T_STRING, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur - 1);
+        lx_lines(L, start, cur);
         continue;
       }
 yy33:
@@ -999,10 +1022,10 @@ yy35:
 	}
 yy36:
 	{
-        t = lx_push(&L, CSS_T_HASH, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur);
-        unsigned char c0 = L.s[start + 1], c1 = L.s[start + 2];
+        t = lx_push(L, CSS_T_HASH, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur);
+        unsigned char c0 = L->s[start + 1], c1 = L->s[start + 2];
         t->is_id = !(c0 >= '0' && c0 <= '9') &&
                    !(c0 == '-' && ((c1 >= '0' && c1 <= '9') ||
                                    cur == start + 2));
@@ -1211,16 +1234,16 @@ yy43:
 yy44:
 	{
         /* Unclosed: CSS ends it at the end of the sheet. */
-        lx_error(&L, start, "unterminated comment");
-        cur = L.len;
+        lx_error(L, start, "unterminated comment");
+        cur = L->len;
         continue;
       }
 yy45:
 	++YYCURSOR;
 	{
-        t = lx_push(&L, CSS_T_PERCENTAGE, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_number(&L, t, start);
+        t = lx_push(L, CSS_T_PERCENTAGE, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_number(L, t, start);
         continue;
       }
 yy46:
@@ -1375,10 +1398,10 @@ yy48:
 	}
 yy49:
 	{
-        t = lx_push(&L, CSS_T_DIMENSION, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        size_t e = lx_number(&L, t, start);
-        lx_text(&L, t, e, cur);
+        t = lx_push(L, CSS_T_DIMENSION, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        size_t e = lx_number(L, t, start);
+        lx_text(L, t, e, cur);
         continue;
       }
 yy50:
@@ -1578,9 +1601,9 @@ yy54:
 	}
 yy55:
 	{
-        t = lx_push(&L, CSS_T_AT_KEYWORD, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur);
+        t = lx_push(L, CSS_T_AT_KEYWORD, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur);
         continue;
       }
 yy56:
@@ -1617,9 +1640,9 @@ yy56:
 yy57:
 	++YYCURSOR;
 	{
-        t = lx_push(&L, CSS_T_FUNCTION, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start, cur - 1);
+        t = lx_push(L, CSS_T_FUNCTION, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start, cur - 1);
         continue;
       }
 yy58:
@@ -1894,7 +1917,7 @@ yy64:
 	}
 yy65:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_CDC, start); cur = start + 3; continue; }
+	{ lx_push(L, CSS_T_CDC, start); cur = start + 3; continue; }
 yy66:
 	yych = *++YYCURSOR;
 yy67:
@@ -2593,8 +2616,8 @@ yy82:
 yy83:
 	++YYCURSOR;
 	{
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_lines(&L, start, cur);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_lines(L, start, cur);
         continue;
       }
 yy84:
@@ -2837,7 +2860,7 @@ yy86:
 	}
 yy87:
 	++YYCURSOR;
-	{ lx_push(&L, CSS_T_CDO, start); cur = start + 4; continue; }
+	{ lx_push(L, CSS_T_CDO, start); cur = start + 4; continue; }
 yy88:
 	yyaccept = 7;
 	yych = *(YYMARKER = ++YYCURSOR);
@@ -3034,13 +3057,13 @@ yy90:
 yy91:
 	{
         /* A bad url runs to the next ")" (or the end), escapes skipped. */
-        t = lx_push(&L, CSS_T_BAD_URL, start);
+        t = lx_push(L, CSS_T_BAD_URL, start);
         size_t p = start + 4;
-        while (p < L.len && L.s[p] != ')')
-          p += L.s[p] == '\\' && p + 1 < L.len ? 2 : 1;
-        lx_error(&L, start, "bad url()");
-        cur = p < L.len ? p + 1 : L.len;
-        lx_lines(&L, start, cur);
+        while (p < L->len && L->s[p] != ')')
+          p += L->s[p] == '\\' && p + 1 < L->len ? 2 : 1;
+        lx_error(L, start, "bad url()");
+        cur = p < L->len ? p + 1 : L->len;
+        lx_lines(L, start, cur);
         continue;
       }
 yy92:
@@ -3552,7 +3575,7 @@ yy101:
 	++YYCURSOR;
 	YYCURSOR -= 1;
 	{
-        t = lx_push(&L, CSS_T_FUNCTION, start);
+        t = lx_push(L, CSS_T_FUNCTION, start);
         t->text = "url";
         t->len = 3;
         cur = start + 4;
@@ -3561,15 +3584,15 @@ yy101:
 yy102:
 	++YYCURSOR;
 	{
-        t = lx_push(&L, CSS_T_URL, start);
-        cur = (size_t)(YYCURSOR - L.s);
+        t = lx_push(L, CSS_T_URL, start);
+        cur = (size_t)(YYCURSOR - L->s);
         size_t b = start + 4, e = cur - 1;
-        while (b < e && strchr(" \t\n\r\f", L.s[b]))
+        while (b < e && strchr(" \t\n\r\f", L->s[b]))
           b++;
-        while (e > b && strchr(" \t\n\r\f", L.s[e - 1]) && L.s[e - 2] != '\\')
+        while (e > b && strchr(" \t\n\r\f", L->s[e - 1]) && L->s[e - 2] != '\\')
           e--;
-        lx_text(&L, t, b, e);
-        lx_lines(&L, start, cur);
+        lx_text(L, t, b, e);
+        lx_lines(L, start, cur);
         continue;
       }
 yy103:
@@ -5126,8 +5149,22 @@ yy129:
 }
 
   }
+  L->cur = cur;
+  return;
 done:
-  lx_push(&L, CSS_T_EOF, L.len);
+  lx_push(L, CSS_T_EOF, L->len);
+  L->done = true;
+  L->cur = cur;
+}
+
+size_t css_tokenize(oc_arena *a, const char *src, size_t len,
+                    const char *file, const oc_reporter *rep,
+                    css_token **out) {
+  css_lx L;
+  css_lx_init(&L, a, src, len, file, rep);
+  css_lx_more(&L, SIZE_MAX);
+  /* the heap, not the arena: the array doubles often and moving it in
+   * place is cheaper; the arena frees it. */
   oc_arena_defer(a, free, L.toks);
   *out = L.toks;
   return L.n - 1;

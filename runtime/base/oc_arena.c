@@ -99,17 +99,20 @@ static inline size_t oc_align_up(size_t n) {
   return oc_size_add(n, OC_ARENA_ALIGN - 1) & ~(size_t)(OC_ARENA_ALIGN - 1);
 }
 
-void *oc_arena_alloc(oc_arena *a, size_t size) {
+/* Takes size bytes at the given alignment (OC_ARENA_ALIGN, or 1 for the
+ * bytes of a string: a short name then costs its length, not 16). */
+static void *arena_take(oc_arena *a, size_t size, size_t align) {
   if (size == 0)
     size = 1;
-  size_t need = oc_align_up(size);
   oc_chunk *c = a->cur;
-  if (c->size - c->used >= need) {
-    void *p = c->data + c->used;
-    c->used += need;
+  size_t start = (c->used + align - 1) & ~(align - 1);
+  if (start <= c->size && c->size - start >= size) {
+    void *p = c->data + start;
+    c->used = start + size;
     a->last = p;
     return p;
   }
+  size_t need = oc_align_up(size);
   if (need > OC_ARENA_CHUNK / 4) {
     /* Oversized: its own chunk, so the current one keeps its free space. */
     oc_chunk *big = oc_arena_chunk(a, need);
@@ -123,9 +126,13 @@ void *oc_arena_alloc(oc_arena *a, size_t size) {
   a->full = c;
   c = fresh;
   a->cur = c;
-  c->used = need;
+  c->used = size;
   a->last = c->data;
   return c->data;
+}
+
+void *oc_arena_alloc(oc_arena *a, size_t size) {
+  return arena_take(a, size, OC_ARENA_ALIGN);
 }
 
 void *oc_arena_calloc(oc_arena *a, size_t n, size_t size) {
@@ -136,7 +143,7 @@ void *oc_arena_calloc(oc_arena *a, size_t n, size_t size) {
 }
 
 char *oc_arena_strndup(oc_arena *a, const char *s, size_t n) {
-  char *p = oc_arena_alloc(a, oc_size_add(n, 1));
+  char *p = arena_take(a, oc_size_add(n, 1), 1);
   if (n)
     memcpy(p, s, n);
   p[n] = '\0';

@@ -5,19 +5,8 @@
 #include <string.h>
 
 #include "css.h"
+#include "css_lex.h"
 #include "oc_alloc.h"
-
-typedef struct css_lx {
-  oc_arena *a;
-  const unsigned char *s; /* NUL-terminated copy */
-  size_t len;
-  const char *file;
-  const oc_reporter *rep;
-  size_t line_start; /* offset of the current line's first byte */
-  uint32_t line;
-  css_token *toks;
-  size_t n, cap;
-} css_lx;
 
 /* Advances the line count over s[from, to): "\r\n", "\r", "\n" and "\f"
  * each end a line, as CSS's preprocessing says. */
@@ -32,6 +21,8 @@ static void lx_lines(css_lx *L, size_t from, size_t to) {
 }
 
 static css_token *lx_push(css_lx *L, css_tok_type type, size_t off) {
+  if (!L->keep)
+    L->n = 0; /* reporting only: one slot, reused */
   if (L->n == L->cap) {
     /* the heap, not the arena: the array doubles often and moving it in
      * place is cheaper; the arena frees it (see css_tokenize). */
@@ -131,6 +122,8 @@ static const char *lx_unescape(css_lx *L, const unsigned char *s, size_t n,
 }
 
 static void lx_text(css_lx *L, css_token *t, size_t from, size_t to) {
+  if (!L->keep)
+    return;
   t->text = lx_unescape(L, L->s + from, to - from, &t->len);
 }
 
@@ -172,33 +165,63 @@ static size_t lx_number(css_lx *L, css_token *t, size_t p) {
 }
 
 static void lx_error(css_lx *L, size_t off, const char *msg) {
+  if (!L->rep)
+    return;
   oc_report(L->rep, OC_ERROR, L->file, L->line,
             (unsigned)(off - L->line_start + 1), "%s", msg);
 }
 
-size_t css_tokenize(oc_arena *a, const char *src, size_t len,
-                    const char *file, const oc_reporter *rep,
-                    css_token **out) {
-  css_lx L = {0};
-  L.a = a;
+void css_lx_init(css_lx *L, oc_arena *a, const char *src, size_t len,
+                 const char *file, const oc_reporter *rep) {
+  memset(L, 0, sizeof *L);
+  L->a = a;
   unsigned char *copy = oc_arena_alloc(a, len + 1);
   if (len)
     memcpy(copy, src, len);
   copy[len] = 0;
-  L.s = copy;
-  L.len = len;
-  L.file = file;
-  L.rep = rep;
-  L.line = 1;
-  size_t cur = 0;
-  /* A UTF-8 byte order mark is not part of the sheet. */
-  if (len >= 3 && memcmp(copy, "\xef\xbb\xbf", 3) == 0) {
-    cur = 3;
-    L.line_start = 3;
-  }
+  L->s = copy;
+  L->len = len;
+  L->file = file;
+  L->rep = rep;
+  L->keep = true;
+  css_lx_rewind(L);
+}
 
+void css_lx_rewind(css_lx *L) {
+  L->n = 0;
+  L->done = false;
+  L->line = 1;
+  L->line_start = 0;
+  L->cur = 0;
+  /* A UTF-8 byte order mark is not part of the sheet. */
+  if (L->len >= 3 && memcmp(L->s, "\xef\xbb\xbf", 3) == 0) {
+    L->cur = 3;
+    L->line_start = 3;
+  }
+}
+
+void css_lx_free(css_lx *L) {
+  free(L->toks);
+  L->toks = NULL;
+  L->n = L->cap = 0;
+}
+
+static void lx_run(css_lx *L, size_t want);
+
+bool css_lx_more(css_lx *L, size_t want) {
+  if (!L->done && L->n < want)
+    lx_run(L, want);
+  return (L->done ? L->n - 1 : L->n) >= want;
+}
+
+/* Lexes on until the buffer holds want tokens, or to the end of the sheet
+ * (then the EOF token is pushed and done set). */
+static void lx_run(css_lx *L, size_t want) {
+  size_t cur = L->cur;
   for (;;) {
-    const unsigned char *YYCURSOR = L.s + cur, *YYMARKER = YYCURSOR;
+    if (L->n >= want && L->keep)
+      break;
+    const unsigned char *YYCURSOR = L->s + cur, *YYMARKER = YYCURSOR;
     const unsigned char *YYCTXMARKER = YYCURSOR;
     size_t start = cur;
     css_token *t;
@@ -221,149 +244,163 @@ size_t css_tokenize(oc_arena *a, const char *src, size_t len,
       urlch = [^"'()\\ \t\n\r\f\x00-\x08\x0b\x0e-\x1f\x7f] | esc;
 
       "\x00" {
-        if (start >= L.len)
+        if (start >= L->len)
           goto done;
-        t = lx_push(&L, CSS_T_DELIM, start);
+        t = lx_push(L, CSS_T_DELIM, start);
         t->delim = 0xfffd;
         cur = start + 1;
         continue;
       }
       "/*" ([^*\x00] | "*"+ [^*/\x00])* "*"+ "/" {
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_lines(&L, start, cur);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_lines(L, start, cur);
         continue;
       }
       "/*" {
         /* Unclosed: CSS ends it at the end of the sheet. */
-        lx_error(&L, start, "unterminated comment");
-        cur = L.len;
+        lx_error(L, start, "unterminated comment");
+        cur = L->len;
         continue;
       }
       ws+ {
-        t = lx_push(&L, CSS_T_WHITESPACE, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_lines(&L, start, cur);
+        t = lx_push(L, CSS_T_WHITESPACE, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_lines(L, start, cur);
         continue;
       }
       ["] dqch* ["] | ['] sqch* ['] {
-        t = lx_push(&L, CSS_T_STRING, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur - 1);
-        lx_lines(&L, start, cur);
+        t = lx_push(L, CSS_T_STRING, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur - 1);
+        lx_lines(L, start, cur);
         continue;
       }
       ["] dqch* | ['] sqch* {
-        cur = (size_t)(YYCURSOR - L.s);
-        if (cur >= L.len) {
+        cur = (size_t)(YYCURSOR - L->s);
+        if (cur >= L->len) {
           /* Unclosed at the end of the sheet: still a string. */
-          t = lx_push(&L, CSS_T_STRING, start);
-          lx_error(&L, start, "unterminated string");
-          lx_text(&L, t, start + 1, cur);
+          t = lx_push(L, CSS_T_STRING, start);
+          lx_error(L, start, "unterminated string");
+          lx_text(L, t, start + 1, cur);
         } else {
-          t = lx_push(&L, CSS_T_BAD_STRING, start);
-          lx_error(&L, start, "unterminated string");
+          t = lx_push(L, CSS_T_BAD_STRING, start);
+          lx_error(L, start, "unterminated string");
         }
-        lx_lines(&L, start, cur);
+        lx_lines(L, start, cur);
         continue;
       }
       'url(' ws* / ["'] {
-        t = lx_push(&L, CSS_T_FUNCTION, start);
+        t = lx_push(L, CSS_T_FUNCTION, start);
         t->text = "url";
         t->len = 3;
         cur = start + 4;
         continue;
       }
       'url(' ws* urlch* ws* ")" {
-        t = lx_push(&L, CSS_T_URL, start);
-        cur = (size_t)(YYCURSOR - L.s);
+        t = lx_push(L, CSS_T_URL, start);
+        cur = (size_t)(YYCURSOR - L->s);
         size_t b = start + 4, e = cur - 1;
-        while (b < e && strchr(" \t\n\r\f", L.s[b]))
+        while (b < e && strchr(" \t\n\r\f", L->s[b]))
           b++;
-        while (e > b && strchr(" \t\n\r\f", L.s[e - 1]) && L.s[e - 2] != '\\')
+        while (e > b && strchr(" \t\n\r\f", L->s[e - 1]) && L->s[e - 2] != '\\')
           e--;
-        lx_text(&L, t, b, e);
-        lx_lines(&L, start, cur);
+        lx_text(L, t, b, e);
+        lx_lines(L, start, cur);
         continue;
       }
       'url(' {
         /* A bad url runs to the next ")" (or the end), escapes skipped. */
-        t = lx_push(&L, CSS_T_BAD_URL, start);
+        t = lx_push(L, CSS_T_BAD_URL, start);
         size_t p = start + 4;
-        while (p < L.len && L.s[p] != ')')
-          p += L.s[p] == '\\' && p + 1 < L.len ? 2 : 1;
-        lx_error(&L, start, "bad url()");
-        cur = p < L.len ? p + 1 : L.len;
-        lx_lines(&L, start, cur);
+        while (p < L->len && L->s[p] != ')')
+          p += L->s[p] == '\\' && p + 1 < L->len ? 2 : 1;
+        lx_error(L, start, "bad url()");
+        cur = p < L->len ? p + 1 : L->len;
+        lx_lines(L, start, cur);
         continue;
       }
       ident "(" {
-        t = lx_push(&L, CSS_T_FUNCTION, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start, cur - 1);
+        t = lx_push(L, CSS_T_FUNCTION, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start, cur - 1);
         continue;
       }
       ident {
-        t = lx_push(&L, CSS_T_IDENT, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start, cur);
+        t = lx_push(L, CSS_T_IDENT, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start, cur);
         continue;
       }
       "@" ident {
-        t = lx_push(&L, CSS_T_AT_KEYWORD, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur);
+        t = lx_push(L, CSS_T_AT_KEYWORD, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur);
         continue;
       }
       "#" nchar+ {
-        t = lx_push(&L, CSS_T_HASH, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_text(&L, t, start + 1, cur);
-        unsigned char c0 = L.s[start + 1], c1 = L.s[start + 2];
+        t = lx_push(L, CSS_T_HASH, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_text(L, t, start + 1, cur);
+        unsigned char c0 = L->s[start + 1], c1 = L->s[start + 2];
         t->is_id = !(c0 >= '0' && c0 <= '9') &&
                    !(c0 == '-' && ((c1 >= '0' && c1 <= '9') ||
                                    cur == start + 2));
         continue;
       }
       num ident {
-        t = lx_push(&L, CSS_T_DIMENSION, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        size_t e = lx_number(&L, t, start);
-        lx_text(&L, t, e, cur);
+        t = lx_push(L, CSS_T_DIMENSION, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        size_t e = lx_number(L, t, start);
+        lx_text(L, t, e, cur);
         continue;
       }
       num "%" {
-        t = lx_push(&L, CSS_T_PERCENTAGE, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_number(&L, t, start);
+        t = lx_push(L, CSS_T_PERCENTAGE, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_number(L, t, start);
         continue;
       }
       num {
-        t = lx_push(&L, CSS_T_NUMBER, start);
-        cur = (size_t)(YYCURSOR - L.s);
-        lx_number(&L, t, start);
+        t = lx_push(L, CSS_T_NUMBER, start);
+        cur = (size_t)(YYCURSOR - L->s);
+        lx_number(L, t, start);
         continue;
       }
-      "<!--" { lx_push(&L, CSS_T_CDO, start); cur = start + 4; continue; }
-      "-->"  { lx_push(&L, CSS_T_CDC, start); cur = start + 3; continue; }
-      ":" { lx_push(&L, CSS_T_COLON, start); cur = start + 1; continue; }
-      ";" { lx_push(&L, CSS_T_SEMICOLON, start); cur = start + 1; continue; }
-      "," { lx_push(&L, CSS_T_COMMA, start); cur = start + 1; continue; }
-      "[" { lx_push(&L, CSS_T_LBRACKET, start); cur = start + 1; continue; }
-      "]" { lx_push(&L, CSS_T_RBRACKET, start); cur = start + 1; continue; }
-      "(" { lx_push(&L, CSS_T_LPAREN, start); cur = start + 1; continue; }
-      ")" { lx_push(&L, CSS_T_RPAREN, start); cur = start + 1; continue; }
-      "{" { lx_push(&L, CSS_T_LBRACE, start); cur = start + 1; continue; }
-      "}" { lx_push(&L, CSS_T_RBRACE, start); cur = start + 1; continue; }
+      "<!--" { lx_push(L, CSS_T_CDO, start); cur = start + 4; continue; }
+      "-->"  { lx_push(L, CSS_T_CDC, start); cur = start + 3; continue; }
+      ":" { lx_push(L, CSS_T_COLON, start); cur = start + 1; continue; }
+      ";" { lx_push(L, CSS_T_SEMICOLON, start); cur = start + 1; continue; }
+      "," { lx_push(L, CSS_T_COMMA, start); cur = start + 1; continue; }
+      "[" { lx_push(L, CSS_T_LBRACKET, start); cur = start + 1; continue; }
+      "]" { lx_push(L, CSS_T_RBRACKET, start); cur = start + 1; continue; }
+      "(" { lx_push(L, CSS_T_LPAREN, start); cur = start + 1; continue; }
+      ")" { lx_push(L, CSS_T_RPAREN, start); cur = start + 1; continue; }
+      "{" { lx_push(L, CSS_T_LBRACE, start); cur = start + 1; continue; }
+      "}" { lx_push(L, CSS_T_RBRACE, start); cur = start + 1; continue; }
       * {
-        t = lx_push(&L, CSS_T_DELIM, start);
-        t->delim = L.s[start];
+        t = lx_push(L, CSS_T_DELIM, start);
+        t->delim = L->s[start];
         cur = start + 1;
         continue;
       }
     */
   }
+  L->cur = cur;
+  return;
 done:
-  lx_push(&L, CSS_T_EOF, L.len);
+  lx_push(L, CSS_T_EOF, L->len);
+  L->done = true;
+  L->cur = cur;
+}
+
+size_t css_tokenize(oc_arena *a, const char *src, size_t len,
+                    const char *file, const oc_reporter *rep,
+                    css_token **out) {
+  css_lx L;
+  css_lx_init(&L, a, src, len, file, rep);
+  css_lx_more(&L, SIZE_MAX);
+  /* the heap, not the arena: the array doubles often and moving it in
+   * place is cheaper; the arena frees it. */
   oc_arena_defer(a, free, L.toks);
   *out = L.toks;
   return L.n - 1;

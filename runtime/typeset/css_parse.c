@@ -11,6 +11,7 @@
 #include "oc_alloc.h"
 
 #include "css.h"
+#include "css_lex.h"
 
 /* ---- the property table --------------------------------------------- */
 
@@ -212,23 +213,21 @@ static bool in_list(const char *list, const char *word) {
   return false;
 }
 
-/* Grows an arena array by one zeroed item (doubling; the old block stays
- * in the arena, which frees everything at once). Unlike the common rule it
- * starts at one item: most of these arrays (a selector's compounds, a
- * compound's classes, a rule's selectors) hold one or two, and a 50 MB
- * sheet has millions of them. */
+/* Grows an arena array by one zeroed item, doubling from one: most of these
+ * arrays (a selector's compounds, a compound's classes, a rule's selectors
+ * and declarations) hold one to a few, and a 50 MB sheet has millions of
+ * them. The array grows in place while it is the arena's latest block (a
+ * rule's declarations, pushed one after the other); otherwise the old
+ * block stays in the arena, which frees everything at once. */
 static void *vec_push(oc_arena *a, void *items_ptr, size_t *n, size_t *cap,
                       size_t size) {
   void **items = items_ptr;
-  if (*n == *cap && *cap < 8) {
-    size_t ncap = *cap ? *cap * 2 : 1;
-    void *b = oc_arena_alloc(a, oc_size_mul(ncap, size));
-    if (*n)
-      memcpy(b, *items, *n * size);
-    *items = b;
+  if (*n == *cap) {
+    size_t ncap = *cap ? oc_size_mul(*cap, 2) : 1;
+    *items = oc_arena_grow(a, *items, oc_size_mul(*n, size),
+                           oc_size_mul(ncap, size));
     *cap = ncap;
   }
-  *items = oc_arena_grow_array(a, *items, *n, cap, *n + 1, size);
   void *item = (char *)*items + (*n)++ * size;
   memset(item, 0, size);
   return item;
@@ -1044,30 +1043,40 @@ static inline size_t skip_component(const css_ps *P, size_t i, size_t e) {
   return skip_block(P, i, e);
 }
 
-static size_t skip_block(const css_ps *P, size_t i, size_t e) {
-  /* A stack of expected closers; nesting past it is still skipped. */
+/* The closers a block still waits for: a stack of 64, and nesting past it
+ * counted, so that it is still skipped. */
+typedef struct block_nest {
   css_tok_type want[64];
-  size_t depth = 0, over = 0;
-  for (; i < e; i++) {
-    css_tok_type t = P->t[i].type;
-    css_tok_type close = t == CSS_T_LBRACE     ? CSS_T_RBRACE
-                         : t == CSS_T_LBRACKET ? CSS_T_RBRACKET
-                         : (t == CSS_T_LPAREN || t == CSS_T_FUNCTION)
-                             ? CSS_T_RPAREN
-                             : CSS_T_EOF;
-    if (close != CSS_T_EOF) {
-      if (depth < 64)
-        want[depth++] = close;
-      else
-        over++;
-    } else if (over && (t == CSS_T_RBRACE || t == CSS_T_RBRACKET ||
-                        t == CSS_T_RPAREN)) {
-      over--;
-    } else if (depth && t == want[depth - 1]) {
-      if (--depth == 0)
-        return i + 1;
-    }
+  size_t depth, over;
+} block_nest;
+
+/* Takes the next token of a block whose opener came first (nest zeroed
+ * before it): true when t closes that block. */
+static bool nest_step(block_nest *N, css_tok_type t) {
+  css_tok_type close = t == CSS_T_LBRACE     ? CSS_T_RBRACE
+                       : t == CSS_T_LBRACKET ? CSS_T_RBRACKET
+                       : (t == CSS_T_LPAREN || t == CSS_T_FUNCTION)
+                           ? CSS_T_RPAREN
+                           : CSS_T_EOF;
+  if (close != CSS_T_EOF) {
+    if (N->depth < 64)
+      N->want[N->depth++] = close;
+    else
+      N->over++;
+  } else if (N->over && (t == CSS_T_RBRACE || t == CSS_T_RBRACKET ||
+                         t == CSS_T_RPAREN)) {
+    N->over--;
+  } else if (N->depth && t == N->want[N->depth - 1]) {
+    return --N->depth == 0;
   }
+  return false;
+}
+
+static size_t skip_block(const css_ps *P, size_t i, size_t e) {
+  block_nest N = {0};
+  for (; i < e; i++)
+    if (nest_step(&N, P->t[i].type))
+      return i + 1;
   return e;
 }
 
@@ -1663,6 +1672,19 @@ static bool parse_selector_at(css_ps *P, size_t b, size_t e,
   }
   out->line = P->t[b].line;
   out->col = P->t[b].col;
+  /* The compounds, at most one more than the runs of combinator tokens,
+   * are allocated at once: a 50 MB sheet has millions of them. */
+  size_t most = 1;
+  bool in_run = false;
+  for (size_t k = b; k < e; k++) {
+    const css_token *t = &P->t[k];
+    bool comb_tok = t->type == CSS_T_WHITESPACE || tok_delim(t, '>') ||
+                    tok_delim(t, '+') || tok_delim(t, '~');
+    most += comb_tok && !in_run;
+    in_run = comb_tok;
+  }
+  out->parts = oc_arena_alloc(P->a, oc_size_mul(most, sizeof *out->parts));
+  cap = most;
   css_combinator comb = CSS_COMB_NONE;
   size_t i = b;
   while (i < e) {
@@ -2027,6 +2049,77 @@ static void parse_rules(css_ps *P, size_t i, size_t e, int depth) {
   }
 }
 
+/* Lexes the next top-level item into the front of L's buffer (which may
+ * hold the previous item's token of lookahead already), as parse_rules
+ * takes it at depth 0 (a whitespace, a stray "}", a rule or an at-rule
+ * with its block or ";"): returns its token count, 0 at the end. When the
+ * item runs to the end of the sheet, the EOF token follows it. */
+static size_t lex_block(css_lx *L, size_t i);
+
+static size_t lex_item(css_lx *L) {
+  if (!css_lx_more(L, 1))
+    return 0;
+  css_tok_type first = L->toks[0].type;
+  if (first == CSS_T_WHITESPACE || first == CSS_T_CDO ||
+      first == CSS_T_CDC || first == CSS_T_RBRACE)
+    return 1;
+  bool at = first == CSS_T_AT_KEYWORD;
+  size_t i = at ? 1 : 0;
+  for (;;) {
+    if (!css_lx_more(L, i + 1))
+      return i;
+    css_tok_type t = L->toks[i].type;
+    if (t == CSS_T_LBRACE)
+      return lex_block(L, i);
+    if (at && t == CSS_T_SEMICOLON)
+      return i + 1;
+    if (t == CSS_T_LBRACKET || t == CSS_T_LPAREN || t == CSS_T_FUNCTION)
+      i = lex_block(L, i);
+    else
+      i++;
+  }
+}
+
+/* skip_block over tokens lexed as it goes: just past the block opened at
+ * toks[i], or the count at the end of the sheet. */
+static size_t lex_block(css_lx *L, size_t i) {
+  block_nest N = {0};
+  for (;; i++) {
+    if (!css_lx_more(L, i + 1))
+      return i;
+    if (nest_step(&N, L->toks[i].type))
+      return i + 1;
+  }
+}
+
+/* The declarations added since r0, p0 and f0 point into L's buffer, which
+ * the next item reuses: their values move into the arena. */
+static void keep_decls(css_ps *P, const css_lx *L, css_decl *d, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    uintptr_t v0 = (uintptr_t)d[k].value, b = (uintptr_t)L->toks;
+    if (v0 < b || v0 >= b + L->n * sizeof *L->toks || !d[k].nvalue)
+      continue;
+    css_token *v = oc_arena_alloc(P->a, d[k].nvalue * sizeof *v);
+    memcpy(v, d[k].value, d[k].nvalue * sizeof *v);
+    d[k].value = v;
+  }
+}
+
+static void keep_values(css_ps *P, const css_lx *L, size_t r0, size_t p0,
+                        size_t f0) {
+  css_stylesheet *sh = P->sheet;
+  for (size_t i = r0; i < sh->nrules; i++)
+    keep_decls(P, L, sh->rules[i].decls, sh->rules[i].ndecls);
+  for (size_t i = p0; i < sh->npages; i++) {
+    keep_decls(P, L, sh->pages[i].decls, sh->pages[i].ndecls);
+    for (size_t b = 0; b < sh->pages[i].nboxes; b++)
+      keep_decls(P, L, sh->pages[i].boxes[b].decls,
+                 sh->pages[i].boxes[b].ndecls);
+  }
+  for (size_t i = f0; i < sh->nfonts; i++)
+    keep_decls(P, L, sh->fonts[i].decls, sh->fonts[i].ndecls);
+}
+
 /* Counts what the parser and the tokenizer report, then passes it on. */
 typedef struct counting_rep {
   const oc_reporter *next;
@@ -2056,9 +2149,31 @@ css_stylesheet *css_parse(oc_arena *a, const char *src, size_t len,
   P.file = file;
   P.rep = rep;
   P.sheet = sheet;
-  css_token *t;
-  P.n = css_tokenize(a, src, len, file, rep, &t);
-  P.t = t;
-  parse_rules(&P, 0, P.n, 0);
+  css_lx L;
+  css_lx_init(&L, a, src, len, file, rep);
+  /* The tokenizer's problems first, as when the whole sheet was tokenized
+   * before parsing: one pass that only reports, then the tokens. */
+  L.keep = false;
+  css_lx_more(&L, SIZE_MAX);
+  L.keep = true;
+  L.rep = NULL;
+  css_lx_rewind(&L);
+  for (;;) {
+    size_t n = lex_item(&L);
+    if (n == 0)
+      break;
+    /* The parser may look at t[n] (an error at the end of an item names
+     * where the next one starts): one token of lookahead, the EOF at the
+     * end, which stays in the buffer for the next item. */
+    css_lx_more(&L, n + 1);
+    size_t r0 = sheet->nrules, p0 = sheet->npages, f0 = sheet->nfonts;
+    P.t = L.toks;
+    P.n = n;
+    parse_rules(&P, 0, n, 0);
+    keep_values(&P, &L, r0, p0, f0);
+    memmove(L.toks, L.toks + n, (L.n - n) * sizeof *L.toks);
+    L.n -= n;
+  }
+  css_lx_free(&L);
   return sheet;
 }

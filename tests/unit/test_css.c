@@ -929,6 +929,48 @@ static void test_new_properties(void) {
   oc_arena_free(a);
 }
 
+/* ---- a sheet read one top-level item at a time ---------------------- */
+
+/* css_parse lexes a rule, parses it and reuses the token buffer for the
+ * next: the values kept must not point into it, an error at the end of an
+ * item sees the next one's first token, and the tokenizer's problems still
+ * come first, in order. */
+static void test_streaming(void) {
+  oc_arena *a = oc_arena_new();
+  diags d;
+  size_t cap = 64 * 1024, len = 0;
+  char *css = malloc(cap);
+  for (int i = 0; i < 300; i++)
+    len += (size_t)snprintf(css + len, cap - len,
+                            ".c%d p.x%d > em { color: #%06x; margin: %dpt 1em "
+                            "0 2px; font-family: 'F%d', serif }\n",
+                            i, i, i, i % 20, i);
+  snprintf(css + len, cap - len,
+           "@media print { h1 { color: red } }\n, { color: blue }\n"
+           "p { content: 'unclosed }\n");
+  css_stylesheet *s = parse(a, css, &d);
+  CHECK(s->nrules == 302);
+  /* Rule 0's values after 300 more rules went through the buffer. */
+  CHECK_STR(decls_text(a, s->rules[0].decls, s->rules[0].ndecls),
+            "color: #000000\nmargin-top: 0pt\nmargin-right: 1em\n"
+            "margin-bottom: 0\nmargin-left: 2px\nfont-family: 'F0', serif\n");
+  CHECK_STR(decls_text(a, s->rules[299].decls, s->rules[299].ndecls),
+            "color: #00012b\nmargin-top: 19pt\nmargin-right: 1em\n"
+            "margin-bottom: 0\nmargin-left: 2px\nfont-family: 'F299', "
+            "serif\n");
+  CHECK(s->rules[299].nsels == 1 && s->rules[299].sels[0].nparts == 3 &&
+        strcmp(s->rules[299].sels[0].parts[2].tag, "em") == 0 &&
+        strcmp(s->rules[299].sels[0].parts[1].classes[0], "x299") == 0);
+  CHECK_STR(decls_text(a, s->rules[300].decls, s->rules[300].ndecls),
+            "color: red\n");
+  CHECK_STR(d.buf, "style.css:303:14: error: unterminated string\n"
+                   "style.css:302:1: error: empty selector\n"
+                   "style.css:303:1: error: unclosed block\n"
+                   "style.css:303:14: error: invalid value for 'content'\n");
+  free(css);
+  oc_arena_free(a);
+}
+
 /* ---- speed ---------------------------------------------------------- */
 
 static void test_speed(void) {
@@ -973,6 +1015,7 @@ int main(void) {
   test_page_sizes();
   test_counters();
   test_new_properties();
+  test_streaming();
   test_speed();
   printf("css: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
