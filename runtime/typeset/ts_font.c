@@ -525,40 +525,56 @@ ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face) {
 
 /* ---- @font-face --------------------------------------------------------- */
 
-ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *family,
-                           int weight, bool italic, const char *file,
-                           unsigned line, unsigned col) {
+ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
+                           const char *family, int weight, bool italic,
+                           const char *file, unsigned line, unsigned col) {
+  /* A font the PDF cannot use is the author's mistake the book survives:
+   * a warning at its url, and the text takes the next font of its
+   * font-family, as a reader of the EPUB does (--strict: an error). */
+  static const char fallback[] =
+      ": it is left out of the PDF, and the text uses the next font of its "
+      "font-family";
+  if (!shown)
+    shown = path;
   int err = 0;
   switch (file_kind(path, &err)) {
   case KIND_UNREADABLE:
-    oc_report(f->rep, OC_ERROR, file, line, col, "cannot read font '%s': %s",
-              path, oc_file_error(err));
+    oc_report(f->rep, OC_WARNING, file, line, col,
+              "cannot read font '%s' (%s)%s", shown, oc_file_error(err),
+              fallback);
     return NULL;
   case KIND_CFF:
-    oc_report(f->rep, OC_ERROR, file, line, col,
+    oc_report(f->rep, OC_WARNING, file, line, col,
               "'%s' is not a TrueType font (libharu cannot embed CFF "
-              "outlines); use a .ttf",
-              path);
+              "outlines; use a .ttf)%s",
+              shown, fallback);
     return NULL;
   case KIND_COLLECTION:
-    oc_report(f->rep, OC_ERROR, file, line, col,
-              "'%s' is a font collection, which libharu cannot embed; use a "
-              "single .ttf",
-              path);
+    oc_report(f->rep, OC_WARNING, file, line, col,
+              "'%s' is a font collection, which libharu cannot embed (use a "
+              "single .ttf)%s",
+              shown, fallback);
     return NULL;
   case KIND_OTHER:
-    oc_report(f->rep, OC_ERROR, file, line, col,
+    oc_report(f->rep, OC_WARNING, file, line, col,
               "'%s' is not a TrueType font (libharu embeds only TrueType "
-              "outlines); use a .ttf",
-              path);
+              "outlines; use a .ttf)%s",
+              shown, fallback);
     return NULL;
   case KIND_TRUETYPE:
     break;
   }
-  face_rec *r = load_face(f, path, NULL);
+  /* The checks the EPUB makes: a table cut off, no glyphs, no cmap. */
+  hb_blob_t *blob = hb_blob_create_from_file_or_fail(path);
+  unsigned n = 0;
+  const char *data = blob ? hb_blob_get_data(blob, &n) : NULL;
+  bool usable = data && ts_font_data_usable(data, n);
+  hb_blob_destroy(blob);
+  face_rec *r = usable ? load_face(f, path, NULL) : NULL;
   if (!r) {
-    oc_report(f->rep, OC_ERROR, file, line, col,
-              "cannot read font '%s': the file is damaged", path);
+    oc_report(f->rep, OC_WARNING, file, line, col,
+              "'%s' is not a usable font (truncated or corrupt)%s", shown,
+              fallback);
     return NULL;
   }
   added_font *ad = oc_arena_calloc(f->arena, 1, sizeof *ad);
@@ -767,14 +783,14 @@ bool ts_font_data_usable(const char *data, size_t len) {
         return false;
     }
   }
-  hb_blob_t *blob = hb_blob_create(data, (unsigned)len,
-                                   HB_MEMORY_MODE_READONLY, NULL, NULL);
+  hb_blob_t *blob =
+      hb_blob_create(data, (unsigned)len, HB_MEMORY_MODE_READONLY, NULL, NULL);
   hb_face_t *face = hb_face_create(blob, 0);
   hb_blob_destroy(blob);
   hb_blob_t *cmap = hb_face_reference_table(face, HB_TAG('c', 'm', 'a', 'p'));
   hb_blob_t *head = hb_face_reference_table(face, HB_TAG('h', 'e', 'a', 'd'));
-  bool ok = hb_face_get_glyph_count(face) > 0 &&
-            hb_blob_get_length(cmap) > 0 && hb_blob_get_length(head) > 0;
+  bool ok = hb_face_get_glyph_count(face) > 0 && hb_blob_get_length(cmap) > 0 &&
+            hb_blob_get_length(head) > 0;
   hb_blob_destroy(cmap);
   hb_blob_destroy(head);
   hb_face_destroy(face);

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oc_diag.h"
 #include "oc_arena.h"
+#include "oc_diag.h"
 
 typedef struct ts_fonts ts_fonts;
 
@@ -72,12 +72,14 @@ ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face);
  * file's (a truncated download is not). */
 bool ts_font_data_usable(const char *data, size_t len);
 
-/* Registers a font file for @font-face. Returns NULL, after reporting an
- * error at (file, line, col), when the file cannot be read or is not a
- * TrueType-outline font. */
-ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *family,
-                           int weight, bool italic, const char *file,
-                           unsigned line, unsigned col);
+/* Registers a font file for @font-face. Returns NULL, after a warning at
+ * (file, line, col) naming the file as shown (the url as written; NULL:
+ * path), when the file cannot be read, is not a TrueType-outline font or
+ * is truncated or corrupt: the text then takes the next font of its
+ * font-family. */
+ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
+                           const char *family, int weight, bool italic,
+                           const char *file, unsigned line, unsigned col);
 
 /* Whether face has a glyph for code point cp (a cmap entry, not .notdef).
  * Code points above U+FFFF are always false: libharu's UTF-8 fonts address

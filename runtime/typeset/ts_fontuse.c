@@ -89,7 +89,7 @@ void ts_load_font_faces(ts_ctx *c) {
               ? c->in->resolve(c->in->resolve_user, url, sh->file, uline, ucol)
               : NULL;
       if (path)
-        ts_fonts_add_file(c->fonts, path, family, weight, italic, sh->file,
+        ts_fonts_add_file(c->fonts, path, url, family, weight, italic, sh->file,
                           uline, ucol);
     }
   }

@@ -1,5 +1,5 @@
-/* Unit tests of the typesetter's fonts (runtime/typeset/ts_font.c) with Debian's
- * fonts-dejavu-core/-extra and fonts-ebgaramond-extra. Advances and
+/* Unit tests of the typesetter's fonts (runtime/typeset/ts_font.c) with
+ * Debian's fonts-dejavu-core/-extra and fonts-ebgaramond-extra. Advances and
  * ascent/descent are compared with libharu's own answers for the same
  * files. --quick (for valgrind) skips the timing. */
 #include <hpdf.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ts_font.h"
 
@@ -247,8 +248,8 @@ static void test_kerning(ts_fonts *f) {
   /* A combining mark (its own cluster, or merged with its base): the
      width is still the sum of what the engine will draw. */
   /* (the escapes end where the string does: \x would swallow "ff") */
-  static const char to_ff[] = {'T', 'o', '\xcc', '\x88', '\xcc', '\x81',
-                               'f', 'f', '\0'};
+  static const char to_ff[] = {'T',    'o', '\xcc', '\x88', '\xcc',
+                               '\x81', 'f', 'f',    '\0'};
   const char *marks[] = {"Ae\xcc\x81V", to_ff, "office"};
   for (int k = 0; k < 3; k++) {
     n = shape(f, k == 2 ? eb : dv, marks[k], true, true, out, kern, &w);
@@ -365,12 +366,14 @@ static void test_add_file(void) {
     return;
   }
   memset(&cap, 0, sizeof cap);
-  CHECK(ts_fonts_add_file(f, "/nonexistent/fonts/x.ttf", "X", 400, false,
+  CHECK(ts_fonts_add_file(f, "/nonexistent/fonts/x.ttf", NULL, "X", 400, false,
                           "style.css", 3, 5) == NULL);
-  CHECK(cap.count == 1 && cap.sev == OC_ERROR && cap.line == 3 && cap.col == 5);
+  CHECK(cap.count == 1 && cap.sev == OC_WARNING && cap.line == 3 &&
+        cap.col == 5);
   CHECK_STR(cap.file, "style.css");
-  CHECK_STR(cap.msg, "cannot read font '/nonexistent/fonts/x.ttf': No such "
-                     "file or directory");
+  CHECK_STR(cap.msg, "cannot read font '/nonexistent/fonts/x.ttf' (No such "
+                     "file or directory): it is left out of the PDF, and the "
+                     "text uses the next font of its font-family");
   const char *otf = "/usr/share/fonts/opentype/ebgaramond/"
                     "EBGaramond12-Regular.otf";
   FILE *probe = fopen(otf, "rb");
@@ -378,30 +381,51 @@ static void test_add_file(void) {
     otf = "/usr/share/fonts/opentype/urw-base35/P052-Roman.otf";
   else
     fclose(probe);
-  CHECK(ts_fonts_add_file(f, otf, "X", 400, false, "style.css", 7, 1) == NULL);
+  CHECK(ts_fonts_add_file(f, otf, NULL, "X", 400, false, "style.css", 7, 1) ==
+        NULL);
   char want[512];
   snprintf(want, sizeof want,
-           "'%s' is not a TrueType font (libharu cannot embed CFF outlines); "
-           "use a .ttf",
+           "'%s' is not a TrueType font (libharu cannot embed CFF outlines; "
+           "use a .ttf): it is left out of the PDF, and the text uses the "
+           "next font of its font-family",
            otf);
   CHECK(cap.count == 2 && cap.line == 7);
   CHECK_STR(cap.msg, want);
-  CHECK(ts_fonts_add_file(f, "/etc/hostname", "X", 400, false, "style.css", 8,
-                          1) == NULL);
+  CHECK(ts_fonts_add_file(f, "/etc/hostname", NULL, "X", 400, false,
+                          "style.css", 8, 1) == NULL);
   CHECK(cap.count == 3 && strstr(cap.msg, "is not a TrueType font"));
+  /* A TrueType file cut short: its tables run past its end. */
+  char cut[] = "/tmp/octavo-test-font-XXXXXX";
+  int fd = mkstemp(cut);
+  FILE *src = fopen(EBG "EBGaramond12-Regular.ttf", "rb");
+  CHECK(fd >= 0 && src);
+  if (fd >= 0 && src) {
+    char buf[4096];
+    size_t got = fread(buf, 1, sizeof buf, src);
+    CHECK(write(fd, buf, got) == (ssize_t)got);
+    close(fd);
+    CHECK(ts_fonts_add_file(f, cut, NULL, "X", 400, false, "style.css", 9, 2) ==
+          NULL);
+    CHECK(cap.count == 4 && cap.sev == OC_WARNING && cap.line == 9 &&
+          strstr(cap.msg, "is not a usable font (truncated or corrupt): it "
+                          "is left out of the PDF"));
+    unlink(cut);
+  }
+  if (src)
+    fclose(src);
 
   /* Before registering: fontconfig's DejaVu Serif. */
   bool m = false;
   ts_face *before = match1(f, "DejaVu Serif", 400, false, &m);
   CHECK(before && m && ends_with(before->path, "DejaVuSerif.ttf"));
   /* Registered files win for their family name, nearest style first. */
-  ts_face *reg = ts_fonts_add_file(f, EBG "EBGaramond12-Regular.ttf",
+  ts_face *reg = ts_fonts_add_file(f, EBG "EBGaramond12-Regular.ttf", NULL,
                                    "DejaVu Serif", 400, false, "s.css", 9, 1);
-  ts_face *ital = ts_fonts_add_file(f, EBG "EBGaramond12-Italic.ttf",
+  ts_face *ital = ts_fonts_add_file(f, EBG "EBGaramond12-Italic.ttf", NULL,
                                     "DejaVu Serif", 400, true, "s.css", 10, 1);
-  ts_face *book = ts_fonts_add_file(f, EBG "EBGaramond12-Bold.ttf", "Body", 700,
-                                    false, "s.css", 11, 1);
-  CHECK(reg && ital && book && cap.count == 3);
+  ts_face *book = ts_fonts_add_file(f, EBG "EBGaramond12-Bold.ttf", NULL,
+                                    "Body", 700, false, "s.css", 11, 1);
+  CHECK(reg && ital && book && cap.count == 4);
   if (reg)
     CHECK_STR(reg->family, "EB Garamond 12");
   CHECK(match1(f, "DejaVu Serif", 400, false, &m) == reg && m);
