@@ -1253,6 +1253,16 @@ void tpl_import(tpl_rt *rt, const tpl_template *self, int slot, tpl_value name,
                 const tpl_loc *loc) {
   const tpl_template *target =
       name.type == TPL_NULL ? self : tpl_resolve(rt, name, false, loc);
+  /* One entry per import statement: run again (in a loop, or in a macro
+   * that calls itself) it replaces its target, so that the list, which
+   * every macro call searches, stays as long as the templates' imports
+   * (an import in a recursive macro made each call slower than the last:
+   * found by fuzz_render). */
+  for (tpl_import_slot *s = rt->imports; s; s = s->next)
+    if (s->tpl == self && s->slot == slot) {
+      s->target = target;
+      return;
+    }
   tpl_import_slot *s = oc_arena_alloc(rt->arena, sizeof *s);
   s->tpl = self;
   s->slot = slot;

@@ -3,13 +3,17 @@
  * their seeds run in every build, and under valgrind: each argument is a
  * file or a folder of files (not recursive, in name order). Exits 0 when
  * every input ran; a bug the input triggers aborts or is reported by the
- * sanitizer or valgrind. */
+ * sanitizer or valgrind, and an input that runs past REGRESS_SECONDS (a
+ * hang: the fuzzers' timeout is 20 s, this leaves room for valgrind) fails
+ * naming itself. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "oc_alloc.h"
 #include "oc_file.h"
@@ -18,6 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static size_t ran;
+static const char *current;
+
+enum { REGRESS_SECONDS = 120 };
+
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char msg[] = "regress: an input hangs (more than 120 s): ";
+  ssize_t r = write(2, msg, sizeof msg - 1);
+  r += write(2, current, strlen(current));
+  r += write(2, "\n", 1);
+  (void)r;
+  _exit(1);
+}
 
 static void run_file(const char *path) {
   size_t len;
@@ -30,7 +47,10 @@ static void run_file(const char *path) {
   uint8_t *copy = oc_malloc(len ? len : 1);
   memcpy(copy, data, len);
   free(data);
+  current = path;
+  alarm(REGRESS_SECONDS);
   LLVMFuzzerTestOneInput(copy, len);
+  alarm(0);
   free(copy);
   ran++;
 }
@@ -40,6 +60,7 @@ static int by_name(const struct dirent **a, const struct dirent **b) {
 }
 
 int main(int argc, char **argv) {
+  signal(SIGALRM, on_alarm);
   if (LLVMFuzzerInitialize)
     LLVMFuzzerInitialize(&argc, &argv);
   for (int i = 1; i < argc; i++) {
