@@ -1102,6 +1102,16 @@ static cmark_node *md_split_at_break(md *m, cmark_node *comment) {
   return brk;
 }
 
+/* Where the page finds a local image: the edition's images_base_dir in
+ * place of a leading "images/", as Easybook did, or NULL when the url stays
+ * as written. Raw HTML's <img> and Markdown's images alike. */
+static const char *md_image_url(md *m, const char *url) {
+  size_t p = md_prefix_len(url, "images/");
+  if (!p || strcmp(m->images_dir, "images/") == 0)
+    return NULL;
+  return oc_arena_printf(m->a, "%s%s", m->images_dir, url + p);
+}
+
 static cmark_node *md_visit_image(md *m, cmark_node *n) {
   const char *url = cmark_node_get_url(n);
   if (md_is_local(url)) {
@@ -1112,13 +1122,9 @@ static cmark_node *md_visit_image(md *m, cmark_node *n) {
     r->target = oc_arena_strndup(m->a, url, strlen(url));
     r->line = md_node_line(m, n);
     r->col = (unsigned)cmark_node_get_start_column(n);
-    size_t p = md_prefix_len(url, "images/");
-    if (p && strcmp(m->images_dir, "images/") != 0) {
-      m->tmp.len = 0;
-      oc_sb_adds(&m->tmp, m->images_dir);
-      oc_sb_adds(&m->tmp, r->target + p);
-      cmark_node_set_url(n, oc_sb_cstr(&m->tmp));
-    }
+    const char *moved = md_image_url(m, url);
+    if (moved)
+      cmark_node_set_url(n, moved);
   }
   if (md_is_decorative(m, n)) {
     cmark_node *c;
@@ -1684,10 +1690,11 @@ static unsigned md_raw_line(void *user, cmark_node *n) {
 /* An <img> of raw HTML: checked as Markdown's images are, and listed with
  * them to be copied. */
 static bool md_raw_image(void *user, const char *src, unsigned line,
-                         unsigned col) {
+                         unsigned col, const char **url) {
   md *m = user;
   if (!md_image_ok(m, src, line, col))
     return false;
+  *url = md_image_url(m, src);
   bk_md_ref *r = MD_PUSH(m, m->images, m->nimages, m->cap_images);
   r->target = oc_arena_strndup(m->a, src, strlen(src));
   r->line = line;

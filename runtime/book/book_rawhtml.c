@@ -412,7 +412,12 @@ static bool enter(cl *s, xmlNodePtr n) {
       unsigned fcol =
           k && line == k->sline ? (unsigned)cmark_node_get_start_column(k->n)
                                 : 1;
-      bad = !s->c->image(s->c->user, src, fline, fcol ? fcol : 1);
+      const char *url = NULL;
+      bad = !s->c->image(s->c->user, src, fline, fcol ? fcol : 1, &url);
+      if (!bad && url) {
+        xmlSetProp(n, BAD_CAST "src", BAD_CAST url);
+        mark_changed(s);
+      }
     }
     if (bad) {
       n->_private = (void *)(intptr_t)M_SKIP;

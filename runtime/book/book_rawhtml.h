@@ -42,10 +42,13 @@ typedef struct bk_rawhtml_ctx {
   void *user;
   /* The line of the file where node n starts. */
   unsigned (*line_of)(void *user, cmark_node *n);
-  /* A local image (no URL scheme) of an <img src>: true to keep it; false
-   * after the hook reported why not (its alt text then stands in). NULL:
-   * every image is kept. */
-  bool (*image)(void *user, const char *src, unsigned line, unsigned col);
+  /* A local image (no URL scheme) of an <img src>: true to keep it, with
+   * *url set to the src the page uses when it differs (the edition's
+   * images_base_dir, as for a Markdown image); false after the hook
+   * reported why not (its alt text then stands in). NULL: every image is
+   * kept as it is. */
+  bool (*image)(void *user, const char *src, unsigned line, unsigned col,
+                const char **url);
 } bk_rawhtml_ctx;
 
 /* Cleans every container of doc that holds raw HTML, in place. */

@@ -508,6 +508,21 @@ static void test_figures(void) {
   }
   fx_close(&f);
 
+  /* Raw HTML's <img> moves to images_base_dir as a Markdown image does. */
+  fx_open(&f);
+  fx_hooks(&f);
+  f.opt.images_base_dir = "../img/";
+  CHECK_STR(html_of(&f, "<p>Raw <img src=\"images/raw.png\" alt=\"r\"> and "
+                        "<img src=\"other/o.png\" alt=\"o\"></p>\n"),
+            "<p>Raw <img src=\"../img/raw.png\" alt=\"r\" /> and <img "
+            "src=\"other/o.png\" alt=\"o\" /></p>\n");
+  CHECK(f.r.nimages == 2);
+  if (f.r.nimages == 2) {
+    CHECK_REF(f.r.images[0], "images/raw.png", 1, 1);
+    CHECK_REF(f.r.images[1], "other/o.png", 1, 1);
+  }
+  fx_close(&f);
+
   /* No hooks at all: no label, so a caption alone; none: no figcaption. */
   fx_open(&f);
   CHECK_STR(html_of(&f, "![Cap](images/a.png)\n\n![](images/b.png)\n"),
