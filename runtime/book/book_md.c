@@ -385,6 +385,101 @@ static size_t md_line_end(const char *src, size_t len, size_t i, bool has_cr,
   return end;
 }
 
+/* ---- the inline parser's work, priced before it runs ---------------- */
+
+/* cmark-gfm 0.29.0.gfm.6 (Debian 12) walks a paragraph's whole stack of
+ * emphasis delimiters each time a link, an image or a footnote reference
+ * closes (upstream fixed it in gfm.7, CVE-2023-22486): a paragraph's time
+ * grows with its links times the emphasis marks before them, and 1.3 MB
+ * of "a *b* [x](u) " took 90 s. Each run of lines between blank lines is
+ * priced by that product before cmark sees it; past the cap (some seconds
+ * of parsing) it is an error at the run's first line, never a hang. The
+ * count is an upper bound: a run of '*', '_' or '~' is one delimiter, a
+ * "](" closes its bracket and takes the marks inside it off the stack as
+ * cmark does, any other ']' costs a walk and takes nothing off; fenced
+ * code is skipped. */
+#define MD_INLINE_WORK_CAP 500000000ull
+
+typedef struct md_price {
+  uint64_t delims;    /* delimiters on cmark's stack, at most */
+  uint64_t work;      /* steps of the walks so far in this run */
+  uint64_t open[256]; /* delims when each '[' still open was met */
+  size_t nopen, over; /* open brackets, and those past the array */
+} md_price;
+
+static void md_price_line(md_price *P, const char *l, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char c = l[i];
+    if (c == '\\') {
+      i++;
+      continue;
+    }
+    if (c == '*' || c == '_' || c == '~') {
+      if (i == 0 || l[i - 1] != c)
+        P->delims++;
+    } else if (c == '[') {
+      if (P->nopen < sizeof P->open / sizeof P->open[0])
+        P->open[P->nopen++] = P->delims;
+      else
+        P->over++;
+    } else if (c == ']') {
+      P->work += P->delims;
+      if (P->over)
+        P->over--;
+      else if (P->nopen) {
+        uint64_t at = P->open[--P->nopen];
+        if (i + 1 < n && l[i + 1] == '(')
+          P->delims = at;
+      }
+    }
+  }
+}
+
+static bool md_check_inline_work(md *m, const char *src, size_t len) {
+  bool has_cr = memchr(src, '\r', len) != NULL;
+  md_price P;
+  memset(&P, 0, sizeof P);
+  unsigned line = 0, run_line = 0;
+  char fence = 0;
+  size_t fence_len = 0;
+  for (size_t start = 0, next; start < len; start = next) {
+    size_t end = md_line_end(src, len, start, has_cr, &next);
+    const char *l = src + start;
+    size_t n = end - start;
+    line++;
+    char ch;
+    if (fence) {
+      size_t run = md_fence(l, n, &ch, false);
+      if (run >= fence_len && ch == fence)
+        fence = 0;
+      continue;
+    }
+    if ((fence_len = md_fence(l, n, &fence, true)) != 0)
+      continue;
+    if (md_blank(l, n)) {
+      P.delims = P.work = 0;
+      P.nopen = P.over = 0;
+      run_line = 0;
+      continue;
+    }
+    if (!run_line)
+      run_line = line;
+    md_price_line(&P, l, n);
+    if (P.work > MD_INLINE_WORK_CAP) {
+      oc_report(m->opt->report, OC_ERROR, md_file(m), run_line + m->line_offset,
+                1,
+                "this paragraph has too many links and footnote references "
+                "after emphasis marks for the Markdown parser (cmark-gfm "
+                "0.29 takes time growing with their product: over %llu "
+                "steps by line %u): split it into shorter paragraphs, with "
+                "a blank line between them",
+                (unsigned long long)MD_INLINE_WORK_CAP, line + m->line_offset);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Reports the first byte that is not UTF-8, at its line and column. */
 static bool md_check_utf8(md *m, const char *src, size_t len) {
   size_t i = 0;
@@ -1779,7 +1874,7 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   oc_sb_init(&m.tmp, a, 256);
   m.idset = opt->ids ? opt->ids : bk_idset_new(a);
 
-  if (!md_check_utf8(&m, src, len))
+  if (!md_check_utf8(&m, src, len) || !md_check_inline_work(&m, src, len))
     return -1;
   md_scan_admonitions(&m, src, len);
   char *text = NULL;
