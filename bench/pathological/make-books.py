@@ -13,6 +13,11 @@
   css             a 50 MB style.css beside an ordinary chapter
   map             config.yml with an 80,000-key map under book:
   lists           10,000-deep nested lists
+  links           650 KB of "a *b* [x](u) " in one paragraph (cmark-gfm
+                  0.29 walks every emphasis mark at each link: refused)
+  links-prose     10 MB of prose in one paragraph, a link, emphasis and a
+                  footnote reference in every sentence (cmark-gfm alone:
+                  over 300 s): refused
 
 Every book has the editions web (html), website (html_chunked), ebook
 (epub) and print (pdf). Usage: make-books.py DIR [NAME...]"""
@@ -118,12 +123,20 @@ def make(root, name):
     elif name == "lists":
         ch = "# Deep\n\n" + "- " * 10000 + "deep\n"
         book(root, name, ch)
+    elif name == "links":
+        book(root, name, "# Links\n\n" + "a *b* [x](u) " * 50000 + "\n")
+    elif name == "links-prose":
+        unit = ("There was *their* protégé evening, said [the guide]"
+                "(https://example.org/guide); some **files** removed "
+                "another `late` coffee.[^1] ")
+        text = unit * ((10 << 20) // len(unit))
+        book(root, name, "# Prose\n\n" + text + "\n\n[^1]: A note.\n")
     else:
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
-         "paragraph10", "css", "map", "lists"]
+         "paragraph10", "css", "map", "lists", "links", "links-prose"]
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
