@@ -99,7 +99,8 @@ static xmlDocPtr parse_xml(const char *xml, size_t len, const char *name,
   xmlSetStructuredErrorFunc(fe, bk_xml_keep_first);
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, xml, (int)len, name, "UTF-8",
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                        XML_PARSE_NOWARNING | XML_PARSE_HUGE);
+                                        XML_PARSE_NOWARNING | XML_PARSE_HUGE |
+                                        XML_PARSE_BIG_LINES);
   xmlSetStructuredErrorFunc(NULL, NULL);
   if (doc && !ctxt->wellFormed) {
     xmlFreeDoc(doc);
@@ -116,12 +117,29 @@ static unsigned line_at(const char *s, const char *at) {
   return n;
 }
 
-/* The item whose output holds line `line` of the document: the last one
- * that starts at or before it. NULL when none does (book.twig's own). */
-static const bk_item *item_at_line(bk_edition *e, const char *doc,
-                                   unsigned line) {
-  const bk_item *found = NULL;
-  const char *from = doc;
+/* Where each item's output lies in the document, in lines: found once
+ * (each item's first 80 bytes, searched in order) when a message first
+ * needs it, as a book may have thousands of items and messages. */
+typedef struct item_span {
+  unsigned start, end;
+  const bk_item *item;
+} item_span;
+
+typedef struct doc_map {
+  bk_edition *e;
+  const char *doc;
+  item_span *spans;
+  size_t n;
+  bool made;
+} doc_map;
+
+static void doc_map_make(doc_map *m) {
+  bk_edition *e = m->e;
+  m->made = true;
+  m->spans =
+      oc_arena_alloc(e->a, (e->nitems ? e->nitems : 1) * sizeof *m->spans);
+  const char *from = m->doc;
+  unsigned from_line = 1;
   for (size_t i = 0; i < e->nitems; i++) {
     tpl_value c = bk_get(tpl_map_value(e->items[i].record), "content");
     if (c.type != TPL_STR || c.len < 16)
@@ -130,13 +148,44 @@ static const bk_item *item_at_line(bk_edition *e, const char *doc,
     const char *at = strstr(from, head);
     if (!at)
       continue;
-    unsigned start = line_at(doc, at);
-    unsigned end = start + line_at(c.u.s, c.u.s + c.len) - 1;
-    if (start <= line && line <= end)
-      found = &e->items[i];
+    unsigned start = from_line + line_at(from, at) - 1;
+    m->spans[m->n++] = (item_span){
+        start, start + line_at(c.u.s, c.u.s + c.len) - 1, &e->items[i]};
+    from_line = start + (*at == '\n');
     from = at + 1;
   }
+}
+
+/* The item whose output holds line `line` of the document: the last one
+ * that starts at or before it. NULL when none does (book.twig's own). */
+static const bk_item *item_at_line(doc_map *m, unsigned line) {
+  if (!m->made)
+    doc_map_make(m);
+  const bk_item *found = NULL;
+  for (size_t i = 0; i < m->n && m->spans[i].start <= line; i++)
+    if (line <= m->spans[i].end)
+      found = m->spans[i].item;
   return found;
+}
+
+/* The engine's messages name the document's lines ("book.xhtml:812"):
+ * they are passed on at the chapter whose output holds the line. */
+typedef struct doc_reporter {
+  const oc_reporter *next;
+  doc_map *map;
+} doc_reporter;
+
+static void report_at_item(void *user, oc_severity sev, const char *file,
+                           unsigned line, unsigned col, const char *msg) {
+  doc_reporter *r = user;
+  if (file && line && !strcmp(file, "book.xhtml")) {
+    const bk_item *it = item_at_line(r->map, line);
+    if (it && it->file) {
+      oc_report(r->next, sev, it->file, 0, 0, "%s", msg);
+      return;
+    }
+  }
+  oc_report(r->next, sev, file, line, col, "%s", msg);
 }
 
 /* The document must be well-formed XHTML, with <html> in the XHTML
@@ -160,7 +209,8 @@ static int check_document(bk_edition *e, const char *xhtml, size_t len,
   xmlDocPtr doc = parse_xml(xhtml, len, "book.xhtml", &fe);
   bool as_html = false;
   if (!doc) {
-    const bk_item *it = item_at_line(e, xhtml, (unsigned)fe.line);
+    doc_map map = {.e = e, .doc = xhtml};
+    const bk_item *it = item_at_line(&map, (unsigned)fe.line);
     /* The line itself, as the user may not find it in the Markdown. */
     const char *l = xhtml;
     for (int k = 1; k < fe.line && l; k++)
@@ -615,12 +665,11 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   if (page_size(e, &width, &height) != 0)
     return -1;
   ts_engine_input in = {0};
-  in.image_max_pixels =
-      (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
-                           TS_IMAGE_MAX_PIXELS / 1000000) *
-      1000000;
-  in.image_max_ppi = (unsigned)bk_get_int(e->edition, "image_max_ppi",
-                                          TS_IMAGE_MAX_PPI);
+  in.image_max_pixels = (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
+                                             TS_IMAGE_MAX_PIXELS / 1000000) *
+                        1000000;
+  in.image_max_ppi =
+      (unsigned)bk_get_int(e->edition, "image_max_ppi", TS_IMAGE_MAX_PPI);
   if (print_options(e, &in) != 0)
     return -1;
   bool cover_is_pdf = false;
@@ -725,7 +774,10 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   in.resolve_user = &j;
   in.info = info;
   in.outline = outline(e, &in.noutline);
-  in.rep = e->rep;
+  doc_map map = {.e = e, .doc = xhtml};
+  doc_reporter dr = {e->rep, &map};
+  oc_reporter located = {report_at_item, &dr};
+  in.rep = &located;
   /* the engine frees the document once it has its own tree */
   in.xml_doc = dh->doc;
   in.xml_doc_give = true;

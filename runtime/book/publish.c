@@ -121,9 +121,12 @@ static void print_diag(void *user, oc_severity sev, const char *file,
                        unsigned line, unsigned col, const char *msg) {
   report_state *st = user;
   bk_guard_pass(); /* stopped by a signal: say nothing more */
-  if (sev == OC_WARNING && st->strict)
+  /* A warning said twice is said once, also when --strict makes it an
+   * error (errors stop the edition, and each is said where it happens). */
+  bool warning = sev == OC_WARNING;
+  if (warning && st->strict)
     sev = OC_ERROR;
-  if (sev != OC_ERROR && seen_before(st, file, line, col, msg))
+  if ((sev != OC_ERROR || warning) && seen_before(st, file, line, col, msg))
     return;
   if (sev == OC_ERROR)
     st->errors++;

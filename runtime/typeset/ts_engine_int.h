@@ -428,6 +428,7 @@ typedef struct ts_piece {
   double width;     /* TS_P_SPACE, TS_P_IMAGE */
   double height;    /* TS_P_IMAGE */
   double width_pct; /* TS_P_IMAGE: a percentage of the measure, or 0 */
+  unsigned line;    /* TS_P_TEXT of the document: its line, for messages */
 } ts_piece;
 
 typedef struct ts_para {

@@ -12,8 +12,8 @@
 #include <strings.h>
 #include <utf8proc.h>
 
-#include "ts_engine_int.h"
 #include "oc_alloc.h"
+#include "ts_engine_int.h"
 
 /* ---- shaped words, cached ------------------------------------------- */
 
@@ -226,7 +226,7 @@ static const ts_face *face_for(ts_ctx *c, const ts_face *face, uint32_t cp,
  * fallback face that has it. NULL when none has it. */
 static const ts_face *face_of_char(ts_ctx *c, const ts_cstyle *st,
                                    const ts_face *sc, uint32_t cp,
-                                   uint32_t *out, bool *lower) {
+                                   unsigned line, uint32_t *out, bool *lower) {
   *lower = false;
   *out = cp;
   if (sc && ts_face_has(sc, cp))
@@ -235,7 +235,7 @@ static const ts_face *face_of_char(ts_ctx *c, const ts_cstyle *st,
     *out = (uint32_t)utf8proc_toupper((int32_t)cp);
     *lower = true;
   }
-  return face_for(c, st->face, *out, 0);
+  return face_for(c, st->face, *out, line);
 }
 
 /* Adds one box per run of one face and size for cps[0..n) (all of piece
@@ -253,7 +253,7 @@ static void add_boxes(itemizer *z, const ts_piece *pc, const uint32_t *cps,
   while (i < n) {
     uint32_t u;
     bool lower;
-    const ts_face *f = face_of_char(c, st, sc, cps[i], &u, &lower);
+    const ts_face *f = face_of_char(c, st, sc, cps[i], pc->line, &u, &lower);
     if (!f) {
       i++; /* reported by face_for */
       continue;
@@ -264,7 +264,8 @@ static void add_boxes(itemizer *z, const ts_piece *pc, const uint32_t *cps,
     while (i < n && k < sizeof buf / sizeof buf[0]) {
       uint32_t u2;
       bool lower2;
-      const ts_face *f2 = face_of_char(c, st, sc, cps[i], &u2, &lower2);
+      const ts_face *f2 =
+          face_of_char(c, st, sc, cps[i], pc->line, &u2, &lower2);
       if (f2 != f || lower2 != lower)
         break;
       buf[k++] = u2;
@@ -743,7 +744,8 @@ static void lb_close(line_builder *b) {
   if (!b->cur)
     return;
   size_t n = b->rb.n;
-  b->cur->codes = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(uint32_t)));
+  b->cur->codes =
+      oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(uint32_t)));
   b->cur->kern = oc_arena_alloc(b->c->pa, oc_size_mul(n + 1, sizeof(int32_t)));
   if (n) {
     memcpy(b->cur->codes, b->rb.codes, n * sizeof(uint32_t));
@@ -797,8 +799,7 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
     first_kern -= ts_face_advance(face, ' ');
   }
   for (size_t i = 0; i < n; i++)
-    rb_push(&b->rb, codes[i],
-            (i == 0 ? first_kern : 0) + (kern ? kern[i] : 0));
+    rb_push(&b->rb, codes[i], (i == 0 ? first_kern : 0) + (kern ? kern[i] : 0));
   /* The run's end where the viewer's pen will be, so the next gap is
      measured from there (rounding does not accumulate). */
   if (same) {
@@ -1077,7 +1078,7 @@ static void itemize_para(para_set *ps, const ts_para *pa, const char *marker,
   if (marker) {
     /* an inside marker is the line's first word */
     const char *m = oc_arena_printf(pa->ar, "%s ", marker);
-    ts_piece mp = {TS_P_TEXT, marker_st, m, strlen(m), NULL, 0, 0, 0, 0};
+    ts_piece mp = {TS_P_TEXT, marker_st, m, strlen(m), NULL, 0, 0, 0, 0, 0};
     itemize_text(z, &mp);
     flush_word(z);
     flush_space(z);
@@ -1341,7 +1342,7 @@ bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line) {
   itemizer z = {.c = c, .ar = oc_arena_new(), .block = st};
-  ts_piece pc = {TS_P_TEXT, st, text, strlen(text), NULL, 0, 0, 0, 0};
+  ts_piece pc = {TS_P_TEXT, st, text, strlen(text), NULL, 0, 0, 0, 0, 0};
   ts_cstyle plain = *st;
   plain.hyphens = false;
   pc.st = &plain;

@@ -307,18 +307,18 @@ static void add_generated(lay *L, ts_para *pa, ts_node *n, const ts_cstyle *ps,
     switch (it->kind) {
     case CSS_C_STRING:
       ts_para_push(pa, (ts_piece){TS_P_TEXT, ps, it->text, strlen(it->text),
-                                  href, 0, 0, 0, 0});
+                                  href, 0, 0, 0, 0, 0});
       break;
     case CSS_C_ATTR: {
       const char *v = ts_node_attr(n, it->text);
       if (v)
-        ts_para_push(pa,
-                     (ts_piece){TS_P_TEXT, ps, v, strlen(v), href, 0, 0, 0, 0});
+        ts_para_push(
+            pa, (ts_piece){TS_P_TEXT, ps, v, strlen(v), href, 0, 0, 0, 0, 0});
       break;
     }
     case CSS_C_LEADER:
-      ts_para_push(pa,
-                   (ts_piece){TS_P_LEADER, ps, it->text, 0, href, 0, 0, 0, 0});
+      ts_para_push(
+          pa, (ts_piece){TS_P_LEADER, ps, it->text, 0, href, 0, 0, 0, 0, 0});
       break;
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
@@ -327,15 +327,15 @@ static void add_generated(lay *L, ts_para *pa, ts_node *n, const ts_cstyle *ps,
       /* a missing target prints "??" (the pages know no such anchor) */
       link_target(c, n, h + 1, "target-counter");
       ts_para_push(pa, (ts_piece){TS_P_PAGEREF, ps, h + 1, 0, href,
-                                  it->counter_style, 0, 0, 0});
+                                  it->counter_style, 0, 0, 0, 0});
       break;
     }
     case CSS_C_TARGET_TEXT: {
       const char *t =
           target_text(c, n, ts_node_attr(n, it->text), it->string_policy);
       if (*t)
-        ts_para_push(pa,
-                     (ts_piece){TS_P_TEXT, ps, t, strlen(t), href, 0, 0, 0, 0});
+        ts_para_push(
+            pa, (ts_piece){TS_P_TEXT, ps, t, strlen(t), href, 0, 0, 0, 0, 0});
       break;
     }
     default:
@@ -387,7 +387,7 @@ static bool add_image(lay *L, ts_para *pa, ts_node *img, const ts_cstyle *st,
     w = st->width;
   }
   ts_para_push(pa, (ts_piece){TS_P_IMAGE, st, path, 0, href, 0, w, h,
-                              st->width < 0 ? st->width_pct : 0});
+                              st->width < 0 ? st->width_pct : 0, 0});
   return true;
 }
 
@@ -440,13 +440,13 @@ static void add_note_call(lay *L, ts_para *pa, ts_node *note) {
     sprintf(h, "#%s", note->id);
     href = h;
   }
-  ts_para_push(pa,
-               (ts_piece){TS_P_TEXT, cs, num, strlen(num), href, 0, 0, 0, 0});
+  ts_para_push(
+      pa, (ts_piece){TS_P_TEXT, cs, num, strlen(num), href, 0, 0, 0, 0, 0});
   c->calls = oc_arena_grow_array(c->pa, c->calls, c->ncalls, &c->ccalls,
                                  c->ncalls + 1, sizeof *c->calls);
   c->calls[c->ncalls] = (struct ts_call){note, number};
-  ts_para_push(
-      pa, (ts_piece){TS_P_NOTE, cs, NULL, 0, NULL, (int)c->ncalls++, 0, 0, 0});
+  ts_para_push(pa, (ts_piece){TS_P_NOTE, cs, NULL, 0, NULL, (int)c->ncalls++, 0,
+                              0, 0, 0});
 }
 
 static void collect_element(lay *L, ts_para *pa, ts_node *ch,
@@ -460,11 +460,12 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
     return;
   }
   if (ch->id)
-    ts_para_push(pa, (ts_piece){TS_P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0});
+    ts_para_push(pa,
+                 (ts_piece){TS_P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0, 0});
   if (st->string_set)
     set_string(L, ch, st);
   if (strcmp(ch->tag, "br") == 0) {
-    ts_para_push(pa, (ts_piece){TS_P_BR, st, NULL, 0, NULL, 0, 0, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_BR, st, NULL, 0, NULL, 0, 0, 0, 0, 0});
     return;
   }
   if (strcmp(ch->tag, "img") == 0) {
@@ -475,7 +476,8 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
     const char *alt = ts_node_attr(ch, "alt");
     char *t = oc_arena_alloc(c->pa, (alt ? strlen(alt) : 5) + 3);
     sprintf(t, "[%s]", alt && *alt ? alt : "image");
-    ts_para_push(pa, (ts_piece){TS_P_TEXT, st, t, strlen(t), href, 0, 0, 0, 0});
+    ts_para_push(pa,
+                 (ts_piece){TS_P_TEXT, st, t, strlen(t), href, 0, 0, 0, 0, 0});
     return;
   }
   const char *h = href;
@@ -489,7 +491,7 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
   double left = st->margin[3] + st->border[3] + st->padding[3];
   double right = st->margin[1] + st->border[1] + st->padding[1];
   if (left > 0)
-    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, left, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, left, 0, 0, 0});
   ts_cstyle *bst = ts_style_pseudo(c, ch, CSS_PE_BEFORE);
   if (bst)
     add_generated(L, pa, ch, bst, h);
@@ -498,7 +500,7 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
   if (ast)
     add_generated(L, pa, ch, ast, h);
   if (right > 0)
-    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, right, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, right, 0, 0, 0});
 }
 
 static void collect_inline(lay *L, ts_para *pa, ts_node *n, const char *href) {
@@ -506,7 +508,7 @@ static void collect_inline(lay *L, ts_para *pa, ts_node *n, const char *href) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       ts_para_push(pa, (ts_piece){TS_P_TEXT, ts_style_of(c, n), ch->text,
-                                  ch->text_len, href, 0, 0, 0, 0});
+                                  ch->text_len, href, 0, 0, 0, 0, ch->line});
       continue;
     }
     collect_element(L, pa, ch, href);
@@ -716,7 +718,7 @@ static void walk_children(lay *L, ts_node *n, const ts_cstyle *st,
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       ts_para_push(&pa, (ts_piece){TS_P_TEXT, st, ch->text, ch->text_len, NULL,
-                                   0, 0, 0, 0});
+                                   0, 0, 0, 0, ch->line});
       continue;
     }
     ts_cstyle *cs = ts_style_of(c, ch);
