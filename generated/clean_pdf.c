@@ -496,21 +496,21 @@ static const tpl_loc L_389 = {F_29, 107, 14};
 static const tpl_loc L_390 = {F_29, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
 static const tpl_loc L_391 = {F_29, 108, 16};
-static const tpl_loc L_392 = {F_29, 202, 4};
-static const tpl_loc L_393 = {F_29, 228, 14};
-static const tpl_loc L_394 = {F_29, 228, 17};
-static const tpl_loc L_395 = {F_29, 238, 4};
-static const tpl_loc L_396 = {F_29, 294, 28};
-static const tpl_loc L_397 = {F_29, 294, 31};
-static const tpl_loc L_398 = {F_29, 295, 23};
-static const tpl_loc L_399 = {F_29, 301, 29};
-static const tpl_loc L_400 = {F_29, 303, 41};
-static const tpl_loc L_401 = {F_29, 308, 16};
-static const tpl_loc L_402 = {F_29, 308, 19};
-static const tpl_loc L_403 = {F_29, 372, 15};
-static const tpl_loc L_404 = {F_29, 372, 18};
-static const tpl_loc L_405 = {F_29, 372, 22};
-static const tpl_loc L_406 = {F_29, 372, 55};
+static const tpl_loc L_392 = {F_29, 205, 4};
+static const tpl_loc L_393 = {F_29, 231, 14};
+static const tpl_loc L_394 = {F_29, 231, 17};
+static const tpl_loc L_395 = {F_29, 241, 4};
+static const tpl_loc L_396 = {F_29, 297, 28};
+static const tpl_loc L_397 = {F_29, 297, 31};
+static const tpl_loc L_398 = {F_29, 298, 23};
+static const tpl_loc L_399 = {F_29, 304, 29};
+static const tpl_loc L_400 = {F_29, 306, 41};
+static const tpl_loc L_401 = {F_29, 311, 16};
+static const tpl_loc L_402 = {F_29, 311, 19};
+static const tpl_loc L_403 = {F_29, 375, 15};
+static const tpl_loc L_404 = {F_29, 375, 18};
+static const tpl_loc L_405 = {F_29, 375, 22};
+static const tpl_loc L_406 = {F_29, 375, 55};
 static const tpl_loc L_407 = {F_29, 10, 4};
 static const tpl_loc L_408 = {F_29, 10, 12};
 static const tpl_loc L_409 = {F_29, 10, 20};
@@ -532,18 +532,18 @@ static const tpl_loc L_422 = {F_29, 15, 10};
 static const tpl_loc L_423 = {F_29, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
 static const tpl_loc L_424 = {F_29, 160, 10};
-static const tpl_loc L_425 = {F_29, 216, 10};
+static const tpl_loc L_425 = {F_29, 219, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_426 = {F_29, 244, 10};
+static const tpl_loc L_426 = {F_29, 247, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_427 = {F_29, 262, 10};
+static const tpl_loc L_427 = {F_29, 265, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_428 = {F_29, 290, 10};
-static const tpl_loc L_429 = {F_29, 347, 10};
+static const tpl_loc L_428 = {F_29, 293, 10};
+static const tpl_loc L_429 = {F_29, 350, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_430 = {F_29, 365, 10};
+static const tpl_loc L_430 = {F_29, 368, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_431 = {F_29, 375, 10};
+static const tpl_loc L_431 = {F_29, 378, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
 static const tpl_loc L_432 = {F_30, 4, 4};
@@ -4751,6 +4751,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "dd { margin: 0 0 0 1.5em; }\n"
              "\n"
              "blockquote { margin: .8em 1.5em; font-size: .95em; }\n"
+             "/* a quote in a quote keeps its size and its right edge: compounded, a\n"
+             "   deep one shrank to nothing and to a word a line */\n"
+             "blockquote blockquote { font-size: 1em; margin-right: 0; }\n"
              "\n"
              ".admonition {\n"
              "  margin: 1em 0;\n"
@@ -4780,8 +4783,8 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  hyphens: auto;\n"
              "}\n"
              ".footnote p, .fn p { margin: 0; text-indent: 0; }\n"
-             ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1357);
-#line 202 "themes/clean/pdf/style.css.twig"
+             ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1541);
+#line 205 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_392;
     tpl_value v3 = tpl_null();
@@ -4804,11 +4807,11 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("book", 4u);
     bool b8 = !tpl_loose_eq(rt, v5, v7);
     if (b8) {
-#line 203 "themes/clean/pdf/style.css.twig"
+#line 206 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ".item { counter-reset: footnote; }\n", 35);
     }
   }
-#line 205 "themes/clean/pdf/style.css.twig"
+#line 208 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ".footnotes {\n"
              "  margin-top: 2em;\n"
              "  padding-top: .4em;\n"
@@ -4821,7 +4824,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".page-break { break-after: page; height: 0; margin: 0; }\n", 205);
 }
 
-#line 216 "themes/clean/pdf/style.css.twig"
+#line 219 "themes/clean/pdf/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4829,7 +4832,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v1 = tpl_null();
-#line 217 "themes/clean/pdf/style.css.twig"
+#line 220 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Code ----------------------------------------------------------- */\n"
              "\n"
@@ -4842,7 +4845,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding: .5em .7em;\n"
              "  background-color: #f2f2f2;\n"
              "  font-size: ", 438);
-#line 228 "themes/clean/pdf/style.css.twig"
+#line 231 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_393;
     tpl_value v0;
@@ -4857,7 +4860,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 228 "themes/clean/pdf/style.css.twig"
+#line 231 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.35;\n"
              "  text-align: left;\n"
@@ -4868,7 +4871,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "pre code { font-size: 1em; }\n"
              ".code { margin: .8em 0; }\n"
              ".code > pre { margin: 0; }\n", 182);
-#line 238 "themes/clean/pdf/style.css.twig"
+#line 241 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_395;
     tpl_value v8 = tpl_null();
@@ -4890,7 +4893,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     bool b12 = tpl_truthy(v10);
     if (b12) {
-#line 239 "themes/clean/pdf/style.css.twig"
+#line 242 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, "/* code_line_numbers: the engine numbers the lines of a block that resets\n"
                  "   the counter `line`, in grey in its left padding */\n"
                  "pre { counter-reset: line; padding-left: 3.2em; }\n", 178);
@@ -4898,14 +4901,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 }
 
-#line 244 "themes/clean/pdf/style.css.twig"
+#line 247 "themes/clean/pdf/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 245 "themes/clean/pdf/style.css.twig"
+#line 248 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -4924,14 +4927,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 527);
 }
 
-#line 262 "themes/clean/pdf/style.css.twig"
+#line 265 "themes/clean/pdf/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 263 "themes/clean/pdf/style.css.twig"
+#line 266 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -4960,7 +4963,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; vertical-align: bottom; }\n", 825);
 }
 
-#line 290 "themes/clean/pdf/style.css.twig"
+#line 293 "themes/clean/pdf/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4969,12 +4972,12 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v26 = tpl_null();
-#line 291 "themes/clean/pdf/style.css.twig"
+#line 294 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 294 "themes/clean/pdf/style.css.twig"
+#line 297 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_396;
     tpl_value v0;
@@ -4989,9 +4992,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 294 "themes/clean/pdf/style.css.twig"
+#line 297 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 295 "themes/clean/pdf/style.css.twig"
+#line 298 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_398;
     tpl_value v5;
@@ -5005,7 +5008,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 295 "themes/clean/pdf/style.css.twig"
+#line 298 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -5013,7 +5016,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 301 "themes/clean/pdf/style.css.twig"
+#line 304 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_399;
     tpl_value v9;
@@ -5027,11 +5030,11 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 301 "themes/clean/pdf/style.css.twig"
+#line 304 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
              ".item.body-start { counter-reset: page 1", 82);
-#line 303 "themes/clean/pdf/style.css.twig"
+#line 306 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_400;
     tpl_value v13;
@@ -5063,14 +5066,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 303 "themes/clean/pdf/style.css.twig"
+#line 306 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "\n"
              "/* an item's opening: the label in small capitals above the title */\n"
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
              "  padding-top: ", 123);
-#line 308 "themes/clean/pdf/style.css.twig"
+#line 311 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_401;
     tpl_value v25;
@@ -5085,7 +5088,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v25);
   }
-#line 308 "themes/clean/pdf/style.css.twig"
+#line 311 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -5126,14 +5129,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 347 "themes/clean/pdf/style.css.twig"
+#line 350 "themes/clean/pdf/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 348 "themes/clean/pdf/style.css.twig"
+#line 351 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5152,7 +5155,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 365 "themes/clean/pdf/style.css.twig"
+#line 368 "themes/clean/pdf/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5161,7 +5164,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k20 = NULL;
   tpl_value v2 = tpl_null();
-#line 366 "themes/clean/pdf/style.css.twig"
+#line 369 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Cross-references ----------------------------------------------- */\n"
              "\n"
@@ -5169,7 +5172,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   which page it is, as Easybook's print theme did */\n"
              "a.xref::after {\n"
              "  content: \" (", 232);
-#line 372 "themes/clean/pdf/style.css.twig"
+#line 375 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_403;
     bool b0 = true;
@@ -5200,11 +5203,11 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_406);
     tpl_out_value(rt, v16);
   }
-#line 372 "themes/clean/pdf/style.css.twig"
+#line 375 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
 }
 
-#line 375 "themes/clean/pdf/style.css.twig"
+#line 378 "themes/clean/pdf/style.css.twig"
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -5350,37 +5353,37 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     rt->loc = &L_424;
     tpl_display_block(rt, ctx, blocks, &N_content, &L_424);
   }
-#line 216 "themes/clean/pdf/style.css.twig"
+#line 219 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_425;
     tpl_display_block(rt, ctx, blocks, &N_code, &L_425);
   }
-#line 244 "themes/clean/pdf/style.css.twig"
+#line 247 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_426;
     tpl_display_block(rt, ctx, blocks, &N_figures, &L_426);
   }
-#line 262 "themes/clean/pdf/style.css.twig"
+#line 265 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_427;
     tpl_display_block(rt, ctx, blocks, &N_tables, &L_427);
   }
-#line 290 "themes/clean/pdf/style.css.twig"
+#line 293 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_428;
     tpl_display_block(rt, ctx, blocks, &N_items, &L_428);
   }
-#line 347 "themes/clean/pdf/style.css.twig"
+#line 350 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_429;
     tpl_display_block(rt, ctx, blocks, &N_navigation, &L_429);
   }
-#line 365 "themes/clean/pdf/style.css.twig"
+#line 368 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_430;
     tpl_display_block(rt, ctx, blocks, &N_references, &L_430);
   }
-#line 375 "themes/clean/pdf/style.css.twig"
+#line 378 "themes/clean/pdf/style.css.twig"
   {
     rt->loc = &L_431;
     tpl_display_block(rt, ctx, blocks, &N_custom, &L_431);
@@ -6076,7 +6079,7 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_530);
   }
 }
-#line 6080 "clean_pdf.c"
+#line 6083 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7761,6 +7764,9 @@ static const char T40_source[] =
     "dd { margin: 0 0 0 1.5em; }\n"
     "\n"
     "blockquote { margin: .8em 1.5em; font-size: .95em; }\n"
+    "/* a quote in a quote keeps its size and its right edge: compounded, a\n"
+    "   deep one shrank to nothing and to a word a line */\n"
+    "blockquote blockquote { font-size: 1em; margin-right: 0; }\n"
     "\n"
     ".admonition {\n"
     "  margin: 1em 0;\n"
@@ -7972,7 +7978,7 @@ static const tpl_template T40 = {
   .nblocks = 10,
   .blocks = T40_blocks,
   .source = T40_source,
-  .source_len = 13130,
+  .source_len = 13314,
   .ast = NULL,
 };
 
