@@ -767,16 +767,17 @@ static bool looks_like_image(const unsigned char *u, size_t n) {
   return false;
 }
 
-/* The image caps every edition applies to a PNG or JPEG of the book: more
- * pixels than image_max_megapixels (read from the header, nothing decoded),
- * or a file that does not decode whole (truncated, corrupt), is a warning
- * at the Markdown's file:line, and its alt text stands in. Returns 0 when
- * the image may be used, -1 when reported. */
+/* The image caps every edition applies to a PNG, JPEG or GIF of the book:
+ * more pixels than image_max_megapixels (read from the header, nothing
+ * decoded; a GIF's logical screen), or a PNG or JPEG that does not decode
+ * whole (truncated, corrupt), is a warning at the Markdown's file:line, and
+ * its alt text stands in. Returns 0 when the image may be used, -1 when
+ * reported. */
 static int image_check(bk_edition *e, const char *abs, const char *written,
                        const char *file, unsigned line, unsigned col) {
   const oc_severity sev = OC_WARNING;
   int kind = ts_image_sniff(abs);
-  if (kind != 1 && kind != 2)
+  if (kind != 1 && kind != 2 && kind != 4)
     return 0; /* missing or another kind: the caller's checks say so */
   char why[200];
   unsigned w, h;

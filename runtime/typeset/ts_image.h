@@ -26,8 +26,9 @@ typedef struct ts_raster {
  * anything else, -1 when the file cannot be opened. */
 int ts_image_sniff(const char *path);
 
-/* Width and height from the header alone (PNG or JPEG: kind 1 or 2 as
- * image_kind in ts_pdf.c). 0, or -1 with why filled. */
+/* Width and height from the header alone (PNG, JPEG or GIF: kind 1, 2 or
+ * 4 as ts_image_sniff says; a GIF's logical screen). 0, or -1 with why
+ * filled. */
 int ts_image_header(const char *path, int kind, unsigned *w, unsigned *h,
                     char *why, size_t whylen);
 

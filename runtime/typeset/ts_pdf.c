@@ -1599,7 +1599,7 @@ ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path, double w,
     return NULL;
   int kind = image_kind(path);
   unsigned sw = 0, sh = 0, f = 1;
-  if (kind == 1 || kind == 2) {
+  if (kind == 1 || kind == 2 || kind == 4) {
     char why[200];
     if (ts_image_header(path, kind, &sw, &sh, why, sizeof why) != 0) {
       oc_report(p->rep, OC_ERROR, path, 0, 0, "cannot place the image: %s",
@@ -1614,7 +1614,9 @@ ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path, double w,
                 sw, sh, (unsigned long long)(p->image_max_pixels / 1000000));
       return NULL;
     }
-    f = reduce_factor(p, sw, sh, w, h);
+    /* a GIF is read whole by gdk-pixbuf: the cap bounds it */
+    if (kind != 4)
+      f = reduce_factor(p, sw, sh, w, h);
   }
   /* an image already loaded with pixels enough for this size */
   for (ts_pdf_image *i = p->images; i; i = i->next)
