@@ -8,16 +8,18 @@
 #   front     octavo_tplfront, octavo_tplcgen,     base, template, front
 #             octavo_themec
 #   interp    octavo_tplinterp                     base, template, front
-#   theme     octavo_theme_*                       base, template
+#   theme     octavo_theme_*, octavo_themes        base, template, theme
+#             (the registry of bundled themes links their sets)
 #   typeset   octavo_css, octavo_typeset, octavo_tsfont, octavo_tspdf,
 #             octavo_pdfengine                     base, typeset
-#   book      octavo_book, octavo_publish          everything above
+#   book      octavo_book, octavo_publish,         everything above
+#             octavo_cli
 
 set(OCTAVO_LAYER_ALLOWED_base "")
 set(OCTAVO_LAYER_ALLOWED_template base)
 set(OCTAVO_LAYER_ALLOWED_front base template front)
 set(OCTAVO_LAYER_ALLOWED_interp base template front)
-set(OCTAVO_LAYER_ALLOWED_theme base template)
+set(OCTAVO_LAYER_ALLOWED_theme base template theme)
 set(OCTAVO_LAYER_ALLOWED_typeset base typeset)
 set(OCTAVO_LAYER_ALLOWED_book base template front interp theme typeset book)
 # Dependencies a layer must not link, directly or through another library.

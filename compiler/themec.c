@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "oc_alloc.h"
+#include "themec.h"
 #include "themec_set.h"
 #include "tpl_cgen.h"
 #include "tpl_interp.h"
@@ -21,7 +22,10 @@ static const char usage_text[] =
     "usage: themec compile THEME_DIR... -o OUT.c [--prefix NAME] [--header "
     "OUT.h]\n"
     "                     [--autoescape html|js|css|url|html_attr|sh|false]\n"
-    "       themec check THEME_DIR...\n"
+    "       themec check THEME_DIR... [--theme THEME] [--format FORMAT]\n"
+    "       themec new DIR [--from THEME]\n"
+    "       themec build THEME_DIR... -o BINARY [--default THEME] [-v]\n"
+    "       themec registry -o OUT.c [--symbol NAME] NAME:FORMAT:PREFIX...\n"
     "       themec render [-I DIR]... TEMPLATE [--data FILE]\n"
     "                     [--autoescape html|js|css|url|html_attr|sh|false]\n"
     "                     [--strict] [--seed N]\n"
@@ -55,12 +59,28 @@ static void print_diag_in(const tpl_diag *d, const char *const *dirs,
   tpl_diag_print(stderr, &shown);
 }
 
-static void unitset_print_diags(themec_set *s, const char *dir) {
+/* Prints each diagnostic of the set once (a template of a theme's common/
+ * is checked with every format: its errors are said once), naming files
+ * by the folders they were found in. */
+static void unitset_print_diags(themec_set *s, char *const *dirs,
+                                size_t ndirs, themec_strlist *said) {
   for (size_t i = 0; i < s->n; i++) {
     themec_unit *u = &s->u[i];
     size_t shown = u->ndiags < THEMEC_MAX_DIAGS ? u->ndiags : THEMEC_MAX_DIAGS;
-    for (size_t k = 0; k < shown; k++)
-      print_diag_in(&u->diags[k], &dir, 1);
+    for (size_t k = 0; k < shown; k++) {
+      const tpl_diag *d = &u->diags[k];
+      char key[sizeof d->file + sizeof d->message + 64];
+      snprintf(key, sizeof key, "%s:%u:%u:%s", d->file, d->line, d->col,
+               d->message);
+      bool dup = false;
+      for (size_t j = 0; said && j < said->len && !dup; j++)
+        dup = !strcmp(said->v[j], key);
+      if (dup)
+        continue;
+      if (said)
+        themec_strlist_add(said, oc_strdup(key));
+      print_diag_in(d, (const char *const *)dirs, ndirs);
+    }
     if (u->ndiags > shown)
       fprintf(stderr, "%s: %zu more errors not shown\n", u->name,
               u->ndiags - shown);
@@ -184,18 +204,134 @@ out:
 
 /* ---- themec check / compile ------------------------------------------- */
 
-static int cmd_check(int argc, char **argv) {
-  if (argc < 1)
-    return usage("check takes THEME_DIR...");
-  theme t;
-  int rc = 1;
-  if (theme_load_dirs(&t, argv, (size_t)argc, -1) == 0) {
-    size_t failed = themec_set_parse(&t.set);
-    unitset_print_diags(&t.set, argv[0]);
-    rc = failed ? 1 : 0;
+/* The folders themec compiles for one format of a theme folder: the
+ * format's, then common/ and contents/ when they exist (malloc'd). */
+static size_t format_dirs(const char *theme_dir, const char *format,
+                          char **dirs) {
+  size_t n = 0;
+  const char *subs[] = {format, "common", "contents"};
+  for (size_t i = 0; i < 3; i++) {
+    char *p = themec_path_join(theme_dir, subs[i]);
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+      dirs[n++] = p;
+    else
+      free(p);
   }
-  theme_free(&t);
-  return rc;
+  return n;
+}
+
+static void free_dirs(char **dirs, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(dirs[i]);
+}
+
+/* Loads and parses one set, printing its errors; the number that failed,
+ * or 1 when the folders cannot be read. */
+static size_t check_set(theme *t, char **dirs, size_t ndirs, themec_set *base,
+                        themec_strlist *said) {
+  if (theme_load_dirs(t, dirs, ndirs, -1) != 0)
+    return 1;
+  t->set.theme_names = true;
+  t->set.theme = base;
+  size_t failed = themec_set_parse(&t->set);
+  unitset_print_diags(&t->set, dirs, ndirs, said);
+  return failed;
+}
+
+/* The format a book's template folder is for, from its name
+ * (Resources/Templates/pdf), or NULL. */
+static const char *format_of_folder(const char *dir) {
+  char *real = realpath(dir, NULL);
+  const char *base = real ? themec_base_name(real) : dir;
+  const char *f = NULL;
+  for (size_t i = 0; i < themec_nformats && !f; i++)
+    if (!strcmp(base, themec_formats[i]))
+      f = themec_formats[i];
+  if (!strcmp(base, "htmlchunked"))
+    f = "html_chunked";
+  if (!strcmp(base, "mobi"))
+    f = "epub";
+  free(real);
+  return f;
+}
+
+/* themec check THEME_DIR: every format of a theme folder, `@theme/` names
+ * within the theme. themec check DIR... --theme THEME [--format F]: a
+ * book's template folders over a theme (a bundled theme's name or a theme
+ * folder), `@theme/` names in the theme. Without --theme, plain folders of
+ * templates, each name within the set. */
+static int cmd_check(int argc, char **argv) {
+  char *dirs[16];
+  size_t ndirs = 0;
+  const char *theme_arg = NULL, *format = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--theme") && i + 1 < argc)
+      theme_arg = argv[++i];
+    else if (!strcmp(argv[i], "--format") && i + 1 < argc)
+      format = argv[++i];
+    else if (argv[i][0] != '-' && ndirs < 16)
+      dirs[ndirs++] = argv[i];
+    else
+      return usage(NULL);
+  }
+  if (!ndirs)
+    return usage("check takes THEME_DIR...");
+  themec_strlist said = {0};
+  size_t failed = 0;
+  if (!theme_arg) {
+    bool themes = true;
+    for (size_t i = 0; i < ndirs; i++)
+      themes = themes && themec_is_theme_dir(dirs[i]);
+    for (size_t i = 0; themes && i < ndirs; i++)
+      for (size_t f = 0; f < themec_nformats; f++) {
+        char *fd[3];
+        size_t n = format_dirs(dirs[i], themec_formats[f], fd);
+        if (n && !strcmp(themec_base_name(fd[0]), themec_formats[f])) {
+          theme t;
+          failed += check_set(&t, fd, n, NULL, &said);
+          theme_free(&t);
+        }
+        free_dirs(fd, n);
+      }
+    if (!themes) {
+      theme t;
+      failed += check_set(&t, dirs, ndirs, NULL, &said);
+      theme_free(&t);
+    }
+    themec_strlist_free(&said);
+    return failed ? 1 : 0;
+  }
+  if (!format)
+    format = format_of_folder(dirs[0]);
+  if (!format) {
+    themec_strlist_free(&said);
+    return usage("--theme needs --format (html, html_chunked, epub or pdf) "
+                 "when the folder is not named after one");
+  }
+  char *theme_dir = themec_find_theme(theme_arg);
+  if (!theme_dir) {
+    themec_strlist_free(&said);
+    return 1;
+  }
+  char *bd[3];
+  size_t nb = format_dirs(theme_dir, format, bd);
+  theme base, own;
+  memset(&own, 0, sizeof own);
+  if (!nb || strcmp(themec_base_name(bd[0]), format)) {
+    fprintf(stderr, "themec: %s has no %s/ folder\n", theme_dir, format);
+    failed = 1;
+    memset(&base, 0, sizeof base);
+  } else {
+    failed += check_set(&base, bd, nb, NULL, &said);
+    failed += check_set(&own, dirs, ndirs, &base.set, &said);
+  }
+  theme_free(&own);
+  theme_free(&base);
+  free_dirs(bd, nb);
+  free(theme_dir);
+  themec_strlist_free(&said);
+  return failed ? 1 : 0;
 }
 
 static char *default_prefix(const char *dir) {
@@ -252,26 +388,14 @@ static int cmd_compile(int argc, char **argv) {
   if (prefix_arg && !tpl_cgen_is_ident(prefix_arg))
     return usage("--prefix must be a C identifier");
   char *prefix = prefix_arg ? oc_strdup(prefix_arg) : default_prefix(dir);
-  theme t;
   int rc = 1;
   char *code = NULL, *hdr = NULL;
-  tpl_cgen *g = NULL;
-  if (theme_load_dirs(&t, dirs, ndirs, autoescape) != 0)
-    goto done;
-  if (themec_set_parse(&t.set) != 0) {
-    unitset_print_diags(&t.set, dir);
-    goto done;
-  }
-  const char *hbase = header ? themec_base_name(header) : NULL;
-  g = tpl_cgen_new(themec_base_name(out), hbase ? 1 : 0, &hbase);
-  const tpl_ast_template **asts = oc_calloc(t.set.n, sizeof *asts);
-  for (size_t i = 0; i < t.set.n; i++)
-    asts[i] = t.set.u[i].ast;
   size_t len;
-  tpl_cgen_add_registry(g, prefix, t.set.n, asts,
-                        (const char *const *)t.paths.v, NULL, false);
-  free(asts);
-  code = tpl_cgen_finish(g, &len);
+  if (themec_compile_dirs(dirs, ndirs, autoescape, prefix,
+                          themec_base_name(out),
+                          header ? themec_base_name(header) : NULL, &code,
+                          &len) != 0)
+    goto done;
   if (header) {
     char *desc = display_dir(dir);
     hdr = tpl_cgen_header(prefix, desc);
@@ -283,11 +407,138 @@ static int cmd_compile(int argc, char **argv) {
     goto done;
   rc = 0;
 done:
-  theme_free(&t);
-  tpl_cgen_free(g);
   free(code);
   free(hdr);
   free(prefix);
+  return rc;
+}
+
+int themec_compile_dirs(char *const *dirs, size_t ndirs, int autoescape,
+                        const char *prefix, const char *out_name,
+                        const char *header_name, char **code, size_t *len) {
+  theme t;
+  int rc = -1;
+  tpl_cgen *g = NULL;
+  *code = NULL;
+  if (theme_load_dirs(&t, dirs, ndirs, autoescape) != 0)
+    goto done;
+  if (themec_set_parse(&t.set) != 0) {
+    unitset_print_diags(&t.set, dirs, ndirs, NULL);
+    goto done;
+  }
+  g = tpl_cgen_new(out_name, header_name ? 1 : 0, &header_name);
+  const tpl_ast_template **asts = oc_calloc(t.set.n, sizeof *asts);
+  for (size_t i = 0; i < t.set.n; i++)
+    asts[i] = t.set.u[i].ast;
+  tpl_cgen_add_registry(g, prefix, t.set.n, asts,
+                        (const char *const *)t.paths.v, NULL, false);
+  free(asts);
+  *code = tpl_cgen_finish(g, len);
+  rc = 0;
+done:
+  theme_free(&t);
+  tpl_cgen_free(g);
+  return rc;
+}
+
+/* ---- themec registry ---------------------------------------------------- */
+
+/* The C of a registry: a table of tpl_theme named `symbol` and its length
+ * `symbol`_n... as publish reads them (runtime/book/book_themes.c). */
+void themec_registry_code(themec_strlist *out_lines, const char *symbol,
+                          const themec_reg_entry *e, size_t n) {
+  char buf[1024];
+#define LINE(...)                                                              \
+  do {                                                                         \
+    snprintf(buf, sizeof buf, __VA_ARGS__);                                    \
+    themec_strlist_add(out_lines, oc_strdup(buf));                             \
+  } while (0)
+  for (size_t i = 0; i < n; i++) {
+    LINE("extern const tpl_template *const %s_templates[];\n", e[i].prefix);
+    LINE("extern const size_t %s_ntemplates;\n", e[i].prefix);
+  }
+  LINE("\nconst tpl_theme %s[] = {\n", symbol);
+  for (size_t i = 0; i < n; i++)
+    LINE("    {\"%s\", \"%s\", %s_templates, &%s_ntemplates},\n", e[i].name,
+         e[i].format, e[i].prefix, e[i].prefix);
+  if (!n)
+    LINE("    {0},\n");
+  LINE("};\nconst size_t %s_n = %zu;\n", symbol, n);
+#undef LINE
+}
+
+char *themec_strlist_join(const themec_strlist *l) {
+  size_t n = 1;
+  for (size_t i = 0; i < l->len; i++)
+    n = oc_size_add(n, strlen(l->v[i]));
+  char *s = oc_malloc(n), *p = s;
+  for (size_t i = 0; i < l->len; i++) {
+    size_t k = strlen(l->v[i]);
+    memcpy(p, l->v[i], k);
+    p += k;
+  }
+  *p = 0;
+  return s;
+}
+
+/* A theme or format name as registries hold them: letters, digits, `_`
+ * and `-` (names of folders and of edition formats). */
+bool themec_plain_name(const char *s, size_t n) {
+  if (!n)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+          (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+      return false;
+  return true;
+}
+
+/* themec registry -o OUT.c [--symbol SYM] NAME:FORMAT:PREFIX...: the
+ * table of the themes compiled into publish (themes/CMakeLists.txt). */
+static int cmd_registry(int argc, char **argv) {
+  const char *out = NULL, *symbol = "octavo_bundled_themes";
+  themec_reg_entry *e = oc_calloc((size_t)argc + 1, sizeof *e);
+  themec_strlist parts = {0};
+  size_t n = 0;
+  int rc = 2;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+      out = argv[++i];
+      continue;
+    }
+    if (!strcmp(argv[i], "--symbol") && i + 1 < argc) {
+      symbol = argv[++i];
+      continue;
+    }
+    char *spec = oc_strdup(argv[i]);
+    themec_strlist_add(&parts, spec);
+    char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c2 || !themec_plain_name(spec, (size_t)(c1 - spec)) ||
+        !themec_plain_name(c1 + 1, (size_t)(c2 - c1 - 1)) ||
+        !tpl_cgen_is_ident(c2 + 1)) {
+      rc = usage("registry takes NAME:FORMAT:PREFIX entries");
+      goto done;
+    }
+    *c1 = *c2 = 0;
+    e[n++] = (themec_reg_entry){spec, c1 + 1, c2 + 1};
+  }
+  if (!out || !tpl_cgen_is_ident(symbol)) {
+    rc = usage("registry needs -o OUT.c (and --symbol a C identifier)");
+    goto done;
+  }
+  themec_strlist lines = {0};
+  themec_strlist_add(&lines,
+                     oc_strdup("/* Generated by themec registry: do not edit. "
+                               "The themes compiled into publish. */\n"
+                               "#include <stddef.h>\n\n#include \"tpl_rt.h\"\n\n"));
+  themec_registry_code(&lines, symbol, e, n);
+  char *code = themec_strlist_join(&lines);
+  themec_strlist_free(&lines);
+  rc = themec_write_atomic(out, code, strlen(code)) == 0 ? 0 : 1;
+  free(code);
+done:
+  themec_strlist_free(&parts);
+  free(e);
   return rc;
 }
 
@@ -420,5 +671,11 @@ int main(int argc, char **argv) {
     return cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "render"))
     return cmd_render(argc - 2, argv + 2);
+  if (!strcmp(cmd, "registry"))
+    return cmd_registry(argc - 2, argv + 2);
+  if (!strcmp(cmd, "new"))
+    return themec_cmd_new(argc - 2, argv + 2);
+  if (!strcmp(cmd, "build"))
+    return themec_cmd_build(argc - 2, argv + 2);
   return usage("unknown command");
 }

@@ -167,10 +167,28 @@ const tpl_ast_template *themec_placeholder(themec_set *s,
   return t;
 }
 
+static const tpl_ast_template *set_load(themec_set *s, const char *name,
+                                        size_t len);
+
 /* The front end's view of the other templates of the set. */
 static const tpl_ast_template *unit_load(void *data, const char *name,
                                          size_t len) {
   themec_set *s = data;
+  if (s->theme_names) {
+    static const char *const prefixes[] = {"@theme/", "@theme_base/",
+                                           "@content/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+      size_t pl = strlen(prefixes[i]);
+      if (len > pl && !memcmp(name, prefixes[i], pl))
+        return set_load(s->theme ? s->theme : s, name + pl, len - pl);
+    }
+  }
+  const tpl_ast_template *t = set_load(s, name, len);
+  return t || !s->theme ? t : set_load(s->theme, name, len);
+}
+
+static const tpl_ast_template *set_load(themec_set *s, const char *name,
+                                        size_t len) {
   themec_unit *u = themec_set_find(s, name, len);
   if (!u)
     return NULL;

@@ -61,6 +61,12 @@ typedef struct themec_set {
   oc_arena *arena;
   themec_unit *u;
   size_t n;
+  /* Book theme names (themec check): `@theme/NAME`, `@theme_base/NAME`
+   * and `@content/NAME` mean the theme's NAME, found in `theme` when set
+   * (a book's templates over a theme), else in this set (a theme's own).
+   * Other names are found here, then in `theme`. */
+  bool theme_names;
+  struct themec_set *theme;
 } themec_set;
 
 /* An empty set of n units, to be filled and sorted by the caller. */

@@ -23,13 +23,16 @@
 #include "oc_diag.h"
 #include "tpl_rt.h"
 
-/* A compiled theme: the templates of one format, as themec wrote them
- * (found by bk_find_theme, book_writers.h). Static data, owned by no one. */
+/* An edition's theme: the compiled templates of one format, as themec
+ * wrote them (found by bk_find_theme, book_writers.h; static data, owned
+ * by no one), or a theme folder read by the interpreter (publish --theme
+ * DIR: dir set, no templates). */
 typedef struct bk_theme {
   const char *name;   /* "clean" */
-  const char *format; /* "html", "html_chunked" */
+  const char *format; /* "html", "html_chunked", "epub", "pdf" */
   const tpl_template *const *templates;
   size_t ntemplates;
+  const char *dir; /* the theme folder, canonical; NULL when compiled */
 } bk_theme;
 
 typedef struct bk_item {
@@ -54,6 +57,9 @@ typedef struct bk_options {
   int verbosity;    /* -1 quiet, 0 normal, 1 verbose */
   bool xhtml;       /* pdf: also write book.xhtml and the sheets */
   bool no_sandbox;  /* do not confine publish (book_sandbox.h) */
+  const char *theme_dir;   /* --theme: a theme folder, canonical, for every
+                              edition */
+  const char *theme_shown; /* the same, as given, for messages */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */

@@ -103,18 +103,21 @@ static void report_at(bk_edition *e, oc_severity sev, const char *path,
     e->errors++;
 }
 
-/* ---- the compiled theme as a template source ----------------------- */
+/* ---- the theme as a template source --------------------------------- */
+
+/* Names that always mean the theme's template, whatever the book has. */
+static const char *const theme_prefixes[] = {"@theme/", "@theme_base/",
+                                             "@content/"};
 
 static int theme_find(void *data, tpl_env *env, const char *name, size_t len,
                       const tpl_template **out, tpl_diag *diag) {
   (void)env;
   (void)diag;
   const bk_theme *t = data;
-  static const char *const prefixes[] = {"@theme/", "@theme_base/",
-                                         "@content/"};
-  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-    size_t pl = strlen(prefixes[i]);
-    if (len > pl && !memcmp(name, prefixes[i], pl)) {
+  for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++) {
+    const char *prefix = theme_prefixes[i];
+    size_t pl = strlen(prefix);
+    if (len > pl && !memcmp(name, prefix, pl)) {
       name += pl;
       len -= pl;
       break;
@@ -155,6 +158,23 @@ static const char *template_file(bk_edition *e, const char *name) {
     struct stat st;
     if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
       return rel;
+  }
+  if (e->theme.dir) {
+    const char *in = name;
+    for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++)
+      if (!strncmp(in, theme_prefixes[i], strlen(theme_prefixes[i]))) {
+        in += strlen(theme_prefixes[i]);
+        break;
+      }
+    const char *tdirs[] = {e->theme.format, "common", "contents"};
+    for (size_t i = 0; i < 3; i++) {
+      const char *p = oc_arena_printf(e->a, "%s/%s/%s", e->theme.dir,
+                                      tdirs[i], in);
+      struct stat st;
+      if (stat(p, &st) == 0)
+        return oc_arena_printf(e->a, "%s/%s/%s", e->opt->theme_shown,
+                               tdirs[i], in);
+    }
   }
   return oc_arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
 }
@@ -469,7 +489,20 @@ static int setup_env(bk_edition *e) {
   if (bk_format_alias(e)[0])
     add_template_dir(e, bk_format_alias(e));
   add_template_dir(e, "");
-  tpl_env_add_source(e->env, (tpl_source){theme_find, &e->theme});
+  if (e->theme.dir) {
+    /* publish --theme DIR: the folder through the interpreter, searched as
+     * themec compiles it (the format's folder, then common/ and
+     * contents/). */
+    tpl_loader *tl = tpl_loader_new(e->env);
+    for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++)
+      tpl_loader_strip_prefix(tl, theme_prefixes[i]);
+    const char *tdirs[] = {e->theme.format, "common", "contents"};
+    for (size_t i = 0; i < 3; i++)
+      tpl_loader_add_dir(tl, oc_arena_printf(e->a, "%s/%s", e->theme.dir,
+                                             tdirs[i]));
+  } else {
+    tpl_env_add_source(e->env, (tpl_source){theme_find, &e->theme});
+  }
   e->app = tpl_obj_value(e->a, &app_class, e);
   tpl_env_set_global(e->env, "app", e->app);
   tpl_env_set_global(e->env, "book", e->book);
@@ -1115,6 +1148,36 @@ static void check_links(bk_edition *e) {
   }
 }
 
+/* publish --theme DIR: the edition's theme is the folder, which must
+ * have templates for its format. */
+static int theme_folder(bk_edition *e, const char *dir) {
+  char *real = realpath(dir, NULL);
+  const char *fdir = bk_theme_format_dir(e->format);
+  const char *sub = real ? oc_arena_printf(e->a, "%s/%s", real, fdir) : NULL;
+  struct stat st;
+  if (!real)
+    oc_report(e->rep, OC_ERROR, e->opt->theme_shown, 0, 0,
+              "cannot open the theme folder: %s",
+              strerror(errno));
+  else if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+    oc_report(e->rep, OC_ERROR, e->opt->theme_shown, 0, 0,
+              "the theme has no %s/ folder for edition '%s' (format %s): a "
+              "theme folder holds html/, html_chunked/, epub/ and pdf/, "
+              "with common/ and contents/",
+              fdir, e->name, e->format);
+  if (!real || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    free(real);
+    e->errors++;
+    return -1;
+  }
+  const char *base = strrchr(real, '/');
+  e->theme = (bk_theme){oc_arena_strndup(e->a, base + 1, strlen(base + 1)),
+                        fdir, NULL, 0,
+                        oc_arena_strndup(e->a, real, strlen(real))};
+  free(real);
+  return 0;
+}
+
 int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
                     const char *name, const bk_options *opt,
                     const oc_reporter *rep) {
@@ -1129,8 +1192,11 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->edition = bk_config_edition(cfg, name);
   e->format = bk_get_str(e->a, e->edition, "format", "");
   char path[300];
-  const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
-  if (!bk_find_theme(theme, e->format, &e->theme)) {
+  const char *theme = bk_get_str(e->a, e->edition, "theme", bk_default_theme());
+  if (opt->theme_dir) {
+    if (theme_folder(e, opt->theme_dir) != 0)
+      return -1;
+  } else if (!bk_find_theme(theme, e->format, &e->theme)) {
     snprintf(path, sizeof path, "book.editions.%s.theme", name);
     report_at(e, OC_ERROR, path, "unknown theme '%s' (Octavo has: %s)", theme,
               bk_theme_names());

@@ -2,7 +2,8 @@
  * and the system folders the libraries publishing links read at run
  * time, found by tracing every edition of the guide and the test books
  * (strace -f -e trace=%file); the bundled themes and the translations are
- * compiled in, so there is no installed data folder. Writes: BOOK/Output
+ * compiled in, so there is no installed data folder (publish --theme
+ * adds the theme folder it names). Writes: BOOK/Output
  * alone (temporary folders, the final rename and the cleaning up all
  * happen there). fontconfig's caches are read but not written: a stale
  * cache only makes fontconfig scan the font folders again. */
@@ -96,8 +97,8 @@ static char *output_folder(const char *book_dir) {
   return NULL;
 }
 
-int bk_sandbox_enter(const char *book_dir, bool publishing, bool scripts,
-                     char *why, size_t nwhy) {
+int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
+                     bool publishing, bool scripts, char *why, size_t nwhy) {
   if (scripts && oc_shell_start() != 0) {
     snprintf(why, nwhy, "cannot start the runner of scripts: %s",
              strerror(errno));
@@ -105,9 +106,11 @@ int bk_sandbox_enter(const char *book_dir, bool publishing, bool scripts,
   }
   enum { NSYS = sizeof system_reads / sizeof *system_reads, NHOME = 10 };
   char home[NHOME][PATH_MAX];
-  const char *reads[1 + NSYS + NHOME];
+  const char *reads[2 + NSYS + NHOME];
   size_t nread = 0;
   reads[nread++] = book_dir;
+  if (theme_dir)
+    reads[nread++] = theme_dir;
   for (size_t i = 0; i < NSYS; i++)
     reads[nread++] = system_reads[i];
   size_t nhome = home_reads(home, NHOME);

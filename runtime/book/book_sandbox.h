@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /* Confines the process to reading the book (book_dir: canonical,
- * absolute) and the system folders publishing reads (shared libraries,
+ * absolute), the theme folder of publish --theme (canonical, or NULL)
+ * and the system folders publishing reads (shared libraries,
  * fonts and fontconfig, hyphenation, ICU, locales, time zones, colour
  * profiles, /etc), and to writing in BOOK/Output only, which it creates
  * first when `publishing` (false: --list, which writes nothing). With
@@ -17,7 +18,7 @@
  * (oc_shell.h) is started first, so scripts run unconfined.
  * Returns the Landlock ABI used, or 0 when the process is left as it was,
  * with why (a sentence without a final period) in why[0..nwhy). */
-int bk_sandbox_enter(const char *book_dir, bool publishing, bool scripts,
-                     char *why, size_t nwhy);
+int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
+                     bool publishing, bool scripts, char *why, size_t nwhy);
 
 #endif

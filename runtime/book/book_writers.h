@@ -10,6 +10,7 @@
 #define OCTAVO_BOOK_WRITERS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "book.h"
 #include "book_fs.h"
@@ -19,6 +20,16 @@
 bool bk_find_theme(const char *name, const char *format, bk_theme *found);
 /* Comma-separated names of the built-in themes, for messages (static). */
 const char *bk_theme_names(void);
+/* Adds themes to the bundled ones (a themed publish, `themec build`; they
+ * hide bundled themes of the same name) and sets the default theme name
+ * (NULL: clean). The table must outlive every edition. */
+void bk_themes_set(const tpl_theme *themes, size_t n, const char *dflt);
+/* The theme an edition without `theme:` gets. */
+const char *bk_default_theme(void);
+/* `publish --themes`: one line per theme, its formats and notes. */
+void bk_themes_print(FILE *f);
+/* The theme folder that holds a format's templates ("epub" for mobi). */
+const char *bk_theme_format_dir(const char *format);
 
 int bk_write_html(bk_edition *e, bk_out *o);
 int bk_write_html_chunked(bk_edition *e, bk_out *o);

@@ -16,6 +16,7 @@
 #include "book_sandbox.h"
 #include "book_writers.h"
 #include "oc_alloc.h"
+#include "octavo_publish.h"
 #include "oc_shell.h"
 
 #ifndef OCTAVO_VERSION
@@ -24,8 +25,10 @@
 
 static const char usage_text[] =
     "usage: publish BOOK_DIR [EDITION...] [--configuration JSON] [--strict]\n"
-    "               [--no-scripts] [--no-sandbox] [--xhtml] [-q | -v]\n"
+    "               [--theme DIR] [--no-scripts] [--no-sandbox] [--xhtml]\n"
+    "               [-q | -v]\n"
     "       publish --list BOOK_DIR\n"
+    "       publish --themes\n"
     "       publish new TITLE [--dir DIR]\n"
     "       publish customize BOOK_DIR EDITION\n"
     "       publish --help | --version\n";
@@ -38,6 +41,7 @@ static const char help_text[] =
     "                                  editions with a format when none is)\n"
     "                                  into BOOK_DIR/Output/<edition>/\n"
     "  publish --list BOOK_DIR         list the book's editions\n"
+    "  publish --themes                list the themes compiled in\n"
     "  publish new TITLE [--dir DIR]   create a new book in DIR (default: .)\n"
     "  publish customize BOOK_DIR EDITION\n"
     "                                  write a starter style.css for EDITION\n"
@@ -46,6 +50,10 @@ static const char help_text[] =
     "  --configuration JSON  override config.yml values, e.g.\n"
     "                        '{\"book\": {\"title\": \"Draft\"}}'\n"
     "  --strict              treat warnings as errors\n"
+    "  --theme DIR           publish with the theme folder DIR (as `themec\n"
+    "                        new` writes it) instead of the edition's\n"
+    "                        compiled theme, read by the interpreter: the\n"
+    "                        same output as the theme compiled in\n"
     "  --no-scripts          do not run before_publish/after_publish\n"
     "                        (for books you do not trust: a book's scripts\n"
     "                        are code, printed before they run)\n"
@@ -330,8 +338,8 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
   char why[512];
   int abi = 0;
   if (!opt->no_sandbox)
-    abi = bk_sandbox_enter(book_dir, !list, !list && !opt->no_scripts, why,
-                           sizeof why);
+    abi = bk_sandbox_enter(book_dir, opt->theme_dir, !list,
+                           !list && !opt->no_scripts, why, sizeof why);
   if (opt->verbosity <= 0)
     return;
   if (opt->no_sandbox)
@@ -801,9 +809,12 @@ out:
 
 /* ---- main ----------------------------------------------------------- */
 
-int main(int argc, char **argv) {
+int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
+                        size_t nthemes, const char *default_theme) {
+  bk_themes_set(themes, nthemes, default_theme);
   bk_options opt = {0};
-  bool list = false;
+  bool list = false, list_themes = false;
+  char *theme_dir = NULL;
   const char *dir_opt = NULL;
   char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
   int npos = 0;
@@ -840,7 +851,14 @@ int main(int argc, char **argv) {
       opt.verbosity = 1;
     } else if (!strcmp(a, "--list")) {
       list = true;
-    } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir")) {
+    } else if (!strcmp(a, "--themes")) {
+      list_themes = true;
+    } else if (!strcmp(a, "--theme") && i + 1 < argc) {
+      opt.theme_dir = argv[++i];
+    } else if (!strncmp(a, "--theme=", 8)) {
+      opt.theme_dir = a + 8;
+    } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir") ||
+               !strcmp(a, "--theme")) {
       fprintf(stderr, "publish: option '%s' needs a value\n", a);
       rc = usage(NULL);
       goto out;
@@ -851,6 +869,29 @@ int main(int argc, char **argv) {
     } else {
       pos[npos++] = argv[i];
     }
+  }
+  if (list_themes) {
+    if (npos || list || opt.theme_dir) {
+      rc = usage("--themes takes nothing else");
+      goto out;
+    }
+    bk_themes_print(stdout);
+    rc = 0;
+    goto out;
+  }
+  if (opt.theme_dir) {
+    /* Canonical, as the sandbox and the loader want it; messages name
+     * the files under it. */
+    theme_dir = realpath(opt.theme_dir, NULL);
+    struct stat st;
+    if (!theme_dir || stat(theme_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(stderr, "publish: error: --theme %s: %s\n", opt.theme_dir,
+              theme_dir ? "not a folder" : strerror(errno));
+      rc = 1;
+      goto out;
+    }
+    opt.theme_shown = opt.theme_dir;
+    opt.theme_dir = theme_dir;
   }
   if (npos >= 1 && !strcmp(pos[0], "new") && !list) {
     if (npos != 2) {
@@ -882,6 +923,7 @@ int main(int argc, char **argv) {
   }
   rc = cmd_publish(pos[0], pos + 1, npos - 1, &opt, list);
 out:
+  free(theme_dir);
   free(pos);
   return rc;
 }

@@ -42,7 +42,21 @@ struct tpl_loader {
   size_t nbuckets, n;
   const char **dirs;
   size_t ndirs, cdirs;
+  const char *strip[4]; /* tpl_loader_strip_prefix */
+  size_t nstrip;
 };
+
+/* `name` without the first of the loader's prefixes it starts with. */
+static void ld_strip(const tpl_loader *l, const char **name, size_t *len) {
+  for (size_t i = 0; i < l->nstrip; i++) {
+    size_t pl = strlen(l->strip[i]);
+    if (*len > pl && !memcmp(*name, l->strip[i], pl)) {
+      *name += pl;
+      *len -= pl;
+      return;
+    }
+  }
+}
 
 /* Names that may be looked up in folders: relative, no `..` segment, no NUL
  * byte, not empty. */
@@ -246,8 +260,11 @@ static tpl_ast_template *ld_shallow(tpl_loader *l, ld_entry *e) {
 static const tpl_ast_template *ld_check_load(void *data, const char *name,
                                              size_t len) {
   tpl_loader *l = data;
-  if (ld_name_ok(name, len)) {
-    ld_entry *e = ld_get(l, name, len);
+  const char *own = name;
+  size_t own_len = len;
+  ld_strip(l, &own, &own_len);
+  if (ld_name_ok(own, own_len)) {
+    ld_entry *e = ld_get(l, own, own_len);
     if (e->state == LD_BUSY)
       return ld_shallow(l, e);
   }
@@ -297,6 +314,7 @@ static int ld_find(void *data, tpl_env *env, const char *name, size_t len,
                    const tpl_template **out, tpl_diag *diag) {
   (void)env;
   tpl_loader *l = data;
+  ld_strip(l, &name, &len);
   if (!ld_name_ok(name, len))
     return 0;
   ld_entry *e = ld_get(l, name, len);
@@ -335,6 +353,7 @@ static int ld_find(void *data, tpl_env *env, const char *name, size_t len,
 static int ld_text(void *data, const char *name, size_t len, const char **text,
                    size_t *text_len) {
   tpl_loader *l = data;
+  ld_strip(l, &name, &len);
   if (!ld_name_ok(name, len))
     return 0;
   ld_entry *e = ld_get(l, name, len);
@@ -396,6 +415,11 @@ void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
   const char *d = real ? real : dir;
   l->dirs[l->ndirs++] = oc_arena_strndup(l->arena, d, strlen(d));
   free(real);
+}
+
+void tpl_loader_strip_prefix(tpl_loader *l, const char *prefix) {
+  if (l->nstrip < sizeof l->strip / sizeof *l->strip)
+    l->strip[l->nstrip++] = oc_arena_strndup(l->arena, prefix, strlen(prefix));
 }
 
 int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,

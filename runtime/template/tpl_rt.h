@@ -82,6 +82,17 @@ typedef struct tpl_ctx tpl_ctx;
 typedef struct tpl_blocks tpl_blocks;
 typedef struct tpl_env tpl_env;
 
+/* One theme's compiled templates for one edition format, as themec's
+ * registries list them (`themec registry`, `themec build`). ntemplates
+ * points at the count the compiled set exports, so that a registry can be
+ * a static table. */
+typedef struct tpl_theme {
+  const char *name;   /* "clean" */
+  const char *format; /* "html", "html_chunked", "epub", "pdf" */
+  const tpl_template *const *templates;
+  const size_t *ntemplates;
+} tpl_theme;
+
 typedef struct tpl_block_def {
   tpl_name name;
   void (*fn)(tpl_rt *rt, const struct tpl_block_def *def, tpl_ctx *ctx,

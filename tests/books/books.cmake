@@ -37,6 +37,7 @@ add_test(NAME books_mistakes
 # bug planted after each writer (plant_escape.c), is stopped by the
 # sandbox and not without it; scripts still run unconfined.
 add_executable(publish-planted ${PROJECT_SOURCE_DIR}/runtime/book/publish.c
+               ${PROJECT_SOURCE_DIR}/runtime/book/publish_bundled.c
                ${BOOKS_DIR}/plant_escape.c)
 target_link_libraries(publish-planted PRIVATE octavo_publish)
 target_compile_definitions(publish-planted PRIVATE OCTAVO_TEST_PLANT_ESCAPE

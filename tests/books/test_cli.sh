@@ -163,6 +163,25 @@ run customize-unknown 1 customize books/my-title nope
 has customize-unknown err "'nope'"
 run customize-usage 2 customize books/my-title
 
+# ---- themes ----------------------------------------------------------------
+run themes 0 --themes
+has themes out "^clean  *html html_chunked epub pdf  \(the default; also called base\)\$"
+empty themes err
+run themes-extra 2 --themes books/my-title
+has themes-extra err "takes nothing else"
+run theme-unknown 1 books/my-title web --configuration \
+  '{"book": {"editions": {"web": {"theme": "nope"}}}}'
+has theme-unknown err "unknown theme 'nope' \(Octavo has: clean \(also called base\)"
+run theme-base 0 books/my-title web --configuration \
+  '{"book": {"editions": {"web": {"theme": "base"}}}}'
+run theme-dir-missing 1 books/my-title web --theme "$T/no-such-theme"
+has theme-dir-missing err "^publish: error: --theme .*no-such-theme: No such file"
+mkdir -p "$T/half-theme/html"
+run theme-dir-no-format 1 books/my-title web website --theme "$T/half-theme"
+has theme-dir-no-format err "half-theme: error: the theme has no html_chunked/ folder for edition 'website'"
+run theme-dir-value 2 books/my-title --theme
+has theme-dir-value err "'--theme' needs a value"
+
 # ---- --help, --version, usage ---------------------------------------------
 run help 0 --help
 has help out "^usage: publish BOOK_DIR"

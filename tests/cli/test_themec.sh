@@ -80,5 +80,55 @@ check "unknown command exit status" 2 $?
 check "missing template exit status" 1 $?
 contains "missing template message" "$tmp/err" "$tmp/nope.twig: error: cannot read"
 
+# ---- themec new and check: a theme author's starter folder -------------
+"$themec" new "$tmp/mine" > "$tmp/out" 2> "$tmp/err"
+check "new exit status" 0 $?
+contains "new says what it wrote" "$tmp/out" "Wrote the theme mine in $tmp/mine (from clean)"
+for f in html/book.twig html_chunked/layout.twig epub/content.opf.twig \
+         pdf/style.css.twig common/style.css.twig contents/license.md.twig; do
+  [ -f "$tmp/mine/$f" ]
+  check "new wrote $f" 0 $?
+done
+[ -e "$tmp/mine/CMakeLists.txt" ]
+check "new leaves out the build's files" 1 $?
+contains "new README names the theme" "$tmp/mine/README.md" "# The mine theme"
+contains "new README says the loop" "$tmp/mine/README.md" "publish --theme $tmp/mine BOOK"
+"$themec" new "$tmp/mine" > /dev/null 2> "$tmp/err"
+check "new over a folder exit status" 1 $?
+contains "new over a folder message" "$tmp/err" "exists already"
+"$themec" new "$tmp/other" --from nope > /dev/null 2> "$tmp/err"
+check "new --from unknown exit status" 1 $?
+contains "new --from unknown lists the themes" "$tmp/err" "no theme 'nope' in"
+contains "new --from unknown lists clean" "$tmp/err" " clean"
+"$themec" new "$tmp/copy" --from "$tmp/mine" > /dev/null 2>&1
+check "new --from a folder" 0 $?
+"$themec" new > /dev/null 2>&1
+check "new usage" 2 $?
+
+"$themec" check "$tmp/mine" > "$tmp/out" 2> "$tmp/err"
+check "check a theme folder" 0 $?
+# An error in common/ is checked with every format and said once.
+printf '{%% macro m() %%}\n{{ 1 + }}\n{%% endmacro %%}\n' >> "$tmp/mine/common/partials/macros.twig"
+"$themec" check "$tmp/mine" > "$tmp/out" 2> "$tmp/err"
+check "check a broken theme" 1 $?
+contains "check names file, line and column" "$tmp/err" "$tmp/mine/common/partials/macros.twig:"
+n=$(grep -c "macros.twig:[0-9]*:[0-9]*: error" "$tmp/err")
+check "check says a shared error once" 1 "$n"
+# A book's template folder over a theme: @theme/ names are the theme's.
+mkdir -p "$tmp/book/pdf"
+printf "{%% extends '@theme/style.css.twig' %%}\n" > "$tmp/book/pdf/style.css.twig"
+"$themec" check "$tmp/book/pdf" --theme clean > "$tmp/out" 2> "$tmp/err"
+check "check a book's folder over clean" 0 $?
+printf "{%% include '@theme/nope.twig' %%}\n" > "$tmp/book/pdf/chapter.twig"
+"$themec" check "$tmp/book/pdf" --theme clean > "$tmp/out" 2> "$tmp/err"
+check "check an unknown @theme/ name" 1 $?
+contains "check names the @theme/ name" "$tmp/err" "$tmp/book/pdf/chapter.twig:1:"
+contains "check says not found" "$tmp/err" '"@theme/nope.twig" not found'
+mkdir -p "$tmp/book/print"
+"$themec" check "$tmp/book/print" --theme clean > /dev/null 2> "$tmp/err"
+check "check --theme without a format" 2 $?
+"$themec" check "$tmp/book/print" --theme clean --format pdf > /dev/null 2> "$tmp/err"
+check "check --theme --format" 0 $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
