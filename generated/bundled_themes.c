@@ -11,11 +11,23 @@ extern const tpl_template *const octavo_theme_clean_epub_templates[];
 extern const size_t octavo_theme_clean_epub_ntemplates;
 extern const tpl_template *const octavo_theme_clean_pdf_templates[];
 extern const size_t octavo_theme_clean_pdf_ntemplates;
+extern const tpl_template *const octavo_theme_tech_html_templates[];
+extern const size_t octavo_theme_tech_html_ntemplates;
+extern const tpl_template *const octavo_theme_tech_html_chunked_templates[];
+extern const size_t octavo_theme_tech_html_chunked_ntemplates;
+extern const tpl_template *const octavo_theme_tech_epub_templates[];
+extern const size_t octavo_theme_tech_epub_ntemplates;
+extern const tpl_template *const octavo_theme_tech_pdf_templates[];
+extern const size_t octavo_theme_tech_pdf_ntemplates;
 
 const tpl_theme octavo_bundled_themes[] = {
     {"clean", "html", octavo_theme_clean_html_templates, &octavo_theme_clean_html_ntemplates},
     {"clean", "html_chunked", octavo_theme_clean_html_chunked_templates, &octavo_theme_clean_html_chunked_ntemplates},
     {"clean", "epub", octavo_theme_clean_epub_templates, &octavo_theme_clean_epub_ntemplates},
     {"clean", "pdf", octavo_theme_clean_pdf_templates, &octavo_theme_clean_pdf_ntemplates},
+    {"tech", "html", octavo_theme_tech_html_templates, &octavo_theme_tech_html_ntemplates},
+    {"tech", "html_chunked", octavo_theme_tech_html_chunked_templates, &octavo_theme_tech_html_chunked_ntemplates},
+    {"tech", "epub", octavo_theme_tech_epub_templates, &octavo_theme_tech_epub_ntemplates},
+    {"tech", "pdf", octavo_theme_tech_pdf_templates, &octavo_theme_tech_pdf_ntemplates},
 };
-const size_t octavo_bundled_themes_n = 4;
+const size_t octavo_bundled_themes_n = 8;

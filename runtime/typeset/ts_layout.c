@@ -834,8 +834,13 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
     }
     vl_push(c, (ts_vitem){.type = TS_V_BLOCK_START, .u.block = blk});
     double top = blk->border[0] + st->padding[0];
-    if (top > 0)
+    if (top > 0) {
       vl_push(c, (ts_vitem){.type = TS_V_SPACE, .h = top});
+      /* the top border and padding go with the first line: no page
+         break between them (it left a box's top edge alone at the foot
+         of a page: a heading's rule, a code block's first strip) */
+      p->keep = true;
+    }
   }
   if (st->display == TS_D_LIST_ITEM) {
     const char *m = marker_text(c, n, st);

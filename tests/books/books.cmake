@@ -86,3 +86,28 @@ add_test(NAME books_pdf_print
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# The bundled tech theme (themes/tech/): the user guide published with
+# `theme: tech` on every edition (themed.py edits its copy), through the
+# same validators as clean: links and the Nu HTML checker, EPUBCheck and
+# the package checks, the PDF checks (qpdf, pdffonts, pdftotext...); and
+# test_theme_applied.py: tech's style sheets in the HTML and EPUB
+# editions, other fonts than clean's in the PDFs.
+add_test(NAME books_html_valid_tech
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_html_valid.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} --theme tech)
+add_test(NAME books_epub_tech
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_epub.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} --theme tech)
+add_test(NAME books_pdf_tech
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR}/docs/guide
+                 --theme tech)
+add_test(NAME books_theme_tech
+         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_theme_applied.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} tech
+                 NotoSerif-Regular NotoSans-Bold NotoSansDisplay-Bold)
+# (books_interpreted_theme publishes every bundled theme, tech too, with
+# --theme in every edition.)
+set_tests_properties(books_html_valid_tech books_epub_tech books_pdf_tech
+                     books_theme_tech PROPERTIES
+                     LABELS books TIMEOUT 600 SKIP_RETURN_CODE 77)

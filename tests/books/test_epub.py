@@ -2,7 +2,7 @@
 """Publishes the EPUB editions of a few books and checks the packages.
 
 usage: test_epub.py PUBLISH SOURCE_DIR [--make-corpus PATH] [--update]
-                    [BOOK...]
+                    [--theme NAME] [BOOK...]
 
 The books: the fixture books of tests/books/epub/ (`sampler`: every
 element, a cover image, an ISBN; `espanol`: Spanish, no cover image, two
@@ -31,6 +31,9 @@ then:
     files byte for byte, images by their SHA-256 in <file>.sha256) and its
     list of zip entries equals zip-listing.txt.
 
+--theme NAME checks the user guide alone, published with that bundled
+theme (themed.py sets `theme: NAME` on each edition of its copies).
+
 --update rewrites expected/ and zip-listing.txt of the golden books from
 what publish gives now: review the diff as you review code.
 
@@ -57,6 +60,7 @@ import zipfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_golden import first_diff  # noqa: E402
+import themed  # noqa: E402
 
 SKIP = 77
 TIMEOUT = 120
@@ -153,7 +157,16 @@ def publish(publish_bin, book, editions, env_extra):
     return fails
 
 
+THEME = None  # --theme: the bundled theme every edition is published with
+
+
 def copy_book(book, dest):
+    copy_source(book, dest)
+    if THEME:
+        themed.use_theme(dest, THEME)
+
+
+def copy_source(book, dest):
     if book.make:
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         subprocess.run(book.make + [dest], check=True, capture_output=True,
@@ -718,7 +731,8 @@ def check_book(book, publish_bin, tmp, update, checker, pool, jobs):
 
 
 def main(argv):
-    args = argv[1:]
+    global THEME
+    args, THEME = themed.pop_theme(argv[1:])
     update = "--update" in args
     args = [x for x in args if x != "--update"]
     make_corpus = None
@@ -739,7 +753,9 @@ def main(argv):
     if make_corpus is None:
         make_corpus = os.path.join(source, "../shared/corpus/make-corpus")
     selected = books(source, make_corpus)
-    if args[2:]:
+    if THEME:
+        selected = [b for b in selected if b.name == "guide"]
+    elif args[2:]:
         selected = [b for b in selected if b.name in args[2:]]
     elif not any(b.name == "corpus" for b in selected):
         print(f"skipped corpus: {make_corpus} not found")

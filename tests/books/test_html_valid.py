@@ -3,7 +3,10 @@
 then checks the HTML they give: links (check_html.py) and validity (the Nu
 HTML checker).
 
-usage: test_html_valid.py PUBLISH SOURCE_DIR
+usage: test_html_valid.py PUBLISH SOURCE_DIR [--theme NAME]
+
+With --theme, only the user guide, published with that bundled theme
+(themed.py sets `theme: NAME` on each edition of its copy).
 
 Exit status: 0 good, 1 problems, 77 when vnu.jar is missing (the links
 were checked and are good).
@@ -17,6 +20,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_html  # noqa: E402
+import themed  # noqa: E402
 
 
 def read_args(path):
@@ -27,18 +31,21 @@ def read_args(path):
 
 
 def main(argv):
+    argv, theme = themed.pop_theme(argv)
     if len(argv) != 3:
-        print("usage: test_html_valid.py PUBLISH SOURCE_DIR", file=sys.stderr)
+        print("usage: test_html_valid.py PUBLISH SOURCE_DIR [--theme NAME]",
+              file=sys.stderr)
         return 2
     publish = os.path.abspath(argv[1])
     source = os.path.abspath(argv[2])
     golden = os.path.join(source, "tests/books/golden")
-    books = [(n, os.path.join(golden, n, "book"),
-              read_args(os.path.join(golden, n, "args")))
-             for n in sorted(os.listdir(golden))
-             if os.path.isdir(os.path.join(golden, n, "book"))]
+    books = [] if theme else [
+        (n, os.path.join(golden, n, "book"),
+         read_args(os.path.join(golden, n, "args")))
+        for n in sorted(os.listdir(golden))
+        if os.path.isdir(os.path.join(golden, n, "book"))]
     books.append(("guide", os.path.join(source, "docs/guide"),
-                  ["web", "website"]))
+                  ["web", "website"] + (["--strict"] if theme else [])))
     failed = False
     roots = []
     with tempfile.TemporaryDirectory(prefix="octavo-html-") as tmp:
@@ -46,6 +53,8 @@ def main(argv):
             book = os.path.join(tmp, name)
             shutil.copytree(src, book, symlinks=True,
                             ignore=shutil.ignore_patterns("Output"))
+            if theme:
+                themed.use_theme(book, theme)
             p = subprocess.run([publish, book] + args, capture_output=True,
                                text=True, timeout=120)
             if p.returncode != 0:

@@ -2,7 +2,7 @@
 """Publishes the PDF editions of books and checks the files.
 
 usage: test_pdf.py PUBLISH BOOK... [--pdf FILE] [--edition NAME]
-                   [--relax-tables]
+                   [--relax-tables] [--theme NAME]
 
 Every edition whose format is pdf is published into a temporary copy of
 its book (nothing is published in place), then:
@@ -38,6 +38,9 @@ its book (nothing is published in place), then:
 --pdf FILE checks FILE against the first BOOK's sources instead of
 publishing (check 8 is skipped): for developing the checks against PDFs
 made by another program, e.g. WeasyPrint from the html edition.
+--theme NAME publishes every edition with that bundled theme
+(themed.py sets `theme: NAME` in the copies' config.yml); checks 1 to 10
+are the same.
 --edition NAME picks the edition whose options apply (default: every pdf
 edition; with --pdf, the first one).
 
@@ -55,6 +58,10 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import themed  # noqa: E402
 
 try:
     import yaml  # Debian's python3-yaml
@@ -907,6 +914,10 @@ def check_footnotes(pages, items, opts, marg, two_sided, rep, where):
                 if re.fullmatch(r"\d+", w[0]) and w[1] - prev[3] < 0.6 and \
                         w[4] < prev[4] - 1:
                     calls.append(w[0])
+                    # the calling word is text: on a page mostly of code,
+                    # smaller than the text, the median is the code's
+                    body = max(body, prev[4] - prev[2])
+        for line in page.lines:
             first = line[0]
             if re.fullmatch(r"\d+\.", first[0]) and len(line) > 1 and \
                     first[4] - first[2] < body * 0.92 and \
@@ -995,6 +1006,7 @@ def main():
                     "(pdftotext -layout) of the books under its parent")
     ap.add_argument("--update", action="store_true",
                     help="rewrite the golden texts instead of comparing")
+    ap.add_argument("--theme", help="publish with this bundled theme")
     a = ap.parse_args()
     if yaml is None:
         print("test_pdf.py: skipped: python3-yaml is missing")
@@ -1023,6 +1035,9 @@ def main():
                 "Output"))
             shutil.copytree(book, other, ignore=shutil.ignore_patterns(
                 "Output"))
+            if a.theme:
+                themed.use_theme(copy, a.theme)
+                themed.use_theme(other, a.theme)
             for ed in eds:
                 checked += 1
                 where = f"{os.path.basename(os.path.normpath(book))}/{ed}"

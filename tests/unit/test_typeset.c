@@ -1269,6 +1269,20 @@ static int lines_starting(const char *text, const char *prefix,
 /* Code blocks: long lines wrap inside the measure (at a space, else at the
  * measure), each continuation starting with a mark; lines are numbered
  * when the block resets the counter `line`. */
+/* A box's top edge stays with its first line. */
+static void test_box_edges(void) {
+  /* The top border and padding (14pt) fit under 15 lines (180pt of
+     200), its first line does not: the box goes over whole, its top edge
+     is not left alone at the foot of page 1. */
+  char *d = lines_doc("", 15, "<div class='b'>BOXED</div>");
+  CHECK(typeset(d, PAGE_CSS ".b { border-top: 4pt solid #000000; "
+                            "padding-top: 10pt }") == 0);
+  free(d);
+  wbox bb;
+  CHECK(page_of(tmp_pdf, "BOXED") == 2);
+  CHECK(word_box(tmp_pdf, 2, "BOXED", 0, &bb) && bb.y0 > 50 + 12);
+}
+
 static void test_code_blocks(void) {
   char longw[201], spaced[400];
   memset(longw, 'y', 200);
@@ -1459,6 +1473,7 @@ int main(int argc, char **argv) {
   test_pathological_structures();
   test_cross_references();
   test_code_blocks();
+  test_box_edges();
   /* a family that is not installed: named at its place in the sheet */
   CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml'><body><p>x</p>"
                 "</body></html>",
