@@ -158,6 +158,23 @@ static bool has_macro(const tpl_ast_template *t, const tpl_name *name) {
   return false;
 }
 
+/* Whether the parents of a template (parent: its extends expression) may
+ * define a macro: Twig looks a macro its template lacks up the parents when
+ * it is called. Yes when the chain cannot be followed (a computed or missing
+ * parent, no loader, a cycle): only the run time knows then. */
+static bool parents_have_macro(chk *C, const tpl_node *parent,
+                               const tpl_name *name) {
+  for (int up = 0; parent && up <= TPL_MAX_DEPTH; up++) {
+    const tpl_ast_template *t = load(C, parent);
+    if (!t)
+      return true;
+    if (has_macro(t, name))
+      return true;
+    parent = t->parent;
+  }
+  return parent != NULL;
+}
+
 /* ---- arguments ------------------------------------------------------ */
 
 /* The n-th parameter name of a callable's comma-separated list. */
@@ -932,7 +949,8 @@ static tpl_node *import_stmt(chk *C, tpl_node *n) {
       VPUSH(C->P->arena, *sc, s);
       if (self)
         VPUSH(C->P->arena, T->self_from, k);
-      else if (target && !has_macro(target, &k->name))
+      else if (target && !has_macro(target, &k->name) &&
+               !parents_have_macro(C, target->parent, &k->name))
         ERR(C, k, "unknown macro \"%s\"", k->name.s);
     }
   }
@@ -1201,7 +1219,7 @@ static void finish_template(chk *C, chk_tpl *T) {
     for (size_t j = 0; j < T->macros.n; j++)
       if (name_eq(&T->macros.v[j].name, &k->name))
         found = true;
-    if (!found)
+    if (!found && !parents_have_macro(C, t->parent, &k->name))
       ERR(C, k, "unknown macro \"%s\"", k->name.s);
   }
   if (t->parent)
