@@ -87,6 +87,20 @@ static tpl_name tok_name(tpl_pctx *P, const tpl_tok *t) {
   return tpl_mkname(P->arena, t->s, t->slen);
 }
 
+/* A variable `set` or `for` assigns: as in Twig, not one of the constants
+ * (true, false, none, null in any case). */
+static tpl_node *assign_target(tpl_pctx *P, const tpl_tok *t,
+                               TPL_YYLTYPE loc) {
+  tpl_node *n = tpl_node_new(P, TPL_N_NAME, (uint32_t)loc.first_line,
+                             (uint32_t)loc.first_column);
+  n->name = tok_name(P, t);
+  if (!strcasecmp(t->s, "true") || !strcasecmp(t->s, "false") ||
+      !strcasecmp(t->s, "none") || !strcasecmp(t->s, "null"))
+    tpl_perr(P, loc.first_line, loc.first_column,
+             "you cannot assign a value to \"%s\"", t->s);
+  return n;
+}
+
 static void set_args(tpl_node *n, tpl_arglist *args) {
   if (!args)
     return;
@@ -382,6 +396,11 @@ tag:
     for (size_t i = 0; i < $4.n; i++) {
       $$->names[i] = $4.v[i]->name;
       tpl_nlist_push(P->arena, &defs, $4.v[i]->a);
+      if (tpl_name_is(&$4.v[i]->name, "varargs"))
+        tpl_perr(P, $4.v[i]->line, $4.v[i]->col,
+                 "the argument \"varargs\" in macro \"%s\" cannot be defined "
+                 "because the variable \"varargs\" is reserved for arbitrary "
+                 "arguments", $$->name.s);
     }
     tpl_node_set_kids($$, &defs);
     $$->a = mk_body(P, &$8, @6);
@@ -470,15 +489,11 @@ else_part:
 for_targets:
   NAME {
     memset(&$$, 0, sizeof $$);
-    tpl_node *n = NODE(TPL_N_NAME, @1);
-    n->name = tok_name(P, $1);
-    tpl_nlist_push(P->arena, &$$, n);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $1, @1));
   }
 | for_targets ',' NAME {
     $$ = $1;
-    tpl_node *n = NODE(TPL_N_NAME, @3);
-    n->name = tok_name(P, $3);
-    tpl_nlist_push(P->arena, &$$, n);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $3, @3));
   }
 ;
 
@@ -495,25 +510,11 @@ for_else:
 set_targets:
   NAME {
     memset(&$$, 0, sizeof $$);
-    tpl_node *n = NODE(TPL_N_NAME, @1);
-    n->name = tok_name(P, $1);
-    tpl_nlist_push(P->arena, &$$, n);
-    const char *s = $1->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, @1.first_line, @1.first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $1, @1));
   }
 | set_targets ',' NAME {
     $$ = $1;
-    tpl_node *n = NODE(TPL_N_NAME, @3);
-    n->name = tok_name(P, $3);
-    tpl_nlist_push(P->arena, &$$, n);
-    const char *s = $3->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, @3.first_line, @3.first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $3, @3));
   }
 ;
 

@@ -336,6 +336,20 @@ static tpl_name tok_name(tpl_pctx *P, const tpl_tok *t) {
   return tpl_mkname(P->arena, t->s, t->slen);
 }
 
+/* A variable `set` or `for` assigns: as in Twig, not one of the constants
+ * (true, false, none, null in any case). */
+static tpl_node *assign_target(tpl_pctx *P, const tpl_tok *t,
+                               TPL_YYLTYPE loc) {
+  tpl_node *n = tpl_node_new(P, TPL_N_NAME, (uint32_t)loc.first_line,
+                             (uint32_t)loc.first_column);
+  n->name = tok_name(P, t);
+  if (!strcasecmp(t->s, "true") || !strcasecmp(t->s, "false") ||
+      !strcasecmp(t->s, "none") || !strcasecmp(t->s, "null"))
+    tpl_perr(P, loc.first_line, loc.first_column,
+             "you cannot assign a value to \"%s\"", t->s);
+  return n;
+}
+
 static void set_args(tpl_node *n, tpl_arglist *args) {
   if (!args)
     return;
@@ -810,25 +824,25 @@ static const yytype_int8 yytranslate[] =
 /* YYRLINE[YYN] -- Source line where rule number YYN was defined.  */
 static const yytype_int16 yyrline[] =
 {
-       0,   249,   249,   253,   254,   258,   262,   266,   270,   270,
-     282,   282,   299,   311,   311,   321,   321,   330,   340,   344,
-     351,   350,   359,   363,   374,   374,   390,   396,   402,   402,
-     407,   407,   412,   412,   417,   417,   424,   424,   431,   431,
-     436,   436,   444,   448,   453,   457,   458,   466,   467,   471,
-     477,   486,   487,   491,   492,   496,   507,   521,   522,   526,
-     527,   531,   532,   536,   537,   541,   542,   546,   551,   559,
-     560,   564,   569,   577,   578,   579,   583,   584,   588,   592,
-     604,   608,   615,   619,   627,   628,   632,   633,   634,   635,
-     636,   637,   638,   639,   640,   641,   642,   643,   644,   645,
-     646,   647,   648,   649,   650,   651,   652,   653,   654,   655,
-     656,   657,   658,   659,   660,   661,   662,   663,   664,   665,
-     666,   672,   673,   678,   684,   689,   697,   701,   706,   716,
-     717,   718,   722,   723,   730,   736,   744,   755,   761,   766,
-     772,   777,   784,   785,   790,   791,   792,   793,   794,   798,
-     799,   812,   813,   817,   818,   822,   829,   830,   831,   835,
-     842,   843,   844,   848,   853,   860,   865,   870,   875,   880,
-     887,   892,   897,   905,   906,   907,   911,   915,   919,   923,
-     927,   928,   929,   933,   940,   947,   958,   964
+       0,   263,   263,   267,   268,   272,   276,   280,   284,   284,
+     296,   296,   313,   325,   325,   335,   335,   344,   354,   358,
+     365,   364,   373,   377,   388,   388,   409,   415,   421,   421,
+     426,   426,   431,   431,   436,   436,   443,   443,   450,   450,
+     455,   455,   463,   467,   472,   476,   477,   485,   486,   490,
+     494,   501,   502,   506,   507,   511,   515,   522,   523,   527,
+     528,   532,   533,   537,   538,   542,   543,   547,   552,   560,
+     561,   565,   570,   578,   579,   580,   584,   585,   589,   593,
+     605,   609,   616,   620,   628,   629,   633,   634,   635,   636,
+     637,   638,   639,   640,   641,   642,   643,   644,   645,   646,
+     647,   648,   649,   650,   651,   652,   653,   654,   655,   656,
+     657,   658,   659,   660,   661,   662,   663,   664,   665,   666,
+     667,   673,   674,   679,   685,   690,   698,   702,   707,   717,
+     718,   719,   723,   724,   731,   737,   745,   756,   762,   767,
+     773,   778,   785,   786,   791,   792,   793,   794,   795,   799,
+     800,   813,   814,   818,   819,   823,   830,   831,   832,   836,
+     843,   844,   845,   849,   854,   861,   866,   871,   876,   881,
+     888,   893,   898,   906,   907,   908,   912,   916,   920,   924,
+     928,   929,   930,   934,   941,   948,   959,   965
 };
 #endif
 
@@ -2644,6 +2658,11 @@ yyreduce:
     for (size_t i = 0; i < (yyvsp[-7].list).n; i++) {
       (yyval.node)->names[i] = (yyvsp[-7].list).v[i]->name;
       tpl_nlist_push(P->arena, &defs, (yyvsp[-7].list).v[i]->a);
+      if (tpl_name_is(&(yyvsp[-7].list).v[i]->name, "varargs"))
+        tpl_perr(P, (yyvsp[-7].list).v[i]->line, (yyvsp[-7].list).v[i]->col,
+                 "the argument \"varargs\" in macro \"%s\" cannot be defined "
+                 "because the variable \"varargs\" is reserved for arbitrary "
+                 "arguments", (yyval.node)->name.s);
     }
     tpl_node_set_kids((yyval.node), &defs);
     (yyval.node)->a = mk_body(P, &(yyvsp[-3].list), (yylsp[-5]));
@@ -2796,18 +2815,14 @@ yyreduce:
   case 49: /* for_targets: NAME  */
        {
     memset(&(yyval.list), 0, sizeof (yyval.list));
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
   case 50: /* for_targets: for_targets ',' NAME  */
                        {
     (yyval.list) = (yyvsp[-2].list);
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
@@ -2830,28 +2845,14 @@ yyreduce:
   case 55: /* set_targets: NAME  */
        {
     memset(&(yyval.list), 0, sizeof (yyval.list));
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
-    const char *s = (yyvsp[0].tok)->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, (yylsp[0]).first_line, (yylsp[0]).first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
   case 56: /* set_targets: set_targets ',' NAME  */
                        {
     (yyval.list) = (yyvsp[-2].list);
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
-    const char *s = (yyvsp[0].tok)->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, (yylsp[0]).first_line, (yylsp[0]).first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
