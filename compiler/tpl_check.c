@@ -223,11 +223,15 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
   }
   size_t np = param_count(cb->params);
   bool variadic = (cb->flags & TPL_CALL_VARIADIC) != 0;
+  /* a variadic's own name (the last one) gives one more argument, at np */
+  size_t nnamed = np;
+  if (variadic && np)
+    np--;
   if (!n->nnames) {
     if (cb->params && n->nkids > np && !variadic)
       ERR(C, n, "too many arguments for %s \"%s\"", what, fname);
   } else {
-    size_t cap = np > n->nkids ? np : n->nkids;
+    size_t cap = np + 1 > n->nkids ? np + 1 : n->nkids;
     tpl_node **slots =
         oc_arena_calloc(C->P->arena, cap ? cap : 1, sizeof *slots);
     size_t count = 0;
@@ -252,8 +256,8 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
         continue;
       }
       named = true;
-      size_t idx = np;
-      for (size_t j = 0; j < np; j++) {
+      size_t idx = nnamed;
+      for (size_t j = 0; j < nnamed; j++) {
         const char *s;
         size_t l;
         if (param_at(cb->params, j, &s, &l) && l == nm->len &&
@@ -262,7 +266,7 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
           break;
         }
       }
-      if (idx == np) {
+      if (idx == nnamed) {
         ERR_START(C, n->kids[i], "unknown argument \"%s\" for %s \"%s\"", nm->s,
                   what, fname);
         continue;

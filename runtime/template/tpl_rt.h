@@ -485,7 +485,9 @@ typedef struct tpl_callable {
   const char *name;
   tpl_callable_fn fn;
   /* Parameter names after the input (filters, tests) or of the function,
-   * comma-separated, for named arguments: "low,high,step". */
+   * comma-separated, for named arguments: "low,high,step". A variadic
+   * callable's last name is the variadic's: as in Twig, naming it passes
+   * one more argument after the others ("value,values": max(1, values=2)). */
   const char *params;
   uint8_t min_args; /* required arguments after the input */
   uint8_t flags;
