@@ -1145,6 +1145,9 @@ static bool operand_next(const tpl_pctx *P) {
     return top ? top != '{' : P->tag == T_SET;
   case K_WITH:
     return P->tag == T_INCLUDE || P->tag == T_EMBED;
+  case NAME: /* {% block name expr %}: {%, block, name, then this one */
+    return P->tag == T_BLOCK && P->pos >= 4 &&
+           P->toks[P->pos - 4].type == TPL_T_BLOCK_START;
   case VAR_START: case INTERP_START: case '(': case '[': case '?': case ':':
   case ARROW: case ASSIGN: case OR: case AND: case BOR: case BXOR: case BAND:
   case EQ: case NE: case CMP: case LT: case GT: case GE: case LE: case NOT_IN:
