@@ -1980,6 +1980,12 @@ static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t, int tid,
                  tid);
   oc_sb_printf(o, "  .source = T%d_source,\n  .source_len = %zu,\n", tid,
                t->source ? t->source_len : 0);
+  if (t->parent && t->parent->kind == TPL_N_CONST &&
+      t->parent->value.type == TPL_STR) {
+    oc_sb_adds(o, "  .parent_name = ");
+    add_c_string(o, t->parent->value.u.s, t->parent->value.len, 4);
+    oc_sb_adds(o, ",\n");
+  }
   oc_sb_adds(o, "  .ast = NULL,\n};\n");
 }
 

@@ -158,6 +158,23 @@ static bool has_macro(const tpl_ast_template *t, const tpl_name *name) {
   return false;
 }
 
+/* Whether the parents of a template (parent: its extends expression) may
+ * define a macro: Twig looks a macro its template lacks up the parents when
+ * it is called. Yes when the chain cannot be followed (a computed or missing
+ * parent, no loader, a cycle): only the run time knows then. */
+static bool parents_have_macro(chk *C, const tpl_node *parent,
+                               const tpl_name *name) {
+  for (int up = 0; parent && up <= TPL_MAX_DEPTH; up++) {
+    const tpl_ast_template *t = load(C, parent);
+    if (!t)
+      return true;
+    if (has_macro(t, name))
+      return true;
+    parent = t->parent;
+  }
+  return parent != NULL;
+}
+
 /* ---- arguments ------------------------------------------------------ */
 
 /* The n-th parameter name of a callable's comma-separated list. */
@@ -206,11 +223,15 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
   }
   size_t np = param_count(cb->params);
   bool variadic = (cb->flags & TPL_CALL_VARIADIC) != 0;
+  /* a variadic's own name (the last one) gives one more argument, at np */
+  size_t nnamed = np;
+  if (variadic && np)
+    np--;
   if (!n->nnames) {
     if (cb->params && n->nkids > np && !variadic)
       ERR(C, n, "too many arguments for %s \"%s\"", what, fname);
   } else {
-    size_t cap = np > n->nkids ? np : n->nkids;
+    size_t cap = np + 1 > n->nkids ? np + 1 : n->nkids;
     tpl_node **slots =
         oc_arena_calloc(C->P->arena, cap ? cap : 1, sizeof *slots);
     size_t count = 0;
@@ -235,8 +256,8 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
         continue;
       }
       named = true;
-      size_t idx = np;
-      for (size_t j = 0; j < np; j++) {
+      size_t idx = nnamed;
+      for (size_t j = 0; j < nnamed; j++) {
         const char *s;
         size_t l;
         if (param_at(cb->params, j, &s, &l) && l == nm->len &&
@@ -245,7 +266,7 @@ static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
           break;
         }
       }
-      if (idx == np) {
+      if (idx == nnamed) {
         ERR_START(C, n->kids[i], "unknown argument \"%s\" for %s \"%s\"", nm->s,
                   what, fname);
         continue;
@@ -932,7 +953,8 @@ static tpl_node *import_stmt(chk *C, tpl_node *n) {
       VPUSH(C->P->arena, *sc, s);
       if (self)
         VPUSH(C->P->arena, T->self_from, k);
-      else if (target && !has_macro(target, &k->name))
+      else if (target && !has_macro(target, &k->name) &&
+               !parents_have_macro(C, target->parent, &k->name))
         ERR(C, k, "unknown macro \"%s\"", k->name.s);
     }
   }
@@ -1201,7 +1223,7 @@ static void finish_template(chk *C, chk_tpl *T) {
     for (size_t j = 0; j < T->macros.n; j++)
       if (name_eq(&T->macros.v[j].name, &k->name))
         found = true;
-    if (!found)
+    if (!found && !parents_have_macro(C, t->parent, &k->name))
       ERR(C, k, "unknown macro \"%s\"", k->name.s);
   }
   if (t->parent)

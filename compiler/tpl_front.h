@@ -122,6 +122,7 @@ typedef struct tpl_pctx {
   char *brackets; /* open brackets seen by the token layer */
   size_t nbrackets, bcap;
   const tpl_tok *cur; /* the token last returned */
+  bool targets;       /* in the targets of set or for */
   bool lex_failed;
 
   /* open tags */

@@ -87,6 +87,20 @@ static tpl_name tok_name(tpl_pctx *P, const tpl_tok *t) {
   return tpl_mkname(P->arena, t->s, t->slen);
 }
 
+/* A variable `set` or `for` assigns: as in Twig, not one of the constants
+ * (true, false, none, null in any case). */
+static tpl_node *assign_target(tpl_pctx *P, const tpl_tok *t,
+                               TPL_YYLTYPE loc) {
+  tpl_node *n = tpl_node_new(P, TPL_N_NAME, (uint32_t)loc.first_line,
+                             (uint32_t)loc.first_column);
+  n->name = tok_name(P, t);
+  if (!strcasecmp(t->s, "true") || !strcasecmp(t->s, "false") ||
+      !strcasecmp(t->s, "none") || !strcasecmp(t->s, "null"))
+    tpl_perr(P, loc.first_line, loc.first_column,
+             "you cannot assign a value to \"%s\"", t->s);
+  return n;
+}
+
 static void set_args(tpl_node *n, tpl_arglist *args) {
   if (!args)
     return;
@@ -382,6 +396,11 @@ tag:
     for (size_t i = 0; i < $4.n; i++) {
       $$->names[i] = $4.v[i]->name;
       tpl_nlist_push(P->arena, &defs, $4.v[i]->a);
+      if (tpl_name_is(&$4.v[i]->name, "varargs"))
+        tpl_perr(P, $4.v[i]->line, $4.v[i]->col,
+                 "the argument \"varargs\" in macro \"%s\" cannot be defined "
+                 "because the variable \"varargs\" is reserved for arbitrary "
+                 "arguments", $$->name.s);
     }
     tpl_node_set_kids($$, &defs);
     $$->a = mk_body(P, &$8, @6);
@@ -470,15 +489,11 @@ else_part:
 for_targets:
   NAME {
     memset(&$$, 0, sizeof $$);
-    tpl_node *n = NODE(TPL_N_NAME, @1);
-    n->name = tok_name(P, $1);
-    tpl_nlist_push(P->arena, &$$, n);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $1, @1));
   }
 | for_targets ',' NAME {
     $$ = $1;
-    tpl_node *n = NODE(TPL_N_NAME, @3);
-    n->name = tok_name(P, $3);
-    tpl_nlist_push(P->arena, &$$, n);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $3, @3));
   }
 ;
 
@@ -495,25 +510,11 @@ for_else:
 set_targets:
   NAME {
     memset(&$$, 0, sizeof $$);
-    tpl_node *n = NODE(TPL_N_NAME, @1);
-    n->name = tok_name(P, $1);
-    tpl_nlist_push(P->arena, &$$, n);
-    const char *s = $1->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, @1.first_line, @1.first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $1, @1));
   }
 | set_targets ',' NAME {
     $$ = $1;
-    tpl_node *n = NODE(TPL_N_NAME, @3);
-    n->name = tok_name(P, $3);
-    tpl_nlist_push(P->arena, &$$, n);
-    const char *s = $3->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, @3.first_line, @3.first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &$$, assign_target(P, $3, @3));
   }
 ;
 
@@ -1124,6 +1125,67 @@ static int op_kind(int op) {
   }
 }
 
+/* A name just read: the name of a named argument when `=` follows it in
+ * parentheses. */
+static int name_or_arg(tpl_pctx *P) {
+  const tpl_tok *nx = peek(P, 0);
+  if (nx->type == TPL_T_OP && nx->op == TPL_R_ASSIGN && P->nbrackets &&
+      P->brackets[P->nbrackets - 1] == '(')
+    return ARG_NAME;
+  return NAME;
+}
+
+/* Whether an expression may start at the next token: after an operator,
+ * an opening bracket, a separator or a tag that takes an expression. A
+ * comma in a hash is followed by a key, never by an expression. */
+static bool operand_next(const tpl_pctx *P) {
+  char top = P->nbrackets ? P->brackets[P->nbrackets - 1] : 0;
+  switch (P->prev_kind) {
+  case ',':
+    return top ? top != '{' : P->tag == T_SET;
+  case K_WITH:
+    return P->tag == T_INCLUDE || P->tag == T_EMBED;
+  case NAME: /* {% block name expr %}: {%, block, name, then this one */
+    return P->tag == T_BLOCK && P->pos >= 4 &&
+           P->toks[P->pos - 4].type == TPL_T_BLOCK_START;
+  case VAR_START: case INTERP_START: case '(': case '[': case '?': case ':':
+  case ARROW: case ASSIGN: case OR: case AND: case BOR: case BXOR: case BAND:
+  case EQ: case NE: case CMP: case LT: case GT: case GE: case LE: case NOT_IN:
+  case IN: case MATCHES: case STARTS_WITH: case ENDS_WITH: case HAS_SOME:
+  case HAS_EVERY: case RANGE: case PLUS: case MINUS: case TILDE: case MUL:
+  case DIV: case FLOORDIV: case MOD: case POW: case NULLCOAL: case NOT:
+  case T_IF: case T_ELSEIF: case T_DO: case T_WITH: case T_INCLUDE:
+  case T_EXTENDS: case T_EMBED: case T_DEPRECATED: case T_IMPORT: case T_FROM:
+  case K_IF: case TEST_NAME1:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Twig reads an operator spelt as a name (and, or, not, in, is, matches)
+ * as a variable where an expression starts (`not` stays the unary
+ * operator there) and as a target of set and for; elsewhere, and in macro
+ * signatures, it is the operator. Returns the name token or NULL. */
+static const tpl_tok *op_as_name(tpl_pctx *P, const tpl_tok *t) {
+  const char *s = P->src + t->off;
+  for (uint32_t i = 0; i < t->len; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+          s[i] == '_'))
+      return NULL;
+  bool target = P->targets && (P->prev_kind == T_SET ||
+                               P->prev_kind == T_FOR || P->prev_kind == ',');
+  if (!target && (t->op == TPL_R_NOT || P->tag == T_MACRO || !operand_next(P)))
+    return NULL;
+  tpl_tok *c = oc_arena_alloc(P->arena, sizeof *c);
+  *c = *t;
+  c->type = TPL_T_NAME;
+  c->op = 0;
+  c->s = oc_arena_strndup(P->arena, s, t->len);
+  c->slen = t->len;
+  return c;
+}
+
 static int next_kind(tpl_pctx *P, const tpl_tok **out) {
   const tpl_tok *t = &P->toks[P->pos++];
   *out = t;
@@ -1171,8 +1233,13 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
     return INTERP_END;
   case TPL_T_ARROW:
     return ARROW;
-  case TPL_T_OP:
-    return op_kind(t->op);
+  case TPL_T_OP: {
+    const tpl_tok *nt = op_as_name(P, t);
+    if (!nt)
+      return op_kind(t->op);
+    *out = nt;
+    return name_or_arg(P);
+  }
   case TPL_T_PUNCT: {
     char c = (char)t->op;
     if (c == '(') {
@@ -1237,13 +1304,9 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
   }
   if (P->prev_kind == K_IGNORE && !strcmp(t->s, "missing"))
     return K_MISSING;
-  const tpl_tok *nx = peek(P, 0);
-  if (nx->type == TPL_T_ARROW)
+  if (peek(P, 0)->type == TPL_T_ARROW)
     return ARROW_PARAM;
-  if (nx->type == TPL_T_OP && nx->op == TPL_R_ASSIGN && P->nbrackets &&
-      P->brackets[P->nbrackets - 1] == '(')
-    return ARG_NAME;
-  return NAME;
+  return name_or_arg(P);
 }
 
 int tpl_yylex(TPL_YYSTYPE *lval, TPL_YYLTYPE *lloc, tpl_pctx *P) {
@@ -1255,6 +1318,10 @@ int tpl_yylex(TPL_YYSTYPE *lval, TPL_YYLTYPE *lloc, tpl_pctx *P) {
   lloc->last_column = (int)(t->col + t->len);
   P->cur = t;
   P->prev_kind = k;
+  if (k == T_SET || k == T_FOR)
+    P->targets = true;
+  else if (k != NAME && k != ',')
+    P->targets = false;
   if (k == TPL_YYerror)
     P->lex_failed = true;
   return k;
@@ -1415,6 +1482,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, tpl_pctx *P) {
 int tpl_parse_tokens(tpl_pctx *P) {
   P->pos = 0;
   P->prev_kind = 0;
+  P->targets = false;
   P->tag = 0;
   P->nbrackets = 0;
   P->nopen = 0;

@@ -7363,6 +7363,7 @@ static const tpl_template T0 = {
   .blocks = T0_blocks,
   .source = T0_source,
   .source_len = 1600,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -7538,6 +7539,7 @@ static const tpl_template T4 = {
   .blocks = T4_blocks,
   .source = T4_source,
   .source_len = 2129,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -8416,6 +8418,7 @@ static const tpl_template T16 = {
   .body = fn26,
   .source = T16_source,
   .source_len = 163,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -8551,6 +8554,7 @@ static const tpl_template T21 = {
   .blocks = T21_blocks,
   .source = T21_source,
   .source_len = 259,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -8573,6 +8577,7 @@ static const tpl_template T22 = {
   .blocks = T22_blocks,
   .source = T22_source,
   .source_len = 257,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -8616,6 +8621,7 @@ static const tpl_template T23 = {
   .blocks = T23_blocks,
   .source = T23_source,
   .source_len = 971,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -8641,6 +8647,7 @@ static const tpl_template T24 = {
   .blocks = T24_blocks,
   .source = T24_source,
   .source_len = 401,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -9393,6 +9400,7 @@ static const tpl_template T34 = {
   .blocks = T34_blocks,
   .source = T34_source,
   .source_len = 367,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 

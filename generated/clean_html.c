@@ -5524,6 +5524,7 @@ static const tpl_template T0 = {
   .body = fn0,
   .source = T0_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -5536,6 +5537,7 @@ static const tpl_template T1 = {
   .body = fn1,
   .source = T1_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -5568,6 +5570,7 @@ static const tpl_template T3 = {
   .body = fn3,
   .source = T3_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -5675,6 +5678,7 @@ static const tpl_template T7 = {
   .body = fn9,
   .source = T7_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6610,6 +6614,7 @@ static const tpl_template T22 = {
   .body = fn24,
   .source = T22_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6622,6 +6627,7 @@ static const tpl_template T23 = {
   .body = fn25,
   .source = T23_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6658,6 +6664,7 @@ static const tpl_template T25 = {
   .body = fn27,
   .source = T25_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6670,6 +6677,7 @@ static const tpl_template T26 = {
   .body = fn28,
   .source = T26_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6682,6 +6690,7 @@ static const tpl_template T27 = {
   .body = fn29,
   .source = T27_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6740,6 +6749,7 @@ static const tpl_template T30 = {
   .body = fn34,
   .source = T30_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6987,6 +6997,7 @@ static const tpl_template T38 = {
   .body = fn49,
   .source = T38_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6999,6 +7010,7 @@ static const tpl_template T39 = {
   .body = fn50,
   .source = T39_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 

@@ -5303,6 +5303,7 @@ static const tpl_template T0 = {
   .blocks = T0_blocks,
   .source = T0_source,
   .source_len = 3612,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -6275,6 +6276,7 @@ static const tpl_template T15 = {
   .blocks = T15_blocks,
   .source = T15_source,
   .source_len = 1082,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -6352,6 +6354,7 @@ static const tpl_template T18 = {
   .blocks = T18_blocks,
   .source = T18_source,
   .source_len = 327,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -6376,6 +6379,7 @@ static const tpl_template T19 = {
   .blocks = T19_blocks,
   .source = T19_source,
   .source_len = 326,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 

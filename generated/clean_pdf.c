@@ -6090,6 +6090,7 @@ static const tpl_template T0 = {
   .body = fn0,
   .source = T0_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6102,6 +6103,7 @@ static const tpl_template T1 = {
   .body = fn1,
   .source = T1_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6115,6 +6117,7 @@ static const tpl_template T2 = {
   .body = fn2,
   .source = T2_source,
   .source_len = 96,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6127,6 +6130,7 @@ static const tpl_template T3 = {
   .body = fn3,
   .source = T3_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6174,6 +6178,7 @@ static const tpl_template T5 = {
   .body = fn5,
   .source = T5_source,
   .source_len = 205,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6201,6 +6206,7 @@ static const tpl_template T7 = {
   .body = fn7,
   .source = T7_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7112,6 +7118,7 @@ static const tpl_template T20 = {
   .blocks = T20_blocks,
   .source = T20_source,
   .source_len = 239,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7163,6 +7170,7 @@ static const tpl_template T22 = {
   .blocks = T22_blocks,
   .source = T22_source,
   .source_len = 409,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7175,6 +7183,7 @@ static const tpl_template T23 = {
   .body = fn25,
   .source = T23_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7211,6 +7220,7 @@ static const tpl_template T25 = {
   .body = fn27,
   .source = T25_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7223,6 +7233,7 @@ static const tpl_template T26 = {
   .body = fn28,
   .source = T26_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7235,6 +7246,7 @@ static const tpl_template T27 = {
   .body = fn29,
   .source = T27_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7302,6 +7314,7 @@ static const tpl_template T30 = {
   .body = fn34,
   .source = T30_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7323,6 +7336,7 @@ static const tpl_template T31 = {
   .blocks = T31_blocks,
   .source = T31_source,
   .source_len = 240,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7344,6 +7358,7 @@ static const tpl_template T32 = {
   .blocks = T32_blocks,
   .source = T32_source,
   .source_len = 238,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7369,6 +7384,7 @@ static const tpl_template T33 = {
   .blocks = T33_blocks,
   .source = T33_source,
   .source_len = 523,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7564,6 +7580,7 @@ static const tpl_template T38 = {
   .body = fn52,
   .source = T38_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7576,6 +7593,7 @@ static const tpl_template T39 = {
   .body = fn53,
   .source = T39_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8049,6 +8067,7 @@ static const tpl_template T43 = {
   .blocks = T43_blocks,
   .source = T43_source,
   .source_len = 397,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8094,6 +8113,7 @@ static const tpl_template T44 = {
   .blocks = T44_blocks,
   .source = T44_source,
   .source_len = 1269,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 

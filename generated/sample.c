@@ -783,6 +783,7 @@ static const tpl_template T2 = {
   .blocks = T2_blocks,
   .source = T2_source,
   .source_len = 683,
+  .parent_name = "layout.html.twig",
   .ast = NULL,
 };
 

@@ -336,6 +336,20 @@ static tpl_name tok_name(tpl_pctx *P, const tpl_tok *t) {
   return tpl_mkname(P->arena, t->s, t->slen);
 }
 
+/* A variable `set` or `for` assigns: as in Twig, not one of the constants
+ * (true, false, none, null in any case). */
+static tpl_node *assign_target(tpl_pctx *P, const tpl_tok *t,
+                               TPL_YYLTYPE loc) {
+  tpl_node *n = tpl_node_new(P, TPL_N_NAME, (uint32_t)loc.first_line,
+                             (uint32_t)loc.first_column);
+  n->name = tok_name(P, t);
+  if (!strcasecmp(t->s, "true") || !strcasecmp(t->s, "false") ||
+      !strcasecmp(t->s, "none") || !strcasecmp(t->s, "null"))
+    tpl_perr(P, loc.first_line, loc.first_column,
+             "you cannot assign a value to \"%s\"", t->s);
+  return n;
+}
+
 static void set_args(tpl_node *n, tpl_arglist *args) {
   if (!args)
     return;
@@ -810,25 +824,25 @@ static const yytype_int8 yytranslate[] =
 /* YYRLINE[YYN] -- Source line where rule number YYN was defined.  */
 static const yytype_int16 yyrline[] =
 {
-       0,   249,   249,   253,   254,   258,   262,   266,   270,   270,
-     282,   282,   299,   311,   311,   321,   321,   330,   340,   344,
-     351,   350,   359,   363,   374,   374,   390,   396,   402,   402,
-     407,   407,   412,   412,   417,   417,   424,   424,   431,   431,
-     436,   436,   444,   448,   453,   457,   458,   466,   467,   471,
-     477,   486,   487,   491,   492,   496,   507,   521,   522,   526,
-     527,   531,   532,   536,   537,   541,   542,   546,   551,   559,
-     560,   564,   569,   577,   578,   579,   583,   584,   588,   592,
-     604,   608,   615,   619,   627,   628,   632,   633,   634,   635,
-     636,   637,   638,   639,   640,   641,   642,   643,   644,   645,
-     646,   647,   648,   649,   650,   651,   652,   653,   654,   655,
-     656,   657,   658,   659,   660,   661,   662,   663,   664,   665,
-     666,   672,   673,   678,   684,   689,   697,   701,   706,   716,
-     717,   718,   722,   723,   730,   736,   744,   755,   761,   766,
-     772,   777,   784,   785,   790,   791,   792,   793,   794,   798,
-     799,   812,   813,   817,   818,   822,   829,   830,   831,   835,
-     842,   843,   844,   848,   853,   860,   865,   870,   875,   880,
-     887,   892,   897,   905,   906,   907,   911,   915,   919,   923,
-     927,   928,   929,   933,   940,   947,   958,   964
+       0,   263,   263,   267,   268,   272,   276,   280,   284,   284,
+     296,   296,   313,   325,   325,   335,   335,   344,   354,   358,
+     365,   364,   373,   377,   388,   388,   409,   415,   421,   421,
+     426,   426,   431,   431,   436,   436,   443,   443,   450,   450,
+     455,   455,   463,   467,   472,   476,   477,   485,   486,   490,
+     494,   501,   502,   506,   507,   511,   515,   522,   523,   527,
+     528,   532,   533,   537,   538,   542,   543,   547,   552,   560,
+     561,   565,   570,   578,   579,   580,   584,   585,   589,   593,
+     605,   609,   616,   620,   628,   629,   633,   634,   635,   636,
+     637,   638,   639,   640,   641,   642,   643,   644,   645,   646,
+     647,   648,   649,   650,   651,   652,   653,   654,   655,   656,
+     657,   658,   659,   660,   661,   662,   663,   664,   665,   666,
+     667,   673,   674,   679,   685,   690,   698,   702,   707,   717,
+     718,   719,   723,   724,   731,   737,   745,   756,   762,   767,
+     773,   778,   785,   786,   791,   792,   793,   794,   795,   799,
+     800,   813,   814,   818,   819,   823,   830,   831,   832,   836,
+     843,   844,   845,   849,   854,   861,   866,   871,   876,   881,
+     888,   893,   898,   906,   907,   908,   912,   916,   920,   924,
+     928,   929,   930,   934,   941,   948,   959,   965
 };
 #endif
 
@@ -2644,6 +2658,11 @@ yyreduce:
     for (size_t i = 0; i < (yyvsp[-7].list).n; i++) {
       (yyval.node)->names[i] = (yyvsp[-7].list).v[i]->name;
       tpl_nlist_push(P->arena, &defs, (yyvsp[-7].list).v[i]->a);
+      if (tpl_name_is(&(yyvsp[-7].list).v[i]->name, "varargs"))
+        tpl_perr(P, (yyvsp[-7].list).v[i]->line, (yyvsp[-7].list).v[i]->col,
+                 "the argument \"varargs\" in macro \"%s\" cannot be defined "
+                 "because the variable \"varargs\" is reserved for arbitrary "
+                 "arguments", (yyval.node)->name.s);
     }
     tpl_node_set_kids((yyval.node), &defs);
     (yyval.node)->a = mk_body(P, &(yyvsp[-3].list), (yylsp[-5]));
@@ -2796,18 +2815,14 @@ yyreduce:
   case 49: /* for_targets: NAME  */
        {
     memset(&(yyval.list), 0, sizeof (yyval.list));
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
   case 50: /* for_targets: for_targets ',' NAME  */
                        {
     (yyval.list) = (yyvsp[-2].list);
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
@@ -2830,28 +2845,14 @@ yyreduce:
   case 55: /* set_targets: NAME  */
        {
     memset(&(yyval.list), 0, sizeof (yyval.list));
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
-    const char *s = (yyvsp[0].tok)->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, (yylsp[0]).first_line, (yylsp[0]).first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
   case 56: /* set_targets: set_targets ',' NAME  */
                        {
     (yyval.list) = (yyvsp[-2].list);
-    tpl_node *n = NODE(TPL_N_NAME, (yylsp[0]));
-    n->name = tok_name(P, (yyvsp[0].tok));
-    tpl_nlist_push(P->arena, &(yyval.list), n);
-    const char *s = (yyvsp[0].tok)->s;
-    if (!strcasecmp(s, "true") || !strcasecmp(s, "false") ||
-        !strcasecmp(s, "none") || !strcasecmp(s, "null"))
-      tpl_perr(P, (yylsp[0]).first_line, (yylsp[0]).first_column,
-               "you cannot assign a value to \"%s\"", s);
+    tpl_nlist_push(P->arena, &(yyval.list), assign_target(P, (yyvsp[0].tok), (yylsp[0])));
   }
     break;
 
@@ -3976,6 +3977,67 @@ static int op_kind(int op) {
   }
 }
 
+/* A name just read: the name of a named argument when `=` follows it in
+ * parentheses. */
+static int name_or_arg(tpl_pctx *P) {
+  const tpl_tok *nx = peek(P, 0);
+  if (nx->type == TPL_T_OP && nx->op == TPL_R_ASSIGN && P->nbrackets &&
+      P->brackets[P->nbrackets - 1] == '(')
+    return ARG_NAME;
+  return NAME;
+}
+
+/* Whether an expression may start at the next token: after an operator,
+ * an opening bracket, a separator or a tag that takes an expression. A
+ * comma in a hash is followed by a key, never by an expression. */
+static bool operand_next(const tpl_pctx *P) {
+  char top = P->nbrackets ? P->brackets[P->nbrackets - 1] : 0;
+  switch (P->prev_kind) {
+  case ',':
+    return top ? top != '{' : P->tag == T_SET;
+  case K_WITH:
+    return P->tag == T_INCLUDE || P->tag == T_EMBED;
+  case NAME: /* {% block name expr %}: {%, block, name, then this one */
+    return P->tag == T_BLOCK && P->pos >= 4 &&
+           P->toks[P->pos - 4].type == TPL_T_BLOCK_START;
+  case VAR_START: case INTERP_START: case '(': case '[': case '?': case ':':
+  case ARROW: case ASSIGN: case OR: case AND: case BOR: case BXOR: case BAND:
+  case EQ: case NE: case CMP: case LT: case GT: case GE: case LE: case NOT_IN:
+  case IN: case MATCHES: case STARTS_WITH: case ENDS_WITH: case HAS_SOME:
+  case HAS_EVERY: case RANGE: case PLUS: case MINUS: case TILDE: case MUL:
+  case DIV: case FLOORDIV: case MOD: case POW: case NULLCOAL: case NOT:
+  case T_IF: case T_ELSEIF: case T_DO: case T_WITH: case T_INCLUDE:
+  case T_EXTENDS: case T_EMBED: case T_DEPRECATED: case T_IMPORT: case T_FROM:
+  case K_IF: case TEST_NAME1:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Twig reads an operator spelt as a name (and, or, not, in, is, matches)
+ * as a variable where an expression starts (`not` stays the unary
+ * operator there) and as a target of set and for; elsewhere, and in macro
+ * signatures, it is the operator. Returns the name token or NULL. */
+static const tpl_tok *op_as_name(tpl_pctx *P, const tpl_tok *t) {
+  const char *s = P->src + t->off;
+  for (uint32_t i = 0; i < t->len; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+          s[i] == '_'))
+      return NULL;
+  bool target = P->targets && (P->prev_kind == T_SET ||
+                               P->prev_kind == T_FOR || P->prev_kind == ',');
+  if (!target && (t->op == TPL_R_NOT || P->tag == T_MACRO || !operand_next(P)))
+    return NULL;
+  tpl_tok *c = oc_arena_alloc(P->arena, sizeof *c);
+  *c = *t;
+  c->type = TPL_T_NAME;
+  c->op = 0;
+  c->s = oc_arena_strndup(P->arena, s, t->len);
+  c->slen = t->len;
+  return c;
+}
+
 static int next_kind(tpl_pctx *P, const tpl_tok **out) {
   const tpl_tok *t = &P->toks[P->pos++];
   *out = t;
@@ -4023,8 +4085,13 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
     return INTERP_END;
   case TPL_T_ARROW:
     return ARROW;
-  case TPL_T_OP:
-    return op_kind(t->op);
+  case TPL_T_OP: {
+    const tpl_tok *nt = op_as_name(P, t);
+    if (!nt)
+      return op_kind(t->op);
+    *out = nt;
+    return name_or_arg(P);
+  }
   case TPL_T_PUNCT: {
     char c = (char)t->op;
     if (c == '(') {
@@ -4089,13 +4156,9 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
   }
   if (P->prev_kind == K_IGNORE && !strcmp(t->s, "missing"))
     return K_MISSING;
-  const tpl_tok *nx = peek(P, 0);
-  if (nx->type == TPL_T_ARROW)
+  if (peek(P, 0)->type == TPL_T_ARROW)
     return ARROW_PARAM;
-  if (nx->type == TPL_T_OP && nx->op == TPL_R_ASSIGN && P->nbrackets &&
-      P->brackets[P->nbrackets - 1] == '(')
-    return ARG_NAME;
-  return NAME;
+  return name_or_arg(P);
 }
 
 int tpl_yylex(TPL_YYSTYPE *lval, TPL_YYLTYPE *lloc, tpl_pctx *P) {
@@ -4107,6 +4170,10 @@ int tpl_yylex(TPL_YYSTYPE *lval, TPL_YYLTYPE *lloc, tpl_pctx *P) {
   lloc->last_column = (int)(t->col + t->len);
   P->cur = t;
   P->prev_kind = k;
+  if (k == T_SET || k == T_FOR)
+    P->targets = true;
+  else if (k != NAME && k != ',')
+    P->targets = false;
   if (k == TPL_YYerror)
     P->lex_failed = true;
   return k;
@@ -4267,6 +4334,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, tpl_pctx *P) {
 int tpl_parse_tokens(tpl_pctx *P) {
   P->pos = 0;
   P->prev_kind = 0;
+  P->targets = false;
   P->tag = 0;
   P->nbrackets = 0;
   P->nopen = 0;

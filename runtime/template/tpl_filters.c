@@ -1887,7 +1887,7 @@ static const tpl_callable tpl_filters[] = {
     {"escape", tpl_f_escape, "strategy,charset,autoescape", 0, 0, SAFE_HTML, 0},
     {"filter", tpl_f_filter, "arrow", 1, 0, 0, 0},
     {"first", tpl_f_first, "", 0, 0, 0, 0},
-    {"format", tpl_f_format, "", 0, TPL_CALL_VARIADIC, 0, 0},
+    {"format", tpl_f_format, "values", 0, TPL_CALL_VARIADIC, 0, 0},
     {"join", tpl_f_join, "glue,and", 0, 0, 0, 0},
     {"json_encode", tpl_f_json_encode, "flags,depth", 0, 0, 0, 0},
     {"keys", tpl_f_keys, "", 0, 0, 0, 0},

@@ -524,6 +524,10 @@ const tpl_template *tpl_interp_build(oc_arena *arena, tpl_ast_template *ast) {
   t->ast = ast;
   t->source = ast->source;
   t->source_len = ast->source_len;
+  if (ast->parent && ast->parent->kind == TPL_N_CONST &&
+      ast->parent->value.type == TPL_STR)
+    t->parent_name = oc_arena_strndup(arena, ast->parent->value.u.s,
+                                      ast->parent->value.len);
 
   tpl_block_def *blocks = oc_arena_calloc(arena, ast->nblocks + 1, sizeof *blocks);
   for (size_t i = 0; i < ast->nblocks; i++) {

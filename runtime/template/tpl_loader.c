@@ -227,6 +227,13 @@ static tpl_ast_template *ld_outline(tpl_loader *l, const tpl_template *t) {
   }
   a->nuses = t->nuses;
   a->uses = (tpl_use *)t->uses;
+  if (t->parent_name) {
+    /* for `from` imports of macros its parents define */
+    tpl_node *p = oc_arena_calloc(l->arena, 1, sizeof *p);
+    p->kind = TPL_N_CONST;
+    p->value = tpl_str(t->parent_name, strlen(t->parent_name));
+    a->parent = p;
+  }
   return a;
 }
 

@@ -144,6 +144,10 @@ struct tpl_template {
   const tpl_template *const *embeds;
   const char *source; /* the template's source text, for source() */
   size_t source_len;
+  /* The parent's name when `extends` names it with a string literal, NULL
+   * otherwise: a macro a template does not define is looked up in its
+   * parents, as Twig's twig_call_macro does. */
+  const char *parent_name;
   const void *ast; /* interpreter only */
 };
 
@@ -492,7 +496,9 @@ typedef struct tpl_callable {
   const char *name;
   tpl_callable_fn fn;
   /* Parameter names after the input (filters, tests) or of the function,
-   * comma-separated, for named arguments: "low,high,step". */
+   * comma-separated, for named arguments: "low,high,step". A variadic
+   * callable's last name is the variadic's: as in Twig, naming it passes
+   * one more argument after the others ("value,values": max(1, values=2)). */
   const char *params;
   uint8_t min_args; /* required arguments after the input */
   uint8_t flags;
@@ -638,14 +644,16 @@ void tpl_embed(tpl_rt *rt, const tpl_template *self, size_t index,
  * null value). Macro calls then go through the slot. */
 void tpl_import(tpl_rt *rt, const tpl_template *self, int slot, tpl_value name,
                 const tpl_loc *loc);
-/* Calls macro `name` of the template bound to self's slot (slot -1: self).
- * Named arguments follow the positional ones: names[i] for
+/* Calls macro `name` of the template bound to self's slot (slot -1: self),
+ * or of the nearest of its parents (named by literals) that defines it,
+ * as Twig does. Named arguments follow the positional ones: names[i] for
  * argv[npos + i]. Returns the output as a safe string. */
 tpl_value tpl_call_macro(tpl_rt *rt, const tpl_template *self, int slot,
                          const tpl_name *name, int npos, int nnamed,
                          const tpl_value *argv, const tpl_name *names,
                          const tpl_loc *loc);
-/* Whether a macro exists (`forms.input is defined`). */
+/* Whether a macro exists (`forms.input is defined`): in the imported
+ * template itself, not its parents (Twig's method_exists). */
 bool tpl_macro_defined(tpl_rt *rt, const tpl_template *self, int slot,
                        const tpl_name *name);
 
