@@ -7755,6 +7755,7 @@ static const tpl_template T0 = {
   .blocks = T0_blocks,
   .source = T0_source,
   .source_len = 1612,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -7930,6 +7931,7 @@ static const tpl_template T4 = {
   .blocks = T4_blocks,
   .source = T4_source,
   .source_len = 2129,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -8943,6 +8945,7 @@ static const tpl_template T16 = {
   .body = fn26,
   .source = T16_source,
   .source_len = 163,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -9078,6 +9081,7 @@ static const tpl_template T21 = {
   .blocks = T21_blocks,
   .source = T21_source,
   .source_len = 259,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -9100,6 +9104,7 @@ static const tpl_template T22 = {
   .blocks = T22_blocks,
   .source = T22_source,
   .source_len = 257,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -9143,6 +9148,7 @@ static const tpl_template T23 = {
   .blocks = T23_blocks,
   .source = T23_source,
   .source_len = 971,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -9168,6 +9174,7 @@ static const tpl_template T24 = {
   .blocks = T24_blocks,
   .source = T24_source,
   .source_len = 401,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -9977,6 +9984,7 @@ static const tpl_template T35 = {
   .blocks = T35_blocks,
   .source = T35_source,
   .source_len = 367,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 

@@ -5930,6 +5930,7 @@ static const tpl_template T0 = {
   .body = fn0,
   .source = T0_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -5942,6 +5943,7 @@ static const tpl_template T1 = {
   .body = fn1,
   .source = T1_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -5974,6 +5976,7 @@ static const tpl_template T3 = {
   .body = fn3,
   .source = T3_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6092,6 +6095,7 @@ static const tpl_template T7 = {
   .body = fn9,
   .source = T7_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7162,6 +7166,7 @@ static const tpl_template T22 = {
   .body = fn24,
   .source = T22_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7174,6 +7179,7 @@ static const tpl_template T23 = {
   .body = fn25,
   .source = T23_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7210,6 +7216,7 @@ static const tpl_template T25 = {
   .body = fn27,
   .source = T25_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7222,6 +7229,7 @@ static const tpl_template T26 = {
   .body = fn28,
   .source = T26_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7234,6 +7242,7 @@ static const tpl_template T27 = {
   .body = fn29,
   .source = T27_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7292,6 +7301,7 @@ static const tpl_template T30 = {
   .body = fn34,
   .source = T30_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7564,6 +7574,7 @@ static const tpl_template T39 = {
   .body = fn50,
   .source = T39_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7576,6 +7587,7 @@ static const tpl_template T40 = {
   .body = fn51,
   .source = T40_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 

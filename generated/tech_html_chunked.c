@@ -5824,6 +5824,7 @@ static const tpl_template T0 = {
   .blocks = T0_blocks,
   .source = T0_source,
   .source_len = 3624,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -6942,6 +6943,7 @@ static const tpl_template T15 = {
   .blocks = T15_blocks,
   .source = T15_source,
   .source_len = 1082,
+  .parent_name = "layout.twig",
   .ast = NULL,
 };
 
@@ -7019,6 +7021,7 @@ static const tpl_template T18 = {
   .blocks = T18_blocks,
   .source = T18_source,
   .source_len = 327,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
@@ -7043,6 +7046,7 @@ static const tpl_template T19 = {
   .blocks = T19_blocks,
   .source = T19_source,
   .source_len = 326,
+  .parent_name = "chunk.twig",
   .ast = NULL,
 };
 

@@ -6732,6 +6732,7 @@ static const tpl_template T0 = {
   .body = fn0,
   .source = T0_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6744,6 +6745,7 @@ static const tpl_template T1 = {
   .body = fn1,
   .source = T1_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6757,6 +6759,7 @@ static const tpl_template T2 = {
   .body = fn2,
   .source = T2_source,
   .source_len = 96,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6769,6 +6772,7 @@ static const tpl_template T3 = {
   .body = fn3,
   .source = T3_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6816,6 +6820,7 @@ static const tpl_template T5 = {
   .body = fn5,
   .source = T5_source,
   .source_len = 242,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -6848,6 +6853,7 @@ static const tpl_template T7 = {
   .body = fn7,
   .source = T7_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7894,6 +7900,7 @@ static const tpl_template T20 = {
   .blocks = T20_blocks,
   .source = T20_source,
   .source_len = 239,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7945,6 +7952,7 @@ static const tpl_template T22 = {
   .blocks = T22_blocks,
   .source = T22_source,
   .source_len = 409,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7957,6 +7965,7 @@ static const tpl_template T23 = {
   .body = fn25,
   .source = T23_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -7993,6 +8002,7 @@ static const tpl_template T25 = {
   .body = fn27,
   .source = T25_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8005,6 +8015,7 @@ static const tpl_template T26 = {
   .body = fn28,
   .source = T26_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8017,6 +8028,7 @@ static const tpl_template T27 = {
   .body = fn29,
   .source = T27_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8084,6 +8096,7 @@ static const tpl_template T30 = {
   .body = fn34,
   .source = T30_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8105,6 +8118,7 @@ static const tpl_template T31 = {
   .blocks = T31_blocks,
   .source = T31_source,
   .source_len = 240,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8126,6 +8140,7 @@ static const tpl_template T32 = {
   .blocks = T32_blocks,
   .source = T32_source,
   .source_len = 238,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8151,6 +8166,7 @@ static const tpl_template T33 = {
   .blocks = T33_blocks,
   .source = T33_source,
   .source_len = 523,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8371,6 +8387,7 @@ static const tpl_template T39 = {
   .body = fn53,
   .source = T39_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8383,6 +8400,7 @@ static const tpl_template T40 = {
   .body = fn54,
   .source = T40_source,
   .source_len = 26,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8943,6 +8961,7 @@ static const tpl_template T44 = {
   .blocks = T44_blocks,
   .source = T44_source,
   .source_len = 397,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
@@ -8988,6 +9007,7 @@ static const tpl_template T45 = {
   .blocks = T45_blocks,
   .source = T45_source,
   .source_len = 1269,
+  .parent_name = "item.twig",
   .ast = NULL,
 };
 
