@@ -1,6 +1,7 @@
 # A thin wrapper around CMake, as Neovim has: `make` builds, `make test`
-# runs every test, `make demo` runs the main job. `make test` and `make demo`
-# first install the Debian packages that are missing.
+# runs every test, `make demo` runs the main job. Each first installs the
+# Debian packages it needs that are missing (scripts/install-deps.sh):
+# demo what building and running needs, test that and what the tests use.
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 CMAKE_FLAGS ?=
@@ -11,13 +12,16 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
+deps-test:
+	@scripts/install-deps.sh --test
+
 $(BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
 
 build: $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
-test: deps
+test: deps-test
 	$(MAKE) build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 
@@ -28,4 +32,4 @@ demo: deps
 clean:
 	rm -rf $(BUILD_DIR)
 
-.PHONY: all deps build test demo clean
+.PHONY: all deps deps-test build test demo clean
