@@ -12,7 +12,9 @@ set -eu
 
 # Building: the compiler, CMake, the front ends' generators (without re2c
 # and bison the build compiles the committed copies in generated/), and
-# the -dev packages cmake/OctavoDeps.cmake looks up.
+# the -dev packages cmake/OctavoDeps.cmake looks up; libbz2-dev because
+# libzip's pc file names -lbz2 for a static link (octavo.pc with --static,
+# as a program built against the installed libraries links).
 BUILD="
   make cmake pkg-config gcc libc6-dev re2c bison
   libyaml-dev libutf8proc-dev libpcre2-dev
@@ -20,6 +22,7 @@ BUILD="
   libzip-dev libxml2-dev
   libhyphen-dev libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev
   libfontconfig-dev libharfbuzz-dev libqpdf-dev
+  libbz2-dev
 "
 # Running: what publish reads at run time. The clean theme's PDF faces
 # (EB Garamond 12 from fonts-ebgaramond-extra, else DejaVu Serif; DejaVu
