@@ -1,32 +1,79 @@
 #!/bin/sh
-# Installs the Debian 12 packages Octavo needs to build and test, when any is
-# missing, and the Nu HTML checker (npm package vnu-jar) into .tools/.
+# Installs the Debian 12 packages Octavo needs, when any is missing.
 # Idempotent and quiet when everything is already there.
+#
+#   scripts/install-deps.sh            building and running: make, make demo,
+#                                      make install
+#   scripts/install-deps.sh --package  that, and what make package adds
+#   scripts/install-deps.sh --test     all of it, and what the tests use
+#                                      (make test), with the Nu HTML checker
+#                                      (npm package vnu-jar) in .tools/
 set -eu
 
-PACKAGES="
-  make cmake pkg-config gcc re2c bison
-  clang libfuzzer-14-dev libclang-rt-14-dev
+# Building: the compiler, CMake, the front ends' generators (without re2c
+# and bison the build compiles the committed copies in generated/), and
+# the -dev packages cmake/OctavoDeps.cmake looks up; libbz2-dev because
+# libzip's pc file names -lbz2 for a static link (octavo.pc with --static,
+# as a program built against the installed libraries links).
+BUILD="
+  make cmake pkg-config gcc libc6-dev re2c bison
   libyaml-dev libutf8proc-dev libpcre2-dev
   libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
-  libzip-dev libxml2-dev epubcheck
-  libhyphen-dev hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
-  hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
-  php-cli php-twig valgrind python3 default-jre-headless
-  pandoc chromium cmark-gfm
-  libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev libfontconfig-dev libharfbuzz-dev libqpdf-dev
-  libgs-common
-  fonts-dejavu-core fonts-dejavu-extra fonts-ebgaramond-extra
-  fonts-liberation2 fonts-noto-core
-  fonts-droid-fallback fonts-urw-base35
-  qpdf poppler-utils weasyprint python3-yaml
+  libzip-dev libxml2-dev
+  libhyphen-dev libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev
+  libfontconfig-dev libharfbuzz-dev libqpdf-dev
+  libbz2-dev
 "
-# Node.js and npm (for vnu-jar): Debian's packages unless some nodejs that
-# brings its own npm is installed already.
-command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+# Running: what publish reads at run time. The clean theme's PDF faces
+# (EB Garamond 12 from fonts-ebgaramond-extra, else DejaVu Serif; DejaVu
+# Sans Mono for code, its italics in fonts-dejavu-extra), a fallback for
+# CJK (the guide shows Chinese and Japanese), the hyphenation patterns of
+# the PDF editions, and the sRGB profile pdf_a embeds (libgs-common).
+RUN="
+  fonts-ebgaramond-extra fonts-dejavu-core fonts-dejavu-extra
+  fonts-droid-fallback
+  hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
+  hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
+  libgs-common
+"
+# make package: CPack's DEB generator runs dpkg-shlibdeps (dpkg-dev), which
+# tells executables by file(1).
+PACKAGE="dpkg-dev file"
+# Testing (tests/require.sh names each test's needs): the fuzzing compiler,
+# the checkers (EPUBCheck, the Nu HTML checker's Java, qpdf, poppler),
+# the PHP Twig oracle, valgrind, python3 and its YAML reader, fontconfig's
+# fc-list, groff for the manual pages, the faces only the tests use
+# (fonts-urw-base35: Nimbus Roman and a CFF face), and the comparison tools
+# of bench/ (pandoc, chromium, weasyprint, cmark-gfm). Noto and Liberation
+# are not needed: neither the theme nor the guide nor a test uses them
+# (every font test passes with fontconfig rejecting both).
+TEST="
+  clang libfuzzer-14-dev libclang-rt-14-dev
+  epubcheck default-jre-headless qpdf poppler-utils
+  php-cli php-twig valgrind python3 python3-yaml
+  fontconfig groff-base
+  fonts-urw-base35
+  pandoc chromium cmark-gfm weasyprint
+"
+
+case "${1:-}" in
+"") PACKAGES="$BUILD $RUN" ;;
+--package) PACKAGES="$BUILD $RUN $PACKAGE" ;;
+--test) PACKAGES="$BUILD $RUN $PACKAGE $TEST" ;;
+*)
+  sed -n '2,10p' "$0" >&2
+  exit 2
+  ;;
+esac
+# Node.js and npm (for vnu-jar, tests only): Debian's packages unless some
+# nodejs that brings its own npm is installed already.
+if [ "${1:-}" = --test ] && ! command -v npm >/dev/null 2>&1; then
+  PACKAGES="$PACKAGES nodejs npm"
+fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 install_vnu() {
+  [ "${1:-}" = --test ] || return 0
   [ -f "$root/.tools/node_modules/vnu-jar/build/dist/vnu.jar" ] && return 0
   echo "install-deps: installing the Nu HTML checker (npm vnu-jar) in .tools/"
   npm install --prefix "$root/.tools" --no-audit --no-fund --silent \
@@ -43,7 +90,7 @@ for p in $PACKAGES; do
 done
 
 if [ -z "$missing" ]; then
-  install_vnu
+  install_vnu "${1:-}"
   exit 0
 fi
 
@@ -58,4 +105,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
-install_vnu
+install_vnu "${1:-}"

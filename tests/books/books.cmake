@@ -5,18 +5,40 @@ set(OCTAVO_MAKE_CORPUS ${PROJECT_SOURCE_DIR}/../shared/corpus/make-corpus
     CACHE FILEPATH
     "make-corpus, the generator of synthetic books (books_corpus_large)")
 set(BOOKS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/books)
+# Each test runs through tests/require.sh with what it needs from the
+# system (tests/CMakeLists.txt): a missing tool, font or jar fails the
+# test, naming the package. The Python scripts run under OCTAVO_PY
+# (/usr/bin/python3 when CMake found it).
+set(need_py ${OCTAVO_NEEDS_PYTHON})
+set(need_yaml /usr/lib/python3/dist-packages/yaml/__init__.py=python3-yaml)
+octavo_require(req_errors books_errors ${need_py} ${OCTAVO_NEEDS_PDF_BOOKS})
+octavo_require(req_golden books_golden ${need_py})
+octavo_require(req_html_valid books_html_valid ${need_py} ${OCTAVO_NEEDS_VNU})
+octavo_require(req_corpus books_corpus_large ${need_py})
+octavo_require(req_signals books_signals ${need_py})
+octavo_require(req_mistakes books_mistakes ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_VNU}
+               ${OCTAVO_NEEDS_PDF_BOOKS})
+octavo_require(req_valgrind books_valgrind valgrind=valgrind
+               ${OCTAVO_NEEDS_PDF_BOOKS})
+octavo_require(req_epub books_epub ${need_py} ${OCTAVO_NEEDS_EPUBCHECK})
+octavo_require(req_pdf books_pdf ${need_py} ${need_yaml}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+octavo_require(req_pdf_print books_pdf_print ${need_py}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS}
+               /usr/share/color/icc/ghostscript/srgb.icc=libgs-common)
 
 add_test(NAME books_errors
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/run_errors.py
+         COMMAND ${req_errors} ${OCTAVO_PY} ${BOOKS_DIR}/run_errors.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/errors)
 add_test(NAME books_golden
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/run_golden.py
+         COMMAND ${req_golden} ${OCTAVO_PY} ${BOOKS_DIR}/run_golden.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/golden)
 add_test(NAME books_html_valid
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_html_valid.py
+         COMMAND ${req_html_valid} ${OCTAVO_PY} ${BOOKS_DIR}/test_html_valid.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 add_test(NAME books_corpus_large
-         COMMAND sh ${BOOKS_DIR}/test_corpus.sh $<TARGET_FILE:publish>
+         COMMAND ${req_corpus} sh ${BOOKS_DIR}/test_corpus.sh $<TARGET_FILE:publish>
                  ${OCTAVO_MAKE_CORPUS})
 add_test(NAME books_cli
          COMMAND sh ${BOOKS_DIR}/test_cli.sh $<TARGET_FILE:publish>
@@ -26,12 +48,12 @@ add_test(NAME books_interpreted_theme
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 # publish stopped by SIGTERM and SIGINT, and stale temporary folders.
 add_test(NAME books_signals
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_signals.py
+         COMMAND ${req_signals} ${OCTAVO_PY} ${BOOKS_DIR}/test_signals.py
                  $<TARGET_FILE:publish>)
 # A book full of author mistakes (books/mistakes/): one warning each,
 # valid output in every edition, --strict an error.
 add_test(NAME books_mistakes
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_mistakes.py
+         COMMAND ${req_mistakes} ${OCTAVO_PY} ${BOOKS_DIR}/test_mistakes.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 # Confinement (test_sandbox.sh): publish-planted, publish with an escape
 # bug planted after each writer (plant_escape.c), is stopped by the
@@ -51,7 +73,7 @@ set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)
   add_test(NAME books_valgrind
-           COMMAND sh ${BOOKS_DIR}/test_valgrind.sh $<TARGET_FILE:publish>
+           COMMAND ${req_valgrind} sh ${BOOKS_DIR}/test_valgrind.sh $<TARGET_FILE:publish>
                    ${PROJECT_SOURCE_DIR})
   set_tests_properties(books_valgrind PROPERTIES
                        LABELS "books;valgrind" TIMEOUT 300 SKIP_RETURN_CODE 77)
@@ -60,7 +82,7 @@ endif()
 # reproducibility, links and manifest, identifiers, the sampler's golden
 # package. EPUBCheck's JVM makes it the slowest of the book tests.
 add_test(NAME books_epub
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_epub.py
+         COMMAND ${req_epub} ${OCTAVO_PY} ${BOOKS_DIR}/test_epub.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR}
                  --make-corpus ${OCTAVO_MAKE_CORPUS})
 set_tests_properties(books_epub PROPERTIES
@@ -71,7 +93,7 @@ set_tests_properties(books_epub PROPERTIES
 # title and author, page labels, reproducibility. A book without a pdf
 # edition is skipped with a note; none at all fails.
 add_test(NAME books_pdf
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
+         COMMAND ${req_pdf} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
                  ${BOOKS_DIR}/pdf/tiny ${BOOKS_DIR}/pdf/info
                  ${PROJECT_SOURCE_DIR}/docs/guide
@@ -82,7 +104,7 @@ set_tests_properties(books_pdf PROPERTIES
 # TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
 # with their page labels, PDF/A-1b's metadata, reproducibility.
 add_test(NAME books_pdf_print
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf_print.py
+         COMMAND ${req_pdf_print} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_print.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)

@@ -12,10 +12,11 @@ it is copied.
 Validity: `java -jar vnu.jar --errors-only` once over every HTML file and
 once (--css) over every CSS file. vnu.jar is $VNU_JAR, else
 <source>/.tools/node_modules/vnu-jar/build/dist/vnu.jar (installed by
-scripts/install-deps.sh). Without it the checker is skipped: exit 77,
-which ctest reports as a skipped test (after the link check passed).
+scripts/install-deps.sh --test). Without it (or without java) the check
+fails, naming what to install: a test never skips for a missing tool.
 
-Exit status: 0 all good, 1 problems found, 2 bad usage, 77 vnu missing.
+Exit status: 0 all good, 1 problems found (or vnu.jar or java missing),
+2 bad usage.
 """
 import html.parser
 import os
@@ -25,7 +26,6 @@ import subprocess
 import sys
 import urllib.parse
 
-SKIP = 77
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 LINK_ATTRS = {
@@ -135,10 +135,11 @@ def find_vnu():
     jar = os.environ.get("VNU_JAR") or os.path.join(
         SOURCE_DIR, ".tools/node_modules/vnu-jar/build/dist/vnu.jar")
     if not os.path.isfile(jar):
-        return None, (f"vnu.jar not found ({jar}); install it with "
-                      "scripts/install-deps.sh or set VNU_JAR")
+        return None, (f"{jar} is missing: install npm's vnu-jar "
+                      "(scripts/install-deps.sh --test), or set VNU_JAR")
     if not shutil.which("java"):
-        return None, "java not found: the Nu HTML checker needs a Java runtime"
+        return None, ("the command 'java' is missing: install "
+                      "default-jre-headless (scripts/install-deps.sh --test)")
     return jar, None
 
 
@@ -195,8 +196,8 @@ def main(argv):
         return 0
     jar, why = find_vnu()
     if not jar:
-        print(f"check_html: SKIPPED the HTML validity check: {why}")
-        return SKIP
+        print(f"check_html: FAILED: the HTML validity check cannot run: {why}")
+        return 1
     problems = run_vnu(jar, roots)
     for p in problems:
         print(p)

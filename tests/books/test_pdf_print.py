@@ -392,8 +392,10 @@ def main():
     publish, book = os.path.abspath(sys.argv[1]), sys.argv[2]
     for tool in ("qpdf", "pdfinfo", "pdftotext", "pdfimages", "pdftoppm"):
         if not shutil.which(tool):
-            print("skip: %s is not installed" % tool)
-            return 77
+            print("the command '%s' is missing: install %s "
+                  "(scripts/install-deps.sh --test)"
+                  % (tool, "qpdf" if tool == "qpdf" else "poppler-utils"))
+            return 1
     editions = ("print", "cover-pdf", "cover-png")
     with tempfile.TemporaryDirectory() as tmp:
         copies = [os.path.join(tmp, "a"), os.path.join(tmp, "b")]

@@ -9,7 +9,10 @@
 # Usage: test_valgrind.sh PUBLISH SOURCE_DIR
 set -eu
 publish=$1 src=$2
-command -v valgrind >/dev/null || { echo "valgrind missing: skipped"; exit 77; }
+command -v valgrind >/dev/null || {
+  echo "books_valgrind: the command 'valgrind' is missing: install valgrind (scripts/install-deps.sh --test)"
+  exit 1
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r "$src/docs/guide" "$tmp/guide"

@@ -38,6 +38,7 @@ octavo_test(templates_interpreted template
 octavo_test(templates_compiled template
             COMMAND case_runner --compiled ${CASES_DIR})
 octavo_test(templates_oracle template
+            REQUIRES php=php-cli /usr/share/php/Twig/autoload.php=php-twig
             COMMAND php ${CMAKE_CURRENT_SOURCE_DIR}/templates/oracle.php
                     ${CASES_DIR})
 octavo_valgrind_test(templates_valgrind template
