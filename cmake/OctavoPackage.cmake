@@ -25,12 +25,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION text)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The clean theme's faces (EB Garamond 12, DejaVu Serif and Sans Mono) and
-# English hyphenation, what the guide needs; the rest is recommended: the
+# The bundled themes' faces (clean: EB Garamond 12, DejaVu Serif and Sans
+# Mono; tech: Noto Serif, Sans and Sans Display) and English hyphenation,
+# what the guide needs; the rest is recommended: the
 # DejaVu variants (italic code), a CJK fallback face, the sRGB profile of
 # pdf_a (libgs-common) and the other languages' hyphenation patterns.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "fonts-ebgaramond-extra, fonts-dejavu-core, hyphen-en-us")
+    "fonts-ebgaramond-extra, fonts-dejavu-core, fonts-noto-core, hyphen-en-us")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "fonts-dejavu-extra, fonts-droid-fallback, libgs-common, hyphen-en-gb, hyphen-de, hyphen-fr, hyphen-es, hyphen-it, hyphen-ca, hyphen-nl, hyphen-pt-pt, hyphen-pt-br")
 # What themec build (a new publish linked with the installed libraries)

@@ -26,12 +26,13 @@ BUILD="
 "
 # Running: what publish reads at run time. The clean theme's PDF faces
 # (EB Garamond 12 from fonts-ebgaramond-extra, else DejaVu Serif; DejaVu
-# Sans Mono for code, its italics in fonts-dejavu-extra), a fallback for
+# Sans Mono for code, its italics in fonts-dejavu-extra), the tech theme's
+# (Noto Serif, Noto Sans and Noto Sans Display: fonts-noto-core), a fallback for
 # CJK (the guide shows Chinese and Japanese), the hyphenation patterns of
 # the PDF editions, and the sRGB profile pdf_a embeds (libgs-common).
 RUN="
   fonts-ebgaramond-extra fonts-dejavu-core fonts-dejavu-extra
-  fonts-droid-fallback
+  fonts-noto-core fonts-droid-fallback
   hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
   hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
   libgs-common
@@ -42,16 +43,16 @@ PACKAGE="dpkg-dev file"
 # Testing (tests/require.sh names each test's needs): the fuzzing compiler,
 # the checkers (EPUBCheck, the Nu HTML checker's Java, qpdf, poppler),
 # the PHP Twig oracle, valgrind, python3 and its YAML reader, fontconfig's
-# fc-list, groff for the manual pages, the faces only the tests use
+# fc-list, groff for the manual pages, unzip (reading EPUBs back), the
+# faces only the tests use
 # (fonts-urw-base35: Nimbus Roman and a CFF face), and the comparison tools
-# of bench/ (pandoc, chromium, weasyprint, cmark-gfm). Noto and Liberation
-# are not needed: neither the theme nor the guide nor a test uses them
-# (every font test passes with fontconfig rejecting both).
+# of bench/ (pandoc, chromium, weasyprint, cmark-gfm). Liberation is not
+# needed: no theme, the guide nor a test uses it.
 TEST="
   clang libfuzzer-14-dev libclang-rt-14-dev
   epubcheck default-jre-headless qpdf poppler-utils
   php-cli php-twig valgrind python3 python3-yaml
-  fontconfig groff-base
+  fontconfig groff-base unzip
   fonts-urw-base35
   pandoc chromium cmark-gfm weasyprint
 "

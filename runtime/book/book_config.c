@@ -1109,8 +1109,15 @@ broken:
     c->ed[chain[n]].state = ED_BROKEN;
 }
 
+/* The theme of editions that name none (bk_config_set_default_theme). */
+static const char *default_theme = "clean";
+
+void bk_config_set_default_theme(const char *name) {
+  default_theme = name && name[0] ? name : "clean";
+}
+
+/* Every edition's defaults, after `theme: <default_theme>`. */
 static const char edition_defaults[] =
-    "theme: clean\n"
     "include_styles: true\n"
     "highlight_code: false\n"
     "highlight_cache: false\n"
@@ -1166,7 +1173,10 @@ static void load_editions(ck *k, bk_config *c, const cn *editions) {
     c->ed[i].raw = kid->val;
     c->ed[i].norm = check_edition(k, kid->key, kid->val);
   }
-  cn *base = defaults(k->a, edition_defaults, k->r);
+  cn *base = defaults(
+      k->a,
+      oc_arena_printf(k->a, "theme: '%s'\n%s", default_theme, edition_defaults),
+      k->r);
   size_t *chain = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *chain);
   for (size_t i = 0; i < c->ned; i++) {
     if (c->ed[i].state == ED_NEW)

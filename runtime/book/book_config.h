@@ -34,6 +34,10 @@ typedef struct bk_config bk_config;
 bk_config *bk_config_load(oc_arena *a, const char *book_dir,
                           const char *json, const oc_reporter *r);
 
+/* The theme editions without `theme:` get (NULL: clean), a plain name;
+ * a themed publish sets it (bk_themes_set). */
+void bk_config_set_default_theme(const char *name);
+
 /* The same from config.yml's text (len bytes, need not be
  * NUL-terminated), for tests and fuzzing: no file is read. */
 bk_config *bk_config_parse(oc_arena *a, const char *text, size_t len,

@@ -1192,7 +1192,7 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->edition = bk_config_edition(cfg, name);
   e->format = bk_get_str(e->a, e->edition, "format", "");
   char path[300];
-  const char *theme = bk_get_str(e->a, e->edition, "theme", bk_default_theme());
+  const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
   if (opt->theme_dir) {
     if (theme_folder(e, opt->theme_dir) != 0)
       return -1;

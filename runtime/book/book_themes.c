@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "book_config.h"
 #include "book_writers.h"
 #include "oc_sb.h"
 
@@ -22,9 +23,8 @@ void bk_themes_set(const tpl_theme *themes, size_t n, const char *dflt) {
   nadded = n;
   if (dflt && dflt[0])
     default_name = dflt;
+  bk_config_set_default_theme(default_name);
 }
-
-const char *bk_default_theme(void) { return default_name; }
 
 const char *bk_theme_format_dir(const char *format) {
   /* mobi editions are published as EPUB (KindleGen is gone). */

@@ -24,8 +24,6 @@ const char *bk_theme_names(void);
  * hide bundled themes of the same name) and sets the default theme name
  * (NULL: clean). The table must outlive every edition. */
 void bk_themes_set(const tpl_theme *themes, size_t n, const char *dflt);
-/* The theme an edition without `theme:` gets. */
-const char *bk_default_theme(void);
 /* `publish --themes`: one line per theme, its formats and notes. */
 void bk_themes_print(FILE *f);
 /* The theme folder that holds a format's templates ("epub" for mobi). */

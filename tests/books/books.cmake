@@ -43,8 +43,10 @@ add_test(NAME books_corpus_large
 add_test(NAME books_cli
          COMMAND sh ${BOOKS_DIR}/test_cli.sh $<TARGET_FILE:publish>
                  ${PROJECT_VERSION})
+octavo_require(req_interpreted books_interpreted_theme
+               ${OCTAVO_NEEDS_PDF_BOOKS} ${OCTAVO_NEEDS_TECH})
 add_test(NAME books_interpreted_theme
-         COMMAND sh ${BOOKS_DIR}/test_interpreted_theme.sh
+         COMMAND ${req_interpreted} sh ${BOOKS_DIR}/test_interpreted_theme.sh
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 # publish stopped by SIGTERM and SIGINT, and stale temporary folders.
 add_test(NAME books_signals
@@ -114,18 +116,30 @@ set_tests_properties(books_pdf_print PROPERTIES
 # the package checks, the PDF checks (qpdf, pdffonts, pdftotext...); and
 # test_theme_applied.py: tech's style sheets in the HTML and EPUB
 # editions, other fonts than clean's in the PDFs.
+octavo_require(req_html_valid_tech books_html_valid_tech ${need_py}
+               ${OCTAVO_NEEDS_VNU})
+octavo_require(req_epub_tech books_epub_tech ${need_py}
+               ${OCTAVO_NEEDS_EPUBCHECK})
+octavo_require(req_pdf_tech books_pdf_tech ${need_py} ${need_yaml}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS}
+               ${OCTAVO_NEEDS_TECH})
+octavo_require(req_theme_tech books_theme_tech ${need_py}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS}
+               ${OCTAVO_NEEDS_TECH})
 add_test(NAME books_html_valid_tech
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_html_valid.py
+         COMMAND ${req_html_valid_tech} ${OCTAVO_PY}
+                 ${BOOKS_DIR}/test_html_valid.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} --theme tech)
 add_test(NAME books_epub_tech
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_epub.py
+         COMMAND ${req_epub_tech} ${OCTAVO_PY} ${BOOKS_DIR}/test_epub.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} --theme tech)
 add_test(NAME books_pdf_tech
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_pdf.py
+         COMMAND ${req_pdf_tech} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR}/docs/guide
                  --theme tech)
 add_test(NAME books_theme_tech
-         COMMAND ${OCTAVO_PYTHON3} ${BOOKS_DIR}/test_theme_applied.py
+         COMMAND ${req_theme_tech} ${OCTAVO_PY}
+                 ${BOOKS_DIR}/test_theme_applied.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR} tech
                  NotoSerif-Regular NotoSans-Bold NotoSansDisplay-Bold)
 # (books_interpreted_theme publishes every bundled theme, tech too, with

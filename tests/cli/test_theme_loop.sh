@@ -37,7 +37,7 @@ prefix=$tmp/prefix
 # in every style sheet.
 for f in my-theme/html/book.twig my-theme/html_chunked/layout.twig \
          my-theme/epub/layout.twig; do
-  printf '\n<!-- set with my-theme -->\n' >>"$f"
+  sed -i 's|^<head>$|<head><!-- set with my-theme -->|' "$f"
 done
 find my-theme -name style.css.twig -exec sh -c \
   'printf "\nhtml { color: #3a1f5d; }\n" >>"$1"' sh {} \;
@@ -66,6 +66,8 @@ grep -q "set with my-theme" "$tmp/compiled/Output/web/book.html" ||
   fail "the changed book.twig is not in the web edition"
 grep -rq "set with my-theme" "$tmp/compiled/Output/website" ||
   fail "the changed layout.twig is not in the website"
+unzip -p "$tmp/compiled/Output/ebook/book.epub" | grep -q "set with my-theme" ||
+  fail "the changed layout.twig is not in the EPUB"
 pdftotext "$tmp/compiled/Output/print/book.pdf" - >/dev/null ||
   fail "the themed publish's PDF does not read"
 if ! diff -r "$tmp/compiled/Output" "$tmp/interpreted/Output" >"$tmp/diff"; then
