@@ -16,18 +16,9 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
+#include "octavo_paths.h"
 #include "themec.h"
 #include "tpl_cgen.h"
-
-/* Where the installed data and pkg-config file are, from the folder of
- * the executable (CMake sets them from GNUInstallDirs), and the source
- * tree, for a themec run from the build tree. */
-#ifndef OCTAVO_REL_DATADIR
-#define OCTAVO_REL_DATADIR "../share/octavo"
-#endif
-#ifndef OCTAVO_REL_PKGCONFIGDIR
-#define OCTAVO_REL_PKGCONFIGDIR "../lib/pkgconfig"
-#endif
 
 const char *const themec_formats[] = {"html", "html_chunked", "epub", "pdf"};
 const size_t themec_nformats = sizeof themec_formats / sizeof *themec_formats;
@@ -92,15 +83,13 @@ static char *themes_home(void) {
       return t;
     free(t);
   }
-#if defined OCTAVO_SOURCE_DIR && defined OCTAVO_BUILD_BIN_DIR
   char *bin = exe_dir();
-  char *build = realpath(OCTAVO_BUILD_BIN_DIR, NULL);
+  char *build = realpath(OCTAVO_BINARY_DIR "/compiler", NULL);
   bool in_build = bin && build && !strcmp(bin, build);
   free(bin);
   free(build);
   if (in_build && is_dir(OCTAVO_SOURCE_DIR "/themes"))
     return oc_strdup(OCTAVO_SOURCE_DIR "/themes");
-#endif
   return NULL;
 }
 

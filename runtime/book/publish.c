@@ -67,7 +67,9 @@ static const char help_text[] =
     "  --help, --version\n"
     "\n"
     "Exit status: 0 success, 1 a problem in the book, 2 bad usage.\n"
-    "The user guide: docs/guide/ (published by `make demo`).\n";
+    "More: man publish, man themec, man 5 octavo-theme; the user guide in\n"
+    "share/doc/octavo/guide/ where Octavo is installed (docs/guide/ in its\n"
+    "sources).\n";
 
 static int usage(const char *msg) {
   if (msg)
