@@ -484,11 +484,19 @@ int themec_cmd_build(int argc, char **argv) {
     free(path);
     free(pcdir);
   }
-  if (system("pkg-config --exists octavo") != 0) {
+  if (system("command -v pkg-config >/dev/null") != 0) {
+    fprintf(stderr, "themec: themec build needs pkg-config and a C compiler "
+                    "(Debian: apt-get install pkg-config gcc libc6-dev)\n");
+    goto done;
+  }
+  /* pkg-config says what is missing: octavo.pc, or a library's -dev
+   * package that octavo.pc requires (the octavo package suggests them). */
+  if (system("pkg-config --print-errors --exists octavo") != 0) {
     fprintf(stderr,
-            "themec: pkg-config finds no octavo.pc: run the themec of an "
-            "installed Octavo (make install), or add the folder of octavo.pc "
-            "to PKG_CONFIG_PATH\n");
+            "themec: pkg-config cannot use octavo.pc: run the themec of an "
+            "installed Octavo (make install, or its Debian package with the "
+            "-dev packages it suggests), or add the folder of octavo.pc to "
+            "PKG_CONFIG_PATH\n");
     goto done;
   }
   const char *cc = getenv("CC");
