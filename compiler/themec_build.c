@@ -260,8 +260,9 @@ int themec_cmd_new(int argc, char **argv) {
   char *old_path = themec_path_join(dir, "README.md");
   size_t old_len = 0;
   char *old = oc_read_file(old_path, &old_len);
-  size_t n = sizeof starter_readme + 8 * strlen(dir) + 2 * strlen(name) +
-             strlen(from) + old_len + 64;
+  /* The text names dir three times, name four times and from twice. */
+  size_t n = sizeof starter_readme + 3 * strlen(dir) + 4 * strlen(name) +
+             2 * strlen(from) + old_len + 64;
   char *text = oc_malloc(n);
   int k = snprintf(text, n, starter_readme, name, from, dir, dir, dir, name,
                    name, name);
