@@ -204,9 +204,7 @@ out:
 
 /* ---- themec check / compile ------------------------------------------- */
 
-/* The folders themec compiles for one format of a theme folder: the
- * format's, then common/ and contents/ when they exist (malloc'd). */
-static size_t format_dirs(const char *theme_dir, const char *format,
+size_t themec_format_dirs(const char *theme_dir, const char *format,
                           char **dirs) {
   size_t n = 0;
   const char *subs[] = {format, "common", "contents"};
@@ -286,7 +284,7 @@ static int cmd_check(int argc, char **argv) {
     for (size_t i = 0; themes && i < ndirs; i++)
       for (size_t f = 0; f < themec_nformats; f++) {
         char *fd[3];
-        size_t n = format_dirs(dirs[i], themec_formats[f], fd);
+        size_t n = themec_format_dirs(dirs[i], themec_formats[f], fd);
         if (n && !strcmp(themec_base_name(fd[0]), themec_formats[f])) {
           theme t;
           failed += check_set(&t, fd, n, NULL, &said);
@@ -315,7 +313,7 @@ static int cmd_check(int argc, char **argv) {
     return 1;
   }
   char *bd[3];
-  size_t nb = format_dirs(theme_dir, format, bd);
+  size_t nb = themec_format_dirs(theme_dir, format, bd);
   theme base, own;
   memset(&own, 0, sizeof own);
   if (!nb || strcmp(themec_base_name(bd[0]), format)) {

@@ -37,6 +37,11 @@ bool themec_plain_name(const char *s, size_t n);
  * registries list them. */
 extern const char *const themec_formats[];
 extern const size_t themec_nformats;
+/* The folders themec compiles for one format of a theme folder, into
+ * dirs[0..3): the format's, then common/ and contents/, those that exist
+ * (malloc'd); returns how many. */
+size_t themec_format_dirs(const char *theme_dir, const char *format,
+                          char **dirs);
 /* Whether dir is a theme folder: one with a subfolder per format. */
 bool themec_is_theme_dir(const char *dir);
 

@@ -334,12 +334,7 @@ static int build_theme(const char *dir, const char *name, const char *tmp,
     if (!sub_is_dir(dir, format))
       continue;
     char *dirs[3];
-    size_t ndirs = 0;
-    dirs[ndirs++] = themec_path_join(dir, format);
-    if (sub_is_dir(dir, "common"))
-      dirs[ndirs++] = themec_path_join(dir, "common");
-    if (sub_is_dir(dir, "contents"))
-      dirs[ndirs++] = themec_path_join(dir, "contents");
+    size_t ndirs = themec_format_dirs(dir, format, dirs);
     size_t pn = strlen(id) + strlen(format) + 32;
     char *prefix = oc_malloc(pn);
     snprintf(prefix, pn, "octavo_added_%s_%s", id, format);

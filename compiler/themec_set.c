@@ -174,15 +174,9 @@ static const tpl_ast_template *set_load(themec_set *s, const char *name,
 static const tpl_ast_template *unit_load(void *data, const char *name,
                                          size_t len) {
   themec_set *s = data;
-  if (s->theme_names) {
-    static const char *const prefixes[] = {"@theme/", "@theme_base/",
-                                           "@content/"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-      size_t pl = strlen(prefixes[i]);
-      if (len > pl && !memcmp(name, prefixes[i], pl))
-        return set_load(s->theme ? s->theme : s, name + pl, len - pl);
-    }
-  }
+  size_t pl = s->theme_names ? tpl_theme_prefix(name, len) : 0;
+  if (pl)
+    return set_load(s->theme ? s->theme : s, name + pl, len - pl);
   const tpl_ast_template *t = set_load(s, name, len);
   return t || !s->theme ? t : set_load(s->theme, name, len);
 }

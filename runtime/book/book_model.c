@@ -105,24 +105,21 @@ static void report_at(bk_edition *e, oc_severity sev, const char *path,
 
 /* ---- the theme as a template source --------------------------------- */
 
-/* Names that always mean the theme's template, whatever the book has. */
-static const char *const theme_prefixes[] = {"@theme/", "@theme_base/",
-                                             "@content/"};
+/* The folders of a theme folder an edition's templates come from, in
+ * order (publish --theme; themec compiles the same). */
+static const char *theme_subdir(const bk_edition *e, size_t i) {
+  const char *const subs[] = {e->theme.format, "common", "contents"};
+  return i < 3 ? subs[i] : NULL;
+}
 
 static int theme_find(void *data, tpl_env *env, const char *name, size_t len,
                       const tpl_template **out, tpl_diag *diag) {
   (void)env;
   (void)diag;
   const bk_theme *t = data;
-  for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++) {
-    const char *prefix = theme_prefixes[i];
-    size_t pl = strlen(prefix);
-    if (len > pl && !memcmp(name, prefix, pl)) {
-      name += pl;
-      len -= pl;
-      break;
-    }
-  }
+  size_t pl = tpl_theme_prefix(name, len);
+  name += pl;
+  len -= pl;
   for (size_t i = 0; i < t->ntemplates; i++) {
     const char *n = t->templates[i]->name;
     if (strlen(n) == len && !memcmp(n, name, len)) {
@@ -160,20 +157,14 @@ static const char *template_file(bk_edition *e, const char *name) {
       return rel;
   }
   if (e->theme.dir) {
-    const char *in = name;
-    for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++)
-      if (!strncmp(in, theme_prefixes[i], strlen(theme_prefixes[i]))) {
-        in += strlen(theme_prefixes[i]);
-        break;
-      }
-    const char *tdirs[] = {e->theme.format, "common", "contents"};
-    for (size_t i = 0; i < 3; i++) {
-      const char *p = oc_arena_printf(e->a, "%s/%s/%s", e->theme.dir,
-                                      tdirs[i], in);
+    const char *in = name + tpl_theme_prefix(name, strlen(name));
+    for (size_t i = 0; theme_subdir(e, i); i++) {
+      const char *sub = theme_subdir(e, i);
       struct stat st;
-      if (stat(p, &st) == 0)
-        return oc_arena_printf(e->a, "%s/%s/%s", e->opt->theme_shown,
-                               tdirs[i], in);
+      if (stat(oc_arena_printf(e->a, "%s/%s/%s", e->theme.dir, sub, in),
+               &st) == 0)
+        return oc_arena_printf(e->a, "%s/%s/%s", e->opt->theme_shown, sub,
+                               in);
     }
   }
   return oc_arena_printf(e->a, "%s (in the %s theme)", name, e->theme.name);
@@ -494,12 +485,10 @@ static int setup_env(bk_edition *e) {
      * themec compiles it (the format's folder, then common/ and
      * contents/). */
     tpl_loader *tl = tpl_loader_new(e->env);
-    for (size_t i = 0; i < sizeof theme_prefixes / sizeof *theme_prefixes; i++)
-      tpl_loader_strip_prefix(tl, theme_prefixes[i]);
-    const char *tdirs[] = {e->theme.format, "common", "contents"};
-    for (size_t i = 0; i < 3; i++)
+    tpl_loader_theme_names(tl);
+    for (size_t i = 0; theme_subdir(e, i); i++)
       tpl_loader_add_dir(tl, oc_arena_printf(e->a, "%s/%s", e->theme.dir,
-                                             tdirs[i]));
+                                             theme_subdir(e, i)));
   } else {
     tpl_env_add_source(e->env, (tpl_source){theme_find, &e->theme});
   }
@@ -1148,33 +1137,23 @@ static void check_links(bk_edition *e) {
   }
 }
 
-/* publish --theme DIR: the edition's theme is the folder, which must
- * have templates for its format. */
-static int theme_folder(bk_edition *e, const char *dir) {
-  char *real = realpath(dir, NULL);
+/* publish --theme DIR: the edition's theme is the folder (canonical,
+ * checked by publish.c), which must have templates for its format. */
+static int theme_folder(bk_edition *e) {
+  const char *dir = e->opt->theme_dir;
   const char *fdir = bk_theme_format_dir(e->format);
-  const char *sub = real ? oc_arena_printf(e->a, "%s/%s", real, fdir) : NULL;
   struct stat st;
-  if (!real)
-    oc_report(e->rep, OC_ERROR, e->opt->theme_shown, 0, 0,
-              "cannot open the theme folder: %s",
-              strerror(errno));
-  else if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+  if (stat(oc_arena_printf(e->a, "%s/%s", dir, fdir), &st) != 0 ||
+      !S_ISDIR(st.st_mode)) {
     oc_report(e->rep, OC_ERROR, e->opt->theme_shown, 0, 0,
               "the theme has no %s/ folder for edition '%s' (format %s): a "
               "theme folder holds html/, html_chunked/, epub/ and pdf/, "
               "with common/ and contents/",
               fdir, e->name, e->format);
-  if (!real || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    free(real);
     e->errors++;
     return -1;
   }
-  const char *base = strrchr(real, '/');
-  e->theme = (bk_theme){oc_arena_strndup(e->a, base + 1, strlen(base + 1)),
-                        fdir, NULL, 0,
-                        oc_arena_strndup(e->a, real, strlen(real))};
-  free(real);
+  e->theme = (bk_theme){strrchr(dir, '/') + 1, fdir, NULL, 0, dir};
   return 0;
 }
 
@@ -1194,7 +1173,7 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   char path[300];
   const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
   if (opt->theme_dir) {
-    if (theme_folder(e, opt->theme_dir) != 0)
+    if (theme_folder(e) != 0)
       return -1;
   } else if (!bk_find_theme(theme, e->format, &e->theme)) {
     snprintf(path, sizeof path, "book.editions.%s.theme", name);

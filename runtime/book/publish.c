@@ -16,8 +16,8 @@
 #include "book_sandbox.h"
 #include "book_writers.h"
 #include "oc_alloc.h"
-#include "octavo_publish.h"
 #include "oc_shell.h"
+#include "octavo_publish.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"

@@ -1354,3 +1354,16 @@ tpl_value tpl_call_macro(tpl_rt *rt, const tpl_template *self, int slot,
   rt->depth--;
   return tpl_capture_end(rt, mark);
 }
+
+/* ---- theme names ---------------------------------------------------- */
+
+size_t tpl_theme_prefix(const char *name, size_t len) {
+  static const char *const prefixes[] = {"@theme/", "@theme_base/",
+                                         "@content/"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
+    size_t pl = strlen(prefixes[i]);
+    if (len > pl && !memcmp(name, prefixes[i], pl))
+      return pl;
+  }
+  return 0;
+}

@@ -37,9 +37,9 @@ void tpl_loader_add_string_as(tpl_loader *l, const char *name,
                               tpl_escape autoescape);
 /* Adds an include folder (`-I DIR`); the path is copied. */
 void tpl_loader_add_dir(tpl_loader *l, const char *dir);
-/* Makes the loader find `PREFIXname` as `name` (a book's `@theme/` names
- * in a theme folder); at most 4 prefixes, copied. */
-void tpl_loader_strip_prefix(tpl_loader *l, const char *prefix);
+/* Makes the loader find `@theme/name` (tpl_theme_prefix) as `name`: the
+ * loader of a theme folder. */
+void tpl_loader_theme_names(tpl_loader *l);
 /* Parses and checks template `name` afresh for `themec check`: returns -1
  * when it is not found, else the number of errors, the first max_diags of
  * which go to diags (*ndiags gets how many were written). */

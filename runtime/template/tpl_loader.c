@@ -42,20 +42,16 @@ struct tpl_loader {
   size_t nbuckets, n;
   const char **dirs;
   size_t ndirs, cdirs;
-  const char *strip[4]; /* tpl_loader_strip_prefix */
-  size_t nstrip;
+  bool theme_names; /* tpl_loader_theme_names */
 };
 
-/* `name` without the first of the loader's prefixes it starts with. */
+/* `name` without its theme prefix, for a theme folder's loader. */
 static void ld_strip(const tpl_loader *l, const char **name, size_t *len) {
-  for (size_t i = 0; i < l->nstrip; i++) {
-    size_t pl = strlen(l->strip[i]);
-    if (*len > pl && !memcmp(*name, l->strip[i], pl)) {
-      *name += pl;
-      *len -= pl;
-      return;
-    }
-  }
+  if (!l->theme_names)
+    return;
+  size_t pl = tpl_theme_prefix(*name, *len);
+  *name += pl;
+  *len -= pl;
 }
 
 /* Names that may be looked up in folders: relative, no `..` segment, no NUL
@@ -424,10 +420,7 @@ void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
   free(real);
 }
 
-void tpl_loader_strip_prefix(tpl_loader *l, const char *prefix) {
-  if (l->nstrip < sizeof l->strip / sizeof *l->strip)
-    l->strip[l->nstrip++] = oc_arena_strndup(l->arena, prefix, strlen(prefix));
-}
+void tpl_loader_theme_names(tpl_loader *l) { l->theme_names = true; }
 
 int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
                      size_t max_diags, size_t *ndiags) {

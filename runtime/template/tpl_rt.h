@@ -93,6 +93,11 @@ typedef struct tpl_theme {
   const size_t *ntemplates;
 } tpl_theme;
 
+/* The length of the prefix that makes `name` mean a theme's own template
+ * (`@theme/`, `@theme_base/` or `@content/`, Easybook's names), 0 when it
+ * has none. */
+size_t tpl_theme_prefix(const char *name, size_t len);
+
 typedef struct tpl_block_def {
   tpl_name name;
   void (*fn)(tpl_rt *rt, const struct tpl_block_def *def, tpl_ctx *ctx,
