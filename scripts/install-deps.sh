@@ -21,18 +21,19 @@ BUILD="
   libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev
   libzip-dev libxml2-dev
   libhyphen-dev libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev
-  libfontconfig-dev libharfbuzz-dev libqpdf-dev
+  libfontconfig-dev libfreetype-dev libharfbuzz-dev libqpdf-dev
   libbz2-dev
 "
 # Running: what publish reads at run time. The clean theme's PDF faces
 # (EB Garamond 12 from fonts-ebgaramond-extra, else DejaVu Serif; DejaVu
 # Sans Mono for code, its italics in fonts-dejavu-extra), the tech theme's
 # (Noto Serif, Noto Sans and Noto Sans Display: fonts-noto-core), a fallback for
-# CJK (the guide shows Chinese and Japanese), the hyphenation patterns of
+# CJK: Noto CJK (CFF OpenType collections, the faces of Chinese, Japanese and
+# Korean text) and Droid Sans Fallback, the hyphenation patterns of
 # the PDF editions, and the sRGB profile pdf_a embeds (libgs-common).
 RUN="
   fonts-ebgaramond-extra fonts-dejavu-core fonts-dejavu-extra
-  fonts-noto-core fonts-droid-fallback
+  fonts-noto-core fonts-noto-cjk fonts-droid-fallback
   hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
   hyphen-it hyphen-ca hyphen-nl hyphen-pt-pt hyphen-pt-br
   libgs-common
@@ -45,7 +46,8 @@ PACKAGE="dpkg-dev file"
 # the PHP Twig oracle, valgrind, python3 and its YAML reader, fontconfig's
 # fc-list, groff for the manual pages, unzip (reading EPUBs back), the
 # faces only the tests use
-# (fonts-urw-base35: Nimbus Roman and a CFF face), and the comparison tools
+# (fonts-urw-base35: Nimbus Roman and a CFF face; fonts-texgyre: TeX Gyre
+# Pagella, the CFF book of the font tests), and the comparison tools
 # of bench/ (pandoc, chromium, weasyprint, cmark-gfm). Liberation is not
 # needed: no theme, the guide nor a test uses it.
 TEST="
@@ -53,7 +55,7 @@ TEST="
   epubcheck default-jre-headless qpdf poppler-utils
   php-cli php-twig valgrind python3 python3-yaml
   fontconfig groff-base unzip
-  fonts-urw-base35
+  fonts-urw-base35 fonts-texgyre
   pandoc chromium cmark-gfm weasyprint
 "
 
