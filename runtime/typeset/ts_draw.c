@@ -181,7 +181,7 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
 
 static void draw_run(ts_pdf *pdf, int page, const ts_run *r, double left,
                      double baseline) {
-  ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path);
+  ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path, r->face->index);
   if (!f)
     return;
   ts_pdf_text(pdf, page, f, r->size, left + r->x, baseline + r->rise, r->color,
@@ -217,7 +217,7 @@ static void draw_leader(ts_ctx *c, ts_pdf *pdf, int page, const ts_leader *l,
     codes[k] = dot;
     kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
   }
-  ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path);
+  ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path, l->face->index);
   if (f)
     ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern,
                 nd, 0);

@@ -333,7 +333,6 @@ typedef struct ts_ctx {
   const css_selector **pseudo_sels; /* those with ::before or ::after */
   bool share_styles; /* no sheet uses `~`: siblings may share styles */
   ts_pdf *pdf;       /* made before the layout, so fonts load meanwhile */
-  uint8_t announced[1024 / 8]; /* faces (by id) handed to ts_pdf_preload */
   size_t npseudo;
   css_dom dom;
   ts_node *root;
@@ -381,8 +380,6 @@ double ts_page_content_height(ts_ctx *c, const char *name);
 /* ts_fontuse.c */
 /* The @font-face rules of the input's sheets, added to c->fonts. */
 void ts_load_font_faces(ts_ctx *c);
-/* A face the layout uses: its font starts loading into the PDF. */
-void ts_announce_face(ts_ctx *c, const ts_face *f);
 /* Reports, once per family, that fam's first family is not installed. */
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 

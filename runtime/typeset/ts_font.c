@@ -1,7 +1,8 @@
-/* Fonts for the typesetter: fontconfig resolves families to TrueType files
- * (the only outlines libharu embeds), HarfBuzz reads each file's cmap, hmtx,
- * OS/2 and hhea metrics and GPOS/kern kerning. Widths follow libharu's
- * arithmetic so that measuring and the PDF's /W array agree. */
+/* Fonts for the typesetter: fontconfig resolves families to OpenType faces
+ * (TrueType or CFF outlines, what the PDF writer embeds), HarfBuzz reads
+ * each face's cmap, hmtx, OS/2 and hhea metrics and GPOS/kern kerning.
+ * Widths follow the writer's arithmetic so that measuring and the PDF's /W
+ * array agree. */
 #include "ts_font.h"
 
 #include <errno.h>
@@ -35,6 +36,7 @@ typedef struct face_rec {
      the same fallback for all of a face's missing characters reads as
      one type, and a fontconfig sort costs about a million instructions. */
   struct face_rec *recent_fb[4];
+  uint64_t recent_lang[4]; /* the language each was found for */
   size_t nrecent_fb;
 } face_rec;
 
@@ -55,7 +57,7 @@ typedef struct match_entry {
 } match_entry;
 
 /* Fallback cache slot: key 0 is empty (face ids start at 0, so keys are
-   id * 2^21 + cp + 1). */
+   (language * 2^32 + id) * 2^21 + cp + 1). */
 typedef struct fallback_slot {
   uint64_t key;
   ts_face *face;
@@ -73,10 +75,14 @@ struct ts_fonts {
   match_entry *matches;
   fallback_slot *fb;
   size_t fb_cap, fb_len;
+  /* The languages fallbacks were asked for, interned: their index is part
+     of the fallback cache's key. */
+  const char *langs[64];
+  size_t nlangs;
 };
 
 /* Kerning on; every ligature feature off, since GSUB output cannot reach
-   the PDF (libharu addresses glyphs by code point). */
+   the PDF (the engine hands the writer code points, not glyphs). */
 static const hb_feature_t shape_features[] = {
     {HB_TAG('k', 'e', 'r', 'n'), 1, HB_FEATURE_GLOBAL_START,
      HB_FEATURE_GLOBAL_END},
@@ -118,14 +124,12 @@ static char *arena_strdup(oc_arena *a, const char *s) {
 /* ---- files -------------------------------------------------------------- */
 
 typedef enum font_kind {
-  KIND_TRUETYPE,
-  KIND_CFF,
-  KIND_COLLECTION,
+  KIND_OPENTYPE, /* TrueType or CFF outlines, or a collection of them */
   KIND_OTHER,
   KIND_UNREADABLE
 } font_kind;
 
-/* What libharu would make of the file, from its first four bytes. */
+/* What the file is, from its first four bytes. */
 static font_kind file_kind(const char *path, int *err) {
   FILE *fp = oc_fopen_regular(path); /* a FIFO would hang the loaders */
   if (!fp) {
@@ -138,19 +142,16 @@ static font_kind file_kind(const char *path, int *err) {
   if (got < 4)
     return KIND_OTHER;
   if ((m[0] == 0 && m[1] == 1 && m[2] == 0 && m[3] == 0) ||
-      memcmp(m, "true", 4) == 0)
-    return KIND_TRUETYPE;
-  if (memcmp(m, "OTTO", 4) == 0)
-    return KIND_CFF;
-  if (memcmp(m, "ttcf", 4) == 0)
-    return KIND_COLLECTION;
+      memcmp(m, "true", 4) == 0 || memcmp(m, "OTTO", 4) == 0 ||
+      memcmp(m, "ttcf", 4) == 0)
+    return KIND_OPENTYPE;
   return KIND_OTHER;
 }
 
 /* ---- faces -------------------------------------------------------------- */
 
 static int to_thousandths(hb_position_t v, unsigned upem) {
-  return (int)((long)v * 1000 / (long)upem); /* truncated, as libharu */
+  return (int)((long)v * 1000 / (long)upem); /* truncated, as the /W */
 }
 
 static int metric(hb_font_t *font, hb_ot_metrics_tag_t tag, unsigned upem) {
@@ -159,21 +160,23 @@ static int metric(hb_font_t *font, hb_ot_metrics_tag_t tag, unsigned upem) {
   return to_thousandths(v, upem);
 }
 
-/* Loads path (already checked to be TrueType) once per ts_fonts. names may
-   be NULL (then the file's own family names are asked of fontconfig). */
-static face_rec *load_face(ts_fonts *f, const char *path, FcPattern *pat) {
+/* Loads face index of path (already checked to be OpenType) once per
+   ts_fonts. pat may be NULL (then the file's own family names are asked of
+   fontconfig). */
+static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
+                           FcPattern *pat) {
   char *abs = realpath(path, NULL);
   if (!abs)
     return NULL;
   for (face_rec *r = f->faces; r; r = r->next)
-    if (strcmp(r->pub.path, abs) == 0) {
+    if (r->pub.index == index && strcmp(r->pub.path, abs) == 0) {
       free(abs);
       return r;
     }
   FcPattern *own = NULL;
   if (!pat) {
     int count = 0;
-    pat = own = FcFreeTypeQuery((const FcChar8 *)abs, 0, NULL, &count);
+    pat = own = FcFreeTypeQuery((const FcChar8 *)abs, (int)index, NULL, &count);
   }
   hb_blob_t *blob = hb_blob_create_from_file_or_fail(abs);
   if (!blob || !pat) {
@@ -183,7 +186,7 @@ static face_rec *load_face(ts_fonts *f, const char *path, FcPattern *pat) {
     free(abs);
     return NULL;
   }
-  hb_face_t *hface = hb_face_create(blob, 0);
+  hb_face_t *hface = hb_face_create(blob, index);
   hb_blob_destroy(blob);
   unsigned upem = hb_face_get_upem(hface);
   if (hb_face_get_glyph_count(hface) == 0 || upem == 0) {
@@ -202,6 +205,7 @@ static face_rec *load_face(ts_fonts *f, const char *path, FcPattern *pat) {
   r->arena = f->arena;
   r->font = font;
   r->pub.path = arena_strdup(f->arena, abs);
+  r->pub.index = index;
   free(abs);
   FcChar8 *s;
   size_t n = 0;
@@ -252,22 +256,34 @@ static int32_t bmp_entry(face_rec *r, uint32_t cp) {
   int32_t width =
       has ? to_thousandths(hb_font_get_glyph_h_advance(r->font, gid),
                            r->pub.units_per_em)
-          : r->notdef_width; /* libharu shows and measures .notdef */
+          : r->notdef_width; /* the writer draws .notdef */
   e = width * 2 + (has ? 1 : 0);
   r->bmp[cp] = e;
   return e;
 }
 
+/* Beyond the BMP (rare in books: emoji, historic scripts, CJK extension
+   B), looked up each time. */
+static int32_t astral_entry(const face_rec *r, uint32_t cp) {
+  hb_codepoint_t gid = 0;
+  bool has = cp <= 0x10FFFF && hb_font_get_nominal_glyph(r->font, cp, &gid) &&
+             gid != 0;
+  int32_t width =
+      has ? to_thousandths(hb_font_get_glyph_h_advance(r->font, gid),
+                           r->pub.units_per_em)
+          : r->notdef_width;
+  return width * 2 + (has ? 1 : 0);
+}
+
 bool ts_face_has(const ts_face *face, uint32_t cp) {
   if (cp > 0xffff)
-    return false;
+    return astral_entry((const face_rec *)face, cp) & 1;
   return bmp_entry((face_rec *)face, cp) & 1;
 }
 
 int ts_face_advance(const ts_face *face, uint32_t cp) {
-  /* libharu turns code points beyond the BMP into spaces. */
   if (cp > 0xffff)
-    cp = 0x20;
+    return astral_entry((const face_rec *)face, cp) >> 1;
   return bmp_entry((face_rec *)face, cp) >> 1;
 }
 
@@ -281,23 +297,32 @@ static bool pattern_has_family(FcPattern *p, const char *name) {
   return false;
 }
 
-/* A file libharu can embed: a TrueType-outline font alone in its file (no
-   collection, no variable-font instance). */
-static bool pattern_usable(FcPattern *p, const char **path) {
+/* A face the PDF writer can embed: OpenType outlines (TrueType or CFF;
+   CFF2 is variable only), alone in its file or in a collection, neither a
+   colour (bitmap) font nor a variable font. */
+static bool pattern_usable(FcPattern *p, const char **path, unsigned *index) {
   FcChar8 *fmt, *file;
-  int index = 0;
+  int idx = 0;
+  FcBool b;
   if (FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt) != FcResultMatch ||
-      strcmp((const char *)fmt, "TrueType") != 0)
+      (strcmp((const char *)fmt, "TrueType") != 0 &&
+       strcmp((const char *)fmt, "CFF") != 0))
     return false;
-  if (FcPatternGetInteger(p, FC_INDEX, 0, &index) == FcResultMatch &&
-      index != 0)
+  if ((FcPatternGetBool(p, FC_OUTLINE, 0, &b) == FcResultMatch && !b) ||
+      (FcPatternGetBool(p, FC_COLOR, 0, &b) == FcResultMatch && b) ||
+      (FcPatternGetBool(p, FC_VARIABLE, 0, &b) == FcResultMatch && b))
+    return false;
+  /* above 0xFFFF: a named instance of a variable font */
+  if (FcPatternGetInteger(p, FC_INDEX, 0, &idx) == FcResultMatch &&
+      (idx < 0 || idx > 0xFFFF))
     return false;
   if (FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
     return false;
   int err;
-  if (file_kind((const char *)file, &err) != KIND_TRUETYPE)
+  if (file_kind((const char *)file, &err) != KIND_OPENTYPE)
     return false;
   *path = (const char *)file;
+  *index = (unsigned)idx;
   return true;
 }
 
@@ -346,6 +371,8 @@ static face_rec *pick_family(ts_fonts *f, const char *name, int weight,
                         FcConfigGetFonts(f->config, FcSetApplication)};
   FcPattern *best = NULL;
   const char *best_path = NULL;
+  unsigned best_index = 0;
+  bool best_cff = false;
   long best_d = LONG_MAX;
   for (int k = 0; k < 2; k++) {
     if (!sets[k])
@@ -353,30 +380,43 @@ static face_rec *pick_family(ts_fonts *f, const char *name, int weight,
     for (int i = 0; i < sets[k]->nfont; i++) {
       FcPattern *p = sets[k]->fonts[i];
       const char *path;
-      if (!pattern_has_family(p, name) || !pattern_usable(p, &path))
+      unsigned index;
+      if (!pattern_has_family(p, name) || !pattern_usable(p, &path, &index))
         continue;
       long d = style_distance(p, weight, italic);
-      /* Ties go to the smaller path, so the choice is reproducible. */
-      if (d < best_d || (d == best_d && strcmp(path, best_path) < 0)) {
+      /* Ties go to TrueType (a family packaged both ways, as EB Garamond
+         is, keeps the outlines it had before CFF could be embedded), then
+         to the smaller path and index, so the choice is reproducible. */
+      FcChar8 *fmt = NULL;
+      FcPatternGetString(p, FC_FONTFORMAT, 0, &fmt);
+      bool cff = fmt && strcmp((const char *)fmt, "CFF") == 0;
+      int c = best_path ? strcmp(path, best_path) : -1;
+      if (d < best_d ||
+          (d == best_d &&
+           (cff < best_cff ||
+            (cff == best_cff && (c < 0 || (c == 0 && index < best_index)))))) {
         best = p;
         best_path = path;
+        best_index = index;
+        best_cff = cff;
         best_d = d;
       }
     }
   }
-  return best ? load_face(f, best_path, best) : NULL;
+  return best ? load_face(f, best_path, best_index, best) : NULL;
 }
 
 /* A pattern for FcFontSort, with the user's configuration applied. */
 static FcPattern *sort_pattern(ts_fonts *f, const char *family, int weight,
-                               bool italic, uint32_t cp) {
+                               bool italic, uint32_t cp, const char *lang) {
   FcPattern *pat = FcPatternCreate();
   if (family)
     FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
   int w = weight < 1 ? 400 : weight > 1000 ? 1000 : weight;
   FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(w));
   FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
-  FcPatternAddString(pat, FC_FONTFORMAT, (const FcChar8 *)"TrueType");
+  if (lang && *lang)
+    FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
   if (cp) {
     FcCharSet *cs = FcCharSetCreate();
     FcCharSetAddChar(cs, cp);
@@ -406,15 +446,16 @@ static const char *generic_alias(const char *name) {
    that family's closest style. */
 static face_rec *pick_generic(ts_fonts *f, const char *alias, int weight,
                               bool italic) {
-  FcPattern *pat = sort_pattern(f, alias, weight, italic, 0);
+  FcPattern *pat = sort_pattern(f, alias, weight, italic, 0, NULL);
   FcResult res;
   FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
   FcPatternDestroy(pat);
   face_rec *r = NULL;
   for (int i = 0; fs && i < fs->nfont && !r; i++) {
     const char *path;
+    unsigned index;
     FcChar8 *fam;
-    if (pattern_usable(fs->fonts[i], &path) &&
+    if (pattern_usable(fs->fonts[i], &path, &index) &&
         FcPatternGetString(fs->fonts[i], FC_FAMILY, 0, &fam) == FcResultMatch)
       r = pick_family(f, (const char *)fam, weight, italic);
   }
@@ -543,25 +584,13 @@ ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
               "cannot read font '%s' (%s)%s", shown, oc_file_error(err),
               fallback);
     return NULL;
-  case KIND_CFF:
-    oc_report(f->rep, OC_WARNING, file, line, col,
-              "'%s' is not a TrueType font (libharu cannot embed CFF "
-              "outlines; use a .ttf)%s",
-              shown, fallback);
-    return NULL;
-  case KIND_COLLECTION:
-    oc_report(f->rep, OC_WARNING, file, line, col,
-              "'%s' is a font collection, which libharu cannot embed (use a "
-              "single .ttf)%s",
-              shown, fallback);
-    return NULL;
   case KIND_OTHER:
     oc_report(f->rep, OC_WARNING, file, line, col,
-              "'%s' is not a TrueType font (libharu embeds only TrueType "
-              "outlines; use a .ttf)%s",
+              "'%s' is not an OpenType font (the PDF embeds .ttf, .otf and "
+              ".ttc files; WOFF and Type 1 are for other readers)%s",
               shown, fallback);
     return NULL;
-  case KIND_TRUETYPE:
+  case KIND_OPENTYPE:
     break;
   }
   /* The checks the EPUB makes: a table cut off, no glyphs, no cmap. */
@@ -569,8 +598,31 @@ ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
   unsigned n = 0;
   const char *data = blob ? hb_blob_get_data(blob, &n) : NULL;
   bool usable = data && ts_font_data_usable(data, n);
+  hb_face_t *probe = usable ? hb_face_create(blob, 0) : NULL;
+  bool outlines = false, cff2 = false;
+  if (probe) {
+    static const hb_tag_t tags[] = {HB_TAG('g', 'l', 'y', 'f'),
+                                    HB_TAG('C', 'F', 'F', ' '),
+                                    HB_TAG('C', 'F', 'F', '2')};
+    for (size_t i = 0; i < 3; i++) {
+      hb_blob_t *t = hb_face_reference_table(probe, tags[i]);
+      if (hb_blob_get_length(t) > 0) {
+        outlines |= i < 2;
+        cff2 |= i == 2;
+      }
+      hb_blob_destroy(t);
+    }
+    hb_face_destroy(probe);
+  }
   hb_blob_destroy(blob);
-  face_rec *r = usable ? load_face(f, path, NULL) : NULL;
+  if (usable && !outlines) {
+    oc_report(f->rep, OC_WARNING, file, line, col,
+              "'%s' has neither TrueType nor CFF outlines (%s)%s", shown,
+              cff2 ? "a CFF2 variable font" : "a bitmap or colour font",
+              fallback);
+    return NULL;
+  }
+  face_rec *r = usable ? load_face(f, path, 0, NULL) : NULL;
   if (!r) {
     oc_report(f->rep, OC_WARNING, file, line, col,
               "'%s' is not a usable font (truncated or corrupt)%s", shown,
@@ -616,12 +668,29 @@ static void fallback_put(ts_fonts *f, uint64_t key, ts_face *face) {
   s->face = face;
 }
 
-ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
-  if (cp > 0xffff)
+/* The index of lang among those asked for (0: none given). */
+static uint64_t lang_index(ts_fonts *f, const char *lang) {
+  if (!lang || !*lang)
+    return 0;
+  for (size_t i = 0; i < f->nlangs; i++)
+    if (strcasecmp(f->langs[i], lang) == 0)
+      return i + 1;
+  if (f->nlangs == sizeof f->langs / sizeof f->langs[0])
+    return 0; /* a book of more languages: the rest share the default */
+  f->langs[f->nlangs++] = arena_strdup(f->arena, lang);
+  return f->nlangs;
+}
+
+ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
+                           const char *lang) {
+  if (cp > 0x10FFFF)
     return NULL;
   if (ts_face_has(face, cp))
     return (ts_face *)face;
-  uint64_t key = ((uint64_t)face->id << 21) + cp + 1;
+  uint64_t li = lang_index(f, lang);
+  if (!li)
+    lang = NULL;
+  uint64_t key = ((li << 32 | (uint64_t)face->id) << 21) + cp + 1;
   if (f->fb_cap) {
     fallback_slot *s = fallback_find(f, key);
     if (s->key)
@@ -629,12 +698,12 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
   }
   face_rec *r = (face_rec *)face;
   for (size_t i = 0; i < r->nrecent_fb; i++)
-    if (ts_face_has(&r->recent_fb[i]->pub, cp)) {
+    if (r->recent_lang[i] == li && ts_face_has(&r->recent_fb[i]->pub, cp)) {
       fallback_put(f, key, &r->recent_fb[i]->pub);
       return &r->recent_fb[i]->pub;
     }
   FcPattern *pat = sort_pattern(f, r->nnames ? r->names[0] : NULL, face->weight,
-                                face->italic, cp);
+                                face->italic, cp, lang);
   FcResult res;
   FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
   FcPatternDestroy(pat);
@@ -643,10 +712,11 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
     FcPattern *p = fs->fonts[i];
     FcCharSet *cs;
     const char *path;
+    unsigned index;
     if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch ||
-        !FcCharSetHasChar(cs, cp) || !pattern_usable(p, &path))
+        !FcCharSetHasChar(cs, cp) || !pattern_usable(p, &path, &index))
       continue;
-    face_rec *c = load_face(f, path, p);
+    face_rec *c = load_face(f, path, index, p);
     /* fontconfig's charset and the cmap HarfBuzz reads should agree;
        trust the one the PDF will use. */
     if (c && ts_face_has(&c->pub, cp))
@@ -656,8 +726,10 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp) {
     FcFontSetDestroy(fs);
   ts_face *out = found ? &found->pub : NULL;
   fallback_put(f, key, out);
-  if (found && r->nrecent_fb < sizeof r->recent_fb / sizeof r->recent_fb[0])
+  if (found && r->nrecent_fb < sizeof r->recent_fb / sizeof r->recent_fb[0]) {
+    r->recent_lang[r->nrecent_fb] = li;
     r->recent_fb[r->nrecent_fb++] = found;
+  }
   return out;
 }
 

@@ -1,11 +1,12 @@
 /* Fonts for the typesetter: families resolved through fontconfig to
- * TrueType files that libharu can embed, glyph coverage, advance widths as
- * libharu writes them into the PDF, kerning (legacy kern and GPOS, through
+ * OpenType faces (TrueType or CFF outlines, alone in their file or in a
+ * collection) that the PDF writer embeds, glyph coverage, advance widths as
+ * the PDF's /W array gives them, kerning (legacy kern and GPOS, through
  * HarfBuzz), the standard ligatures U+FB00-FB04 where the font maps them,
  * and fallback faces for characters a face lacks.
  *
  * Units: widths and kerning are integers in 1/1000 em, computed exactly as
- * libharu 2.3.0 computes the /W array (advance * 1000 / units_per_em,
+ * the PDF writer computes the /W array (advance * 1000 / units_per_em,
  * truncated), so what the engine measures is what a viewer lays out.
  *
  * Ownership: the ts_fonts and every face live in the arena they were made
@@ -24,7 +25,8 @@
 typedef struct ts_fonts ts_fonts;
 
 typedef struct ts_face {
-  const char *path;   /* the TrueType file (absolute) */
+  const char *path;   /* the font file (absolute) */
+  unsigned index;     /* the face's index in a collection (.ttc), else 0 */
   const char *family; /* as the font names itself, e.g. "EB Garamond 12" */
   int weight;         /* CSS: 400 regular, 700 bold */
   bool italic;
@@ -33,8 +35,8 @@ typedef struct ts_face {
   unsigned units_per_em;
   /* In 1/1000 em, positive up, truncated. From HarfBuzz's hb_ot_metrics:
      ascent, descent and line gap are OS/2's typo values when the font sets
-     USE_TYPO_METRICS (EB Garamond), else hhea's (DejaVu), which equals
-     libharu's ascent and descent for both; cap and x height are OS/2's,
+     USE_TYPO_METRICS (EB Garamond), else hhea's (DejaVu); cap and x
+     height are OS/2's,
      or measured from 'H' and 'x' when the table lacks them. */
   int ascent, descent; /* descent is negative */
   int cap_height, x_height;
@@ -47,11 +49,11 @@ ts_fonts *ts_fonts_new(oc_arena *a, const oc_reporter *rep);
 
 /* The face for a CSS font: families in order of preference (CSS generic
  * names serif, sans-serif, monospace, cursive, fantasy, system-ui mapped
- * through fontconfig), weight 100..900, italic. Only TrueType-outline files
- * are considered (CFF .otf, Type 1 and bitmap fonts are skipped, since
- * libharu cannot embed them). A family added with ts_fonts_add_file wins
+ * through fontconfig), weight 100..900, italic. Only outline OpenType faces
+ * are considered (TrueType or CFF, .ttf, .otf, .ttc; Type 1, bitmap and
+ * colour fonts and variable-font instances are skipped). A family added with ts_fonts_add_file wins
  * over fontconfig. *matched (may be NULL) says whether one of the named
- * families was found; if none was, the best TrueType serif fontconfig
+ * families was found; if none was, the best serif fontconfig
  * knows is returned. NULL only when the system has no usable font at all.
  * Within a family, as in CSS, width counts first (condensed faces lose),
  * then slant, then weight: EB Garamond, which has no Bold Italic, gives its
@@ -72,29 +74,32 @@ ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face);
  * file's (a truncated download is not). */
 bool ts_font_data_usable(const char *data, size_t len);
 
-/* Registers a font file for @font-face. Returns NULL, after a warning at
- * (file, line, col) naming the file as shown (the url as written; NULL:
- * path), when the file cannot be read, is not a TrueType-outline font or
- * is truncated or corrupt: the text then takes the next font of its
- * font-family. */
+/* Registers a font file for @font-face (its first face, for a
+ * collection). Returns NULL, after a warning at (file, line, col) naming
+ * the file as shown (the url as written; NULL: path), when the file cannot
+ * be read, is not an OpenType font with TrueType or CFF outlines (WOFF,
+ * Type 1) or is truncated or corrupt: the text then takes the next font of
+ * its font-family. */
 ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
                            const char *family, int weight, bool italic,
                            const char *file, unsigned line, unsigned col);
 
-/* Whether face has a glyph for code point cp (a cmap entry, not .notdef).
- * Code points above U+FFFF are always false: libharu's UTF-8 fonts address
- * glyphs by BMP code point. */
+/* Whether face has a glyph for code point cp (a cmap entry, not .notdef). */
 bool ts_face_has(const ts_face *face, uint32_t cp);
 
-/* The advance width of cp in face, 1/1000 em, as libharu writes it (a code
- * point the face lacks measures as .notdef, one beyond the BMP as a space,
- * which is what libharu draws). */
+/* The advance width of cp in face, 1/1000 em, as the PDF writer gives it
+ * (a code point the face lacks measures as .notdef, which is what the
+ * writer draws). */
 int ts_face_advance(const ts_face *face, uint32_t cp);
 
 /* A face that has cp, as close to face's style as fontconfig finds (same
- * weight and slant first), or NULL when no installed TrueType font has it.
- * face itself when it has cp. Cached. */
-ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp);
+ * weight and slant first), or NULL when no installed font has it; face
+ * itself when it has cp. lang (BCP 47, may be NULL) is the text's
+ * language, which fontconfig's rules use to choose among faces that all
+ * have cp: the Japanese, Simplified or Traditional Chinese or Korean forms
+ * of a Han character (Noto CJK JP, SC, TC, KR). Cached. */
+ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
+                           const char *lang);
 
 /* Shapes a run of code points all of which face has:
  *  - with ligatures, "ffi", "ffl", "ff", "fi", "fl" become U+FB03, U+FB04,

@@ -1,20 +1,9 @@
-/* The fonts a render uses: the @font-face rules of its sheets loaded, each
- * face the layout meets announced to the PDF (whose fonts then load in the
- * background), and a family that is not installed reported once. Under
+/* The fonts a render uses: the @font-face rules of its sheets loaded, and
+ * a family that is not installed reported once. Under
  * the layout, beside the styles: the engine's other files call it. */
 #include <string.h>
 
 #include "ts_engine_int.h"
-
-void ts_announce_face(ts_ctx *c, const ts_face *f) {
-  if (!f || !c->pdf || f->id < 0 || f->id >= 1024)
-    return;
-  uint8_t bit = (uint8_t)(1u << (f->id & 7));
-  if (c->announced[f->id >> 3] & bit)
-    return;
-  c->announced[f->id >> 3] |= bit;
-  ts_pdf_preload(c->pdf, f->path);
-}
 
 /* The sheet a declaration was read from, for messages. */
 static const char *sheet_of(const ts_ctx *c, const css_decl *d) {
@@ -36,7 +25,7 @@ void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first) {
   if (c->nwarned_fonts < sizeof c->warned_fonts / sizeof c->warned_fonts[0])
     c->warned_fonts[c->nwarned_fonts++] = first;
   oc_report(c->rep, OC_WARNING, sheet_of(c, fam), fam->line, fam->col,
-            "font family '%s' is not installed as TrueType; another is used",
+            "font family '%s' is not installed; another is used",
             first);
 }
 

@@ -203,19 +203,16 @@ static double rise_of(const ts_cstyle *st, const ts_cstyle *block) {
 /* The face for cp in st, falling back when st's face lacks it; NULL (after
  * one warning per code point kind) when nothing installed has it. */
 static const ts_face *face_for(ts_ctx *c, const ts_face *face, uint32_t cp,
-                               unsigned line) {
+                               const char *lang, unsigned line) {
   if (ts_face_has(face, cp))
     return face;
-  const ts_face *f = ts_fonts_fallback(c->fonts, face, cp);
+  const ts_face *f = ts_fonts_fallback(c->fonts, face, cp, lang);
   if (f)
     return f;
   if (c->warned_cp < 20)
     oc_report(c->rep, OC_WARNING, c->in->name, line, 0,
-              "no installed font has the character U+%04X; it is left out%s",
-              cp,
-              cp > 0xFFFF ? " (libharu sets only the Basic Multilingual "
-                            "Plane)"
-                          : "");
+              "no installed font has the character U+%04X; it is left out",
+              cp);
   c->warned_cp++;
   return NULL;
 }
@@ -235,7 +232,7 @@ static const ts_face *face_of_char(ts_ctx *c, const ts_cstyle *st,
     *out = (uint32_t)utf8proc_toupper((int32_t)cp);
     *lower = true;
   }
-  return face_for(c, st->face, *out, line);
+  return face_for(c, st->face, *out, st->lang, line);
 }
 
 /* Adds one box per run of one face and size for cps[0..n) (all of piece
@@ -271,8 +268,6 @@ static void add_boxes(itemizer *z, const ts_piece *pc, const uint32_t *cps,
       buf[k++] = u2;
       i++;
     }
-    /* the face will be drawn: its font can start loading now */
-    ts_announce_face(c, f);
     const word_entry *w = shape_lig(c, f, buf, k, st->letter_spacing == 0);
     double size = lower ? st->size * 0.8 : st->size;
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
@@ -998,7 +993,6 @@ static void itemize_pageref(itemizer *z, const ts_piece *pc) {
   if (z->space_pending && !z->has_leader)
     add_item(z, ts_penalty(0, TS_INF_PENALTY, false), NO_REF);
   flush_space(z);
-  ts_announce_face(c, pc->st->face);
   const char *t = pageref_text(c, pc->text);
   double w = ts_text_width(pc->st, t);
   /* After a leader, a number gets a column at least three digits wide
@@ -1052,7 +1046,6 @@ static void itemize_piece(itemizer *z, const ts_piece *pc) {
     flush_space(z);
     /* a little room on both sides, then dots filling the rest */
     add_item(z, ts_penalty(0, TS_INF_PENALTY, false), NO_REF);
-    ts_announce_face(z->c, pc->st->face);
     add_item(z, ts_fil_glue(pc->st->size * 0.5),
              (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0, NULL,
                         pc->href, pc->text, 0});
@@ -1319,7 +1312,7 @@ bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
   /* code: continuation lines are narrower by the mark's column */
   ps.code = is_code_block(bs);
   if (ps.code) {
-    const ts_face *mf = face_for(c, bs->face, CODE_MARK, 0);
+    const ts_face *mf = face_for(c, bs->face, CODE_MARK, bs->lang, 0);
     ps.markw = mf ? ts_face_advance(mf, CODE_MARK) * bs->size / 1000.0 : 0;
     if (ps.markw > measure / 4)
       ps.markw = 0;

@@ -7,6 +7,7 @@
 #include "oc_alloc.h"
 #include "oc_file.h"
 #include "ts_image.h"
+#include "ts_pdffont.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,16 +30,6 @@
 #include <librsvg/rsvg.h>
 #include <png.h>
 #include <zlib.h>
-
-struct ts_pdf_font {
-  const char *path;
-  HPDF_Font font;
-  unsigned char *ttf; /* the file, for close_composites */
-  size_t ttf_len;
-  /* Code points already marked as used in libharu's glyph table. */
-  uint8_t marked[0x10000 / 8];
-  ts_pdf_font *next;
-};
 
 typedef struct pdf_link {
   int page, target;
@@ -88,21 +79,6 @@ typedef struct packer {
   size_t cap, queued, next;
 } packer;
 
-/* Loads fonts on a second thread while the engine lays the book out (it
- * touches no libharu then): libharu's per-font setup maps all 65,536 code
- * points through a linear search of the cmap, tens of milliseconds a
- * face. The thread allocates in its own arena and reports nothing; a font
- * it cannot load is loaded again, and reported, by the engine's thread. */
-typedef struct preloader {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  pthread_t thread;
-  bool started, closing;
-  char **paths; /* malloc'd */
-  size_t n, cap, next;
-  oc_arena *arena;
-} preloader;
-
 struct ts_pdf_image {
   const char *path;
   HPDF_Image image;
@@ -116,10 +92,9 @@ struct ts_pdf {
   uint64_t image_max_pixels; /* 0: no cap */
   unsigned image_max_ppi;    /* 0: images kept whole */
   packer *pk;
-  preloader *pl;
   /* The text state of the page drawn last, to write only what changes. */
   int text_page;
-  HPDF_Font text_font;
+  const ts_pdf_font *text_font;
   double text_size;
   ts_rgb text_rgb;
   bool text_rgb_set;
@@ -131,7 +106,7 @@ struct ts_pdf {
   const char *misuse;
   pdf_vec pages;  /* HPDF_Page */
   pdf_vec shifts; /* double per page: its trim origin in the media box */
-  ts_pdf_font *fonts;
+  pdf_vec fonts; /* ts_pdf_font *, in the order loaded */
   pdf_vec links, outlines, labels;
   bool structure_done; /* links, outline and labels written */
   /* Covers: a page of ours in front of the body, or pages a merge puts
@@ -143,7 +118,6 @@ struct ts_pdf {
   ts_pdf_info info;
 };
 
-static void preload_join(ts_pdf *p);
 static void finish_pdfa(ts_pdf *p);
 
 /* ---- errors ---------------------------------------------------------- */
@@ -224,6 +198,25 @@ static void *vec_push(oc_arena *a, pdf_vec *v, size_t size) {
 
 static const char *dup_str(oc_arena *a, const char *s) {
   return s ? oc_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+static unsigned char *read_file(oc_arena *a, const char *path, size_t *len) {
+  FILE *f = oc_fopen_regular(path);
+  if (!f)
+    return NULL;
+  unsigned char *buf = NULL;
+  long size = -1;
+  if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
+      fseek(f, 0, SEEK_SET) == 0) {
+    buf = oc_arena_alloc(a, (size_t)size + 1);
+    if (fread(buf, 1, (size_t)size, f) != (size_t)size)
+      buf = NULL;
+  }
+  int saved = errno;
+  fclose(f);
+  errno = saved;
+  *len = buf ? (size_t)size : 0;
+  return buf;
 }
 
 static double clamp01(double v) { return v < 0 ? 0 : v > 1 ? 1 : v; }
@@ -487,7 +480,6 @@ static double print_geometry(ts_pdf *p, HPDF_Page page, double w, double h,
 
 int ts_pdf_page_add_print(ts_pdf *p, double width, double height, double bleed,
                           unsigned marks) {
-  preload_join(p);
   if (failed(p))
     return -1;
   HPDF_Page page = HPDF_AddPage(p->doc);
@@ -514,247 +506,18 @@ size_t ts_pdf_page_count(const ts_pdf *p) { return p ? p->pages.len : 0; }
 
 /* ---- fonts ----------------------------------------------------------- */
 
-static unsigned char *read_file(oc_arena *a, const char *path, size_t *len) {
-  FILE *f = oc_fopen_regular(path);
-  if (!f)
-    return NULL;
-  unsigned char *buf = NULL;
-  long size = -1;
-  if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-      fseek(f, 0, SEEK_SET) == 0) {
-    buf = oc_arena_alloc(a, (size_t)size + 1);
-    if (fread(buf, 1, (size_t)size, f) != (size_t)size)
-      buf = NULL;
-  }
-  int saved = errno;
-  fclose(f);
-  errno = saved;
-  *len = buf ? (size_t)size : 0;
-  return buf;
-}
-
-/* libharu writes `begincidrange` into the ToUnicode CMap, which is not a
- * ToUnicode operator (poppler warns); replace it with an identity map in
- * bfrange blocks of at most 100 entries, the Unicode ligatures excepted. */
-static void fix_tounicode(HPDF_Doc doc, HPDF_Font font) {
-  HPDF_Dict s = HPDF_DictStream_New(doc->mmgr, doc->xref);
-  if (!s)
-    return;
-  s->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
-  HPDF_Stream_WriteStr(
-      s->stream,
-      "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
-      "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> "
-      "def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
-      "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
-  char line[40];
-  for (int lo = 0; lo < 256; lo += 100) {
-    int hi = lo + 100 > 256 ? 256 : lo + 100;
-    snprintf(line, sizeof line, "%d beginbfrange\n", hi - lo);
-    HPDF_Stream_WriteStr(s->stream, line);
-    for (int i = lo; i < hi; i++) {
-      /* U+FB00-FB04 are mapped below, to the letters they join */
-      int first = i == 0xFB ? 0x05 : 0x00;
-      snprintf(line, sizeof line, "<%02X%02X> <%02XFF> <%02X%02X>\n", i, first,
-               i, i, first);
-      HPDF_Stream_WriteStr(s->stream, line);
-    }
-    HPDF_Stream_WriteStr(s->stream, "endbfrange\n");
-  }
-  /* The ligatures the engine sets read back as their letters (ff, fi, fl,
-   * ffi, ffl), so searching and copying find the words. */
-  HPDF_Stream_WriteStr(s->stream, "5 beginbfchar\n"
-                                  "<FB00> <00660066>\n<FB01> <00660069>\n"
-                                  "<FB02> <0066006C>\n<FB03> <006600660069>\n"
-                                  "<FB04> <00660066006C>\nendbfchar\n");
-  HPDF_Stream_WriteStr(s->stream, "endcmap\nCMapName currentdict /CMap "
-                                  "defineresource pop\nend\nend\n");
-  HPDF_Dict_Add(font, "ToUnicode", s);
-}
-
-static HPDF_TTFontDefAttr tt_attr(HPDF_Font font) {
-  HPDF_FontAttr fa = font->attr;
-  return fa->fontdef->attr;
-}
-
-static unsigned rd16(const unsigned char *b) {
-  return (unsigned)b[0] << 8 | b[1];
-}
-
-/* libharu 2.3.0 marks only the first level of a composite glyph as used, so
- * components of components (the marks of Ǖ, ȧ) were embedded empty. Walks
- * the glyf data of the TTF file itself, bounds-checked. */
-static void mark_glyph(HPDF_TTFontDefAttr ta, const ts_pdf_font *f,
-                       unsigned gid, int depth) {
-  if (gid >= ta->num_glyphs || depth > 8)
-    return;
-  ta->glyph_tbl.flgs[gid] = 1;
-  size_t off = ta->glyph_tbl.offsets[gid];
-  size_t end = ta->glyph_tbl.offsets[gid + 1];
-  if (ta->header.index_to_loc_format == 0) {
-    off *= 2;
-    end *= 2;
-  }
-  size_t base = ta->glyph_tbl.base_offset;
-  if (end <= off || base + end > f->ttf_len || end - off < 10)
-    return;
-  const unsigned char *g = f->ttf + base + off, *g_end = f->ttf + base + end;
-  if ((int16_t)rd16(g) >= 0)
-    return; /* a simple glyph */
-  g += 10;
-  for (;;) {
-    if (g_end - g < 4)
-      return;
-    unsigned flags = rd16(g), component = rd16(g + 2);
-    g += 4;
-    g += (flags & 1) ? 4 : 2; /* the arguments */
-    if (flags & 8)
-      g += 2; /* a scale */
-    else if (flags & 0x40)
-      g += 4; /* x and y scales */
-    else if (flags & 0x80)
-      g += 8; /* a 2x2 matrix */
-    mark_glyph(ta, f, component, depth + 1);
-    if (!(flags & 0x20))
-      return; /* no more components */
-  }
-}
-
-static void close_composites(const ts_pdf_font *f) {
-  HPDF_TTFontDefAttr ta = tt_attr(f->font);
-  for (unsigned gid = 0; gid < ta->num_glyphs; gid++)
-    if (ta->glyph_tbl.flgs[gid])
-      mark_glyph(ta, f, gid, 0);
-}
-
-/* Loads and embeds a font into arena a; quiet: report nothing and leave
- * no error behind on failure (the preloader's thread). */
-static ts_pdf_font *load_font(ts_pdf *p, oc_arena *a, const char *ttf_path,
-                              bool quiet) {
-  for (ts_pdf_font *f = p->fonts; f; f = f->next)
-    if (strcmp(f->path, ttf_path) == 0)
-      return f;
-  ts_pdf_font *f = oc_arena_calloc(a, 1, sizeof *f);
-  f->ttf = read_file(a, ttf_path, &f->ttf_len);
-  if (!f->ttf) {
-    if (!quiet)
-      oc_report(p->rep, OC_ERROR, ttf_path, 0, 0, "cannot read the font: %s",
-                oc_file_error(errno));
-    return NULL;
-  }
-  const char *name = HPDF_LoadTTFontFromFile(p->doc, ttf_path, HPDF_TRUE);
-  f->font = name ? HPDF_GetFont(p->doc, name, "UTF-8") : NULL;
-  if (!f->font || failed(p)) {
-    if (!p->err)
-      p->err = HPDF_INVALID_FONTDEF_DATA;
-    if (!quiet)
-      report_failure(p, ttf_path, "cannot load the font");
-    clear_failure(p);
-    return NULL;
-  }
-  fix_tounicode(p->doc, f->font);
-  f->path = dup_str(a, ttf_path);
-  f->next = p->fonts;
-  p->fonts = f;
-  return f;
-}
-
-static void *preloader_main(void *arg) {
-  ts_pdf *p = arg;
-  preloader *pl = p->pl;
-  pthread_mutex_lock(&pl->mu);
-  for (;;) {
-    while (pl->next == pl->n && !pl->closing)
-      pthread_cond_wait(&pl->cv, &pl->mu);
-    if (pl->next == pl->n)
-      break;
-    char *path = pl->paths[pl->next++];
-    pthread_mutex_unlock(&pl->mu);
-    if (!failed(p))
-      load_font(p, pl->arena, path, true);
-    pthread_mutex_lock(&pl->mu);
-  }
-  pthread_mutex_unlock(&pl->mu);
-  return NULL;
-}
-
-/* Waits for the fonts asked for so far; after it, the engine's thread has
- * the document to itself again. Every call that touches libharu starts
- * here. */
-static void preload_join(ts_pdf *p) {
-  preloader *pl = p ? p->pl : NULL;
-  if (!pl || !pl->started)
-    return;
-  pthread_mutex_lock(&pl->mu);
-  pl->closing = true;
-  pthread_cond_signal(&pl->cv);
-  pthread_mutex_unlock(&pl->mu);
-  pthread_join(pl->thread, NULL);
-  pl->started = false;
-}
-
-static void free_arena(void *a) { oc_arena_free(a); }
-
-static void preloader_free(void *data) {
-  ts_pdf *p = data;
-  preloader *pl = p->pl;
-  preload_join(p);
-  for (size_t i = 0; i < pl->n; i++)
-    free(pl->paths[i]);
-  free(pl->paths);
-  pthread_mutex_destroy(&pl->mu);
-  pthread_cond_destroy(&pl->cv);
-  free(pl);
-  p->pl = NULL;
-}
-
-void ts_pdf_preload(ts_pdf *p, const char *ttf_path) {
-  /* (p->err is the thread's while it runs: not read here) */
-  if (!p || !p->doc || !ttf_path)
-    return;
-  if (!p->pl) {
-    preloader *pl = oc_calloc(1, sizeof *pl);
-    pthread_mutex_init(&pl->mu, NULL);
-    pthread_cond_init(&pl->cv, NULL);
-    /* freed with the document's arena, before the document (newer
-       deferrals run first) */
-    pl->arena = oc_arena_new();
-    oc_arena_defer(p->arena, free_arena, pl->arena);
-    p->pl = pl;
-    oc_arena_defer(p->arena, preloader_free, p);
-    pl->started = pthread_create(&pl->thread, NULL, preloader_main, p) == 0;
-  }
-  preloader *pl = p->pl;
-  if (!pl->started)
-    return; /* joined already, or no thread: fonts load when used */
-  char *copy = oc_strdup(ttf_path);
-  pthread_mutex_lock(&pl->mu);
-  OC_GROW(pl->paths, pl->cap, pl->n + 1);
-  pl->paths[pl->n++] = copy;
-  pthread_cond_signal(&pl->cv);
-  pthread_mutex_unlock(&pl->mu);
-}
-
-ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path) {
-  preload_join(p);
+ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *path, unsigned index) {
   if (failed(p))
     return NULL;
-  return load_font(p, p->arena, ttf_path, false);
-}
-
-/* Raw TJ arrays bypass libharu's text functions, which are what mark
- * glyphs for embedding; mark them here through the cmap lookup alone (the
- * width functions would also mark glyphs the engine only measured). */
-static void mark_code(ts_pdf_font *f, uint32_t code) {
-  uint8_t bit = (uint8_t)(1u << (code & 7));
-  if (f->marked[code >> 3] & bit)
-    return;
-  f->marked[code >> 3] |= bit;
-  HPDF_TTFontDefAttr ta = tt_attr(f->font);
-  HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(
-      ((HPDF_FontAttr)f->font->attr)->fontdef, (HPDF_UINT16)code);
-  if (gid < ta->num_glyphs)
-    ta->glyph_tbl.flgs[gid] = 1;
+  ts_pdf_font **fonts = p->fonts.items;
+  for (size_t i = 0; i < p->fonts.len; i++)
+    if (ts_pdffont_index(fonts[i]) == index &&
+        strcmp(ts_pdffont_path(fonts[i]), path) == 0)
+      return fonts[i];
+  ts_pdf_font *f = ts_pdffont_open(p->arena, p->rep, path, index);
+  if (f)
+    *(ts_pdf_font **)vec_push(p->arena, &p->fonts, sizeof f) = f;
+  return f;
 }
 
 /* ---- drawing --------------------------------------------------------- */
@@ -828,12 +591,25 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
     p->text_font = NULL;
     p->text_rgb_set = false;
   }
-  if (p->text_font != font->font || p->text_size != size) {
-    HPDF_Page_SetFontAndSize(pg, font->font, (HPDF_REAL)size);
-    p->text_font = font->font;
+  tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
+  if (p->text_font != font || p->text_size != size) {
+    /* libharu names the font in the page's resources; Tf is ours, since
+       libharu's own takes only the fonts it loaded */
+    HPDF_Dict dict = ts_pdffont_dict(font, p->doc);
+    const char *res =
+        dict ? HPDF_Page_GetLocalFontName(pg, (HPDF_Font)dict) : NULL;
+    if (!res) {
+      misuse(p, "a font the page's resources cannot name");
+      return;
+    }
+    tj_put(&t, "/", 1);
+    tj_put(&t, res, strlen(res));
+    tj_put(&t, " ", 1);
+    put_num(&t, size);
+    tj_put(&t, "Tf\n", 3);
+    p->text_font = font;
     p->text_size = size;
   }
-  tj_buf t = {.stream = ((HPDF_PageAttr)pg->attr)->stream};
   ts_rgb rgb = {clamp01(color.r), clamp01(color.g), clamp01(color.b)};
   if (!p->text_rgb_set || rgb.r != p->text_rgb.r || rgb.g != p->text_rgb.g ||
       rgb.b != p->text_rgb.b) {
@@ -884,10 +660,7 @@ void ts_pdf_text(ts_pdf *p, int page, ts_pdf_font *font, double size, double x,
         *o++ = digits[--nd];
       in_string = false;
     }
-    /* The engine substitutes fallbacks for code points past the BMP;
-     * libharu's CIDs are BMP code points, so anything else becomes U+FFFD. */
-    uint32_t c = codes[i] > 0xFFFF ? 0xFFFD : codes[i];
-    mark_code(font, c);
+    uint16_t c = ts_pdffont_code(font, codes[i]);
     if (!in_string)
       *o++ = '(';
     unsigned char b2[2] = {(unsigned char)(c >> 8), (unsigned char)(c & 0xFF)};
@@ -1087,7 +860,6 @@ static void set_info_str(ts_pdf *p, HPDF_InfoType type, const char *s) {
 }
 
 void ts_pdf_set_info(ts_pdf *p, const ts_pdf_info *info) {
-  preload_join(p);
   if (failed(p) || !info)
     return;
   p->info = *info;
@@ -1257,7 +1029,6 @@ static void write_labels(ts_pdf *p) {
 }
 
 int ts_pdf_save(ts_pdf *p, const char *path) {
-  preload_join(p);
   if (!p)
     return -1;
   if (!failed(p) && !p->structure_done) {
@@ -1268,9 +1039,11 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
   }
   if (!failed(p)) {
     packer_finish(p);
-    for (const ts_pdf_font *f = p->fonts; f; f = f->next)
-      close_composites(f);
-    if (p->pdfa)
+    ts_pdf_font **fonts = p->fonts.items;
+    for (size_t i = 0; i < p->fonts.len && !failed(p); i++)
+      if (ts_pdffont_finish(fonts[i], p->doc, p->pdfa) != 0 && !failed(p))
+        misuse(p, "a font could not be embedded");
+    if (p->pdfa && !failed(p))
       finish_pdfa(p);
     if (HPDF_SaveToFile(p->doc, path) != HPDF_OK && !failed(p))
       p->err = HPDF_FILE_IO_ERROR;
@@ -1594,7 +1367,6 @@ static HPDF_Image load_reduced(ts_pdf *p, const char *path, int kind,
 
 ts_pdf_image *ts_pdf_image_load(ts_pdf *p, const char *path, double w,
                                 double h) {
-  preload_join(p);
   if (failed(p))
     return NULL;
   int kind = image_kind(path);
@@ -1675,7 +1447,6 @@ void ts_pdf_draw_image(ts_pdf *p, int page, ts_pdf_image *img, double x,
 
 int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
                        double height, double bleed, unsigned marks) {
-  preload_join(p);
   if (failed(p) || !img)
     return -1;
   if (p->cover) {
@@ -1719,7 +1490,6 @@ void ts_pdf_front_pages(ts_pdf *p, int n) {
 /* ---- PDF/A-1b ---------------------------------------------------------- */
 
 int ts_pdf_set_pdfa(ts_pdf *p, const char *icc_path) {
-  preload_join(p);
   if (failed(p))
     return -1;
   size_t len = 0;
@@ -1802,39 +1572,9 @@ static void xmp_prop(xmp_out *x, const char *name, const char *open,
   xmp_puts(x, ">\n");
 }
 
-/* The CIDs a subset font holds, one bit each from the high bit of the
- * first byte (PDF/A-1 wants the set of a subset font): those whose glyph
- * libharu embeds. */
-static void add_cidset(ts_pdf *p, const ts_pdf_font *f) {
-  HPDF_FontDef def = ((HPDF_FontAttr)f->font->attr)->fontdef;
-  HPDF_TTFontDefAttr ta = tt_attr(f->font);
-  /* libharu makes the descriptor (and the subset) in the font's
-     before-write hook; run now, with every glyph marked, it leaves them to
-     be added to (the hook skips both when it runs again while saving). */
-  if (!def->descriptor && f->font->before_write_fn)
-    f->font->before_write_fn(f->font);
-  HPDF_Dict desc = def->descriptor;
-  if (!desc)
-    return;
-  if (!HPDF_Dict_GetItem(desc, "CapHeight", HPDF_OCLASS_NUMBER))
-    HPDF_Dict_AddNumber(desc, "CapHeight", HPDF_Font_GetCapHeight(f->font));
-  HPDF_Dict set = HPDF_DictStream_New(p->doc->mmgr, p->doc->xref);
-  if (!set)
-    return;
-  set->filter = HPDF_STREAM_FILTER_FLATE_DECODE;
-  uint8_t *bits = oc_arena_calloc(p->arena, 0x10000 / 8, 1);
-  for (unsigned cid = 0; cid < 0x10000; cid++) {
-    HPDF_UINT16 gid = HPDF_TTFontDef_GetGlyphid(def, (HPDF_UINT16)cid);
-    if ((cid == 0 || gid) && gid < ta->num_glyphs && ta->glyph_tbl.flgs[gid])
-      bits[cid >> 3] |= (uint8_t)(0x80u >> (cid & 7));
-  }
-  HPDF_Stream_Write(set->stream, bits, 0x10000 / 8);
-  HPDF_Dict_Add(desc, "CIDSet", set);
-}
-
 /* What PDF/A-1b needs that only the end of the document knows: XMP
  * repeating the Info entries (libharu's own escapes nothing), the ID,
- * the version (1.4) and the fonts' CIDSet and CapHeight. */
+ * and the version (1.4); the fonts' CIDSet is written with the fonts. */
 static void finish_pdfa(ts_pdf *p) {
   HPDF_MMgr mm = p->doc->mmgr;
   HPDF_Dict meta = HPDF_DictStream_New(mm, p->doc->xref);
@@ -1892,6 +1632,4 @@ static void finish_pdfa(ts_pdf *p) {
   }
   if (p->doc->pdf_version < HPDF_VER_14)
     p->doc->pdf_version = HPDF_VER_14;
-  for (const ts_pdf_font *f = p->fonts; f; f = f->next)
-    add_cidset(p, f);
 }

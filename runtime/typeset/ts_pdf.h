@@ -1,12 +1,12 @@
 /* The PDF writer of the typesetter: pages, text, rules, links, outline,
- * page labels and metadata, written through libharu 2.3.0 with workarounds
- * for its bugs (nested composite glyphs, a valid ToUnicode CMap, TJ arrays
- * through the object API; see ts_pdf.c and docs/design.md). All of
- * libharu's internal-object use is in ts_pdf.c and nowhere else.
+ * page labels and metadata, written through libharu 2.3.0; fonts (any
+ * OpenType face, ts_pdffont.h) and TJ arrays go through its object API.
+ * All of libharu's internal-object use is in ts_pdf.c and ts_pdffont.c
+ * and nowhere else.
  *
  * Coordinates are PDF points with the origin at the bottom left of the
- * page. Text is given as Unicode BMP code points (libharu's CIDs) with
- * optional TJ adjustments.
+ * page. Text is given as Unicode code points with optional TJ
+ * adjustments; the writer draws each with its glyph in the font's cmap.
  *
  * Ownership: a ts_pdf lives in the arena it was made in; its libharu
  * document is freed when the arena is. Output is byte-identical for the
@@ -32,16 +32,11 @@ typedef struct ts_rgb {
 /* name: the output as the user should read it in messages. */
 ts_pdf *ts_pdf_new(oc_arena *a, const oc_reporter *rep, const char *name);
 
-/* Loads (once per path; later calls return the same font) and embeds a
- * TrueType file. NULL after reporting an error. */
-ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *ttf_path);
-
-/* Starts loading a font on a second thread (libharu's setup of a font is
- * costly) while the caller does work that needs no PDF call: the next
- * call to ts_pdf_page_add, ts_pdf_font_load, ts_pdf_set_info or
- * ts_pdf_save waits for the loads. Problems are reported by the
- * ts_pdf_font_load that asks for the font. */
-void ts_pdf_preload(ts_pdf *p, const char *ttf_path);
+/* Loads face index of an OpenType file (TrueType or CFF outlines, alone
+ * or in a collection) once per (path, index); later calls return the same
+ * font. It is embedded as a subset of the glyphs drawn with it when the
+ * document is saved (ts_pdffont.h). NULL after reporting an error. */
+ts_pdf_font *ts_pdf_font_load(ts_pdf *p, const char *path, unsigned index);
 
 /* Appends a page of the given size; returns its index (0-based). */
 int ts_pdf_page_add(ts_pdf *p, double width, double height);

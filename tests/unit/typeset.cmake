@@ -57,7 +57,7 @@ set(font_needs ${OCTAVO_NEEDS_DEJAVU}
     /usr/share/fonts/truetype/ebgaramond/EBGaramondSC12-Regular.ttf=fonts-ebgaramond-extra
     /usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf=fonts-urw-base35
     /usr/share/fonts/opentype/urw-base35/P052-Roman.otf=fonts-urw-base35
-    fc-list=fontconfig)
+    fc-list=fontconfig ${OCTAVO_NEEDS_CFF})
 octavo_test(unit_font typeset REQUIRES ${font_needs} COMMAND test_font)
 octavo_valgrind_test(unit_font_valgrind typeset REQUIRES ${font_needs}
                      COMMAND test_font --quick)
@@ -67,9 +67,10 @@ octavo_valgrind_test(unit_font_valgrind typeset REQUIRES ${font_needs}
 add_executable(test_pdf ${CMAKE_CURRENT_LIST_DIR}/test_pdf.c)
 target_link_libraries(test_pdf PRIVATE octavo_tspdf)
 octavo_test(unit_pdf typeset REQUIRES ${OCTAVO_NEEDS_DEJAVU}
-            ${OCTAVO_NEEDS_PDFTOOLS} COMMAND test_pdf)
+            ${OCTAVO_NEEDS_CFF} ${OCTAVO_NEEDS_PDFTOOLS} COMMAND test_pdf)
 octavo_valgrind_test(unit_pdf_valgrind typeset
-                     REQUIRES ${OCTAVO_NEEDS_DEJAVU} ${OCTAVO_NEEDS_PDFTOOLS}
+                     REQUIRES ${OCTAVO_NEEDS_DEJAVU} ${OCTAVO_NEEDS_CFF}
+                     ${OCTAVO_NEEDS_PDFTOOLS}
                      COMMAND test_pdf --quick)
 
 # The PDF engine on small documents: pagination rules, page references,
