@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "book_fs.h"
+#include "ts_font.h"
 #include "oc_sandbox.h"
 #include "oc_shell.h"
 
@@ -104,9 +105,14 @@ int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
              strerror(errno));
     return 0;
   }
-  enum { NSYS = sizeof system_reads / sizeof *system_reads, NHOME = 10 };
+  enum {
+    NSYS = sizeof system_reads / sizeof *system_reads,
+    NHOME = 10,
+    NFONT = 32
+  };
   char home[NHOME][PATH_MAX];
-  const char *reads[2 + NSYS + NHOME];
+  static char fonts[NFONT][PATH_MAX];
+  const char *reads[2 + NSYS + NHOME + NFONT];
   size_t nread = 0;
   reads[nread++] = book_dir;
   if (theme_dir)
@@ -116,6 +122,11 @@ int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
   size_t nhome = home_reads(home, NHOME);
   for (size_t i = 0; i < nhome; i++)
     reads[nread++] = home[i];
+  /* fontconfig's own <dir>s: packages add folders outside
+     /usr/share/fonts (fonts-texgyre's are in /usr/share/texmf) */
+  size_t nfont = ts_font_dirs(fonts[0], PATH_MAX, NFONT);
+  for (size_t i = 0; i < nfont; i++)
+    reads[nread++] = fonts[i];
   char *out = publishing ? output_folder(book_dir) : NULL;
   const char *writes[1] = {out};
   oc_sandbox sb = {reads, nread, writes, out ? 1 : 0, 0};

@@ -835,6 +835,30 @@ size_t ts_face_shape(ts_fonts *f, const ts_face *face, const uint32_t *cps,
   return m;
 }
 
+size_t ts_font_dirs(char *buf, size_t size, size_t max) {
+  FcConfig *config = FcInitLoadConfig(); /* the <dir>s: no font scanned */
+  FcStrList *dirs = config ? FcConfigGetFontDirs(config) : NULL;
+  size_t n = 0;
+  FcChar8 *d;
+  while (dirs && n < max && (d = FcStrListNext(dirs))) {
+    const char *dir = (const char *)d;
+    size_t len = strlen(dir);
+    bool inside = len >= size;
+    for (size_t i = 0; i < n && !inside; i++) {
+      const char *o = buf + i * size;
+      size_t ol = strlen(o);
+      inside = !strncmp(dir, o, ol) && (dir[ol] == '/' || dir[ol] == '\0');
+    }
+    if (!inside)
+      memcpy(buf + n++ * size, dir, len + 1);
+  }
+  if (dirs)
+    FcStrListDone(dirs);
+  if (config)
+    FcConfigDestroy(config);
+  return n;
+}
+
 bool ts_font_data_usable(const char *data, size_t len) {
   const unsigned char *u = (const unsigned char *)data;
   if (len >= 12 && (!memcmp(u, "wOFF", 4) || !memcmp(u, "wOF2", 4)))

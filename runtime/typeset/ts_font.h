@@ -114,4 +114,11 @@ size_t ts_face_shape(ts_fonts *f, const ts_face *face, const uint32_t *cps,
                      size_t n, bool kerning, bool ligatures, uint32_t *out,
                      int32_t *kern, long *width);
 
+/* The folders fontconfig's configuration reads fonts from (its <dir>s,
+ * such as /usr/share/texmf/fonts/opentype/public/tex-gyre, which
+ * fonts-texgyre adds), without those inside another: at most max, copied
+ * into buf (each at most size bytes; a longer one is left out). For the
+ * sandbox, which must let publish read them. Returns how many. */
+size_t ts_font_dirs(char *buf, size_t size, size_t max);
+
 #endif

@@ -102,6 +102,14 @@ add_test(NAME books_pdf
                  --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
+# A book set in CFF faces only (pdf/cff: TeX Gyre, and Noto CJK for its
+# Japanese): the same checks, and every font a subset CIDFontType0 over a
+# bare CFF program.
+add_test(NAME books_pdf_cff
+         COMMAND ${req_pdf} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/cff
+                 --font-type "CID Type 0C" --golden ${BOOKS_DIR}/pdf/golden)
+set_tests_properties(books_pdf_cff PROPERTIES LABELS books TIMEOUT 300)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,
 # TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
 # with their page labels, PDF/A-1b's metadata, reproducibility.

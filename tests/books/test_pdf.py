@@ -2,15 +2,16 @@
 """Publishes the PDF editions of books and checks the files.
 
 usage: test_pdf.py PUBLISH BOOK... [--pdf FILE] [--edition NAME]
-                   [--relax-tables] [--theme NAME]
+                   [--relax-tables] [--theme NAME] [--font-type TYPE]
 
 Every edition whose format is pdf is published into a temporary copy of
 its book (nothing is published in place), then:
 
 1. `qpdf --check` exits 0 and prints no WARNING; poppler reads the file
    without "Syntax Error" or "Syntax Warning";
-2. pdffonts: every font embedded, subset and with a ToUnicode map
-   (emb yes, sub yes, uni yes);
+2. pdffonts: every font embedded, subset (a six-capital tag) and with a
+   ToUnicode map (emb yes, sub yes, uni yes); with --font-type TYPE, of
+   that type (e.g. 'CID Type 0C', a CFF program);
 3. the words of every Markdown file of the contents come out of pdftotext
    in order (see source_lines() and match_words() for what is left out);
 4. every word lies inside the page, and inside the text area (the page
@@ -451,6 +452,9 @@ def check_qpdf(pdf, rep, where):
                  + ("; ".join(bad[:5]) or out.strip()[-300:]))
 
 
+FONT_TYPE = None  # --font-type
+
+
 def check_fonts(pdf, rep, where):
     r = run(["pdffonts", pdf])
     poppler_noise(r, "pdffonts", rep, where)
@@ -465,6 +469,11 @@ def check_fonts(pdf, rep, where):
         for what, v in (("emb", emb), ("sub", sub), ("uni", uni)):
             if v != "yes":
                 rep.fail(where, 2, f"font {f[0]}: {what} {v}")
+        if not re.match(r"[A-Z]{6}\+", f[0]):
+            rep.fail(where, 2, f"font {f[0]}: no subset tag")
+        kind = " ".join(f[1:-6])
+        if FONT_TYPE and kind != FONT_TYPE:
+            rep.fail(where, 2, f"font {f[0]}: {kind}, not {FONT_TYPE}")
 
 
 def in_text_area(page, idx, marg, two_sided):
@@ -1006,7 +1015,11 @@ def main():
     ap.add_argument("--update", action="store_true",
                     help="rewrite the golden texts instead of comparing")
     ap.add_argument("--theme", help="publish with this bundled theme")
+    ap.add_argument("--font-type", help="the type pdffonts must give "
+                    "every font, e.g. 'CID Type 0C'")
     a = ap.parse_args()
+    global FONT_TYPE
+    FONT_TYPE = a.font_type
     if yaml is None:
         print("test_pdf.py: python3's yaml module is missing: install "
               "python3-yaml (scripts/install-deps.sh --test)")
