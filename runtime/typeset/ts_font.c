@@ -38,6 +38,11 @@ typedef struct face_rec {
   struct face_rec *recent_fb[4];
   uint64_t recent_lang[4]; /* the language each was found for */
   size_t nrecent_fb;
+  /* The CSS generic family the face's OS/2 table says it belongs to
+     (serif, monospace) or NULL: its fallbacks are sought among the faces
+     fontconfig lists for it, so that the Han characters of a serif book
+     come from Noto Serif CJK, not Noto Sans CJK. */
+  const char *generic;
 } face_rec;
 
 /* A family registered with ts_fonts_add_file. */
@@ -160,6 +165,27 @@ static int metric(hb_font_t *font, hb_ot_metrics_tag_t tag, unsigned upem) {
   return to_thousandths(v, upem);
 }
 
+/* From OS/2: PANOSE (Latin text: serif styles 2-10, 11-13 sans; proportion
+   9 monospaced), else the IBM family class (1-5 and 7 are serif classes). */
+static const char *generic_of(hb_face_t *face) {
+  hb_blob_t *t = hb_face_reference_table(face, HB_TAG('O', 'S', '/', '2'));
+  unsigned len = 0;
+  const unsigned char *d = (const unsigned char *)hb_blob_get_data(t, &len);
+  const char *g = NULL;
+  if (d && len >= 42) {
+    unsigned cls = d[30], family = d[32], serif = d[33], proportion = d[35];
+    if (family == 2 && proportion == 9)
+      g = "monospace";
+    else if (family == 2 && serif >= 2 && serif <= 10)
+      g = "serif";
+    else if (!(family == 2 && serif >= 11) &&
+             ((cls >= 1 && cls <= 5) || cls == 7))
+      g = "serif";
+  }
+  hb_blob_destroy(t);
+  return g;
+}
+
 /* Loads face index of path (already checked to be OpenType) once per
    ts_fonts. pat may be NULL (then the file's own family names are asked of
    fontconfig). */
@@ -234,6 +260,7 @@ static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
   r->pub.x_height = metric(font, HB_OT_METRICS_TAG_X_HEIGHT, upem);
   r->pub.id = f->nfaces++;
   r->notdef_width = to_thousandths(hb_font_get_glyph_h_advance(font, 0), upem);
+  r->generic = generic_of(hb_font_get_face(font));
   if (own)
     FcPatternDestroy(own);
   r->next = f->faces;
@@ -407,22 +434,22 @@ static face_rec *pick_family(ts_fonts *f, const char *name, int weight,
 }
 
 /* A pattern for FcFontSort, with the user's configuration applied. */
-static FcPattern *sort_pattern(ts_fonts *f, const char *family, int weight,
-                               bool italic, uint32_t cp, const char *lang) {
+static FcPattern *sort_pattern(ts_fonts *f, const char *family,
+                               const char *generic, int weight, bool italic,
+                               const char *lang) {
   FcPattern *pat = FcPatternCreate();
   if (family)
     FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)family);
+  if (generic)
+    FcPatternAddString(pat, FC_FAMILY, (const FcChar8 *)generic);
   int w = weight < 1 ? 400 : weight > 1000 ? 1000 : weight;
   FcPatternAddInteger(pat, FC_WEIGHT, FcWeightFromOpenType(w));
   FcPatternAddInteger(pat, FC_SLANT, italic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN);
   if (lang && *lang)
     FcPatternAddString(pat, FC_LANG, (const FcChar8 *)lang);
-  if (cp) {
-    FcCharSet *cs = FcCharSetCreate();
-    FcCharSetAddChar(cs, cp);
-    FcPatternAddCharSet(pat, FC_CHARSET, cs);
-    FcCharSetDestroy(cs);
-  }
+  /* No charset: fontconfig ranks coverage above the family, which would
+     put Noto Sans CJK before Noto Serif CJK for a serif face; the caller
+     takes the first face of the sorted list that has the character. */
   FcConfigSubstitute(f->config, pat, FcMatchPattern);
   FcDefaultSubstitute(pat);
   return pat;
@@ -446,7 +473,7 @@ static const char *generic_alias(const char *name) {
    that family's closest style. */
 static face_rec *pick_generic(ts_fonts *f, const char *alias, int weight,
                               bool italic) {
-  FcPattern *pat = sort_pattern(f, alias, weight, italic, 0, NULL);
+  FcPattern *pat = sort_pattern(f, alias, NULL, weight, italic, NULL);
   FcResult res;
   FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
   FcPatternDestroy(pat);
@@ -702,8 +729,9 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
       fallback_put(f, key, &r->recent_fb[i]->pub);
       return &r->recent_fb[i]->pub;
     }
-  FcPattern *pat = sort_pattern(f, r->nnames ? r->names[0] : NULL, face->weight,
-                                face->italic, cp, lang);
+  FcPattern *pat =
+      sort_pattern(f, r->nnames ? r->names[0] : NULL, r->generic, face->weight,
+                   face->italic, lang);
   FcResult res;
   FcFontSet *fs = FcFontSort(f->config, pat, FcFalse, NULL, &res);
   FcPatternDestroy(pat);
