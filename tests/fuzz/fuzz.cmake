@@ -11,16 +11,34 @@ set(OCTAVO_FUZZ_SECONDS 20 CACHE STRING "How long each ctest fuzz run lasts")
 set(FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 # octavo_fuzz_target(NAME LABEL SOURCES ... LIBS ... [SEEDS dir...]
-#                    [ARGS libFuzzer-option...])
+#                    [ARGS libFuzzer-option...]
+#                    [MAKE_SEEDS target [REQUIRES need...]])
+# MAKE_SEEDS: the seeds are not committed but made by a program of the
+# build (target DIR), run as the test fuzz_seeds_NAME, a fixture of the
+# others; REQUIRES: what that program needs from the system.
 function(octavo_fuzz_target name label)
-  cmake_parse_arguments(PARSE_ARGV 2 F "" "" "SOURCES;LIBS;SEEDS;ARGS")
+  cmake_parse_arguments(PARSE_ARGV 2 F "" "MAKE_SEEDS"
+                        "SOURCES;LIBS;SEEDS;ARGS;REQUIRES")
   set(corpus ${FUZZ_DIR}/corpus/${name})
+  set(fixture "")
+  if(F_MAKE_SEEDS)
+    set(corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-${name}-seeds)
+    set(fixture seeds_${name})
+    octavo_test(fuzz_seeds_${name} ${label} REQUIRES ${F_REQUIRES}
+                COMMAND ${F_MAKE_SEEDS} ${corpus})
+    set_tests_properties(fuzz_seeds_${name} PROPERTIES
+                         FIXTURES_SETUP ${fixture})
+  endif()
   file(GLOB found CONFIGURE_DEPENDS ${FUZZ_DIR}/regress/${name}/*)
   add_executable(regress_${name} ${FUZZ_DIR}/regress.c ${F_SOURCES})
   target_include_directories(regress_${name} PRIVATE ${FUZZ_DIR})
   target_link_libraries(regress_${name} PRIVATE ${F_LIBS})
   octavo_test(fuzz_regress_${name} ${label}
               COMMAND regress_${name} ${found} ${corpus})
+  if(fixture)
+    set_tests_properties(fuzz_regress_${name} PROPERTIES
+                         FIXTURES_REQUIRED ${fixture})
+  endif()
   # valgrind takes the findings only: the seeds would cost minutes (a
   # typeset PDF each), and the sanitizer build replays them under LSan
   if(found)
@@ -52,6 +70,9 @@ function(octavo_fuzz_target name label)
                    -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz-${name}-
                    ${out} ${corpus} ${regress} ${F_SEEDS})
   set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz)
+  if(fixture)
+    set_tests_properties(fuzz_${name} PROPERTIES FIXTURES_REQUIRED ${fixture})
+  endif()
 endfunction()
 
 # The template front end: every case of the suite is a seed.
@@ -77,3 +98,12 @@ octavo_fuzz_target(image book
                    LIBS octavo_publish)
 # The PDF engine's CSS reader.
 octavo_fuzz_target(css typeset SOURCES ${FUZZ_DIR}/fuzz_css.c LIBS octavo_css)
+# A book's own font file (@font-face) through the typesetter's checks and
+# metrics and the PDF writer's subsetting and embedding.
+add_executable(font_seeds ${FUZZ_DIR}/font_seeds.c)
+target_link_libraries(font_seeds PRIVATE PkgConfig::HBSUBSET
+                      PkgConfig::HARFBUZZ)
+octavo_fuzz_target(font typeset SOURCES ${FUZZ_DIR}/fuzz_font.c
+                   LIBS octavo_tsfont octavo_tspdf MAKE_SEEDS font_seeds
+                   REQUIRES ${OCTAVO_NEEDS_DEJAVU} ${OCTAVO_NEEDS_CFF}
+                   /usr/share/fonts/truetype/ebgaramond/EBGaramond12-Italic.ttf=fonts-ebgaramond-extra)
