@@ -314,6 +314,26 @@ int ts_face_advance(const ts_face *face, uint32_t cp) {
   return bmp_entry((face_rec *)face, cp) >> 1;
 }
 
+void ts_face_ink(const ts_face *face, const uint32_t *codes, size_t n,
+                 int *top, int *bottom) {
+  const face_rec *r = (const face_rec *)face;
+  hb_position_t hi = 0, lo = 0;
+  for (size_t i = 0; i < n; i++) {
+    hb_codepoint_t gid = 0;
+    hb_glyph_extents_t e;
+    if (!hb_font_get_nominal_glyph(r->font, codes[i], &gid))
+      gid = 0;
+    if (!hb_font_get_glyph_extents(r->font, gid, &e))
+      continue;
+    if (e.y_bearing > hi)
+      hi = e.y_bearing;
+    if (e.y_bearing + e.height < lo) /* height is negative */
+      lo = e.y_bearing + e.height;
+  }
+  *top = (int)((long)hi * 1000 / (long)r->pub.units_per_em);
+  *bottom = (int)(-(long)lo * 1000 / (long)r->pub.units_per_em);
+}
+
 /* ---- matching ----------------------------------------------------------- */
 
 static bool pattern_has_family(FcPattern *p, const char *name) {

@@ -92,6 +92,12 @@ bool ts_face_has(const ts_face *face, uint32_t cp);
  * writer draws). */
 int ts_face_advance(const ts_face *face, uint32_t cp);
 
+/* The ink of codes[0..n) in face: *top the highest point of their
+ * outlines above the baseline, *bottom the lowest below it (positive
+ * down), in 1/1000 em; 0 and 0 for no outline (spaces). */
+void ts_face_ink(const ts_face *face, const uint32_t *codes, size_t n,
+                 int *top, int *bottom);
+
 /* A face that has cp, as close to face's style as fontconfig finds (same
  * weight and slant first), or NULL when no installed font has it; face
  * itself when it has cp. lang (BCP 47, may be NULL) is the text's

@@ -1200,13 +1200,22 @@ static void place_box(line_state *s, const ts_item *it, const item_ref *r,
   case R_TEXT: {
     /* An inline box widens the line only when its glyphs reach past
        the paragraph's strut (TeX's way: an even baseline grid, unless
-       a formula or a big letter needs the room). */
+       a formula or a big letter needs the room): by their ink, not by
+       their face's ascent and descent, which a face of another script
+       sets far apart (Noto CJK's reach 1.16 em up, its ideographs 0.88
+       em), so that a line holding a few Han characters keeps the grid. */
     strut st = {r->face->ascent * r->size / 1000.0,
                 -r->face->descent * r->size / 1000.0};
-    if (st.above + r->rise > s->above)
-      s->above = st.above + r->rise;
-    if (st.below - r->rise > s->below)
-      s->below = st.below - r->rise;
+    if (st.above + r->rise > s->above || st.below - r->rise > s->below) {
+      int top, bottom;
+      ts_face_ink(r->face, r->w->codes, r->w->n, &top, &bottom);
+      double ink_above = top * r->size / 1000.0;
+      double ink_below = bottom * r->size / 1000.0;
+      if (ink_above + r->rise > s->above)
+        s->above = ink_above + r->rise;
+      if (ink_below - r->rise > s->below)
+        s->below = ink_below - r->rise;
+    }
     lb_glyphs(&s->b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
               r->w->kern, r->w->n, it->width);
     if (r->href)
