@@ -728,6 +728,31 @@ static bool word_box(const char *pdf, int n, const char *word, int k,
   return found;
 }
 
+/* A line holding a few Han characters, set in a fallback face whose
+ * ascent and descent are far apart (Noto CJK: 1.16 em up), keeps the
+ * baseline grid: lines widen by ink, not by a face's metrics. */
+static void test_mixed_script_grid(void) {
+  CHECK(typeset("<html xmlns='http://www.w3.org/1999/xhtml' lang='en'><body>"
+                "<p>Alpha<br/>Beta \xe6\xbc\xa2\xe5\xad\x97<br/>Gamma<br/>"
+                "Delta</p></body></html>",
+                "@page { size: 200pt 400pt; margin: 20pt }\n"
+                "p { font-family: 'DejaVu Serif'; font-size: 10pt; "
+                "line-height: 14pt }") == 0);
+  static const char *const words[] = {"Alpha", "Beta", "Gamma", "Delta"};
+  wbox b[4];
+  bool all = true;
+  for (int i = 0; i < 4; i++)
+    all &= word_box(tmp_pdf, 1, words[i], 0, &b[i]);
+  CHECK(all);
+  if (all)
+    for (int i = 1; i < 4; i++) {
+      double pitch = b[i].y1 - b[i - 1].y1;
+      if (pitch < 13.9 || pitch > 14.1)
+        printf("line %d: pitch %.2f pt, not 14\n", i + 1, pitch);
+      CHECK(pitch > 13.9 && pitch < 14.1);
+    }
+}
+
 /* Every word of page n inside x0..x1. */
 static bool words_within(const char *pdf, int n, double x0, double x1) {
   char cmd[512];
@@ -1462,6 +1487,7 @@ int main(int argc, char **argv) {
   test_pages();
   test_references();
   test_text();
+  test_mixed_script_grid();
   test_lists();
   test_pathological();
   test_images();
