@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ts_cjk.h"
 #include "ts_engine_int.h"
 #include "ts_image.h"
 
@@ -115,7 +116,8 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   if (c->lang) {
     ts_hyphen_status hs = ts_hyphen_load(c->hyph, c->lang, NULL);
     c->lang_ok = hs == TS_HYPHEN_OK;
-    if (hs == TS_HYPHEN_NO_DICT)
+    /* Chinese, Japanese and Korean are not hyphenated: nothing missing */
+    if (hs == TS_HYPHEN_NO_DICT && !ts_cjk_lang(c->lang))
       oc_report(c->rep, OC_NOTE, in->name, 0, 0,
                 "no hyphenation patterns for language '%s' are installed; "
                 "the text is set without hyphenation",
