@@ -349,8 +349,49 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
   return true;
 }
 
+/* Where a URL or a token of code may break: after these, as TeX's url
+ * package breaks. */
+static bool url_break_char(uint32_t cp) {
+  return cp == '/' || cp == '.' || cp == '-' || cp == '_' || cp == '?' ||
+         cp == '&' || cp == '=';
+}
+
+/* Text that reads as a URL or a path: "://" in it, "www." at its start,
+ * or two slashes. */
+static bool looks_like_url(const uint32_t *cps, size_t n) {
+  if (n >= 4 && cps[0] == 'w' && cps[1] == 'w' && cps[2] == 'w' &&
+      cps[3] == '.')
+    return true;
+  size_t slashes = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (cps[i] != '/')
+      continue;
+    if (++slashes >= 2 ||
+        (i > 0 && cps[i - 1] == ':' && i + 1 < n && cps[i + 1] == '/'))
+      return true;
+  }
+  return false;
+}
+
+/* The penalty of a break before cps[i] inside a URL or inline code, or 0
+ * for none: after '/' (50, a hyphen's price: the natural place) or after
+ * . - _ ? & = (100), never inside a run of them ("://", "../"), after a
+ * leading one ("/usr", "-v") nor before the last character ("index.c"
+ * keeps its extension with it); no hyphen is added. Priced so that a
+ * break is taken only when the line would otherwise be loose. */
+static double url_break(const uint32_t *cps, size_t n, size_t i) {
+  if (i < 2 || i + 2 > n || !url_break_char(cps[i - 1]) ||
+      url_break_char(cps[i]))
+    return 0;
+  for (size_t k = 0; k + 1 < i; k++)
+    if (!url_break_char(cps[k]))
+      return cps[i - 1] == '/' ? 50 : 100;
+  return 0;
+}
+
 /* A word's boxes (cps[0..n), each of its piece pcs[i]), with hyphenation
- * points and the breaks after explicit hyphens and dashes between them. */
+ * points and the breaks after explicit hyphens and dashes between them;
+ * a URL or inline code breaks after its punctuation instead. */
 static void word_items(itemizer *z, const uint32_t *cps,
                        const ts_piece *const *pcs, size_t n) {
   ts_ctx *c = z->c;
@@ -365,7 +406,10 @@ static void word_items(itemizer *z, const uint32_t *cps,
   size_t points[64], npoints = 0;
   /* Code is never hyphenated: a monospaced face reads as typed. */
   bool mono = is_monospaced(p0->st->face);
-  if (one && p0->st->hyphens && c->lang_ok && n >= 5 && !mono &&
+  bool pre = z->code || p0->st->white_space == TS_WS_PRE ||
+             p0->st->white_space == TS_WS_PRE_WRAP;
+  bool url = !pre && (mono || looks_like_url(cps, n));
+  if (one && p0->st->hyphens && c->lang_ok && n >= 5 && !mono && !url &&
       p0->st->white_space != TS_WS_PRE) {
     char utf8[512];
     size_t bl = 0;
@@ -410,7 +454,8 @@ static void word_items(itemizer *z, const uint32_t *cps,
     bool piece_change = !end && pcs[i] != pcs[start];
     bool hyph = !end && pi < npoints && points[pi] == i;
     /* after an explicit hyphen or dash with letters around it */
-    bool exh = !end && i >= 2 &&
+    double urlp = url && !end ? url_break(cps, n, i) : 0;
+    bool exh = !end && !url && i >= 2 &&
                (cps[i - 1] == '-' || cps[i - 1] == 0x2013 ||
                 cps[i - 1] == 0x2014 || cps[i - 1] == '/') &&
                is_letter(cps[i]) && i - start >= 2 && !mono &&
@@ -419,7 +464,7 @@ static void word_items(itemizer *z, const uint32_t *cps,
        break anywhere, at a price, rather than run into the margin. */
     bool any = !end && too_long &&
                ((i - start >= 4 && n - i >= 4) || c->break_words || z->code);
-    if (!end && !piece_change && !hyph && !exh && !any)
+    if (!end && !piece_change && !hyph && !exh && !any && !urlp)
       continue;
     if (i > start)
       add_boxes(z, pcs[start], cps + start, i - start);
@@ -429,6 +474,8 @@ static void word_items(itemizer *z, const uint32_t *cps,
                (item_ref){R_HYPHEN, st, st->face, st->size, 0, NULL,
                           pcs[i - 1]->href, NULL, 0});
       pi++;
+    } else if (urlp) {
+      add_item(z, ts_penalty(0, urlp, false), NO_REF);
     } else if (any && !exh) {
       add_item(z, ts_penalty(0, 3000, false), NO_REF);
     } else if (exh) {

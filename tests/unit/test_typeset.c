@@ -259,6 +259,38 @@ static void test_references(void) {
 
 /* Justified, hyphenated text reads back word for word, with its spaces
  * (real space glyphs), even in pdftotext's raw mode. */
+/* The text of tmp_pdf (pdftotext -raw), its lines joined by a space, or
+ * by nothing after a character of drop (which goes) or of keep (which
+ * stays): what the engine broke without a space. *joins counts those. */
+static char *joined_lines(const char *drop, const char *keep, int *joins) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -raw '%s' - 2>&1", tmp_pdf);
+  char *t = run(cmd);
+  size_t k = 0;
+  for (size_t i = 0; t && t[i]; i++) {
+    if (t[i] == '\f')
+      continue;
+    /* a newline with a line after it */
+    bool nl = t[i] == '\n' && t[i + 1] && t[i + 1] != '\f';
+    if (*drop && strchr(drop, t[i]) && t[i + 1] == '\n' && t[i + 2] &&
+        t[i + 2] != '\f') {
+      i++;
+      (*joins)++;
+      continue;
+    }
+    if (nl && k && *keep && strchr(keep, t[k - 1])) {
+      (*joins)++;
+      continue;
+    }
+    t[k++] = t[i] == '\n' ? ' ' : t[i];
+  }
+  while (t && k && t[k - 1] == ' ')
+    k--;
+  if (t)
+    t[k] = 0;
+  return t;
+}
+
 static void test_text(void) {
   const char *words =
       "Typesetting justification requires hyphenation of extraordinarily "
@@ -273,32 +305,44 @@ static void test_text(void) {
   CHECK(typeset(doc, "@page { size: 200pt 400pt; margin: 20pt }\n"
                      "p { text-align: justify; hyphens: auto; "
                      "font-family: 'DejaVu Serif'; font-size: 10pt }") == 0);
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "pdftotext -raw '%s' - 2>&1", tmp_pdf);
-  char *t = run(cmd);
-  /* join the lines: a hyphen at a line's end was added by the engine */
-  size_t k = 0;
+  /* a hyphen at a line's end was added by the engine */
   int hyphens = 0;
-  for (size_t i = 0; t && t[i]; i++) {
-    if (t[i] == '-' && t[i + 1] == '\n') {
-      i++;
-      hyphens++;
-      continue;
-    }
-    if (t[i] == '\f')
-      continue;
-    t[k++] = t[i] == '\n' ? ' ' : t[i];
-  }
-  while (t && k && t[k - 1] == ' ')
-    k--;
-  if (t)
-    t[k] = 0;
+  char *t = joined_lines("-", "", &hyphens);
   /* the source's backslash escape is one backslash */
   CHECK_STR(t, "Typesetting justification requires hyphenation of "
                "extraordinarily long words, characteristically encyclopedic "
                "documentation and incomprehensibilities; the (parenthesised) "
                "and back\\slashed characters survive too.");
   CHECK(hyphens >= 1);
+  free(t);
+}
+
+/* Inline code and URLs break after / . - _ ? & = (not after a leading
+ * one, nor before the last character), with no hyphen added, where a line
+ * needs it; pdftotext's lines joined back give the source exactly. */
+static void test_url_breaks(void) {
+  char doc[2048];
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml' lang='en'><body>"
+           "<p>Open the folder <code>my-first-book/Output/web/</code> then "
+           "<code>runtime/typeset/ts_linebreak.c</code> or "
+           "<code>/usr/share/doc</code> and see "
+           "https://example.com/books/index.html?lang=en&amp;x=1 for "
+           "more.</p></body></html>");
+  CHECK(typeset(doc, "@page { size: 150pt 400pt; margin: 20pt }\n"
+                     "p { text-align: justify; hyphens: auto; "
+                     "font-family: 'DejaVu Serif'; font-size: 10pt }\n"
+                     "code { font-family: 'DejaVu Sans Mono' }") == 0);
+  /* not before the last character, nor after a leading slash */
+  char *lines = page_text(tmp_pdf, 1);
+  CHECK(lines && !strstr(lines, ".\nc ") && !strstr(lines, "/\nusr"));
+  free(lines);
+  int url_ends = 0;
+  char *t = joined_lines("", "/.-_?&=", &url_ends);
+  CHECK_STR(t, "Open the folder my-first-book/Output/web/ then "
+               "runtime/typeset/ts_linebreak.c or /usr/share/doc and see "
+               "https://example.com/books/index.html?lang=en&x=1 for more.");
+  CHECK(url_ends >= 2);
   free(t);
 }
 
@@ -1462,6 +1506,7 @@ int main(int argc, char **argv) {
   test_pages();
   test_references();
   test_text();
+  test_url_breaks();
   test_lists();
   test_pathological();
   test_images();
