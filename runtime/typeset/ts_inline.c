@@ -448,6 +448,23 @@ static void word_items(itemizer *z, const uint32_t *cps,
           ts_face_advance(pcs[i]->st->face, cps[i]) * pcs[i]->st->size / 1000.0;
     too_long = w > z->measure;
   }
+  /* Unjustified, a URL breaks anywhere only when a piece between its own
+     breaks is wider than the measure: a short ragged line is better than
+     "Resources/Tran|slations/" (the breaker would take it, a ragged line
+     having little stretch). Justified lines keep the emergency breaks: a
+     line of URL pieces alone has no stretch at all. */
+  if (too_long && url && z->block->align != TS_ALIGN_JUSTIFY) {
+    double piece = 0, widest = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (url_break(cps, n, i))
+        piece = 0;
+      piece += ts_face_advance(pcs[i]->st->face, cps[i]) *
+               pcs[i]->st->size / 1000.0;
+      if (piece > widest)
+        widest = piece;
+    }
+    too_long = widest > z->measure;
+  }
   size_t start = 0, pi = 0;
   for (size_t i = 0; i <= n; i++) {
     bool end = i == n;
