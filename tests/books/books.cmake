@@ -98,10 +98,25 @@ add_test(NAME books_pdf
          COMMAND ${req_pdf} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
                  ${BOOKS_DIR}/pdf/tiny ${BOOKS_DIR}/pdf/info
+                 ${BOOKS_DIR}/pdf/chinese ${BOOKS_DIR}/pdf/japanese
                  ${PROJECT_SOURCE_DIR}/docs/guide
                  --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
+# Chinese and Japanese (test_cjk.py, tests/books/pdf/chinese and japanese):
+# every edition published; in the PDF every Han and kana character of the
+# sources, no line starting with closing punctuation or small kana nor
+# ending with an opening bracket, lines broken between characters and
+# justified to the right edge. The CJK face is whichever fallback is
+# installed (fonts-droid-fallback at least).
+octavo_require(req_cjk books_cjk ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_cjk
+         COMMAND ${req_cjk} ${OCTAVO_PY} ${BOOKS_DIR}/test_cjk.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/chinese
+                 ${BOOKS_DIR}/pdf/japanese)
+set_tests_properties(books_cjk PROPERTIES
+                     LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,
 # TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
 # with their page labels, PDF/A-1b's metadata, reproducibility.
