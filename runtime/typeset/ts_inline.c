@@ -332,7 +332,7 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
   hyph_entry *e = ts_hidx_get(&h->idx, hv, hyph_eq, &key);
   if (!e) {
     size_t got = 0;
-    if (ts_hyphenate(c->hyph, c->lang, w, len, points, 31, &got) !=
+    if (ts_hyphenate(c->hyph, c->hyph_lang, w, len, points, 31, &got) !=
         TS_HYPHEN_OK)
       got = 0;
     e = oc_arena_alloc(c->a, sizeof *e);
