@@ -612,6 +612,11 @@ static void cjk_items(itemizer *z, const uint32_t *cps,
       !in->line_breaks(in->line_breaks_user, pcs[0]->st->lang, cps, n, brk))
     memset(brk, 0, n * sizeof *brk);
   ts_cjk_breaks(cps, n, brk);
+  /* white-space: nowrap keeps its text on one line, as at its spaces */
+  for (size_t i = 1; i < n; i++)
+    if (brk[i] && (pcs[i - 1]->st->white_space == TS_WS_NOWRAP ||
+                   pcs[i]->st->white_space == TS_WS_NOWRAP))
+      brk[i] = false;
   size_t start = 0;
   bool latin = ts_cjk_class_of(cps[0]) == TS_CJK_NONE;
   for (size_t i = 1; i <= n; i++) {

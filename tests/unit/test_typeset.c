@@ -346,6 +346,52 @@ static void test_url_breaks(void) {
   free(t);
 }
 
+/* Chinese in the engine alone (no ICU: its own rules, ts_cjk.c): lines
+ * break between characters with no space added, never before closing
+ * punctuation nor after an opening bracket, and white-space: nowrap
+ * holds. The characters come from the fallback face
+ * (fonts-droid-fallback, which has no Hangul: Korean, broken at spaces
+ * as Latin is, is left to test_cjk.c's rules). */
+static void test_cjk_text(void) {
+  const char *zh = "排版的规矩很多：句号和逗号不能出现在一行的开头，"
+                   "左括号不能留在一行的末尾（这就是避头尾）。"
+                   "汉字之间随处可以换行，标点符号却要小心处理。";
+  const char *nw = "这一段不可分割";
+  char doc[4096];
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml' lang='zh'><body>"
+           "<p>%s</p><p>前面的文字<span class='nw'>%s</span>后面的文字"
+           "前面的文字</p></body></html>",
+           zh, nw);
+  CHECK(typeset(doc, "@page { size: 200pt 600pt; margin: 20pt }\n"
+                     "p { text-align: justify; font-family: 'DejaVu Serif'; "
+                     "font-size: 10pt; margin: 0 0 10pt 0 }\n"
+                     ".nw { white-space: nowrap }") == 0);
+  char *t = page_text(tmp_pdf, 1);
+  CHECK(t != NULL);
+  if (!t)
+    return;
+  int lines = 0;
+  for (const char *l = t; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+    lines++;
+    static const char *no_start[] = {"。", "，", "：", "）", "、"};
+    for (size_t k = 0; k < sizeof no_start / sizeof *no_start; k++)
+      CHECK(strncmp(l, no_start[k], strlen(no_start[k])) != 0);
+    const char *e = strchr(l, '\n');
+    CHECK(!e || e - l < 3 || strncmp(e - 3, "（", 3) != 0);
+  }
+  CHECK(lines >= 7);
+  CHECK(strstr(t, nw) != NULL);
+  /* the paragraph comes back whole once its line ends go: no space added */
+  size_t k = 0;
+  for (size_t i = 0; t[i]; i++)
+    if (t[i] != '\n' && t[i] != '\f')
+      t[k++] = t[i];
+  t[k] = 0;
+  CHECK(strstr(t, zh) != NULL);
+  free(t);
+}
+
 /* List markers: ordinals in the list's style, hung outside the text (left
  * of the item's text edge) or set inside it. */
 static void test_lists(void) {
@@ -1507,6 +1553,7 @@ int main(int argc, char **argv) {
   test_references();
   test_text();
   test_url_breaks();
+  test_cjk_text();
   test_lists();
   test_pathological();
   test_images();
