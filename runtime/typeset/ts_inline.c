@@ -356,21 +356,16 @@ static bool url_break_char(uint32_t cp) {
          cp == '&' || cp == '=';
 }
 
-/* Text that reads as a URL or a path: "://" in it, "www." at its start,
- * or two slashes. */
+/* Text that reads as a URL or a path: "www." at its start, or two
+ * slashes ("://" has them). */
 static bool looks_like_url(const uint32_t *cps, size_t n) {
   if (n >= 4 && cps[0] == 'w' && cps[1] == 'w' && cps[2] == 'w' &&
       cps[3] == '.')
     return true;
   size_t slashes = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (cps[i] != '/')
-      continue;
-    if (++slashes >= 2 ||
-        (i > 0 && cps[i - 1] == ':' && i + 1 < n && cps[i + 1] == '/'))
-      return true;
-  }
-  return false;
+  for (size_t i = 0; i < n && slashes < 2; i++)
+    slashes += cps[i] == '/';
+  return slashes >= 2;
 }
 
 /* The penalty of a break before cps[i] inside a URL or inline code, or 0
