@@ -349,20 +349,24 @@ static void test_url_breaks(void) {
 /* Chinese in the engine alone (no ICU: its own rules, ts_cjk.c): lines
  * break between characters with no space added, never before closing
  * punctuation nor after an opening bracket, and white-space: nowrap
- * holds. The characters come from the fallback face
- * (fonts-droid-fallback, which has no Hangul: Korean, broken at spaces
- * as Latin is, is left to test_cjk.c's rules). */
+ * holds; Korean (lang ko) keeps Han words whole, breaking at spaces. The
+ * characters come from the fallback face (fonts-droid-fallback, which has
+ * Han but almost no Hangul: Hangul itself breaks at spaces as Latin does,
+ * by test_cjk.c's classes). */
 static void test_cjk_text(void) {
   const char *zh = "排版的规矩很多：句号和逗号不能出现在一行的开头，"
                    "左括号不能留在一行的末尾（这就是避头尾）。"
                    "汉字之间随处可以换行，标点符号却要小心处理。";
   const char *nw = "这一段不可分割";
+  /* Korean in Han (hanja): words kept whole, broken at spaces only */
+  const char *ko = "大韓民國 憲法 第一條 大韓民國 民主共和國 主權 國民 "
+                   "權力 國民 大韓民國 領土 韓半島 附屬島嶼";
   char doc[4096];
   snprintf(doc, sizeof doc,
            "<html xmlns='http://www.w3.org/1999/xhtml' lang='zh'><body>"
            "<p>%s</p><p>前面的文字<span class='nw'>%s</span>后面的文字"
-           "前面的文字</p></body></html>",
-           zh, nw);
+           "前面的文字</p><p lang='ko'>%s</p></body></html>",
+           zh, nw, ko);
   CHECK(typeset(doc, "@page { size: 200pt 600pt; margin: 20pt }\n"
                      "p { text-align: justify; font-family: 'DejaVu Serif'; "
                      "font-size: 10pt; margin: 0 0 10pt 0 }\n"
@@ -382,7 +386,16 @@ static void test_cjk_text(void) {
   }
   CHECK(lines >= 7);
   CHECK(strstr(t, nw) != NULL);
-  /* the paragraph comes back whole once its line ends go: no space added */
+  /* the Korean paragraph spans lines, and comes back whole once its line
+     ends are spaces */
+  CHECK(strstr(t, ko) == NULL);
+  size_t len = strlen(t);
+  char *sp = malloc(len + 1);
+  for (size_t i = 0; i <= len; i++)
+    sp[i] = t[i] == '\n' ? ' ' : t[i];
+  CHECK(strstr(sp, ko) != NULL);
+  free(sp);
+  /* the Chinese one once its line ends go: no space added */
   size_t k = 0;
   for (size_t i = 0; t[i]; i++)
     if (t[i] != '\n' && t[i] != '\f')
