@@ -10,6 +10,8 @@
                   edition: decoded (pdf: reduced to 300 ppi)
   paragraph       one 50 MB paragraph of words
   paragraph10     one 10 MB paragraph (cmark-gfm's inline parser)
+  paragraph-cjk   one 10 MB paragraph of Chinese and Japanese, no space
+                  in it: every character a break (language: zh)
   css             a 50 MB style.css beside an ordinary chapter
   map             config.yml with an 80,000-key map under book:
   lists           10,000-deep nested lists
@@ -53,6 +55,19 @@ def book(root, name, chapter, extra_book="", files=None, options=""):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "wb") as f:
             f.write(data)
+
+
+def cjk_text(rng, nbytes):
+    """Han, kana and their punctuation, with no space: one 'word' to the
+    itemiser, a break between almost every two characters."""
+    vocab = ["排版", "文字", "的", "一行", "标点", "禁则", "ちょっと", "テキスト",
+             "。", "，", "、", "「行頭」", "（括弧）", "ー", "漢字", "かな"]
+    out, n = [], 0
+    while n < nbytes:
+        w = rng.choice(vocab)
+        out.append(w)
+        n += len(w.encode())
+    return "".join(out)
 
 
 def words(rng, nbytes):
@@ -104,6 +119,9 @@ def make(root, name):
         book(root, name, "# Long\n\n" + words(rng, 50 << 20) + "\n")
     elif name == "paragraph10":
         book(root, name, "# Long\n\n" + words(rng, 10 << 20) + "\n")
+    elif name == "paragraph-cjk":
+        book(root, name, "# Long\n\n" + cjk_text(rng, 10 << 20) + "\n",
+             extra_book="    language: zh\n")
     elif name == "css":
         rules = []
         n = 0
@@ -136,7 +154,7 @@ def make(root, name):
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
-         "paragraph10", "css", "map", "lists", "links", "links-prose"]
+         "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose"]
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -15,7 +15,7 @@
 const char *bk_i18n_builtin(const char *name, size_t *len);
 
 static const char *const languages[] = {"ca", "de", "en", "es", "eu", "fr",
-                                        "it", "nl", "ro", "zh", NULL};
+                                        "it", "ja", "nl", "ro", "zh", NULL};
 
 /* lang itself, or the language of a regional variant ("fr_CA", "de-AT"),
  * in any case; NULL when none is built in. */

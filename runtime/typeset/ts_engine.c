@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ts_cjk.h"
 #include "ts_engine_int.h"
 #include "ts_image.h"
 
@@ -112,10 +113,13 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   if (!lang)
     lang = ts_node_attr(c->root, "xml:lang");
   c->lang = lang ? lang : in->lang;
-  if (c->lang) {
-    ts_hyphen_status hs = ts_hyphen_load(c->hyph, c->lang, NULL);
+  /* Chinese, Japanese and Korean are not hyphenated; the Latin words in
+     them are, as English, which most of them are */
+  c->hyph_lang = ts_cjk_lang(c->lang) ? "en" : c->lang;
+  if (c->hyph_lang) {
+    ts_hyphen_status hs = ts_hyphen_load(c->hyph, c->hyph_lang, NULL);
     c->lang_ok = hs == TS_HYPHEN_OK;
-    if (hs == TS_HYPHEN_NO_DICT)
+    if (hs == TS_HYPHEN_NO_DICT && !ts_cjk_lang(c->lang))
       oc_report(c->rep, OC_NOTE, in->name, 0, 0,
                 "no hyphenation patterns for language '%s' are installed; "
                 "the text is set without hyphenation",

@@ -11,7 +11,9 @@
  *  - running heads from string-set, page numbers from counter(page) in the
  *    margin boxes of @page rules (their counter style also gives the PDF's
  *    page labels, so a viewer shows the printed numbers);
- *  - the `lang` of the root element for hyphenation, else input->lang.
+ *  - the `lang` of the root element for hyphenation, else input->lang;
+ *    each element's lang for line breaking in Chinese and Japanese (between
+ *    characters, with their prohibitions) and Korean (at spaces).
  *
  * Ownership: everything lives in the arena given; the output file is
  * written whole at pdf_path (the caller writes to a temporary path and
@@ -21,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "oc_diag.h"
 #include "css.h"
@@ -56,6 +59,16 @@ typedef struct ts_engine_input {
   const char *(*resolve)(void *user, const char *url, const char *base,
                          unsigned line, unsigned col);
   void *resolve_user;
+  /* Optional: Unicode's line break opportunities (UAX #14) in cps[0..n),
+     a run without spaces in language lang (BCP 47, or NULL) that holds
+     Han or kana: sets brk[i] true where a line may break before cps[i]
+     and returns true, or false when it cannot tell. The book side gives
+     ICU's line break iterator, which the engine may not link; without it
+     the engine breaks between Han and kana characters by its own rules
+     only (ts_cjk.h), not where they meet Latin text. */
+  bool (*line_breaks)(void *user, const char *lang, const uint32_t *cps,
+                      size_t n, bool *brk);
+  void *line_breaks_user;
   ts_pdf_info info;
   /* The PDF outline (bookmarks), in document order: level 1 is top; each
      entry points at the element with that id (entries whose id is not in

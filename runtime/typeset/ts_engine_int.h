@@ -339,6 +339,8 @@ typedef struct ts_ctx {
   ts_fonts *fonts;
   ts_hyphenator *hyph;
   const char *lang;
+  const char *hyph_lang; /* the patterns' language: lang, or en for zh, ja
+                            and ko (their Latin words) */
   bool lang_loaded, lang_ok;
   ts_wordcache *words;
   ts_hyphcache *hyphs;

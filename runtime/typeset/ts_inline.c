@@ -13,6 +13,7 @@
 #include <utf8proc.h>
 
 #include "oc_alloc.h"
+#include "ts_cjk.h"
 #include "ts_engine_int.h"
 
 /* ---- shaped words, cached ------------------------------------------- */
@@ -112,8 +113,9 @@ typedef enum ref_kind {
   R_LEADER,
   R_PAGEREF,
   R_ANCHOR,
-  R_IMAGE, /* text: the file; size: its height */
-  R_NOTE,  /* ref_style: the call's index in c->calls */
+  R_IMAGE,     /* text: the file; size: its height */
+  R_NOTE,      /* ref_style: the call's index in c->calls */
+  R_INTERCHAR, /* glue between Han or kana characters: no space drawn */
 } ref_kind;
 
 typedef struct item_ref {
@@ -141,6 +143,7 @@ typedef struct itemizer {
   uint32_t *wcp;
   const ts_piece **wpc;
   size_t wn, wcap;
+  bool wcjk; /* the word holds Han or kana: it breaks between characters */
   bool space_pending;
   const ts_piece *space_piece;
   bool has_leader;
@@ -324,7 +327,7 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
   hyph_entry *e = ts_hidx_get(&h->idx, hv, hyph_eq, &key);
   if (!e) {
     size_t got = 0;
-    if (ts_hyphenate(c->hyph, c->lang, w, len, points, 31, &got) !=
+    if (ts_hyphenate(c->hyph, c->hyph_lang, w, len, points, 31, &got) !=
         TS_HYPHEN_OK)
       got = 0;
     e = oc_arena_alloc(c->a, sizeof *e);
@@ -341,24 +344,62 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
   return true;
 }
 
-/* Ends the word being gathered: boxes, with hyphenation points and the
- * breaks after explicit hyphens and dashes between them. */
-static void flush_word_compute(itemizer *z) {
+/* Where a URL or a token of code may break: after these, as TeX's url
+ * package breaks. */
+static bool url_break_char(uint32_t cp) {
+  return cp == '/' || cp == '.' || cp == '-' || cp == '_' || cp == '?' ||
+         cp == '&' || cp == '=';
+}
+
+/* Text that reads as a URL or a path: "www." at its start, or two
+ * slashes ("://" has them). */
+static bool looks_like_url(const uint32_t *cps, size_t n) {
+  if (n >= 4 && cps[0] == 'w' && cps[1] == 'w' && cps[2] == 'w' &&
+      cps[3] == '.')
+    return true;
+  size_t slashes = 0;
+  for (size_t i = 0; i < n && slashes < 2; i++)
+    slashes += cps[i] == '/';
+  return slashes >= 2;
+}
+
+/* The penalty of a break before cps[i] inside a URL or inline code, or 0
+ * for none: after '/' (50, a hyphen's price: the natural place) or after
+ * . - _ ? & = (100), never inside a run of them ("://", "../"), after a
+ * leading one ("/usr", "-v") nor before the last character ("index.c"
+ * keeps its extension with it); no hyphen is added. Priced so that a
+ * break is taken only when the line would otherwise be loose. */
+static double url_break(const uint32_t *cps, size_t n, size_t i) {
+  if (i < 2 || i + 2 > n || !url_break_char(cps[i - 1]) ||
+      url_break_char(cps[i]))
+    return 0;
+  for (size_t k = 0; k + 1 < i; k++)
+    if (!url_break_char(cps[k]))
+      return cps[i - 1] == '/' ? 50 : 100;
+  return 0;
+}
+
+/* A word's boxes (cps[0..n), each of its piece pcs[i]), with hyphenation
+ * points and the breaks after explicit hyphens and dashes between them;
+ * a URL or inline code breaks after its punctuation instead. */
+static void word_items(itemizer *z, const uint32_t *cps,
+                       const ts_piece *const *pcs, size_t n) {
   ts_ctx *c = z->c;
-  size_t n = z->wn;
   if (!n)
     return;
-  z->wn = 0;
   /* Split at piece changes; hyphenate a word that is all one piece. */
   bool one = true;
   for (size_t i = 1; i < n; i++)
-    if (z->wpc[i] != z->wpc[0])
+    if (pcs[i] != pcs[0])
       one = false;
-  const ts_piece *p0 = z->wpc[0];
+  const ts_piece *p0 = pcs[0];
   size_t points[64], npoints = 0;
   /* Code is never hyphenated: a monospaced face reads as typed. */
   bool mono = is_monospaced(p0->st->face);
-  if (one && p0->st->hyphens && c->lang_ok && n >= 5 && !mono &&
+  bool pre = z->code || p0->st->white_space == TS_WS_PRE ||
+             p0->st->white_space == TS_WS_PRE_WRAP;
+  bool url = !pre && (mono || looks_like_url(cps, n));
+  if (one && p0->st->hyphens && c->lang_ok && n >= 5 && !mono && !url &&
       p0->st->white_space != TS_WS_PRE) {
     char utf8[512];
     size_t bl = 0;
@@ -370,7 +411,7 @@ static void flush_word_compute(itemizer *z) {
         fits = false;
         break;
       }
-      bl += (size_t)utf8proc_encode_char((int32_t)z->wcp[i],
+      bl += (size_t)utf8proc_encode_char((int32_t)cps[i],
                                          (utf8proc_uint8_t *)utf8 + bl);
     }
     if (fits && bl < 255) {
@@ -393,39 +434,59 @@ static void flush_word_compute(itemizer *z) {
   if ((n > 16 || c->break_words) && z->measure > 0) {
     double w = 0;
     for (size_t i = 0; i < n; i++)
-      w += ts_face_advance(z->wpc[i]->st->face, z->wcp[i]) *
-           z->wpc[i]->st->size / 1000.0;
+      w +=
+          ts_face_advance(pcs[i]->st->face, cps[i]) * pcs[i]->st->size / 1000.0;
     too_long = w > z->measure;
+  }
+  /* Unjustified, a URL breaks anywhere only when a piece between its own
+     breaks is wider than the measure: a short ragged line is better than
+     "Resources/Tran|slations/" (the breaker would take it, a ragged line
+     having little stretch). Justified lines keep the emergency breaks: a
+     line of URL pieces alone has no stretch at all. */
+  if (too_long && url && z->block->align != TS_ALIGN_JUSTIFY) {
+    double piece = 0, widest = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (url_break(cps, n, i))
+        piece = 0;
+      piece += ts_face_advance(pcs[i]->st->face, cps[i]) *
+               pcs[i]->st->size / 1000.0;
+      if (piece > widest)
+        widest = piece;
+    }
+    too_long = widest > z->measure;
   }
   size_t start = 0, pi = 0;
   for (size_t i = 0; i <= n; i++) {
     bool end = i == n;
-    bool piece_change = !end && z->wpc[i] != z->wpc[start];
+    bool piece_change = !end && pcs[i] != pcs[start];
     bool hyph = !end && pi < npoints && points[pi] == i;
     /* after an explicit hyphen or dash with letters around it */
-    bool exh = !end && i >= 2 &&
-               (z->wcp[i - 1] == '-' || z->wcp[i - 1] == 0x2013 ||
-                z->wcp[i - 1] == 0x2014 || z->wcp[i - 1] == '/') &&
-               is_letter(z->wcp[i]) && i - start >= 2 && !mono &&
-               z->wpc[i - 1]->st->white_space != TS_WS_PRE;
+    double urlp = url && !end ? url_break(cps, n, i) : 0;
+    bool exh = !end && !url && i >= 2 &&
+               (cps[i - 1] == '-' || cps[i - 1] == 0x2013 ||
+                cps[i - 1] == 0x2014 || cps[i - 1] == '/') &&
+               is_letter(cps[i]) && i - start >= 2 && !mono &&
+               pcs[i - 1]->st->white_space != TS_WS_PRE;
     /* A word longer than a line could be (a URL, a token of code) may
        break anywhere, at a price, rather than run into the margin. */
     bool any = !end && too_long &&
                ((i - start >= 4 && n - i >= 4) || c->break_words || z->code);
-    if (!end && !piece_change && !hyph && !exh && !any)
+    if (!end && !piece_change && !hyph && !exh && !any && !urlp)
       continue;
     if (i > start)
-      add_boxes(z, z->wpc[start], z->wcp + start, i - start);
+      add_boxes(z, pcs[start], cps + start, i - start);
     if (hyph) {
-      const ts_cstyle *st = z->wpc[i - 1]->st;
+      const ts_cstyle *st = pcs[i - 1]->st;
       add_item(z, ts_hyphen_point(hyphen_width(c, st), c->bp.hyphen_penalty),
                (item_ref){R_HYPHEN, st, st->face, st->size, 0, NULL,
-                          z->wpc[i - 1]->href, NULL, 0});
+                          pcs[i - 1]->href, NULL, 0});
       pi++;
+    } else if (urlp) {
+      add_item(z, ts_penalty(0, urlp, false), NO_REF);
     } else if (any && !exh) {
       add_item(z, ts_penalty(0, 3000, false), NO_REF);
     } else if (exh) {
-      bool slash = z->wcp[i - 1] == '/';
+      bool slash = cps[i - 1] == '/';
       add_item(z, ts_penalty(0, slash ? 200 : c->bp.exhyphen_penalty, !slash),
                NO_REF);
     }
@@ -468,25 +529,25 @@ static bool wordit_eq(const void *entry, const void *key) {
          memcmp(e->cps, k->cps, k->n * sizeof *k->cps) == 0;
 }
 
-static void flush_word(itemizer *z) {
+static void word_items_cached(itemizer *z, const uint32_t *cps,
+                              const ts_piece *const *pcs, size_t n) {
   ts_ctx *c = z->c;
-  size_t n = z->wn;
   if (!n)
     return;
-  const ts_piece *p0 = z->wpc[0];
+  const ts_piece *p0 = pcs[0];
   bool one = n <= 16 && !c->break_words;
   for (size_t i = 1; one && i < n; i++)
-    if (z->wpc[i] != p0)
+    if (pcs[i] != p0)
       one = false;
   if (!one) {
-    flush_word_compute(z);
+    word_items(z, cps, pcs, n);
     return;
   }
   struct ts_worditems *wc = worditems(c);
   uint64_t h = TS_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
   h = (h ^ (uint64_t)(uintptr_t)z->block) * 1099511628211ull;
-  h = ts_hash_bytes(h, z->wcp, n * sizeof *z->wcp);
-  wordit key = {p0->st, z->block, z->wcp, n, NULL, NULL, 0};
+  h = ts_hash_bytes(h, cps, n * sizeof *cps);
+  wordit key = {p0->st, z->block, (uint32_t *)cps, n, NULL, NULL, 0};
   const wordit *e = ts_hidx_get(&wc->idx, h, wordit_eq, &key);
   if (e) {
     for (size_t k = 0; k < e->nitems; k++) {
@@ -494,15 +555,14 @@ static void flush_word(itemizer *z) {
       r.href = p0->href;
       add_item(z, e->items[k], r);
     }
-    z->wn = 0;
     return;
   }
   size_t first = z->n;
   wordit *ne = oc_arena_alloc(c->a, sizeof *ne);
   *ne = key;
   ne->cps = oc_arena_alloc(c->a, n * sizeof *ne->cps);
-  memcpy(ne->cps, z->wcp, n * sizeof *ne->cps);
-  flush_word_compute(z);
+  memcpy(ne->cps, cps, n * sizeof *ne->cps);
+  word_items(z, cps, pcs, n);
   size_t ni = z->n - first;
   ne->nitems = ni;
   ne->items = oc_arena_alloc(c->a, (ni ? ni : 1) * sizeof *ne->items);
@@ -513,6 +573,66 @@ static void flush_word(itemizer *z) {
     ne->refs[k].href = NULL;
   }
   ts_hidx_put(&wc->idx, h, ne);
+}
+
+/* Glue at a break between Han or kana characters: what justifies a line
+ * that has few spaces or none. A tenth of an em to stretch and a fiftieth
+ * to shrink, so that the characters keep their grid unless a line needs
+ * it (Japanese classes give about as much to \kanjiskip). */
+static void add_interchar_glue(itemizer *z, const ts_piece *pc) {
+  const ts_cstyle *st = pc->st;
+  bool justify = z->block->align == TS_ALIGN_JUSTIFY &&
+                 st->white_space != TS_WS_PRE &&
+                 st->white_space != TS_WS_PRE_WRAP;
+  add_item(z,
+           ts_glue(0, justify ? st->size / 10 : 0, justify ? st->size / 50 : 0),
+           (item_ref){R_INTERCHAR, st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+}
+
+/* A word that holds Han or kana (cps[0..n)): its Latin runs become words
+ * of their own (hyphenated, broken after their hyphens, as in any text);
+ * the rest boxes between the break opportunities of ts_cjk_breaks (from
+ * Unicode's rules when the caller gave them), each break a glue. */
+static void cjk_items(itemizer *z, const uint32_t *cps,
+                      const ts_piece *const *pcs, size_t n) {
+  ts_ctx *c = z->c;
+  bool *brk = oc_calloc(n, sizeof *brk);
+  const ts_engine_input *in = c->in;
+  if (in && in->line_breaks &&
+      !in->line_breaks(in->line_breaks_user, pcs[0]->st->lang, cps, n, brk))
+    memset(brk, 0, n * sizeof *brk);
+  ts_cjk_breaks(cps, n, brk);
+  /* white-space: nowrap keeps its text on one line, as at its spaces */
+  for (size_t i = 1; i < n; i++)
+    if (brk[i] && (pcs[i - 1]->st->white_space == TS_WS_NOWRAP ||
+                   pcs[i]->st->white_space == TS_WS_NOWRAP))
+      brk[i] = false;
+  size_t start = 0;
+  bool latin = ts_cjk_class_of(cps[0]) == TS_CJK_NONE;
+  for (size_t i = 1; i <= n; i++) {
+    bool latin_i = i < n && ts_cjk_class_of(cps[i]) == TS_CJK_NONE;
+    if (i < n && !brk[i] && latin_i == latin && (latin || pcs[i] == pcs[start]))
+      continue;
+    if (latin)
+      word_items_cached(z, cps + start, pcs + start, i - start);
+    else
+      add_boxes(z, pcs[start], cps + start, i - start);
+    if (i < n && brk[i])
+      add_interchar_glue(z, pcs[i - 1]);
+    start = i;
+    latin = latin_i;
+  }
+  free(brk);
+}
+
+/* Ends the word being gathered. */
+static void flush_word(itemizer *z) {
+  if (z->wcjk)
+    cjk_items(z, z->wcp, (const ts_piece *const *)z->wpc, z->wn);
+  else
+    word_items_cached(z, z->wcp, (const ts_piece *const *)z->wpc, z->wn);
+  z->wn = 0;
+  z->wcjk = false;
 }
 
 static void word_push(itemizer *z, uint32_t cp, const ts_piece *pc) {
@@ -526,6 +646,9 @@ static void word_push(itemizer *z, uint32_t cp, const ts_piece *pc) {
   z->wcp[z->wn] = cp;
   z->wpc[z->wn] = pc;
   z->wn++;
+  if (cp >= TS_CJK_FIRST && !z->wcjk && ts_cjk_class_of(cp) != TS_CJK_NONE &&
+      !ts_cjk_keep_all(pc->st->lang))
+    z->wcjk = true;
 }
 
 static double space_width(ts_ctx *c, const ts_cstyle *st) {
@@ -713,6 +836,9 @@ typedef struct line_builder {
   ts_run *cur; /* the run open for merging */
   runbuf rb;
   double cur_end; /* x where the open run's pen stands */
+  /* The gap before the next glyphs is glue between Han or kana
+     characters, not a word space: no space glyph goes into it. */
+  bool interchar;
 } line_builder;
 
 static ts_run *lb_new_run(line_builder *b) {
@@ -789,7 +915,9 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
      the gap, so that text extraction and copying find the word spaces
      without guessing from positions. */
   int32_t first_kern = gap;
-  if (same && gap >= 100 && ts_face_has(face, ' ')) {
+  bool interchar = b->interchar;
+  b->interchar = false;
+  if (same && gap >= 100 && !interchar && ts_face_has(face, ' ')) {
     rb_push(&b->rb, ' ', 0);
     first_kern -= ts_face_advance(face, ' ');
   }
@@ -1171,6 +1299,7 @@ static void place_glue(line_state *s, const ts_line *l, const ts_item *it,
                        const item_ref *r, bool first) {
   ts_vline *ln = s->b.ln;
   double w = glue_set(it, l);
+  s->b.interchar = r->kind == R_INTERCHAR;
   if (r->kind == R_LEADER) {
     ln->leaders =
         oc_arena_grow_array(s->b.c->pa, ln->leaders, ln->nleaders, &s->cleaders,

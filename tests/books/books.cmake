@@ -110,6 +110,28 @@ add_test(NAME books_pdf_cff
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/cff
                  --font-type "CID Type 0C" --golden ${BOOKS_DIR}/pdf/golden)
 set_tests_properties(books_pdf_cff PROPERTIES LABELS books TIMEOUT 300)
+# Chinese and Japanese (test_cjk.py, tests/books/pdf/chinese and japanese):
+# every edition published; in the PDF every Han and kana character of the
+# sources, no line starting with closing punctuation or small kana nor
+# ending with an opening bracket, lines broken between characters and
+# justified to the right edge. The CJK faces are Noto CJK's (fonts-noto-cjk),
+# chosen by the books' language (Simplified Chinese, Japanese).
+octavo_require(req_cjk books_cjk ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_cjk
+         COMMAND ${req_cjk} ${OCTAVO_PY} ${BOOKS_DIR}/test_cjk.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/chinese
+                 ${BOOKS_DIR}/pdf/japanese)
+# And test_pdf.py's checks on both, without golden texts: their line
+# breaks depend on the CJK face installed, which these tests do not pin.
+octavo_require(req_pdf_cjk books_pdf_cjk ${need_py} ${need_yaml}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_pdf_cjk
+         COMMAND ${req_pdf_cjk} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/chinese
+                 ${BOOKS_DIR}/pdf/japanese)
+set_tests_properties(books_cjk books_pdf_cjk PROPERTIES
+                     LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,
 # TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
 # with their page labels, PDF/A-1b's metadata, reproducibility.

@@ -184,7 +184,9 @@ LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
 # "hy-\nphen" is "hyphen", and both sides read "well-known" as "wellknown"
 # so that a compound broken at its own hyphen still matches.
 HYPHEN_JOIN = re.compile(r"(?<=[^\W_])[-\u2010\u00ad](?=[^\W_])")
-WORD = re.compile(r"[^\W_]+")
+# Han and kana are a word a character: lines break between them.
+CJK = "\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
+WORD = re.compile(rf"[{CJK}]|(?:(?![{CJK}])[^\W_])+")
 
 
 def norm(text):

@@ -11,6 +11,14 @@ foreach(t markdown slug config)
   octavo_valgrind_test(unit_${t}_valgrind book COMMAND test_${t})
 endforeach()
 
+# Line breaking in Chinese and Japanese (test_cjk.c): ICU's opportunities
+# as publish asks for them (book_linebreak.c) and the engine's rules that
+# complete them (ts_cjk.c in octavo_typeset).
+add_executable(test_cjk ${CMAKE_CURRENT_LIST_DIR}/test_cjk.c)
+target_link_libraries(test_cjk PRIVATE octavo_book octavo_typeset)
+octavo_test(unit_cjk book COMMAND test_cjk)
+octavo_valgrind_test(unit_cjk_valgrind book COMMAND test_cjk)
+
 # The output layer of publish (test_fs.c, octavo_publish): nothing written
 # outside BOOK/Output/<edition>/ whatever names reach bk_out_*.
 add_executable(test_fs ${CMAKE_CURRENT_LIST_DIR}/test_fs.c)

@@ -693,8 +693,8 @@ static void test_symlinks(void) {
 
 /* ---- labels and titles --------------------------------------------------- */
 
-static const char *const languages[] = {"ca", "de", "en", "es", "eu",
-                                        "fr", "it", "nl", "ro", "zh"};
+static const char *const languages[] = {"ca", "de", "en", "es", "eu", "fr",
+                                        "it", "ja", "nl", "ro", "zh"};
 
 /* Every key of English is in every language, with a value of its type. */
 static void test_languages(void) {
@@ -745,6 +745,10 @@ static void test_languages(void) {
   CHECK_STR(get(l, "chapter.0"), "{{ item.number }}. kapitulua");
   bk_i18n_load(arena, NULL, "zh", NULL, NULL, &reporter, &l, &t);
   CHECK_STR(get(l, "chapter.0"), "第 {{ item.number }} 章");
+  CHECK_STR(get(l, "date_format"), "Y年n月j日");
+  bk_i18n_load(arena, NULL, "ja", NULL, NULL, &reporter, &l, &t);
+  CHECK_STR(get(l, "chapter.0"), "第 {{ item.number }} 章");
+  CHECK_STR(get(t, "toc"), "目次");
   bk_i18n_load(arena, NULL, "es", NULL, NULL, &reporter, &l, &t);
   CHECK_STR(get(l, "date_format"), "d/m/Y");
   CHECK_STR(get(t, "toc"), "Índice");

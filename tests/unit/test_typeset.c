@@ -259,6 +259,38 @@ static void test_references(void) {
 
 /* Justified, hyphenated text reads back word for word, with its spaces
  * (real space glyphs), even in pdftotext's raw mode. */
+/* The text of tmp_pdf (pdftotext -raw), its lines joined by a space, or
+ * by nothing after a character of drop (which goes) or of keep (which
+ * stays): what the engine broke without a space. *joins counts those. */
+static char *joined_lines(const char *drop, const char *keep, int *joins) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "pdftotext -raw '%s' - 2>&1", tmp_pdf);
+  char *t = run(cmd);
+  size_t k = 0;
+  for (size_t i = 0; t && t[i]; i++) {
+    if (t[i] == '\f')
+      continue;
+    /* a newline with a line after it */
+    bool nl = t[i] == '\n' && t[i + 1] && t[i + 1] != '\f';
+    if (*drop && strchr(drop, t[i]) && t[i + 1] == '\n' && t[i + 2] &&
+        t[i + 2] != '\f') {
+      i++;
+      (*joins)++;
+      continue;
+    }
+    if (nl && k && *keep && strchr(keep, t[k - 1])) {
+      (*joins)++;
+      continue;
+    }
+    t[k++] = t[i] == '\n' ? ' ' : t[i];
+  }
+  while (t && k && t[k - 1] == ' ')
+    k--;
+  if (t)
+    t[k] = 0;
+  return t;
+}
+
 static void test_text(void) {
   const char *words =
       "Typesetting justification requires hyphenation of extraordinarily "
@@ -273,32 +305,103 @@ static void test_text(void) {
   CHECK(typeset(doc, "@page { size: 200pt 400pt; margin: 20pt }\n"
                      "p { text-align: justify; hyphens: auto; "
                      "font-family: 'DejaVu Serif'; font-size: 10pt }") == 0);
-  char cmd[512];
-  snprintf(cmd, sizeof cmd, "pdftotext -raw '%s' - 2>&1", tmp_pdf);
-  char *t = run(cmd);
-  /* join the lines: a hyphen at a line's end was added by the engine */
-  size_t k = 0;
+  /* a hyphen at a line's end was added by the engine */
   int hyphens = 0;
-  for (size_t i = 0; t && t[i]; i++) {
-    if (t[i] == '-' && t[i + 1] == '\n') {
-      i++;
-      hyphens++;
-      continue;
-    }
-    if (t[i] == '\f')
-      continue;
-    t[k++] = t[i] == '\n' ? ' ' : t[i];
-  }
-  while (t && k && t[k - 1] == ' ')
-    k--;
-  if (t)
-    t[k] = 0;
+  char *t = joined_lines("-", "", &hyphens);
   /* the source's backslash escape is one backslash */
   CHECK_STR(t, "Typesetting justification requires hyphenation of "
                "extraordinarily long words, characteristically encyclopedic "
                "documentation and incomprehensibilities; the (parenthesised) "
                "and back\\slashed characters survive too.");
   CHECK(hyphens >= 1);
+  free(t);
+}
+
+/* Inline code and URLs break after / . - _ ? & = (not after a leading
+ * one, nor before the last character), with no hyphen added, where a line
+ * needs it; pdftotext's lines joined back give the source exactly. */
+static void test_url_breaks(void) {
+  char doc[2048];
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml' lang='en'><body>"
+           "<p>Open the folder <code>my-first-book/Output/web/</code> then "
+           "<code>runtime/typeset/ts_linebreak.c</code> or "
+           "<code>/usr/share/doc</code> and see "
+           "https://example.com/books/index.html?lang=en&amp;x=1 for "
+           "more.</p></body></html>");
+  CHECK(typeset(doc, "@page { size: 150pt 400pt; margin: 20pt }\n"
+                     "p { text-align: justify; hyphens: auto; "
+                     "font-family: 'DejaVu Serif'; font-size: 10pt }\n"
+                     "code { font-family: 'DejaVu Sans Mono' }") == 0);
+  /* not before the last character, nor after a leading slash */
+  char *lines = page_text(tmp_pdf, 1);
+  CHECK(lines && !strstr(lines, ".\nc ") && !strstr(lines, "/\nusr"));
+  free(lines);
+  int url_ends = 0;
+  char *t = joined_lines("", "/.-_?&=", &url_ends);
+  CHECK_STR(t, "Open the folder my-first-book/Output/web/ then "
+               "runtime/typeset/ts_linebreak.c or /usr/share/doc and see "
+               "https://example.com/books/index.html?lang=en&x=1 for more.");
+  CHECK(url_ends >= 2);
+  free(t);
+}
+
+/* Chinese in the engine alone (no ICU: its own rules, ts_cjk.c): lines
+ * break between characters with no space added, never before closing
+ * punctuation nor after an opening bracket, and white-space: nowrap
+ * holds; Korean (lang ko) keeps Han words whole, breaking at spaces. The
+ * characters come from the fallback face (fonts-droid-fallback, which has
+ * Han but almost no Hangul: Hangul itself breaks at spaces as Latin does,
+ * by test_cjk.c's classes). */
+static void test_cjk_text(void) {
+  const char *zh = "排版的规矩很多：句号和逗号不能出现在一行的开头，"
+                   "左括号不能留在一行的末尾（这就是避头尾）。"
+                   "汉字之间随处可以换行，标点符号却要小心处理。";
+  const char *nw = "这一段不可分割";
+  /* Korean in Han (hanja): words kept whole, broken at spaces only */
+  const char *ko = "大韓民國 憲法 第一條 大韓民國 民主共和國 主權 國民 "
+                   "權力 國民 大韓民國 領土 韓半島 附屬島嶼";
+  char doc[4096];
+  snprintf(doc, sizeof doc,
+           "<html xmlns='http://www.w3.org/1999/xhtml' lang='zh'><body>"
+           "<p>%s</p><p>前面的文字<span class='nw'>%s</span>后面的文字"
+           "前面的文字</p><p lang='ko'>%s</p></body></html>",
+           zh, nw, ko);
+  CHECK(typeset(doc, "@page { size: 200pt 600pt; margin: 20pt }\n"
+                     "p { text-align: justify; font-family: 'DejaVu Serif'; "
+                     "font-size: 10pt; margin: 0 0 10pt 0 }\n"
+                     ".nw { white-space: nowrap }") == 0);
+  char *t = page_text(tmp_pdf, 1);
+  CHECK(t != NULL);
+  if (!t)
+    return;
+  int lines = 0;
+  for (const char *l = t; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+    lines++;
+    static const char *no_start[] = {"。", "，", "：", "）", "、"};
+    for (size_t k = 0; k < sizeof no_start / sizeof *no_start; k++)
+      CHECK(strncmp(l, no_start[k], strlen(no_start[k])) != 0);
+    const char *e = strchr(l, '\n');
+    CHECK(!e || e - l < 3 || strncmp(e - 3, "（", 3) != 0);
+  }
+  CHECK(lines >= 7);
+  CHECK(strstr(t, nw) != NULL);
+  /* the Korean paragraph spans lines, and comes back whole once its line
+     ends are spaces */
+  CHECK(strstr(t, ko) == NULL);
+  size_t len = strlen(t);
+  char *sp = malloc(len + 1);
+  for (size_t i = 0; i <= len; i++)
+    sp[i] = t[i] == '\n' ? ' ' : t[i];
+  CHECK(strstr(sp, ko) != NULL);
+  free(sp);
+  /* the Chinese one once its line ends go: no space added */
+  size_t k = 0;
+  for (size_t i = 0; t[i]; i++)
+    if (t[i] != '\n' && t[i] != '\f')
+      t[k++] = t[i];
+  t[k] = 0;
+  CHECK(strstr(t, zh) != NULL);
   free(t);
 }
 
@@ -1488,6 +1591,8 @@ int main(int argc, char **argv) {
   test_references();
   test_text();
   test_mixed_script_grid();
+  test_url_breaks();
+  test_cjk_text();
   test_lists();
   test_pathological();
   test_images();

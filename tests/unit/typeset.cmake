@@ -78,5 +78,8 @@ octavo_valgrind_test(unit_pdf_valgrind typeset
 # typesets a document: test_typeset DOC.xhtml [SHEET.css...] OUT.pdf.
 add_executable(test_typeset ${CMAKE_CURRENT_LIST_DIR}/test_typeset.c)
 target_link_libraries(test_typeset PRIVATE octavo_pdfengine JPEG::JPEG)
+# (The CJK fallback face for test_cjk_text.)
 octavo_test(unit_typeset typeset REQUIRES ${OCTAVO_NEEDS_DEJAVU}
-            ${OCTAVO_NEEDS_PDFTOOLS} COMMAND test_typeset)
+            ${OCTAVO_NEEDS_PDFTOOLS}
+            /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf=fonts-droid-fallback
+            COMMAND test_typeset)
