@@ -135,8 +135,9 @@ def check_pdf(pdf, book, src, msgs):
             nxt = lines[i + 1] if i + 1 < len(lines) else None
             if not nxt or round(nxt[4] - nxt[2], 1) != body_h or \
                     nxt[1] > x0 + 0.5 or nxt[2] - y1 > (y1 - y0) * 0.6 or \
-                    not CJK.search(nxt[0]) or nxt[0][:1] in "•·-–0123456789":
-                continue  # the paragraph's last line
+                    not CJK.search(nxt[0]) or nxt[0][:1] in "•·-–0123456789" \
+                    or (t[:1] in "•·-–" and nxt[1] < x0 - 0.5):
+                continue  # the paragraph's (or list item's) last line
             checked += 1
             if abs(x1 - right) > 0.5:
                 fail(msgs, name, 4, f"page {pno}: a line of a paragraph "
