@@ -145,6 +145,15 @@ typedef struct itemizer {
   const ts_piece *space_piece;
   bool has_leader;
   bool code; /* a code block: a word too long for a line breaks anywhere */
+  /* Where words start in the text the pieces point into (ts_vline.src):
+     the character being read, the word's first, and each word's first
+     item with the byte it came from, in item order. */
+  const char *at, *wsrc;
+  struct word_start {
+    size_t item;
+    const char *src;
+  } * starts;
+  size_t nstarts, cstarts;
 } itemizer;
 
 /* The reference of an item that draws nothing (glue between words,
@@ -478,6 +487,9 @@ static void flush_word(itemizer *z) {
   size_t n = z->wn;
   if (!n)
     return;
+  z->starts = oc_arena_grow_array(z->ar, z->starts, z->nstarts, &z->cstarts,
+                                  z->nstarts + 1, sizeof *z->starts);
+  z->starts[z->nstarts++] = (struct word_start){z->n, z->wsrc};
   const ts_piece *p0 = z->wpc[0];
   bool one = n <= 16 && !c->break_words;
   for (size_t i = 1; one && i < n; i++)
@@ -528,6 +540,8 @@ static void word_push(itemizer *z, uint32_t cp, const ts_piece *pc) {
     z->wpc = oc_arena_grow_array(z->ar, z->wpc, z->wn, &z->wcap, z->wn + 64,
                                  sizeof *z->wpc);
   }
+  if (!z->wn)
+    z->wsrc = z->at;
   z->wcp[z->wn] = cp;
   z->wpc[z->wn] = pc;
   z->wn++;
@@ -588,6 +602,7 @@ static void itemize_text(itemizer *z, const ts_piece *pc) {
       i++;
       continue;
     }
+    z->at = pc->text + i;
     i += (size_t)k;
     if (cp == '\n' && keep_nl) {
       flush_word(z);
@@ -956,6 +971,7 @@ typedef struct para_set {
   size_t *lineno;
   long line_base; /* code: the number before the first line, -1: none */
   const ts_cstyle *mark_st, *num_st;
+  size_t next_start; /* phase 3: the first of z.starts not yet on a line */
 } para_set;
 
 /* Phase 1, itemise: an image at its size, or the width CSS gives it, never
@@ -1282,6 +1298,13 @@ static ts_para_line build_line(para_set *ps, size_t li, strut bst,
                   .below = bst.below,
                   .pos = skip_set(ps->bp.left_skip, l),
                   .last_st = ps->bs};
+  /* the first word that starts on the line (not the end of one broken
+     at a hyphen on the line before) */
+  while (ps->next_start < z->nstarts &&
+         z->starts[ps->next_start].item < l->start)
+    ps->next_start++;
+  if (ps->next_start < z->nstarts && z->starts[ps->next_start].item < l->end)
+    ln->src = z->starts[ps->next_start].src;
   for (size_t k = l->start; k < l->end; k++) {
     const ts_item *it = &z->items[k];
     if (it->type == TS_GLUE)
