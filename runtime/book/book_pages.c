@@ -153,9 +153,11 @@ static void index_document(pdf_walk *w, xmlNode *root) {
  * footnotes left out, up to the next item. */
 static const char *snippet(pdf_walk *w, xmlNode *t, size_t off) {
   char buf[SNIPPET_MAX + 8];
-  size_t n = 0;
+  size_t n = 0, nodes = 0;
   bool space = false;
-  for (xmlNode *x = t; x && n < SNIPPET_MAX;) {
+  /* a bounded number of nodes: elements without text (a long run of
+     empty ones) end the words rather than cost a walk per page */
+  for (xmlNode *x = t; x && n < SNIPPET_MAX && nodes++ < 256;) {
     if (x->type == XML_ELEMENT_NODE) {
       if (x != t && item_id(w, x))
         break;
@@ -187,6 +189,14 @@ static const char *snippet(pdf_walk *w, xmlNode *t, size_t off) {
   return oc_arena_strndup(w->e->a, buf, n);
 }
 
+/* Where the walk to the last page's text node stopped. */
+typedef struct resume {
+  size_t el;
+  xmlNode *x;
+  size_t base, before, idx;
+  int item;
+} resume;
+
 void bk_pages_collect(bk_edition *e, void *xml_doc,
                       const struct ts_page_start *starts, size_t n) {
   bk_print_pages *pp = e->pages_out;
@@ -200,17 +210,28 @@ void bk_pages_collect(bk_edition *e, void *xml_doc,
     index_document(&w, root);
   pp->p = oc_arena_calloc(pa, n ? n : 1, sizeof *pp->p);
   pp->n = n;
+  resume r = {0};
   for (size_t i = 0; i < n; i++) {
     print_page *o = &pp->p[i];
     o->label = oc_arena_strndup(pa, starts[i].label, strlen(starts[i].label));
     size_t el = starts[i].element;
     if (el >= w.n)
       continue;
-    /* the text node that holds the offset, and the item it lies in */
+    /* the text node that holds the offset, and the item it lies in; a
+       page in the element the last one was in goes on from there (a
+       paragraph or code block over many pages is walked once) */
     xmlNode *top = w.elems[el], *t = NULL, *end = next_node(top, true);
+    xmlNode *x = top->children;
+    size_t base = 0, before = w.nonspace[el], idx = el, off = starts[i].offset;
     int item = w.item[el];
-    size_t left = starts[i].offset, before = w.nonspace[el], idx = el;
-    for (xmlNode *x = top->children; x && x != end; x = next_node(x, false)) {
+    if (r.x && r.el == el && off >= r.base) {
+      x = r.x;
+      base = r.base;
+      before = r.before;
+      idx = r.idx;
+      item = r.item;
+    }
+    for (; x && x != end; x = next_node(x, false)) {
       if (x->type == XML_ELEMENT_NODE) {
         if (++idx < w.n && w.slug_of[idx])
           item = (int)idx;
@@ -219,14 +240,18 @@ void bk_pages_collect(bk_edition *e, void *xml_doc,
       if (!is_text(x) || !x->content)
         continue;
       size_t len = strlen((const char *)x->content);
-      if (left < len) {
+      if (off - base < len) {
         t = x;
-        before += nonspace((const char *)x->content, left);
         break;
       }
-      left -= len;
+      base += len;
       before += nonspace((const char *)x->content, len);
     }
+    if (t)
+      r = (resume){el, t, base, before, idx, item};
+    size_t left = off - base;
+    if (t)
+      before += nonspace((const char *)t->content, left);
     if (!t || item < 0)
       continue;
     o->item = oc_arena_strndup(pa, w.slug_of[item], strlen(w.slug_of[item]));
@@ -241,9 +266,8 @@ void bk_pages_collect(bk_edition *e, void *xml_doc,
     if ((*c >= '0' && *c <= '9') || *c == 'X' || *c == 'x')
       *d++ = *c;
   *d = 0;
-  pp->source = digits[0]
-                   ? oc_arena_printf(pa, "urn:isbn:%s", digits)
-                   : oc_arena_printf(pa, "%s (%s, PDF)", title, e->name);
+  pp->source = digits[0] ? oc_arena_printf(pa, "urn:isbn:%s", digits)
+                         : oc_arena_printf(pa, "%s (%s, PDF)", title, e->name);
 }
 
 /* ---- the EPUB's side --------------------------------------------------- */
@@ -536,13 +560,21 @@ static const char *marker_id(bk_page_marks *m, size_t k) {
   return out;
 }
 
+/* A page's words are looked for this far after the previous page's (a
+ * page holds a few kilobytes): a page the e-book lacks costs a window,
+ * not the rest of the document. */
+#define SEARCH_WINDOW 65536
+
 /* Where printed page k's words are in d, from byte cursor on: an index of
  * d, or SIZE_MAX. */
 static size_t find_words(const doc_text *d, size_t from, const char *w) {
   size_t n = strlen(w);
   if (!n || d->n < n)
     return SIZE_MAX;
-  for (size_t i = from; i + n <= d->n; i++)
+  size_t to = d->n - n;
+  if (to - from > SEARCH_WINDOW && from < to)
+    to = from + SEARCH_WINDOW;
+  for (size_t i = from; i <= to; i++)
     if (d->t[i] == w[0] && !memcmp(d->t + i, w, n))
       return i;
   return SIZE_MAX;
