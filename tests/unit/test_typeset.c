@@ -1329,6 +1329,18 @@ static void test_box_edges(void) {
   wbox bb;
   CHECK(page_of(tmp_pdf, "BOXED") == 2);
   CHECK(word_box(tmp_pdf, 2, "BOXED", 0, &bb) && bb.y0 > 50 + 12);
+  /* The same with a background and no border, as a code block has: its
+     padding fits at the foot of page 1 (10pt of 20), its first line does
+     not. Nothing of the background stands on page 1 (the guide's grey
+     sliver under the last line of a page). */
+  d = lines_doc("", 15, "<div class='b'>BOXED</div>");
+  CHECK(typeset(d, PAGE_CSS ".b { background-color: #ff0000; "
+                            "padding-top: 10pt }") == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "BOXED") == 2);
+  int r = 0, g = 0, b = 0;
+  for (int y = 231; y < 250; y += 3)
+    CHECK(pixel_at(150, y, &r, &g, &b) && !(r > 200 && g < 100 && b < 100));
 }
 
 static void test_code_blocks(void) {
