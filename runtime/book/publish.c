@@ -526,6 +526,11 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
           }
         if (publish_edition(cfg, book_dir, source, opt, &rep, &st, src) != 0) {
           rc = 1;
+          if (opt->verbosity >= 0)
+            fprintf(stderr,
+                    "publish: edition '%s' was not published: its "
+                    "page_source '%s' could not be set\n",
+                    name, source);
           continue;
         }
       }
