@@ -275,8 +275,8 @@ void bk_pages_collect(bk_edition *e, void *xml_doc,
 /* A content document's text as the reader reads it: spaces collapsed,
  * entities decoded, footnotes and foreign content (SVG, MathML) left out;
  * each byte with the byte of the document it comes from, and where a
- * marker before it would go (before a heading it opens: a marker inside
- * would become part of the heading's name). */
+ * marker before it would go (before the heading, figure or table whose
+ * first words it is). */
 typedef struct doc_text {
   char *t;
   size_t *src, *put;
@@ -476,8 +476,13 @@ static void scan_document(oc_arena *a, const char *h, size_t len,
         d->slug_put = tag_at;
         d->slug_at = d->n;
       }
+      /* a marker goes before a heading (inside, it would join the
+         heading's name), a figure (its image comes before the caption's
+         words) or a table (its caption or first row) that opens with the
+         page's words */
       bool heading = nl == 2 && s[0] == 'h' && s[1] >= '1' && s[1] <= '6';
-      if (heading && hoist == SIZE_MAX)
+      if ((heading || name_is(s, nl, "figure") || name_is(s, nl, "table")) &&
+          hoist == SIZE_MAX)
         hoist = tag_at;
       continue;
     }
