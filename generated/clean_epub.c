@@ -111,748 +111,764 @@ static const tpl_loc L_71 = {F_1, 4, 57};
 static const tpl_loc L_72 = {F_1, 4, 87};
 static const tpl_loc L_73 = {F_1, 4, 95};
 static const char F_2[] = "content.opf.twig";
-static const tpl_loc L_74 = {F_2, 5, 4};
+static const tpl_loc L_74 = {F_2, 9, 4};
 static const tpl_name N_package = {"package", 7u, 0x913b2bfbu};
-static const tpl_loc L_75 = {F_2, 5, 46};
-static const tpl_loc L_76 = {F_2, 5, 66};
+static const tpl_loc L_75 = {F_2, 9, 46};
+static const tpl_loc L_76 = {F_2, 9, 66};
 static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_77 = {F_2, 6, 4};
-static const tpl_loc L_78 = {F_2, 6, 21};
-static const tpl_loc L_79 = {F_2, 6, 29};
+static const tpl_loc L_77 = {F_2, 10, 4};
+static const tpl_loc L_78 = {F_2, 10, 21};
+static const tpl_loc L_79 = {F_2, 10, 29};
 static const tpl_name N_manifest = {"manifest", 8u, 0x6ad76064u};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_80 = {F_2, 6, 88};
-static const tpl_loc L_81 = {F_2, 6, 38};
-static const tpl_loc L_82 = {F_2, 6, 100};
+static const tpl_loc L_80 = {F_2, 10, 88};
+static const tpl_loc L_81 = {F_2, 10, 38};
+static const tpl_loc L_82 = {F_2, 10, 100};
 static const tpl_name N_cover_item = {"cover_item", 10u, 0xca11124eu};
-static const tpl_loc L_83 = {F_2, 7, 98};
-static const tpl_loc L_84 = {F_2, 7, 101};
-static const tpl_loc L_85 = {F_2, 9, 28};
-static const tpl_loc L_86 = {F_2, 9, 31};
-static const tpl_loc L_87 = {F_2, 9, 39};
+static const tpl_loc L_83 = {F_2, 11, 98};
+static const tpl_loc L_84 = {F_2, 11, 101};
+static const tpl_loc L_85 = {F_2, 13, 28};
+static const tpl_loc L_86 = {F_2, 13, 31};
+static const tpl_loc L_87 = {F_2, 13, 39};
 static const tpl_name N_identifier = {"identifier", 10u, 0x28a5a83eu};
-static const tpl_loc L_88 = {F_2, 9, 50};
-static const tpl_loc L_89 = {F_2, 10, 4};
-static const tpl_loc L_90 = {F_2, 13, 22};
-static const tpl_loc L_91 = {F_2, 13, 33};
-static const tpl_loc L_92 = {F_2, 13, 39};
-static const tpl_loc L_93 = {F_2, 14, 4};
-static const tpl_loc L_94 = {F_2, 14, 15};
+static const tpl_loc L_88 = {F_2, 13, 50};
+static const tpl_loc L_89 = {F_2, 14, 4};
+static const tpl_loc L_90 = {F_2, 17, 22};
+static const tpl_loc L_91 = {F_2, 17, 33};
+static const tpl_loc L_92 = {F_2, 17, 39};
+static const tpl_loc L_93 = {F_2, 18, 4};
+static const tpl_loc L_94 = {F_2, 18, 15};
 static const tpl_name N_creator = {"creator", 7u, 0x27d56017u};
-static const tpl_loc L_95 = {F_2, 15, 26};
-static const tpl_loc L_96 = {F_2, 15, 45};
-static const tpl_loc L_97 = {F_2, 18, 14};
-static const tpl_loc L_98 = {F_2, 19, 4};
-static const tpl_loc L_99 = {F_2, 19, 15};
+static const tpl_loc L_95 = {F_2, 19, 26};
+static const tpl_loc L_96 = {F_2, 19, 45};
+static const tpl_loc L_97 = {F_2, 22, 14};
+static const tpl_loc L_98 = {F_2, 23, 4};
+static const tpl_loc L_99 = {F_2, 23, 15};
 static const tpl_name N_date = {"date", 4u, 0xd472dc59u};
-static const tpl_loc L_100 = {F_2, 20, 10};
-static const tpl_loc L_101 = {F_2, 20, 26};
-static const tpl_loc L_102 = {F_2, 22, 35};
-static const tpl_loc L_103 = {F_2, 22, 46};
+static const tpl_loc L_100 = {F_2, 24, 10};
+static const tpl_loc L_101 = {F_2, 24, 26};
+static const tpl_loc L_102 = {F_2, 26, 35};
+static const tpl_loc L_103 = {F_2, 26, 46};
 static const tpl_name N_modified = {"modified", 8u, 0x8de55392u};
-static const tpl_loc L_104 = {F_2, 22, 55};
-static const tpl_loc L_105 = {F_2, 23, 4};
-static const tpl_loc L_106 = {F_2, 23, 15};
+static const tpl_loc L_104 = {F_2, 26, 55};
+static const tpl_loc L_105 = {F_2, 27, 4};
+static const tpl_loc L_106 = {F_2, 27, 15};
 static const tpl_name N_publisher = {"publisher", 9u, 0xae48717fu};
-static const tpl_loc L_107 = {F_2, 24, 15};
-static const tpl_loc L_108 = {F_2, 24, 36};
-static const tpl_loc L_109 = {F_2, 26, 4};
-static const tpl_loc L_110 = {F_2, 26, 15};
+static const tpl_loc L_107 = {F_2, 28, 15};
+static const tpl_loc L_108 = {F_2, 28, 36};
+static const tpl_loc L_109 = {F_2, 30, 4};
+static const tpl_loc L_110 = {F_2, 30, 15};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_111 = {F_2, 27, 17};
-static const tpl_loc L_112 = {F_2, 27, 40};
-static const tpl_loc L_113 = {F_2, 29, 4};
-static const tpl_loc L_114 = {F_2, 29, 24};
+static const tpl_loc L_111 = {F_2, 31, 17};
+static const tpl_loc L_112 = {F_2, 31, 40};
+static const tpl_loc L_113 = {F_2, 33, 4};
+static const tpl_loc L_114 = {F_2, 33, 24};
 static const tpl_name N_access_modes = {"access_modes", 12u, 0x7f08a8a4u};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_mode = {"mode", 4u, 0xec6ee012u};
-static const tpl_loc L_115 = {F_2, 30, 36};
-static const tpl_loc L_116 = {F_2, 30, 44};
-static const tpl_loc L_117 = {F_2, 32, 4};
-static const tpl_loc L_118 = {F_2, 32, 25};
+static const tpl_loc L_115 = {F_2, 34, 36};
+static const tpl_loc L_116 = {F_2, 34, 44};
+static const tpl_loc L_117 = {F_2, 36, 4};
+static const tpl_loc L_118 = {F_2, 36, 25};
 static const tpl_name N_access_mode_sufficient = {"access_mode_sufficient", 22u, 0x5e822b50u};
 static const tpl_name N_modes = {"modes", 5u, 0x938b38b3u};
-static const tpl_loc L_119 = {F_2, 33, 46};
-static const tpl_loc L_120 = {F_2, 33, 55};
-static const tpl_loc L_121 = {F_2, 35, 4};
-static const tpl_loc L_122 = {F_2, 35, 27};
+static const tpl_loc L_119 = {F_2, 37, 46};
+static const tpl_loc L_120 = {F_2, 37, 55};
+static const tpl_loc L_121 = {F_2, 39, 4};
+static const tpl_loc L_122 = {F_2, 39, 27};
 static const tpl_name N_features = {"features", 8u, 0x5f8383cau};
 static const tpl_name N_feature = {"feature", 7u, 0xe4ba733du};
-static const tpl_loc L_123 = {F_2, 36, 46};
-static const tpl_loc L_124 = {F_2, 36, 57};
-static const tpl_loc L_125 = {F_2, 38, 4};
-static const tpl_loc L_126 = {F_2, 38, 26};
+static const tpl_loc L_123 = {F_2, 40, 46};
+static const tpl_loc L_124 = {F_2, 40, 57};
+static const tpl_loc L_125 = {F_2, 42, 4};
+static const tpl_loc L_126 = {F_2, 42, 26};
 static const tpl_name N_hazards = {"hazards", 7u, 0x7f30063au};
 static const tpl_name N_hazard = {"hazard", 6u, 0x91132d6du};
-static const tpl_loc L_127 = {F_2, 39, 45};
-static const tpl_loc L_128 = {F_2, 39, 55};
-static const tpl_loc L_129 = {F_2, 41, 4};
-static const tpl_loc L_130 = {F_2, 41, 15};
+static const tpl_loc L_127 = {F_2, 43, 45};
+static const tpl_loc L_128 = {F_2, 43, 55};
+static const tpl_loc L_129 = {F_2, 45, 4};
+static const tpl_loc L_130 = {F_2, 45, 15};
 static const tpl_name N_summary = {"summary", 7u, 0x10a44713u};
-static const tpl_loc L_131 = {F_2, 42, 46};
-static const tpl_loc L_132 = {F_2, 42, 65};
-static const tpl_loc L_133 = {F_2, 44, 4};
-static const tpl_loc L_134 = {F_2, 44, 15};
+static const tpl_loc L_131 = {F_2, 46, 46};
+static const tpl_loc L_132 = {F_2, 46, 65};
+static const tpl_loc L_133 = {F_2, 48, 4};
+static const tpl_loc L_134 = {F_2, 49, 29};
+static const tpl_loc L_135 = {F_2, 49, 40};
+static const tpl_name N_page_source = {"page_source", 11u, 0x96d558eeu};
+static const tpl_loc L_136 = {F_2, 49, 52};
+static const tpl_loc L_137 = {F_2, 52, 4};
+static const tpl_loc L_138 = {F_2, 52, 15};
 static const tpl_name N_generator = {"generator", 9u, 0x6eec35c2u};
-static const tpl_loc L_135 = {F_2, 45, 33};
-static const tpl_loc L_136 = {F_2, 45, 54};
-static const tpl_loc L_137 = {F_2, 47, 4};
-static const tpl_loc L_138 = {F_2, 47, 7};
-static const tpl_loc L_139 = {F_2, 48, 29};
-static const tpl_loc L_140 = {F_2, 48, 43};
+static const tpl_loc L_139 = {F_2, 53, 33};
+static const tpl_loc L_140 = {F_2, 53, 54};
+static const tpl_loc L_141 = {F_2, 55, 4};
+static const tpl_loc L_142 = {F_2, 55, 7};
+static const tpl_loc L_143 = {F_2, 56, 29};
+static const tpl_loc L_144 = {F_2, 56, 43};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
-static const tpl_loc L_141 = {F_2, 48, 46};
-static const tpl_loc L_142 = {F_2, 52, 4};
-static const tpl_loc L_143 = {F_2, 52, 25};
+static const tpl_loc L_145 = {F_2, 56, 46};
+static const tpl_loc L_146 = {F_2, 60, 4};
+static const tpl_loc L_147 = {F_2, 60, 25};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_144 = {F_2, 53, 11};
-static const tpl_loc L_145 = {F_2, 53, 20};
-static const tpl_loc L_146 = {F_2, 53, 23};
-static const tpl_loc L_147 = {F_2, 53, 43};
-static const tpl_loc L_148 = {F_2, 53, 52};
+static const tpl_loc L_148 = {F_2, 61, 11};
+static const tpl_loc L_149 = {F_2, 61, 20};
+static const tpl_loc L_150 = {F_2, 61, 23};
+static const tpl_loc L_151 = {F_2, 61, 43};
+static const tpl_loc L_152 = {F_2, 61, 52};
 static const tpl_name N_href = {"href", 4u, 0x9aa418d8u};
-static const tpl_loc L_149 = {F_2, 53, 57};
-static const tpl_loc L_150 = {F_2, 53, 83};
-static const tpl_loc L_151 = {F_2, 53, 92};
+static const tpl_loc L_153 = {F_2, 61, 57};
+static const tpl_loc L_154 = {F_2, 61, 83};
+static const tpl_loc L_155 = {F_2, 61, 92};
 static const tpl_name N_media_type = {"media_type", 10u, 0x827f613cu};
-static const tpl_loc L_152 = {F_2, 53, 103};
-static const tpl_loc L_153 = {F_2, 53, 119};
-static const tpl_loc L_154 = {F_2, 53, 163};
-static const tpl_loc L_155 = {F_2, 53, 172};
+static const tpl_loc L_156 = {F_2, 61, 103};
+static const tpl_loc L_157 = {F_2, 61, 119};
+static const tpl_loc L_158 = {F_2, 61, 163};
+static const tpl_loc L_159 = {F_2, 61, 172};
 static const tpl_name N_properties = {"properties", 10u, 0x11de6cdcu};
-static const tpl_loc L_156 = {F_2, 53, 183};
-static const tpl_loc L_157 = {F_2, 56, 10};
-static const tpl_loc L_158 = {F_2, 56, 21};
+static const tpl_loc L_160 = {F_2, 61, 183};
+static const tpl_loc L_161 = {F_2, 64, 10};
+static const tpl_loc L_162 = {F_2, 64, 21};
 static const tpl_name N_has_ncx = {"has_ncx", 7u, 0x56d3419du};
-static const tpl_loc L_159 = {F_2, 57, 4};
-static const tpl_loc L_160 = {F_2, 57, 23};
+static const tpl_loc L_163 = {F_2, 65, 4};
+static const tpl_loc L_164 = {F_2, 65, 23};
 static const tpl_name N_spine = {"spine", 5u, 0xc7d0cb34u};
 static const tpl_name N_ref = {"ref", 3u, 0x42f48402u};
-static const tpl_loc L_161 = {F_2, 58, 17};
-static const tpl_loc L_162 = {F_2, 58, 24};
+static const tpl_loc L_165 = {F_2, 66, 17};
+static const tpl_loc L_166 = {F_2, 66, 24};
 static const tpl_name N_idref = {"idref", 5u, 0x6ee0697du};
-static const tpl_loc L_163 = {F_2, 58, 30};
-static const tpl_loc L_164 = {F_2, 58, 46};
+static const tpl_loc L_167 = {F_2, 66, 30};
+static const tpl_loc L_168 = {F_2, 66, 46};
 static const char F_3[] = "cover.twig";
-static const tpl_loc L_165 = {F_3, 8, 18};
-static const tpl_loc L_166 = {F_3, 8, 21};
-static const tpl_loc L_167 = {F_3, 8, 26};
-static const tpl_loc L_168 = {F_3, 8, 32};
-static const tpl_loc L_169 = {F_3, 12, 4};
+static const tpl_loc L_169 = {F_3, 8, 18};
+static const tpl_loc L_170 = {F_3, 8, 21};
+static const tpl_loc L_171 = {F_3, 8, 26};
+static const tpl_loc L_172 = {F_3, 8, 32};
+static const tpl_loc L_173 = {F_3, 12, 4};
 static const tpl_name N_cover = {"cover", 5u, 0xbacd0480u};
-static const tpl_loc L_170 = {F_3, 25, 4};
-static const tpl_loc L_171 = {F_3, 27, 4};
-static const tpl_loc L_172 = {F_3, 27, 7};
-static const tpl_loc L_173 = {F_3, 27, 13};
+static const tpl_loc L_174 = {F_3, 25, 4};
+static const tpl_loc L_175 = {F_3, 27, 4};
+static const tpl_loc L_176 = {F_3, 27, 7};
+static const tpl_loc L_177 = {F_3, 27, 13};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_174 = {F_3, 27, 29};
+static const tpl_loc L_178 = {F_3, 27, 29};
 static const tpl_name N_height = {"height", 6u, 0xd5bdbb42u};
-static const tpl_loc L_175 = {F_3, 28, 138};
-static const tpl_loc L_176 = {F_3, 28, 156};
-static const tpl_loc L_177 = {F_3, 28, 165};
-static const tpl_loc L_178 = {F_3, 29, 8};
-static const tpl_loc L_179 = {F_3, 29, 11};
-static const tpl_loc L_180 = {F_3, 29, 16};
-static const tpl_loc L_181 = {F_3, 29, 22};
-static const tpl_loc L_182 = {F_3, 30, 15};
-static const tpl_loc L_183 = {F_3, 30, 42};
-static const tpl_loc L_184 = {F_3, 30, 74};
-static const tpl_loc L_185 = {F_3, 30, 77};
+static const tpl_loc L_179 = {F_3, 28, 138};
+static const tpl_loc L_180 = {F_3, 28, 156};
+static const tpl_loc L_181 = {F_3, 28, 165};
+static const tpl_loc L_182 = {F_3, 29, 8};
+static const tpl_loc L_183 = {F_3, 29, 11};
+static const tpl_loc L_184 = {F_3, 29, 16};
+static const tpl_loc L_185 = {F_3, 29, 22};
+static const tpl_loc L_186 = {F_3, 30, 15};
+static const tpl_loc L_187 = {F_3, 30, 42};
+static const tpl_loc L_188 = {F_3, 30, 74};
+static const tpl_loc L_189 = {F_3, 30, 77};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_186 = {F_3, 30, 84};
-static const tpl_loc L_187 = {F_3, 30, 93};
+static const tpl_loc L_190 = {F_3, 30, 84};
+static const tpl_loc L_191 = {F_3, 30, 93};
 static const tpl_name N_src = {"src", 3u, 0xd33ce1c9u};
-static const tpl_loc L_188 = {F_3, 30, 97};
-static const tpl_loc L_189 = {F_3, 33, 11};
-static const tpl_loc L_190 = {F_3, 33, 14};
-static const tpl_loc L_191 = {F_3, 33, 21};
-static const tpl_loc L_192 = {F_3, 33, 30};
-static const tpl_loc L_193 = {F_3, 33, 34};
-static const tpl_loc L_194 = {F_3, 33, 45};
-static const tpl_loc L_195 = {F_3, 33, 48};
-static const tpl_loc L_196 = {F_3, 33, 53};
-static const tpl_loc L_197 = {F_3, 33, 59};
-static const tpl_loc L_198 = {F_3, 38, 24};
-static const tpl_loc L_199 = {F_3, 38, 27};
-static const tpl_loc L_200 = {F_3, 38, 32};
-static const tpl_loc L_201 = {F_3, 38, 38};
-static const tpl_loc L_202 = {F_3, 39, 4};
-static const tpl_loc L_203 = {F_3, 40, 26};
-static const tpl_loc L_204 = {F_3, 40, 34};
+static const tpl_loc L_192 = {F_3, 30, 97};
+static const tpl_loc L_193 = {F_3, 33, 11};
+static const tpl_loc L_194 = {F_3, 33, 14};
+static const tpl_loc L_195 = {F_3, 33, 21};
+static const tpl_loc L_196 = {F_3, 33, 30};
+static const tpl_loc L_197 = {F_3, 33, 34};
+static const tpl_loc L_198 = {F_3, 33, 45};
+static const tpl_loc L_199 = {F_3, 33, 48};
+static const tpl_loc L_200 = {F_3, 33, 53};
+static const tpl_loc L_201 = {F_3, 33, 59};
+static const tpl_loc L_202 = {F_3, 38, 24};
+static const tpl_loc L_203 = {F_3, 38, 27};
+static const tpl_loc L_204 = {F_3, 38, 32};
+static const tpl_loc L_205 = {F_3, 38, 38};
+static const tpl_loc L_206 = {F_3, 39, 4};
+static const tpl_loc L_207 = {F_3, 40, 26};
+static const tpl_loc L_208 = {F_3, 40, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_205 = {F_3, 40, 43};
-static const tpl_loc L_206 = {F_3, 42, 4};
-static const tpl_loc L_207 = {F_3, 42, 12};
+static const tpl_loc L_209 = {F_3, 40, 43};
+static const tpl_loc L_210 = {F_3, 42, 4};
+static const tpl_loc L_211 = {F_3, 42, 12};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_208 = {F_3, 43, 24};
-static const tpl_loc L_209 = {F_3, 43, 39};
-static const tpl_loc L_210 = {F_3, 45, 4};
-static const tpl_loc L_211 = {F_3, 45, 12};
+static const tpl_loc L_212 = {F_3, 43, 24};
+static const tpl_loc L_213 = {F_3, 43, 39};
+static const tpl_loc L_214 = {F_3, 45, 4};
+static const tpl_loc L_215 = {F_3, 45, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_212 = {F_3, 46, 25};
-static const tpl_loc L_213 = {F_3, 46, 41};
-static const tpl_loc L_214 = {F_3, 7, 12};
+static const tpl_loc L_216 = {F_3, 46, 25};
+static const tpl_loc L_217 = {F_3, 46, 41};
+static const tpl_loc L_218 = {F_3, 7, 12};
 static const char F_4[] = "dedication.twig";
-static const tpl_loc L_215 = {F_4, 3, 12};
+static const tpl_loc L_219 = {F_4, 3, 12};
 static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_216 = {F_5, 4, 3};
-static const tpl_loc L_217 = {F_5, 4, 6};
-static const tpl_loc L_218 = {F_5, 4, 11};
-static const tpl_loc L_219 = {F_5, 4, 17};
-static const tpl_loc L_220 = {F_5, 4, 26};
-static const tpl_loc L_221 = {F_5, 4, 34};
-static const tpl_loc L_222 = {F_5, 5, 1};
-static const tpl_loc L_223 = {F_5, 5, 16};
-static const tpl_loc L_224 = {F_5, 8, 4};
-static const tpl_loc L_225 = {F_5, 8, 12};
-static const tpl_loc L_226 = {F_5, 8, 22};
-static const tpl_loc L_227 = {F_5, 8, 38};
-static const tpl_loc L_228 = {F_5, 8, 55};
-static const tpl_loc L_229 = {F_5, 8, 100};
-static const tpl_loc L_230 = {F_5, 8, 104};
-static const tpl_loc L_231 = {F_5, 8, 95};
-static const tpl_loc L_232 = {F_5, 10, 4};
-static const tpl_loc L_233 = {F_5, 10, 7};
-static const tpl_loc L_234 = {F_5, 10, 15};
+static const tpl_loc L_220 = {F_5, 4, 3};
+static const tpl_loc L_221 = {F_5, 4, 6};
+static const tpl_loc L_222 = {F_5, 4, 11};
+static const tpl_loc L_223 = {F_5, 4, 17};
+static const tpl_loc L_224 = {F_5, 4, 26};
+static const tpl_loc L_225 = {F_5, 4, 34};
+static const tpl_loc L_226 = {F_5, 5, 1};
+static const tpl_loc L_227 = {F_5, 5, 16};
+static const tpl_loc L_228 = {F_5, 8, 4};
+static const tpl_loc L_229 = {F_5, 8, 12};
+static const tpl_loc L_230 = {F_5, 8, 22};
+static const tpl_loc L_231 = {F_5, 8, 38};
+static const tpl_loc L_232 = {F_5, 8, 55};
+static const tpl_loc L_233 = {F_5, 8, 100};
+static const tpl_loc L_234 = {F_5, 8, 104};
+static const tpl_loc L_235 = {F_5, 8, 95};
+static const tpl_loc L_236 = {F_5, 10, 4};
+static const tpl_loc L_237 = {F_5, 10, 7};
+static const tpl_loc L_238 = {F_5, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_235 = {F_5, 11, 6};
-static const tpl_loc L_236 = {F_5, 11, 22};
-static const tpl_loc L_237 = {F_5, 14, 1};
-static const tpl_loc L_238 = {F_5, 14, 120};
-static const tpl_loc L_239 = {F_5, 14, 8};
+static const tpl_loc L_239 = {F_5, 11, 6};
+static const tpl_loc L_240 = {F_5, 11, 22};
+static const tpl_loc L_241 = {F_5, 14, 1};
+static const tpl_loc L_242 = {F_5, 14, 120};
+static const tpl_loc L_243 = {F_5, 14, 8};
 static const char F_6[] = "figure.twig";
-static const tpl_loc L_240 = {F_6, 4, 4};
-static const tpl_loc L_241 = {F_6, 4, 18};
-static const tpl_loc L_242 = {F_6, 4, 23};
+static const tpl_loc L_244 = {F_6, 4, 4};
+static const tpl_loc L_245 = {F_6, 4, 18};
+static const tpl_loc L_246 = {F_6, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_243 = {F_6, 4, 74};
+static const tpl_loc L_247 = {F_6, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_244 = {F_6, 5, 23};
-static const tpl_loc L_245 = {F_6, 5, 26};
-static const tpl_loc L_246 = {F_6, 5, 31};
+static const tpl_loc L_248 = {F_6, 5, 23};
+static const tpl_loc L_249 = {F_6, 5, 26};
+static const tpl_loc L_250 = {F_6, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_247 = {F_6, 5, 55};
-static const tpl_loc L_248 = {F_6, 5, 63};
-static const tpl_loc L_249 = {F_6, 5, 75};
-static const tpl_loc L_250 = {F_6, 6, 1};
-static const tpl_loc L_251 = {F_6, 6, 9};
-static const tpl_loc L_252 = {F_6, 7, 4};
-static const tpl_loc L_253 = {F_6, 7, 12};
-static const tpl_loc L_254 = {F_6, 7, 26};
-static const tpl_loc L_255 = {F_6, 9, 5};
-static const tpl_loc L_256 = {F_6, 9, 41};
-static const tpl_loc L_257 = {F_6, 9, 67};
-static const tpl_loc L_258 = {F_6, 9, 75};
-static const tpl_loc L_259 = {F_6, 10, 5};
-static const tpl_loc L_260 = {F_6, 10, 8};
-static const tpl_loc L_261 = {F_6, 10, 43};
-static const tpl_loc L_262 = {F_6, 10, 51};
-static const tpl_loc L_263 = {F_6, 10, 78};
-static const tpl_loc L_264 = {F_6, 10, 86};
+static const tpl_loc L_251 = {F_6, 5, 55};
+static const tpl_loc L_252 = {F_6, 5, 63};
+static const tpl_loc L_253 = {F_6, 5, 75};
+static const tpl_loc L_254 = {F_6, 6, 1};
+static const tpl_loc L_255 = {F_6, 6, 9};
+static const tpl_loc L_256 = {F_6, 7, 4};
+static const tpl_loc L_257 = {F_6, 7, 12};
+static const tpl_loc L_258 = {F_6, 7, 26};
+static const tpl_loc L_259 = {F_6, 9, 5};
+static const tpl_loc L_260 = {F_6, 9, 41};
+static const tpl_loc L_261 = {F_6, 9, 67};
+static const tpl_loc L_262 = {F_6, 9, 75};
+static const tpl_loc L_263 = {F_6, 10, 5};
+static const tpl_loc L_264 = {F_6, 10, 8};
+static const tpl_loc L_265 = {F_6, 10, 43};
+static const tpl_loc L_266 = {F_6, 10, 51};
+static const tpl_loc L_267 = {F_6, 10, 78};
+static const tpl_loc L_268 = {F_6, 10, 86};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_265 = {F_7, 13, 25};
-static const tpl_loc L_266 = {F_7, 13, 28};
-static const tpl_loc L_267 = {F_7, 13, 33};
-static const tpl_loc L_268 = {F_7, 13, 39};
-static const tpl_loc L_269 = {F_7, 23, 45};
-static const tpl_loc L_270 = {F_7, 23, 76};
-static const tpl_loc L_271 = {F_7, 23, 79};
+static const tpl_loc L_269 = {F_7, 13, 25};
+static const tpl_loc L_270 = {F_7, 13, 28};
+static const tpl_loc L_271 = {F_7, 13, 33};
+static const tpl_loc L_272 = {F_7, 13, 39};
+static const tpl_loc L_273 = {F_7, 23, 45};
+static const tpl_loc L_274 = {F_7, 23, 76};
+static const tpl_loc L_275 = {F_7, 23, 79};
 static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_272 = {F_7, 9, 4};
-static const tpl_loc L_273 = {F_7, 9, 43};
-static const tpl_loc L_274 = {F_7, 9, 63};
-static const tpl_loc L_275 = {F_7, 10, 92};
-static const tpl_loc L_276 = {F_7, 10, 95};
-static const tpl_loc L_277 = {F_7, 10, 114};
-static const tpl_loc L_278 = {F_7, 13, 17};
-static const tpl_loc L_279 = {F_7, 14, 10};
+static const tpl_loc L_276 = {F_7, 9, 4};
+static const tpl_loc L_277 = {F_7, 9, 43};
+static const tpl_loc L_278 = {F_7, 9, 63};
+static const tpl_loc L_279 = {F_7, 10, 92};
+static const tpl_loc L_280 = {F_7, 10, 95};
+static const tpl_loc L_281 = {F_7, 10, 114};
+static const tpl_loc L_282 = {F_7, 13, 17};
+static const tpl_loc L_283 = {F_7, 14, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_280 = {F_7, 15, 4};
-static const tpl_loc L_281 = {F_7, 15, 7};
-static const tpl_loc L_282 = {F_7, 15, 15};
+static const tpl_loc L_284 = {F_7, 15, 4};
+static const tpl_loc L_285 = {F_7, 15, 7};
+static const tpl_loc L_286 = {F_7, 15, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_283 = {F_7, 16, 46};
-static const tpl_loc L_284 = {F_7, 16, 49};
-static const tpl_loc L_285 = {F_7, 18, 4};
-static const tpl_loc L_286 = {F_7, 18, 7};
+static const tpl_loc L_287 = {F_7, 16, 46};
+static const tpl_loc L_288 = {F_7, 16, 49};
+static const tpl_loc L_289 = {F_7, 18, 4};
+static const tpl_loc L_290 = {F_7, 18, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_287 = {F_7, 19, 46};
-static const tpl_loc L_288 = {F_7, 19, 49};
-static const tpl_loc L_289 = {F_7, 22, 4};
-static const tpl_loc L_290 = {F_7, 22, 30};
+static const tpl_loc L_291 = {F_7, 19, 46};
+static const tpl_loc L_292 = {F_7, 19, 49};
+static const tpl_loc L_293 = {F_7, 22, 4};
+static const tpl_loc L_294 = {F_7, 22, 30};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_291 = {F_7, 23, 4};
-static const tpl_loc L_292 = {F_7, 23, 26};
-static const tpl_loc L_293 = {F_7, 24, 4};
-static const tpl_loc L_294 = {F_7, 24, 21};
-static const tpl_loc L_295 = {F_7, 24, 32};
-static const tpl_loc L_296 = {F_7, 25, 4};
-static const tpl_loc L_297 = {F_7, 25, 17};
-static const tpl_loc L_298 = {F_7, 25, 24};
-static const tpl_loc L_299 = {F_7, 26, 9};
-static const tpl_loc L_300 = {F_7, 26, 12};
-static const tpl_loc L_301 = {F_7, 26, 33};
-static const tpl_loc L_302 = {F_7, 26, 64};
-static const tpl_loc L_303 = {F_7, 26, 67};
-static const tpl_loc L_304 = {F_7, 26, 88};
-static const tpl_loc L_305 = {F_7, 27, 10};
+static const tpl_loc L_295 = {F_7, 23, 4};
+static const tpl_loc L_296 = {F_7, 23, 26};
+static const tpl_loc L_297 = {F_7, 24, 4};
+static const tpl_loc L_298 = {F_7, 24, 21};
+static const tpl_loc L_299 = {F_7, 24, 32};
+static const tpl_loc L_300 = {F_7, 25, 4};
+static const tpl_loc L_301 = {F_7, 25, 17};
+static const tpl_loc L_302 = {F_7, 25, 24};
+static const tpl_loc L_303 = {F_7, 26, 9};
+static const tpl_loc L_304 = {F_7, 26, 12};
+static const tpl_loc L_305 = {F_7, 26, 33};
+static const tpl_loc L_306 = {F_7, 26, 64};
+static const tpl_loc L_307 = {F_7, 26, 67};
+static const tpl_loc L_308 = {F_7, 26, 88};
+static const tpl_loc L_309 = {F_7, 27, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_306 = {F_8, 2, 4};
-static const tpl_loc L_307 = {F_8, 2, 44};
-static const tpl_loc L_308 = {F_8, 2, 57};
-static const tpl_loc L_309 = {F_8, 2, 60};
-static const tpl_loc L_310 = {F_8, 2, 65};
-static const tpl_loc L_311 = {F_8, 2, 72};
-static const tpl_loc L_312 = {F_8, 4, 1};
-static const tpl_loc L_313 = {F_8, 4, 4};
-static const tpl_loc L_314 = {F_8, 4, 8};
+static const tpl_loc L_310 = {F_8, 2, 4};
+static const tpl_loc L_311 = {F_8, 2, 44};
+static const tpl_loc L_312 = {F_8, 2, 57};
+static const tpl_loc L_313 = {F_8, 2, 60};
+static const tpl_loc L_314 = {F_8, 2, 65};
+static const tpl_loc L_315 = {F_8, 2, 72};
+static const tpl_loc L_316 = {F_8, 4, 1};
+static const tpl_loc L_317 = {F_8, 4, 4};
+static const tpl_loc L_318 = {F_8, 4, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_315 = {F_9, 4, 1};
-static const tpl_loc L_316 = {F_9, 4, 4};
-static const tpl_loc L_317 = {F_9, 4, 9};
-static const tpl_loc L_318 = {F_9, 5, 12};
-static const tpl_loc L_319 = {F_9, 5, 52};
-static const tpl_loc L_320 = {F_9, 5, 56};
-static const tpl_loc L_321 = {F_9, 2, 12};
+static const tpl_loc L_319 = {F_9, 4, 1};
+static const tpl_loc L_320 = {F_9, 4, 4};
+static const tpl_loc L_321 = {F_9, 4, 9};
+static const tpl_loc L_322 = {F_9, 5, 12};
+static const tpl_loc L_323 = {F_9, 5, 52};
+static const tpl_loc L_324 = {F_9, 5, 56};
+static const tpl_loc L_325 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_322 = {F_10, 4, 1};
-static const tpl_loc L_323 = {F_10, 4, 4};
-static const tpl_loc L_324 = {F_10, 4, 9};
-static const tpl_loc L_325 = {F_10, 5, 12};
-static const tpl_loc L_326 = {F_10, 5, 52};
-static const tpl_loc L_327 = {F_10, 5, 56};
-static const tpl_loc L_328 = {F_10, 2, 12};
+static const tpl_loc L_326 = {F_10, 4, 1};
+static const tpl_loc L_327 = {F_10, 4, 4};
+static const tpl_loc L_328 = {F_10, 4, 9};
+static const tpl_loc L_329 = {F_10, 5, 12};
+static const tpl_loc L_330 = {F_10, 5, 52};
+static const tpl_loc L_331 = {F_10, 5, 56};
+static const tpl_loc L_332 = {F_10, 2, 12};
 static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_329 = {F_11, 6, 18};
-static const tpl_loc L_330 = {F_11, 6, 21};
-static const tpl_loc L_331 = {F_11, 6, 25};
-static const tpl_loc L_332 = {F_11, 6, 41};
-static const tpl_loc L_333 = {F_11, 6, 51};
-static const tpl_loc L_334 = {F_11, 6, 59};
-static const tpl_loc L_335 = {F_11, 6, 64};
-static const tpl_loc L_336 = {F_11, 6, 70};
-static const tpl_loc L_337 = {F_11, 10, 11};
-static const tpl_loc L_338 = {F_11, 12, 20};
-static const tpl_loc L_339 = {F_11, 12, 23};
-static const tpl_loc L_340 = {F_11, 12, 27};
-static const tpl_loc L_341 = {F_11, 13, 1};
+static const tpl_loc L_333 = {F_11, 8, 18};
+static const tpl_loc L_334 = {F_11, 8, 21};
+static const tpl_loc L_335 = {F_11, 8, 25};
+static const tpl_loc L_336 = {F_11, 8, 41};
+static const tpl_loc L_337 = {F_11, 8, 51};
+static const tpl_loc L_338 = {F_11, 8, 59};
+static const tpl_loc L_339 = {F_11, 8, 64};
+static const tpl_loc L_340 = {F_11, 8, 70};
+static const tpl_loc L_341 = {F_11, 12, 11};
+static const tpl_loc L_342 = {F_11, 14, 20};
+static const tpl_loc L_343 = {F_11, 14, 23};
+static const tpl_loc L_344 = {F_11, 14, 27};
+static const tpl_loc L_345 = {F_11, 15, 1};
 static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_342 = {F_11, 13, 4};
+static const tpl_loc L_346 = {F_11, 15, 4};
 static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_343 = {F_11, 15, 4};
+static const tpl_loc L_347 = {F_11, 17, 4};
 static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_344 = {F_11, 15, 32};
-static const tpl_loc L_345 = {F_11, 18, 4};
-static const tpl_loc L_346 = {F_11, 18, 20};
+static const tpl_loc L_348 = {F_11, 17, 32};
+static const tpl_loc L_349 = {F_11, 20, 4};
+static const tpl_loc L_350 = {F_11, 20, 20};
 static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_347 = {F_11, 19, 19};
-static const tpl_loc L_348 = {F_11, 19, 31};
+static const tpl_loc L_351 = {F_11, 21, 19};
+static const tpl_loc L_352 = {F_11, 21, 31};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_349 = {F_11, 19, 36};
-static const tpl_loc L_350 = {F_11, 19, 48};
-static const tpl_loc L_351 = {F_11, 19, 60};
+static const tpl_loc L_353 = {F_11, 21, 36};
+static const tpl_loc L_354 = {F_11, 21, 48};
+static const tpl_loc L_355 = {F_11, 21, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_352 = {F_11, 19, 68};
-static const tpl_loc L_353 = {F_11, 19, 80};
-static const tpl_loc L_354 = {F_11, 5, 11};
-static const tpl_loc L_355 = {F_11, 4, 12};
+static const tpl_loc L_356 = {F_11, 21, 68};
+static const tpl_loc L_357 = {F_11, 21, 80};
+static const tpl_loc L_358 = {F_11, 26, 4};
+static const tpl_name N_page_list = {"page_list", 9u, 0x853f9313u};
+static const tpl_loc L_359 = {F_11, 26, 32};
+static const tpl_loc L_360 = {F_11, 29, 4};
+static const tpl_loc L_361 = {F_11, 29, 17};
+static const tpl_loc L_362 = {F_11, 30, 14};
+static const tpl_loc L_363 = {F_11, 30, 23};
+static const tpl_loc L_364 = {F_11, 30, 27};
+static const tpl_loc L_365 = {F_11, 30, 33};
+static const tpl_loc L_366 = {F_11, 30, 42};
+static const tpl_loc L_367 = {F_11, 30, 48};
+static const tpl_loc L_368 = {F_11, 7, 11};
+static const tpl_loc L_369 = {F_11, 6, 12};
 static const char F_12[] = "part.twig";
-static const tpl_loc L_356 = {F_12, 5, 9};
-static const tpl_loc L_357 = {F_12, 5, 12};
-static const tpl_loc L_358 = {F_12, 5, 17};
-static const tpl_loc L_359 = {F_12, 6, 5};
-static const tpl_loc L_360 = {F_12, 6, 13};
-static const tpl_loc L_361 = {F_12, 6, 41};
-static const tpl_loc L_362 = {F_12, 6, 67};
-static const tpl_loc L_363 = {F_12, 6, 75};
-static const tpl_loc L_364 = {F_12, 6, 104};
-static const tpl_loc L_365 = {F_12, 7, 12};
-static const tpl_loc L_366 = {F_12, 7, 20};
-static const tpl_loc L_367 = {F_12, 3, 12};
+static const tpl_loc L_370 = {F_12, 5, 9};
+static const tpl_loc L_371 = {F_12, 5, 12};
+static const tpl_loc L_372 = {F_12, 5, 17};
+static const tpl_loc L_373 = {F_12, 6, 5};
+static const tpl_loc L_374 = {F_12, 6, 13};
+static const tpl_loc L_375 = {F_12, 6, 41};
+static const tpl_loc L_376 = {F_12, 6, 67};
+static const tpl_loc L_377 = {F_12, 6, 75};
+static const tpl_loc L_378 = {F_12, 6, 104};
+static const tpl_loc L_379 = {F_12, 7, 12};
+static const tpl_loc L_380 = {F_12, 7, 20};
+static const tpl_loc L_381 = {F_12, 3, 12};
 static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_368 = {F_13, 3, 31};
-static const tpl_loc L_369 = {F_13, 3, 60};
-static const tpl_loc L_370 = {F_13, 3, 63};
-static const tpl_loc L_371 = {F_13, 3, 68};
-static const tpl_loc L_372 = {F_13, 4, 24};
-static const tpl_loc L_373 = {F_13, 4, 27};
-static const tpl_loc L_374 = {F_13, 4, 32};
-static const tpl_loc L_375 = {F_13, 4, 38};
-static const tpl_loc L_376 = {F_13, 5, 4};
-static const tpl_loc L_377 = {F_13, 6, 26};
-static const tpl_loc L_378 = {F_13, 6, 34};
-static const tpl_loc L_379 = {F_13, 6, 43};
-static const tpl_loc L_380 = {F_13, 8, 4};
-static const tpl_loc L_381 = {F_13, 8, 12};
-static const tpl_loc L_382 = {F_13, 9, 24};
-static const tpl_loc L_383 = {F_13, 9, 39};
-static const tpl_loc L_384 = {F_13, 11, 4};
-static const tpl_loc L_385 = {F_13, 11, 12};
-static const tpl_loc L_386 = {F_13, 12, 25};
-static const tpl_loc L_387 = {F_13, 12, 41};
+static const tpl_loc L_382 = {F_13, 3, 31};
+static const tpl_loc L_383 = {F_13, 3, 60};
+static const tpl_loc L_384 = {F_13, 3, 63};
+static const tpl_loc L_385 = {F_13, 3, 68};
+static const tpl_loc L_386 = {F_13, 4, 24};
+static const tpl_loc L_387 = {F_13, 4, 27};
+static const tpl_loc L_388 = {F_13, 4, 32};
+static const tpl_loc L_389 = {F_13, 4, 38};
+static const tpl_loc L_390 = {F_13, 5, 4};
+static const tpl_loc L_391 = {F_13, 6, 26};
+static const tpl_loc L_392 = {F_13, 6, 34};
+static const tpl_loc L_393 = {F_13, 6, 43};
+static const tpl_loc L_394 = {F_13, 8, 4};
+static const tpl_loc L_395 = {F_13, 8, 12};
+static const tpl_loc L_396 = {F_13, 9, 24};
+static const tpl_loc L_397 = {F_13, 9, 39};
+static const tpl_loc L_398 = {F_13, 11, 4};
+static const tpl_loc L_399 = {F_13, 11, 12};
+static const tpl_loc L_400 = {F_13, 12, 25};
+static const tpl_loc L_401 = {F_13, 12, 41};
 static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_388 = {F_14, 8, 4};
-static const tpl_loc L_389 = {F_14, 8, 7};
-static const tpl_loc L_390 = {F_14, 9, 5};
-static const tpl_loc L_391 = {F_14, 20, 4};
+static const tpl_loc L_402 = {F_14, 8, 4};
+static const tpl_loc L_403 = {F_14, 8, 7};
+static const tpl_loc L_404 = {F_14, 9, 5};
+static const tpl_loc L_405 = {F_14, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_392 = {F_14, 28, 4};
+static const tpl_loc L_406 = {F_14, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_393 = {F_14, 31, 4};
-static const tpl_loc L_394 = {F_14, 31, 21};
-static const tpl_loc L_395 = {F_14, 32, 4};
-static const tpl_loc L_396 = {F_14, 32, 7};
-static const tpl_loc L_397 = {F_14, 32, 26};
-static const tpl_loc L_398 = {F_14, 32, 40};
-static const tpl_loc L_399 = {F_14, 32, 51};
-static const tpl_loc L_400 = {F_14, 32, 70};
+static const tpl_loc L_407 = {F_14, 31, 4};
+static const tpl_loc L_408 = {F_14, 31, 21};
+static const tpl_loc L_409 = {F_14, 32, 4};
+static const tpl_loc L_410 = {F_14, 32, 7};
+static const tpl_loc L_411 = {F_14, 32, 26};
+static const tpl_loc L_412 = {F_14, 32, 40};
+static const tpl_loc L_413 = {F_14, 32, 51};
+static const tpl_loc L_414 = {F_14, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_401 = {F_14, 37, 1};
-static const tpl_loc L_402 = {F_14, 37, 4};
-static const tpl_loc L_403 = {F_14, 37, 9};
-static const tpl_loc L_404 = {F_14, 37, 19};
-static const tpl_loc L_405 = {F_14, 37, 24};
+static const tpl_loc L_415 = {F_14, 37, 1};
+static const tpl_loc L_416 = {F_14, 37, 4};
+static const tpl_loc L_417 = {F_14, 37, 9};
+static const tpl_loc L_418 = {F_14, 37, 19};
+static const tpl_loc L_419 = {F_14, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_406 = {F_14, 45, 11};
-static const tpl_loc L_407 = {F_14, 46, 4};
-static const tpl_loc L_408 = {F_14, 46, 7};
-static const tpl_loc L_409 = {F_14, 46, 22};
-static const tpl_loc L_410 = {F_14, 47, 4};
+static const tpl_loc L_420 = {F_14, 45, 11};
+static const tpl_loc L_421 = {F_14, 46, 4};
+static const tpl_loc L_422 = {F_14, 46, 7};
+static const tpl_loc L_423 = {F_14, 46, 22};
+static const tpl_loc L_424 = {F_14, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_411 = {F_14, 49, 4};
-static const tpl_loc L_412 = {F_14, 49, 17};
-static const tpl_loc L_413 = {F_14, 50, 4};
-static const tpl_loc L_414 = {F_14, 50, 7};
-static const tpl_loc L_415 = {F_14, 50, 19};
-static const tpl_loc L_416 = {F_14, 51, 4};
-static const tpl_loc L_417 = {F_14, 51, 7};
-static const tpl_loc L_418 = {F_14, 51, 13};
+static const tpl_loc L_425 = {F_14, 49, 4};
+static const tpl_loc L_426 = {F_14, 49, 17};
+static const tpl_loc L_427 = {F_14, 50, 4};
+static const tpl_loc L_428 = {F_14, 50, 7};
+static const tpl_loc L_429 = {F_14, 50, 19};
+static const tpl_loc L_430 = {F_14, 51, 4};
+static const tpl_loc L_431 = {F_14, 51, 7};
+static const tpl_loc L_432 = {F_14, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_419 = {F_14, 51, 26};
-static const tpl_loc L_420 = {F_14, 54, 4};
-static const tpl_loc L_421 = {F_14, 54, 40};
-static const tpl_loc L_422 = {F_14, 54, 46};
-static const tpl_loc L_423 = {F_14, 54, 23};
-static const tpl_loc L_424 = {F_14, 54, 53};
+static const tpl_loc L_433 = {F_14, 51, 26};
+static const tpl_loc L_434 = {F_14, 54, 4};
+static const tpl_loc L_435 = {F_14, 54, 40};
+static const tpl_loc L_436 = {F_14, 54, 46};
+static const tpl_loc L_437 = {F_14, 54, 23};
+static const tpl_loc L_438 = {F_14, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_425 = {F_14, 56, 4};
-static const tpl_loc L_426 = {F_14, 56, 7};
-static const tpl_loc L_427 = {F_14, 56, 24};
-static const tpl_loc L_428 = {F_14, 56, 34};
-static const tpl_loc L_429 = {F_14, 58, 4};
-static const tpl_loc L_430 = {F_14, 58, 15};
-static const tpl_loc L_431 = {F_14, 58, 34};
-static const tpl_loc L_432 = {F_14, 58, 41};
-static const tpl_loc L_433 = {F_14, 58, 20};
-static const tpl_loc L_434 = {F_14, 61, 4};
-static const tpl_loc L_435 = {F_14, 61, 15};
-static const tpl_loc L_436 = {F_14, 61, 27};
-static const tpl_loc L_437 = {F_14, 61, 33};
-static const tpl_loc L_438 = {F_14, 61, 20};
-static const tpl_loc L_439 = {F_14, 62, 15};
-static const tpl_loc L_440 = {F_14, 62, 50};
-static const tpl_loc L_441 = {F_14, 62, 53};
-static const tpl_loc L_442 = {F_14, 62, 59};
+static const tpl_loc L_439 = {F_14, 56, 4};
+static const tpl_loc L_440 = {F_14, 56, 7};
+static const tpl_loc L_441 = {F_14, 56, 24};
+static const tpl_loc L_442 = {F_14, 56, 34};
+static const tpl_loc L_443 = {F_14, 58, 4};
+static const tpl_loc L_444 = {F_14, 58, 15};
+static const tpl_loc L_445 = {F_14, 58, 34};
+static const tpl_loc L_446 = {F_14, 58, 41};
+static const tpl_loc L_447 = {F_14, 58, 20};
+static const tpl_loc L_448 = {F_14, 61, 4};
+static const tpl_loc L_449 = {F_14, 61, 15};
+static const tpl_loc L_450 = {F_14, 61, 27};
+static const tpl_loc L_451 = {F_14, 61, 33};
+static const tpl_loc L_452 = {F_14, 61, 20};
+static const tpl_loc L_453 = {F_14, 62, 15};
+static const tpl_loc L_454 = {F_14, 62, 50};
+static const tpl_loc L_455 = {F_14, 62, 53};
+static const tpl_loc L_456 = {F_14, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_443 = {F_14, 62, 66};
-static const tpl_loc L_444 = {F_14, 62, 74};
-static const tpl_loc L_445 = {F_14, 62, 96};
-static const tpl_loc L_446 = {F_14, 62, 99};
-static const tpl_loc L_447 = {F_14, 62, 105};
-static const tpl_loc L_448 = {F_14, 62, 124};
-static const tpl_loc L_449 = {F_14, 62, 127};
-static const tpl_loc L_450 = {F_14, 62, 134};
-static const tpl_loc L_451 = {F_14, 62, 163};
-static const tpl_loc L_452 = {F_14, 62, 173};
-static const tpl_loc L_453 = {F_14, 62, 176};
+static const tpl_loc L_457 = {F_14, 62, 66};
+static const tpl_loc L_458 = {F_14, 62, 74};
+static const tpl_loc L_459 = {F_14, 62, 96};
+static const tpl_loc L_460 = {F_14, 62, 99};
+static const tpl_loc L_461 = {F_14, 62, 105};
+static const tpl_loc L_462 = {F_14, 62, 124};
+static const tpl_loc L_463 = {F_14, 62, 127};
+static const tpl_loc L_464 = {F_14, 62, 134};
+static const tpl_loc L_465 = {F_14, 62, 163};
+static const tpl_loc L_466 = {F_14, 62, 173};
+static const tpl_loc L_467 = {F_14, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_454 = {F_14, 65, 4};
-static const tpl_loc L_455 = {F_14, 65, 7};
-static const tpl_loc L_456 = {F_14, 65, 12};
-static const tpl_loc L_457 = {F_14, 65, 28};
-static const tpl_loc L_458 = {F_14, 65, 46};
-static const tpl_loc L_459 = {F_14, 65, 38};
+static const tpl_loc L_468 = {F_14, 65, 4};
+static const tpl_loc L_469 = {F_14, 65, 7};
+static const tpl_loc L_470 = {F_14, 65, 12};
+static const tpl_loc L_471 = {F_14, 65, 28};
+static const tpl_loc L_472 = {F_14, 65, 46};
+static const tpl_loc L_473 = {F_14, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_460 = {F_14, 75, 11};
-static const tpl_loc L_461 = {F_14, 76, 4};
-static const tpl_loc L_462 = {F_14, 76, 7};
-static const tpl_loc L_463 = {F_14, 76, 20};
-static const tpl_loc L_464 = {F_14, 78, 4};
+static const tpl_loc L_474 = {F_14, 75, 11};
+static const tpl_loc L_475 = {F_14, 76, 4};
+static const tpl_loc L_476 = {F_14, 76, 7};
+static const tpl_loc L_477 = {F_14, 76, 20};
+static const tpl_loc L_478 = {F_14, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_465 = {F_14, 79, 14};
-static const tpl_loc L_466 = {F_14, 79, 22};
-static const tpl_loc L_467 = {F_14, 79, 30};
-static const tpl_loc L_468 = {F_14, 79, 33};
-static const tpl_loc L_469 = {F_14, 80, 5};
-static const tpl_loc L_470 = {F_14, 82, 1};
-static const tpl_loc L_471 = {F_14, 82, 24};
+static const tpl_loc L_479 = {F_14, 79, 14};
+static const tpl_loc L_480 = {F_14, 79, 22};
+static const tpl_loc L_481 = {F_14, 79, 30};
+static const tpl_loc L_482 = {F_14, 79, 33};
+static const tpl_loc L_483 = {F_14, 80, 5};
+static const tpl_loc L_484 = {F_14, 82, 1};
+static const tpl_loc L_485 = {F_14, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_472 = {F_14, 82, 4};
-static const tpl_loc L_473 = {F_14, 93, 4};
-static const tpl_loc L_474 = {F_14, 93, 16};
-static const tpl_loc L_475 = {F_14, 94, 15};
-static const tpl_loc L_476 = {F_14, 94, 23};
-static const tpl_loc L_477 = {F_14, 94, 41};
-static const tpl_loc L_478 = {F_14, 94, 49};
+static const tpl_loc L_486 = {F_14, 82, 4};
+static const tpl_loc L_487 = {F_14, 93, 4};
+static const tpl_loc L_488 = {F_14, 93, 16};
+static const tpl_loc L_489 = {F_14, 94, 15};
+static const tpl_loc L_490 = {F_14, 94, 23};
+static const tpl_loc L_491 = {F_14, 94, 41};
+static const tpl_loc L_492 = {F_14, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_479 = {F_14, 95, 17};
-static const tpl_loc L_480 = {F_14, 95, 68};
-static const tpl_loc L_481 = {F_14, 95, 78};
-static const tpl_loc L_482 = {F_14, 96, 15};
-static const tpl_loc L_483 = {F_14, 96, 23};
-static const tpl_loc L_484 = {F_14, 97, 4};
-static const tpl_loc L_485 = {F_14, 98, 1};
-static const tpl_loc L_486 = {F_14, 98, 26};
-static const tpl_loc L_487 = {F_14, 98, 4};
+static const tpl_loc L_493 = {F_14, 95, 17};
+static const tpl_loc L_494 = {F_14, 95, 68};
+static const tpl_loc L_495 = {F_14, 95, 78};
+static const tpl_loc L_496 = {F_14, 96, 15};
+static const tpl_loc L_497 = {F_14, 96, 23};
+static const tpl_loc L_498 = {F_14, 97, 4};
+static const tpl_loc L_499 = {F_14, 98, 1};
+static const tpl_loc L_500 = {F_14, 98, 26};
+static const tpl_loc L_501 = {F_14, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
 static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_488 = {F_15, 4, 4};
+static const tpl_loc L_502 = {F_15, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_489 = {F_15, 4, 61};
-static const tpl_loc L_490 = {F_15, 4, 36};
-static const tpl_loc L_491 = {F_15, 5, 4};
-static const tpl_loc L_492 = {F_15, 5, 7};
-static const tpl_loc L_493 = {F_15, 5, 22};
-static const tpl_loc L_494 = {F_15, 7, 4};
-static const tpl_loc L_495 = {F_15, 8, 4};
-static const tpl_loc L_496 = {F_15, 8, 16};
-static const tpl_loc L_497 = {F_15, 8, 22};
+static const tpl_loc L_503 = {F_15, 4, 61};
+static const tpl_loc L_504 = {F_15, 4, 36};
+static const tpl_loc L_505 = {F_15, 5, 4};
+static const tpl_loc L_506 = {F_15, 5, 7};
+static const tpl_loc L_507 = {F_15, 5, 22};
+static const tpl_loc L_508 = {F_15, 7, 4};
+static const tpl_loc L_509 = {F_15, 8, 4};
+static const tpl_loc L_510 = {F_15, 8, 16};
+static const tpl_loc L_511 = {F_15, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_498 = {F_15, 9, 14};
-static const tpl_loc L_499 = {F_15, 9, 17};
-static const tpl_loc L_500 = {F_15, 9, 24};
-static const tpl_loc L_501 = {F_15, 9, 27};
-static const tpl_loc L_502 = {F_15, 9, 33};
-static const tpl_loc L_503 = {F_15, 9, 61};
-static const tpl_loc L_504 = {F_15, 9, 70};
-static const tpl_loc L_505 = {F_15, 9, 79};
-static const tpl_loc L_506 = {F_15, 9, 92};
+static const tpl_loc L_512 = {F_15, 9, 14};
+static const tpl_loc L_513 = {F_15, 9, 17};
+static const tpl_loc L_514 = {F_15, 9, 24};
+static const tpl_loc L_515 = {F_15, 9, 27};
+static const tpl_loc L_516 = {F_15, 9, 33};
+static const tpl_loc L_517 = {F_15, 9, 61};
+static const tpl_loc L_518 = {F_15, 9, 70};
+static const tpl_loc L_519 = {F_15, 9, 79};
+static const tpl_loc L_520 = {F_15, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_507 = {F_15, 9, 121};
-static const tpl_loc L_508 = {F_15, 9, 127};
-static const tpl_loc L_509 = {F_15, 9, 135};
-static const tpl_loc L_510 = {F_15, 9, 83};
-static const tpl_loc L_511 = {F_15, 9, 156};
-static const tpl_loc L_512 = {F_15, 9, 165};
-static const tpl_loc L_513 = {F_15, 9, 176};
+static const tpl_loc L_521 = {F_15, 9, 121};
+static const tpl_loc L_522 = {F_15, 9, 127};
+static const tpl_loc L_523 = {F_15, 9, 135};
+static const tpl_loc L_524 = {F_15, 9, 83};
+static const tpl_loc L_525 = {F_15, 9, 156};
+static const tpl_loc L_526 = {F_15, 9, 165};
+static const tpl_loc L_527 = {F_15, 9, 176};
 static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_514 = {F_16, 4, 8};
-static const tpl_loc L_515 = {F_16, 4, 11};
+static const tpl_loc L_528 = {F_16, 4, 8};
+static const tpl_loc L_529 = {F_16, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_516 = {F_16, 5, 4};
-static const tpl_loc L_517 = {F_16, 5, 7};
-static const tpl_loc L_518 = {F_16, 5, 12};
-static const tpl_loc L_519 = {F_16, 6, 30};
-static const tpl_loc L_520 = {F_16, 6, 45};
-static const tpl_loc L_521 = {F_16, 8, 4};
-static const tpl_loc L_522 = {F_16, 8, 44};
-static const tpl_loc L_523 = {F_16, 9, 35};
-static const tpl_loc L_524 = {F_16, 9, 43};
-static const tpl_loc L_525 = {F_16, 9, 55};
-static const tpl_loc L_526 = {F_16, 11, 33};
-static const tpl_loc L_527 = {F_16, 11, 74};
-static const tpl_loc L_528 = {F_16, 11, 79};
-static const tpl_loc L_529 = {F_16, 11, 113};
-static const tpl_loc L_530 = {F_16, 11, 117};
-static const tpl_loc L_531 = {F_16, 11, 131};
-static const tpl_loc L_532 = {F_16, 13, 4};
-static const tpl_loc L_533 = {F_16, 13, 7};
-static const tpl_loc L_534 = {F_16, 13, 15};
-static const tpl_loc L_535 = {F_16, 14, 30};
-static const tpl_loc L_536 = {F_16, 14, 33};
-static const tpl_loc L_537 = {F_16, 16, 4};
-static const tpl_loc L_538 = {F_16, 16, 7};
-static const tpl_loc L_539 = {F_16, 17, 30};
-static const tpl_loc L_540 = {F_16, 17, 33};
+static const tpl_loc L_530 = {F_16, 5, 4};
+static const tpl_loc L_531 = {F_16, 5, 7};
+static const tpl_loc L_532 = {F_16, 5, 12};
+static const tpl_loc L_533 = {F_16, 6, 30};
+static const tpl_loc L_534 = {F_16, 6, 45};
+static const tpl_loc L_535 = {F_16, 8, 4};
+static const tpl_loc L_536 = {F_16, 8, 44};
+static const tpl_loc L_537 = {F_16, 9, 35};
+static const tpl_loc L_538 = {F_16, 9, 43};
+static const tpl_loc L_539 = {F_16, 9, 55};
+static const tpl_loc L_540 = {F_16, 11, 33};
+static const tpl_loc L_541 = {F_16, 11, 74};
+static const tpl_loc L_542 = {F_16, 11, 79};
+static const tpl_loc L_543 = {F_16, 11, 113};
+static const tpl_loc L_544 = {F_16, 11, 117};
+static const tpl_loc L_545 = {F_16, 11, 131};
+static const tpl_loc L_546 = {F_16, 13, 4};
+static const tpl_loc L_547 = {F_16, 13, 7};
+static const tpl_loc L_548 = {F_16, 13, 15};
+static const tpl_loc L_549 = {F_16, 14, 30};
+static const tpl_loc L_550 = {F_16, 14, 33};
+static const tpl_loc L_551 = {F_16, 16, 4};
+static const tpl_loc L_552 = {F_16, 16, 7};
+static const tpl_loc L_553 = {F_16, 17, 30};
+static const tpl_loc L_554 = {F_16, 17, 33};
 static const char F_17[] = "partials/macros.twig";
-static const tpl_loc L_541 = {F_17, 6, 4};
-static const tpl_loc L_542 = {F_17, 6, 7};
-static const tpl_loc L_543 = {F_17, 6, 13};
-static const tpl_loc L_544 = {F_17, 6, 41};
-static const tpl_loc L_545 = {F_17, 6, 68};
-static const tpl_loc L_546 = {F_17, 6, 77};
-static const tpl_loc L_547 = {F_17, 6, 108};
-static const tpl_loc L_548 = {F_17, 6, 117};
-static const tpl_loc L_549 = {F_17, 13, 4};
-static const tpl_loc L_550 = {F_17, 14, 4};
-static const tpl_loc L_551 = {F_17, 14, 16};
-static const tpl_loc L_552 = {F_17, 14, 46};
-static const tpl_loc L_553 = {F_17, 14, 64};
-static const tpl_loc L_554 = {F_17, 14, 74};
-static const tpl_loc L_555 = {F_17, 15, 1};
-static const tpl_loc L_556 = {F_17, 15, 57};
-static const tpl_loc L_557 = {F_17, 15, 5};
-static const tpl_loc L_558 = {F_17, 21, 1};
-static const tpl_loc L_559 = {F_17, 21, 28};
-static const tpl_loc L_560 = {F_17, 21, 34};
-static const tpl_loc L_561 = {F_17, 21, 49};
-static const tpl_loc L_562 = {F_17, 21, 4};
-static const tpl_loc L_563 = {F_17, 21, 57};
-static const tpl_loc L_564 = {F_17, 21, 67};
+static const tpl_loc L_555 = {F_17, 6, 4};
+static const tpl_loc L_556 = {F_17, 6, 7};
+static const tpl_loc L_557 = {F_17, 6, 13};
+static const tpl_loc L_558 = {F_17, 6, 41};
+static const tpl_loc L_559 = {F_17, 6, 68};
+static const tpl_loc L_560 = {F_17, 6, 77};
+static const tpl_loc L_561 = {F_17, 6, 108};
+static const tpl_loc L_562 = {F_17, 6, 117};
+static const tpl_loc L_563 = {F_17, 13, 4};
+static const tpl_loc L_564 = {F_17, 14, 4};
+static const tpl_loc L_565 = {F_17, 14, 16};
+static const tpl_loc L_566 = {F_17, 14, 46};
+static const tpl_loc L_567 = {F_17, 14, 64};
+static const tpl_loc L_568 = {F_17, 14, 74};
+static const tpl_loc L_569 = {F_17, 15, 1};
+static const tpl_loc L_570 = {F_17, 15, 57};
+static const tpl_loc L_571 = {F_17, 15, 5};
+static const tpl_loc L_572 = {F_17, 21, 1};
+static const tpl_loc L_573 = {F_17, 21, 28};
+static const tpl_loc L_574 = {F_17, 21, 34};
+static const tpl_loc L_575 = {F_17, 21, 49};
+static const tpl_loc L_576 = {F_17, 21, 4};
+static const tpl_loc L_577 = {F_17, 21, 57};
+static const tpl_loc L_578 = {F_17, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_565 = {F_17, 29, 4};
-static const tpl_loc L_566 = {F_17, 29, 7};
-static const tpl_loc L_567 = {F_17, 29, 22};
-static const tpl_loc L_568 = {F_17, 30, 4};
-static const tpl_loc L_569 = {F_17, 32, 4};
-static const tpl_loc L_570 = {F_17, 32, 17};
-static const tpl_loc L_571 = {F_17, 33, 4};
-static const tpl_loc L_572 = {F_17, 33, 7};
-static const tpl_loc L_573 = {F_17, 33, 19};
-static const tpl_loc L_574 = {F_17, 34, 4};
-static const tpl_loc L_575 = {F_17, 34, 7};
-static const tpl_loc L_576 = {F_17, 34, 13};
-static const tpl_loc L_577 = {F_17, 34, 26};
-static const tpl_loc L_578 = {F_17, 37, 4};
-static const tpl_loc L_579 = {F_17, 37, 40};
-static const tpl_loc L_580 = {F_17, 37, 46};
-static const tpl_loc L_581 = {F_17, 37, 23};
-static const tpl_loc L_582 = {F_17, 37, 53};
-static const tpl_loc L_583 = {F_17, 39, 4};
-static const tpl_loc L_584 = {F_17, 39, 7};
-static const tpl_loc L_585 = {F_17, 39, 24};
-static const tpl_loc L_586 = {F_17, 39, 34};
-static const tpl_loc L_587 = {F_17, 41, 4};
-static const tpl_loc L_588 = {F_17, 41, 15};
-static const tpl_loc L_589 = {F_17, 41, 34};
-static const tpl_loc L_590 = {F_17, 41, 41};
-static const tpl_loc L_591 = {F_17, 41, 20};
-static const tpl_loc L_592 = {F_17, 44, 4};
-static const tpl_loc L_593 = {F_17, 44, 15};
-static const tpl_loc L_594 = {F_17, 44, 27};
-static const tpl_loc L_595 = {F_17, 44, 33};
-static const tpl_loc L_596 = {F_17, 44, 20};
-static const tpl_loc L_597 = {F_17, 45, 4};
-static const tpl_loc L_598 = {F_17, 45, 34};
-static const tpl_loc L_599 = {F_17, 45, 40};
-static const tpl_loc L_600 = {F_17, 46, 15};
-static const tpl_loc L_601 = {F_17, 46, 50};
-static const tpl_loc L_602 = {F_17, 46, 53};
-static const tpl_loc L_603 = {F_17, 46, 59};
-static const tpl_loc L_604 = {F_17, 46, 66};
-static const tpl_loc L_605 = {F_17, 46, 74};
-static const tpl_loc L_606 = {F_17, 46, 96};
-static const tpl_loc L_607 = {F_17, 46, 99};
-static const tpl_loc L_608 = {F_17, 46, 105};
-static const tpl_loc L_609 = {F_17, 46, 124};
-static const tpl_loc L_610 = {F_17, 46, 127};
-static const tpl_loc L_611 = {F_17, 46, 134};
-static const tpl_loc L_612 = {F_17, 46, 137};
-static const tpl_loc L_613 = {F_17, 46, 147};
-static const tpl_loc L_614 = {F_17, 46, 150};
-static const tpl_loc L_615 = {F_17, 46, 211};
-static const tpl_loc L_616 = {F_17, 46, 214};
-static const tpl_loc L_617 = {F_17, 49, 4};
-static const tpl_loc L_618 = {F_17, 49, 7};
-static const tpl_loc L_619 = {F_17, 49, 12};
-static const tpl_loc L_620 = {F_17, 49, 28};
-static const tpl_loc L_621 = {F_17, 49, 46};
-static const tpl_loc L_622 = {F_17, 49, 38};
+static const tpl_loc L_579 = {F_17, 29, 4};
+static const tpl_loc L_580 = {F_17, 29, 7};
+static const tpl_loc L_581 = {F_17, 29, 22};
+static const tpl_loc L_582 = {F_17, 30, 4};
+static const tpl_loc L_583 = {F_17, 32, 4};
+static const tpl_loc L_584 = {F_17, 32, 17};
+static const tpl_loc L_585 = {F_17, 33, 4};
+static const tpl_loc L_586 = {F_17, 33, 7};
+static const tpl_loc L_587 = {F_17, 33, 19};
+static const tpl_loc L_588 = {F_17, 34, 4};
+static const tpl_loc L_589 = {F_17, 34, 7};
+static const tpl_loc L_590 = {F_17, 34, 13};
+static const tpl_loc L_591 = {F_17, 34, 26};
+static const tpl_loc L_592 = {F_17, 37, 4};
+static const tpl_loc L_593 = {F_17, 37, 40};
+static const tpl_loc L_594 = {F_17, 37, 46};
+static const tpl_loc L_595 = {F_17, 37, 23};
+static const tpl_loc L_596 = {F_17, 37, 53};
+static const tpl_loc L_597 = {F_17, 39, 4};
+static const tpl_loc L_598 = {F_17, 39, 7};
+static const tpl_loc L_599 = {F_17, 39, 24};
+static const tpl_loc L_600 = {F_17, 39, 34};
+static const tpl_loc L_601 = {F_17, 41, 4};
+static const tpl_loc L_602 = {F_17, 41, 15};
+static const tpl_loc L_603 = {F_17, 41, 34};
+static const tpl_loc L_604 = {F_17, 41, 41};
+static const tpl_loc L_605 = {F_17, 41, 20};
+static const tpl_loc L_606 = {F_17, 44, 4};
+static const tpl_loc L_607 = {F_17, 44, 15};
+static const tpl_loc L_608 = {F_17, 44, 27};
+static const tpl_loc L_609 = {F_17, 44, 33};
+static const tpl_loc L_610 = {F_17, 44, 20};
+static const tpl_loc L_611 = {F_17, 45, 4};
+static const tpl_loc L_612 = {F_17, 45, 34};
+static const tpl_loc L_613 = {F_17, 45, 40};
+static const tpl_loc L_614 = {F_17, 46, 15};
+static const tpl_loc L_615 = {F_17, 46, 50};
+static const tpl_loc L_616 = {F_17, 46, 53};
+static const tpl_loc L_617 = {F_17, 46, 59};
+static const tpl_loc L_618 = {F_17, 46, 66};
+static const tpl_loc L_619 = {F_17, 46, 74};
+static const tpl_loc L_620 = {F_17, 46, 96};
+static const tpl_loc L_621 = {F_17, 46, 99};
+static const tpl_loc L_622 = {F_17, 46, 105};
+static const tpl_loc L_623 = {F_17, 46, 124};
+static const tpl_loc L_624 = {F_17, 46, 127};
+static const tpl_loc L_625 = {F_17, 46, 134};
+static const tpl_loc L_626 = {F_17, 46, 137};
+static const tpl_loc L_627 = {F_17, 46, 147};
+static const tpl_loc L_628 = {F_17, 46, 150};
+static const tpl_loc L_629 = {F_17, 46, 211};
+static const tpl_loc L_630 = {F_17, 46, 214};
+static const tpl_loc L_631 = {F_17, 49, 4};
+static const tpl_loc L_632 = {F_17, 49, 7};
+static const tpl_loc L_633 = {F_17, 49, 12};
+static const tpl_loc L_634 = {F_17, 49, 28};
+static const tpl_loc L_635 = {F_17, 49, 46};
+static const tpl_loc L_636 = {F_17, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_623 = {F_17, 57, 4};
-static const tpl_loc L_624 = {F_17, 57, 7};
-static const tpl_loc L_625 = {F_17, 57, 22};
-static const tpl_loc L_626 = {F_17, 58, 13};
-static const tpl_loc L_627 = {F_17, 58, 58};
-static const tpl_loc L_628 = {F_17, 58, 61};
-static const tpl_loc L_629 = {F_17, 59, 27};
-static const tpl_loc L_630 = {F_17, 59, 37};
-static const tpl_loc L_631 = {F_17, 59, 40};
-static const tpl_loc L_632 = {F_17, 60, 1};
-static const tpl_loc L_633 = {F_17, 60, 28};
-static const tpl_loc L_634 = {F_17, 60, 34};
-static const tpl_loc L_635 = {F_17, 60, 4};
+static const tpl_loc L_637 = {F_17, 57, 4};
+static const tpl_loc L_638 = {F_17, 57, 7};
+static const tpl_loc L_639 = {F_17, 57, 22};
+static const tpl_loc L_640 = {F_17, 58, 13};
+static const tpl_loc L_641 = {F_17, 58, 58};
+static const tpl_loc L_642 = {F_17, 58, 61};
+static const tpl_loc L_643 = {F_17, 59, 27};
+static const tpl_loc L_644 = {F_17, 59, 37};
+static const tpl_loc L_645 = {F_17, 59, 40};
+static const tpl_loc L_646 = {F_17, 60, 1};
+static const tpl_loc L_647 = {F_17, 60, 28};
+static const tpl_loc L_648 = {F_17, 60, 34};
+static const tpl_loc L_649 = {F_17, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_18[] = "style.css.twig";
-static const tpl_loc L_636 = {F_18, 11, 10};
+static const tpl_loc L_650 = {F_18, 11, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_637 = {F_18, 19, 10};
+static const tpl_loc L_651 = {F_18, 19, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_638 = {F_18, 86, 10};
-static const tpl_loc L_639 = {F_18, 146, 10};
+static const tpl_loc L_652 = {F_18, 86, 10};
+static const tpl_loc L_653 = {F_18, 146, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_640 = {F_18, 173, 10};
+static const tpl_loc L_654 = {F_18, 173, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_641 = {F_18, 199, 10};
+static const tpl_loc L_655 = {F_18, 199, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_642 = {F_18, 222, 10};
+static const tpl_loc L_656 = {F_18, 222, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_643 = {F_18, 283, 10};
+static const tpl_loc L_657 = {F_18, 283, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_644 = {F_18, 300, 10};
+static const tpl_loc L_658 = {F_18, 300, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_19[] = "table.twig";
-static const tpl_loc L_645 = {F_19, 4, 4};
-static const tpl_loc L_646 = {F_19, 4, 20};
-static const tpl_loc L_647 = {F_19, 4, 25};
-static const tpl_loc L_648 = {F_19, 4, 39};
+static const tpl_loc L_659 = {F_19, 4, 4};
+static const tpl_loc L_660 = {F_19, 4, 20};
+static const tpl_loc L_661 = {F_19, 4, 25};
+static const tpl_loc L_662 = {F_19, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_649 = {F_19, 5, 25};
-static const tpl_loc L_650 = {F_19, 5, 28};
-static const tpl_loc L_651 = {F_19, 5, 33};
-static const tpl_loc L_652 = {F_19, 5, 45};
-static const tpl_loc L_653 = {F_19, 6, 4};
-static const tpl_loc L_654 = {F_19, 6, 7};
-static const tpl_loc L_655 = {F_19, 7, 31};
-static const tpl_loc L_656 = {F_19, 7, 51};
-static const tpl_loc L_657 = {F_19, 8, 5};
-static const tpl_loc L_658 = {F_19, 8, 13};
-static const tpl_loc L_659 = {F_19, 8, 41};
-static const tpl_loc L_660 = {F_19, 8, 67};
-static const tpl_loc L_661 = {F_19, 8, 75};
-static const tpl_loc L_662 = {F_19, 8, 108};
-static const tpl_loc L_663 = {F_19, 8, 116};
-static const tpl_loc L_664 = {F_19, 11, 42};
-static const tpl_loc L_665 = {F_19, 11, 103};
-static const tpl_loc L_666 = {F_19, 12, 1};
-static const tpl_loc L_667 = {F_19, 12, 9};
+static const tpl_loc L_663 = {F_19, 5, 25};
+static const tpl_loc L_664 = {F_19, 5, 28};
+static const tpl_loc L_665 = {F_19, 5, 33};
+static const tpl_loc L_666 = {F_19, 5, 45};
+static const tpl_loc L_667 = {F_19, 6, 4};
+static const tpl_loc L_668 = {F_19, 6, 7};
+static const tpl_loc L_669 = {F_19, 7, 31};
+static const tpl_loc L_670 = {F_19, 7, 51};
+static const tpl_loc L_671 = {F_19, 8, 5};
+static const tpl_loc L_672 = {F_19, 8, 13};
+static const tpl_loc L_673 = {F_19, 8, 41};
+static const tpl_loc L_674 = {F_19, 8, 67};
+static const tpl_loc L_675 = {F_19, 8, 75};
+static const tpl_loc L_676 = {F_19, 8, 108};
+static const tpl_loc L_677 = {F_19, 8, 116};
+static const tpl_loc L_678 = {F_19, 11, 42};
+static const tpl_loc L_679 = {F_19, 11, 103};
+static const tpl_loc L_680 = {F_19, 12, 1};
+static const tpl_loc L_681 = {F_19, 12, 9};
 static const char F_20[] = "title.md.twig";
-static const tpl_loc L_668 = {F_20, 3, 3};
-static const tpl_loc L_669 = {F_20, 3, 6};
-static const tpl_loc L_670 = {F_20, 3, 11};
-static const tpl_loc L_671 = {F_20, 3, 17};
-static const tpl_loc L_672 = {F_20, 5, 4};
-static const tpl_loc L_673 = {F_20, 5, 12};
-static const tpl_loc L_674 = {F_20, 6, 24};
-static const tpl_loc L_675 = {F_20, 6, 39};
-static const tpl_loc L_676 = {F_20, 9, 4};
-static const tpl_loc L_677 = {F_20, 9, 12};
-static const tpl_loc L_678 = {F_20, 10, 25};
-static const tpl_loc L_679 = {F_20, 10, 41};
+static const tpl_loc L_682 = {F_20, 3, 3};
+static const tpl_loc L_683 = {F_20, 3, 6};
+static const tpl_loc L_684 = {F_20, 3, 11};
+static const tpl_loc L_685 = {F_20, 3, 17};
+static const tpl_loc L_686 = {F_20, 5, 4};
+static const tpl_loc L_687 = {F_20, 5, 12};
+static const tpl_loc L_688 = {F_20, 6, 24};
+static const tpl_loc L_689 = {F_20, 6, 39};
+static const tpl_loc L_690 = {F_20, 9, 4};
+static const tpl_loc L_691 = {F_20, 9, 12};
+static const tpl_loc L_692 = {F_20, 10, 25};
+static const tpl_loc L_693 = {F_20, 10, 41};
 static const char F_21[] = "toc.ncx.twig";
-static const tpl_loc L_680 = {F_21, 4, 11};
-static const tpl_loc L_681 = {F_21, 6, 78};
-static const tpl_loc L_682 = {F_21, 6, 109};
-static const tpl_loc L_683 = {F_21, 6, 129};
-static const tpl_loc L_684 = {F_21, 8, 31};
-static const tpl_loc L_685 = {F_21, 8, 34};
-static const tpl_loc L_686 = {F_21, 8, 45};
-static const tpl_loc L_687 = {F_21, 9, 33};
-static const tpl_loc L_688 = {F_21, 9, 36};
+static const tpl_loc L_694 = {F_21, 4, 11};
+static const tpl_loc L_695 = {F_21, 6, 78};
+static const tpl_loc L_696 = {F_21, 6, 109};
+static const tpl_loc L_697 = {F_21, 6, 129};
+static const tpl_loc L_698 = {F_21, 8, 31};
+static const tpl_loc L_699 = {F_21, 8, 34};
+static const tpl_loc L_700 = {F_21, 8, 45};
+static const tpl_loc L_701 = {F_21, 9, 33};
+static const tpl_loc L_702 = {F_21, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_689 = {F_21, 13, 17};
-static const tpl_loc L_690 = {F_21, 13, 20};
-static const tpl_loc L_691 = {F_21, 13, 25};
-static const tpl_loc L_692 = {F_21, 13, 31};
-static const tpl_loc L_693 = {F_21, 14, 4};
-static const tpl_loc L_694 = {F_21, 14, 12};
-static const tpl_loc L_695 = {F_21, 15, 18};
-static const tpl_loc L_696 = {F_21, 15, 33};
-static const tpl_loc L_697 = {F_21, 18, 1};
-static const tpl_loc L_698 = {F_21, 18, 4};
+static const tpl_loc L_703 = {F_21, 13, 17};
+static const tpl_loc L_704 = {F_21, 13, 20};
+static const tpl_loc L_705 = {F_21, 13, 25};
+static const tpl_loc L_706 = {F_21, 13, 31};
+static const tpl_loc L_707 = {F_21, 14, 4};
+static const tpl_loc L_708 = {F_21, 14, 12};
+static const tpl_loc L_709 = {F_21, 15, 18};
+static const tpl_loc L_710 = {F_21, 15, 33};
+static const tpl_loc L_711 = {F_21, 18, 1};
+static const tpl_loc L_712 = {F_21, 18, 4};
 static const char F_22[] = "toc.twig";
-static const tpl_loc L_699 = {F_22, 6, 11};
-static const tpl_loc L_700 = {F_22, 7, 1};
-static const tpl_loc L_701 = {F_22, 7, 4};
-static const tpl_loc L_702 = {F_22, 7, 9};
-static const tpl_loc L_703 = {F_22, 8, 1};
+static const tpl_loc L_713 = {F_22, 6, 11};
+static const tpl_loc L_714 = {F_22, 7, 1};
+static const tpl_loc L_715 = {F_22, 7, 4};
+static const tpl_loc L_716 = {F_22, 7, 9};
+static const tpl_loc L_717 = {F_22, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_704 = {F_22, 8, 29};
-static const tpl_loc L_705 = {F_22, 8, 4};
-static const tpl_loc L_706 = {F_22, 4, 12};
+static const tpl_loc L_718 = {F_22, 8, 29};
+static const tpl_loc L_719 = {F_22, 8, 4};
+static const tpl_loc L_720 = {F_22, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -1437,7 +1453,7 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 
 /* ---- content.opf.twig ---- */
 
-#line 6 "themes/clean/epub/content.opf.twig"
+#line 10 "themes/clean/epub/content.opf.twig"
 static tpl_value fn8(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -1509,19 +1525,20 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v55 = tpl_null();
   tpl_value v57 = tpl_null();
   tpl_value v59 = tpl_null();
-  tpl_value v62 = tpl_null();
-  tpl_value v65 = tpl_null();
-  tpl_value v67 = tpl_null();
-  tpl_value v69 = tpl_null();
-  tpl_value v71 = tpl_null();
+  tpl_value v70 = tpl_null();
   tpl_value v72 = tpl_null();
-  tpl_value v74 = tpl_null();
-  tpl_value v76 = tpl_null();
+  tpl_value v75 = tpl_null();
+  tpl_value v77 = tpl_null();
+  tpl_value v79 = tpl_null();
+  tpl_value v81 = tpl_null();
+  tpl_value v82 = tpl_null();
+  tpl_value v84 = tpl_null();
   tpl_value v86 = tpl_null();
-  tpl_value v88 = tpl_null();
-  tpl_value v90 = tpl_null();
-  tpl_value v92 = tpl_null();
-  tpl_value v93 = tpl_null();
+  tpl_value v96 = tpl_null();
+  tpl_value v98 = tpl_null();
+  tpl_value v100 = tpl_null();
+  tpl_value v102 = tpl_null();
+  tpl_value v103 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1545,9 +1562,10 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic20 = {0, NULL};
   tpl_ic ic21 = {0, NULL};
   tpl_ic ic22 = {0, NULL};
-#line 4 "themes/clean/epub/content.opf.twig"
+  tpl_ic ic23 = {0, NULL};
+#line 8 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39);
-#line 5 "themes/clean/epub/content.opf.twig"
+#line 9 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_74;
     tpl_value v3 = tpl_null();
@@ -1579,7 +1597,7 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_76);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
-#line 6 "themes/clean/epub/content.opf.twig"
+#line 10 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_77;
     v14 = tpl_var(rt, ctx, self, &N_package, &L_78);
@@ -1595,19 +1613,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v20 = k5->fn(rt, ctx, 1, a19, &L_82);
     tpl_ctx_set(rt, ctx, &N_cover_item, v20);
   }
-#line 7 "themes/clean/epub/content.opf.twig"
+#line 11 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" unique-identifier=\"pub-id\" xml:lang=\"", 97);
-#line 7 "themes/clean/epub/content.opf.twig"
+#line 11 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_83;
     v21 = tpl_var(rt, ctx, self, &N_lang, &L_84);
     tpl_out_value(rt, v21);
   }
-#line 7 "themes/clean/epub/content.opf.twig"
+#line 11 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "\">\n"
              "<metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\n"
              "<dc:identifier id=\"pub-id\">", 85);
-#line 9 "themes/clean/epub/content.opf.twig"
+#line 13 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_85;
     v22 = tpl_var(rt, ctx, self, &N_package, &L_86);
@@ -1615,9 +1633,9 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_88);
     tpl_out_value(rt, v24);
   }
-#line 9 "themes/clean/epub/content.opf.twig"
+#line 13 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:identifier>\n", 17);
-#line 10 "themes/clean/epub/content.opf.twig"
+#line 14 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_89;
     bool b25 = false;
@@ -1626,115 +1644,115 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       b25 = tpl_op_starts_with(rt, v23, v26);
     }
     if (b25) {
-#line 11 "themes/clean/epub/content.opf.twig"
+#line 15 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta refines=\"#pub-id\" property=\"identifier-type\" scheme=\"onix:codelist5\">15</meta>\n", 85);
     }
   }
-#line 13 "themes/clean/epub/content.opf.twig"
+#line 17 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<dc:title id=\"title\">", 21);
-#line 13 "themes/clean/epub/content.opf.twig"
+#line 17 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_90;
     v27 = tpl_getattr_name_ic(rt, v22, &N_title, &L_91, &ic2);
     tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_92);
     tpl_out_value(rt, v28);
   }
-#line 13 "themes/clean/epub/content.opf.twig"
+#line 17 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:title>\n", 12);
-#line 14 "themes/clean/epub/content.opf.twig"
+#line 18 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_93;
     v29 = tpl_getattr_name_ic(rt, v22, &N_creator, &L_94, &ic3);
     bool b30 = tpl_truthy(v29);
     if (b30) {
-#line 15 "themes/clean/epub/content.opf.twig"
+#line 19 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:creator id=\"creator\">", 25);
-#line 15 "themes/clean/epub/content.opf.twig"
+#line 19 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_95;
         tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_96);
         tpl_out_value(rt, v31);
       }
-#line 15 "themes/clean/epub/content.opf.twig"
+#line 19 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</dc:creator>\n"
                  "<meta refines=\"#creator\" property=\"role\" scheme=\"marc:relators\">aut</meta>\n", 89);
     }
   }
-#line 18 "themes/clean/epub/content.opf.twig"
+#line 22 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<dc:language>", 13);
-#line 18 "themes/clean/epub/content.opf.twig"
+#line 22 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_97;
     tpl_out_value(rt, v21);
   }
-#line 18 "themes/clean/epub/content.opf.twig"
+#line 22 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</dc:language>\n", 15);
-#line 19 "themes/clean/epub/content.opf.twig"
+#line 23 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_98;
     v32 = tpl_getattr_name_ic(rt, v22, &N_date, &L_99, &ic4);
     bool b33 = tpl_truthy(v32);
     if (b33) {
-#line 20 "themes/clean/epub/content.opf.twig"
+#line 24 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:date>", 9);
-#line 20 "themes/clean/epub/content.opf.twig"
+#line 24 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_100;
         tpl_value v34 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_101);
         tpl_out_value(rt, v34);
       }
-#line 20 "themes/clean/epub/content.opf.twig"
+#line 24 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</dc:date>\n", 11);
     }
   }
-#line 22 "themes/clean/epub/content.opf.twig"
+#line 26 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "<meta property=\"dcterms:modified\">", 34);
-#line 22 "themes/clean/epub/content.opf.twig"
+#line 26 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_102;
     v35 = tpl_getattr_name_ic(rt, v22, &N_modified, &L_103, &ic5);
     tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_104);
     tpl_out_value(rt, v36);
   }
-#line 22 "themes/clean/epub/content.opf.twig"
+#line 26 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</meta>\n", 8);
-#line 23 "themes/clean/epub/content.opf.twig"
+#line 27 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_105;
     v37 = tpl_getattr_name_ic(rt, v22, &N_publisher, &L_106, &ic6);
     bool b38 = tpl_truthy(v37);
     if (b38) {
-#line 24 "themes/clean/epub/content.opf.twig"
+#line 28 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:publisher>", 14);
-#line 24 "themes/clean/epub/content.opf.twig"
+#line 28 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_107;
         tpl_value v39 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_108);
         tpl_out_value(rt, v39);
       }
-#line 24 "themes/clean/epub/content.opf.twig"
+#line 28 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</dc:publisher>\n", 16);
     }
   }
-#line 26 "themes/clean/epub/content.opf.twig"
+#line 30 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_109;
     v40 = tpl_getattr_name_ic(rt, v22, &N_description, &L_110, &ic7);
     bool b41 = tpl_truthy(v40);
     if (b41) {
-#line 27 "themes/clean/epub/content.opf.twig"
+#line 31 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<dc:description>", 16);
-#line 27 "themes/clean/epub/content.opf.twig"
+#line 31 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_111;
         tpl_value v42 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_112);
         tpl_out_value(rt, v42);
       }
-#line 27 "themes/clean/epub/content.opf.twig"
+#line 31 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</dc:description>\n", 18);
     }
   }
-#line 29 "themes/clean/epub/content.opf.twig"
+#line 33 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_113;
     v43 = tpl_getattr_name_ic(rt, v22, &N_access_modes, &L_114, &ic8);
@@ -1744,19 +1762,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v45 = it44.cur;
       (void)v45;
       tpl_for_accept(rt, &it44);
-#line 30 "themes/clean/epub/content.opf.twig"
+#line 34 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessMode\">", 35);
-#line 30 "themes/clean/epub/content.opf.twig"
+#line 34 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_115;
         tpl_value v46 = tpl_escape_value(rt, v45, TPL_ESC_HTML, &L_116);
         tpl_out_value(rt, v46);
       }
-#line 30 "themes/clean/epub/content.opf.twig"
+#line 34 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 32 "themes/clean/epub/content.opf.twig"
+#line 36 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_117;
     v47 = tpl_getattr_name_ic(rt, v22, &N_access_mode_sufficient, &L_118, &ic9);
@@ -1766,19 +1784,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v49 = it48.cur;
       (void)v49;
       tpl_for_accept(rt, &it48);
-#line 33 "themes/clean/epub/content.opf.twig"
+#line 37 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessModeSufficient\">", 45);
-#line 33 "themes/clean/epub/content.opf.twig"
+#line 37 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_119;
         tpl_value v50 = tpl_escape_value(rt, v49, TPL_ESC_HTML, &L_120);
         tpl_out_value(rt, v50);
       }
-#line 33 "themes/clean/epub/content.opf.twig"
+#line 37 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 35 "themes/clean/epub/content.opf.twig"
+#line 39 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_121;
     v51 = tpl_getattr_name_ic(rt, v22, &N_features, &L_122, &ic10);
@@ -1788,19 +1806,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v53 = it52.cur;
       (void)v53;
       tpl_for_accept(rt, &it52);
-#line 36 "themes/clean/epub/content.opf.twig"
+#line 40 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilityFeature\">", 45);
-#line 36 "themes/clean/epub/content.opf.twig"
+#line 40 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_123;
         tpl_value v54 = tpl_escape_value(rt, v53, TPL_ESC_HTML, &L_124);
         tpl_out_value(rt, v54);
       }
-#line 36 "themes/clean/epub/content.opf.twig"
+#line 40 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 38 "themes/clean/epub/content.opf.twig"
+#line 42 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_125;
     v55 = tpl_getattr_name_ic(rt, v22, &N_hazards, &L_126, &ic11);
@@ -1810,220 +1828,256 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v57 = it56.cur;
       (void)v57;
       tpl_for_accept(rt, &it56);
-#line 39 "themes/clean/epub/content.opf.twig"
+#line 43 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilityHazard\">", 44);
-#line 39 "themes/clean/epub/content.opf.twig"
+#line 43 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_127;
         tpl_value v58 = tpl_escape_value(rt, v57, TPL_ESC_HTML, &L_128);
         tpl_out_value(rt, v58);
       }
-#line 39 "themes/clean/epub/content.opf.twig"
+#line 43 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 41 "themes/clean/epub/content.opf.twig"
+#line 45 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_129;
     v59 = tpl_getattr_name_ic(rt, v22, &N_summary, &L_130, &ic12);
     bool b60 = tpl_truthy(v59);
     if (b60) {
-#line 42 "themes/clean/epub/content.opf.twig"
+#line 46 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilitySummary\">", 45);
-#line 42 "themes/clean/epub/content.opf.twig"
+#line 46 "themes/clean/epub/content.opf.twig"
       {
         rt->loc = &L_131;
         tpl_value v61 = tpl_escape_value(rt, v59, TPL_ESC_HTML, &L_132);
         tpl_out_value(rt, v61);
       }
-#line 42 "themes/clean/epub/content.opf.twig"
+#line 46 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 44 "themes/clean/epub/content.opf.twig"
+#line 48 "themes/clean/epub/content.opf.twig"
   {
     rt->loc = &L_133;
-    v62 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_134, &ic13);
-    bool b63 = tpl_truthy(v62);
-    if (b63) {
-#line 45 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
-#line 45 "themes/clean/epub/content.opf.twig"
+    tpl_value v65 = tpl_null();
+    bool b64 = tpl_var_probe(rt, ctx, self, &N_package, &v65);
+    if (!b64)
+      v65 = tpl_null();
+    (void)b64;
+    tpl_value v66 = tpl_str("page_source", 11);
+    tpl_value v63 = tpl_null();
+    bool b62 = tpl_has_attr(rt, v65, v66, &v63);
+    if (!b62)
+      v63 = tpl_null();
+    tpl_value v67;
+    if (b62 && v63.type != TPL_NULL) {
+      v67 = v63;
+    } else {
+      tpl_value v68 = tpl_bool(false);
+      v67 = v68;
+    }
+    bool b69 = tpl_truthy(v67);
+    if (b69) {
+#line 49 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "<dc:source id=\"page-source\">", 28);
+#line 49 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_135;
-        tpl_value v64 = tpl_escape_value(rt, v62, TPL_ESC_HTML, &L_136);
-        tpl_out_value(rt, v64);
+        rt->loc = &L_134;
+        v70 = tpl_getattr_name_ic(rt, v22, &N_page_source, &L_135, &ic13);
+        tpl_value v71 = tpl_escape_value(rt, v70, TPL_ESC_HTML, &L_136);
+        tpl_out_value(rt, v71);
       }
-#line 45 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "\" />\n", 5);
+#line 49 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "</dc:source>\n"
+                 "<meta refines=\"#page-source\" property=\"source-of\">pagination</meta>\n", 81);
     }
   }
-#line 47 "themes/clean/epub/content.opf.twig"
-  {
-    rt->loc = &L_137;
-    v65 = tpl_var(rt, ctx, self, &N_cover_item, &L_138);
-    bool b66 = tpl_truthy(v65);
-    if (b66) {
-#line 48 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "<meta name=\"cover\" content=\"", 28);
-#line 48 "themes/clean/epub/content.opf.twig"
-      {
-        rt->loc = &L_139;
-        v67 = tpl_getattr_name_ic(rt, v65, &N_id, &L_140, &ic14);
-        tpl_value v68 = tpl_escape_value(rt, v67, TPL_ESC_HTML, &L_141);
-        tpl_out_value(rt, v68);
-      }
-#line 48 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "\" />\n", 5);
-    }
-  }
-#line 50 "themes/clean/epub/content.opf.twig"
-  tpl_out(rt, "</metadata>\n<manifest>\n", 23);
 #line 52 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_142;
-    v69 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_143, &ic15);
-    tpl_iter it70;
-    tpl_for_begin(rt, &it70, ctx, v69, &N__key, &N_entry, false);
-    while (tpl_for_next(rt, &it70)) {
-      v71 = it70.cur;
-      (void)v71;
-      tpl_for_accept(rt, &it70);
+    rt->loc = &L_137;
+    v72 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_138, &ic14);
+    bool b73 = tpl_truthy(v72);
+    if (b73) {
 #line 53 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "<item id=\"", 10);
+      tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 53 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_144;
-        v72 = tpl_getattr_name_ic(rt, v71, &N_id, &L_145, &ic16);
-        tpl_value v73 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_146);
-        tpl_out_value(rt, v73);
+        rt->loc = &L_139;
+        tpl_value v74 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_140);
+        tpl_out_value(rt, v74);
       }
 #line 53 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "\" href=\"", 8);
-#line 53 "themes/clean/epub/content.opf.twig"
-      {
-        rt->loc = &L_147;
-        v74 = tpl_getattr_name_ic(rt, v71, &N_href, &L_148, &ic17);
-        tpl_value v75 = tpl_escape_value(rt, v74, TPL_ESC_HTML, &L_149);
-        tpl_out_value(rt, v75);
-      }
-#line 53 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "\" media-type=\"", 14);
-#line 53 "themes/clean/epub/content.opf.twig"
-      {
-        rt->loc = &L_150;
-        v76 = tpl_getattr_name_ic(rt, v71, &N_media_type, &L_151, &ic18);
-        tpl_value v77 = tpl_escape_value(rt, v76, TPL_ESC_HTML, &L_152);
-        tpl_out_value(rt, v77);
-      }
-#line 53 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "\"", 1);
-#line 53 "themes/clean/epub/content.opf.twig"
-      {
-        rt->loc = &L_153;
-        tpl_value v81 = tpl_null();
-        bool b80 = tpl_var_probe(rt, it70.scope, self, &N_entry, &v81);
-        if (!b80)
-          v81 = tpl_null();
-        (void)b80;
-        tpl_value v82 = tpl_str("properties", 10);
-        tpl_value v79 = tpl_null();
-        bool b78 = tpl_has_attr(rt, v81, v82, &v79);
-        if (!b78)
-          v79 = tpl_null();
-        tpl_value v83;
-        if (b78 && v79.type != TPL_NULL) {
-          v83 = v79;
-        } else {
-          tpl_value v84 = tpl_bool(false);
-          v83 = v84;
-        }
-        bool b85 = tpl_truthy(v83);
-        if (b85) {
-#line 53 "themes/clean/epub/content.opf.twig"
-          tpl_out(rt, " properties=\"", 13);
-#line 53 "themes/clean/epub/content.opf.twig"
-          {
-            rt->loc = &L_154;
-            v86 = tpl_getattr_name_ic(rt, v71, &N_properties, &L_155, &ic19);
-            tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_156);
-            tpl_out_value(rt, v87);
-          }
-#line 53 "themes/clean/epub/content.opf.twig"
-          tpl_out(rt, "\"", 1);
-        }
-      }
-#line 53 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, " />\n", 4);
+      tpl_out(rt, "\" />\n", 5);
     }
   }
 #line 55 "themes/clean/epub/content.opf.twig"
-  tpl_out(rt, "</manifest>\n<spine", 18);
-#line 56 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_157;
-    v88 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_158, &ic20);
-    bool b89 = tpl_truthy(v88);
-    if (b89) {
+    rt->loc = &L_141;
+    v75 = tpl_var(rt, ctx, self, &N_cover_item, &L_142);
+    bool b76 = tpl_truthy(v75);
+    if (b76) {
 #line 56 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, " toc=\"ncx\"", 10);
+      tpl_out(rt, "<meta name=\"cover\" content=\"", 28);
+#line 56 "themes/clean/epub/content.opf.twig"
+      {
+        rt->loc = &L_143;
+        v77 = tpl_getattr_name_ic(rt, v75, &N_id, &L_144, &ic15);
+        tpl_value v78 = tpl_escape_value(rt, v77, TPL_ESC_HTML, &L_145);
+        tpl_out_value(rt, v78);
+      }
+#line 56 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "\" />\n", 5);
     }
   }
-#line 56 "themes/clean/epub/content.opf.twig"
-  tpl_out(rt, ">\n", 2);
-#line 57 "themes/clean/epub/content.opf.twig"
+#line 58 "themes/clean/epub/content.opf.twig"
+  tpl_out(rt, "</metadata>\n<manifest>\n", 23);
+#line 60 "themes/clean/epub/content.opf.twig"
   {
-    rt->loc = &L_159;
-    v90 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_160, &ic21);
-    tpl_iter it91;
-    tpl_for_begin(rt, &it91, ctx, v90, &N__key, &N_ref, false);
-    while (tpl_for_next(rt, &it91)) {
-      v92 = it91.cur;
-      (void)v92;
-      tpl_for_accept(rt, &it91);
-#line 58 "themes/clean/epub/content.opf.twig"
-      tpl_out(rt, "<itemref idref=\"", 16);
-#line 58 "themes/clean/epub/content.opf.twig"
+    rt->loc = &L_146;
+    v79 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_147, &ic16);
+    tpl_iter it80;
+    tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_entry, false);
+    while (tpl_for_next(rt, &it80)) {
+      v81 = it80.cur;
+      (void)v81;
+      tpl_for_accept(rt, &it80);
+#line 61 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "<item id=\"", 10);
+#line 61 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_161;
-        v93 = tpl_getattr_name_ic(rt, v92, &N_idref, &L_162, &ic22);
-        tpl_value v94 = tpl_escape_value(rt, v93, TPL_ESC_HTML, &L_163);
-        tpl_out_value(rt, v94);
+        rt->loc = &L_148;
+        v82 = tpl_getattr_name_ic(rt, v81, &N_id, &L_149, &ic17);
+        tpl_value v83 = tpl_escape_value(rt, v82, TPL_ESC_HTML, &L_150);
+        tpl_out_value(rt, v83);
       }
-#line 58 "themes/clean/epub/content.opf.twig"
+#line 61 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "\" href=\"", 8);
+#line 61 "themes/clean/epub/content.opf.twig"
+      {
+        rt->loc = &L_151;
+        v84 = tpl_getattr_name_ic(rt, v81, &N_href, &L_152, &ic18);
+        tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_153);
+        tpl_out_value(rt, v85);
+      }
+#line 61 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "\" media-type=\"", 14);
+#line 61 "themes/clean/epub/content.opf.twig"
+      {
+        rt->loc = &L_154;
+        v86 = tpl_getattr_name_ic(rt, v81, &N_media_type, &L_155, &ic19);
+        tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_156);
+        tpl_out_value(rt, v87);
+      }
+#line 61 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, "\"", 1);
-#line 58 "themes/clean/epub/content.opf.twig"
+#line 61 "themes/clean/epub/content.opf.twig"
       {
-        rt->loc = &L_164;
-        tpl_value v98 = tpl_null();
-        bool b97 = tpl_var_probe(rt, it91.scope, self, &N_ref, &v98);
-        if (!b97)
-          v98 = tpl_null();
-        (void)b97;
-        tpl_value v99 = tpl_str("linear", 6);
-        tpl_value v96 = tpl_null();
-        bool b95 = tpl_has_attr(rt, v98, v99, &v96);
-        if (!b95)
-          v96 = tpl_null();
-        tpl_value v100;
-        if (b95 && v96.type != TPL_NULL) {
-          v100 = v96;
+        rt->loc = &L_157;
+        tpl_value v91 = tpl_null();
+        bool b90 = tpl_var_probe(rt, it80.scope, self, &N_entry, &v91);
+        if (!b90)
+          v91 = tpl_null();
+        (void)b90;
+        tpl_value v92 = tpl_str("properties", 10);
+        tpl_value v89 = tpl_null();
+        bool b88 = tpl_has_attr(rt, v91, v92, &v89);
+        if (!b88)
+          v89 = tpl_null();
+        tpl_value v93;
+        if (b88 && v89.type != TPL_NULL) {
+          v93 = v89;
         } else {
-          tpl_value v101 = tpl_bool(true);
-          v100 = v101;
+          tpl_value v94 = tpl_bool(false);
+          v93 = v94;
         }
-        bool b102 = tpl_truthy(v100);
-        bool b103 = !b102;
-        if (b103) {
-#line 58 "themes/clean/epub/content.opf.twig"
-          tpl_out(rt, " linear=\"no\"", 12);
+        bool b95 = tpl_truthy(v93);
+        if (b95) {
+#line 61 "themes/clean/epub/content.opf.twig"
+          tpl_out(rt, " properties=\"", 13);
+#line 61 "themes/clean/epub/content.opf.twig"
+          {
+            rt->loc = &L_158;
+            v96 = tpl_getattr_name_ic(rt, v81, &N_properties, &L_159, &ic20);
+            tpl_value v97 = tpl_escape_value(rt, v96, TPL_ESC_HTML, &L_160);
+            tpl_out_value(rt, v97);
+          }
+#line 61 "themes/clean/epub/content.opf.twig"
+          tpl_out(rt, "\"", 1);
         }
       }
-#line 58 "themes/clean/epub/content.opf.twig"
+#line 61 "themes/clean/epub/content.opf.twig"
       tpl_out(rt, " />\n", 4);
     }
   }
-#line 60 "themes/clean/epub/content.opf.twig"
+#line 63 "themes/clean/epub/content.opf.twig"
+  tpl_out(rt, "</manifest>\n<spine", 18);
+#line 64 "themes/clean/epub/content.opf.twig"
+  {
+    rt->loc = &L_161;
+    v98 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_162, &ic21);
+    bool b99 = tpl_truthy(v98);
+    if (b99) {
+#line 64 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, " toc=\"ncx\"", 10);
+    }
+  }
+#line 64 "themes/clean/epub/content.opf.twig"
+  tpl_out(rt, ">\n", 2);
+#line 65 "themes/clean/epub/content.opf.twig"
+  {
+    rt->loc = &L_163;
+    v100 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_164, &ic22);
+    tpl_iter it101;
+    tpl_for_begin(rt, &it101, ctx, v100, &N__key, &N_ref, false);
+    while (tpl_for_next(rt, &it101)) {
+      v102 = it101.cur;
+      (void)v102;
+      tpl_for_accept(rt, &it101);
+#line 66 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "<itemref idref=\"", 16);
+#line 66 "themes/clean/epub/content.opf.twig"
+      {
+        rt->loc = &L_165;
+        v103 = tpl_getattr_name_ic(rt, v102, &N_idref, &L_166, &ic23);
+        tpl_value v104 = tpl_escape_value(rt, v103, TPL_ESC_HTML, &L_167);
+        tpl_out_value(rt, v104);
+      }
+#line 66 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, "\"", 1);
+#line 66 "themes/clean/epub/content.opf.twig"
+      {
+        rt->loc = &L_168;
+        tpl_value v108 = tpl_null();
+        bool b107 = tpl_var_probe(rt, it101.scope, self, &N_ref, &v108);
+        if (!b107)
+          v108 = tpl_null();
+        (void)b107;
+        tpl_value v109 = tpl_str("linear", 6);
+        tpl_value v106 = tpl_null();
+        bool b105 = tpl_has_attr(rt, v108, v109, &v106);
+        if (!b105)
+          v106 = tpl_null();
+        tpl_value v110;
+        if (b105 && v106.type != TPL_NULL) {
+          v110 = v106;
+        } else {
+          tpl_value v111 = tpl_bool(true);
+          v110 = v111;
+        }
+        bool b112 = tpl_truthy(v110);
+        bool b113 = !b112;
+        if (b113) {
+#line 66 "themes/clean/epub/content.opf.twig"
+          tpl_out(rt, " linear=\"no\"", 12);
+        }
+      }
+#line 66 "themes/clean/epub/content.opf.twig"
+      tpl_out(rt, " />\n", 4);
+    }
+  }
+#line 68 "themes/clean/epub/content.opf.twig"
   tpl_out(rt, "</spine>\n</package>\n", 20);
 }
 
@@ -2041,10 +2095,10 @@ static void fn9(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_165;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_166);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_167, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_168);
+    rt->loc = &L_169;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_170);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_171, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_172);
     tpl_out_value(rt, v2);
   }
 }
@@ -2080,7 +2134,7 @@ static void fn12(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_169;
+    rt->loc = &L_173;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2143,7 +2197,7 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic10 = {0, NULL};
 #line 25 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_170;
+    rt->loc = &L_174;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2161,12 +2215,12 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<div class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n", 66);
 #line 27 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_171;
-        v5 = tpl_var(rt, ctx, self, &N_cover, &L_172);
-        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_173, &ic0);
+        rt->loc = &L_175;
+        v5 = tpl_var(rt, ctx, self, &N_cover, &L_176);
+        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_177, &ic0);
         bool b7 = tpl_truthy(v6);
         if (b7) {
-          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_174, &ic1);
+          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_178, &ic1);
           bool b9 = tpl_truthy(v8);
           b7 = b9;
         }
@@ -2175,54 +2229,54 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 ", 137);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_175;
+            rt->loc = &L_179;
             tpl_out_value(rt, v6);
           }
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, " ", 1);
 #line 28 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_176;
-            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_177, &ic2);
+            rt->loc = &L_180;
+            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_181, &ic2);
             tpl_out_value(rt, v10);
           }
 #line 28 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\">\n<title>", 57);
 #line 29 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_178;
-            v11 = tpl_var(rt, ctx, self, &N_book, &L_179);
-            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_180, &ic3);
-            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_181);
+            rt->loc = &L_182;
+            v11 = tpl_var(rt, ctx, self, &N_book, &L_183);
+            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_184, &ic3);
+            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_185);
             tpl_out_value(rt, v13);
           }
 #line 29 "themes/clean/epub/cover.twig"
           tpl_out(rt, "</title>\n<image width=\"", 23);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_182;
+            rt->loc = &L_186;
             tpl_out_value(rt, v6);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" height=\"", 10);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_183;
+            rt->loc = &L_187;
             tpl_out_value(rt, v10);
           }
 #line 30 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" xlink:href=\"", 14);
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_184;
-            v14 = tpl_var(rt, ctx, self, &N_root, &L_185);
+            rt->loc = &L_188;
+            v14 = tpl_var(rt, ctx, self, &N_root, &L_189);
             tpl_out_value(rt, v14);
           }
 #line 30 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_186;
-            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_187, &ic4);
-            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_188);
+            rt->loc = &L_190;
+            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_191, &ic4);
+            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_192);
             tpl_out_value(rt, v16);
           }
 #line 30 "themes/clean/epub/cover.twig"
@@ -2232,25 +2286,25 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<img src=\"", 10);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_189;
-            v17 = tpl_var(rt, ctx, self, &N_root, &L_190);
+            rt->loc = &L_193;
+            v17 = tpl_var(rt, ctx, self, &N_root, &L_194);
             tpl_out_value(rt, v17);
           }
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_191;
-            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_192, &ic5);
-            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_193);
+            rt->loc = &L_195;
+            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_196, &ic5);
+            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_197);
             tpl_out_value(rt, v19);
           }
 #line 33 "themes/clean/epub/cover.twig"
           tpl_out(rt, "\" alt=\"", 7);
 #line 33 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_194;
-            v20 = tpl_var(rt, ctx, self, &N_book, &L_195);
-            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_196, &ic6);
-            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_197);
+            rt->loc = &L_198;
+            v20 = tpl_var(rt, ctx, self, &N_book, &L_199);
+            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_200, &ic6);
+            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_201);
             tpl_out_value(rt, v22);
           }
 #line 33 "themes/clean/epub/cover.twig"
@@ -2265,17 +2319,17 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "<h1 class=\"book-title\">", 99);
 #line 38 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_198;
-        v23 = tpl_var(rt, ctx, self, &N_book, &L_199);
-        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_200, &ic7);
-        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_201);
+        rt->loc = &L_202;
+        v23 = tpl_var(rt, ctx, self, &N_book, &L_203);
+        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_204, &ic7);
+        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_205);
         tpl_out_value(rt, v25);
       }
 #line 38 "themes/clean/epub/cover.twig"
       tpl_out(rt, "</h1>\n", 6);
 #line 39 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_202;
+        rt->loc = &L_206;
         tpl_value v29 = tpl_null();
         bool b28 = tpl_var_probe(rt, ctx, self, &N_book, &v29);
         if (!b28)
@@ -2299,9 +2353,9 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 40 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_203;
-            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_204, &ic8);
-            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_205);
+            rt->loc = &L_207;
+            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_208, &ic8);
+            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_209);
             tpl_out_value(rt, v35);
           }
 #line 40 "themes/clean/epub/cover.twig"
@@ -2310,16 +2364,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 42 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_206;
-        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_207, &ic9);
+        rt->loc = &L_210;
+        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_211, &ic9);
         bool b37 = tpl_truthy(v36);
         if (b37) {
 #line 43 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 43 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_208;
-            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_209);
+            rt->loc = &L_212;
+            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_213);
             tpl_out_value(rt, v38);
           }
 #line 43 "themes/clean/epub/cover.twig"
@@ -2328,16 +2382,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 45 "themes/clean/epub/cover.twig"
       {
-        rt->loc = &L_210;
-        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_211, &ic10);
+        rt->loc = &L_214;
+        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_215, &ic10);
         bool b40 = tpl_truthy(v39);
         if (b40) {
 #line 46 "themes/clean/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 46 "themes/clean/epub/cover.twig"
           {
-            rt->loc = &L_212;
-            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_213);
+            rt->loc = &L_216;
+            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_217);
             tpl_out_value(rt, v41);
           }
 #line 46 "themes/clean/epub/cover.twig"
@@ -2358,9 +2412,9 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 7 "themes/clean/epub/cover.twig"
   {
-    rt->loc = &L_214;
+    rt->loc = &L_218;
     tpl_value v0 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_218);
   }
 }
 
@@ -3238,9 +3292,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/dedication.twig"
   {
-    rt->loc = &L_215;
+    rt->loc = &L_219;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_215);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_219);
   }
 }
 
@@ -3268,26 +3322,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_216;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_217);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_218, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_219);
+    rt->loc = &L_220;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_221);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_222, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_223);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_220;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_221, &ic1);
+    rt->loc = &L_224;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_225, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_222;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_223);
+        rt->loc = &L_226;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_227);
         tpl_out_value(rt, v5);
       }
     }
@@ -3296,14 +3350,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_224;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_225, &ic2);
+    rt->loc = &L_228;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_229, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_226;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_227);
+        rt->loc = &L_230;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_231);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/epub/edition.md.twig"
@@ -3312,7 +3366,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_228;
+    rt->loc = &L_232;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3330,32 +3384,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_229);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_233);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_230);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_234);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_231);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_231);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_235);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_235);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_232;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_233);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_234, &ic3);
+    rt->loc = &L_236;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_237);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_238, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_235;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_236);
+        rt->loc = &L_239;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_240);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/epub/edition.md.twig"
@@ -3364,7 +3418,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_237;
+    rt->loc = &L_241;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3415,14 +3469,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_238);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_242);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_239);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_243);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/epub/edition.md.twig"
@@ -3462,16 +3516,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_240;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_242, &ic0);
+    rt->loc = &L_244;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_245);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_246, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_243, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_247, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3482,10 +3536,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_248;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_245);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_246, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_249);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_250, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3498,15 +3552,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_247;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_248, &ic3);
+    rt->loc = &L_251;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_252, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_249;
+        rt->loc = &L_253;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3517,19 +3571,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_250;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_251, &ic4);
+    rt->loc = &L_254;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_255, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_252;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_253, &ic5);
+    rt->loc = &L_256;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_257, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_254, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3538,22 +3592,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_255;
+        rt->loc = &L_259;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_256;
+            rt->loc = &L_260;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_257;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic7);
+            rt->loc = &L_261;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3564,16 +3618,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_259;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_260);
+        rt->loc = &L_263;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_264);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_261;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic8);
+            rt->loc = &L_265;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_266, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3581,8 +3635,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_263;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_264, &ic9);
+            rt->loc = &L_267;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_268, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3609,10 +3663,10 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_265;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_266);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_267, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_268);
+    rt->loc = &L_269;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_270);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_271, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_272);
     tpl_out_value(rt, v2);
   }
 }
@@ -3644,13 +3698,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_269;
+    rt->loc = &L_273;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_269);
+    tpl_import(rt, self, 0, v0, &L_273);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_274;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3675,7 +3729,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_271);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_275);
     tpl_out_value(rt, v12);
   }
 }
@@ -3712,7 +3766,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_272;
+    rt->loc = &L_276;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3737,53 +3791,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_273);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_273);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_274);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_277);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_277);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_278);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_275;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_276);
+    rt->loc = &L_279;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_280);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_277;
+    rt->loc = &L_281;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_278;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_278);
+    rt->loc = &L_282;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_282);
   }
 #line 13 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_279;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_279);
+    rt->loc = &L_283;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_283);
   }
 #line 15 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_280;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_281);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_282, &ic0);
+    rt->loc = &L_284;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_285);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_286, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_283;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_284);
+        rt->loc = &L_287;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_288);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/clean/epub/layout.twig"
@@ -3792,16 +3846,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_285;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_286);
+    rt->loc = &L_289;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_290);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_287;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_288);
+        rt->loc = &L_291;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_292);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/clean/epub/layout.twig"
@@ -3812,61 +3866,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_289;
+    rt->loc = &L_293;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_290;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_290);
+      rt->loc = &L_294;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_294);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_291;
+    rt->loc = &L_295;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_292;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_292);
+      rt->loc = &L_296;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_296);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_293;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_294);
+    rt->loc = &L_297;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_298);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_295);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_295);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_299);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_299);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_296;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_297);
+    rt->loc = &L_300;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_301);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_298);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_298);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_302);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_302);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_299;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_300);
+    rt->loc = &L_303;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_304);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_301;
+        rt->loc = &L_305;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3875,15 +3929,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_302;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_303);
+    rt->loc = &L_306;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_307);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_304;
+        rt->loc = &L_308;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3894,8 +3948,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_305;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_305);
+    rt->loc = &L_309;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_309);
   }
 #line 28 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -3918,7 +3972,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_306;
+    rt->loc = &L_310;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3939,30 +3993,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_307);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_307);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_311);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_311);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_308;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_309);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_310, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_311);
+    rt->loc = &L_312;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_313);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_314, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_315);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_312;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_313);
+    rt->loc = &L_316;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_317);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_314);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_318);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3984,30 +4038,30 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_315;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_316);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_317, &ic0);
+    rt->loc = &L_319;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_320);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_321, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_322;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_319);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_323);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_320);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_324);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_318);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_322);
   }
 }
 
@@ -4019,9 +4073,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_321;
+    rt->loc = &L_325;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_321);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_325);
   }
 }
 
@@ -4040,30 +4094,30 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_322;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_323);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_324, &ic0);
+    rt->loc = &L_326;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_327);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_328, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_329;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_326);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_330);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_327);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_331);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_325);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_329);
   }
 }
 
@@ -4075,15 +4129,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_328;
+    rt->loc = &L_332;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_328);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_332);
   }
 }
 
 /* ---- nav.xhtml.twig ---- */
 
-#line 6 "themes/clean/epub/nav.xhtml.twig"
+#line 8 "themes/clean/epub/nav.xhtml.twig"
 static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4096,58 +4150,58 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 6 "themes/clean/epub/nav.xhtml.twig"
+#line 8 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_329;
+    rt->loc = &L_333;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_330);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_334);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_331);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_335);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_332);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_332);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_336);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_336);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_333);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_333);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_337);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_337);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_334);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_335, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_336);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_338);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_339, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_340);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
   }
 }
 
-#line 7 "themes/clean/epub/nav.xhtml.twig"
+#line 9 "themes/clean/epub/nav.xhtml.twig"
 static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 7 "themes/clean/epub/nav.xhtml.twig"
+#line 9 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "nav-page", 8);
 }
 
-#line 8 "themes/clean/epub/nav.xhtml.twig"
+#line 10 "themes/clean/epub/nav.xhtml.twig"
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/epub/nav.xhtml.twig"
+#line 10 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "frontmatter", 11);
 }
 
-#line 9 "themes/clean/epub/nav.xhtml.twig"
+#line 11 "themes/clean/epub/nav.xhtml.twig"
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4161,33 +4215,39 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v23 = tpl_null();
   tpl_value v25 = tpl_null();
   tpl_value v26 = tpl_null();
+  tpl_value v34 = tpl_null();
+  tpl_value v36 = tpl_null();
+  tpl_value v37 = tpl_null();
+  tpl_value v39 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 10 "themes/clean/epub/nav.xhtml.twig"
-  {
-    rt->loc = &L_337;
-    tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_337);
-  }
-#line 11 "themes/clean/epub/nav.xhtml.twig"
-  tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
-             "<h1 id=\"toc-title\">", 93);
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_338;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_339);
+    rt->loc = &L_341;
+    tpl_value v0 = tpl_str("partials/epub.twig", 18u);
+    tpl_import(rt, self, 1, v0, &L_341);
+  }
+#line 13 "themes/clean/epub/nav.xhtml.twig"
+  tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
+             "<h1 id=\"toc-title\">", 93);
+#line 14 "themes/clean/epub/nav.xhtml.twig"
+  {
+    rt->loc = &L_342;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_343);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_340);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_344);
     tpl_out_value(rt, v5);
   }
-#line 12 "themes/clean/epub/nav.xhtml.twig"
+#line 14 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
-#line 13 "themes/clean/epub/nav.xhtml.twig"
+#line 15 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_341;
+    rt->loc = &L_345;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4201,14 +4261,14 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_342);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_346);
     tpl_out_value(rt, v12);
   }
-#line 13 "themes/clean/epub/nav.xhtml.twig"
-  tpl_out(rt, "\n</nav>\n", 8);
 #line 15 "themes/clean/epub/nav.xhtml.twig"
+  tpl_out(rt, "\n</nav>\n", 8);
+#line 17 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_343;
+    rt->loc = &L_347;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4223,52 +4283,111 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_344);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_344));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_348);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_348));
     if (b19) {
-#line 16 "themes/clean/epub/nav.xhtml.twig"
+#line 18 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
-#line 18 "themes/clean/epub/nav.xhtml.twig"
+#line 20 "themes/clean/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_345;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_346);
+        rt->loc = &L_349;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_350);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
           v22 = it21.cur;
           (void)v22;
           tpl_for_accept(rt, &it21);
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "<li><a epub:type=\"", 18);
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_347;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_348, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_349);
+            rt->loc = &L_351;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_352, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_353);
             tpl_out_value(rt, v24);
           }
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_350;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_351, &ic1);
+            rt->loc = &L_354;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_355, &ic1);
             tpl_out_value(rt, v25);
           }
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_352;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_353, &ic2);
+            rt->loc = &L_356;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_357, &ic2);
             tpl_out_value(rt, v26);
           }
-#line 19 "themes/clean/epub/nav.xhtml.twig"
+#line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "</a></li>\n", 10);
         }
       }
-#line 21 "themes/clean/epub/nav.xhtml.twig"
+#line 23 "themes/clean/epub/nav.xhtml.twig"
+      tpl_out(rt, "</ol>\n</nav>\n", 13);
+    }
+  }
+#line 26 "themes/clean/epub/nav.xhtml.twig"
+  {
+    rt->loc = &L_358;
+    tpl_value v28 = tpl_null();
+    bool b27 = tpl_var_probe(rt, ctx, self, &N_page_list, &v28);
+    if (!b27)
+      v28 = tpl_null();
+    tpl_value v29;
+    if (b27 && v28.type != TPL_NULL) {
+      v29 = v28;
+    } else {
+      tpl_list *l30 = tpl_list_new(rt->arena, 0);
+      tpl_value v31 = tpl_list_value(l30);
+      v29 = v31;
+    }
+    const tpl_value a32[1] = {v29};
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_359);
+    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_359));
+    if (b33) {
+#line 27 "themes/clean/epub/nav.xhtml.twig"
+      tpl_out(rt, "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
+                 "<ol>\n", 84);
+#line 29 "themes/clean/epub/nav.xhtml.twig"
+      {
+        rt->loc = &L_360;
+        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_361);
+        tpl_iter it35;
+        tpl_for_begin(rt, &it35, ctx, v34, &N__key, &N_entry, false);
+        while (tpl_for_next(rt, &it35)) {
+          v36 = it35.cur;
+          (void)v36;
+          tpl_for_accept(rt, &it35);
+#line 30 "themes/clean/epub/nav.xhtml.twig"
+          tpl_out(rt, "<li><a href=\"", 13);
+#line 30 "themes/clean/epub/nav.xhtml.twig"
+          {
+            rt->loc = &L_362;
+            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_363, &ic3);
+            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_364);
+            tpl_out_value(rt, v38);
+          }
+#line 30 "themes/clean/epub/nav.xhtml.twig"
+          tpl_out(rt, "\">", 2);
+#line 30 "themes/clean/epub/nav.xhtml.twig"
+          {
+            rt->loc = &L_365;
+            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_366, &ic4);
+            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_367);
+            tpl_out_value(rt, v40);
+          }
+#line 30 "themes/clean/epub/nav.xhtml.twig"
+          tpl_out(rt, "</a></li>\n", 10);
+        }
+      }
+#line 32 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "</ol>\n</nav>\n", 13);
     }
   }
@@ -4280,17 +4399,17 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 5 "themes/clean/epub/nav.xhtml.twig"
+#line 7 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_354;
+    rt->loc = &L_368;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_354);
+    tpl_import(rt, self, 0, v0, &L_368);
   }
-#line 4 "themes/clean/epub/nav.xhtml.twig"
+#line 6 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_355;
+    rt->loc = &L_369;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_355);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_369);
   }
 }
 
@@ -4316,39 +4435,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_356;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_357);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_358, &ic0);
+    rt->loc = &L_370;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_371);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_372, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_359;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_360, &ic1);
+    rt->loc = &L_373;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_374, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_361;
+        rt->loc = &L_375;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_362;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_363, &ic2);
+        rt->loc = &L_376;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_377, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/clean/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/clean/epub/part.twig"
           {
-            rt->loc = &L_364;
+            rt->loc = &L_378;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/clean/epub/part.twig"
@@ -4358,8 +4477,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_365;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_366, &ic3);
+        rt->loc = &L_379;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4376,9 +4495,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_381;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_367);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_381);
   }
 }
 
@@ -4406,7 +4525,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_368;
+    rt->loc = &L_382;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4430,9 +4549,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_369;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_370);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_371, &ic0);
+        rt->loc = &L_383;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_384);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_385, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -4443,17 +4562,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_372;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_373);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_374, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_375);
+    rt->loc = &L_386;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_387);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_388, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_389);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_376;
+    rt->loc = &L_390;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4477,9 +4596,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_377;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_378, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_379);
+        rt->loc = &L_391;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_392, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_393);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -4488,16 +4607,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_380;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_381, &ic3);
+    rt->loc = &L_394;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_395, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_382;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_383);
+        rt->loc = &L_396;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_397);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4506,16 +4625,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_384;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_385, &ic4);
+    rt->loc = &L_398;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_399, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_386;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_387);
+        rt->loc = &L_400;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_401);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4542,13 +4661,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_388;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_389);
+    rt->loc = &L_402;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_403);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_390;
+        rt->loc = &L_404;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4627,7 +4746,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_405;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4691,7 +4810,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_406;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -4726,13 +4845,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_393;
+    rt->loc = &L_407;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_394);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_408);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -4748,30 +4867,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_395;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_396);
+    rt->loc = &L_409;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_410);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_397;
+        rt->loc = &L_411;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_398;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_399);
+        rt->loc = &L_412;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_413);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_400;
+            rt->loc = &L_414;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/clean/epub/partials/epub.twig"
@@ -4799,16 +4918,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_401;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_402);
+    rt->loc = &L_415;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_416);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_403);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_403);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_417);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_417);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_404);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_404);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_418);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_418);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -4816,8 +4935,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_405);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_405);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_419);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_419);
     tpl_out_value(rt, v10);
   }
 }
@@ -4836,9 +4955,9 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_421);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_435);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_422, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_436, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4893,22 +5012,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_406;
+    rt->loc = &L_420;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_406);
+    tpl_import(rt, self, 0, v0, &L_420);
   }
 #line 46 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_407;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_408);
+    rt->loc = &L_421;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_422);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_409);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_409));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_423);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_423));
     if (b3) {
 #line 47 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_410;
+        rt->loc = &L_424;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -4917,30 +5036,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_411;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_412);
+        rt->loc = &L_425;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_426);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_413;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_414);
+            rt->loc = &L_427;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_428);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_415);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_415));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_429);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_429));
             if (b10) {
 #line 51 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_416;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_417);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_418, &ic0);
+                rt->loc = &L_430;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_431);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_432, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_419);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_419);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_433);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_433);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/clean/epub/partials/epub.twig"
@@ -4948,32 +5067,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_420;
+                    rt->loc = &L_434;
                     tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_423);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_423);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_437);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_437);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_424);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_424);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_438);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_438);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/clean/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_425;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_426);
+                    rt->loc = &L_439;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_440);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/clean/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_427;
+                        rt->loc = &L_441;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_428);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_442);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -4988,18 +5107,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_429;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_430);
+                    rt->loc = &L_443;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_444);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_431);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_431);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_432);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_445);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_445);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_446);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_433);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_433);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_447);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_447);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -5008,24 +5127,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_434;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_435);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_436);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_437, &ic1);
+            rt->loc = &L_448;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_449);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_450);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_451, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_438);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_438);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_452);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_452);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_439;
+            rt->loc = &L_453;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5053,11 +5172,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_440;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_441);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_442, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_443, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_444);
+                rt->loc = &L_454;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_455);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_456, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_457, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_458);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5068,22 +5187,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_445;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_446);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_447, &ic4);
+            rt->loc = &L_459;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_460);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_461, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_448;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_449);
+            rt->loc = &L_462;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_463);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_450;
+            rt->loc = &L_464;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5099,7 +5218,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_451, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_465, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5109,9 +5228,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_452;
+            rt->loc = &L_466;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_453);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_467);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5122,24 +5241,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_454;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_455);
+        rt->loc = &L_468;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_469);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_456);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_470);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_470);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_457;
+            rt->loc = &L_471;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_458);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_459);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_472);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_472);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_473);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5178,24 +5297,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_460;
+    rt->loc = &L_474;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_460);
+    tpl_import(rt, self, 1, v0, &L_474);
   }
 #line 76 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_461;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_462);
+    rt->loc = &L_475;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_476);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_463);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_463));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_477);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_477));
     if (b3) {
 #line 77 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_464;
+        rt->loc = &L_478;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5206,24 +5325,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_465;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_466, &ic0);
+            rt->loc = &L_479;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_480, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_467;
+            rt->loc = &L_481;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_468);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_482);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_469;
+            rt->loc = &L_483;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5247,10 +5366,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_470;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_471, &ic1);
+                rt->loc = &L_484;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_485, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_472);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_486);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5292,8 +5411,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_473;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_474);
+    rt->loc = &L_487;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_488);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5304,23 +5423,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_475;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_476, &ic0);
+        rt->loc = &L_489;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_490, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_477;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_478, &ic1);
+        rt->loc = &L_491;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_492, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_479;
+        rt->loc = &L_493;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5360,27 +5479,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_480);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_480);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_494);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_494);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_481);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_481);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_495);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_495);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_482;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_483, &ic2);
+        rt->loc = &L_496;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_497, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_484;
+        rt->loc = &L_498;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5402,10 +5521,10 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_485;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_486, &ic3);
+            rt->loc = &L_499;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_500, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_487);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_501);
             tpl_out_value(rt, v37);
           }
         }
@@ -5446,8 +5565,8 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_489);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_489);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_503);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_503);
   return v3;
 }
 
@@ -5480,7 +5599,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_488;
+    rt->loc = &L_502;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5498,74 +5617,74 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_490);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_490);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_504);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_504);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_491;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_492);
+    rt->loc = &L_505;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_506);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_493);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_493));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_507);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_507));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_494;
+        rt->loc = &L_508;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_495;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_496);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_497, &ic0);
+            rt->loc = &L_509;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_510);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_511, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_498;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_499);
+            rt->loc = &L_512;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_513);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_500;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_501);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_502, &ic1);
+            rt->loc = &L_514;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_515);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_516, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_503;
+            rt->loc = &L_517;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_504, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_518, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_505);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_519);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_506);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_520);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_507);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_508, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_509, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_521);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_522, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_523, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_510);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_524);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5574,15 +5693,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_511;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_512, &ic5);
+            rt->loc = &L_525;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_526, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_513;
+                rt->loc = &L_527;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5626,25 +5745,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_514;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_515);
+    rt->loc = &L_528;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_529);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_516;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_517);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_518, &ic0);
+    rt->loc = &L_530;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_531);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_532, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_519;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_520);
+        rt->loc = &L_533;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_534);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -5653,7 +5772,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_521;
+    rt->loc = &L_535;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5667,7 +5786,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_522, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_536, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5676,9 +5795,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_523;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_524, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_525);
+        rt->loc = &L_537;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_538, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_539);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -5689,7 +5808,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_526;
+    rt->loc = &L_540;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5713,14 +5832,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_527);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_541);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_528;
+    rt->loc = &L_542;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -5741,29 +5860,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_529);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_543);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_530);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_544);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_531);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_545);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_532;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_533);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_534, &ic3);
+    rt->loc = &L_546;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_547);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_548, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_535;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_536);
+        rt->loc = &L_549;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_550);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -5772,16 +5891,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_537;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_538);
+    rt->loc = &L_551;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_552);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_539;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_540);
+        rt->loc = &L_553;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_554);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -5812,24 +5931,24 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_541;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_542);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_543, &ic0);
+    rt->loc = &L_555;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_556);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_557, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_544;
+        rt->loc = &L_558;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_545;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_546, &ic1);
+        rt->loc = &L_559;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_560, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -5840,8 +5959,8 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_547;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_548, &ic2);
+    rt->loc = &L_561;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_562, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -5863,7 +5982,7 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_549;
+    rt->loc = &L_563;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -5885,9 +6004,9 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_550;
+    rt->loc = &L_564;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_551);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_565);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -5897,22 +6016,22 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_552;
+        rt->loc = &L_566;
         const tpl_value a12[1] = {v8};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_553);
-        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_553);
+          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_567);
+        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_567);
         const tpl_value a14[1] = {v13};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_554);
-        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_554);
+          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_568);
+        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_568);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_555;
+    rt->loc = &L_569;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -5934,11 +6053,11 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_556);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_570);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_557);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_571);
     tpl_out_value(rt, v29);
   }
 }
@@ -5963,30 +6082,30 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_558;
+    rt->loc = &L_572;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_559);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_560, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_573);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_574, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_561, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_575, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_562);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_576);
     const tpl_value a9[1] = {v8};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_563);
-    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_563);
+      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_577);
+    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_577);
     const tpl_value a11[1] = {v10};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_564);
-    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_564);
+      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_578);
+    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_578);
     tpl_out_value(rt, v12);
   }
 }
@@ -6005,9 +6124,9 @@ static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_579);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_593);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_580, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_594, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -6069,16 +6188,16 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_565;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_566);
+    rt->loc = &L_579;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_580);
     const tpl_value a1[1] = {v0};
     if (!k32)
-      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_567);
-    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_567));
+      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_581);
+    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_581));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_568;
+        rt->loc = &L_582;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6087,30 +6206,30 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_569;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_570);
+        rt->loc = &L_583;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_584);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_571;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_572);
+            rt->loc = &L_585;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_586);
             const tpl_value a8[1] = {v7};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_573);
-            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_573));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_587);
+            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_587));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_574;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_575);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_576, &ic0);
+                rt->loc = &L_588;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_589);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_590, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k33)
-                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_577);
-                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_577);
+                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_591);
+                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_591);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -6118,32 +6237,32 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_578;
+                    rt->loc = &L_592;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn63, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k34)
-                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_581);
-                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_581);
+                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_595);
+                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_595);
                     const tpl_value a18[1] = {v17};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_582);
-                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_582);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_596);
+                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_596);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_583;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_584);
+                    rt->loc = &L_597;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_598);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_585;
+                        rt->loc = &L_599;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_586);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_600);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6158,18 +6277,18 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_587;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_588);
+                    rt->loc = &L_601;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_602);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_589);
-                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_589);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_590);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_603);
+                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_603);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_604);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k36)
-                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_591);
-                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_591);
+                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_605);
+                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_605);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6178,22 +6297,22 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_592;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_593);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_594);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_595, &ic1);
+            rt->loc = &L_606;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_607);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_608);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_609, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_596);
-            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_596);
+              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_610);
+            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_610);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_597;
+            rt->loc = &L_611;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6209,8 +6328,8 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_598);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_599, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_612);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_613, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6220,7 +6339,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_600;
+            rt->loc = &L_614;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6248,11 +6367,11 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_601;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_602);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_603, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_604, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_605);
+                rt->loc = &L_615;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_616);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_617, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_618, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_619);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6263,31 +6382,31 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_606;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_607);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_608, &ic5);
+            rt->loc = &L_620;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_621);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_622, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_609;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_610);
+            rt->loc = &L_623;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_624);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_611;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_612);
+            rt->loc = &L_625;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_626);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_613;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_614);
+            rt->loc = &L_627;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_628);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6302,9 +6421,9 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_615;
+            rt->loc = &L_629;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_616);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_630);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6315,24 +6434,24 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_617;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_618);
+        rt->loc = &L_631;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_632);
         const tpl_value a76[1] = {v75};
         if (!k35)
-          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_619);
-        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_619);
+          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_633);
+        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_633);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_620;
+            rt->loc = &L_634;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_621);
-            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_621);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_622);
+              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_635);
+            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_635);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_636);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6390,18 +6509,18 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_623;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_624);
+    rt->loc = &L_637;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_638);
     const tpl_value a1[1] = {v0};
     if (!k38)
-      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_625);
-    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_625));
+      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_639);
+    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_639));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_626;
+        rt->loc = &L_640;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6419,34 +6538,34 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_627;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_628);
+        rt->loc = &L_641;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_642);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_629;
+        rt->loc = &L_643;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_630;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_631);
+        rt->loc = &L_644;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_645);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_632;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_633);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_634);
+        rt->loc = &L_646;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_647);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_648);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_635);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_649);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -6840,48 +6959,48 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 90);
 #line 11 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_636;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_636);
+    rt->loc = &L_650;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_650);
   }
 #line 19 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_637;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_637);
+    rt->loc = &L_651;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_651);
   }
 #line 86 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_638;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_638);
+    rt->loc = &L_652;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_652);
   }
 #line 146 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_639;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_639);
+    rt->loc = &L_653;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_653);
   }
 #line 173 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_640;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_640);
+    rt->loc = &L_654;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_654);
   }
 #line 199 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_641;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_641);
+    rt->loc = &L_655;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_655);
   }
 #line 222 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_642;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_642);
+    rt->loc = &L_656;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_656);
   }
 #line 283 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_643;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_643);
+    rt->loc = &L_657;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_657);
   }
 #line 300 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_644;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_644);
+    rt->loc = &L_658;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_658);
   }
 }
 
@@ -6912,12 +7031,12 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_645;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_646);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_647, &ic0);
+    rt->loc = &L_659;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_660);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_661, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_648, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_662, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6928,16 +7047,16 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_649;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_650);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_651, &ic2);
+    rt->loc = &L_663;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_664);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_665, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_652;
+        rt->loc = &L_666;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -6948,22 +7067,22 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_653;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_654);
+    rt->loc = &L_667;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_668);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_655;
+        rt->loc = &L_669;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_656;
+            rt->loc = &L_670;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -6974,23 +7093,23 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_657;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_658, &ic3);
+        rt->loc = &L_671;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_672, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_659;
+            rt->loc = &L_673;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_660;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_661, &ic4);
+            rt->loc = &L_674;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_675, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -7001,8 +7120,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_662;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_663, &ic5);
+        rt->loc = &L_676;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_677, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -7013,7 +7132,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_664;
+    rt->loc = &L_678;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -7024,7 +7143,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_665;
+        rt->loc = &L_679;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -7035,8 +7154,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_666;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_667, &ic6);
+    rt->loc = &L_680;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_681, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -7062,26 +7181,26 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_668;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_669);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_670, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_671);
+    rt->loc = &L_682;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_683);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_684, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_685);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_672;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_673, &ic1);
+    rt->loc = &L_686;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_687, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_674;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_675);
+        rt->loc = &L_688;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_689);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -7090,16 +7209,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_676;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_677, &ic2);
+    rt->loc = &L_690;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_691, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_678;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_679);
+        rt->loc = &L_692;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_693);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -7126,16 +7245,16 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_680;
+    rt->loc = &L_694;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_680);
+    tpl_import(rt, self, 0, v0, &L_694);
   }
 #line 5 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_681;
+    rt->loc = &L_695;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7160,26 +7279,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k39)
-      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_682);
-    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_682);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_683);
+      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_696);
+    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_696);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_697);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_684;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_685);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_686);
+    rt->loc = &L_698;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_699);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_700);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_687;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_688);
+    rt->loc = &L_701;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_702);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/clean/epub/toc.ncx.twig"
@@ -7190,26 +7309,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_689;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_690);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_691, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_692);
+    rt->loc = &L_703;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_704);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_705, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_706);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_693;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_694, &ic1);
+    rt->loc = &L_707;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_708, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/clean/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/clean/epub/toc.ncx.twig"
       {
-        rt->loc = &L_695;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_696);
+        rt->loc = &L_709;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_710);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/clean/epub/toc.ncx.twig"
@@ -7220,7 +7339,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_697;
+    rt->loc = &L_711;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -7234,7 +7353,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_698);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_712);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/clean/epub/toc.ncx.twig"
@@ -7256,22 +7375,22 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_699;
+    rt->loc = &L_713;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_699);
+    tpl_import(rt, self, 0, v0, &L_713);
   }
 #line 7 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_700;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_701);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_702, &ic0);
+    rt->loc = &L_714;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_715);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_716, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/clean/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_703;
+    rt->loc = &L_717;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -7284,9 +7403,9 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_704);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_718);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_705);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_719);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"
@@ -7301,12 +7420,12 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_706;
+    rt->loc = &L_720;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_706);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_720);
   }
 }
-#line 7310 "clean_epub.c"
+#line 7429 "clean_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -7404,7 +7523,11 @@ static const tpl_template T2 = {
 static const char T3_source[] =
     "{#- The package document (OEBPS/content.opf), from `package`: metadata\n"
     "    (with the accessibility properties of schema.org, a prefix EPUB\n"
-    "    reserves), manifest and spine. Every value is escaped for XML. -#}\n"
+    "    reserves, and `page_source`, what the page-break markers follow, as\n"
+    "    EPUB 3.2 and 3.3 say it: dc:source refined by source-of pagination;\n"
+    "    the newer pageBreakSource of EPUB Accessibility 1.1 is refused by\n"
+    "    EPUBCheck 4, Debian's),\n"
+    "    manifest and spine. Every value is escaped for XML. -#}\n"
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     "{% set lang = package.language|default('en')|replace({'_': '-'})|e('html') %}\n"
     "{% set cover_item = package.manifest|filter(i => 'cover-image' in (i.properties ?\? '')|split(' '))|first %}\n"
@@ -7445,6 +7568,10 @@ static const char T3_source[] =
     "{% if package.summary %}\n"
     "<meta property=\"schema:accessibilitySummary\">{{ package.summary|e('html') }}</meta>\n"
     "{% endif %}\n"
+    "{% if package.page_source ?\? false %}\n"
+    "<dc:source id=\"page-source\">{{ package.page_source|e('html') }}</dc:source>\n"
+    "<meta refines=\"#page-source\" property=\"source-of\">pagination</meta>\n"
+    "{% endif %}\n"
     "{% if package.generator %}\n"
     "<meta name=\"generator\" content=\"{{ package.generator|e('html') }}\" />\n"
     "{% endif %}\n"
@@ -7468,7 +7595,7 @@ static const tpl_template T3 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn7,
   .source = T3_source,
-  .source_len = 2816,
+  .source_len = 3241,
   .ast = NULL,
 };
 
@@ -8591,7 +8718,9 @@ static const tpl_block_def T23_blocks[4] = {
 static const char T23_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
-    "    children}), then the hidden landmarks ({type, title, url}). -#}\n"
+    "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
+    "    the edition marks a printed edition's pages (page_source), the hidden\n"
+    "    page-list (`page_list`: {label, url}). -#}\n"
     "{% extends 'layout.twig' %}\n"
     "{% import 'partials/epub.twig' as epub %}\n"
     "{% block title %}{{ app.getTitle('toc')|striptags|trim ?: book.title|e }}{% endblock %}\n"
@@ -8612,6 +8741,15 @@ static const char T23_source[] =
     "</ol>\n"
     "</nav>\n"
     "{% endif %}\n"
+    "{% if (page_list ?\? []) is not empty %}\n"
+    "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
+    "<ol>\n"
+    "{% for entry in page_list %}\n"
+    "<li><a href=\"{{ entry.url|e }}\">{{ entry.label|e }}</a></li>\n"
+    "{% endfor %}\n"
+    "</ol>\n"
+    "</nav>\n"
+    "{% endif %}\n"
     "{% endblock %}\n";
 static const tpl_template T23 = {
   .name = "nav.xhtml.twig",
@@ -8620,7 +8758,7 @@ static const tpl_template T23 = {
   .nblocks = 4,
   .blocks = T23_blocks,
   .source = T23_source,
-  .source_len = 971,
+  .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };

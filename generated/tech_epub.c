@@ -109,781 +109,797 @@ static const tpl_loc L_70 = {F_1, 4, 57};
 static const tpl_loc L_71 = {F_1, 4, 74};
 static const tpl_loc L_72 = {F_1, 4, 82};
 static const char F_2[] = "content.opf.twig";
-static const tpl_loc L_73 = {F_2, 5, 4};
+static const tpl_loc L_73 = {F_2, 9, 4};
 static const tpl_name N_package = {"package", 7u, 0x913b2bfbu};
-static const tpl_loc L_74 = {F_2, 5, 46};
-static const tpl_loc L_75 = {F_2, 5, 66};
+static const tpl_loc L_74 = {F_2, 9, 46};
+static const tpl_loc L_75 = {F_2, 9, 66};
 static const tpl_name N_lang = {"lang", 4u, 0x70ea3b55u};
-static const tpl_loc L_76 = {F_2, 6, 4};
-static const tpl_loc L_77 = {F_2, 6, 21};
-static const tpl_loc L_78 = {F_2, 6, 29};
+static const tpl_loc L_76 = {F_2, 10, 4};
+static const tpl_loc L_77 = {F_2, 10, 21};
+static const tpl_loc L_78 = {F_2, 10, 29};
 static const tpl_name N_manifest = {"manifest", 8u, 0x6ad76064u};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_79 = {F_2, 6, 88};
-static const tpl_loc L_80 = {F_2, 6, 38};
-static const tpl_loc L_81 = {F_2, 6, 100};
+static const tpl_loc L_79 = {F_2, 10, 88};
+static const tpl_loc L_80 = {F_2, 10, 38};
+static const tpl_loc L_81 = {F_2, 10, 100};
 static const tpl_name N_cover_item = {"cover_item", 10u, 0xca11124eu};
-static const tpl_loc L_82 = {F_2, 7, 98};
-static const tpl_loc L_83 = {F_2, 7, 101};
-static const tpl_loc L_84 = {F_2, 9, 28};
-static const tpl_loc L_85 = {F_2, 9, 31};
-static const tpl_loc L_86 = {F_2, 9, 39};
+static const tpl_loc L_82 = {F_2, 11, 98};
+static const tpl_loc L_83 = {F_2, 11, 101};
+static const tpl_loc L_84 = {F_2, 13, 28};
+static const tpl_loc L_85 = {F_2, 13, 31};
+static const tpl_loc L_86 = {F_2, 13, 39};
 static const tpl_name N_identifier = {"identifier", 10u, 0x28a5a83eu};
-static const tpl_loc L_87 = {F_2, 9, 50};
-static const tpl_loc L_88 = {F_2, 10, 4};
-static const tpl_loc L_89 = {F_2, 13, 22};
-static const tpl_loc L_90 = {F_2, 13, 33};
-static const tpl_loc L_91 = {F_2, 13, 39};
-static const tpl_loc L_92 = {F_2, 14, 4};
-static const tpl_loc L_93 = {F_2, 14, 15};
+static const tpl_loc L_87 = {F_2, 13, 50};
+static const tpl_loc L_88 = {F_2, 14, 4};
+static const tpl_loc L_89 = {F_2, 17, 22};
+static const tpl_loc L_90 = {F_2, 17, 33};
+static const tpl_loc L_91 = {F_2, 17, 39};
+static const tpl_loc L_92 = {F_2, 18, 4};
+static const tpl_loc L_93 = {F_2, 18, 15};
 static const tpl_name N_creator = {"creator", 7u, 0x27d56017u};
-static const tpl_loc L_94 = {F_2, 15, 26};
-static const tpl_loc L_95 = {F_2, 15, 45};
-static const tpl_loc L_96 = {F_2, 18, 14};
-static const tpl_loc L_97 = {F_2, 19, 4};
-static const tpl_loc L_98 = {F_2, 19, 15};
+static const tpl_loc L_94 = {F_2, 19, 26};
+static const tpl_loc L_95 = {F_2, 19, 45};
+static const tpl_loc L_96 = {F_2, 22, 14};
+static const tpl_loc L_97 = {F_2, 23, 4};
+static const tpl_loc L_98 = {F_2, 23, 15};
 static const tpl_name N_date = {"date", 4u, 0xd472dc59u};
-static const tpl_loc L_99 = {F_2, 20, 10};
-static const tpl_loc L_100 = {F_2, 20, 26};
-static const tpl_loc L_101 = {F_2, 22, 35};
-static const tpl_loc L_102 = {F_2, 22, 46};
+static const tpl_loc L_99 = {F_2, 24, 10};
+static const tpl_loc L_100 = {F_2, 24, 26};
+static const tpl_loc L_101 = {F_2, 26, 35};
+static const tpl_loc L_102 = {F_2, 26, 46};
 static const tpl_name N_modified = {"modified", 8u, 0x8de55392u};
-static const tpl_loc L_103 = {F_2, 22, 55};
-static const tpl_loc L_104 = {F_2, 23, 4};
-static const tpl_loc L_105 = {F_2, 23, 15};
+static const tpl_loc L_103 = {F_2, 26, 55};
+static const tpl_loc L_104 = {F_2, 27, 4};
+static const tpl_loc L_105 = {F_2, 27, 15};
 static const tpl_name N_publisher = {"publisher", 9u, 0xae48717fu};
-static const tpl_loc L_106 = {F_2, 24, 15};
-static const tpl_loc L_107 = {F_2, 24, 36};
-static const tpl_loc L_108 = {F_2, 26, 4};
-static const tpl_loc L_109 = {F_2, 26, 15};
+static const tpl_loc L_106 = {F_2, 28, 15};
+static const tpl_loc L_107 = {F_2, 28, 36};
+static const tpl_loc L_108 = {F_2, 30, 4};
+static const tpl_loc L_109 = {F_2, 30, 15};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_110 = {F_2, 27, 17};
-static const tpl_loc L_111 = {F_2, 27, 40};
-static const tpl_loc L_112 = {F_2, 29, 4};
-static const tpl_loc L_113 = {F_2, 29, 24};
+static const tpl_loc L_110 = {F_2, 31, 17};
+static const tpl_loc L_111 = {F_2, 31, 40};
+static const tpl_loc L_112 = {F_2, 33, 4};
+static const tpl_loc L_113 = {F_2, 33, 24};
 static const tpl_name N_access_modes = {"access_modes", 12u, 0x7f08a8a4u};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_mode = {"mode", 4u, 0xec6ee012u};
-static const tpl_loc L_114 = {F_2, 30, 36};
-static const tpl_loc L_115 = {F_2, 30, 44};
-static const tpl_loc L_116 = {F_2, 32, 4};
-static const tpl_loc L_117 = {F_2, 32, 25};
+static const tpl_loc L_114 = {F_2, 34, 36};
+static const tpl_loc L_115 = {F_2, 34, 44};
+static const tpl_loc L_116 = {F_2, 36, 4};
+static const tpl_loc L_117 = {F_2, 36, 25};
 static const tpl_name N_access_mode_sufficient = {"access_mode_sufficient", 22u, 0x5e822b50u};
 static const tpl_name N_modes = {"modes", 5u, 0x938b38b3u};
-static const tpl_loc L_118 = {F_2, 33, 46};
-static const tpl_loc L_119 = {F_2, 33, 55};
-static const tpl_loc L_120 = {F_2, 35, 4};
-static const tpl_loc L_121 = {F_2, 35, 27};
+static const tpl_loc L_118 = {F_2, 37, 46};
+static const tpl_loc L_119 = {F_2, 37, 55};
+static const tpl_loc L_120 = {F_2, 39, 4};
+static const tpl_loc L_121 = {F_2, 39, 27};
 static const tpl_name N_features = {"features", 8u, 0x5f8383cau};
 static const tpl_name N_feature = {"feature", 7u, 0xe4ba733du};
-static const tpl_loc L_122 = {F_2, 36, 46};
-static const tpl_loc L_123 = {F_2, 36, 57};
-static const tpl_loc L_124 = {F_2, 38, 4};
-static const tpl_loc L_125 = {F_2, 38, 26};
+static const tpl_loc L_122 = {F_2, 40, 46};
+static const tpl_loc L_123 = {F_2, 40, 57};
+static const tpl_loc L_124 = {F_2, 42, 4};
+static const tpl_loc L_125 = {F_2, 42, 26};
 static const tpl_name N_hazards = {"hazards", 7u, 0x7f30063au};
 static const tpl_name N_hazard = {"hazard", 6u, 0x91132d6du};
-static const tpl_loc L_126 = {F_2, 39, 45};
-static const tpl_loc L_127 = {F_2, 39, 55};
-static const tpl_loc L_128 = {F_2, 41, 4};
-static const tpl_loc L_129 = {F_2, 41, 15};
+static const tpl_loc L_126 = {F_2, 43, 45};
+static const tpl_loc L_127 = {F_2, 43, 55};
+static const tpl_loc L_128 = {F_2, 45, 4};
+static const tpl_loc L_129 = {F_2, 45, 15};
 static const tpl_name N_summary = {"summary", 7u, 0x10a44713u};
-static const tpl_loc L_130 = {F_2, 42, 46};
-static const tpl_loc L_131 = {F_2, 42, 65};
-static const tpl_loc L_132 = {F_2, 44, 4};
-static const tpl_loc L_133 = {F_2, 44, 15};
+static const tpl_loc L_130 = {F_2, 46, 46};
+static const tpl_loc L_131 = {F_2, 46, 65};
+static const tpl_loc L_132 = {F_2, 48, 4};
+static const tpl_loc L_133 = {F_2, 49, 29};
+static const tpl_loc L_134 = {F_2, 49, 40};
+static const tpl_name N_page_source = {"page_source", 11u, 0x96d558eeu};
+static const tpl_loc L_135 = {F_2, 49, 52};
+static const tpl_loc L_136 = {F_2, 52, 4};
+static const tpl_loc L_137 = {F_2, 52, 15};
 static const tpl_name N_generator = {"generator", 9u, 0x6eec35c2u};
-static const tpl_loc L_134 = {F_2, 45, 33};
-static const tpl_loc L_135 = {F_2, 45, 54};
-static const tpl_loc L_136 = {F_2, 47, 4};
-static const tpl_loc L_137 = {F_2, 47, 7};
-static const tpl_loc L_138 = {F_2, 48, 29};
-static const tpl_loc L_139 = {F_2, 48, 43};
+static const tpl_loc L_138 = {F_2, 53, 33};
+static const tpl_loc L_139 = {F_2, 53, 54};
+static const tpl_loc L_140 = {F_2, 55, 4};
+static const tpl_loc L_141 = {F_2, 55, 7};
+static const tpl_loc L_142 = {F_2, 56, 29};
+static const tpl_loc L_143 = {F_2, 56, 43};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
-static const tpl_loc L_140 = {F_2, 48, 46};
-static const tpl_loc L_141 = {F_2, 52, 4};
-static const tpl_loc L_142 = {F_2, 52, 25};
+static const tpl_loc L_144 = {F_2, 56, 46};
+static const tpl_loc L_145 = {F_2, 60, 4};
+static const tpl_loc L_146 = {F_2, 60, 25};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_143 = {F_2, 53, 11};
-static const tpl_loc L_144 = {F_2, 53, 20};
-static const tpl_loc L_145 = {F_2, 53, 23};
-static const tpl_loc L_146 = {F_2, 53, 43};
-static const tpl_loc L_147 = {F_2, 53, 52};
+static const tpl_loc L_147 = {F_2, 61, 11};
+static const tpl_loc L_148 = {F_2, 61, 20};
+static const tpl_loc L_149 = {F_2, 61, 23};
+static const tpl_loc L_150 = {F_2, 61, 43};
+static const tpl_loc L_151 = {F_2, 61, 52};
 static const tpl_name N_href = {"href", 4u, 0x9aa418d8u};
-static const tpl_loc L_148 = {F_2, 53, 57};
-static const tpl_loc L_149 = {F_2, 53, 83};
-static const tpl_loc L_150 = {F_2, 53, 92};
+static const tpl_loc L_152 = {F_2, 61, 57};
+static const tpl_loc L_153 = {F_2, 61, 83};
+static const tpl_loc L_154 = {F_2, 61, 92};
 static const tpl_name N_media_type = {"media_type", 10u, 0x827f613cu};
-static const tpl_loc L_151 = {F_2, 53, 103};
-static const tpl_loc L_152 = {F_2, 53, 119};
-static const tpl_loc L_153 = {F_2, 53, 163};
-static const tpl_loc L_154 = {F_2, 53, 172};
+static const tpl_loc L_155 = {F_2, 61, 103};
+static const tpl_loc L_156 = {F_2, 61, 119};
+static const tpl_loc L_157 = {F_2, 61, 163};
+static const tpl_loc L_158 = {F_2, 61, 172};
 static const tpl_name N_properties = {"properties", 10u, 0x11de6cdcu};
-static const tpl_loc L_155 = {F_2, 53, 183};
-static const tpl_loc L_156 = {F_2, 56, 10};
-static const tpl_loc L_157 = {F_2, 56, 21};
+static const tpl_loc L_159 = {F_2, 61, 183};
+static const tpl_loc L_160 = {F_2, 64, 10};
+static const tpl_loc L_161 = {F_2, 64, 21};
 static const tpl_name N_has_ncx = {"has_ncx", 7u, 0x56d3419du};
-static const tpl_loc L_158 = {F_2, 57, 4};
-static const tpl_loc L_159 = {F_2, 57, 23};
+static const tpl_loc L_162 = {F_2, 65, 4};
+static const tpl_loc L_163 = {F_2, 65, 23};
 static const tpl_name N_spine = {"spine", 5u, 0xc7d0cb34u};
 static const tpl_name N_ref = {"ref", 3u, 0x42f48402u};
-static const tpl_loc L_160 = {F_2, 58, 17};
-static const tpl_loc L_161 = {F_2, 58, 24};
+static const tpl_loc L_164 = {F_2, 66, 17};
+static const tpl_loc L_165 = {F_2, 66, 24};
 static const tpl_name N_idref = {"idref", 5u, 0x6ee0697du};
-static const tpl_loc L_162 = {F_2, 58, 30};
-static const tpl_loc L_163 = {F_2, 58, 46};
+static const tpl_loc L_166 = {F_2, 66, 30};
+static const tpl_loc L_167 = {F_2, 66, 46};
 static const char F_3[] = "cover.twig";
-static const tpl_loc L_164 = {F_3, 8, 18};
-static const tpl_loc L_165 = {F_3, 8, 21};
-static const tpl_loc L_166 = {F_3, 8, 26};
-static const tpl_loc L_167 = {F_3, 8, 32};
-static const tpl_loc L_168 = {F_3, 12, 4};
+static const tpl_loc L_168 = {F_3, 8, 18};
+static const tpl_loc L_169 = {F_3, 8, 21};
+static const tpl_loc L_170 = {F_3, 8, 26};
+static const tpl_loc L_171 = {F_3, 8, 32};
+static const tpl_loc L_172 = {F_3, 12, 4};
 static const tpl_name N_cover = {"cover", 5u, 0xbacd0480u};
-static const tpl_loc L_169 = {F_3, 25, 4};
-static const tpl_loc L_170 = {F_3, 27, 4};
-static const tpl_loc L_171 = {F_3, 27, 7};
-static const tpl_loc L_172 = {F_3, 27, 13};
+static const tpl_loc L_173 = {F_3, 25, 4};
+static const tpl_loc L_174 = {F_3, 27, 4};
+static const tpl_loc L_175 = {F_3, 27, 7};
+static const tpl_loc L_176 = {F_3, 27, 13};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_173 = {F_3, 27, 29};
+static const tpl_loc L_177 = {F_3, 27, 29};
 static const tpl_name N_height = {"height", 6u, 0xd5bdbb42u};
-static const tpl_loc L_174 = {F_3, 28, 138};
-static const tpl_loc L_175 = {F_3, 28, 156};
-static const tpl_loc L_176 = {F_3, 28, 165};
-static const tpl_loc L_177 = {F_3, 29, 8};
-static const tpl_loc L_178 = {F_3, 29, 11};
-static const tpl_loc L_179 = {F_3, 29, 16};
-static const tpl_loc L_180 = {F_3, 29, 22};
-static const tpl_loc L_181 = {F_3, 30, 15};
-static const tpl_loc L_182 = {F_3, 30, 42};
-static const tpl_loc L_183 = {F_3, 30, 74};
-static const tpl_loc L_184 = {F_3, 30, 77};
+static const tpl_loc L_178 = {F_3, 28, 138};
+static const tpl_loc L_179 = {F_3, 28, 156};
+static const tpl_loc L_180 = {F_3, 28, 165};
+static const tpl_loc L_181 = {F_3, 29, 8};
+static const tpl_loc L_182 = {F_3, 29, 11};
+static const tpl_loc L_183 = {F_3, 29, 16};
+static const tpl_loc L_184 = {F_3, 29, 22};
+static const tpl_loc L_185 = {F_3, 30, 15};
+static const tpl_loc L_186 = {F_3, 30, 42};
+static const tpl_loc L_187 = {F_3, 30, 74};
+static const tpl_loc L_188 = {F_3, 30, 77};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_185 = {F_3, 30, 84};
-static const tpl_loc L_186 = {F_3, 30, 93};
+static const tpl_loc L_189 = {F_3, 30, 84};
+static const tpl_loc L_190 = {F_3, 30, 93};
 static const tpl_name N_src = {"src", 3u, 0xd33ce1c9u};
-static const tpl_loc L_187 = {F_3, 30, 97};
-static const tpl_loc L_188 = {F_3, 33, 11};
-static const tpl_loc L_189 = {F_3, 33, 14};
-static const tpl_loc L_190 = {F_3, 33, 21};
-static const tpl_loc L_191 = {F_3, 33, 30};
-static const tpl_loc L_192 = {F_3, 33, 34};
-static const tpl_loc L_193 = {F_3, 33, 45};
-static const tpl_loc L_194 = {F_3, 33, 48};
-static const tpl_loc L_195 = {F_3, 33, 53};
-static const tpl_loc L_196 = {F_3, 33, 59};
-static const tpl_loc L_197 = {F_3, 38, 24};
-static const tpl_loc L_198 = {F_3, 38, 27};
-static const tpl_loc L_199 = {F_3, 38, 32};
-static const tpl_loc L_200 = {F_3, 38, 38};
-static const tpl_loc L_201 = {F_3, 39, 4};
-static const tpl_loc L_202 = {F_3, 40, 26};
-static const tpl_loc L_203 = {F_3, 40, 34};
+static const tpl_loc L_191 = {F_3, 30, 97};
+static const tpl_loc L_192 = {F_3, 33, 11};
+static const tpl_loc L_193 = {F_3, 33, 14};
+static const tpl_loc L_194 = {F_3, 33, 21};
+static const tpl_loc L_195 = {F_3, 33, 30};
+static const tpl_loc L_196 = {F_3, 33, 34};
+static const tpl_loc L_197 = {F_3, 33, 45};
+static const tpl_loc L_198 = {F_3, 33, 48};
+static const tpl_loc L_199 = {F_3, 33, 53};
+static const tpl_loc L_200 = {F_3, 33, 59};
+static const tpl_loc L_201 = {F_3, 38, 24};
+static const tpl_loc L_202 = {F_3, 38, 27};
+static const tpl_loc L_203 = {F_3, 38, 32};
+static const tpl_loc L_204 = {F_3, 38, 38};
+static const tpl_loc L_205 = {F_3, 39, 4};
+static const tpl_loc L_206 = {F_3, 40, 26};
+static const tpl_loc L_207 = {F_3, 40, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_204 = {F_3, 40, 43};
-static const tpl_loc L_205 = {F_3, 42, 4};
-static const tpl_loc L_206 = {F_3, 42, 12};
+static const tpl_loc L_208 = {F_3, 40, 43};
+static const tpl_loc L_209 = {F_3, 42, 4};
+static const tpl_loc L_210 = {F_3, 42, 12};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_207 = {F_3, 43, 24};
-static const tpl_loc L_208 = {F_3, 43, 39};
-static const tpl_loc L_209 = {F_3, 45, 4};
-static const tpl_loc L_210 = {F_3, 45, 12};
+static const tpl_loc L_211 = {F_3, 43, 24};
+static const tpl_loc L_212 = {F_3, 43, 39};
+static const tpl_loc L_213 = {F_3, 45, 4};
+static const tpl_loc L_214 = {F_3, 45, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_211 = {F_3, 46, 25};
-static const tpl_loc L_212 = {F_3, 46, 41};
-static const tpl_loc L_213 = {F_3, 7, 12};
+static const tpl_loc L_215 = {F_3, 46, 25};
+static const tpl_loc L_216 = {F_3, 46, 41};
+static const tpl_loc L_217 = {F_3, 7, 12};
 static const char F_4[] = "dedication.twig";
-static const tpl_loc L_214 = {F_4, 3, 12};
+static const tpl_loc L_218 = {F_4, 3, 12};
 static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_215 = {F_5, 4, 3};
-static const tpl_loc L_216 = {F_5, 4, 6};
-static const tpl_loc L_217 = {F_5, 4, 11};
-static const tpl_loc L_218 = {F_5, 4, 17};
-static const tpl_loc L_219 = {F_5, 4, 26};
-static const tpl_loc L_220 = {F_5, 4, 34};
-static const tpl_loc L_221 = {F_5, 5, 1};
-static const tpl_loc L_222 = {F_5, 5, 16};
-static const tpl_loc L_223 = {F_5, 8, 4};
-static const tpl_loc L_224 = {F_5, 8, 12};
-static const tpl_loc L_225 = {F_5, 8, 22};
-static const tpl_loc L_226 = {F_5, 8, 38};
-static const tpl_loc L_227 = {F_5, 8, 55};
-static const tpl_loc L_228 = {F_5, 8, 100};
-static const tpl_loc L_229 = {F_5, 8, 104};
-static const tpl_loc L_230 = {F_5, 8, 95};
-static const tpl_loc L_231 = {F_5, 10, 4};
-static const tpl_loc L_232 = {F_5, 10, 7};
-static const tpl_loc L_233 = {F_5, 10, 15};
+static const tpl_loc L_219 = {F_5, 4, 3};
+static const tpl_loc L_220 = {F_5, 4, 6};
+static const tpl_loc L_221 = {F_5, 4, 11};
+static const tpl_loc L_222 = {F_5, 4, 17};
+static const tpl_loc L_223 = {F_5, 4, 26};
+static const tpl_loc L_224 = {F_5, 4, 34};
+static const tpl_loc L_225 = {F_5, 5, 1};
+static const tpl_loc L_226 = {F_5, 5, 16};
+static const tpl_loc L_227 = {F_5, 8, 4};
+static const tpl_loc L_228 = {F_5, 8, 12};
+static const tpl_loc L_229 = {F_5, 8, 22};
+static const tpl_loc L_230 = {F_5, 8, 38};
+static const tpl_loc L_231 = {F_5, 8, 55};
+static const tpl_loc L_232 = {F_5, 8, 100};
+static const tpl_loc L_233 = {F_5, 8, 104};
+static const tpl_loc L_234 = {F_5, 8, 95};
+static const tpl_loc L_235 = {F_5, 10, 4};
+static const tpl_loc L_236 = {F_5, 10, 7};
+static const tpl_loc L_237 = {F_5, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_234 = {F_5, 11, 6};
-static const tpl_loc L_235 = {F_5, 11, 22};
-static const tpl_loc L_236 = {F_5, 14, 1};
-static const tpl_loc L_237 = {F_5, 14, 120};
-static const tpl_loc L_238 = {F_5, 14, 8};
+static const tpl_loc L_238 = {F_5, 11, 6};
+static const tpl_loc L_239 = {F_5, 11, 22};
+static const tpl_loc L_240 = {F_5, 14, 1};
+static const tpl_loc L_241 = {F_5, 14, 120};
+static const tpl_loc L_242 = {F_5, 14, 8};
 static const char F_6[] = "figure.twig";
-static const tpl_loc L_239 = {F_6, 4, 4};
-static const tpl_loc L_240 = {F_6, 4, 18};
-static const tpl_loc L_241 = {F_6, 4, 23};
+static const tpl_loc L_243 = {F_6, 4, 4};
+static const tpl_loc L_244 = {F_6, 4, 18};
+static const tpl_loc L_245 = {F_6, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_242 = {F_6, 4, 74};
+static const tpl_loc L_246 = {F_6, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_243 = {F_6, 5, 23};
-static const tpl_loc L_244 = {F_6, 5, 26};
-static const tpl_loc L_245 = {F_6, 5, 31};
+static const tpl_loc L_247 = {F_6, 5, 23};
+static const tpl_loc L_248 = {F_6, 5, 26};
+static const tpl_loc L_249 = {F_6, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_246 = {F_6, 5, 55};
-static const tpl_loc L_247 = {F_6, 5, 63};
-static const tpl_loc L_248 = {F_6, 5, 75};
-static const tpl_loc L_249 = {F_6, 6, 1};
-static const tpl_loc L_250 = {F_6, 6, 9};
-static const tpl_loc L_251 = {F_6, 7, 4};
-static const tpl_loc L_252 = {F_6, 7, 12};
-static const tpl_loc L_253 = {F_6, 7, 26};
-static const tpl_loc L_254 = {F_6, 9, 5};
-static const tpl_loc L_255 = {F_6, 9, 41};
-static const tpl_loc L_256 = {F_6, 9, 67};
-static const tpl_loc L_257 = {F_6, 9, 75};
-static const tpl_loc L_258 = {F_6, 10, 5};
-static const tpl_loc L_259 = {F_6, 10, 8};
-static const tpl_loc L_260 = {F_6, 10, 43};
-static const tpl_loc L_261 = {F_6, 10, 51};
-static const tpl_loc L_262 = {F_6, 10, 78};
-static const tpl_loc L_263 = {F_6, 10, 86};
+static const tpl_loc L_250 = {F_6, 5, 55};
+static const tpl_loc L_251 = {F_6, 5, 63};
+static const tpl_loc L_252 = {F_6, 5, 75};
+static const tpl_loc L_253 = {F_6, 6, 1};
+static const tpl_loc L_254 = {F_6, 6, 9};
+static const tpl_loc L_255 = {F_6, 7, 4};
+static const tpl_loc L_256 = {F_6, 7, 12};
+static const tpl_loc L_257 = {F_6, 7, 26};
+static const tpl_loc L_258 = {F_6, 9, 5};
+static const tpl_loc L_259 = {F_6, 9, 41};
+static const tpl_loc L_260 = {F_6, 9, 67};
+static const tpl_loc L_261 = {F_6, 9, 75};
+static const tpl_loc L_262 = {F_6, 10, 5};
+static const tpl_loc L_263 = {F_6, 10, 8};
+static const tpl_loc L_264 = {F_6, 10, 43};
+static const tpl_loc L_265 = {F_6, 10, 51};
+static const tpl_loc L_266 = {F_6, 10, 78};
+static const tpl_loc L_267 = {F_6, 10, 86};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_264 = {F_7, 13, 25};
-static const tpl_loc L_265 = {F_7, 13, 28};
-static const tpl_loc L_266 = {F_7, 13, 33};
-static const tpl_loc L_267 = {F_7, 13, 39};
-static const tpl_loc L_268 = {F_7, 23, 45};
-static const tpl_loc L_269 = {F_7, 23, 76};
-static const tpl_loc L_270 = {F_7, 23, 79};
+static const tpl_loc L_268 = {F_7, 13, 25};
+static const tpl_loc L_269 = {F_7, 13, 28};
+static const tpl_loc L_270 = {F_7, 13, 33};
+static const tpl_loc L_271 = {F_7, 13, 39};
+static const tpl_loc L_272 = {F_7, 23, 45};
+static const tpl_loc L_273 = {F_7, 23, 76};
+static const tpl_loc L_274 = {F_7, 23, 79};
 static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_271 = {F_7, 9, 4};
-static const tpl_loc L_272 = {F_7, 9, 43};
-static const tpl_loc L_273 = {F_7, 9, 63};
-static const tpl_loc L_274 = {F_7, 10, 92};
-static const tpl_loc L_275 = {F_7, 10, 95};
-static const tpl_loc L_276 = {F_7, 10, 114};
-static const tpl_loc L_277 = {F_7, 13, 17};
-static const tpl_loc L_278 = {F_7, 14, 10};
+static const tpl_loc L_275 = {F_7, 9, 4};
+static const tpl_loc L_276 = {F_7, 9, 43};
+static const tpl_loc L_277 = {F_7, 9, 63};
+static const tpl_loc L_278 = {F_7, 10, 92};
+static const tpl_loc L_279 = {F_7, 10, 95};
+static const tpl_loc L_280 = {F_7, 10, 114};
+static const tpl_loc L_281 = {F_7, 13, 17};
+static const tpl_loc L_282 = {F_7, 14, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_279 = {F_7, 15, 4};
-static const tpl_loc L_280 = {F_7, 15, 7};
-static const tpl_loc L_281 = {F_7, 15, 15};
+static const tpl_loc L_283 = {F_7, 15, 4};
+static const tpl_loc L_284 = {F_7, 15, 7};
+static const tpl_loc L_285 = {F_7, 15, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_282 = {F_7, 16, 46};
-static const tpl_loc L_283 = {F_7, 16, 49};
-static const tpl_loc L_284 = {F_7, 18, 4};
-static const tpl_loc L_285 = {F_7, 18, 7};
+static const tpl_loc L_286 = {F_7, 16, 46};
+static const tpl_loc L_287 = {F_7, 16, 49};
+static const tpl_loc L_288 = {F_7, 18, 4};
+static const tpl_loc L_289 = {F_7, 18, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_286 = {F_7, 19, 46};
-static const tpl_loc L_287 = {F_7, 19, 49};
-static const tpl_loc L_288 = {F_7, 22, 4};
-static const tpl_loc L_289 = {F_7, 22, 30};
+static const tpl_loc L_290 = {F_7, 19, 46};
+static const tpl_loc L_291 = {F_7, 19, 49};
+static const tpl_loc L_292 = {F_7, 22, 4};
+static const tpl_loc L_293 = {F_7, 22, 30};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_290 = {F_7, 23, 4};
-static const tpl_loc L_291 = {F_7, 23, 26};
-static const tpl_loc L_292 = {F_7, 24, 4};
-static const tpl_loc L_293 = {F_7, 24, 21};
-static const tpl_loc L_294 = {F_7, 24, 32};
-static const tpl_loc L_295 = {F_7, 25, 4};
-static const tpl_loc L_296 = {F_7, 25, 17};
-static const tpl_loc L_297 = {F_7, 25, 24};
-static const tpl_loc L_298 = {F_7, 26, 9};
-static const tpl_loc L_299 = {F_7, 26, 12};
-static const tpl_loc L_300 = {F_7, 26, 33};
-static const tpl_loc L_301 = {F_7, 26, 64};
-static const tpl_loc L_302 = {F_7, 26, 67};
-static const tpl_loc L_303 = {F_7, 26, 88};
-static const tpl_loc L_304 = {F_7, 27, 10};
+static const tpl_loc L_294 = {F_7, 23, 4};
+static const tpl_loc L_295 = {F_7, 23, 26};
+static const tpl_loc L_296 = {F_7, 24, 4};
+static const tpl_loc L_297 = {F_7, 24, 21};
+static const tpl_loc L_298 = {F_7, 24, 32};
+static const tpl_loc L_299 = {F_7, 25, 4};
+static const tpl_loc L_300 = {F_7, 25, 17};
+static const tpl_loc L_301 = {F_7, 25, 24};
+static const tpl_loc L_302 = {F_7, 26, 9};
+static const tpl_loc L_303 = {F_7, 26, 12};
+static const tpl_loc L_304 = {F_7, 26, 33};
+static const tpl_loc L_305 = {F_7, 26, 64};
+static const tpl_loc L_306 = {F_7, 26, 67};
+static const tpl_loc L_307 = {F_7, 26, 88};
+static const tpl_loc L_308 = {F_7, 27, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_305 = {F_8, 2, 4};
-static const tpl_loc L_306 = {F_8, 2, 44};
-static const tpl_loc L_307 = {F_8, 2, 57};
-static const tpl_loc L_308 = {F_8, 2, 60};
-static const tpl_loc L_309 = {F_8, 2, 65};
-static const tpl_loc L_310 = {F_8, 2, 72};
-static const tpl_loc L_311 = {F_8, 4, 1};
-static const tpl_loc L_312 = {F_8, 4, 4};
-static const tpl_loc L_313 = {F_8, 4, 8};
+static const tpl_loc L_309 = {F_8, 2, 4};
+static const tpl_loc L_310 = {F_8, 2, 44};
+static const tpl_loc L_311 = {F_8, 2, 57};
+static const tpl_loc L_312 = {F_8, 2, 60};
+static const tpl_loc L_313 = {F_8, 2, 65};
+static const tpl_loc L_314 = {F_8, 2, 72};
+static const tpl_loc L_315 = {F_8, 4, 1};
+static const tpl_loc L_316 = {F_8, 4, 4};
+static const tpl_loc L_317 = {F_8, 4, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_314 = {F_9, 4, 1};
-static const tpl_loc L_315 = {F_9, 4, 4};
-static const tpl_loc L_316 = {F_9, 4, 9};
-static const tpl_loc L_317 = {F_9, 5, 12};
-static const tpl_loc L_318 = {F_9, 5, 52};
-static const tpl_loc L_319 = {F_9, 5, 56};
-static const tpl_loc L_320 = {F_9, 2, 12};
+static const tpl_loc L_318 = {F_9, 4, 1};
+static const tpl_loc L_319 = {F_9, 4, 4};
+static const tpl_loc L_320 = {F_9, 4, 9};
+static const tpl_loc L_321 = {F_9, 5, 12};
+static const tpl_loc L_322 = {F_9, 5, 52};
+static const tpl_loc L_323 = {F_9, 5, 56};
+static const tpl_loc L_324 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_321 = {F_10, 4, 1};
-static const tpl_loc L_322 = {F_10, 4, 4};
-static const tpl_loc L_323 = {F_10, 4, 9};
-static const tpl_loc L_324 = {F_10, 5, 12};
-static const tpl_loc L_325 = {F_10, 5, 52};
-static const tpl_loc L_326 = {F_10, 5, 56};
-static const tpl_loc L_327 = {F_10, 2, 12};
+static const tpl_loc L_325 = {F_10, 4, 1};
+static const tpl_loc L_326 = {F_10, 4, 4};
+static const tpl_loc L_327 = {F_10, 4, 9};
+static const tpl_loc L_328 = {F_10, 5, 12};
+static const tpl_loc L_329 = {F_10, 5, 52};
+static const tpl_loc L_330 = {F_10, 5, 56};
+static const tpl_loc L_331 = {F_10, 2, 12};
 static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_328 = {F_11, 6, 18};
-static const tpl_loc L_329 = {F_11, 6, 21};
-static const tpl_loc L_330 = {F_11, 6, 25};
-static const tpl_loc L_331 = {F_11, 6, 41};
-static const tpl_loc L_332 = {F_11, 6, 51};
-static const tpl_loc L_333 = {F_11, 6, 59};
-static const tpl_loc L_334 = {F_11, 6, 64};
-static const tpl_loc L_335 = {F_11, 6, 70};
-static const tpl_loc L_336 = {F_11, 10, 11};
-static const tpl_loc L_337 = {F_11, 12, 20};
-static const tpl_loc L_338 = {F_11, 12, 23};
-static const tpl_loc L_339 = {F_11, 12, 27};
-static const tpl_loc L_340 = {F_11, 13, 1};
+static const tpl_loc L_332 = {F_11, 8, 18};
+static const tpl_loc L_333 = {F_11, 8, 21};
+static const tpl_loc L_334 = {F_11, 8, 25};
+static const tpl_loc L_335 = {F_11, 8, 41};
+static const tpl_loc L_336 = {F_11, 8, 51};
+static const tpl_loc L_337 = {F_11, 8, 59};
+static const tpl_loc L_338 = {F_11, 8, 64};
+static const tpl_loc L_339 = {F_11, 8, 70};
+static const tpl_loc L_340 = {F_11, 12, 11};
+static const tpl_loc L_341 = {F_11, 14, 20};
+static const tpl_loc L_342 = {F_11, 14, 23};
+static const tpl_loc L_343 = {F_11, 14, 27};
+static const tpl_loc L_344 = {F_11, 15, 1};
 static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_341 = {F_11, 13, 4};
+static const tpl_loc L_345 = {F_11, 15, 4};
 static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_342 = {F_11, 15, 4};
+static const tpl_loc L_346 = {F_11, 17, 4};
 static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_343 = {F_11, 15, 32};
-static const tpl_loc L_344 = {F_11, 18, 4};
-static const tpl_loc L_345 = {F_11, 18, 20};
+static const tpl_loc L_347 = {F_11, 17, 32};
+static const tpl_loc L_348 = {F_11, 20, 4};
+static const tpl_loc L_349 = {F_11, 20, 20};
 static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_346 = {F_11, 19, 19};
-static const tpl_loc L_347 = {F_11, 19, 31};
+static const tpl_loc L_350 = {F_11, 21, 19};
+static const tpl_loc L_351 = {F_11, 21, 31};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_348 = {F_11, 19, 36};
-static const tpl_loc L_349 = {F_11, 19, 48};
-static const tpl_loc L_350 = {F_11, 19, 60};
+static const tpl_loc L_352 = {F_11, 21, 36};
+static const tpl_loc L_353 = {F_11, 21, 48};
+static const tpl_loc L_354 = {F_11, 21, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_351 = {F_11, 19, 68};
-static const tpl_loc L_352 = {F_11, 19, 80};
-static const tpl_loc L_353 = {F_11, 5, 11};
-static const tpl_loc L_354 = {F_11, 4, 12};
+static const tpl_loc L_355 = {F_11, 21, 68};
+static const tpl_loc L_356 = {F_11, 21, 80};
+static const tpl_loc L_357 = {F_11, 26, 4};
+static const tpl_name N_page_list = {"page_list", 9u, 0x853f9313u};
+static const tpl_loc L_358 = {F_11, 26, 32};
+static const tpl_loc L_359 = {F_11, 29, 4};
+static const tpl_loc L_360 = {F_11, 29, 17};
+static const tpl_loc L_361 = {F_11, 30, 14};
+static const tpl_loc L_362 = {F_11, 30, 23};
+static const tpl_loc L_363 = {F_11, 30, 27};
+static const tpl_loc L_364 = {F_11, 30, 33};
+static const tpl_loc L_365 = {F_11, 30, 42};
+static const tpl_loc L_366 = {F_11, 30, 48};
+static const tpl_loc L_367 = {F_11, 7, 11};
+static const tpl_loc L_368 = {F_11, 6, 12};
 static const char F_12[] = "part.twig";
-static const tpl_loc L_355 = {F_12, 5, 9};
-static const tpl_loc L_356 = {F_12, 5, 12};
-static const tpl_loc L_357 = {F_12, 5, 17};
-static const tpl_loc L_358 = {F_12, 6, 5};
-static const tpl_loc L_359 = {F_12, 6, 13};
-static const tpl_loc L_360 = {F_12, 6, 41};
-static const tpl_loc L_361 = {F_12, 6, 67};
-static const tpl_loc L_362 = {F_12, 6, 75};
-static const tpl_loc L_363 = {F_12, 6, 104};
-static const tpl_loc L_364 = {F_12, 7, 12};
-static const tpl_loc L_365 = {F_12, 7, 20};
-static const tpl_loc L_366 = {F_12, 3, 12};
+static const tpl_loc L_369 = {F_12, 5, 9};
+static const tpl_loc L_370 = {F_12, 5, 12};
+static const tpl_loc L_371 = {F_12, 5, 17};
+static const tpl_loc L_372 = {F_12, 6, 5};
+static const tpl_loc L_373 = {F_12, 6, 13};
+static const tpl_loc L_374 = {F_12, 6, 41};
+static const tpl_loc L_375 = {F_12, 6, 67};
+static const tpl_loc L_376 = {F_12, 6, 75};
+static const tpl_loc L_377 = {F_12, 6, 104};
+static const tpl_loc L_378 = {F_12, 7, 12};
+static const tpl_loc L_379 = {F_12, 7, 20};
+static const tpl_loc L_380 = {F_12, 3, 12};
 static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_367 = {F_13, 3, 31};
-static const tpl_loc L_368 = {F_13, 3, 60};
-static const tpl_loc L_369 = {F_13, 3, 63};
-static const tpl_loc L_370 = {F_13, 3, 68};
-static const tpl_loc L_371 = {F_13, 4, 24};
-static const tpl_loc L_372 = {F_13, 4, 27};
-static const tpl_loc L_373 = {F_13, 4, 32};
-static const tpl_loc L_374 = {F_13, 4, 38};
-static const tpl_loc L_375 = {F_13, 5, 4};
-static const tpl_loc L_376 = {F_13, 6, 26};
-static const tpl_loc L_377 = {F_13, 6, 34};
-static const tpl_loc L_378 = {F_13, 6, 43};
-static const tpl_loc L_379 = {F_13, 8, 4};
-static const tpl_loc L_380 = {F_13, 8, 12};
-static const tpl_loc L_381 = {F_13, 9, 24};
-static const tpl_loc L_382 = {F_13, 9, 39};
-static const tpl_loc L_383 = {F_13, 11, 4};
-static const tpl_loc L_384 = {F_13, 11, 12};
-static const tpl_loc L_385 = {F_13, 12, 25};
-static const tpl_loc L_386 = {F_13, 12, 41};
+static const tpl_loc L_381 = {F_13, 3, 31};
+static const tpl_loc L_382 = {F_13, 3, 60};
+static const tpl_loc L_383 = {F_13, 3, 63};
+static const tpl_loc L_384 = {F_13, 3, 68};
+static const tpl_loc L_385 = {F_13, 4, 24};
+static const tpl_loc L_386 = {F_13, 4, 27};
+static const tpl_loc L_387 = {F_13, 4, 32};
+static const tpl_loc L_388 = {F_13, 4, 38};
+static const tpl_loc L_389 = {F_13, 5, 4};
+static const tpl_loc L_390 = {F_13, 6, 26};
+static const tpl_loc L_391 = {F_13, 6, 34};
+static const tpl_loc L_392 = {F_13, 6, 43};
+static const tpl_loc L_393 = {F_13, 8, 4};
+static const tpl_loc L_394 = {F_13, 8, 12};
+static const tpl_loc L_395 = {F_13, 9, 24};
+static const tpl_loc L_396 = {F_13, 9, 39};
+static const tpl_loc L_397 = {F_13, 11, 4};
+static const tpl_loc L_398 = {F_13, 11, 12};
+static const tpl_loc L_399 = {F_13, 12, 25};
+static const tpl_loc L_400 = {F_13, 12, 41};
 static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_387 = {F_14, 8, 4};
-static const tpl_loc L_388 = {F_14, 8, 7};
-static const tpl_loc L_389 = {F_14, 9, 5};
-static const tpl_loc L_390 = {F_14, 20, 4};
+static const tpl_loc L_401 = {F_14, 8, 4};
+static const tpl_loc L_402 = {F_14, 8, 7};
+static const tpl_loc L_403 = {F_14, 9, 5};
+static const tpl_loc L_404 = {F_14, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_391 = {F_14, 28, 4};
+static const tpl_loc L_405 = {F_14, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_392 = {F_14, 31, 4};
-static const tpl_loc L_393 = {F_14, 31, 21};
-static const tpl_loc L_394 = {F_14, 32, 4};
-static const tpl_loc L_395 = {F_14, 32, 7};
-static const tpl_loc L_396 = {F_14, 32, 26};
-static const tpl_loc L_397 = {F_14, 32, 40};
-static const tpl_loc L_398 = {F_14, 32, 51};
-static const tpl_loc L_399 = {F_14, 32, 70};
+static const tpl_loc L_406 = {F_14, 31, 4};
+static const tpl_loc L_407 = {F_14, 31, 21};
+static const tpl_loc L_408 = {F_14, 32, 4};
+static const tpl_loc L_409 = {F_14, 32, 7};
+static const tpl_loc L_410 = {F_14, 32, 26};
+static const tpl_loc L_411 = {F_14, 32, 40};
+static const tpl_loc L_412 = {F_14, 32, 51};
+static const tpl_loc L_413 = {F_14, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_400 = {F_14, 37, 1};
-static const tpl_loc L_401 = {F_14, 37, 4};
-static const tpl_loc L_402 = {F_14, 37, 9};
-static const tpl_loc L_403 = {F_14, 37, 19};
-static const tpl_loc L_404 = {F_14, 37, 24};
+static const tpl_loc L_414 = {F_14, 37, 1};
+static const tpl_loc L_415 = {F_14, 37, 4};
+static const tpl_loc L_416 = {F_14, 37, 9};
+static const tpl_loc L_417 = {F_14, 37, 19};
+static const tpl_loc L_418 = {F_14, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_405 = {F_14, 45, 11};
-static const tpl_loc L_406 = {F_14, 46, 4};
-static const tpl_loc L_407 = {F_14, 46, 7};
-static const tpl_loc L_408 = {F_14, 46, 22};
-static const tpl_loc L_409 = {F_14, 47, 4};
+static const tpl_loc L_419 = {F_14, 45, 11};
+static const tpl_loc L_420 = {F_14, 46, 4};
+static const tpl_loc L_421 = {F_14, 46, 7};
+static const tpl_loc L_422 = {F_14, 46, 22};
+static const tpl_loc L_423 = {F_14, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_410 = {F_14, 49, 4};
-static const tpl_loc L_411 = {F_14, 49, 17};
-static const tpl_loc L_412 = {F_14, 50, 4};
-static const tpl_loc L_413 = {F_14, 50, 7};
-static const tpl_loc L_414 = {F_14, 50, 19};
-static const tpl_loc L_415 = {F_14, 51, 4};
-static const tpl_loc L_416 = {F_14, 51, 7};
-static const tpl_loc L_417 = {F_14, 51, 13};
+static const tpl_loc L_424 = {F_14, 49, 4};
+static const tpl_loc L_425 = {F_14, 49, 17};
+static const tpl_loc L_426 = {F_14, 50, 4};
+static const tpl_loc L_427 = {F_14, 50, 7};
+static const tpl_loc L_428 = {F_14, 50, 19};
+static const tpl_loc L_429 = {F_14, 51, 4};
+static const tpl_loc L_430 = {F_14, 51, 7};
+static const tpl_loc L_431 = {F_14, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_418 = {F_14, 51, 26};
-static const tpl_loc L_419 = {F_14, 54, 4};
-static const tpl_loc L_420 = {F_14, 54, 40};
-static const tpl_loc L_421 = {F_14, 54, 46};
-static const tpl_loc L_422 = {F_14, 54, 23};
-static const tpl_loc L_423 = {F_14, 54, 53};
+static const tpl_loc L_432 = {F_14, 51, 26};
+static const tpl_loc L_433 = {F_14, 54, 4};
+static const tpl_loc L_434 = {F_14, 54, 40};
+static const tpl_loc L_435 = {F_14, 54, 46};
+static const tpl_loc L_436 = {F_14, 54, 23};
+static const tpl_loc L_437 = {F_14, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_424 = {F_14, 56, 4};
-static const tpl_loc L_425 = {F_14, 56, 7};
-static const tpl_loc L_426 = {F_14, 56, 24};
-static const tpl_loc L_427 = {F_14, 56, 34};
-static const tpl_loc L_428 = {F_14, 58, 4};
-static const tpl_loc L_429 = {F_14, 58, 15};
-static const tpl_loc L_430 = {F_14, 58, 34};
-static const tpl_loc L_431 = {F_14, 58, 41};
-static const tpl_loc L_432 = {F_14, 58, 20};
-static const tpl_loc L_433 = {F_14, 61, 4};
-static const tpl_loc L_434 = {F_14, 61, 15};
-static const tpl_loc L_435 = {F_14, 61, 27};
-static const tpl_loc L_436 = {F_14, 61, 33};
-static const tpl_loc L_437 = {F_14, 61, 20};
-static const tpl_loc L_438 = {F_14, 62, 15};
-static const tpl_loc L_439 = {F_14, 62, 50};
-static const tpl_loc L_440 = {F_14, 62, 53};
-static const tpl_loc L_441 = {F_14, 62, 59};
+static const tpl_loc L_438 = {F_14, 56, 4};
+static const tpl_loc L_439 = {F_14, 56, 7};
+static const tpl_loc L_440 = {F_14, 56, 24};
+static const tpl_loc L_441 = {F_14, 56, 34};
+static const tpl_loc L_442 = {F_14, 58, 4};
+static const tpl_loc L_443 = {F_14, 58, 15};
+static const tpl_loc L_444 = {F_14, 58, 34};
+static const tpl_loc L_445 = {F_14, 58, 41};
+static const tpl_loc L_446 = {F_14, 58, 20};
+static const tpl_loc L_447 = {F_14, 61, 4};
+static const tpl_loc L_448 = {F_14, 61, 15};
+static const tpl_loc L_449 = {F_14, 61, 27};
+static const tpl_loc L_450 = {F_14, 61, 33};
+static const tpl_loc L_451 = {F_14, 61, 20};
+static const tpl_loc L_452 = {F_14, 62, 15};
+static const tpl_loc L_453 = {F_14, 62, 50};
+static const tpl_loc L_454 = {F_14, 62, 53};
+static const tpl_loc L_455 = {F_14, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_442 = {F_14, 62, 66};
-static const tpl_loc L_443 = {F_14, 62, 74};
-static const tpl_loc L_444 = {F_14, 62, 96};
-static const tpl_loc L_445 = {F_14, 62, 99};
-static const tpl_loc L_446 = {F_14, 62, 105};
-static const tpl_loc L_447 = {F_14, 62, 124};
-static const tpl_loc L_448 = {F_14, 62, 127};
-static const tpl_loc L_449 = {F_14, 62, 134};
-static const tpl_loc L_450 = {F_14, 62, 163};
-static const tpl_loc L_451 = {F_14, 62, 173};
-static const tpl_loc L_452 = {F_14, 62, 176};
+static const tpl_loc L_456 = {F_14, 62, 66};
+static const tpl_loc L_457 = {F_14, 62, 74};
+static const tpl_loc L_458 = {F_14, 62, 96};
+static const tpl_loc L_459 = {F_14, 62, 99};
+static const tpl_loc L_460 = {F_14, 62, 105};
+static const tpl_loc L_461 = {F_14, 62, 124};
+static const tpl_loc L_462 = {F_14, 62, 127};
+static const tpl_loc L_463 = {F_14, 62, 134};
+static const tpl_loc L_464 = {F_14, 62, 163};
+static const tpl_loc L_465 = {F_14, 62, 173};
+static const tpl_loc L_466 = {F_14, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_453 = {F_14, 65, 4};
-static const tpl_loc L_454 = {F_14, 65, 7};
-static const tpl_loc L_455 = {F_14, 65, 12};
-static const tpl_loc L_456 = {F_14, 65, 28};
-static const tpl_loc L_457 = {F_14, 65, 46};
-static const tpl_loc L_458 = {F_14, 65, 38};
+static const tpl_loc L_467 = {F_14, 65, 4};
+static const tpl_loc L_468 = {F_14, 65, 7};
+static const tpl_loc L_469 = {F_14, 65, 12};
+static const tpl_loc L_470 = {F_14, 65, 28};
+static const tpl_loc L_471 = {F_14, 65, 46};
+static const tpl_loc L_472 = {F_14, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_459 = {F_14, 75, 11};
-static const tpl_loc L_460 = {F_14, 76, 4};
-static const tpl_loc L_461 = {F_14, 76, 7};
-static const tpl_loc L_462 = {F_14, 76, 20};
-static const tpl_loc L_463 = {F_14, 78, 4};
+static const tpl_loc L_473 = {F_14, 75, 11};
+static const tpl_loc L_474 = {F_14, 76, 4};
+static const tpl_loc L_475 = {F_14, 76, 7};
+static const tpl_loc L_476 = {F_14, 76, 20};
+static const tpl_loc L_477 = {F_14, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_464 = {F_14, 79, 14};
-static const tpl_loc L_465 = {F_14, 79, 22};
-static const tpl_loc L_466 = {F_14, 79, 30};
-static const tpl_loc L_467 = {F_14, 79, 33};
-static const tpl_loc L_468 = {F_14, 80, 5};
-static const tpl_loc L_469 = {F_14, 82, 1};
-static const tpl_loc L_470 = {F_14, 82, 24};
+static const tpl_loc L_478 = {F_14, 79, 14};
+static const tpl_loc L_479 = {F_14, 79, 22};
+static const tpl_loc L_480 = {F_14, 79, 30};
+static const tpl_loc L_481 = {F_14, 79, 33};
+static const tpl_loc L_482 = {F_14, 80, 5};
+static const tpl_loc L_483 = {F_14, 82, 1};
+static const tpl_loc L_484 = {F_14, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_471 = {F_14, 82, 4};
-static const tpl_loc L_472 = {F_14, 93, 4};
-static const tpl_loc L_473 = {F_14, 93, 16};
-static const tpl_loc L_474 = {F_14, 94, 15};
-static const tpl_loc L_475 = {F_14, 94, 23};
-static const tpl_loc L_476 = {F_14, 94, 41};
-static const tpl_loc L_477 = {F_14, 94, 49};
+static const tpl_loc L_485 = {F_14, 82, 4};
+static const tpl_loc L_486 = {F_14, 93, 4};
+static const tpl_loc L_487 = {F_14, 93, 16};
+static const tpl_loc L_488 = {F_14, 94, 15};
+static const tpl_loc L_489 = {F_14, 94, 23};
+static const tpl_loc L_490 = {F_14, 94, 41};
+static const tpl_loc L_491 = {F_14, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_478 = {F_14, 95, 17};
-static const tpl_loc L_479 = {F_14, 95, 68};
-static const tpl_loc L_480 = {F_14, 95, 78};
-static const tpl_loc L_481 = {F_14, 96, 15};
-static const tpl_loc L_482 = {F_14, 96, 23};
-static const tpl_loc L_483 = {F_14, 97, 4};
-static const tpl_loc L_484 = {F_14, 98, 1};
-static const tpl_loc L_485 = {F_14, 98, 26};
-static const tpl_loc L_486 = {F_14, 98, 4};
+static const tpl_loc L_492 = {F_14, 95, 17};
+static const tpl_loc L_493 = {F_14, 95, 68};
+static const tpl_loc L_494 = {F_14, 95, 78};
+static const tpl_loc L_495 = {F_14, 96, 15};
+static const tpl_loc L_496 = {F_14, 96, 23};
+static const tpl_loc L_497 = {F_14, 97, 4};
+static const tpl_loc L_498 = {F_14, 98, 1};
+static const tpl_loc L_499 = {F_14, 98, 26};
+static const tpl_loc L_500 = {F_14, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
 static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_487 = {F_15, 4, 4};
+static const tpl_loc L_501 = {F_15, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_488 = {F_15, 4, 61};
-static const tpl_loc L_489 = {F_15, 4, 36};
-static const tpl_loc L_490 = {F_15, 5, 4};
-static const tpl_loc L_491 = {F_15, 5, 7};
-static const tpl_loc L_492 = {F_15, 5, 22};
-static const tpl_loc L_493 = {F_15, 7, 4};
-static const tpl_loc L_494 = {F_15, 8, 4};
-static const tpl_loc L_495 = {F_15, 8, 16};
-static const tpl_loc L_496 = {F_15, 8, 22};
+static const tpl_loc L_502 = {F_15, 4, 61};
+static const tpl_loc L_503 = {F_15, 4, 36};
+static const tpl_loc L_504 = {F_15, 5, 4};
+static const tpl_loc L_505 = {F_15, 5, 7};
+static const tpl_loc L_506 = {F_15, 5, 22};
+static const tpl_loc L_507 = {F_15, 7, 4};
+static const tpl_loc L_508 = {F_15, 8, 4};
+static const tpl_loc L_509 = {F_15, 8, 16};
+static const tpl_loc L_510 = {F_15, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_497 = {F_15, 9, 14};
-static const tpl_loc L_498 = {F_15, 9, 17};
-static const tpl_loc L_499 = {F_15, 9, 24};
-static const tpl_loc L_500 = {F_15, 9, 27};
-static const tpl_loc L_501 = {F_15, 9, 33};
-static const tpl_loc L_502 = {F_15, 9, 61};
-static const tpl_loc L_503 = {F_15, 9, 70};
-static const tpl_loc L_504 = {F_15, 9, 79};
-static const tpl_loc L_505 = {F_15, 9, 92};
+static const tpl_loc L_511 = {F_15, 9, 14};
+static const tpl_loc L_512 = {F_15, 9, 17};
+static const tpl_loc L_513 = {F_15, 9, 24};
+static const tpl_loc L_514 = {F_15, 9, 27};
+static const tpl_loc L_515 = {F_15, 9, 33};
+static const tpl_loc L_516 = {F_15, 9, 61};
+static const tpl_loc L_517 = {F_15, 9, 70};
+static const tpl_loc L_518 = {F_15, 9, 79};
+static const tpl_loc L_519 = {F_15, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_506 = {F_15, 9, 121};
-static const tpl_loc L_507 = {F_15, 9, 127};
-static const tpl_loc L_508 = {F_15, 9, 135};
-static const tpl_loc L_509 = {F_15, 9, 83};
-static const tpl_loc L_510 = {F_15, 9, 156};
-static const tpl_loc L_511 = {F_15, 9, 165};
-static const tpl_loc L_512 = {F_15, 9, 176};
+static const tpl_loc L_520 = {F_15, 9, 121};
+static const tpl_loc L_521 = {F_15, 9, 127};
+static const tpl_loc L_522 = {F_15, 9, 135};
+static const tpl_loc L_523 = {F_15, 9, 83};
+static const tpl_loc L_524 = {F_15, 9, 156};
+static const tpl_loc L_525 = {F_15, 9, 165};
+static const tpl_loc L_526 = {F_15, 9, 176};
 static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_513 = {F_16, 4, 8};
-static const tpl_loc L_514 = {F_16, 4, 11};
+static const tpl_loc L_527 = {F_16, 4, 8};
+static const tpl_loc L_528 = {F_16, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_515 = {F_16, 5, 4};
-static const tpl_loc L_516 = {F_16, 5, 7};
-static const tpl_loc L_517 = {F_16, 5, 12};
-static const tpl_loc L_518 = {F_16, 6, 30};
-static const tpl_loc L_519 = {F_16, 6, 45};
-static const tpl_loc L_520 = {F_16, 8, 4};
-static const tpl_loc L_521 = {F_16, 8, 44};
-static const tpl_loc L_522 = {F_16, 9, 35};
-static const tpl_loc L_523 = {F_16, 9, 43};
-static const tpl_loc L_524 = {F_16, 9, 55};
-static const tpl_loc L_525 = {F_16, 11, 33};
-static const tpl_loc L_526 = {F_16, 11, 74};
-static const tpl_loc L_527 = {F_16, 11, 79};
-static const tpl_loc L_528 = {F_16, 11, 113};
-static const tpl_loc L_529 = {F_16, 11, 117};
-static const tpl_loc L_530 = {F_16, 11, 131};
-static const tpl_loc L_531 = {F_16, 13, 4};
-static const tpl_loc L_532 = {F_16, 13, 7};
-static const tpl_loc L_533 = {F_16, 13, 15};
-static const tpl_loc L_534 = {F_16, 14, 30};
-static const tpl_loc L_535 = {F_16, 14, 33};
-static const tpl_loc L_536 = {F_16, 16, 4};
-static const tpl_loc L_537 = {F_16, 16, 7};
-static const tpl_loc L_538 = {F_16, 17, 30};
-static const tpl_loc L_539 = {F_16, 17, 33};
+static const tpl_loc L_529 = {F_16, 5, 4};
+static const tpl_loc L_530 = {F_16, 5, 7};
+static const tpl_loc L_531 = {F_16, 5, 12};
+static const tpl_loc L_532 = {F_16, 6, 30};
+static const tpl_loc L_533 = {F_16, 6, 45};
+static const tpl_loc L_534 = {F_16, 8, 4};
+static const tpl_loc L_535 = {F_16, 8, 44};
+static const tpl_loc L_536 = {F_16, 9, 35};
+static const tpl_loc L_537 = {F_16, 9, 43};
+static const tpl_loc L_538 = {F_16, 9, 55};
+static const tpl_loc L_539 = {F_16, 11, 33};
+static const tpl_loc L_540 = {F_16, 11, 74};
+static const tpl_loc L_541 = {F_16, 11, 79};
+static const tpl_loc L_542 = {F_16, 11, 113};
+static const tpl_loc L_543 = {F_16, 11, 117};
+static const tpl_loc L_544 = {F_16, 11, 131};
+static const tpl_loc L_545 = {F_16, 13, 4};
+static const tpl_loc L_546 = {F_16, 13, 7};
+static const tpl_loc L_547 = {F_16, 13, 15};
+static const tpl_loc L_548 = {F_16, 14, 30};
+static const tpl_loc L_549 = {F_16, 14, 33};
+static const tpl_loc L_550 = {F_16, 16, 4};
+static const tpl_loc L_551 = {F_16, 16, 7};
+static const tpl_loc L_552 = {F_16, 17, 30};
+static const tpl_loc L_553 = {F_16, 17, 33};
 static const char F_17[] = "partials/heading.twig";
-static const tpl_loc L_540 = {F_17, 6, 4};
+static const tpl_loc L_554 = {F_17, 6, 4};
 static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_541 = {F_17, 7, 4};
-static const tpl_loc L_542 = {F_17, 7, 17};
-static const tpl_loc L_543 = {F_17, 7, 22};
-static const tpl_loc L_544 = {F_17, 7, 35};
+static const tpl_loc L_555 = {F_17, 7, 4};
+static const tpl_loc L_556 = {F_17, 7, 17};
+static const tpl_loc L_557 = {F_17, 7, 22};
+static const tpl_loc L_558 = {F_17, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_545 = {F_17, 8, 4};
-static const tpl_loc L_546 = {F_17, 8, 7};
-static const tpl_loc L_547 = {F_17, 8, 12};
-static const tpl_loc L_548 = {F_17, 8, 22};
-static const tpl_loc L_549 = {F_17, 8, 39};
-static const tpl_loc L_550 = {F_17, 8, 45};
-static const tpl_loc L_551 = {F_17, 8, 60};
-static const tpl_loc L_552 = {F_17, 8, 66};
-static const tpl_loc L_553 = {F_17, 8, 74};
-static const tpl_loc L_554 = {F_17, 9, 46};
-static const tpl_loc L_555 = {F_17, 9, 49};
-static const tpl_loc L_556 = {F_17, 9, 70};
-static const tpl_loc L_557 = {F_17, 9, 77};
-static const tpl_loc L_558 = {F_17, 9, 55};
-static const tpl_loc L_559 = {F_17, 9, 82};
-static const tpl_loc L_560 = {F_17, 9, 129};
-static const tpl_loc L_561 = {F_17, 9, 132};
-static const tpl_loc L_562 = {F_17, 9, 139};
-static const tpl_loc L_563 = {F_17, 11, 21};
-static const tpl_loc L_564 = {F_17, 13, 5};
-static const tpl_loc L_565 = {F_17, 13, 28};
-static const tpl_loc L_566 = {F_17, 14, 5};
-static const tpl_loc L_567 = {F_17, 14, 13};
-static const tpl_loc L_568 = {F_17, 14, 41};
+static const tpl_loc L_559 = {F_17, 8, 4};
+static const tpl_loc L_560 = {F_17, 8, 7};
+static const tpl_loc L_561 = {F_17, 8, 12};
+static const tpl_loc L_562 = {F_17, 8, 22};
+static const tpl_loc L_563 = {F_17, 8, 39};
+static const tpl_loc L_564 = {F_17, 8, 45};
+static const tpl_loc L_565 = {F_17, 8, 60};
+static const tpl_loc L_566 = {F_17, 8, 66};
+static const tpl_loc L_567 = {F_17, 8, 74};
+static const tpl_loc L_568 = {F_17, 9, 46};
+static const tpl_loc L_569 = {F_17, 9, 49};
+static const tpl_loc L_570 = {F_17, 9, 70};
+static const tpl_loc L_571 = {F_17, 9, 77};
+static const tpl_loc L_572 = {F_17, 9, 55};
+static const tpl_loc L_573 = {F_17, 9, 82};
+static const tpl_loc L_574 = {F_17, 9, 129};
+static const tpl_loc L_575 = {F_17, 9, 132};
+static const tpl_loc L_576 = {F_17, 9, 139};
+static const tpl_loc L_577 = {F_17, 11, 21};
+static const tpl_loc L_578 = {F_17, 13, 5};
+static const tpl_loc L_579 = {F_17, 13, 28};
+static const tpl_loc L_580 = {F_17, 14, 5};
+static const tpl_loc L_581 = {F_17, 14, 13};
+static const tpl_loc L_582 = {F_17, 14, 41};
 static const char F_18[] = "partials/macros.twig";
-static const tpl_loc L_569 = {F_18, 6, 4};
-static const tpl_loc L_570 = {F_18, 6, 7};
-static const tpl_loc L_571 = {F_18, 6, 13};
-static const tpl_loc L_572 = {F_18, 6, 41};
-static const tpl_loc L_573 = {F_18, 6, 68};
-static const tpl_loc L_574 = {F_18, 6, 77};
-static const tpl_loc L_575 = {F_18, 6, 108};
-static const tpl_loc L_576 = {F_18, 6, 117};
-static const tpl_loc L_577 = {F_18, 13, 4};
-static const tpl_loc L_578 = {F_18, 14, 4};
-static const tpl_loc L_579 = {F_18, 14, 16};
-static const tpl_loc L_580 = {F_18, 14, 46};
-static const tpl_loc L_581 = {F_18, 14, 64};
-static const tpl_loc L_582 = {F_18, 14, 74};
-static const tpl_loc L_583 = {F_18, 15, 1};
-static const tpl_loc L_584 = {F_18, 15, 57};
-static const tpl_loc L_585 = {F_18, 15, 5};
+static const tpl_loc L_583 = {F_18, 6, 4};
+static const tpl_loc L_584 = {F_18, 6, 7};
+static const tpl_loc L_585 = {F_18, 6, 13};
+static const tpl_loc L_586 = {F_18, 6, 41};
+static const tpl_loc L_587 = {F_18, 6, 68};
+static const tpl_loc L_588 = {F_18, 6, 77};
+static const tpl_loc L_589 = {F_18, 6, 108};
+static const tpl_loc L_590 = {F_18, 6, 117};
+static const tpl_loc L_591 = {F_18, 13, 4};
+static const tpl_loc L_592 = {F_18, 14, 4};
+static const tpl_loc L_593 = {F_18, 14, 16};
+static const tpl_loc L_594 = {F_18, 14, 46};
+static const tpl_loc L_595 = {F_18, 14, 64};
+static const tpl_loc L_596 = {F_18, 14, 74};
+static const tpl_loc L_597 = {F_18, 15, 1};
+static const tpl_loc L_598 = {F_18, 15, 57};
+static const tpl_loc L_599 = {F_18, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_586 = {F_18, 21, 1};
-static const tpl_loc L_587 = {F_18, 21, 28};
-static const tpl_loc L_588 = {F_18, 21, 34};
-static const tpl_loc L_589 = {F_18, 21, 49};
-static const tpl_loc L_590 = {F_18, 21, 4};
-static const tpl_loc L_591 = {F_18, 21, 57};
-static const tpl_loc L_592 = {F_18, 21, 67};
+static const tpl_loc L_600 = {F_18, 21, 1};
+static const tpl_loc L_601 = {F_18, 21, 28};
+static const tpl_loc L_602 = {F_18, 21, 34};
+static const tpl_loc L_603 = {F_18, 21, 49};
+static const tpl_loc L_604 = {F_18, 21, 4};
+static const tpl_loc L_605 = {F_18, 21, 57};
+static const tpl_loc L_606 = {F_18, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_593 = {F_18, 29, 4};
-static const tpl_loc L_594 = {F_18, 29, 7};
-static const tpl_loc L_595 = {F_18, 29, 22};
-static const tpl_loc L_596 = {F_18, 30, 4};
-static const tpl_loc L_597 = {F_18, 32, 4};
-static const tpl_loc L_598 = {F_18, 32, 17};
-static const tpl_loc L_599 = {F_18, 33, 4};
-static const tpl_loc L_600 = {F_18, 33, 7};
-static const tpl_loc L_601 = {F_18, 33, 19};
-static const tpl_loc L_602 = {F_18, 34, 4};
-static const tpl_loc L_603 = {F_18, 34, 7};
-static const tpl_loc L_604 = {F_18, 34, 13};
-static const tpl_loc L_605 = {F_18, 34, 26};
-static const tpl_loc L_606 = {F_18, 37, 4};
-static const tpl_loc L_607 = {F_18, 37, 40};
-static const tpl_loc L_608 = {F_18, 37, 46};
-static const tpl_loc L_609 = {F_18, 37, 23};
-static const tpl_loc L_610 = {F_18, 37, 53};
-static const tpl_loc L_611 = {F_18, 39, 4};
-static const tpl_loc L_612 = {F_18, 39, 7};
-static const tpl_loc L_613 = {F_18, 39, 24};
-static const tpl_loc L_614 = {F_18, 39, 34};
-static const tpl_loc L_615 = {F_18, 41, 4};
-static const tpl_loc L_616 = {F_18, 41, 15};
-static const tpl_loc L_617 = {F_18, 41, 34};
-static const tpl_loc L_618 = {F_18, 41, 41};
-static const tpl_loc L_619 = {F_18, 41, 20};
-static const tpl_loc L_620 = {F_18, 44, 4};
-static const tpl_loc L_621 = {F_18, 44, 15};
-static const tpl_loc L_622 = {F_18, 44, 27};
-static const tpl_loc L_623 = {F_18, 44, 33};
-static const tpl_loc L_624 = {F_18, 44, 20};
-static const tpl_loc L_625 = {F_18, 45, 4};
-static const tpl_loc L_626 = {F_18, 45, 34};
-static const tpl_loc L_627 = {F_18, 45, 40};
-static const tpl_loc L_628 = {F_18, 46, 15};
-static const tpl_loc L_629 = {F_18, 46, 50};
-static const tpl_loc L_630 = {F_18, 46, 53};
-static const tpl_loc L_631 = {F_18, 46, 59};
-static const tpl_loc L_632 = {F_18, 46, 66};
-static const tpl_loc L_633 = {F_18, 46, 74};
-static const tpl_loc L_634 = {F_18, 46, 96};
-static const tpl_loc L_635 = {F_18, 46, 99};
-static const tpl_loc L_636 = {F_18, 46, 105};
-static const tpl_loc L_637 = {F_18, 46, 124};
-static const tpl_loc L_638 = {F_18, 46, 127};
-static const tpl_loc L_639 = {F_18, 46, 134};
-static const tpl_loc L_640 = {F_18, 46, 137};
-static const tpl_loc L_641 = {F_18, 46, 147};
-static const tpl_loc L_642 = {F_18, 46, 150};
-static const tpl_loc L_643 = {F_18, 46, 211};
-static const tpl_loc L_644 = {F_18, 46, 214};
-static const tpl_loc L_645 = {F_18, 49, 4};
-static const tpl_loc L_646 = {F_18, 49, 7};
-static const tpl_loc L_647 = {F_18, 49, 12};
-static const tpl_loc L_648 = {F_18, 49, 28};
-static const tpl_loc L_649 = {F_18, 49, 46};
-static const tpl_loc L_650 = {F_18, 49, 38};
+static const tpl_loc L_607 = {F_18, 29, 4};
+static const tpl_loc L_608 = {F_18, 29, 7};
+static const tpl_loc L_609 = {F_18, 29, 22};
+static const tpl_loc L_610 = {F_18, 30, 4};
+static const tpl_loc L_611 = {F_18, 32, 4};
+static const tpl_loc L_612 = {F_18, 32, 17};
+static const tpl_loc L_613 = {F_18, 33, 4};
+static const tpl_loc L_614 = {F_18, 33, 7};
+static const tpl_loc L_615 = {F_18, 33, 19};
+static const tpl_loc L_616 = {F_18, 34, 4};
+static const tpl_loc L_617 = {F_18, 34, 7};
+static const tpl_loc L_618 = {F_18, 34, 13};
+static const tpl_loc L_619 = {F_18, 34, 26};
+static const tpl_loc L_620 = {F_18, 37, 4};
+static const tpl_loc L_621 = {F_18, 37, 40};
+static const tpl_loc L_622 = {F_18, 37, 46};
+static const tpl_loc L_623 = {F_18, 37, 23};
+static const tpl_loc L_624 = {F_18, 37, 53};
+static const tpl_loc L_625 = {F_18, 39, 4};
+static const tpl_loc L_626 = {F_18, 39, 7};
+static const tpl_loc L_627 = {F_18, 39, 24};
+static const tpl_loc L_628 = {F_18, 39, 34};
+static const tpl_loc L_629 = {F_18, 41, 4};
+static const tpl_loc L_630 = {F_18, 41, 15};
+static const tpl_loc L_631 = {F_18, 41, 34};
+static const tpl_loc L_632 = {F_18, 41, 41};
+static const tpl_loc L_633 = {F_18, 41, 20};
+static const tpl_loc L_634 = {F_18, 44, 4};
+static const tpl_loc L_635 = {F_18, 44, 15};
+static const tpl_loc L_636 = {F_18, 44, 27};
+static const tpl_loc L_637 = {F_18, 44, 33};
+static const tpl_loc L_638 = {F_18, 44, 20};
+static const tpl_loc L_639 = {F_18, 45, 4};
+static const tpl_loc L_640 = {F_18, 45, 34};
+static const tpl_loc L_641 = {F_18, 45, 40};
+static const tpl_loc L_642 = {F_18, 46, 15};
+static const tpl_loc L_643 = {F_18, 46, 50};
+static const tpl_loc L_644 = {F_18, 46, 53};
+static const tpl_loc L_645 = {F_18, 46, 59};
+static const tpl_loc L_646 = {F_18, 46, 66};
+static const tpl_loc L_647 = {F_18, 46, 74};
+static const tpl_loc L_648 = {F_18, 46, 96};
+static const tpl_loc L_649 = {F_18, 46, 99};
+static const tpl_loc L_650 = {F_18, 46, 105};
+static const tpl_loc L_651 = {F_18, 46, 124};
+static const tpl_loc L_652 = {F_18, 46, 127};
+static const tpl_loc L_653 = {F_18, 46, 134};
+static const tpl_loc L_654 = {F_18, 46, 137};
+static const tpl_loc L_655 = {F_18, 46, 147};
+static const tpl_loc L_656 = {F_18, 46, 150};
+static const tpl_loc L_657 = {F_18, 46, 211};
+static const tpl_loc L_658 = {F_18, 46, 214};
+static const tpl_loc L_659 = {F_18, 49, 4};
+static const tpl_loc L_660 = {F_18, 49, 7};
+static const tpl_loc L_661 = {F_18, 49, 12};
+static const tpl_loc L_662 = {F_18, 49, 28};
+static const tpl_loc L_663 = {F_18, 49, 46};
+static const tpl_loc L_664 = {F_18, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_651 = {F_18, 57, 4};
-static const tpl_loc L_652 = {F_18, 57, 7};
-static const tpl_loc L_653 = {F_18, 57, 22};
-static const tpl_loc L_654 = {F_18, 58, 13};
-static const tpl_loc L_655 = {F_18, 58, 58};
-static const tpl_loc L_656 = {F_18, 58, 61};
-static const tpl_loc L_657 = {F_18, 59, 27};
-static const tpl_loc L_658 = {F_18, 59, 37};
-static const tpl_loc L_659 = {F_18, 59, 40};
-static const tpl_loc L_660 = {F_18, 60, 1};
-static const tpl_loc L_661 = {F_18, 60, 28};
-static const tpl_loc L_662 = {F_18, 60, 34};
-static const tpl_loc L_663 = {F_18, 60, 4};
+static const tpl_loc L_665 = {F_18, 57, 4};
+static const tpl_loc L_666 = {F_18, 57, 7};
+static const tpl_loc L_667 = {F_18, 57, 22};
+static const tpl_loc L_668 = {F_18, 58, 13};
+static const tpl_loc L_669 = {F_18, 58, 58};
+static const tpl_loc L_670 = {F_18, 58, 61};
+static const tpl_loc L_671 = {F_18, 59, 27};
+static const tpl_loc L_672 = {F_18, 59, 37};
+static const tpl_loc L_673 = {F_18, 59, 40};
+static const tpl_loc L_674 = {F_18, 60, 1};
+static const tpl_loc L_675 = {F_18, 60, 28};
+static const tpl_loc L_676 = {F_18, 60, 34};
+static const tpl_loc L_677 = {F_18, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const char F_19[] = "style.css.twig";
-static const tpl_loc L_664 = {F_19, 13, 10};
+static const tpl_loc L_678 = {F_19, 13, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_665 = {F_19, 21, 10};
+static const tpl_loc L_679 = {F_19, 21, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_666 = {F_19, 90, 10};
-static const tpl_loc L_667 = {F_19, 168, 10};
+static const tpl_loc L_680 = {F_19, 90, 10};
+static const tpl_loc L_681 = {F_19, 168, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_668 = {F_19, 195, 10};
+static const tpl_loc L_682 = {F_19, 195, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_669 = {F_19, 221, 10};
+static const tpl_loc L_683 = {F_19, 221, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_670 = {F_19, 244, 10};
+static const tpl_loc L_684 = {F_19, 244, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_671 = {F_19, 315, 10};
+static const tpl_loc L_685 = {F_19, 315, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_672 = {F_19, 332, 10};
+static const tpl_loc L_686 = {F_19, 332, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_20[] = "table.twig";
-static const tpl_loc L_673 = {F_20, 4, 4};
-static const tpl_loc L_674 = {F_20, 4, 20};
-static const tpl_loc L_675 = {F_20, 4, 25};
-static const tpl_loc L_676 = {F_20, 4, 39};
+static const tpl_loc L_687 = {F_20, 4, 4};
+static const tpl_loc L_688 = {F_20, 4, 20};
+static const tpl_loc L_689 = {F_20, 4, 25};
+static const tpl_loc L_690 = {F_20, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_677 = {F_20, 5, 25};
-static const tpl_loc L_678 = {F_20, 5, 28};
-static const tpl_loc L_679 = {F_20, 5, 33};
-static const tpl_loc L_680 = {F_20, 5, 45};
-static const tpl_loc L_681 = {F_20, 6, 4};
-static const tpl_loc L_682 = {F_20, 6, 7};
-static const tpl_loc L_683 = {F_20, 7, 31};
-static const tpl_loc L_684 = {F_20, 7, 51};
-static const tpl_loc L_685 = {F_20, 8, 5};
-static const tpl_loc L_686 = {F_20, 8, 13};
-static const tpl_loc L_687 = {F_20, 8, 41};
-static const tpl_loc L_688 = {F_20, 8, 67};
-static const tpl_loc L_689 = {F_20, 8, 75};
-static const tpl_loc L_690 = {F_20, 8, 108};
-static const tpl_loc L_691 = {F_20, 8, 116};
-static const tpl_loc L_692 = {F_20, 11, 42};
-static const tpl_loc L_693 = {F_20, 11, 103};
-static const tpl_loc L_694 = {F_20, 12, 1};
-static const tpl_loc L_695 = {F_20, 12, 9};
+static const tpl_loc L_691 = {F_20, 5, 25};
+static const tpl_loc L_692 = {F_20, 5, 28};
+static const tpl_loc L_693 = {F_20, 5, 33};
+static const tpl_loc L_694 = {F_20, 5, 45};
+static const tpl_loc L_695 = {F_20, 6, 4};
+static const tpl_loc L_696 = {F_20, 6, 7};
+static const tpl_loc L_697 = {F_20, 7, 31};
+static const tpl_loc L_698 = {F_20, 7, 51};
+static const tpl_loc L_699 = {F_20, 8, 5};
+static const tpl_loc L_700 = {F_20, 8, 13};
+static const tpl_loc L_701 = {F_20, 8, 41};
+static const tpl_loc L_702 = {F_20, 8, 67};
+static const tpl_loc L_703 = {F_20, 8, 75};
+static const tpl_loc L_704 = {F_20, 8, 108};
+static const tpl_loc L_705 = {F_20, 8, 116};
+static const tpl_loc L_706 = {F_20, 11, 42};
+static const tpl_loc L_707 = {F_20, 11, 103};
+static const tpl_loc L_708 = {F_20, 12, 1};
+static const tpl_loc L_709 = {F_20, 12, 9};
 static const char F_21[] = "title.md.twig";
-static const tpl_loc L_696 = {F_21, 3, 3};
-static const tpl_loc L_697 = {F_21, 3, 6};
-static const tpl_loc L_698 = {F_21, 3, 11};
-static const tpl_loc L_699 = {F_21, 3, 17};
-static const tpl_loc L_700 = {F_21, 5, 4};
-static const tpl_loc L_701 = {F_21, 5, 12};
-static const tpl_loc L_702 = {F_21, 6, 24};
-static const tpl_loc L_703 = {F_21, 6, 39};
-static const tpl_loc L_704 = {F_21, 9, 4};
-static const tpl_loc L_705 = {F_21, 9, 12};
-static const tpl_loc L_706 = {F_21, 10, 25};
-static const tpl_loc L_707 = {F_21, 10, 41};
+static const tpl_loc L_710 = {F_21, 3, 3};
+static const tpl_loc L_711 = {F_21, 3, 6};
+static const tpl_loc L_712 = {F_21, 3, 11};
+static const tpl_loc L_713 = {F_21, 3, 17};
+static const tpl_loc L_714 = {F_21, 5, 4};
+static const tpl_loc L_715 = {F_21, 5, 12};
+static const tpl_loc L_716 = {F_21, 6, 24};
+static const tpl_loc L_717 = {F_21, 6, 39};
+static const tpl_loc L_718 = {F_21, 9, 4};
+static const tpl_loc L_719 = {F_21, 9, 12};
+static const tpl_loc L_720 = {F_21, 10, 25};
+static const tpl_loc L_721 = {F_21, 10, 41};
 static const char F_22[] = "toc.ncx.twig";
-static const tpl_loc L_708 = {F_22, 4, 11};
-static const tpl_loc L_709 = {F_22, 6, 78};
-static const tpl_loc L_710 = {F_22, 6, 109};
-static const tpl_loc L_711 = {F_22, 6, 129};
-static const tpl_loc L_712 = {F_22, 8, 31};
-static const tpl_loc L_713 = {F_22, 8, 34};
-static const tpl_loc L_714 = {F_22, 8, 45};
-static const tpl_loc L_715 = {F_22, 9, 33};
-static const tpl_loc L_716 = {F_22, 9, 36};
+static const tpl_loc L_722 = {F_22, 4, 11};
+static const tpl_loc L_723 = {F_22, 6, 78};
+static const tpl_loc L_724 = {F_22, 6, 109};
+static const tpl_loc L_725 = {F_22, 6, 129};
+static const tpl_loc L_726 = {F_22, 8, 31};
+static const tpl_loc L_727 = {F_22, 8, 34};
+static const tpl_loc L_728 = {F_22, 8, 45};
+static const tpl_loc L_729 = {F_22, 9, 33};
+static const tpl_loc L_730 = {F_22, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_717 = {F_22, 13, 17};
-static const tpl_loc L_718 = {F_22, 13, 20};
-static const tpl_loc L_719 = {F_22, 13, 25};
-static const tpl_loc L_720 = {F_22, 13, 31};
-static const tpl_loc L_721 = {F_22, 14, 4};
-static const tpl_loc L_722 = {F_22, 14, 12};
-static const tpl_loc L_723 = {F_22, 15, 18};
-static const tpl_loc L_724 = {F_22, 15, 33};
-static const tpl_loc L_725 = {F_22, 18, 1};
-static const tpl_loc L_726 = {F_22, 18, 4};
+static const tpl_loc L_731 = {F_22, 13, 17};
+static const tpl_loc L_732 = {F_22, 13, 20};
+static const tpl_loc L_733 = {F_22, 13, 25};
+static const tpl_loc L_734 = {F_22, 13, 31};
+static const tpl_loc L_735 = {F_22, 14, 4};
+static const tpl_loc L_736 = {F_22, 14, 12};
+static const tpl_loc L_737 = {F_22, 15, 18};
+static const tpl_loc L_738 = {F_22, 15, 33};
+static const tpl_loc L_739 = {F_22, 18, 1};
+static const tpl_loc L_740 = {F_22, 18, 4};
 static const char F_23[] = "toc.twig";
-static const tpl_loc L_727 = {F_23, 6, 11};
-static const tpl_loc L_728 = {F_23, 7, 1};
-static const tpl_loc L_729 = {F_23, 7, 4};
-static const tpl_loc L_730 = {F_23, 7, 9};
-static const tpl_loc L_731 = {F_23, 8, 1};
+static const tpl_loc L_741 = {F_23, 6, 11};
+static const tpl_loc L_742 = {F_23, 7, 1};
+static const tpl_loc L_743 = {F_23, 7, 4};
+static const tpl_loc L_744 = {F_23, 7, 9};
+static const tpl_loc L_745 = {F_23, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_732 = {F_23, 8, 29};
-static const tpl_loc L_733 = {F_23, 8, 4};
-static const tpl_loc L_734 = {F_23, 4, 12};
+static const tpl_loc L_746 = {F_23, 8, 29};
+static const tpl_loc L_747 = {F_23, 8, 4};
+static const tpl_loc L_748 = {F_23, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -1469,7 +1485,7 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
 
 /* ---- content.opf.twig ---- */
 
-#line 6 "themes/tech/epub/content.opf.twig"
+#line 10 "themes/tech/epub/content.opf.twig"
 static tpl_value fn8(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -1541,19 +1557,20 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_value v55 = tpl_null();
   tpl_value v57 = tpl_null();
   tpl_value v59 = tpl_null();
-  tpl_value v62 = tpl_null();
-  tpl_value v65 = tpl_null();
-  tpl_value v67 = tpl_null();
-  tpl_value v69 = tpl_null();
-  tpl_value v71 = tpl_null();
+  tpl_value v70 = tpl_null();
   tpl_value v72 = tpl_null();
-  tpl_value v74 = tpl_null();
-  tpl_value v76 = tpl_null();
+  tpl_value v75 = tpl_null();
+  tpl_value v77 = tpl_null();
+  tpl_value v79 = tpl_null();
+  tpl_value v81 = tpl_null();
+  tpl_value v82 = tpl_null();
+  tpl_value v84 = tpl_null();
   tpl_value v86 = tpl_null();
-  tpl_value v88 = tpl_null();
-  tpl_value v90 = tpl_null();
-  tpl_value v92 = tpl_null();
-  tpl_value v93 = tpl_null();
+  tpl_value v96 = tpl_null();
+  tpl_value v98 = tpl_null();
+  tpl_value v100 = tpl_null();
+  tpl_value v102 = tpl_null();
+  tpl_value v103 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1577,9 +1594,10 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic20 = {0, NULL};
   tpl_ic ic21 = {0, NULL};
   tpl_ic ic22 = {0, NULL};
-#line 4 "themes/tech/epub/content.opf.twig"
+  tpl_ic ic23 = {0, NULL};
+#line 8 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39);
-#line 5 "themes/tech/epub/content.opf.twig"
+#line 9 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_73;
     tpl_value v3 = tpl_null();
@@ -1611,7 +1629,7 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_75);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
-#line 6 "themes/tech/epub/content.opf.twig"
+#line 10 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_76;
     v14 = tpl_var(rt, ctx, self, &N_package, &L_77);
@@ -1627,19 +1645,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v20 = k5->fn(rt, ctx, 1, a19, &L_81);
     tpl_ctx_set(rt, ctx, &N_cover_item, v20);
   }
-#line 7 "themes/tech/epub/content.opf.twig"
+#line 11 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "<package xmlns=\"http://www.idpf.org/2007/opf\" version=\"3.0\" unique-identifier=\"pub-id\" xml:lang=\"", 97);
-#line 7 "themes/tech/epub/content.opf.twig"
+#line 11 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_82;
     v21 = tpl_var(rt, ctx, self, &N_lang, &L_83);
     tpl_out_value(rt, v21);
   }
-#line 7 "themes/tech/epub/content.opf.twig"
+#line 11 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "\">\n"
              "<metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\n"
              "<dc:identifier id=\"pub-id\">", 85);
-#line 9 "themes/tech/epub/content.opf.twig"
+#line 13 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_84;
     v22 = tpl_var(rt, ctx, self, &N_package, &L_85);
@@ -1647,9 +1665,9 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_87);
     tpl_out_value(rt, v24);
   }
-#line 9 "themes/tech/epub/content.opf.twig"
+#line 13 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "</dc:identifier>\n", 17);
-#line 10 "themes/tech/epub/content.opf.twig"
+#line 14 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_88;
     bool b25 = false;
@@ -1658,115 +1676,115 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       b25 = tpl_op_starts_with(rt, v23, v26);
     }
     if (b25) {
-#line 11 "themes/tech/epub/content.opf.twig"
+#line 15 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta refines=\"#pub-id\" property=\"identifier-type\" scheme=\"onix:codelist5\">15</meta>\n", 85);
     }
   }
-#line 13 "themes/tech/epub/content.opf.twig"
+#line 17 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "<dc:title id=\"title\">", 21);
-#line 13 "themes/tech/epub/content.opf.twig"
+#line 17 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_89;
     v27 = tpl_getattr_name_ic(rt, v22, &N_title, &L_90, &ic2);
     tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_91);
     tpl_out_value(rt, v28);
   }
-#line 13 "themes/tech/epub/content.opf.twig"
+#line 17 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "</dc:title>\n", 12);
-#line 14 "themes/tech/epub/content.opf.twig"
+#line 18 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_92;
     v29 = tpl_getattr_name_ic(rt, v22, &N_creator, &L_93, &ic3);
     bool b30 = tpl_truthy(v29);
     if (b30) {
-#line 15 "themes/tech/epub/content.opf.twig"
+#line 19 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<dc:creator id=\"creator\">", 25);
-#line 15 "themes/tech/epub/content.opf.twig"
+#line 19 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_94;
         tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_95);
         tpl_out_value(rt, v31);
       }
-#line 15 "themes/tech/epub/content.opf.twig"
+#line 19 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</dc:creator>\n"
                  "<meta refines=\"#creator\" property=\"role\" scheme=\"marc:relators\">aut</meta>\n", 89);
     }
   }
-#line 18 "themes/tech/epub/content.opf.twig"
+#line 22 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "<dc:language>", 13);
-#line 18 "themes/tech/epub/content.opf.twig"
+#line 22 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_96;
     tpl_out_value(rt, v21);
   }
-#line 18 "themes/tech/epub/content.opf.twig"
+#line 22 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "</dc:language>\n", 15);
-#line 19 "themes/tech/epub/content.opf.twig"
+#line 23 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_97;
     v32 = tpl_getattr_name_ic(rt, v22, &N_date, &L_98, &ic4);
     bool b33 = tpl_truthy(v32);
     if (b33) {
-#line 20 "themes/tech/epub/content.opf.twig"
+#line 24 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<dc:date>", 9);
-#line 20 "themes/tech/epub/content.opf.twig"
+#line 24 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_99;
         tpl_value v34 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_100);
         tpl_out_value(rt, v34);
       }
-#line 20 "themes/tech/epub/content.opf.twig"
+#line 24 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</dc:date>\n", 11);
     }
   }
-#line 22 "themes/tech/epub/content.opf.twig"
+#line 26 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "<meta property=\"dcterms:modified\">", 34);
-#line 22 "themes/tech/epub/content.opf.twig"
+#line 26 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_101;
     v35 = tpl_getattr_name_ic(rt, v22, &N_modified, &L_102, &ic5);
     tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_103);
     tpl_out_value(rt, v36);
   }
-#line 22 "themes/tech/epub/content.opf.twig"
+#line 26 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "</meta>\n", 8);
-#line 23 "themes/tech/epub/content.opf.twig"
+#line 27 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_104;
     v37 = tpl_getattr_name_ic(rt, v22, &N_publisher, &L_105, &ic6);
     bool b38 = tpl_truthy(v37);
     if (b38) {
-#line 24 "themes/tech/epub/content.opf.twig"
+#line 28 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<dc:publisher>", 14);
-#line 24 "themes/tech/epub/content.opf.twig"
+#line 28 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_106;
         tpl_value v39 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_107);
         tpl_out_value(rt, v39);
       }
-#line 24 "themes/tech/epub/content.opf.twig"
+#line 28 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</dc:publisher>\n", 16);
     }
   }
-#line 26 "themes/tech/epub/content.opf.twig"
+#line 30 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_108;
     v40 = tpl_getattr_name_ic(rt, v22, &N_description, &L_109, &ic7);
     bool b41 = tpl_truthy(v40);
     if (b41) {
-#line 27 "themes/tech/epub/content.opf.twig"
+#line 31 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<dc:description>", 16);
-#line 27 "themes/tech/epub/content.opf.twig"
+#line 31 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_110;
         tpl_value v42 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_111);
         tpl_out_value(rt, v42);
       }
-#line 27 "themes/tech/epub/content.opf.twig"
+#line 31 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</dc:description>\n", 18);
     }
   }
-#line 29 "themes/tech/epub/content.opf.twig"
+#line 33 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_112;
     v43 = tpl_getattr_name_ic(rt, v22, &N_access_modes, &L_113, &ic8);
@@ -1776,19 +1794,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v45 = it44.cur;
       (void)v45;
       tpl_for_accept(rt, &it44);
-#line 30 "themes/tech/epub/content.opf.twig"
+#line 34 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessMode\">", 35);
-#line 30 "themes/tech/epub/content.opf.twig"
+#line 34 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_114;
         tpl_value v46 = tpl_escape_value(rt, v45, TPL_ESC_HTML, &L_115);
         tpl_out_value(rt, v46);
       }
-#line 30 "themes/tech/epub/content.opf.twig"
+#line 34 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 32 "themes/tech/epub/content.opf.twig"
+#line 36 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_116;
     v47 = tpl_getattr_name_ic(rt, v22, &N_access_mode_sufficient, &L_117, &ic9);
@@ -1798,19 +1816,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v49 = it48.cur;
       (void)v49;
       tpl_for_accept(rt, &it48);
-#line 33 "themes/tech/epub/content.opf.twig"
+#line 37 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessModeSufficient\">", 45);
-#line 33 "themes/tech/epub/content.opf.twig"
+#line 37 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_118;
         tpl_value v50 = tpl_escape_value(rt, v49, TPL_ESC_HTML, &L_119);
         tpl_out_value(rt, v50);
       }
-#line 33 "themes/tech/epub/content.opf.twig"
+#line 37 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 35 "themes/tech/epub/content.opf.twig"
+#line 39 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_120;
     v51 = tpl_getattr_name_ic(rt, v22, &N_features, &L_121, &ic10);
@@ -1820,19 +1838,19 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v53 = it52.cur;
       (void)v53;
       tpl_for_accept(rt, &it52);
-#line 36 "themes/tech/epub/content.opf.twig"
+#line 40 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilityFeature\">", 45);
-#line 36 "themes/tech/epub/content.opf.twig"
+#line 40 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_122;
         tpl_value v54 = tpl_escape_value(rt, v53, TPL_ESC_HTML, &L_123);
         tpl_out_value(rt, v54);
       }
-#line 36 "themes/tech/epub/content.opf.twig"
+#line 40 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 38 "themes/tech/epub/content.opf.twig"
+#line 42 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_124;
     v55 = tpl_getattr_name_ic(rt, v22, &N_hazards, &L_125, &ic11);
@@ -1842,220 +1860,256 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
       v57 = it56.cur;
       (void)v57;
       tpl_for_accept(rt, &it56);
-#line 39 "themes/tech/epub/content.opf.twig"
+#line 43 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilityHazard\">", 44);
-#line 39 "themes/tech/epub/content.opf.twig"
+#line 43 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_126;
         tpl_value v58 = tpl_escape_value(rt, v57, TPL_ESC_HTML, &L_127);
         tpl_out_value(rt, v58);
       }
-#line 39 "themes/tech/epub/content.opf.twig"
+#line 43 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 41 "themes/tech/epub/content.opf.twig"
+#line 45 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_128;
     v59 = tpl_getattr_name_ic(rt, v22, &N_summary, &L_129, &ic12);
     bool b60 = tpl_truthy(v59);
     if (b60) {
-#line 42 "themes/tech/epub/content.opf.twig"
+#line 46 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "<meta property=\"schema:accessibilitySummary\">", 45);
-#line 42 "themes/tech/epub/content.opf.twig"
+#line 46 "themes/tech/epub/content.opf.twig"
       {
         rt->loc = &L_130;
         tpl_value v61 = tpl_escape_value(rt, v59, TPL_ESC_HTML, &L_131);
         tpl_out_value(rt, v61);
       }
-#line 42 "themes/tech/epub/content.opf.twig"
+#line 46 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "</meta>\n", 8);
     }
   }
-#line 44 "themes/tech/epub/content.opf.twig"
+#line 48 "themes/tech/epub/content.opf.twig"
   {
     rt->loc = &L_132;
-    v62 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_133, &ic13);
-    bool b63 = tpl_truthy(v62);
-    if (b63) {
-#line 45 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
-#line 45 "themes/tech/epub/content.opf.twig"
+    tpl_value v65 = tpl_null();
+    bool b64 = tpl_var_probe(rt, ctx, self, &N_package, &v65);
+    if (!b64)
+      v65 = tpl_null();
+    (void)b64;
+    tpl_value v66 = tpl_str("page_source", 11);
+    tpl_value v63 = tpl_null();
+    bool b62 = tpl_has_attr(rt, v65, v66, &v63);
+    if (!b62)
+      v63 = tpl_null();
+    tpl_value v67;
+    if (b62 && v63.type != TPL_NULL) {
+      v67 = v63;
+    } else {
+      tpl_value v68 = tpl_bool(false);
+      v67 = v68;
+    }
+    bool b69 = tpl_truthy(v67);
+    if (b69) {
+#line 49 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "<dc:source id=\"page-source\">", 28);
+#line 49 "themes/tech/epub/content.opf.twig"
       {
-        rt->loc = &L_134;
-        tpl_value v64 = tpl_escape_value(rt, v62, TPL_ESC_HTML, &L_135);
-        tpl_out_value(rt, v64);
+        rt->loc = &L_133;
+        v70 = tpl_getattr_name_ic(rt, v22, &N_page_source, &L_134, &ic13);
+        tpl_value v71 = tpl_escape_value(rt, v70, TPL_ESC_HTML, &L_135);
+        tpl_out_value(rt, v71);
       }
-#line 45 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "\" />\n", 5);
+#line 49 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "</dc:source>\n"
+                 "<meta refines=\"#page-source\" property=\"source-of\">pagination</meta>\n", 81);
     }
   }
-#line 47 "themes/tech/epub/content.opf.twig"
-  {
-    rt->loc = &L_136;
-    v65 = tpl_var(rt, ctx, self, &N_cover_item, &L_137);
-    bool b66 = tpl_truthy(v65);
-    if (b66) {
-#line 48 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "<meta name=\"cover\" content=\"", 28);
-#line 48 "themes/tech/epub/content.opf.twig"
-      {
-        rt->loc = &L_138;
-        v67 = tpl_getattr_name_ic(rt, v65, &N_id, &L_139, &ic14);
-        tpl_value v68 = tpl_escape_value(rt, v67, TPL_ESC_HTML, &L_140);
-        tpl_out_value(rt, v68);
-      }
-#line 48 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "\" />\n", 5);
-    }
-  }
-#line 50 "themes/tech/epub/content.opf.twig"
-  tpl_out(rt, "</metadata>\n<manifest>\n", 23);
 #line 52 "themes/tech/epub/content.opf.twig"
   {
-    rt->loc = &L_141;
-    v69 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_142, &ic15);
-    tpl_iter it70;
-    tpl_for_begin(rt, &it70, ctx, v69, &N__key, &N_entry, false);
-    while (tpl_for_next(rt, &it70)) {
-      v71 = it70.cur;
-      (void)v71;
-      tpl_for_accept(rt, &it70);
+    rt->loc = &L_136;
+    v72 = tpl_getattr_name_ic(rt, v22, &N_generator, &L_137, &ic14);
+    bool b73 = tpl_truthy(v72);
+    if (b73) {
 #line 53 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "<item id=\"", 10);
+      tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 53 "themes/tech/epub/content.opf.twig"
       {
-        rt->loc = &L_143;
-        v72 = tpl_getattr_name_ic(rt, v71, &N_id, &L_144, &ic16);
-        tpl_value v73 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_145);
-        tpl_out_value(rt, v73);
+        rt->loc = &L_138;
+        tpl_value v74 = tpl_escape_value(rt, v72, TPL_ESC_HTML, &L_139);
+        tpl_out_value(rt, v74);
       }
 #line 53 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "\" href=\"", 8);
-#line 53 "themes/tech/epub/content.opf.twig"
-      {
-        rt->loc = &L_146;
-        v74 = tpl_getattr_name_ic(rt, v71, &N_href, &L_147, &ic17);
-        tpl_value v75 = tpl_escape_value(rt, v74, TPL_ESC_HTML, &L_148);
-        tpl_out_value(rt, v75);
-      }
-#line 53 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "\" media-type=\"", 14);
-#line 53 "themes/tech/epub/content.opf.twig"
-      {
-        rt->loc = &L_149;
-        v76 = tpl_getattr_name_ic(rt, v71, &N_media_type, &L_150, &ic18);
-        tpl_value v77 = tpl_escape_value(rt, v76, TPL_ESC_HTML, &L_151);
-        tpl_out_value(rt, v77);
-      }
-#line 53 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "\"", 1);
-#line 53 "themes/tech/epub/content.opf.twig"
-      {
-        rt->loc = &L_152;
-        tpl_value v81 = tpl_null();
-        bool b80 = tpl_var_probe(rt, it70.scope, self, &N_entry, &v81);
-        if (!b80)
-          v81 = tpl_null();
-        (void)b80;
-        tpl_value v82 = tpl_str("properties", 10);
-        tpl_value v79 = tpl_null();
-        bool b78 = tpl_has_attr(rt, v81, v82, &v79);
-        if (!b78)
-          v79 = tpl_null();
-        tpl_value v83;
-        if (b78 && v79.type != TPL_NULL) {
-          v83 = v79;
-        } else {
-          tpl_value v84 = tpl_bool(false);
-          v83 = v84;
-        }
-        bool b85 = tpl_truthy(v83);
-        if (b85) {
-#line 53 "themes/tech/epub/content.opf.twig"
-          tpl_out(rt, " properties=\"", 13);
-#line 53 "themes/tech/epub/content.opf.twig"
-          {
-            rt->loc = &L_153;
-            v86 = tpl_getattr_name_ic(rt, v71, &N_properties, &L_154, &ic19);
-            tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_155);
-            tpl_out_value(rt, v87);
-          }
-#line 53 "themes/tech/epub/content.opf.twig"
-          tpl_out(rt, "\"", 1);
-        }
-      }
-#line 53 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, " />\n", 4);
+      tpl_out(rt, "\" />\n", 5);
     }
   }
 #line 55 "themes/tech/epub/content.opf.twig"
-  tpl_out(rt, "</manifest>\n<spine", 18);
-#line 56 "themes/tech/epub/content.opf.twig"
   {
-    rt->loc = &L_156;
-    v88 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_157, &ic20);
-    bool b89 = tpl_truthy(v88);
-    if (b89) {
+    rt->loc = &L_140;
+    v75 = tpl_var(rt, ctx, self, &N_cover_item, &L_141);
+    bool b76 = tpl_truthy(v75);
+    if (b76) {
 #line 56 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, " toc=\"ncx\"", 10);
+      tpl_out(rt, "<meta name=\"cover\" content=\"", 28);
+#line 56 "themes/tech/epub/content.opf.twig"
+      {
+        rt->loc = &L_142;
+        v77 = tpl_getattr_name_ic(rt, v75, &N_id, &L_143, &ic15);
+        tpl_value v78 = tpl_escape_value(rt, v77, TPL_ESC_HTML, &L_144);
+        tpl_out_value(rt, v78);
+      }
+#line 56 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "\" />\n", 5);
     }
   }
-#line 56 "themes/tech/epub/content.opf.twig"
-  tpl_out(rt, ">\n", 2);
-#line 57 "themes/tech/epub/content.opf.twig"
+#line 58 "themes/tech/epub/content.opf.twig"
+  tpl_out(rt, "</metadata>\n<manifest>\n", 23);
+#line 60 "themes/tech/epub/content.opf.twig"
   {
-    rt->loc = &L_158;
-    v90 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_159, &ic21);
-    tpl_iter it91;
-    tpl_for_begin(rt, &it91, ctx, v90, &N__key, &N_ref, false);
-    while (tpl_for_next(rt, &it91)) {
-      v92 = it91.cur;
-      (void)v92;
-      tpl_for_accept(rt, &it91);
-#line 58 "themes/tech/epub/content.opf.twig"
-      tpl_out(rt, "<itemref idref=\"", 16);
-#line 58 "themes/tech/epub/content.opf.twig"
+    rt->loc = &L_145;
+    v79 = tpl_getattr_name_ic(rt, v22, &N_manifest, &L_146, &ic16);
+    tpl_iter it80;
+    tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_entry, false);
+    while (tpl_for_next(rt, &it80)) {
+      v81 = it80.cur;
+      (void)v81;
+      tpl_for_accept(rt, &it80);
+#line 61 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "<item id=\"", 10);
+#line 61 "themes/tech/epub/content.opf.twig"
       {
-        rt->loc = &L_160;
-        v93 = tpl_getattr_name_ic(rt, v92, &N_idref, &L_161, &ic22);
-        tpl_value v94 = tpl_escape_value(rt, v93, TPL_ESC_HTML, &L_162);
-        tpl_out_value(rt, v94);
+        rt->loc = &L_147;
+        v82 = tpl_getattr_name_ic(rt, v81, &N_id, &L_148, &ic17);
+        tpl_value v83 = tpl_escape_value(rt, v82, TPL_ESC_HTML, &L_149);
+        tpl_out_value(rt, v83);
       }
-#line 58 "themes/tech/epub/content.opf.twig"
+#line 61 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "\" href=\"", 8);
+#line 61 "themes/tech/epub/content.opf.twig"
+      {
+        rt->loc = &L_150;
+        v84 = tpl_getattr_name_ic(rt, v81, &N_href, &L_151, &ic18);
+        tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_152);
+        tpl_out_value(rt, v85);
+      }
+#line 61 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "\" media-type=\"", 14);
+#line 61 "themes/tech/epub/content.opf.twig"
+      {
+        rt->loc = &L_153;
+        v86 = tpl_getattr_name_ic(rt, v81, &N_media_type, &L_154, &ic19);
+        tpl_value v87 = tpl_escape_value(rt, v86, TPL_ESC_HTML, &L_155);
+        tpl_out_value(rt, v87);
+      }
+#line 61 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, "\"", 1);
-#line 58 "themes/tech/epub/content.opf.twig"
+#line 61 "themes/tech/epub/content.opf.twig"
       {
-        rt->loc = &L_163;
-        tpl_value v98 = tpl_null();
-        bool b97 = tpl_var_probe(rt, it91.scope, self, &N_ref, &v98);
-        if (!b97)
-          v98 = tpl_null();
-        (void)b97;
-        tpl_value v99 = tpl_str("linear", 6);
-        tpl_value v96 = tpl_null();
-        bool b95 = tpl_has_attr(rt, v98, v99, &v96);
-        if (!b95)
-          v96 = tpl_null();
-        tpl_value v100;
-        if (b95 && v96.type != TPL_NULL) {
-          v100 = v96;
+        rt->loc = &L_156;
+        tpl_value v91 = tpl_null();
+        bool b90 = tpl_var_probe(rt, it80.scope, self, &N_entry, &v91);
+        if (!b90)
+          v91 = tpl_null();
+        (void)b90;
+        tpl_value v92 = tpl_str("properties", 10);
+        tpl_value v89 = tpl_null();
+        bool b88 = tpl_has_attr(rt, v91, v92, &v89);
+        if (!b88)
+          v89 = tpl_null();
+        tpl_value v93;
+        if (b88 && v89.type != TPL_NULL) {
+          v93 = v89;
         } else {
-          tpl_value v101 = tpl_bool(true);
-          v100 = v101;
+          tpl_value v94 = tpl_bool(false);
+          v93 = v94;
         }
-        bool b102 = tpl_truthy(v100);
-        bool b103 = !b102;
-        if (b103) {
-#line 58 "themes/tech/epub/content.opf.twig"
-          tpl_out(rt, " linear=\"no\"", 12);
+        bool b95 = tpl_truthy(v93);
+        if (b95) {
+#line 61 "themes/tech/epub/content.opf.twig"
+          tpl_out(rt, " properties=\"", 13);
+#line 61 "themes/tech/epub/content.opf.twig"
+          {
+            rt->loc = &L_157;
+            v96 = tpl_getattr_name_ic(rt, v81, &N_properties, &L_158, &ic20);
+            tpl_value v97 = tpl_escape_value(rt, v96, TPL_ESC_HTML, &L_159);
+            tpl_out_value(rt, v97);
+          }
+#line 61 "themes/tech/epub/content.opf.twig"
+          tpl_out(rt, "\"", 1);
         }
       }
-#line 58 "themes/tech/epub/content.opf.twig"
+#line 61 "themes/tech/epub/content.opf.twig"
       tpl_out(rt, " />\n", 4);
     }
   }
-#line 60 "themes/tech/epub/content.opf.twig"
+#line 63 "themes/tech/epub/content.opf.twig"
+  tpl_out(rt, "</manifest>\n<spine", 18);
+#line 64 "themes/tech/epub/content.opf.twig"
+  {
+    rt->loc = &L_160;
+    v98 = tpl_getattr_name_ic(rt, v22, &N_has_ncx, &L_161, &ic21);
+    bool b99 = tpl_truthy(v98);
+    if (b99) {
+#line 64 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, " toc=\"ncx\"", 10);
+    }
+  }
+#line 64 "themes/tech/epub/content.opf.twig"
+  tpl_out(rt, ">\n", 2);
+#line 65 "themes/tech/epub/content.opf.twig"
+  {
+    rt->loc = &L_162;
+    v100 = tpl_getattr_name_ic(rt, v22, &N_spine, &L_163, &ic22);
+    tpl_iter it101;
+    tpl_for_begin(rt, &it101, ctx, v100, &N__key, &N_ref, false);
+    while (tpl_for_next(rt, &it101)) {
+      v102 = it101.cur;
+      (void)v102;
+      tpl_for_accept(rt, &it101);
+#line 66 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "<itemref idref=\"", 16);
+#line 66 "themes/tech/epub/content.opf.twig"
+      {
+        rt->loc = &L_164;
+        v103 = tpl_getattr_name_ic(rt, v102, &N_idref, &L_165, &ic23);
+        tpl_value v104 = tpl_escape_value(rt, v103, TPL_ESC_HTML, &L_166);
+        tpl_out_value(rt, v104);
+      }
+#line 66 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, "\"", 1);
+#line 66 "themes/tech/epub/content.opf.twig"
+      {
+        rt->loc = &L_167;
+        tpl_value v108 = tpl_null();
+        bool b107 = tpl_var_probe(rt, it101.scope, self, &N_ref, &v108);
+        if (!b107)
+          v108 = tpl_null();
+        (void)b107;
+        tpl_value v109 = tpl_str("linear", 6);
+        tpl_value v106 = tpl_null();
+        bool b105 = tpl_has_attr(rt, v108, v109, &v106);
+        if (!b105)
+          v106 = tpl_null();
+        tpl_value v110;
+        if (b105 && v106.type != TPL_NULL) {
+          v110 = v106;
+        } else {
+          tpl_value v111 = tpl_bool(true);
+          v110 = v111;
+        }
+        bool b112 = tpl_truthy(v110);
+        bool b113 = !b112;
+        if (b113) {
+#line 66 "themes/tech/epub/content.opf.twig"
+          tpl_out(rt, " linear=\"no\"", 12);
+        }
+      }
+#line 66 "themes/tech/epub/content.opf.twig"
+      tpl_out(rt, " />\n", 4);
+    }
+  }
+#line 68 "themes/tech/epub/content.opf.twig"
   tpl_out(rt, "</spine>\n</package>\n", 20);
 }
 
@@ -2073,10 +2127,10 @@ static void fn9(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/tech/epub/cover.twig"
   {
-    rt->loc = &L_164;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_165);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_166, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_167);
+    rt->loc = &L_168;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_169);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_171);
     tpl_out_value(rt, v2);
   }
 }
@@ -2112,7 +2166,7 @@ static void fn12(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/tech/epub/cover.twig"
   {
-    rt->loc = &L_168;
+    rt->loc = &L_172;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2175,7 +2229,7 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic10 = {0, NULL};
 #line 25 "themes/tech/epub/cover.twig"
   {
-    rt->loc = &L_169;
+    rt->loc = &L_173;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_cover, &v1);
     if (!b0)
@@ -2193,12 +2247,12 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<div class=\"item cover cover-image\" epub:type=\"cover\" id=\"cover\">\n", 66);
 #line 27 "themes/tech/epub/cover.twig"
       {
-        rt->loc = &L_170;
-        v5 = tpl_var(rt, ctx, self, &N_cover, &L_171);
-        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_172, &ic0);
+        rt->loc = &L_174;
+        v5 = tpl_var(rt, ctx, self, &N_cover, &L_175);
+        v6 = tpl_getattr_name_ic(rt, v5, &N_width, &L_176, &ic0);
         bool b7 = tpl_truthy(v6);
         if (b7) {
-          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_173, &ic1);
+          v8 = tpl_getattr_name_ic(rt, v5, &N_height, &L_177, &ic1);
           bool b9 = tpl_truthy(v8);
           b7 = b9;
         }
@@ -2207,54 +2261,54 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"100%\" height=\"100%\" viewBox=\"0 0 ", 137);
 #line 28 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_174;
+            rt->loc = &L_178;
             tpl_out_value(rt, v6);
           }
 #line 28 "themes/tech/epub/cover.twig"
           tpl_out(rt, " ", 1);
 #line 28 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_175;
-            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_176, &ic2);
+            rt->loc = &L_179;
+            v10 = tpl_getattr_name_ic(rt, v5, &N_height, &L_180, &ic2);
             tpl_out_value(rt, v10);
           }
 #line 28 "themes/tech/epub/cover.twig"
           tpl_out(rt, "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\">\n<title>", 57);
 #line 29 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_177;
-            v11 = tpl_var(rt, ctx, self, &N_book, &L_178);
-            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_179, &ic3);
-            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_180);
+            rt->loc = &L_181;
+            v11 = tpl_var(rt, ctx, self, &N_book, &L_182);
+            v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_183, &ic3);
+            tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_184);
             tpl_out_value(rt, v13);
           }
 #line 29 "themes/tech/epub/cover.twig"
           tpl_out(rt, "</title>\n<image width=\"", 23);
 #line 30 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_181;
+            rt->loc = &L_185;
             tpl_out_value(rt, v6);
           }
 #line 30 "themes/tech/epub/cover.twig"
           tpl_out(rt, "\" height=\"", 10);
 #line 30 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_182;
+            rt->loc = &L_186;
             tpl_out_value(rt, v10);
           }
 #line 30 "themes/tech/epub/cover.twig"
           tpl_out(rt, "\" xlink:href=\"", 14);
 #line 30 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_183;
-            v14 = tpl_var(rt, ctx, self, &N_root, &L_184);
+            rt->loc = &L_187;
+            v14 = tpl_var(rt, ctx, self, &N_root, &L_188);
             tpl_out_value(rt, v14);
           }
 #line 30 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_185;
-            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_186, &ic4);
-            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_187);
+            rt->loc = &L_189;
+            v15 = tpl_getattr_name_ic(rt, v5, &N_src, &L_190, &ic4);
+            tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_191);
             tpl_out_value(rt, v16);
           }
 #line 30 "themes/tech/epub/cover.twig"
@@ -2264,25 +2318,25 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<img src=\"", 10);
 #line 33 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_188;
-            v17 = tpl_var(rt, ctx, self, &N_root, &L_189);
+            rt->loc = &L_192;
+            v17 = tpl_var(rt, ctx, self, &N_root, &L_193);
             tpl_out_value(rt, v17);
           }
 #line 33 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_190;
-            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_191, &ic5);
-            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_192);
+            rt->loc = &L_194;
+            v18 = tpl_getattr_name_ic(rt, v5, &N_src, &L_195, &ic5);
+            tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_196);
             tpl_out_value(rt, v19);
           }
 #line 33 "themes/tech/epub/cover.twig"
           tpl_out(rt, "\" alt=\"", 7);
 #line 33 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_193;
-            v20 = tpl_var(rt, ctx, self, &N_book, &L_194);
-            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_195, &ic6);
-            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_196);
+            rt->loc = &L_197;
+            v20 = tpl_var(rt, ctx, self, &N_book, &L_198);
+            v21 = tpl_getattr_name_ic(rt, v20, &N_title, &L_199, &ic6);
+            tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_200);
             tpl_out_value(rt, v22);
           }
 #line 33 "themes/tech/epub/cover.twig"
@@ -2297,17 +2351,17 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "<h1 class=\"book-title\">", 99);
 #line 38 "themes/tech/epub/cover.twig"
       {
-        rt->loc = &L_197;
-        v23 = tpl_var(rt, ctx, self, &N_book, &L_198);
-        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_199, &ic7);
-        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_200);
+        rt->loc = &L_201;
+        v23 = tpl_var(rt, ctx, self, &N_book, &L_202);
+        v24 = tpl_getattr_name_ic(rt, v23, &N_title, &L_203, &ic7);
+        tpl_value v25 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_204);
         tpl_out_value(rt, v25);
       }
 #line 38 "themes/tech/epub/cover.twig"
       tpl_out(rt, "</h1>\n", 6);
 #line 39 "themes/tech/epub/cover.twig"
       {
-        rt->loc = &L_201;
+        rt->loc = &L_205;
         tpl_value v29 = tpl_null();
         bool b28 = tpl_var_probe(rt, ctx, self, &N_book, &v29);
         if (!b28)
@@ -2331,9 +2385,9 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 40 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_202;
-            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_203, &ic8);
-            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_204);
+            rt->loc = &L_206;
+            v34 = tpl_getattr_name_ic(rt, v23, &N_subtitle, &L_207, &ic8);
+            tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_208);
             tpl_out_value(rt, v35);
           }
 #line 40 "themes/tech/epub/cover.twig"
@@ -2342,16 +2396,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 42 "themes/tech/epub/cover.twig"
       {
-        rt->loc = &L_205;
-        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_206, &ic9);
+        rt->loc = &L_209;
+        v36 = tpl_getattr_name_ic(rt, v23, &N_author, &L_210, &ic9);
         bool b37 = tpl_truthy(v36);
         if (b37) {
 #line 43 "themes/tech/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 43 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_207;
-            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_208);
+            rt->loc = &L_211;
+            tpl_value v38 = tpl_escape_value(rt, v36, TPL_ESC_HTML, &L_212);
             tpl_out_value(rt, v38);
           }
 #line 43 "themes/tech/epub/cover.twig"
@@ -2360,16 +2414,16 @@ static void fn13(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 45 "themes/tech/epub/cover.twig"
       {
-        rt->loc = &L_209;
-        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_210, &ic10);
+        rt->loc = &L_213;
+        v39 = tpl_getattr_name_ic(rt, v23, &N_edition, &L_214, &ic10);
         bool b40 = tpl_truthy(v39);
         if (b40) {
 #line 46 "themes/tech/epub/cover.twig"
           tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 46 "themes/tech/epub/cover.twig"
           {
-            rt->loc = &L_211;
-            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_212);
+            rt->loc = &L_215;
+            tpl_value v41 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_216);
             tpl_out_value(rt, v41);
           }
 #line 46 "themes/tech/epub/cover.twig"
@@ -2390,9 +2444,9 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 7 "themes/tech/epub/cover.twig"
   {
-    rt->loc = &L_213;
+    rt->loc = &L_217;
     tpl_value v0 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_213);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_217);
   }
 }
 
@@ -3405,9 +3459,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/tech/epub/dedication.twig"
   {
-    rt->loc = &L_214;
+    rt->loc = &L_218;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_218);
   }
 }
 
@@ -3435,26 +3489,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_215;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_216);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_217, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_218);
+    rt->loc = &L_219;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_220);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_221, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_222);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_219;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_220, &ic1);
+    rt->loc = &L_223;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_224, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_221;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_222);
+        rt->loc = &L_225;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_226);
         tpl_out_value(rt, v5);
       }
     }
@@ -3463,14 +3517,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_223;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_224, &ic2);
+    rt->loc = &L_227;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_228, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_225;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_226);
+        rt->loc = &L_229;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_230);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/epub/edition.md.twig"
@@ -3479,7 +3533,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_227;
+    rt->loc = &L_231;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3497,32 +3551,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_228);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_232);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_229);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_233);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_230);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_230);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_234);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_234);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_231;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_232);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_233, &ic3);
+    rt->loc = &L_235;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_236);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_237, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_234;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_235);
+        rt->loc = &L_238;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_239);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/epub/edition.md.twig"
@@ -3531,7 +3585,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_236;
+    rt->loc = &L_240;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3582,14 +3636,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_237);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_241);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_238);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_242);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/epub/edition.md.twig"
@@ -3629,16 +3683,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_239;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_240);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_241, &ic0);
+    rt->loc = &L_243;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_245, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_242, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_246, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3649,10 +3703,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_243;
+    rt->loc = &L_247;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_244);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_245, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_248);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_249, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3665,15 +3719,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_246;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_247, &ic3);
+    rt->loc = &L_250;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_251, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_248;
+        rt->loc = &L_252;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3684,19 +3738,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_249;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_250, &ic4);
+    rt->loc = &L_253;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_254, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_251;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_252, &ic5);
+    rt->loc = &L_255;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_256, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_253, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_257, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3705,22 +3759,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_254;
+        rt->loc = &L_258;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_255;
+            rt->loc = &L_259;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_256;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_257, &ic7);
+            rt->loc = &L_260;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3731,16 +3785,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_258;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_259);
+        rt->loc = &L_262;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_263);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_260;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic8);
+            rt->loc = &L_264;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_265, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3748,8 +3802,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_262;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_263, &ic9);
+            rt->loc = &L_266;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_267, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3776,10 +3830,10 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_264;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_265);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_266, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_267);
+    rt->loc = &L_268;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_269);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_271);
     tpl_out_value(rt, v2);
   }
 }
@@ -3811,13 +3865,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_268;
+    rt->loc = &L_272;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_268);
+    tpl_import(rt, self, 0, v0, &L_272);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_269;
+    rt->loc = &L_273;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3842,7 +3896,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_270);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_274);
     tpl_out_value(rt, v12);
   }
 }
@@ -3879,7 +3933,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_271;
+    rt->loc = &L_275;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3904,53 +3958,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_272);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_272);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_273);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_276);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_276);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_277);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_274;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_275);
+    rt->loc = &L_278;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_279);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_280;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_277;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_277);
+    rt->loc = &L_281;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_281);
   }
 #line 13 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_278;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_278);
+    rt->loc = &L_282;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_282);
   }
 #line 15 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_279;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_280);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_281, &ic0);
+    rt->loc = &L_283;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_284);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_285, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_282;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_283);
+        rt->loc = &L_286;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_287);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/tech/epub/layout.twig"
@@ -3959,16 +4013,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_284;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_285);
+    rt->loc = &L_288;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_289);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_286;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_287);
+        rt->loc = &L_290;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_291);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/tech/epub/layout.twig"
@@ -3979,61 +4033,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_288;
+    rt->loc = &L_292;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_289;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_289);
+      rt->loc = &L_293;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_293);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_290;
+    rt->loc = &L_294;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_291;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_291);
+      rt->loc = &L_295;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_295);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_292;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_293);
+    rt->loc = &L_296;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_297);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_294);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_294);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_298);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_298);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_295;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_296);
+    rt->loc = &L_299;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_300);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_297);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_297);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_301);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_301);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_298;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_299);
+    rt->loc = &L_302;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_303);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_300;
+        rt->loc = &L_304;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4042,15 +4096,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_301;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_302);
+    rt->loc = &L_305;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_306);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_303;
+        rt->loc = &L_307;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4061,8 +4115,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_304;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_304);
+    rt->loc = &L_308;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_308);
   }
 #line 28 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -4085,7 +4139,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_305;
+    rt->loc = &L_309;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -4106,30 +4160,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_306);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_306);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_310);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_310);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_307;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_308);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_309, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_310);
+    rt->loc = &L_311;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_312);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_313, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_314);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_311;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_312);
+    rt->loc = &L_315;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_316);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_313);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_317);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -4151,30 +4205,30 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_314;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_315);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_316, &ic0);
+    rt->loc = &L_318;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_319);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_320, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_317;
+    rt->loc = &L_321;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_318);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_322);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_319);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_323);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_317);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_321);
   }
 }
 
@@ -4186,9 +4240,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_320;
+    rt->loc = &L_324;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_320);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_324);
   }
 }
 
@@ -4207,30 +4261,30 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_321;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_322);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_323, &ic0);
+    rt->loc = &L_325;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_326);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_327, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_324;
+    rt->loc = &L_328;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_325);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_329);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_326);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_330);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_324);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_328);
   }
 }
 
@@ -4242,15 +4296,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_331;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_327);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_331);
   }
 }
 
 /* ---- nav.xhtml.twig ---- */
 
-#line 6 "themes/tech/epub/nav.xhtml.twig"
+#line 8 "themes/tech/epub/nav.xhtml.twig"
 static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4263,58 +4317,58 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 6 "themes/tech/epub/nav.xhtml.twig"
+#line 8 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_328;
+    rt->loc = &L_332;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_329);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_333);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_330);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_334);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_331);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_331);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_335);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_335);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_332);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_332);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_336);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_336);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_333);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_334, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_335);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_337);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_338, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_339);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
   }
 }
 
-#line 7 "themes/tech/epub/nav.xhtml.twig"
+#line 9 "themes/tech/epub/nav.xhtml.twig"
 static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 7 "themes/tech/epub/nav.xhtml.twig"
+#line 9 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "nav-page", 8);
 }
 
-#line 8 "themes/tech/epub/nav.xhtml.twig"
+#line 10 "themes/tech/epub/nav.xhtml.twig"
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/epub/nav.xhtml.twig"
+#line 10 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "frontmatter", 11);
 }
 
-#line 9 "themes/tech/epub/nav.xhtml.twig"
+#line 11 "themes/tech/epub/nav.xhtml.twig"
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4328,33 +4382,39 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v23 = tpl_null();
   tpl_value v25 = tpl_null();
   tpl_value v26 = tpl_null();
+  tpl_value v34 = tpl_null();
+  tpl_value v36 = tpl_null();
+  tpl_value v37 = tpl_null();
+  tpl_value v39 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 10 "themes/tech/epub/nav.xhtml.twig"
-  {
-    rt->loc = &L_336;
-    tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_336);
-  }
-#line 11 "themes/tech/epub/nav.xhtml.twig"
-  tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
-             "<h1 id=\"toc-title\">", 93);
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
 #line 12 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_337;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_338);
+    rt->loc = &L_340;
+    tpl_value v0 = tpl_str("partials/epub.twig", 18u);
+    tpl_import(rt, self, 1, v0, &L_340);
+  }
+#line 13 "themes/tech/epub/nav.xhtml.twig"
+  tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
+             "<h1 id=\"toc-title\">", 93);
+#line 14 "themes/tech/epub/nav.xhtml.twig"
+  {
+    rt->loc = &L_341;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_342);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_339);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_343);
     tpl_out_value(rt, v5);
   }
-#line 12 "themes/tech/epub/nav.xhtml.twig"
+#line 14 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
-#line 13 "themes/tech/epub/nav.xhtml.twig"
+#line 15 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_340;
+    rt->loc = &L_344;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4368,14 +4428,14 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_341);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_345);
     tpl_out_value(rt, v12);
   }
-#line 13 "themes/tech/epub/nav.xhtml.twig"
-  tpl_out(rt, "\n</nav>\n", 8);
 #line 15 "themes/tech/epub/nav.xhtml.twig"
+  tpl_out(rt, "\n</nav>\n", 8);
+#line 17 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_342;
+    rt->loc = &L_346;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4390,52 +4450,111 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_343);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_343));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_347);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_347));
     if (b19) {
-#line 16 "themes/tech/epub/nav.xhtml.twig"
+#line 18 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
-#line 18 "themes/tech/epub/nav.xhtml.twig"
+#line 20 "themes/tech/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_344;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_345);
+        rt->loc = &L_348;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_349);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
           v22 = it21.cur;
           (void)v22;
           tpl_for_accept(rt, &it21);
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "<li><a epub:type=\"", 18);
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_346;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_347, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_348);
+            rt->loc = &L_350;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_351, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_352);
             tpl_out_value(rt, v24);
           }
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_349;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_350, &ic1);
+            rt->loc = &L_353;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_354, &ic1);
             tpl_out_value(rt, v25);
           }
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_351;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_352, &ic2);
+            rt->loc = &L_355;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_356, &ic2);
             tpl_out_value(rt, v26);
           }
-#line 19 "themes/tech/epub/nav.xhtml.twig"
+#line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "</a></li>\n", 10);
         }
       }
-#line 21 "themes/tech/epub/nav.xhtml.twig"
+#line 23 "themes/tech/epub/nav.xhtml.twig"
+      tpl_out(rt, "</ol>\n</nav>\n", 13);
+    }
+  }
+#line 26 "themes/tech/epub/nav.xhtml.twig"
+  {
+    rt->loc = &L_357;
+    tpl_value v28 = tpl_null();
+    bool b27 = tpl_var_probe(rt, ctx, self, &N_page_list, &v28);
+    if (!b27)
+      v28 = tpl_null();
+    tpl_value v29;
+    if (b27 && v28.type != TPL_NULL) {
+      v29 = v28;
+    } else {
+      tpl_list *l30 = tpl_list_new(rt->arena, 0);
+      tpl_value v31 = tpl_list_value(l30);
+      v29 = v31;
+    }
+    const tpl_value a32[1] = {v29};
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_358);
+    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_358));
+    if (b33) {
+#line 27 "themes/tech/epub/nav.xhtml.twig"
+      tpl_out(rt, "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
+                 "<ol>\n", 84);
+#line 29 "themes/tech/epub/nav.xhtml.twig"
+      {
+        rt->loc = &L_359;
+        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_360);
+        tpl_iter it35;
+        tpl_for_begin(rt, &it35, ctx, v34, &N__key, &N_entry, false);
+        while (tpl_for_next(rt, &it35)) {
+          v36 = it35.cur;
+          (void)v36;
+          tpl_for_accept(rt, &it35);
+#line 30 "themes/tech/epub/nav.xhtml.twig"
+          tpl_out(rt, "<li><a href=\"", 13);
+#line 30 "themes/tech/epub/nav.xhtml.twig"
+          {
+            rt->loc = &L_361;
+            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_362, &ic3);
+            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_363);
+            tpl_out_value(rt, v38);
+          }
+#line 30 "themes/tech/epub/nav.xhtml.twig"
+          tpl_out(rt, "\">", 2);
+#line 30 "themes/tech/epub/nav.xhtml.twig"
+          {
+            rt->loc = &L_364;
+            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_365, &ic4);
+            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_366);
+            tpl_out_value(rt, v40);
+          }
+#line 30 "themes/tech/epub/nav.xhtml.twig"
+          tpl_out(rt, "</a></li>\n", 10);
+        }
+      }
+#line 32 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "</ol>\n</nav>\n", 13);
     }
   }
@@ -4447,17 +4566,17 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 5 "themes/tech/epub/nav.xhtml.twig"
+#line 7 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_353;
+    rt->loc = &L_367;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_353);
+    tpl_import(rt, self, 0, v0, &L_367);
   }
-#line 4 "themes/tech/epub/nav.xhtml.twig"
+#line 6 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_354;
+    rt->loc = &L_368;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_354);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_368);
   }
 }
 
@@ -4483,39 +4602,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_355;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_356);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_357, &ic0);
+    rt->loc = &L_369;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_370);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_371, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_358;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_359, &ic1);
+    rt->loc = &L_372;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_373, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_360;
+        rt->loc = &L_374;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_361;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_362, &ic2);
+        rt->loc = &L_375;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_376, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/tech/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/tech/epub/part.twig"
           {
-            rt->loc = &L_363;
+            rt->loc = &L_377;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/tech/epub/part.twig"
@@ -4525,8 +4644,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_364;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_365, &ic3);
+        rt->loc = &L_378;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_379, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4543,9 +4662,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_366;
+    rt->loc = &L_380;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_366);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_380);
   }
 }
 
@@ -4573,7 +4692,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_381;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4597,9 +4716,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_368;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_369);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_370, &ic0);
+        rt->loc = &L_382;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_383);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_384, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4610,17 +4729,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_371;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_372);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_373, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_374);
+    rt->loc = &L_385;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_386);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_387, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_388);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_375;
+    rt->loc = &L_389;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4644,9 +4763,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_376;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_377, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_378);
+        rt->loc = &L_390;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_391, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_392);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4655,16 +4774,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_379;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_380, &ic3);
+    rt->loc = &L_393;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_394, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_381;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_382);
+        rt->loc = &L_395;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_396);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4673,16 +4792,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_383;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_384, &ic4);
+    rt->loc = &L_397;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_398, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_385;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_386);
+        rt->loc = &L_399;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_400);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4709,13 +4828,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_387;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_388);
+    rt->loc = &L_401;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_402);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_389;
+        rt->loc = &L_403;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4794,7 +4913,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_390;
+    rt->loc = &L_404;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4858,7 +4977,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_405;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -4893,13 +5012,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_406;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_393);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_407);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -4915,30 +5034,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_394;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_395);
+    rt->loc = &L_408;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_409);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_396;
+        rt->loc = &L_410;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_397;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_398);
+        rt->loc = &L_411;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_412);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_399;
+            rt->loc = &L_413;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/tech/epub/partials/epub.twig"
@@ -4966,16 +5085,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_400;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_401);
+    rt->loc = &L_414;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_415);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_402);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_402);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_416);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_416);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_403);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_403);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_417);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_417);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -4983,8 +5102,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_404);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_404);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_418);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_418);
     tpl_out_value(rt, v10);
   }
 }
@@ -5003,9 +5122,9 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_420);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_434);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_421, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_435, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5060,22 +5179,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_405;
+    rt->loc = &L_419;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_405);
+    tpl_import(rt, self, 0, v0, &L_419);
   }
 #line 46 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_406;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_407);
+    rt->loc = &L_420;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_421);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_408);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_408));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_422);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_422));
     if (b3) {
 #line 47 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_409;
+        rt->loc = &L_423;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -5084,30 +5203,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_410;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_411);
+        rt->loc = &L_424;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_425);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_412;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_413);
+            rt->loc = &L_426;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_427);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_414);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_414));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_428);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_428));
             if (b10) {
 #line 51 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_415;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_416);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_417, &ic0);
+                rt->loc = &L_429;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_430);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_431, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_418);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_418);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_432);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_432);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/tech/epub/partials/epub.twig"
@@ -5115,32 +5234,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_419;
+                    rt->loc = &L_433;
                     tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_422);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_422);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_436);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_436);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_423);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_437);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_437);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/tech/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_424;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_425);
+                    rt->loc = &L_438;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_439);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/tech/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_426;
+                        rt->loc = &L_440;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_427);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_441);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -5155,18 +5274,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_428;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_429);
+                    rt->loc = &L_442;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_443);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_430);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_430);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_431);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_444);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_444);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_445);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_432);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_432);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_446);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_446);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -5175,24 +5294,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_433;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_434);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_435);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_436, &ic1);
+            rt->loc = &L_447;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_448);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_449);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_450, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_437);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_437);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_451);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_451);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_438;
+            rt->loc = &L_452;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5220,11 +5339,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_439;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_440);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_441, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_442, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_443);
+                rt->loc = &L_453;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_454);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_455, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_456, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_457);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5235,22 +5354,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_444;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_445);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_446, &ic4);
+            rt->loc = &L_458;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_459);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_460, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_447;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_448);
+            rt->loc = &L_461;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_462);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_449;
+            rt->loc = &L_463;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5266,7 +5385,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_450, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_464, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5276,9 +5395,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_451;
+            rt->loc = &L_465;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_452);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_466);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5289,24 +5408,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_453;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_454);
+        rt->loc = &L_467;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_468);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_455);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_469);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_469);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_456;
+            rt->loc = &L_470;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_457);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_457);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_458);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_471);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_471);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_472);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5345,24 +5464,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_459;
+    rt->loc = &L_473;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_459);
+    tpl_import(rt, self, 1, v0, &L_473);
   }
 #line 76 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_460;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_461);
+    rt->loc = &L_474;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_475);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_462);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_462));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_476);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_476));
     if (b3) {
 #line 77 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_463;
+        rt->loc = &L_477;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5373,24 +5492,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_464;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_465, &ic0);
+            rt->loc = &L_478;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_479, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_466;
+            rt->loc = &L_480;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_467);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_481);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_468;
+            rt->loc = &L_482;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5414,10 +5533,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_469;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_470, &ic1);
+                rt->loc = &L_483;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_484, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_471);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_485);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/tech/epub/partials/epub.twig"
@@ -5459,8 +5578,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_472;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_473);
+    rt->loc = &L_486;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_487);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5471,23 +5590,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_474;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_475, &ic0);
+        rt->loc = &L_488;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_489, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_476;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_477, &ic1);
+        rt->loc = &L_490;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_491, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_478;
+        rt->loc = &L_492;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5527,27 +5646,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_479);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_479);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_493);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_493);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_480);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_480);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_494);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_494);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_481;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_482, &ic2);
+        rt->loc = &L_495;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_496, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_483;
+        rt->loc = &L_497;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5569,10 +5688,10 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_484;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_485, &ic3);
+            rt->loc = &L_498;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_499, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_486);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_500);
             tpl_out_value(rt, v37);
           }
         }
@@ -5613,8 +5732,8 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_488);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_488);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_502);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_502);
   return v3;
 }
 
@@ -5647,7 +5766,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_487;
+    rt->loc = &L_501;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5665,74 +5784,74 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_489);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_489);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_503);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_503);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_490;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_491);
+    rt->loc = &L_504;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_505);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_492);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_492));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_506);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_506));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_493;
+        rt->loc = &L_507;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_494;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_495);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_496, &ic0);
+            rt->loc = &L_508;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_509);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_510, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_497;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_498);
+            rt->loc = &L_511;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_512);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_499;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_500);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_501, &ic1);
+            rt->loc = &L_513;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_514);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_515, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_502;
+            rt->loc = &L_516;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_503, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_517, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_504);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_518);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_505);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_519);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_506);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_507, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_508, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_520);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_521, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_522, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_509);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_523);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5741,15 +5860,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_510;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_511, &ic5);
+            rt->loc = &L_524;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_525, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_512;
+                rt->loc = &L_526;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5793,25 +5912,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_513;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_514);
+    rt->loc = &L_527;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_528);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_515;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_516);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_517, &ic0);
+    rt->loc = &L_529;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_530);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_531, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_518;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_519);
+        rt->loc = &L_532;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_533);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -5820,7 +5939,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_520;
+    rt->loc = &L_534;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5834,7 +5953,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_521, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_535, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5843,9 +5962,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_522;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_523, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_524);
+        rt->loc = &L_536;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_537, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_538);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -5856,7 +5975,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_525;
+    rt->loc = &L_539;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5880,14 +5999,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_526);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_540);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_527;
+    rt->loc = &L_541;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -5908,29 +6027,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_528);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_542);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_529);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_543);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_530);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_544);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_531;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_532);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_533, &ic3);
+    rt->loc = &L_545;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_546);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_547, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_534;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_535);
+        rt->loc = &L_548;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_549);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -5939,16 +6058,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_536;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_537);
+    rt->loc = &L_550;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_551);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_538;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_539);
+        rt->loc = &L_552;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_553);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -5988,7 +6107,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_540;
+    rt->loc = &L_554;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -6018,10 +6137,10 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_541;
+    rt->loc = &L_555;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_542);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_543, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_556);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_557, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -6031,39 +6150,39 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_544);
-    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_544);
+      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_558);
+    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_558);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_545;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_546);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_547, &ic1);
+    rt->loc = &L_559;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_560);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_561, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_548);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_562);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_549);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_563);
       const tpl_value a26[1] = {v25};
       if (!k29)
-        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_550);
-      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_550);
+        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_564);
+      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_564);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_551);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_565);
       const tpl_value a31[1] = {v30};
       if (!k30)
-        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_552);
-      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_552);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_553);
+        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_566);
+      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_566);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_567);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -6072,33 +6191,33 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_554;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_555);
+        rt->loc = &L_568;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_569);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_556);
-        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_556);
+          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_570);
+        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_570);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_557);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_571);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k31)
-          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_558);
-        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_558);
+          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_572);
+        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_572);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k32)
-          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_559);
-        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_559);
+          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_573);
+        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_573);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_560;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_561);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_562);
+        rt->loc = &L_574;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_575);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_576);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -6111,7 +6230,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_563;
+          rt->loc = &L_577;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -6121,10 +6240,10 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_564;
+    rt->loc = &L_578;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_565, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_579, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -6135,15 +6254,15 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_566;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_567, &ic3);
+    rt->loc = &L_580;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_581, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_568;
+        rt->loc = &L_582;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -6174,24 +6293,24 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_569;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_570);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_571, &ic0);
+    rt->loc = &L_583;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_584);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_585, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_572;
+        rt->loc = &L_586;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_573;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_574, &ic1);
+        rt->loc = &L_587;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_588, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -6202,8 +6321,8 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_575;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_576, &ic2);
+    rt->loc = &L_589;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_590, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -6225,7 +6344,7 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_577;
+    rt->loc = &L_591;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -6247,9 +6366,9 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_578;
+    rt->loc = &L_592;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_579);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_593);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -6259,22 +6378,22 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_580;
+        rt->loc = &L_594;
         const tpl_value a12[1] = {v8};
         if (!k33)
-          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_581);
-        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_581);
+          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_595);
+        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_595);
         const tpl_value a14[1] = {v13};
         if (!k34)
-          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_582);
-        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_582);
+          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_596);
+        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_596);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_583;
+    rt->loc = &L_597;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -6296,11 +6415,11 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_584);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_598);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_585);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_599);
     tpl_out_value(rt, v29);
   }
 }
@@ -6325,30 +6444,30 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_586;
+    rt->loc = &L_600;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_587);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_588, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_601);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_602, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_589, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_603, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_590);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_604);
     const tpl_value a9[1] = {v8};
     if (!k35)
-      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_591);
-    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_591);
+      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_605);
+    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_605);
     const tpl_value a11[1] = {v10};
     if (!k36)
-      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_592);
-    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_592);
+      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_606);
+    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_606);
     tpl_out_value(rt, v12);
   }
 }
@@ -6367,9 +6486,9 @@ static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_607);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_621);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_608, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_622, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -6431,16 +6550,16 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_593;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_594);
+    rt->loc = &L_607;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_608);
     const tpl_value a1[1] = {v0};
     if (!k37)
-      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_595);
-    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_595));
+      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_609);
+    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_609));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_596;
+        rt->loc = &L_610;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6449,30 +6568,30 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_597;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_598);
+        rt->loc = &L_611;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_612);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_599;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_600);
+            rt->loc = &L_613;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_614);
             const tpl_value a8[1] = {v7};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_601);
-            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_601));
+              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_615);
+            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_615));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_602;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_603);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_604, &ic0);
+                rt->loc = &L_616;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_617);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_618, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k38)
-                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_605);
-                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_605);
+                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_619);
+                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_619);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -6480,32 +6599,32 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_606;
+                    rt->loc = &L_620;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn64, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k39)
-                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_609);
-                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_609);
+                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_623);
+                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_623);
                     const tpl_value a18[1] = {v17};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_610);
-                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_610);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_624);
+                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_624);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_611;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_612);
+                    rt->loc = &L_625;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_626);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_613;
+                        rt->loc = &L_627;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_614);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_628);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6520,18 +6639,18 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_615;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_616);
+                    rt->loc = &L_629;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_630);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_617);
-                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_617);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_618);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_631);
+                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_631);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_632);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k41)
-                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_619);
-                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_619);
+                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_633);
+                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_633);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6540,22 +6659,22 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_620;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_621);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_622);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_623, &ic1);
+            rt->loc = &L_634;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_635);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_636);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_637, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k42)
-              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_624);
-            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_624);
+              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_638);
+            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_638);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_625;
+            rt->loc = &L_639;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6571,8 +6690,8 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_626);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_627, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_640);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_641, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6582,7 +6701,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_628;
+            rt->loc = &L_642;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6610,11 +6729,11 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_629;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_630);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_631, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_632, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_633);
+                rt->loc = &L_643;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_644);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_645, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_646, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_647);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -6625,31 +6744,31 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_634;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_635);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_636, &ic5);
+            rt->loc = &L_648;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_649);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_650, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_637;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_638);
+            rt->loc = &L_651;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_652);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_639;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_640);
+            rt->loc = &L_653;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_654);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_641;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_642);
+            rt->loc = &L_655;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_656);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6664,9 +6783,9 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_643;
+            rt->loc = &L_657;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_644);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_658);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -6677,24 +6796,24 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_645;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_646);
+        rt->loc = &L_659;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_660);
         const tpl_value a76[1] = {v75};
         if (!k40)
-          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_647);
-        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_647);
+          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_661);
+        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_661);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_648;
+            rt->loc = &L_662;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k40)
-              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_649);
-            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_649);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_650);
+              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_663);
+            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_663);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_664);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6752,18 +6871,18 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_651;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_652);
+    rt->loc = &L_665;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_666);
     const tpl_value a1[1] = {v0};
     if (!k43)
-      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_653);
-    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_653));
+      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_667);
+    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_667));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_654;
+        rt->loc = &L_668;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6781,34 +6900,34 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_655;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_656);
+        rt->loc = &L_669;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_670);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_657;
+        rt->loc = &L_671;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_658;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_659);
+        rt->loc = &L_672;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_673);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_660;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_661);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_662);
+        rt->loc = &L_674;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_675);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_676);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_663);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_677);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -7232,48 +7351,48 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 89);
 #line 13 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_664;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_664);
+    rt->loc = &L_678;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_678);
   }
 #line 21 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_665;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_665);
+    rt->loc = &L_679;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_679);
   }
 #line 90 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_666;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_666);
+    rt->loc = &L_680;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_680);
   }
 #line 168 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_667;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_667);
+    rt->loc = &L_681;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_681);
   }
 #line 195 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_668;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_668);
+    rt->loc = &L_682;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_682);
   }
 #line 221 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_669;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_669);
+    rt->loc = &L_683;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_683);
   }
 #line 244 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_670;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_670);
+    rt->loc = &L_684;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_684);
   }
 #line 315 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_671;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_671);
+    rt->loc = &L_685;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_685);
   }
 #line 332 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_672;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_672);
+    rt->loc = &L_686;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_686);
   }
 }
 
@@ -7304,12 +7423,12 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_673;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_674);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_675, &ic0);
+    rt->loc = &L_687;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_688);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_689, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_676, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_690, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -7320,16 +7439,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_677;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_678);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_679, &ic2);
+    rt->loc = &L_691;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_692);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_693, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_680;
+        rt->loc = &L_694;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -7340,22 +7459,22 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_681;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_682);
+    rt->loc = &L_695;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_696);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_683;
+        rt->loc = &L_697;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_684;
+            rt->loc = &L_698;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -7366,23 +7485,23 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_685;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_686, &ic3);
+        rt->loc = &L_699;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_700, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_687;
+            rt->loc = &L_701;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_688;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_689, &ic4);
+            rt->loc = &L_702;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_703, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -7393,8 +7512,8 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_690;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_691, &ic5);
+        rt->loc = &L_704;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_705, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -7405,7 +7524,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_692;
+    rt->loc = &L_706;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -7416,7 +7535,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_693;
+        rt->loc = &L_707;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -7427,8 +7546,8 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_694;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_695, &ic6);
+    rt->loc = &L_708;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_709, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -7454,26 +7573,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_696;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_697);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_698, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_699);
+    rt->loc = &L_710;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_711);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_712, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_713);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_700;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_701, &ic1);
+    rt->loc = &L_714;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_715, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_702;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_703);
+        rt->loc = &L_716;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_717);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -7482,16 +7601,16 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_704;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_705, &ic2);
+    rt->loc = &L_718;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_719, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_706;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_707);
+        rt->loc = &L_720;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_721);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -7518,16 +7637,16 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_708;
+    rt->loc = &L_722;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_708);
+    tpl_import(rt, self, 0, v0, &L_722);
   }
 #line 5 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_709;
+    rt->loc = &L_723;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7552,26 +7671,26 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k44)
-      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_710);
-    tpl_value v13 = k44->fn(rt, ctx, 2, a12, &L_710);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_711);
+      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_724);
+    tpl_value v13 = k44->fn(rt, ctx, 2, a12, &L_724);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_725);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_712;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_713);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_714);
+    rt->loc = &L_726;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_727);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_728);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_715;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_716);
+    rt->loc = &L_729;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_730);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/tech/epub/toc.ncx.twig"
@@ -7582,26 +7701,26 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_717;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_718);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_719, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_720);
+    rt->loc = &L_731;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_732);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_733, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_734);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_721;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_722, &ic1);
+    rt->loc = &L_735;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_736, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/tech/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/tech/epub/toc.ncx.twig"
       {
-        rt->loc = &L_723;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_724);
+        rt->loc = &L_737;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_738);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/tech/epub/toc.ncx.twig"
@@ -7612,7 +7731,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_725;
+    rt->loc = &L_739;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -7626,7 +7745,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_726);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_740);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/tech/epub/toc.ncx.twig"
@@ -7648,22 +7767,22 @@ static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_727;
+    rt->loc = &L_741;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_727);
+    tpl_import(rt, self, 0, v0, &L_741);
   }
 #line 7 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_728;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_729);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_730, &ic0);
+    rt->loc = &L_742;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_743);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_744, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/tech/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_731;
+    rt->loc = &L_745;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -7676,9 +7795,9 @@ static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_732);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_746);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_733);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_747);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/tech/epub/toc.twig"
@@ -7693,12 +7812,12 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_734;
+    rt->loc = &L_748;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_734);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_748);
   }
 }
-#line 7702 "tech_epub.c"
+#line 7821 "tech_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -7796,7 +7915,11 @@ static const tpl_template T2 = {
 static const char T3_source[] =
     "{#- The package document (OEBPS/content.opf), from `package`: metadata\n"
     "    (with the accessibility properties of schema.org, a prefix EPUB\n"
-    "    reserves), manifest and spine. Every value is escaped for XML. -#}\n"
+    "    reserves, and `page_source`, what the page-break markers follow, as\n"
+    "    EPUB 3.2 and 3.3 say it: dc:source refined by source-of pagination;\n"
+    "    the newer pageBreakSource of EPUB Accessibility 1.1 is refused by\n"
+    "    EPUBCheck 4, Debian's),\n"
+    "    manifest and spine. Every value is escaped for XML. -#}\n"
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     "{% set lang = package.language|default('en')|replace({'_': '-'})|e('html') %}\n"
     "{% set cover_item = package.manifest|filter(i => 'cover-image' in (i.properties ?\? '')|split(' '))|first %}\n"
@@ -7837,6 +7960,10 @@ static const char T3_source[] =
     "{% if package.summary %}\n"
     "<meta property=\"schema:accessibilitySummary\">{{ package.summary|e('html') }}</meta>\n"
     "{% endif %}\n"
+    "{% if package.page_source ?\? false %}\n"
+    "<dc:source id=\"page-source\">{{ package.page_source|e('html') }}</dc:source>\n"
+    "<meta refines=\"#page-source\" property=\"source-of\">pagination</meta>\n"
+    "{% endif %}\n"
     "{% if package.generator %}\n"
     "<meta name=\"generator\" content=\"{{ package.generator|e('html') }}\" />\n"
     "{% endif %}\n"
@@ -7860,7 +7987,7 @@ static const tpl_template T3 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn7,
   .source = T3_source,
-  .source_len = 2816,
+  .source_len = 3241,
   .ast = NULL,
 };
 
@@ -9118,7 +9245,9 @@ static const tpl_block_def T23_blocks[4] = {
 static const char T23_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
-    "    children}), then the hidden landmarks ({type, title, url}). -#}\n"
+    "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
+    "    the edition marks a printed edition's pages (page_source), the hidden\n"
+    "    page-list (`page_list`: {label, url}). -#}\n"
     "{% extends 'layout.twig' %}\n"
     "{% import 'partials/epub.twig' as epub %}\n"
     "{% block title %}{{ app.getTitle('toc')|striptags|trim ?: book.title|e }}{% endblock %}\n"
@@ -9139,6 +9268,15 @@ static const char T23_source[] =
     "</ol>\n"
     "</nav>\n"
     "{% endif %}\n"
+    "{% if (page_list ?\? []) is not empty %}\n"
+    "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
+    "<ol>\n"
+    "{% for entry in page_list %}\n"
+    "<li><a href=\"{{ entry.url|e }}\">{{ entry.label|e }}</a></li>\n"
+    "{% endfor %}\n"
+    "</ol>\n"
+    "</nav>\n"
+    "{% endif %}\n"
     "{% endblock %}\n";
 static const tpl_template T23 = {
   .name = "nav.xhtml.twig",
@@ -9147,7 +9285,7 @@ static const tpl_template T23 = {
   .nblocks = 4,
   .blocks = T23_blocks,
   .source = T23_source,
-  .source_len = 971,
+  .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };

@@ -69,6 +69,10 @@ typedef struct bk_origin {
   const char *what; /* "the template in book.title", "label 'figure'" */
 } bk_origin;
 
+/* The printed pages of a pdf edition, for an epub edition whose
+ * `page_source` names it (book_writers.h). */
+typedef struct bk_print_pages bk_print_pages;
+
 typedef struct bk_edition {
   oc_arena *a;
   const char *book_dir; /* canonical, absolute */
@@ -98,6 +102,10 @@ typedef struct bk_edition {
   tpl_map *failed;  /* names of templates that failed once */
   size_t label_seq; /* names of those templates */
   int errors;       /* errors reported while loading */
+  /* pdf: where to say where each printed page starts (NULL: nowhere);
+     epub: the printed pages to mark (NULL: none). publish.c sets them. */
+  bk_print_pages *pages_out;
+  const bk_print_pages *pages_in;
 } bk_edition;
 
 /* Prepares edition `name` (which must have a format): the book's strings

@@ -705,6 +705,7 @@ static const char *const edition_keys[] = {"format",
                                            "template_max_output_mb",
                                            "image_max_megapixels",
                                            "image_max_ppi",
+                                           "page_source",
                                            NULL};
 static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
@@ -913,6 +914,9 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
                   describe(k, v));
     } else if (key_is(kid, "page_size")) {
       must_string(k, kid->key, v);
+    } else if (key_is(kid, "page_source")) {
+      if (!cn_is_null(v))
+        must_string(k, kid->key, v);
     } else if (key_is(kid, "theme") || key_is(kid, "images_base_dir")) {
       must_path(k, kid->key, v);
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
@@ -1046,6 +1050,19 @@ static void report_cycle(ck *k, bk_config *c, const size_t *cycle, size_t n) {
   ck_report(k, OC_ERROR, ext->pos, "%s", msg);
 }
 
+/* The edition whose name is closest to a misspelt one, or NULL.
+ * Suggestions cost a comparison with every edition: not for a config with
+ * thousands of them, where each would be an error. */
+static const char *near_edition(ck *k, const bk_config *c, const char *name) {
+  if (c->ned > 256)
+    return NULL;
+  const char **names = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *names);
+  for (size_t j = 0; j < c->ned; j++)
+    names[j] = c->ed[j].name;
+  names[c->ned] = NULL;
+  return closest(name, strlen(name), names);
+}
+
 /* Follows edition i's extends chain and merges it, root first. */
 static void resolve_edition(ck *k, bk_config *c, cn *defaults, size_t i,
                             size_t *chain) {
@@ -1074,16 +1091,7 @@ static void resolve_edition(ck *k, bk_config *c, cn *defaults, size_t i,
       break;
     cfg_edition *parent = find_edition(c, ext->text, strlen(ext->text));
     if (!parent) {
-      /* Suggestions cost a comparison with every edition: not for a
-       * config with thousands of them, where each would be an error. */
-      const char *near = NULL;
-      if (c->ned <= 256) {
-        const char **names = oc_arena_alloc(k->a, (c->ned + 1) * sizeof *names);
-        for (size_t j = 0; j < c->ned; j++)
-          names[j] = c->ed[j].name;
-        names[c->ned] = NULL;
-        near = closest(ext->text, strlen(ext->text), names);
-      }
+      const char *near = near_edition(k, c, ext->text);
       if (near)
         ck_report(k, OC_ERROR, ext->pos,
                   "edition '%s' extends '%s', which does not exist (did you "
@@ -1107,6 +1115,45 @@ static void resolve_edition(ck *k, bk_config *c, cn *defaults, size_t i,
 broken:
   while (n--)
     c->ed[chain[n]].state = ED_BROKEN;
+}
+
+/* page_source names the pdf edition whose printed pages an epub edition
+ * marks. Only epub editions read it and only pdf editions are named, so
+ * no chain of them can loop. */
+static void check_page_source(ck *k, bk_config *c, const cfg_edition *e) {
+  const cn *src = cn_get(e->merged, "page_source");
+  if (!src || !cn_is_str(src))
+    return;
+  const cn *fmt = cn_get(e->merged, "format");
+  const char *format = fmt && cn_is_str(fmt) ? fmt->text : "";
+  if (strcmp(format, "epub") != 0 && strcmp(format, "mobi") != 0) {
+    ck_report(k, OC_ERROR, src->pos,
+              "edition '%s': page_source is read by epub editions only, "
+              "and this one is %s",
+              e->name, format[0] ? format : "a base for extends");
+    return;
+  }
+  const cfg_edition *target = find_edition(c, src->text, strlen(src->text));
+  if (!target) {
+    const char *near = near_edition(k, c, src->text);
+    ck_report(k, OC_ERROR, src->pos,
+              "edition '%s': page_source names '%s', which is not an "
+              "edition of the book%s%s%s",
+              e->name, src->text, near ? " (did you mean '" : "",
+              near ? near : "", near ? "'?)" : "");
+    return;
+  }
+  if (target->state != ED_DONE)
+    return; /* its own error is reported */
+  const cn *tf = cn_get(target->merged, "format");
+  if (!tf || !cn_is_str(tf) || strcmp(tf->text, "pdf") != 0)
+    ck_report(k, OC_ERROR, src->pos,
+              "edition '%s': page_source must name a pdf edition, whose "
+              "printed pages the e-book marks; '%s' is %s",
+              e->name, src->text,
+              tf && cn_is_str(tf)
+                  ? oc_arena_printf(k->a, "an %s edition", tf->text)
+                  : "a base for extends, with no format");
 }
 
 /* The theme of editions that name none (bk_config_set_default_theme). */
@@ -1195,6 +1242,9 @@ static void load_editions(ck *k, bk_config *c, const cn *editions) {
       e->merged = m;
     }
   }
+  for (size_t i = 0; i < c->ned; i++)
+    if (c->ed[i].state == ED_DONE)
+      check_page_source(k, c, &c->ed[i]);
 }
 
 /* config.yml's text as a tree with positions (null when empty). */

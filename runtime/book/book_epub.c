@@ -42,6 +42,7 @@ typedef struct epub {
   /* For the landmarks: the first TOC page, the first chapter or part. */
   const char *toc_page, *body_page, *body_title;
   bool failed_xml; /* one message about XHTML per book is enough */
+  bk_page_marks *marks; /* the printed pages (page_source), or NULL */
 } epub;
 
 static int epub_put(void *user, const char *rel, const char *data, size_t len) {
@@ -550,6 +551,9 @@ static int put_cover(epub *p) {
   size_t len;
   const char *cover_doc =
       bk_render(e, "cover.twig", bk_vars1(e, "cover", cover), &len);
+  if (cover_doc && p->marks)
+    cover_doc =
+        bk_pages_mark(p->marks, 0, "cover", "cover.xhtml", cover_doc, &len);
   if (!cover_doc || !well_formed(p, NULL, "cover.xhtml", cover_doc, len))
     return -1;
   epub_put(p, "OEBPS/cover.xhtml", cover_doc, len);
@@ -587,6 +591,9 @@ static int put_pages(epub *p, site *s) {
     }
     html = bk_site_fix_links(s, html, pg);
     len = strlen(html);
+    if (p->marks)
+      html = bk_pages_mark(p->marks, i + 1, pg->item->slug, pg->file, html,
+                           &len);
     if (remote_image(e, pg->item, html) ||
         !well_formed(p, pg->item, pg->file, html, len)) {
       rc = -1;
@@ -663,6 +670,17 @@ static int put_navigation(epub *p, site *s, const char *identifier) {
   tpl_map *nv = tpl_map_new(e->a, 2);
   bk_set(e, nv, "toc_tree", tree);
   bk_set(e, nv, "landmarks", landmarks(p));
+  if (p->marks) {
+    size_t guessed;
+    bk_set(e, nv, "page_list", bk_pages_list(p->marks, &guessed));
+    if (guessed)
+      oc_report(e->rep, OC_NOTE, NULL, 0, 0,
+                "edition '%s': %zu of the %zu printed pages of '%s' start "
+                "with words not found in the e-book; their markers stand "
+                "after the previous page's",
+                e->name, guessed, bk_print_pages_count(e->pages_in),
+                bk_get_str(e->a, e->edition, "page_source", ""));
+  }
   size_t len;
   const char *nav = bk_render(e, "nav.xhtml.twig", tpl_map_value(nv), &len);
   if (!nav || !well_formed(p, NULL, "nav.xhtml", nav, len))
@@ -729,9 +747,19 @@ static void set_accessibility(epub *p, tpl_map *pk) {
          p->has_images || p->has_cover ? str_list(e, modes_v, 2)
                                        : str_list(e, modes_t, 1));
   bk_set(e, pk, "access_mode_sufficient", str_list(e, modes_t, 1));
-  const char *features[] = {"structuralNavigation", "tableOfContents",
-                            "readingOrder", "alternativeText"};
-  bk_set(e, pk, "features", str_list(e, features, p->has_images ? 4 : 3));
+  const char *features[7] = {"structuralNavigation", "tableOfContents",
+                             "readingOrder"};
+  size_t nf = 3;
+  if (p->has_images)
+    features[nf++] = "alternativeText";
+  if (p->marks) {
+    /* printPageNumbers is schema.org's older name of the two others */
+    features[nf++] = "pageBreakMarkers";
+    features[nf++] = "pageNavigation";
+    features[nf++] = "printPageNumbers";
+    bk_set(e, pk, "page_source", bk_s(e, bk_pages_source(e->pages_in)));
+  }
+  bk_set(e, pk, "features", str_list(e, features, nf));
   const char *none[] = {"none"};
   bk_set(e, pk, "hazards", str_list(e, none, 1));
   bk_set(e, pk, "summary",
@@ -804,6 +832,8 @@ int bk_write_epub(bk_edition *e, bk_out *o) {
   if (bk_site_plan(&s, 1) != 0)
     return -1;
   bk_site_toc(&s);
+  if (e->pages_in)
+    p.marks = bk_pages_begin(e, &s);
   if (put_cover(&p) != 0 || put_pages(&p, &s) != 0)
     return -1;
   const char *id = identifier(e);

@@ -779,10 +779,13 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   doc_reporter dr = {e->rep, &map};
   oc_reporter located = {report_at_item, &dr};
   in.rep = &located;
-  /* the engine frees the document once it has its own tree */
+  /* the engine frees the document once it has its own tree, unless the
+     page starts are to be found in it afterwards */
   in.xml_doc = dh->doc;
-  in.xml_doc_give = true;
-  dh->doc = NULL;
+  in.page_starts = e->pages_out != NULL;
+  in.xml_doc_give = !in.page_starts;
+  if (in.xml_doc_give)
+    dh->doc = NULL;
   ts_engine_stats stats = {0};
   const char *pdf_path = oc_arena_printf(e->a, "%s/book.pdf", o->tmp_dir);
   /* with a cover PDF the engine's file is the body, merged after it */
@@ -801,6 +804,11 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   }
   if (typeset != 0)
     return -1;
+  if (e->pages_out) {
+    bk_pages_collect(e, dh->doc, stats.page_starts, stats.pages);
+    xmlFreeDoc(dh->doc);
+    dh->doc = NULL;
+  }
   /* -v: what the typesetter did, as a note (only main prints). */
   if (e->opt->verbosity > 0)
     oc_report(e->rep, OC_NOTE, NULL, 0, 0,

@@ -88,4 +88,28 @@ typedef struct bk_xml_error {
 struct _xmlError;
 void bk_xml_keep_first(void *user, struct _xmlError *err);
 
+/* ---- the printed pages in an e-book (book_pages.c) ---------------- */
+
+struct ts_page_start;
+/* pdf: e->pages_out filled from the engine's page starts in xml_doc (the
+ * libxml2 tree of the XHTML it typeset): each page's label, item, first
+ * words. */
+void bk_pages_collect(bk_edition *e, void *xml_doc,
+                      const struct ts_page_start *starts, size_t n);
+
+/* epub: the markers of e->pages_in, content document by content document
+ * in reading order: the cover (index 0, slug "cover"), then page i of s
+ * (index i + 1, its item's slug). */
+typedef struct bk_page_marks bk_page_marks;
+bk_page_marks *bk_pages_begin(bk_edition *e, site *s);
+/* The document html (file in the package) with its markers (html itself
+ * when none; *len updated), in e's arena. */
+const char *bk_pages_mark(bk_page_marks *m, size_t index, const char *slug,
+                          const char *file, const char *html, size_t *len);
+/* The page-list: {label, url} maps in the printed order; *guessed: how
+ * many markers stand where their words were not found. */
+tpl_value bk_pages_list(bk_page_marks *m, size_t *guessed);
+/* What the pages are of (dc:source): urn:isbn:… or a description. */
+const char *bk_pages_source(const bk_print_pages *pp);
+
 #endif

@@ -38,4 +38,12 @@ int bk_write_epub(bk_edition *e, bk_out *o);
  * theme.css and style.css as the engine received them. */
 int bk_write_pdf(bk_edition *e, bk_out *o);
 
+/* The printed pages (book_pages.c) of pdf edition `edition`: made empty in
+ * arena a (publish's, which outlives the editions), filled by
+ * bk_write_pdf through e->pages_out, read by bk_write_epub through
+ * e->pages_in. */
+bk_print_pages *bk_print_pages_new(oc_arena *a, const char *edition);
+/* How many pages it holds (0 until the pdf edition was set). */
+size_t bk_print_pages_count(const bk_print_pages *pp);
+
 #endif

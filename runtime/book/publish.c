@@ -279,9 +279,20 @@ static bool format_supported(const char *f) {
          !strcmp(f, "epub") || !strcmp(f, "mobi") || !strcmp(f, "pdf");
 }
 
+/* What an edition is published with beyond the config: the printed pages
+ * it fills (a pdf edition an epub's page_source names) or marks (that
+ * epub), and whether only its pages are wanted (a pdf edition the run
+ * does not publish: set, then its output thrown away, no scripts run). */
+typedef struct edition_pages {
+  bk_print_pages *out;
+  const bk_print_pages *in;
+  bool only;
+} edition_pages;
+
 static int publish_edition(bk_config *cfg, const char *book_dir,
                            const char *name, const bk_options *opt,
-                           oc_reporter *rep, report_state *st) {
+                           oc_reporter *rep, report_state *st,
+                           edition_pages pages) {
   double t0 = now_seconds();
   unsigned errors_before = st->errors;
   bk_edition e;
@@ -289,7 +300,9 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   bk_out out = {0};
   if (bk_edition_init(&e, cfg, book_dir, name, opt, rep) != 0)
     goto done;
-  if (run_scripts(&e, "before_publish") != 0)
+  e.pages_out = pages.out;
+  e.pages_in = pages.in;
+  if (!pages.only && run_scripts(&e, "before_publish") != 0)
     goto done;
   if (bk_edition_load_items(&e) != 0 || st->errors != errors_before)
     goto done;
@@ -307,6 +320,14 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
 #endif
   if (w != 0 || st->errors != errors_before) {
     bk_out_abort(&out);
+    goto done;
+  }
+  if (pages.only) {
+    bk_out_abort(&out);
+    if (opt->verbosity > 0)
+      printf("set the pages of %s (%s) in %.2f s\n", name, e.format,
+             now_seconds() - t0);
+    rc = 0;
     goto done;
   }
   if (bk_out_commit(&e, &out) != 0)
@@ -445,12 +466,31 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
     }
   }
   size_t todo = neditions ? (size_t)neditions : n;
+  const char **names = oc_arena_alloc(a, (todo ? todo : 1) * sizeof *names);
+  bool *done = oc_arena_calloc(a, todo ? todo : 1, sizeof *done);
+  /* the printed pages a pdf edition sets for an epub whose page_source
+     names it (config.yml checked that it is a pdf edition), by name */
+  tpl_map *pages_of = tpl_map_new(a, 4); /* name → index in pages */
+  bk_print_pages **pages_list =
+      oc_arena_alloc(a, (todo ? todo : 1) * sizeof *pages_list);
+  size_t npages = 0;
   for (size_t i = 0; i < todo; i++) {
-    const char *name = neditions ? editions[i] : bk_config_edition_name(cfg, i);
+    names[i] = neditions ? editions[i] : bk_config_edition_name(cfg, i);
+    const char *source =
+        bk_get_str(a, bk_config_edition(cfg, names[i]), "page_source", "");
+    tpl_value v;
+    if (source[0] && !tpl_map_get_str(pages_of, source, strlen(source), &v)) {
+      tpl_map_set_str(a, pages_of, source, tpl_int((int64_t)npages));
+      pages_list[npages++] = bk_print_pages_new(a, source);
+    }
+  }
+  for (size_t i = 0; i < todo; i++) {
+    const char *name = names[i];
     tpl_value ed = bk_config_edition(cfg, name);
     const char *format = bk_get_str(a, ed, "format", "");
-    if (!format[0])
+    if (!format[0] || done[i])
       continue;
+    done[i] = true;
     if (!format_supported(format)) {
       bk_pos pos = format_pos(cfg, name);
       oc_report(&rep, OC_ERROR, pos.file, pos.line, pos.col,
@@ -468,7 +508,35 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
                 "book.epub",
                 name);
     }
-    if (publish_edition(cfg, book_dir, name, opt, &rep, &st) != 0)
+    edition_pages pages = {0};
+    tpl_value v;
+    if (tpl_map_get_str(pages_of, name, strlen(name), &v))
+      pages.out = pages_list[v.u.i];
+    const char *source = bk_get_str(a, ed, "page_source", "");
+    if (source[0] && tpl_map_get_str(pages_of, source, strlen(source), &v)) {
+      bk_print_pages *pp = pages_list[v.u.i];
+      if (!bk_print_pages_count(pp)) {
+        /* not set yet: published now when the run publishes it later,
+           else set and thrown away */
+        edition_pages src = {pp, NULL, true};
+        for (size_t k = i + 1; k < todo && src.only; k++)
+          if (!strcmp(names[k], source) && !done[k]) {
+            src.only = false;
+            done[k] = true;
+          }
+        if (publish_edition(cfg, book_dir, source, opt, &rep, &st, src) != 0) {
+          rc = 1;
+          if (opt->verbosity >= 0)
+            fprintf(stderr,
+                    "publish: edition '%s' was not published: its "
+                    "page_source '%s' could not be set\n",
+                    name, source);
+          continue;
+        }
+      }
+      pages.in = pp;
+    }
+    if (publish_edition(cfg, book_dir, name, opt, &rep, &st, pages) != 0)
       rc = 1;
   }
   if (opt->verbosity >= 0 && (st.warnings || st.errors))

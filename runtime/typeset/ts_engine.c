@@ -149,6 +149,8 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   t0 = now();
   int rc = ts_pages_write(c, pg, pdf_path, &st);
   st.t_write = now() - t0;
+  if (rc == 0 && in->page_starts)
+    st.page_starts = ts_page_starts(c, pg);
   if (stats)
     *stats = st;
   oc_arena_free(c->pa);

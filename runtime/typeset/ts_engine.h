@@ -97,7 +97,24 @@ typedef struct ts_engine_input {
   /* The caller has reported links to ids the document lacks: the engine
      prints "??" for their references without a warning of its own. */
   bool links_checked;
+  /* Say where each page starts (ts_engine_stats.page_starts), for an
+     e-book that marks the printed pages. */
+  bool page_starts;
 } ts_engine_input;
+
+/* Where a printed page starts in the document. The element is counted
+ * among the document's elements in document order (the root is 0), as a
+ * walk of libxml2's tree of the same XHTML counts XML_ELEMENT_NODEs; the
+ * offset is in bytes of its text content (its descendant text and CDATA
+ * nodes, in order, as libxml2 gives them), where the first word that
+ * starts on the page comes from. */
+typedef struct ts_page_start {
+  const char *label; /* the page label the PDF gives it ("iv", "12"; "" for
+                        a page whose numbers are `none`) */
+  size_t element;    /* SIZE_MAX: no word starts on the page (a blank page,
+                        a figure alone, a word's end after a hyphen) */
+  size_t offset;
+} ts_page_start;
 
 typedef struct ts_engine_stats {
   size_t pages;
@@ -106,6 +123,9 @@ typedef struct ts_engine_stats {
   /* Seconds spent reading the document, laying out (all passes), breaking
      pages (all passes) and drawing and saving the PDF. */
   double t_read, t_layout, t_pages, t_write;
+  /* With input.page_starts: one a page, in the arena given to the render;
+     the PDF's pages after the front pages and cover image the input adds. */
+  ts_page_start *page_starts;
 } ts_engine_stats;
 
 /* 0 on success; -1 after reporting an error (nothing usable written). */

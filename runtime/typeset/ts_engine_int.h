@@ -217,6 +217,10 @@ typedef struct ts_vline {
      notes_end (0: none), and the first line of the last of them ends at
      notes_need, which must stand on the same page as this line. */
   size_t notes_need, notes_end;
+  /* The byte of a text node of the document (ts_node.text) where the first
+     word that starts on this line comes from; NULL: none does (generated
+     text, an image, the end of a hyphenated word only). */
+  const char *src;
 } ts_vline;
 
 /* A box drawn behind a block: background and borders, on every page the
@@ -599,6 +603,11 @@ double ts_range_height(const ts_vitem *items, size_t start, size_t end);
 /* The printed label of the page holding id (formatted in style), NULL when
  * the id is not in the document. */
 const char *ts_pages_ref(ts_ctx *c, ts_pages *pg, const char *id, int style);
+
+/* ts_pagestart.c: each page's label and where its first word comes from
+ * (ts_engine_input.page_starts), in c->a; after ts_pages_write, which sets
+ * the pages' label styles. */
+ts_page_start *ts_page_starts(ts_ctx *c, const ts_pages *pg);
 
 /* ts_draw.c: the pages drawn, labelled and outlined, and the PDF saved. */
 int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,

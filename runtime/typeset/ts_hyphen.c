@@ -4,6 +4,7 @@
  * of every character in the caller's word is kept; libhyphen then marks
  * points per character. */
 #include "ts_hyphen.h"
+#include "ts_hyphen_dict.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -158,8 +159,7 @@ static ts_hyphen_lang *find_lang(ts_hyphenator *h, const char *lang) {
     l->status = TS_HYPHEN_NO_DICT;
     return l;
   }
-  /* de, de-CH and de-AT are one file through symlinks: load it once (the
-     German patterns take seconds to load). */
+  /* de, de-CH and de-AT are one file through symlinks: load it once. */
   char *real = realpath(l->path, NULL);
   if (real) {
     l->real = oc_arena_strndup(h->arena, real, strlen(real));
@@ -171,12 +171,17 @@ static ts_hyphen_lang *find_lang(ts_hyphenator *h, const char *lang) {
         return l;
       }
   }
-  l->dict = hnj_hyphen_load(l->path);
+  bool unsupported;
+  l->dict = ts_hyphen_dict_load(h->arena, l->path, &unsupported);
+  if (unsupported) {
+    l->dict = hnj_hyphen_load(l->path);
+    if (l->dict)
+      oc_arena_defer(h->arena, free_dict, l->dict);
+  }
   if (!l->dict) {
     l->status = TS_HYPHEN_BAD_DICT;
     return l;
   }
-  oc_arena_defer(h->arena, free_dict, l->dict);
   if (!l->dict->utf8 && strcmp(l->dict->cset, "ISO8859-1") != 0)
     l->status = TS_HYPHEN_BAD_DICT;
   return l;

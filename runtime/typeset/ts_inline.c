@@ -148,6 +148,15 @@ typedef struct itemizer {
   const ts_piece *space_piece;
   bool has_leader;
   bool code; /* a code block: a word too long for a line breaks anywhere */
+  /* Where words start in the text the pieces point into (ts_vline.src):
+     the character being read, the word's first, and each word's first
+     item with the byte it came from, in item order. */
+  const char *at, *wsrc;
+  struct word_start {
+    size_t item;
+    const char *src;
+  } * starts;
+  size_t nstarts, cstarts;
 } itemizer;
 
 /* The reference of an item that draws nothing (glue between words,
@@ -627,6 +636,12 @@ static void cjk_items(itemizer *z, const uint32_t *cps,
 
 /* Ends the word being gathered. */
 static void flush_word(itemizer *z) {
+  if (z->wn) {
+    /* where the word starts (a run of Han or kana is one word here) */
+    z->starts = oc_arena_grow_array(z->ar, z->starts, z->nstarts, &z->cstarts,
+                                    z->nstarts + 1, sizeof *z->starts);
+    z->starts[z->nstarts++] = (struct word_start){z->n, z->wsrc};
+  }
   if (z->wcjk)
     cjk_items(z, z->wcp, (const ts_piece *const *)z->wpc, z->wn);
   else
@@ -643,6 +658,8 @@ static void word_push(itemizer *z, uint32_t cp, const ts_piece *pc) {
     z->wpc = oc_arena_grow_array(z->ar, z->wpc, z->wn, &z->wcap, z->wn + 64,
                                  sizeof *z->wpc);
   }
+  if (!z->wn)
+    z->wsrc = z->at;
   z->wcp[z->wn] = cp;
   z->wpc[z->wn] = pc;
   z->wn++;
@@ -706,6 +723,7 @@ static void itemize_text(itemizer *z, const ts_piece *pc) {
       i++;
       continue;
     }
+    z->at = pc->text + i;
     i += (size_t)k;
     if (cp == '\n' && keep_nl) {
       flush_word(z);
@@ -1079,6 +1097,7 @@ typedef struct para_set {
   size_t *lineno;
   long line_base; /* code: the number before the first line, -1: none */
   const ts_cstyle *mark_st, *num_st;
+  size_t next_start; /* phase 3: the first of z.starts not yet on a line */
 } para_set;
 
 /* Phase 1, itemise: an image at its size, or the width CSS gives it, never
@@ -1413,6 +1432,13 @@ static ts_para_line build_line(para_set *ps, size_t li, strut bst,
                   .below = bst.below,
                   .pos = skip_set(ps->bp.left_skip, l),
                   .last_st = ps->bs};
+  /* the first word that starts on the line (not the end of one broken
+     at a hyphen on the line before) */
+  while (ps->next_start < z->nstarts &&
+         z->starts[ps->next_start].item < l->start)
+    ps->next_start++;
+  if (ps->next_start < z->nstarts && z->starts[ps->next_start].item < l->end)
+    ln->src = z->starts[ps->next_start].src;
   for (size_t k = l->start; k < l->end; k++) {
     const ts_item *it = &z->items[k];
     if (it->type == TS_GLUE)

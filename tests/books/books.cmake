@@ -89,6 +89,18 @@ add_test(NAME books_epub
                  --make-corpus ${OCTAVO_MAKE_CORPUS})
 set_tests_properties(books_epub PROPERTIES
                      LABELS books TIMEOUT 600 SKIP_RETURN_CODE 77)
+# The printed pages in the e-book (test_page_list.py): the guide's ebook
+# marks the pages of its print edition; its page-list's labels are the
+# PDF's, each marker stands before the words that open its PDF page; the
+# EPUB is the same whether the PDF is published in the same run or only
+# set; page_source's mistakes are errors at their line.
+octavo_require(req_page_list books_page_list ${need_py}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_page_list
+         COMMAND ${req_page_list} ${OCTAVO_PY} ${BOOKS_DIR}/test_page_list.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+set_tests_properties(books_page_list PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 # The PDF editions (test_pdf.py, tests/books/pdf/README.md): qpdf --check,
 # embedded subset fonts, the sources' words in the text, every word inside
 # the text area or the margin bands, the TOC's page numbers, the outline,

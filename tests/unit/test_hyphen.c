@@ -6,7 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <hyphen.h>
+#include <stdlib.h>
+
+#include "oc_file.h"
 #include "ts_hyphen.h"
+#include "ts_hyphen_dict.h"
 
 #include "check.h"
 
@@ -127,6 +132,94 @@ static void test_minimums(oc_arena *a) {
   CHECK(ts_hyphen_load(none, "en", NULL) == TS_HYPHEN_NO_DICT);
 }
 
+/* hnj_hyphen_hyphenate2's marks for word with dictionary d, or NULL when it
+ * failed; rep, pos and cut freed. */
+static char *marks_of(HyphenDict *d, const char *word, size_t n) {
+  char *marks = malloc(n + 5);
+  char **rep = NULL;
+  int *pos = NULL, *cut = NULL;
+  int rc =
+      hnj_hyphen_hyphenate2(d, word, (int)n, marks, NULL, &rep, &pos, &cut);
+  if (rep) {
+    for (size_t k = 0; k < n; k++)
+      free(rep[k]);
+    free(rep);
+  }
+  free(pos);
+  free(cut);
+  if (rc != 0) {
+    free(marks);
+    return NULL;
+  }
+  marks[n] = 0;
+  return marks;
+}
+
+/* ts_hyphen_dict_load builds the automaton hnj_hyphen_load builds: every
+ * pattern's letters, alone and run into the next pattern's (compounds,
+ * and strings that cross patterns' fallbacks), are hyphenated alike. */
+static void test_same_automaton(const char *file, bool replacements) {
+  char path[256];
+  snprintf(path, sizeof path, "/usr/share/hyphen/%s", file);
+  oc_arena *a = oc_arena_new();
+  bool unsupported = true;
+  HyphenDict *ours = ts_hyphen_dict_load(a, path, &unsupported);
+  CHECK(unsupported == replacements);
+  if (!ours || unsupported) {
+    CHECK(replacements && !ours);
+    oc_arena_free(a);
+    return;
+  }
+  HyphenDict *theirs = hnj_hyphen_load(path);
+  size_t len;
+  char *text = oc_read_file(path, &len);
+  CHECK(theirs && text);
+  if (!theirs || !text) {
+    free(text);
+    oc_arena_free(a);
+    return;
+  }
+  CHECK(ours->lhmin == theirs->lhmin && ours->rhmin == theirs->rhmin &&
+        ours->clhmin == theirs->clhmin && ours->crhmin == theirs->crhmin &&
+        ours->utf8 == theirs->utf8 && !strcmp(ours->cset, theirs->cset) &&
+        !ours->nextlevel == !theirs->nextlevel);
+  char prev[128] = "", word[256];
+  size_t words = 0, differ = 0;
+  for (char *line = strchr(text, '\n'); line; line = strchr(line, '\n')) {
+    line++;
+    size_t n = 0;
+    for (const char *c = line; *c > ' ' && n < 100; c++)
+      if (!(*c >= '0' && *c <= '9') && *c != '.')
+        word[n++] = *c;
+    word[n] = 0;
+    if (!n || n > 60 || (word[0] >= 'A' && word[0] <= 'Z') ||
+        strpbrk(word, "%#/"))
+      continue;
+    size_t p = strlen(prev);
+    for (int twice = 0; twice < 2; twice++) {
+      size_t m = twice ? p + n : n;
+      if (twice) {
+        memmove(word + p, word, n + 1);
+        memcpy(word, prev, p);
+      }
+      char *x = marks_of(ours, word, m), *y = marks_of(theirs, word, m);
+      words++;
+      if (!x || !y || strcmp(x, y) != 0)
+        differ++;
+      free(x);
+      free(y);
+    }
+    memcpy(prev, word + p, n + 1);
+  }
+  CHECK(words > 1000 && differ == 0);
+  if (differ)
+    printf("%s: %zu of %zu words hyphenated differently\n", file, differ,
+           words);
+  free(text);
+  hnj_hyphen_free(theirs);
+  oc_arena_free(a);
+}
+
 int main(int argc, char **argv) {
   bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   oc_arena *a = oc_arena_new();
@@ -137,6 +230,12 @@ int main(int argc, char **argv) {
   test_french_dutch_catalan();
   test_languages();
   test_minimums(a);
+  test_same_automaton("hyph_en_US.dic", false);
+  test_same_automaton("hyph_fr.dic", false);
+  test_same_automaton("hyph_nl_NL.dic", false);
+  test_same_automaton("hyph_ca_ES.dic", true);
+  if (!quick)
+    test_same_automaton("hyph_de_DE.dic", false);
   oc_arena_free(a);
   printf("hyphen: %d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -1394,6 +1394,54 @@ static int lines_starting(const char *text, const char *prefix,
   return k;
 }
 
+/* Where each page starts (ts_engine_input.page_starts): the element, in
+ * document order, and the byte of its text where the page's first word
+ * begins; a hyphenated word's end is not a start. */
+static void test_page_starts(void) {
+  /* elements: html 0, body 1, h1 2, p 3, then in it an em and 24 br, the
+     second p 29; 16 lines a page */
+  char d[8192];
+  size_t n = (size_t)snprintf(
+      d, sizeof d,
+      "<html xmlns='http://www.w3.org/1999/xhtml'><body><h1>Head</h1><p>");
+  for (int i = 0; i < 24; i++)
+    n += (size_t)snprintf(d + n, sizeof d - n, "%sline%02d<br/>",
+                          i == 1 ? "<em>x</em> " : "", i + 1);
+  n += (size_t)snprintf(d + n, sizeof d - n, "</p><p>");
+  for (int i = 0; i < 20; i++)
+    n += (size_t)snprintf(d + n, sizeof d - n, "next%02d<br/>", i + 1);
+  snprintf(d + n, sizeof d - n, "</p></body></html>");
+  const char *css = PAGE_CSS "h1 { font-size: 10pt; margin: 0 }";
+  oc_arena *a = oc_arena_new();
+  oc_reporter rep = {print_diag, NULL};
+  const css_stylesheet *sheet =
+      css_parse(a, css, strlen(css), "test.css", CSS_ORIGIN_AUTHOR, &rep);
+  ts_engine_input in = {.xhtml = d,
+                        .len = strlen(d),
+                        .name = "doc.xhtml",
+                        .sheets = &sheet,
+                        .nsheets = 1,
+                        .lang = "en",
+                        .rep = &rep,
+                        .resolve = resolve_abs,
+                        .page_starts = true};
+  ts_engine_stats st = {0};
+  CHECK(ts_engine_render(a, &in, tmp_pdf, &st) == 0);
+  CHECK(st.pages == 3 && st.page_starts);
+  if (st.pages == 3 && st.page_starts) {
+    const ts_page_start *ps = st.page_starts;
+    CHECK(!strcmp(ps[0].label, "1") && !strcmp(ps[2].label, "3"));
+    /* page 1: "Head"; page 2: line16 of the first p, whose text before it
+       is "line01" "x" " line02" ... "line15" (7 + 1 + 14 * 6 bytes) */
+    CHECK(ps[0].element == 2 && ps[0].offset == 0);
+    CHECK(ps[1].element == 3 && ps[1].offset == 6 + 1 + 1 + 14 * 6);
+    /* page 3: line24 was page 2's 16th line after line16..line23; then
+       the second p's lines: next08 opens page 3 */
+    CHECK(ps[2].element == 29 && ps[2].offset == 7 * 6);
+  }
+  oc_arena_free(a);
+}
+
 /* Code blocks: long lines wrap inside the measure (at a space, else at the
  * measure), each continuation starting with a mark; lines are numbered
  * when the block resets the counter `line`. */
@@ -1409,6 +1457,18 @@ static void test_box_edges(void) {
   wbox bb;
   CHECK(page_of(tmp_pdf, "BOXED") == 2);
   CHECK(word_box(tmp_pdf, 2, "BOXED", 0, &bb) && bb.y0 > 50 + 12);
+  /* The same with a background and no border, as a code block has: its
+     padding fits at the foot of page 1 (10pt of 20), its first line does
+     not. Nothing of the background stands on page 1 (the guide's grey
+     sliver under the last line of a page). */
+  d = lines_doc("", 15, "<div class='b'>BOXED</div>");
+  CHECK(typeset(d, PAGE_CSS ".b { background-color: #ff0000; "
+                            "padding-top: 10pt }") == 0);
+  free(d);
+  CHECK(page_of(tmp_pdf, "BOXED") == 2);
+  int r = 0, g = 0, b = 0;
+  for (int y = 231; y < 250; y += 3)
+    CHECK(pixel_at(150, y, &r, &g, &b) && !(r > 200 && g < 100 && b < 100));
 }
 
 static void test_code_blocks(void) {
@@ -1588,6 +1648,7 @@ int main(int argc, char **argv) {
   snprintf(tmp_pdf, sizeof tmp_pdf, "/tmp/octavo-test-typeset-%ld.pdf",
            (long)getpid());
   test_pages();
+  test_page_starts();
   test_references();
   test_text();
   test_mixed_script_grid();
