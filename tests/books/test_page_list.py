@@ -158,8 +158,16 @@ def check_pages(book, fails):
         # the first word after the marker is among the first words of the
         # page (a table's first row holds a few, its header repeated before
         # it) and the next two follow close by (a cell's words may wrap)
-        probe = after[:3]
-        found = probe[0] in top[:12] and all(w in top[:20] for w in probe)
+        # (code and URLs break after / . - _ ? & =, without a hyphen: a
+        # word is found by its first piece)
+        probe = [re.match(r"[^/._?&=-]*[/._?&=-]?", w).group(0) or w
+                 for w in after[:3]]
+
+        def near(piece, n):
+            if piece[-1] not in "/._?&=-":
+                return piece in top[:n]  # a whole word
+            return any(t.startswith(piece) for t in top[:n])
+        found = near(probe[0], 12) and all(near(w, 20) for w in probe)
         if not found:
             fails.append(f"page {label} (PDF page {k + 1}): the marker "
                          f"stands before {' '.join(after[:8])!r}, the page "
@@ -224,7 +232,8 @@ def main(argv):
         publish(publish_bin, both, ["print", "ebook"])
         checked = check_pages(both, fails)
         alone = os.path.join(tmp, "alone")
-        shutil.copytree(source, alone)
+        shutil.copytree(source, alone,
+                        ignore=shutil.ignore_patterns("Output"))
         publish(publish_bin, alone, ["ebook"])
         if os.path.exists(os.path.join(alone, "Output", "print")):
             fails.append("publishing ebook alone left Output/print/")
