@@ -705,6 +705,7 @@ static const char *const edition_keys[] = {"format",
                                            "template_max_output_mb",
                                            "image_max_megapixels",
                                            "image_max_ppi",
+                                           "pdf_tagged",
                                            NULL};
 static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
@@ -916,7 +917,8 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
     } else if (key_is(kid, "theme") || key_is(kid, "images_base_dir")) {
       must_path(k, kid->key, v);
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
-               key_is(kid, "highlight_cache") || key_is(kid, "two_sided")) {
+               key_is(kid, "highlight_cache") || key_is(kid, "two_sided") ||
+               key_is(kid, "pdf_tagged")) {
       must_bool(k, kid->key, v);
     } else if (key_is(kid, "template_max_iterations") ||
                key_is(kid, "template_max_output_mb") ||

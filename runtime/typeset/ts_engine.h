@@ -81,6 +81,10 @@ typedef struct ts_engine_input {
      default 300 ppi). */
   uint64_t image_max_pixels;
   unsigned image_max_ppi;
+  /* An untagged PDF (the edition option pdf_tagged: false); by default
+     the PDF is tagged as PDF/UA-1 asks (ts_tag.h): a structure tree from
+     the document's elements, artifacts for what is not content. */
+  bool untagged;
   /* The caller has reported links to ids the document lacks: the engine
      prints "??" for their references without a warning of its own. */
   bool links_checked;
