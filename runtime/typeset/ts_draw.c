@@ -13,9 +13,11 @@
 
 /* ---- marked content ---------------------------------------------------- */
 
-/* What is drawn until unmark belongs to the structure element tag.sid, or
- * is an artifact (sid 0, and everything of a repeated table header);
- * nothing is written when the PDF is untagged. */
+/* What is drawn next belongs to the structure element tag.sid, or is an
+ * artifact (sid 0, and everything of a repeated table header): each call
+ * opens a marked-content sequence that the next one closes (artifacts in
+ * a row share one), the page's last closed before the page is finished.
+ * Nothing is written when the PDF is untagged. */
 static void mark(ts_ctx *c, ts_pdf *pdf, int page, ts_tagref tag) {
   if (!c->tags)
     return;
@@ -24,10 +26,6 @@ static void mark(ts_ctx *c, ts_pdf *pdf, int page, ts_tagref tag) {
   ts_pdf_mark_begin(pdf, page, tag.sid, tag.ord, ts_struct_type(c, tag.sid));
 }
 
-static void unmark(ts_ctx *c, ts_pdf *pdf, int page) {
-  if (c->tags)
-    ts_pdf_mark_end(pdf, page);
-}
 
 static const ts_tagref artifact = {0, 0};
 
@@ -195,7 +193,6 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
       mark(c, pdf, page, artifact);
       ts_pdf_line(pdf, page, left, y, right, y, st.border[2],
                   st.border_color[2], (ts_line_style)(st.border_style[2] - 1));
-      unmark(c, pdf, page);
     }
   }
 }
@@ -217,7 +214,6 @@ static void draw_run(ts_ctx *c, ts_pdf *pdf, int page, const ts_run *r,
     ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, t,
                 r->color, TS_LINE_SOLID);
   }
-  unmark(c, pdf, page);
 }
 
 static void draw_leader(ts_ctx *c, ts_pdf *pdf, int page, const ts_leader *l,
@@ -248,7 +244,6 @@ static void draw_leader(ts_ctx *c, ts_pdf *pdf, int page, const ts_leader *l,
   mark(c, pdf, page, artifact);
   ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern, nd,
               0);
-  unmark(c, pdf, page);
 }
 
 static void draw_ref(ts_ctx *c, ts_pdf *pdf, int page, const ts_pageref *r,
@@ -293,7 +288,6 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
       continue;
     mark(c, pdf, page, im->tag);
     ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
-    unmark(c, pdf, page);
   }
 }
 
@@ -323,7 +317,6 @@ static void draw_block_part(ts_ctx *c, ts_pdf *pdf, int page,
     ts_pdf_line(pdf, page, x + b->width - b->border[1] / 2, top,
                 x + b->width - b->border[1] / 2, bottom, b->border[1],
                 b->border_color[1], (ts_line_style)(b->border_style[1] - 1));
-  unmark(c, pdf, page);
 }
 
 /* Blocks open across page boundaries, kept while drawing in order. */
@@ -373,8 +366,6 @@ static void draw_box(ts_ctx *c, ts_pdf *pdf, int page, const ts_vbox *b,
     ts_pdf_line(pdf, page, left + r->x, y, left + r->x + r->width, y, r->h,
                 r->color, TS_LINE_SOLID);
   }
-  if (b->nrules)
-    unmark(c, pdf, page);
   for (size_t i = 0; i < b->nlines; i++) {
     const ts_box_line *bl = &b->lines[i];
     double x = left + bl->x + bl->line->x, base = top - bl->base;
@@ -436,7 +427,6 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
       ts_pdf_line(pdf, page, left + it->u.rule.x, y - it->h / 2,
                   left + it->u.rule.x + it->u.rule.width, y - it->h / 2, it->h,
                   it->u.rule.color, TS_LINE_SOLID);
-      unmark(c, pdf, page);
     } else if (it->type == TS_V_BOX) {
       draw_box(c, pdf, page, it->u.box, left, y, pg);
     }
@@ -475,7 +465,6 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
     ts_pdf_line(pdf, page, left, ry,
                 left + (p->notes_continued ? width : width * 0.3), ry,
                 TS_NOTE_SEP_RULE, (ts_rgb){0, 0, 0}, TS_LINE_SOLID);
-    unmark(c, pdf, page);
     draw_items(
         c, pg, pdf, page, c->notes.items, p->nstart, p->nend, NULL, 0, left,
         ntop - TS_NOTE_SEP_ABOVE - TS_NOTE_SEP_RULE - TS_NOTE_SEP_BELOW, nob);
@@ -526,6 +515,7 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                                      p->geo->marks);
     draw_page(c, pg, i, pdf, page, &ob, &nob);
     margin_boxes(c, pg, i, &st, pdf, page);
+    ts_pdf_mark_end(pdf, page);
     ts_pdf_page_done(pdf, page);
     for (size_t k = p->start; k < p->end; k++) {
       const ts_vitem *it = &c->vl.items[k];

@@ -46,7 +46,9 @@ struct ts_tag {
   size_t nannots, cannots;
   const ts_tag_elem *elems;
   size_t nelems;
-  bool open;
+  bool open; /* a sequence is open, of open_sid on open_page */
+  uint32_t open_sid;
+  int open_page;
 };
 
 void ts_pdf_set_tagged(ts_pdf *p) {
@@ -71,12 +73,19 @@ void ts_pdf_mark_begin(ts_pdf *p, int page, uint32_t sid, uint32_t ord,
   ts_tag *t = ts_pdf_tag_state(p);
   if (!t)
     return;
+  /* artifacts in a row are one sequence; content is one per call: poppler
+     (pdfinfo -struct-text) read only part of a paragraph's lines when they
+     were one sequence */
+  if (t->open && t->open_page == page && !sid && !t->open_sid)
+    return;
   HPDF_Page pg = ts_pdf_hpdf_draw_page(p, page);
   if (!pg)
     return;
   if (t->open)
-    put_ops(pg, "EMC\n", 4);
+    ts_pdf_mark_end(p, t->open_page);
   t->open = true;
+  t->open_page = page;
+  t->open_sid = sid;
   if (!sid) {
     put_ops(pg, "/Artifact BMC\n", 14);
     return;
@@ -190,6 +199,12 @@ static HPDF_Dict make_elem(ts_tag *t, HPDF_Doc doc, uint32_t sid) {
     HPDF_Dict_Add(d, "Alt", ts_pdf_text_string(t->pdf, e->alt));
   if (e->lang)
     HPDF_Dict_Add(d, "Lang", ts_pdf_text_string(t->pdf, e->lang));
+  if (!strcmp(e->type, "Note")) {
+    /* PDF/UA: a Note has an /ID, unique in the document */
+    char id[24];
+    snprintf(id, sizeof id, "note-%u", (unsigned)sid);
+    HPDF_Dict_Add(d, "ID", HPDF_String_New(doc->mmgr, id, NULL));
+  }
   if (e->scope) {
     HPDF_Dict attr = HPDF_Dict_New(doc->mmgr);
     if (attr) {

@@ -32,11 +32,13 @@ typedef struct ts_tag_elem {
 void ts_pdf_set_tagged(ts_pdf *p);
 bool ts_pdf_tagged(const ts_pdf *p);
 
-/* Opens a marked-content sequence on page for what is drawn next, up to
- * ts_pdf_mark_end: real content of the element sid (type: the
- * element's structure type, the sequence's tag; ord: its place in the
- * element's kids), or an artifact when sid is 0. Sequences do not nest.
- * Nothing is written to an untagged PDF. */
+/* What is drawn next on page (each drawing call being whole) is real
+ * content of the element sid (type: the element's structure type, the
+ * sequence's tag; ord: its place in the element's kids), or an artifact
+ * when sid is 0: the sequence open goes on when both are artifacts, else
+ * it is closed and another opened.
+ * ts_pdf_mark_end closes it: call it before ts_pdf_page_done. Nothing is
+ * written to an untagged PDF. */
 void ts_pdf_mark_begin(ts_pdf *p, int page, uint32_t sid, uint32_t ord,
                        const char *type);
 void ts_pdf_mark_end(ts_pdf *p, int page);
