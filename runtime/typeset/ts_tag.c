@@ -180,51 +180,144 @@ static void mark_used(const ts_tag *t, uint8_t *used, uint32_t sid) {
   }
 }
 
-static HPDF_Dict new_indirect(HPDF_Doc doc) {
-  HPDF_Dict d = HPDF_Dict_New(doc->mmgr);
-  if (d && HPDF_Xref_Add(doc->xref, d) != HPDF_OK)
-    return NULL;
-  return d;
+/* The tree is written by hand into empty dictionaries of libharu's
+ * (their write hook, called after their entries): a book has tens of
+ * thousands of elements and marked-content references, and libharu's
+ * objects for each entry (a name takes 128 bytes, a number a
+ * malloc) cost a quarter of the time a book took to make. */
+typedef struct tag_tree {
+  ts_tag *t;
+  tag_kid *kids; /* sorted: each parent's are contiguous */
+  size_t nk;
+  size_t *first; /* by sid: its kids are kids[first[sid] .. first[sid+1]) */
+  HPDF_Dict *dicts;
+  int32_t *pg; /* by sid: the page its /Pg names, -1 none */
+  HPDF_Dict root;
+  size_t npages;
+} tag_tree;
+
+typedef struct tag_node {
+  tag_tree *tr;
+  uint32_t sid; /* 0: the root */
+} tag_node;
+
+static unsigned obj_id(const void *obj) {
+  return ((const HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF;
 }
 
-/* The element's dictionary (its kids added later). */
-static HPDF_Dict make_elem(ts_tag *t, HPDF_Doc doc, uint32_t sid) {
-  const ts_tag_elem *e = &t->elems[sid];
-  HPDF_Dict d = new_indirect(doc);
-  if (!d)
-    return NULL;
-  HPDF_Dict_AddName(d, "Type", "StructElem");
-  HPDF_Dict_AddName(d, "S", e->type);
-  if (e->alt)
-    HPDF_Dict_Add(d, "Alt", ts_pdf_text_string(t->pdf, e->alt));
-  if (e->lang)
-    HPDF_Dict_Add(d, "Lang", ts_pdf_text_string(t->pdf, e->lang));
-  if (!strcmp(e->type, "Note")) {
-    /* PDF/UA: a Note has an /ID, unique in the document */
-    char id[24];
-    snprintf(id, sizeof id, "note-%u", (unsigned)sid);
-    HPDF_Dict_Add(d, "ID", HPDF_String_New(doc->mmgr, id, NULL));
-  }
-  if (e->scope) {
-    HPDF_Dict attr = HPDF_Dict_New(doc->mmgr);
-    if (attr) {
-      HPDF_Dict_AddName(attr, "O", "Table");
-      HPDF_Dict_AddName(attr, "Scope", e->scope);
-      HPDF_Dict_Add(d, "A", attr);
+static HPDF_STATUS put_fmt(HPDF_Stream s, const char *fmt, unsigned a,
+                           unsigned b) {
+  char buf[64];
+  int n = snprintf(buf, sizeof buf, fmt, a, b);
+  return HPDF_Stream_Write(s, (const HPDF_BYTE *)buf, (HPDF_UINT)n);
+}
+
+static HPDF_STATUS put_ref(HPDF_Stream s, const void *obj) {
+  return put_fmt(s, "%u 0 R ", obj_id(obj), 0);
+}
+
+static HPDF_STATUS put_text(tag_tree *tr, HPDF_Stream s, const char *key,
+                            const char *text) {
+  HPDF_Binary b = ts_pdf_text_string(tr->t->pdf, text);
+  if (!b)
+    return HPDF_FAILD_TO_ALLOC_MEM;
+  HPDF_Stream_WriteStr(s, key);
+  HPDF_STATUS ret = HPDF_Binary_Write(b, s, NULL);
+  HPDF_Binary_Free(b);
+  HPDF_Stream_WriteStr(s, "\n");
+  return ret;
+}
+
+static HPDF_Page page_of(tag_tree *tr, uint32_t page) {
+  return ts_pdf_hpdf_page(tr->t->pdf, (int)page);
+}
+
+/* /K: the kids of sid (0: the root's) in document order. */
+static HPDF_STATUS put_kids(tag_tree *tr, HPDF_Stream s, uint32_t sid) {
+  HPDF_Stream_WriteStr(s, "/K [ ");
+  for (size_t i = tr->first[sid]; i < tr->first[sid + 1]; i++) {
+    const tag_kid *k = &tr->kids[i];
+    if (k->kind == 0) {
+      put_ref(s, tr->dicts[k->seq]);
+    } else if (k->kind == 1) {
+      const tag_mcr *m = &tr->t->mcrs[k->seq];
+      if (tr->pg[sid] == (int32_t)m->page) {
+        put_fmt(s, "%u ", m->mcid, 0);
+      } else {
+        put_fmt(s, "<< /Type /MCR /Pg %u 0 R /MCID %u >> ",
+                obj_id(page_of(tr, m->page)), m->mcid);
+      }
+    } else {
+      const tag_annot *an = &tr->t->annots[k->seq];
+      put_fmt(s, "<< /Type /OBJR /Pg %u 0 R /Obj %u 0 R >> ",
+              obj_id(page_of(tr, (uint32_t)an->page)), obj_id(an->annot));
     }
   }
-  return d;
+  return HPDF_Stream_WriteStr(s, "]\n");
 }
 
-/* The kids array of d, made on first use. */
-static HPDF_Array kids_of(HPDF_Doc doc, HPDF_Dict d) {
-  HPDF_Array k = HPDF_Dict_GetItem(d, "K", HPDF_OCLASS_ARRAY);
-  if (!k) {
-    k = HPDF_Array_New(doc->mmgr);
-    if (k)
-      HPDF_Dict_Add(d, "K", k);
+static HPDF_STATUS write_elem(HPDF_Dict d, HPDF_Stream s) {
+  const tag_node *n = d->attr;
+  tag_tree *tr = n->tr;
+  const ts_tag_elem *e = &tr->t->elems[n->sid];
+  HPDF_Stream_WriteStr(s, "/S /");
+  HPDF_Stream_WriteStr(s, e->type);
+  HPDF_Stream_WriteStr(s, "\n/P ");
+  put_ref(s, e->parent ? tr->dicts[e->parent] : tr->root);
+  HPDF_Stream_WriteStr(s, "\n");
+  if (tr->pg[n->sid] >= 0)
+    put_fmt(s, "/Pg %u 0 R\n", obj_id(page_of(tr, (uint32_t)tr->pg[n->sid])),
+            0);
+  if (e->alt)
+    put_text(tr, s, "/Alt ", e->alt);
+  if (e->lang)
+    put_text(tr, s, "/Lang ", e->lang);
+  if (e->scope) {
+    HPDF_Stream_WriteStr(s, "/A << /O /Table /Scope /");
+    HPDF_Stream_WriteStr(s, e->scope);
+    HPDF_Stream_WriteStr(s, " >>\n");
   }
-  return k;
+  /* PDF/UA: a Note has an /ID, unique in the document */
+  if (!strcmp(e->type, "Note"))
+    put_fmt(s, "/ID (note-%u)\n", n->sid, 0);
+  return put_kids(tr, s, n->sid);
+}
+
+/* The root's kids and the parent tree: page i's MCIDs under key i (the
+ * records are in page order, each page's in MCID order), each link
+ * annotation under a key of its own after the pages'. */
+static HPDF_STATUS write_root(HPDF_Dict d, HPDF_Stream s) {
+  const tag_node *n = d->attr;
+  tag_tree *tr = n->tr;
+  const ts_tag *t = tr->t;
+  put_kids(tr, s, 0);
+  HPDF_Stream_WriteStr(s, "/ParentTree << /Nums [\n");
+  size_t m = 0;
+  for (size_t i = 0; i < tr->npages; i++) {
+    put_fmt(s, "%u [ ", (unsigned)i, 0);
+    for (; m < t->nmcrs && t->mcrs[m].page == i; m++)
+      put_ref(s, tr->dicts[t->mcrs[m].sid]);
+    HPDF_Stream_WriteStr(s, "]\n");
+  }
+  for (size_t i = 0; i < t->nannots; i++) {
+    put_fmt(s, "%u ", (unsigned)(tr->npages + i), 0);
+    put_ref(s, tr->dicts[t->annots[i].sid]);
+  }
+  HPDF_Stream_WriteStr(s, "] >>\n");
+  return put_fmt(s, "/ParentTreeNextKey %u\n",
+                 (unsigned)(tr->npages + t->nannots), 0);
+}
+
+static HPDF_Dict new_hooked(HPDF_Doc doc, tag_tree *tr, uint32_t sid,
+                            HPDF_Dict_OnWriteFunc fn) {
+  HPDF_Dict d = HPDF_Dict_New(doc->mmgr);
+  if (!d || HPDF_Xref_Add(doc->xref, d) != HPDF_OK)
+    return NULL;
+  tag_node *n = oc_arena_alloc(tr->t->a, sizeof *n);
+  *n = (tag_node){tr, sid};
+  d->attr = n; /* ours: libharu frees no dictionary's attr */
+  d->write_fn = fn;
+  return d;
 }
 
 void ts_tag_finish(ts_tag *t) {
@@ -234,114 +327,65 @@ void ts_tag_finish(ts_tag *t) {
   size_t npages = ts_pdf_page_count(p);
   if (ts_pdf_has_failed(p) || !t->elems || t->nelems < 2)
     return;
+  for (size_t i = 0; i < t->nmcrs; i++)
+    if (t->mcrs[i].sid >= t->nelems || t->mcrs[i].page >= npages ||
+        (i && t->mcrs[i].page < t->mcrs[i - 1].page))
+      return; /* cannot happen: the engine's elements, pages in order */
   uint8_t *used = oc_arena_calloc(t->a, t->nelems, 1);
   for (size_t i = 0; i < t->nmcrs; i++)
     mark_used(t, used, t->mcrs[i].sid);
   for (size_t i = 0; i < t->nannots; i++)
     mark_used(t, used, t->annots[i].sid);
-  size_t nk = 0;
+  size_t nk = t->nmcrs + t->nannots;
   for (size_t i = 1; i < t->nelems; i++)
     nk += used[i];
-  nk += t->nmcrs + t->nannots;
-  tag_kid *kids = oc_malloc(oc_size_mul(nk ? nk : 1, sizeof *kids));
+  tag_tree *tr = oc_arena_calloc(t->a, 1, sizeof *tr);
+  tr->t = t;
+  tr->npages = npages;
+  tr->kids = oc_arena_alloc(t->a, oc_size_mul(nk ? nk : 1, sizeof *tr->kids));
   size_t k = 0;
   for (uint32_t i = 1; i < t->nelems; i++)
     if (used[i])
-      kids[k++] = (tag_kid){t->elems[i].parent, t->elems[i].ord, 0, i};
+      tr->kids[k++] = (tag_kid){t->elems[i].parent, t->elems[i].ord, 0, i};
   for (size_t i = 0; i < t->nmcrs; i++)
-    if (t->mcrs[i].sid < t->nelems)
-      kids[k++] = (tag_kid){t->mcrs[i].sid, t->mcrs[i].ord, 1, (uint32_t)i};
+    tr->kids[k++] = (tag_kid){t->mcrs[i].sid, t->mcrs[i].ord, 1, (uint32_t)i};
   for (size_t i = 0; i < t->nannots; i++)
-    kids[k++] = (tag_kid){t->annots[i].sid, t->annots[i].ord, 2, (uint32_t)i};
-  nk = k;
-  qsort(kids, nk, sizeof *kids, kid_cmp);
-
-  HPDF_Dict root = new_indirect(doc);
-  HPDF_Dict *dicts = oc_arena_calloc(t->a, t->nelems, sizeof *dicts);
-  /* the page each element's /Pg names: its kids there are bare MCIDs */
-  int32_t *pg_of = oc_arena_alloc(t->a, t->nelems * sizeof *pg_of);
+    tr->kids[k++] =
+        (tag_kid){t->annots[i].sid, t->annots[i].ord, 2, (uint32_t)i};
+  tr->nk = nk;
+  qsort(tr->kids, nk, sizeof *tr->kids, kid_cmp);
+  /* each element's range of kids (counted, then summed), and its /Pg:
+     its first MCR's page */
+  tr->first = oc_arena_calloc(t->a, t->nelems + 1, sizeof *tr->first);
+  tr->pg = oc_arena_alloc(t->a, t->nelems * sizeof *tr->pg);
+  for (size_t i = 0; i < nk; i++)
+    tr->first[tr->kids[i].parent + 1]++;
+  for (size_t i = 1; i <= t->nelems; i++)
+    tr->first[i] += tr->first[i - 1];
   for (size_t i = 0; i < t->nelems; i++)
-    pg_of[i] = -1;
-  if (!root)
-    goto done;
-  HPDF_Dict_AddName(root, "Type", "StructTreeRoot");
-  for (uint32_t i = 1; i < t->nelems; i++)
-    if (used[i] && !(dicts[i] = make_elem(t, doc, i)))
-      goto done;
-  for (size_t i = 0; i < nk && !ts_pdf_has_failed(p); i++) {
-    const tag_kid *kd = &kids[i];
-    HPDF_Dict parent = kd->parent ? dicts[kd->parent] : root;
-    HPDF_Array arr = kids_of(doc, parent);
-    if (!arr)
-      goto done;
-    if (kd->kind == 0) {
-      HPDF_Array_Add(arr, dicts[kd->seq]);
-      HPDF_Dict_Add(dicts[kd->seq], "P", parent);
-    } else if (kd->kind == 1) {
-      const tag_mcr *m = &t->mcrs[kd->seq];
-      HPDF_Page pg = ts_pdf_hpdf_page(p, (int)m->page);
-      if (pg_of[kd->parent] < 0) {
-        pg_of[kd->parent] = (int32_t)m->page;
-        HPDF_Dict_Add(parent, "Pg", pg);
-      }
-      if (pg_of[kd->parent] == (int32_t)m->page) {
-        HPDF_Array_AddNumber(arr, (HPDF_INT32)m->mcid);
-      } else {
-        HPDF_Dict mcr = HPDF_Dict_New(mm);
-        if (!mcr)
-          goto done;
-        HPDF_Dict_AddName(mcr, "Type", "MCR");
-        HPDF_Dict_Add(mcr, "Pg", pg);
-        HPDF_Dict_AddNumber(mcr, "MCID", (HPDF_INT32)m->mcid);
-        HPDF_Array_Add(arr, mcr);
-      }
-    } else {
-      const tag_annot *an = &t->annots[kd->seq];
-      HPDF_Dict objr = HPDF_Dict_New(mm);
-      if (!objr)
-        goto done;
-      HPDF_Dict_AddName(objr, "Type", "OBJR");
-      HPDF_Dict_Add(objr, "Pg", ts_pdf_hpdf_page(p, an->page));
-      HPDF_Dict_Add(objr, "Obj", an->annot);
-      HPDF_Array_Add(arr, objr);
-    }
+    tr->pg[i] = -1;
+  for (size_t i = 0; i < nk; i++) {
+    const tag_kid *kd = &tr->kids[i];
+    if (kd->kind == 1 && tr->pg[kd->parent] < 0)
+      tr->pg[kd->parent] = (int32_t)t->mcrs[kd->seq].page;
   }
 
-  /* The parent tree: page i's MCIDs under key i, each annotation under a
-   * key of its own after the pages'. One node: /Nums in key order. */
-  HPDF_Array nums = HPDF_Array_New(mm);
-  HPDF_Dict ptree = HPDF_Dict_New(mm);
-  HPDF_Array *by_page = oc_arena_calloc(t->a, npages ? npages : 1,
-                                        sizeof *by_page);
-  if (!nums || !ptree)
-    goto done;
-  for (size_t i = 0; i < npages; i++) {
-    by_page[i] = HPDF_Array_New(mm);
-    if (!by_page[i])
-      goto done;
-  }
-  for (size_t i = 0; i < t->nmcrs; i++) {
-    const tag_mcr *m = &t->mcrs[i];
-    if (m->page < npages && m->sid < t->nelems)
-      HPDF_Array_Add(by_page[m->page], dicts[m->sid]);
-  }
+  tr->dicts = oc_arena_calloc(t->a, t->nelems, sizeof *tr->dicts);
+  tr->root = new_hooked(doc, tr, 0, write_root);
+  if (!tr->root)
+    return;
+  HPDF_Dict_AddName(tr->root, "Type", "StructTreeRoot");
+  for (uint32_t i = 1; i < t->nelems; i++)
+    if (used[i] && !(tr->dicts[i] = new_hooked(doc, tr, i, write_elem)))
+      return;
   for (size_t i = 0; i < npages; i++) {
     HPDF_Page pg = ts_pdf_hpdf_page(p, (int)i);
     HPDF_Dict_AddNumber(pg, "StructParents", (HPDF_INT32)i);
     HPDF_Dict_AddName(pg, "Tabs", "S");
-    HPDF_Array_AddNumber(nums, (HPDF_INT32)i);
-    HPDF_Array_Add(nums, by_page[i]);
   }
-  for (size_t i = 0; i < t->nannots; i++) {
-    HPDF_INT32 key = (HPDF_INT32)(npages + i);
-    HPDF_Dict_AddNumber(t->annots[i].annot, "StructParent", key);
-    HPDF_Array_AddNumber(nums, key);
-    HPDF_Array_Add(nums, dicts[t->annots[i].sid]);
-  }
-  HPDF_Dict_Add(ptree, "Nums", nums);
-  HPDF_Dict_Add(root, "ParentTree", ptree);
-  HPDF_Dict_AddNumber(root, "ParentTreeNextKey",
-                      (HPDF_INT32)(npages + t->nannots));
+  for (size_t i = 0; i < t->nannots; i++)
+    HPDF_Dict_AddNumber(t->annots[i].annot, "StructParent",
+                        (HPDF_INT32)(npages + i));
   HPDF_Page cover = ts_pdf_hpdf_cover(p);
   if (cover)
     HPDF_Dict_AddName(cover, "Tabs", "S");
@@ -349,12 +393,10 @@ void ts_tag_finish(ts_tag *t) {
   HPDF_Dict mark = HPDF_Dict_New(mm);
   HPDF_Dict prefs = HPDF_Dict_New(mm);
   if (!mark || !prefs)
-    goto done;
+    return;
   HPDF_Dict_Add(mark, "Marked", HPDF_Boolean_New(mm, HPDF_TRUE));
   HPDF_Dict_Add(doc->catalog, "MarkInfo", mark);
   HPDF_Dict_Add(prefs, "DisplayDocTitle", HPDF_Boolean_New(mm, HPDF_TRUE));
   HPDF_Dict_Add(doc->catalog, "ViewerPreferences", prefs);
-  HPDF_Dict_Add(doc->catalog, "StructTreeRoot", root);
-done:
-  free(kids);
+  HPDF_Dict_Add(doc->catalog, "StructTreeRoot", tr->root);
 }

@@ -295,7 +295,8 @@ def check_objects(path, where):
                 fail("%s: page %s without /Tabs /S" % (where, ref))
             if "/StructParents" not in d:
                 fail("%s: page %s without /StructParents" % (where, ref))
-        elif t == "/StructElem" and d.get("/S") == "/Figure":
+        elif (t in (None, "/StructElem") and "/P" in d
+              and d.get("/S") == "/Figure"):
             figures += 1
             if not text_of(d.get("/Alt", "")).strip():
                 fail("%s: a /Figure (%s) without /Alt" % (where, ref))
