@@ -1208,7 +1208,9 @@ static void write_links(ts_pdf *p) {
       char where[48];
       if (!l->uri)
         snprintf(where, sizeof where, "Go to page %d", l->target + 1);
-      HPDF_Dict_Add(a, "Contents", utf16_text(p, l->uri ? l->uri : where));
+      HPDF_Dict_Add(a, "Contents",
+                    HPDF_String_New(p->doc->mmgr, l->uri ? l->uri : where,
+                                    NULL)); /* ASCII: uri_ascii's */
       ts_tag_annot(p->tag, a, l->page, i);
     }
   }

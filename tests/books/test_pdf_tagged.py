@@ -16,7 +16,8 @@ with its XHTML (--xhtml), and with pdf_tagged: false. Checked:
   - the catalog: /MarkInfo /Marked true, /Lang, /ViewerPreferences
     /DisplayDocTitle true, /StructTreeRoot with a /ParentTree; the XMP
     metadata with pdfuaid:part 1 and dc:title; every page /Tabs /S and
-    /StructParents; every /Figure element with a non-empty /Alt; every
+    /StructParents; every /Figure element with a non-empty /Alt, every
+    /TH with /A << /O /Table /Scope >>, every /Note with an /ID; every
     link annotation with a /StructParent, and an OBJR naming it;
   - qpdf --check clean; pdf_tagged: false gives an untagged PDF
     (pdfinfo: Tagged: no) with the same pages.
@@ -300,6 +301,14 @@ def check_objects(path, where):
             figures += 1
             if not text_of(d.get("/Alt", "")).strip():
                 fail("%s: a /Figure (%s) without /Alt" % (where, ref))
+        elif t in (None, "/StructElem") and "/P" in d and d.get("/S") == "/TH":
+            a = p.get(d.get("/A")) or {}
+            if a.get("/O") != "/Table" or a.get("/Scope") not in ("/Column",
+                                                                 "/Row"):
+                fail("%s: a /TH (%s) without /A /Scope" % (where, ref))
+        elif t in (None, "/StructElem") and "/P" in d and d.get("/S") == "/Note":
+            if not text_of(d.get("/ID", "")):
+                fail("%s: a /Note (%s) without /ID" % (where, ref))
         elif d.get("/Subtype") == "/Link":
             links += 1
             if "/StructParent" not in d:
