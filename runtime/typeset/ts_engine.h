@@ -11,7 +11,11 @@
  *  - running heads from string-set, page numbers from counter(page) in the
  *    margin boxes of @page rules (their counter style also gives the PDF's
  *    page labels, so a viewer shows the printed numbers);
- *  - the `lang` of the root element for hyphenation, else input->lang.
+ *  - the `lang` of the root element for hyphenation, else input->lang;
+ *  - for a tagged PDF (unless input->untagged), the elements as structure
+ *    (ts_struct.c: headings, paragraphs, lists, tables, figures with
+ *    their img's alt, footnotes, links, code, sections, the TOC list of
+ *    class toc-list), and every element's own lang.
  *
  * Ownership: everything lives in the arena given; the output file is
  * written whole at pdf_path (the caller writes to a temporary path and

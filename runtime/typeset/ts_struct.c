@@ -57,6 +57,27 @@ static const char *image_alt(const ts_node *n) {
   return NULL;
 }
 
+/* The first table under n, NULL when none. */
+static ts_node *table_in(ts_node *n) {
+  for (ts_node *k = n->first; k; k = k->next) {
+    if (!k->tag)
+      continue;
+    if (!strcmp(k->tag, "table"))
+      return k;
+    ts_node *t = table_in(k);
+    if (t)
+      return t;
+  }
+  return NULL;
+}
+
+/* A figure that holds a table and no image with alt text: the table's
+ * (its caption goes into the Table, as PDF/UA wants a Caption). */
+static bool is_table_figure(const ts_node *n) {
+  return n && n->tag && !strcmp(n->tag, "figure") && !image_alt(n) &&
+         table_in((ts_node *)n);
+}
+
 /* The structure type of an element of the document, NULL when its
  * content belongs to its parent's element. */
 static const char *type_of(ts_ctx *c, ts_node *n, uint32_t parent) {
@@ -88,7 +109,7 @@ static const char *type_of(ts_ctx *c, ts_node *n, uint32_t parent) {
   if (!strcmp(t, "code") || !strcmp(t, "kbd") || !strcmp(t, "samp"))
     return is_type(c, parent, "Code") ? NULL : "Code";
   if (!strcmp(t, "figure"))
-    return image_alt(n) ? "Figure" : "Div";
+    return image_alt(n) ? "Figure" : is_table_figure(n) ? NULL : "Div";
   if (!strcmp(t, "img"))
     return is_type(c, parent, "Figure") ? NULL : "Figure";
   if (!strcmp(t, "a") && ts_node_attr(n, "href"))
@@ -112,6 +133,9 @@ uint32_t ts_struct_of(ts_ctx *c, ts_node *n) {
   if (n->sid_done)
     return n->sid;
   uint32_t parent = n->parent ? ts_struct_of(c, n->parent) : 0;
+  /* a table figure's caption is the table's */
+  if (n->tag && !strcmp(n->tag, "figcaption") && is_table_figure(n->parent))
+    parent = ts_struct_of(c, table_in(n->parent));
   uint32_t sid = parent;
   if (!n->tag) {
     n->sid_done = true;
