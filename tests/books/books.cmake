@@ -107,12 +107,14 @@ set_tests_properties(books_pdf PROPERTIES
 # Tagged PDF (test_pdf_tagged.py): the structure tree read back by poppler
 # holds the XHTML's text in order (99 % recall and order), no text or
 # image outside marked content or an artifact, the catalog's, pages',
-# figures' and links' entries PDF/UA-1 asks for, pdf_tagged: false. The
+# figures' and links' entries PDF/UA-1 asks for, /Lang where a phrase is
+# in another language, decorative images as artifacts (tests/books/pdf/
+# tagged), pdf_tagged: false. The
 # guide takes poppler minutes: it extracts each element's text alone.
 add_test(NAME books_pdf_tagged
          COMMAND ${req_pdf_tagged} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_tagged.py
-                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/sampler
-                 ${PROJECT_SOURCE_DIR}/docs/guide)
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/tagged
+                 ${BOOKS_DIR}/pdf/sampler ${PROJECT_SOURCE_DIR}/docs/guide)
 set_tests_properties(books_pdf_tagged PROPERTIES
                      LABELS books TIMEOUT 900 SKIP_RETURN_CODE 77)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,

@@ -19,6 +19,9 @@ with its XHTML (--xhtml), and with pdf_tagged: false. Checked:
     /StructParents; every /Figure element with a non-empty /Alt, every
     /TH with /A << /O /Table /Scope >>, every /Note with an /ID; every
     link annotation with a /StructParent, and an OBJR naming it;
+  - a /Figure for each image with alt text, an artifact for each with
+    an empty one; a /Lang on an element for each element of the XHTML
+    in another language than the document's;
   - qpdf --check clean; pdf_tagged: false gives an untagged PDF
     (pdfinfo: Tagged: no) with the same pages.
 """
@@ -80,6 +83,19 @@ def xhtml_words(path):
 
     walk(body)
     return words(" ".join(parts))
+
+
+def xhtml_facts(path):
+    """images with alt text, images without, elements whose language is
+    not the document's"""
+    ns = "{http://www.w3.org/1999/xhtml}"
+    xml_lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    root = ET.parse(path).getroot()
+    doc_lang = root.get("lang") or root.get(xml_lang)
+    alt = [i.get("alt", "") for i in root.iter(ns + "img")]
+    other = [e for e in root.find(ns + "body").iter()
+             if (e.get("lang") or e.get(xml_lang) or doc_lang) != doc_lang]
+    return sum(1 for a in alt if a), sum(1 for a in alt if not a), len(other)
 
 
 def struct_words(pdf):
@@ -191,8 +207,9 @@ def literal_end(data, i):
 def check_stream(data, where):
     """operators that show text or draw XObjects must stand in marked
     content with an MCID, or in an artifact"""
-    stack = []  # True: real content with an MCID or an artifact
+    stack = []  # None: other, "mcid", "artifact"
     operands = []
+    art_images = 0
     i, n = 0, len(data)
     bad = 0
     while i < n:
@@ -215,16 +232,20 @@ def check_stream(data, where):
             continue
         op = tok
         if op == b"BMC":
-            stack.append(bool(operands) and operands[-1] == b"/Artifact")
+            stack.append("artifact" if operands and operands[-1] == b"/Artifact"
+                         else None)
         elif op == b"BDC":
             tag = operands[0] if operands else b""
-            stack.append(tag == b"/Artifact" or b"/MCID" in operands)
+            stack.append("artifact" if tag == b"/Artifact"
+                         else "mcid" if b"/MCID" in operands else None)
         elif op == b"EMC":
             if not stack:
                 fail("%s: EMC without a sequence open" % where)
-                return
+                return art_images
             stack.pop()
         elif op in (b"Tj", b"TJ", b"'", b'"', b"Do"):
+            if op == b"Do" and "artifact" in stack and "mcid" not in stack:
+                art_images += 1
             if not any(stack):
                 bad += 1
                 if bad <= 3:
@@ -233,22 +254,26 @@ def check_stream(data, where):
         operands = []
     if stack:
         fail("%s: %d marked-content sequences left open" % (where, len(stack)))
+    return art_images
 
 
 def check_streams(pdf_path, where):
+    """the number of images drawn as artifacts"""
     with tempfile.TemporaryDirectory() as t:
         q = os.path.join(t, "q.pdf")
         subprocess.run(["qpdf", "--qdf", "--object-streams=disable",
                         pdf_path, q], check=False, capture_output=True)
         data = open(q, "rb").read()
-    pages = 0
+    pages = art_images = 0
     for m in re.finditer(rb"%% Contents for page (\d+)\n(?:%[^\n]*\n)*"
                          rb"\d+ 0 obj\n<<.*?>>\nstream\n(.*?)endstream",
                          data, re.S):
         pages += 1
-        check_stream(m.group(2), "%s: page %s" % (where, m.group(1).decode()))
+        art_images += check_stream(m.group(2), "%s: page %s"
+                                   % (where, m.group(1).decode()))
     if not pages:
         fail("%s: no content streams found" % where)
+    return art_images
 
 
 # ---- the document's entries ------------------------------------------------
@@ -273,7 +298,7 @@ def check_objects(path, where):
         fail("%s: the XMP metadata lacks pdfuaid:part 1" % where)
     if "<dc:title>" not in xmp:
         fail("%s: the XMP metadata lacks dc:title" % where)
-    pages = figures = links = 0
+    pages = figures = links = langs = 0
     objr = set()
 
     def find_objr(v):
@@ -301,7 +326,9 @@ def check_objects(path, where):
             figures += 1
             if not text_of(d.get("/Alt", "")).strip():
                 fail("%s: a /Figure (%s) without /Alt" % (where, ref))
-        elif t in (None, "/StructElem") and "/P" in d and d.get("/S") == "/TH":
+        if t in (None, "/StructElem") and "/P" in d and "/Lang" in d:
+            langs += 1
+        if t in (None, "/StructElem") and "/P" in d and d.get("/S") == "/TH":
             a = p.get(d.get("/A")) or {}
             if a.get("/O") != "/Table" or a.get("/Scope") not in ("/Column",
                                                                  "/Row"):
@@ -317,6 +344,7 @@ def check_objects(path, where):
             elif ref not in objr:
                 fail("%s: link annotation %s in no OBJR" % (where, ref))
     print("%s: %d pages, %d figures, %d links" % (where, pages, figures, links))
+    return figures, langs
 
 
 def publish(publish_bin, book, edition, extra):
@@ -364,8 +392,18 @@ def main():
             if recall < 0.99 or order < 0.99:
                 fail("%s: recall %.4f, order %.4f (< 0.99)"
                      % (where, recall, order))
-            check_streams(pdf, where)
-            check_objects(pdf, where)
+            art_images = check_streams(pdf, where)
+            figures, langs = check_objects(pdf, where)
+            described, decorative, other = xhtml_facts(xhtml)
+            if figures != described:
+                fail("%s: %d /Figure elements for %d images with alt text"
+                     % (where, figures, described))
+            if art_images < decorative:
+                fail("%s: %d images drawn as artifacts, %d have an empty alt"
+                     % (where, art_images, decorative))
+            if langs < other:
+                fail("%s: %d elements with /Lang for %d in another language"
+                     % (where, langs, other))
             pages = re.search(r"^Pages:\s+(\d+)", info, re.M).group(1)
             conf = json.dumps(
                 {"book": {"editions": {edition: {"pdf_tagged": False}}}})
