@@ -1,13 +1,13 @@
 /* The PDF writer of the typesetter over libharu 2.3.0 (see ts_pdf.h). Each
  * workaround of a libharu bug is explained where it is applied (and listed
- * in docs/design.md); they need libharu's internal headers, which no other
- * file includes. */
+ * in docs/design.md); they need libharu's internal headers, which only
+ * ts_tag.c (tagged PDF, through ts_pdf_int.h) includes besides. */
 #include "ts_pdf.h"
 
 #include "oc_alloc.h"
-#include "ts_pdf_int.h"
 #include "oc_file.h"
 #include "ts_image.h"
+#include "ts_pdf_int.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,8 @@
  * page labels and metadata, written through libharu 2.3.0 with workarounds
  * for its bugs (nested composite glyphs, a valid ToUnicode CMap, TJ arrays
  * through the object API; see ts_pdf.c and docs/design.md). All of
- * libharu's internal-object use is in ts_pdf.c and nowhere else.
+ * libharu's internal-object use is in ts_pdf.c and, for tagged PDF (the
+ * structure tree, ts_tag.h), ts_tag.c.
  *
  * Coordinates are PDF points with the origin at the bottom left of the
  * page. Text is given as Unicode BMP code points (libharu's CIDs) with

@@ -89,14 +89,27 @@ static const char *type_of(ts_ctx *c, ts_node *n, uint32_t parent) {
     return h[t[1] - '1'];
   }
   /* the tags whose type depends on nothing else */
-  static const char *const plain[][2] = {
-      {"p", "P"},          {"blockquote", "BlockQuote"}, {"pre", "Code"},
-      {"table", "Table"},  {"thead", "THead"},           {"tbody", "TBody"},
-      {"tfoot", "TFoot"},  {"tr", "TR"},                 {"th", "TH"},
-      {"td", "TD"},        {"caption", "Caption"},       {"figcaption", "Caption"},
-      {"div", "Div"},      {"aside", "Div"},             {"nav", "Div"},
-      {"header", "Div"},   {"footer", "Div"},            {"main", "Div"},
-      {"dl", "Div"},       {"dt", "P"},                  {"dd", "P"}};
+  static const char *const plain[][2] = {{"p", "P"},
+                                         {"blockquote", "BlockQuote"},
+                                         {"pre", "Code"},
+                                         {"table", "Table"},
+                                         {"thead", "THead"},
+                                         {"tbody", "TBody"},
+                                         {"tfoot", "TFoot"},
+                                         {"tr", "TR"},
+                                         {"th", "TH"},
+                                         {"td", "TD"},
+                                         {"caption", "Caption"},
+                                         {"figcaption", "Caption"},
+                                         {"div", "Div"},
+                                         {"aside", "Div"},
+                                         {"nav", "Div"},
+                                         {"header", "Div"},
+                                         {"footer", "Div"},
+                                         {"main", "Div"},
+                                         {"dl", "Div"},
+                                         {"dt", "P"},
+                                         {"dd", "P"}};
   for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
     if (!strcmp(t, plain[i][0]))
       return plain[i][1];
@@ -166,8 +179,7 @@ uint32_t ts_struct_of(ts_ctx *c, ts_node *n) {
     if (!strcmp(e->type, "Figure"))
       e->alt = !strcmp(n->tag, "img") ? ts_node_attr(n, "alt") : image_alt(n);
     else if (!strcmp(e->type, "TH"))
-      e->scope = n->parent && n->parent->parent &&
-                         n->parent->parent->tag &&
+      e->scope = n->parent && n->parent->parent && n->parent->parent->tag &&
                          !strcmp(n->parent->parent->tag, "thead")
                      ? "Column"
                      : "Row";

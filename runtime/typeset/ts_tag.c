@@ -1,4 +1,4 @@
-/* Tagged PDF through libharu's object API (see ts_tag.h): marked-content
+/* Tagged PDF through libharu (see ts_tag.h): marked-content
  * operators written into the pages' content streams as they are drawn,
  * and, when saving, the structure tree (ISO 32000-1, 14.7 and 14.8):
  * elements in document order with their marked-content and object

@@ -1,5 +1,6 @@
 /* Tagged PDF (PDF/UA-1): marked content in the page streams and the
- * structure tree, written through libharu's object API (ts_tag.c). The
+ * structure tree, written through libharu (ts_tag.c: its dictionaries,
+ * whose entries a write hook prints for the tree's elements). The
  * engine says which structure element each drawn piece belongs to; the
  * writer numbers each page's marked content and, when saving, builds the
  * tree in document order, its parent tree, the pages' /StructParents and
