@@ -73,9 +73,10 @@ void ts_pdf_mark_begin(ts_pdf *p, int page, uint32_t sid, uint32_t ord,
   ts_tag *t = ts_pdf_tag_state(p);
   if (!t)
     return;
-  /* artifacts in a row are one sequence; content is one per call: poppler
-     (pdfinfo -struct-text) read only part of a paragraph's lines when they
-     were one sequence */
+  /* artifacts in a row are one sequence; content is one per call: when a
+     paragraph's lines on a page were one sequence, poppler (pdfinfo
+     -struct-text) read them as one string, the last word of a line glued
+     to the first of the next ("lueavec"), and dropped some of them */
   if (t->open && t->open_page == page && !sid && !t->open_sid)
     return;
   HPDF_Page pg = ts_pdf_hpdf_draw_page(p, page);
