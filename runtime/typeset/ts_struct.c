@@ -130,6 +130,18 @@ static const char *type_of(ts_ctx *c, ts_node *n, uint32_t parent) {
   return NULL;
 }
 
+/* The nearest ancestor of n that is a block with an element of its own
+ * (a paragraph, a list item's body, a cell), NULL when none is. */
+static const ts_node *block_of(ts_ctx *c, ts_node *n) {
+  for (ts_node *a = n->parent; a && a->parent; a = a->parent) {
+    uint32_t sid = ts_struct_of(c, a);
+    if (sid && sid != ts_struct_of(c, a->parent) &&
+        ts_style_of(c, a)->display != TS_D_INLINE)
+      return a;
+  }
+  return NULL;
+}
+
 /* The element's own language when it differs from the document's. */
 static const char *own_lang(ts_ctx *c, const ts_node *n) {
   const char *l = ts_node_attr(n, "lang");
@@ -158,12 +170,23 @@ uint32_t ts_struct_of(ts_ctx *c, ts_node *n) {
   const char *type = type_of(c, n, parent);
   const char *lang = own_lang(c, n);
   if (st->float_kind == TS_FLOAT_FOOTNOTE) {
-    /* the call in a Reference (a Link when it links to the note), then
-       the Note */
+    /* the call in a Reference (a Link when it links to the note) where it
+       stands; the Note after the block that calls it, as the reader
+       finds it after the text of the paragraph */
     uint32_t ref = new_elem(c, "Reference", parent, n->ord);
     if (n->id)
       new_elem(c, "Link", ref, n->ord);
-    sid = new_elem(c, "Note", parent, n->ord);
+    const ts_node *b = block_of(c, n);
+    uint32_t bsid = b ? ts_struct_of(c, (ts_node *)b) : 0;
+    const char *bt = bsid ? c->tags->e[bsid].type : "";
+    bool para = !strcmp(bt, "P") ||
+                (bt[0] == 'H' && bt[1] >= '1' && bt[1] <= '6' && !bt[2]);
+    if (para) /* after the paragraph, before what follows it */
+      sid = new_elem(c, "Note", c->tags->e[bsid].parent, b->ord_end);
+    else if (bsid) /* a cell's, a list item's: last in it */
+      sid = new_elem(c, "Note", bsid, b->ord_end + 1);
+    else
+      sid = new_elem(c, "Note", parent, n->ord);
   } else if (!strcmp(n->tag, "img") && !is_type(c, parent, "Figure") &&
              !(ts_node_attr(n, "alt") && *ts_node_attr(n, "alt"))) {
     sid = 0; /* decorative: an artifact */

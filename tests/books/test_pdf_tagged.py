@@ -8,8 +8,9 @@ one, or EDITION) published twice: as configured (tagged, the default),
 with its XHTML (--xhtml), and with pdf_tagged: false. Checked:
 
   - the structure tree read back by poppler (pdfinfo -struct-text) holds
-    the text of the XHTML's body in its order: recall and order (the
-    longest common subsequence over the words found) both at least 99 %;
+    the text of the XHTML's body in its order (a footnote's after the
+    paragraph that calls it): recall and order (the longest common
+    subsequence over the words found) both at least 99 %;
   - every page's content stream (qpdf --qdf): no text-showing operator
     (Tj, TJ, ', ") and no XObject drawn (Do) outside a marked-content
     sequence with an MCID or an /Artifact one; BDC/BMC and EMC balanced;
@@ -65,23 +66,43 @@ def words(text):
 
 
 def xhtml_words(path):
+    """the body's words in reading order: a footnote's (a span of class
+    footnote, set at the page foot) after the paragraph, item or cell that
+    calls it, where the structure tree puts its Note"""
     ns = "{http://www.w3.org/1999/xhtml}"
+    blocks = {ns + t for t in ("p", "h1", "h2", "h3", "h4", "h5", "h6",
+                               "li", "td", "th", "dt", "dd")}
     root = ET.parse(path).getroot()
     body = root.find(ns + "body")
     parts = []
+    pending = [[]]  # notes waiting for the end of their block
 
-    def walk(el):
+    def walk(el, out):
         # what a browser would not show either
         if el.tag in (ns + "script", ns + "style", ns + "head"):
             return
-        if el.text:
-            parts.append(el.text)
-        for k in el:
-            walk(k)
-            if k.tail:
-                parts.append(k.tail)
+        if "footnote" in (el.get("class") or "").split():
+            note = []
+            walk_inner(el, note)
+            pending[-1].append(" ".join(note))
+            return
+        if el.tag in blocks:
+            pending.append([])
+            walk_inner(el, out)
+            out.extend(pending.pop())
+            return
+        walk_inner(el, out)
 
-    walk(body)
+    def walk_inner(el, out):
+        if el.text:
+            out.append(el.text)
+        for k in el:
+            walk(k, out)
+            if k.tail:
+                out.append(k.tail)
+
+    walk(body, parts)
+    parts.extend(pending.pop())
     return words(" ".join(parts))
 
 
