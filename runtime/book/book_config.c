@@ -706,6 +706,7 @@ static const char *const edition_keys[] = {"format",
                                            "image_max_megapixels",
                                            "image_max_ppi",
                                            "page_source",
+                                           "pdf_tagged",
                                            NULL};
 static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
@@ -920,7 +921,8 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
     } else if (key_is(kid, "theme") || key_is(kid, "images_base_dir")) {
       must_path(k, kid->key, v);
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
-               key_is(kid, "highlight_cache") || key_is(kid, "two_sided")) {
+               key_is(kid, "highlight_cache") || key_is(kid, "two_sided") ||
+               key_is(kid, "pdf_tagged")) {
       must_bool(k, kid->key, v);
     } else if (key_is(kid, "template_max_iterations") ||
                key_is(kid, "template_max_output_mb") ||

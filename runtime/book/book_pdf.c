@@ -418,6 +418,9 @@ static int print_options(bk_edition *e, ts_engine_input *in) {
               "crop_marks must be true or false");
     return -1;
   }
+  /* tagged (PDF/UA-1) unless the edition says pdf_tagged: false */
+  tpl_value tagged = bk_get(e->edition, "pdf_tagged");
+  in->untagged = tagged.type == TPL_BOOL && !tagged.u.b;
   tpl_value pdfa = bk_get(e->edition, "pdf_a");
   if (pdfa.type != TPL_NULL && pdfa.type != TPL_BOOL) {
     bk_pos pos = edition_pos(e, "pdf_a");

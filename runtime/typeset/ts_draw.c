@@ -9,6 +9,25 @@
 
 #include "oc_sb.h"
 #include "ts_engine_int.h"
+#include "ts_tag.h"
+
+/* ---- marked content ---------------------------------------------------- */
+
+/* What is drawn next belongs to the structure element tag.sid, or is an
+ * artifact (sid 0, and everything of a repeated table header): each call
+ * opens a marked-content sequence that the next one closes (artifacts in
+ * a row share one), the page's last closed before the page is finished.
+ * Nothing is written when the PDF is untagged. */
+static void mark(ts_ctx *c, ts_pdf *pdf, int page, ts_tagref tag) {
+  if (!c->tags)
+    return;
+  if (c->draw_artifacts)
+    tag.sid = 0;
+  ts_pdf_mark_begin(pdf, page, tag.sid, tag.ord, ts_struct_type(c, tag.sid));
+}
+
+
+static const ts_tagref artifact = {0, 0};
 
 /* ---- margin boxes ----------------------------------------------------- */
 
@@ -171,6 +190,7 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
     /* a border under a running head, across the text area */
     if (st.border_style[2] && st.border[2] > 0) {
       double y = baseline - d - st.padding[2] - st.border[2] / 2;
+      mark(c, pdf, page, artifact);
       ts_pdf_line(pdf, page, left, y, right, y, st.border[2],
                   st.border_color[2], (ts_line_style)(st.border_style[2] - 1));
     }
@@ -179,11 +199,12 @@ static void margin_boxes(ts_ctx *c, ts_pages *pg, size_t pi,
 
 /* ---- drawing ---------------------------------------------------------- */
 
-static void draw_run(ts_pdf *pdf, int page, const ts_run *r, double left,
-                     double baseline) {
+static void draw_run(ts_ctx *c, ts_pdf *pdf, int page, const ts_run *r,
+                     double left, double baseline) {
   ts_pdf_font *f = ts_pdf_font_load(pdf, r->face->path, r->face->index);
   if (!f)
     return;
+  mark(c, pdf, page, r->tag);
   ts_pdf_text(pdf, page, f, r->size, left + r->x, baseline + r->rise, r->color,
               r->codes, r->kern, r->n, r->char_space);
   if (r->underline || r->strike) {
@@ -218,9 +239,11 @@ static void draw_leader(ts_ctx *c, ts_pdf *pdf, int page, const ts_leader *l,
     kern[k] = k ? (int32_t)lround((step - dw) * 1000.0 / l->size) : 0;
   }
   ts_pdf_font *f = ts_pdf_font_load(pdf, l->face->path, l->face->index);
-  if (f)
-    ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern,
-                nd, 0);
+  if (!f)
+    return;
+  mark(c, pdf, page, artifact);
+  ts_pdf_text(pdf, page, f, l->size, start, baseline, l->color, codes, kern, nd,
+              0);
 }
 
 static void draw_ref(ts_ctx *c, ts_pdf *pdf, int page, const ts_pageref *r,
@@ -235,6 +258,8 @@ static void draw_ref(ts_ctx *c, ts_pdf *pdf, int page, const ts_pageref *r,
   st.line_height = r->size;
   ts_vline tmp = {0};
   double w = ts_set_text_line(c, &st, t, &tmp);
+  for (size_t i = 0; i < tmp.nruns; i++)
+    tmp.runs[i].tag = r->tag;
   /* right-aligned in the room left for it */
   draw_line(c, pdf, page, &tmp, left + r->x + r->width - w, baseline, pg);
 }
@@ -250,7 +275,7 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
     double xl = j < ln->nleaders ? ln->leaders[j].x0 : INFINITY;
     double xp = k < ln->nrefs ? ln->refs[k].x : INFINITY;
     if (xr <= xl && xr <= xp)
-      draw_run(pdf, page, &ln->runs[i++], left, baseline);
+      draw_run(c, pdf, page, &ln->runs[i++], left, baseline);
     else if (xl <= xp)
       draw_leader(c, pdf, page, &ln->leaders[j++], left, baseline);
     else
@@ -259,17 +284,21 @@ static void draw_line(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
   for (size_t n = 0; n < ln->nimages; n++) {
     const ts_image_box *im = &ln->images[n];
     ts_pdf_image *pi = ts_pdf_image_load(pdf, im->path, im->w, im->h);
-    if (pi)
-      ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
+    if (!pi)
+      continue;
+    mark(c, pdf, page, im->tag);
+    ts_pdf_draw_image(pdf, page, pi, left + im->x, baseline, im->w, im->h);
   }
 }
 
-static void draw_block_part(ts_pdf *pdf, int page, const ts_vblock *b,
-                            double left, double top, double bottom, bool starts,
-                            bool ends) {
+/* Backgrounds and borders: artifacts. */
+static void draw_block_part(ts_ctx *c, ts_pdf *pdf, int page,
+                            const ts_vblock *b, double left, double top,
+                            double bottom, bool starts, bool ends) {
   if (top - bottom <= 0.01)
     return;
   double x = left + b->x;
+  mark(c, pdf, page, artifact);
   if (b->has_bg)
     ts_pdf_fill_rect(pdf, page, x, bottom, b->width, top - bottom, b->bg);
   if (starts && b->border[0] > 0)
@@ -298,19 +327,26 @@ typedef struct open_blocks {
   size_t n;
 } open_blocks;
 
-static void draw_links(ts_pdf *pdf, int page, const ts_vline *ln, double left,
-                       double base, const ts_pages *pg) {
+/* Links, each tagged with the Link element of its first piece. */
+static void draw_links(ts_ctx *c, ts_pdf *pdf, int page, const ts_vline *ln,
+                       double left, double base, const ts_pages *pg) {
   for (size_t k = 0; k < ln->nlinks; k++) {
     const ts_link *lk = &ln->links[k];
     double x0 = left + lk->x0, w = lk->x1 - lk->x0;
     double y0 = base - lk->below, h = lk->above + lk->below;
     if (lk->href[0] == '#') {
       const ts_anchor_pos *a = ts_pages_anchor(pg, lk->href + 1);
-      if (a)
-        ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
+      if (!a)
+        continue;
+      ts_pdf_link_dest(pdf, page, x0, y0, w, h, (int)a->page, a->y);
     } else if (strstr(lk->href, "://") || !strncmp(lk->href, "mailto:", 7)) {
       ts_pdf_link_uri(pdf, page, x0, y0, w, h, lk->href);
+    } else {
+      continue;
     }
+    uint32_t sid = c->draw_artifacts ? 0 : ts_struct_link(c, lk->tag.sid);
+    if (sid)
+      ts_pdf_link_tag(pdf, sid, lk->tag.ord);
   }
 }
 
@@ -319,9 +355,11 @@ static void draw_box(ts_ctx *c, ts_pdf *pdf, int page, const ts_vbox *b,
                      double left, double top, const ts_pages *pg) {
   for (size_t i = 0; i < b->nblocks; i++) {
     const ts_box_block *bb = &b->blocks[i];
-    draw_block_part(pdf, page, bb->block, left + bb->x, top - bb->top,
+    draw_block_part(c, pdf, page, bb->block, left + bb->x, top - bb->top,
                     top - bb->bottom, bb->starts, bb->ends);
   }
+  if (b->nrules)
+    mark(c, pdf, page, artifact);
   for (size_t i = 0; i < b->nrules; i++) {
     const ts_box_rule *r = &b->rules[i];
     double y = top - r->y - r->h / 2;
@@ -332,7 +370,7 @@ static void draw_box(ts_ctx *c, ts_pdf *pdf, int page, const ts_vbox *b,
     const ts_box_line *bl = &b->lines[i];
     double x = left + bl->x + bl->line->x, base = top - bl->base;
     draw_line(c, pdf, page, bl->line, x, base, pg);
-    draw_links(pdf, page, bl->line, x, base, pg);
+    draw_links(c, pdf, page, bl->line, x, base, pg);
   }
 }
 
@@ -362,7 +400,7 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
     } else if (it->type == TS_V_BLOCK_END && ob->n) {
       /* the innermost open block is this one */
       size_t k = ob->n - 1;
-      draw_block_part(pdf, page, ob->b[k], left, ob->top[k], y,
+      draw_block_part(c, pdf, page, ob->b[k], left, ob->top[k], y,
                       ob->started_here[k], true);
       ob->n--;
     }
@@ -372,7 +410,7 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
       content_bottom = y;
   }
   for (size_t k = 0; k < ob->n; k++)
-    draw_block_part(pdf, page, ob->b[k], left, ob->top[k], content_bottom,
+    draw_block_part(c, pdf, page, ob->b[k], left, ob->top[k], content_bottom,
                     ob->started_here[k], false);
   y = top;
   sk = 0;
@@ -383,8 +421,9 @@ static double draw_items(ts_ctx *c, ts_pages *pg, ts_pdf *pdf, int page,
       double base = y - it->h;
       const ts_vline *ln = it->u.line;
       draw_line(c, pdf, page, ln, left + ln->x, base, pg);
-      draw_links(pdf, page, ln, left + ln->x, base, pg);
+      draw_links(c, pdf, page, ln, left + ln->x, base, pg);
     } else if (it->type == TS_V_RULE) {
+      mark(c, pdf, page, artifact);
       ts_pdf_line(pdf, page, left + it->u.rule.x, y - it->h / 2,
                   left + it->u.rule.x + it->u.rule.width, y - it->h / 2, it->h,
                   it->u.rule.color, TS_LINE_SOLID);
@@ -406,8 +445,11 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
   /* floats moved here and table headers repeated */
   for (size_t t = 0; t < p->ntops; t++) {
     open_blocks tob = {0};
+    /* a header row set again is an artifact: its cells are tagged once */
+    c->draw_artifacts = p->tops[t].repeat;
     draw_items(c, pg, pdf, page, items, p->tops[t].start, p->tops[t].end, NULL,
                0, left, top, &tob);
+    c->draw_artifacts = false;
     top -= ts_range_height(items, p->tops[t].start, p->tops[t].end) +
            p->tops[t].gap;
   }
@@ -419,6 +461,7 @@ static void draw_page(ts_ctx *c, ts_pages *pg, size_t pi, ts_pdf *pdf, int page,
     double ntop = g->m[2] + p->notes_h;
     double width = g->w - g->m[1] - g->m[3];
     double ry = ntop - TS_NOTE_SEP_ABOVE - TS_NOTE_SEP_RULE / 2;
+    mark(c, pdf, page, artifact);
     ts_pdf_line(pdf, page, left, ry,
                 left + (p->notes_continued ? width : width * 0.3), ry,
                 TS_NOTE_SEP_RULE, (ts_rgb){0, 0, 0}, TS_LINE_SOLID);
@@ -472,6 +515,7 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
                                      p->geo->marks);
     draw_page(c, pg, i, pdf, page, &ob, &nob);
     margin_boxes(c, pg, i, &st, pdf, page);
+    ts_pdf_mark_end(pdf, page);
     ts_pdf_page_done(pdf, page);
     for (size_t k = p->start; k < p->end; k++) {
       const ts_vitem *it = &c->vl.items[k];
@@ -525,6 +569,7 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
   }
   if (stats)
     stats->pages = pg->n;
+  ts_struct_finish(c);
   return ts_pdf_save(pdf, path);
 }
 

@@ -9,6 +9,7 @@
 
 #include "ts_cjk.h"
 #include "ts_engine_int.h"
+#include "ts_tag.h"
 #include "ts_image.h"
 
 static double now(void) {
@@ -103,6 +104,10 @@ int ts_engine_render(oc_arena *a, const ts_engine_input *in,
   ts_pdf_set_image_limits(
       c->pdf, in->image_max_pixels ? in->image_max_pixels : TS_IMAGE_MAX_PIXELS,
       in->image_max_ppi ? in->image_max_ppi : TS_IMAGE_MAX_PPI);
+  if (!in->untagged) {
+    ts_pdf_set_tagged(c->pdf);
+    ts_struct_init(c);
+  }
   ts_style_init(c);
   ts_load_font_faces(c);
   c->root = ts_dom_load(c);

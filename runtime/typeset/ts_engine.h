@@ -14,6 +14,10 @@
  *  - the `lang` of the root element for hyphenation, else input->lang;
  *    each element's lang for line breaking in Chinese and Japanese (between
  *    characters, with their prohibitions) and Korean (at spaces).
+ *  - for a tagged PDF (unless input->untagged), the elements as structure
+ *    (ts_struct.c: headings, paragraphs, lists, tables, figures with
+ *    their img's alt, footnotes, links, code, sections, the TOC list of
+ *    class toc-list), and every element's own lang.
  *
  * Ownership: everything lives in the arena given; the output file is
  * written whole at pdf_path (the caller writes to a temporary path and
@@ -94,6 +98,10 @@ typedef struct ts_engine_input {
      default 300 ppi). */
   uint64_t image_max_pixels;
   unsigned image_max_ppi;
+  /* An untagged PDF (the edition option pdf_tagged: false); by default
+     the PDF is tagged as PDF/UA-1 asks (ts_tag.h): a structure tree from
+     the document's elements, artifacts for what is not content. */
+  bool untagged;
   /* The caller has reported links to ids the document lacks: the engine
      prints "??" for their references without a warning of its own. */
   bool links_checked;

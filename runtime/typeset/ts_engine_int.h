@@ -13,6 +13,7 @@
  *                 their lines placed
  *   ts_table.c    tables as rows of boxes
  *   ts_inline.c   a paragraph's pieces set into lines, in phases
+ *   ts_struct.c   the structure tree of a tagged PDF: elements by node
  *   ts_style.c    XHTML (libxml2) to a node tree, the cascade, computed styles
  *   ts_fontuse.c  the fonts a render uses: @font-face, preloading, warnings
  *   ts_hash.c     the hash index the caches use
@@ -56,6 +57,14 @@ void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
 
 /* ---- the document ---------------------------------------------------- */
 
+/* Where a drawn piece belongs in a tagged PDF's structure tree
+ * (ts_struct.c): the element (an index of the structure's elements; 0:
+ * none, the piece is an artifact) and its place in document order (the
+ * preorder number of the node it comes from). */
+typedef struct ts_tagref {
+  uint32_t sid, ord;
+} ts_tagref;
+
 typedef struct ts_node ts_node;
 struct ts_node {
   const char *tag;  /* NULL for text */
@@ -71,6 +80,9 @@ struct ts_node {
   struct ts_cstyle *style;          /* computed when laid out */
   struct ts_cstyle *before, *after; /* ::before, ::after; NULL: none */
   bool pseudo_done;
+  bool sid_done;         /* sid is known (ts_struct.c) */
+  uint32_t sid;          /* the structure element its content goes to */
+  uint32_t ord, ord_end; /* preorder numbers: its own, its last descendant's */
 };
 
 /* ---- computed styles ------------------------------------------------- */
@@ -165,6 +177,7 @@ typedef struct ts_run {
   size_t n;
   double char_space;
   bool underline, strike;
+  ts_tagref tag;
 } ts_run;
 
 /* Dots filling a leader's glue. */
@@ -185,18 +198,21 @@ typedef struct ts_pageref {
   ts_rgb color;
   double x, width; /* the room the line left for it; set right-aligned */
   bool column;     /* after a leader: any text up to width fits */
+  ts_tagref tag;
 } ts_pageref;
 
 /* An image standing on the baseline. */
 typedef struct ts_image_box {
   const char *path;
   double x, w, h; /* x from the line's left edge */
+  ts_tagref tag;   /* sid 0: decorative (alt=""), an artifact */
 } ts_image_box;
 
 typedef struct ts_link {
   double x0, x1; /* from the line's left edge */
   double above, below;
   const char *href; /* "#id" or a URI */
+  ts_tagref tag;    /* of the link's first piece */
 } ts_link;
 
 typedef struct ts_vline {
@@ -375,6 +391,8 @@ typedef struct ts_ctx {
   const char *warned_fonts[32];
   size_t nwarned_fonts;
   bool warned_size; /* a font size libharu cannot set was reported */
+  struct ts_struct *tags; /* a tagged PDF's structure; NULL: untagged */
+  bool draw_artifacts;    /* drawing repeated table headers */
   /* Setting a table cell narrower than its widest word: words may break
      between any two letters (ts_table.c). */
   bool break_words;
@@ -407,6 +425,27 @@ const char *ts_node_attr(const ts_node *n, const char *name);
 ts_face *ts_style_face(ts_ctx *c, const css_style *css);
 ts_rgb ts_color_of(const css_decl *d, ts_rgb fallback);
 
+/* ts_struct.c: the structure tree of a tagged PDF, built from the nodes
+ * as the layout meets them (every call is cheap and returns 0 when the
+ * PDF is untagged). */
+void ts_struct_init(ts_ctx *c);
+/* The element n's content goes to (its own, or its nearest ancestor's);
+ * 0: an artifact (an image with an empty alt). */
+uint32_t ts_struct_of(ts_ctx *c, ts_node *n);
+/* A text node's characters. */
+ts_tagref ts_struct_text(ts_ctx *c, ts_node *text);
+/* Generated content of n: ::before (after: false) or ::after. */
+ts_tagref ts_struct_generated(ts_ctx *c, ts_node *n, bool after);
+/* A list item's marker (a Lbl), a footnote's call (in its Reference). */
+ts_tagref ts_struct_marker(ts_ctx *c, ts_node *li);
+ts_tagref ts_struct_note_call(ts_ctx *c, ts_node *note);
+/* The Link element around sid, or 0. */
+uint32_t ts_struct_link(const ts_ctx *c, uint32_t sid);
+/* The element's structure type, for the marked content's tag. */
+const char *ts_struct_type(const ts_ctx *c, uint32_t sid);
+/* Hands the elements to the PDF writer (before it saves). */
+void ts_struct_finish(ts_ctx *c);
+
 /* ts_inline.c: a paragraph's inline content into lines */
 
 /* What the block layout collects of a paragraph, in order. */
@@ -432,6 +471,7 @@ typedef struct ts_piece {
   double height;    /* TS_P_IMAGE */
   double width_pct; /* TS_P_IMAGE: a percentage of the measure, or 0 */
   unsigned line;    /* TS_P_TEXT of the document: its line, for messages */
+  ts_tagref tag;
 } ts_piece;
 
 typedef struct ts_para {
@@ -466,7 +506,8 @@ typedef struct ts_set_para {
  * false when there is nothing to set. */
 bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
                       double x, double measure, const char *marker,
-                      const ts_cstyle *marker_st, ts_set_para *out);
+                      const ts_cstyle *marker_st, ts_tagref marker_tag,
+                      ts_set_para *out);
 /* A paragraph's widest unbreakable run (hyphenation points aside) and its
  * widest line between forced breaks, raised into *mn and *mx. */
 void ts_measure_para(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
@@ -479,7 +520,7 @@ double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
  * the line's left), before the line's own runs, so that text extraction
  * reads it first. */
 void ts_hang_text(ts_ctx *c, ts_vline *ln, const ts_cstyle *st,
-                  const char *text, double right_edge);
+                  const char *text, double right_edge, ts_tagref tag);
 /* The room above the baseline of a line in st (half the leading
  * included). */
 double ts_strut_above(const ts_cstyle *st);

@@ -127,6 +127,7 @@ typedef struct item_ref {
   const char *href;
   const char *text; /* anchor id, pageref target, leader fill */
   int ref_style;
+  ts_tagref tag;
 } item_ref;
 
 typedef struct itemizer {
@@ -161,7 +162,7 @@ typedef struct itemizer {
 
 /* The reference of an item that draws nothing (glue between words,
  * penalties). */
-#define NO_REF ((item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0})
+#define NO_REF ((item_ref){R_NONE, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, {0, 0}})
 
 /* A paragraph's items grow on the heap, freed with its scratch arena: grown
  * in the arena, every outgrown array stayed there until the paragraph was
@@ -285,7 +286,7 @@ static void add_boxes(itemizer *z, const ts_piece *pc, const uint32_t *cps,
     double width = w->width * size / 1000.0 + st->letter_spacing * (double)w->n;
     add_item(z, ts_box(width),
              (item_ref){R_TEXT, st, f, size, rise_of(st, z->block), w, pc->href,
-                        NULL, 0});
+                        NULL, 0, pc->tag});
   }
 }
 
@@ -488,7 +489,7 @@ static void word_items(itemizer *z, const uint32_t *cps,
       const ts_cstyle *st = pcs[i - 1]->st;
       add_item(z, ts_hyphen_point(hyphen_width(c, st), c->bp.hyphen_penalty),
                (item_ref){R_HYPHEN, st, st->face, st->size, 0, NULL,
-                          pcs[i - 1]->href, NULL, 0});
+                          pcs[i - 1]->href, NULL, 0, pcs[i - 1]->tag});
       pi++;
     } else if (urlp) {
       add_item(z, ts_penalty(0, urlp, false), NO_REF);
@@ -562,6 +563,7 @@ static void word_items_cached(itemizer *z, const uint32_t *cps,
     for (size_t k = 0; k < e->nitems; k++) {
       item_ref r = e->refs[k];
       r.href = p0->href;
+      r.tag = p0->tag;
       add_item(z, e->items[k], r);
     }
     return;
@@ -595,7 +597,8 @@ static void add_interchar_glue(itemizer *z, const ts_piece *pc) {
                  st->white_space != TS_WS_PRE_WRAP;
   add_item(z,
            ts_glue(0, justify ? st->size / 10 : 0, justify ? st->size / 50 : 0),
-           (item_ref){R_INTERCHAR, st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+           (item_ref){R_INTERCHAR, st, NULL, 0, 0, NULL, pc->href, NULL, 0,
+                      pc->tag});
 }
 
 /* A word that holds Han or kana (cps[0..n)): its Latin runs become words
@@ -692,7 +695,8 @@ static void flush_space(itemizer *z) {
   double stretch = w / 2 > st->size / 6 ? w / 2 : st->size / 6;
   add_item(
       z, ts_glue(w, justify ? stretch : 0, justify ? w / 3 : 0),
-      (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href, NULL, 0});
+      (item_ref){R_NONE, st, NULL, 0, 0, NULL, z->space_piece->href, NULL, 0,
+                 z->space_piece->tag});
 }
 
 static uint32_t transform(const ts_cstyle *st, uint32_t cp, bool word_start) {
@@ -772,7 +776,8 @@ static void itemize_text(itemizer *z, const ts_piece *pc) {
       double w = space_width(z->c, pc->st) * (cp == 0x202F ? 0.6 : 1);
       bool justify = z->block->align == TS_ALIGN_JUSTIFY && cp == 0xA0;
       add_item(z, ts_glue(w, justify ? w / 2 : 0, justify ? w / 3 : 0),
-               (item_ref){R_NONE, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+               (item_ref){R_NONE, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0,
+                          pc->tag});
       continue;
     }
     flush_space(z);
@@ -899,9 +904,12 @@ static void lb_close(line_builder *b) {
 
 static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
                       double size, double rise, double x, const uint32_t *codes,
-                      const int32_t *kern, size_t n, double width) {
+                      const int32_t *kern, size_t n, double width,
+                      ts_tagref tag) {
   ts_run *r = b->cur;
-  bool same = r && r->face == face && r->size == size && r->rise == rise &&
+  /* a run is one structure element's (one marked-content sequence) */
+  bool same = r && r->tag.sid == tag.sid && r->face == face &&
+              r->size == size && r->rise == rise &&
               r->char_space == st->letter_spacing &&
               r->color.r == st->color.r && r->color.g == st->color.g &&
               r->color.b == st->color.b && r->underline == st->underline &&
@@ -925,7 +933,8 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
                   .rise = rise,
                   .char_space = st->letter_spacing,
                   .underline = st->underline,
-                  .strike = st->strike};
+                  .strike = st->strike,
+                  .tag = tag};
     b->cur = r;
     gap = 0;
   }
@@ -953,7 +962,7 @@ static void lb_glyphs(line_builder *b, const ts_cstyle *st, const ts_face *face,
 }
 
 static void lb_link(line_builder *b, const char *href, double x0, double x1,
-                    double above, double below, size_t *clinks) {
+                    double above, double below, size_t *clinks, ts_tagref tag) {
   ts_vline *ln = b->ln;
   if (ln->nlinks && ln->links[ln->nlinks - 1].href == href &&
       fabs(ln->links[ln->nlinks - 1].x1 - x0) < 0.01 + 20) {
@@ -968,7 +977,7 @@ static void lb_link(line_builder *b, const char *href, double x0, double x1,
   }
   ln->links = oc_arena_grow_array(b->c->pa, ln->links, ln->nlinks, clinks,
                                   ln->nlinks + 1, sizeof *ln->links);
-  ln->links[ln->nlinks++] = (ts_link){x0, x1, above, below, href};
+  ln->links[ln->nlinks++] = (ts_link){x0, x1, above, below, href, tag};
 }
 
 static double glue_set(const ts_item *it, const ts_line *l) {
@@ -1032,13 +1041,15 @@ static const ts_cstyle *code_aside_style(ts_ctx *c, const ts_cstyle *bs,
 }
 
 void ts_hang_text(ts_ctx *c, ts_vline *ln, const ts_cstyle *st,
-                  const char *text, double right_edge) {
+                  const char *text, double right_edge, ts_tagref tag) {
   ts_vline tmp = {0};
   double w = ts_set_text_line(c, st, text, &tmp);
   if (!tmp.nruns)
     return;
-  for (size_t i = 0; i < tmp.nruns; i++)
+  for (size_t i = 0; i < tmp.nruns; i++) {
     tmp.runs[i].x += right_edge - w;
+    tmp.runs[i].tag = tag;
+  }
   ts_run *nr = oc_arena_alloc(c->pa, (ln->nruns + tmp.nruns) * sizeof *nr);
   memcpy(nr, tmp.runs, tmp.nruns * sizeof *nr);
   if (ln->nruns)
@@ -1128,7 +1139,8 @@ static void itemize_image(itemizer *z, const ts_piece *pc) {
   }
   add_item(
       z, ts_box(w),
-      (item_ref){R_IMAGE, pc->st, NULL, h, 0, NULL, pc->href, pc->text, 0});
+      (item_ref){R_IMAGE, pc->st, NULL, h, 0, NULL, pc->href, pc->text, 0,
+                 pc->tag});
 }
 
 /* Phase 1, itemise: a page reference, its width what the previous pass
@@ -1153,7 +1165,7 @@ static void itemize_pageref(itemizer *z, const ts_piece *pc) {
   }
   add_item(z, ts_box(w),
            (item_ref){R_PAGEREF, pc->st, pc->st->face, pc->st->size, 0, NULL,
-                      pc->href, pc->text, pc->ref_style});
+                      pc->href, pc->text, pc->ref_style, pc->tag});
   z->refs[z->n - 1].rise = z->has_leader ? 1 : 0; /* marks a fixed column */
 }
 
@@ -1172,18 +1184,20 @@ static void itemize_piece(itemizer *z, const ts_piece *pc) {
   case TS_P_SPACE:
     flush_space(z);
     add_item(z, ts_box(pc->width),
-             (item_ref){R_INDENT, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0});
+             (item_ref){R_INDENT, pc->st, NULL, 0, 0, NULL, pc->href, NULL, 0,
+                        {0, 0}});
     break;
   case TS_P_ANCHOR:
     flush_space(z);
     add_item(z, ts_box(0),
-             (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0});
+             (item_ref){R_ANCHOR, pc->st, NULL, 0, 0, NULL, NULL, pc->text, 0,
+                        {0, 0}});
     break;
   case TS_P_NOTE:
     /* no break between the call and the word it follows */
     add_item(z, ts_box(0),
              (item_ref){R_NOTE, pc->st, NULL, 0, 0, NULL, NULL, NULL,
-                        pc->ref_style});
+                        pc->ref_style, {0, 0}});
     break;
   case TS_P_BR:
     z->space_pending = false;
@@ -1195,7 +1209,7 @@ static void itemize_piece(itemizer *z, const ts_piece *pc) {
     add_item(z, ts_penalty(0, TS_INF_PENALTY, false), NO_REF);
     add_item(z, ts_fil_glue(pc->st->size * 0.5),
              (item_ref){R_LEADER, pc->st, pc->st->face, pc->st->size, 0, NULL,
-                        pc->href, pc->text, 0});
+                        pc->href, pc->text, 0, {0, 0}});
     z->has_leader = true;
     break;
   case TS_P_PAGEREF:
@@ -1212,13 +1226,14 @@ static void itemize_piece(itemizer *z, const ts_piece *pc) {
  * last line break (a <br/> or the newline that ends a <pre>, as in
  * HTML). */
 static void itemize_para(para_set *ps, const ts_para *pa, const char *marker,
-                         const ts_cstyle *marker_st) {
+                         const ts_cstyle *marker_st, ts_tagref marker_tag) {
   itemizer *z = &ps->z;
   const ts_cstyle *bs = ps->bs;
   if (marker) {
     /* an inside marker is the line's first word */
     const char *m = oc_arena_printf(pa->ar, "%s ", marker);
-    ts_piece mp = {TS_P_TEXT, marker_st, m, strlen(m), NULL, 0, 0, 0, 0, 0};
+    ts_piece mp = {TS_P_TEXT, marker_st, m, strlen(m), NULL, 0, 0, 0, 0, 0,
+                   marker_tag};
     itemize_text(z, &mp);
     flush_word(z);
     flush_space(z);
@@ -1230,7 +1245,8 @@ static void itemize_para(para_set *ps, const ts_para *pa, const char *marker,
         (pc->kind == TS_P_TEXT || pc->kind == TS_P_LEADER ||
          pc->kind == TS_P_PAGEREF)) {
       add_item(z, ts_box(bs->indent),
-               (item_ref){R_INDENT, bs, NULL, 0, 0, NULL, NULL, NULL, 0});
+               (item_ref){R_INDENT, bs, NULL, 0, 0, NULL, NULL, NULL, 0,
+                          {0, 0}});
       indent_done = true;
     }
     itemize_piece(z, pc);
@@ -1333,7 +1349,8 @@ static void place_glue(line_state *s, const ts_line *l, const ts_item *it,
         (ts_face *)r->face, r->size, r->st->color, s->pos, s->pos + w, dot};
   }
   if (r->href && !first)
-    lb_link(&s->b, r->href, s->pos, s->pos + w, s->above, s->below, &s->clinks);
+    lb_link(&s->b, r->href, s->pos, s->pos + w, s->above, s->below, &s->clinks,
+            r->tag);
   s->pos += w;
 }
 
@@ -1365,10 +1382,10 @@ static void place_box(line_state *s, const ts_item *it, const item_ref *r,
         s->below = ink_below - r->rise;
     }
     lb_glyphs(&s->b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
-              r->w->kern, r->w->n, it->width);
+              r->w->kern, r->w->n, it->width, r->tag);
     if (r->href)
       lb_link(&s->b, r->href, pos, pos + it->width, st.above + r->rise,
-              st.below, &s->clinks);
+              st.below, &s->clinks, r->tag);
     s->last_st = r->st;
     break;
   }
@@ -1378,10 +1395,11 @@ static void place_box(line_state *s, const ts_item *it, const item_ref *r,
     lb_close(&s->b);
     ln->refs[ln->nrefs++] = (ts_pageref){
         r->text,      r->ref_style, (ts_face *)r->face, r->size,
-        r->st->color, pos,          it->width,          r->rise != 0};
+        r->st->color, pos,          it->width,          r->rise != 0,
+        r->tag};
     if (r->href)
       lb_link(&s->b, r->href, pos, pos + it->width, s->above, s->below,
-              &s->clinks);
+              &s->clinks, r->tag);
     break;
   case R_IMAGE:
     /* the image stands on the baseline */
@@ -1390,9 +1408,10 @@ static void place_box(line_state *s, const ts_item *it, const item_ref *r,
     ln->images = oc_arena_grow_array(pa, ln->images, ln->nimages, &s->cimages,
                                      ln->nimages + 1, sizeof *ln->images);
     ln->images[ln->nimages++] =
-        (ts_image_box){r->text, pos, it->width, r->size};
+        (ts_image_box){r->text, pos, it->width, r->size, r->tag};
     if (r->href)
-      lb_link(&s->b, r->href, pos, pos + it->width, r->size, 0, &s->clinks);
+      lb_link(&s->b, r->href, pos, pos + it->width, r->size, 0, &s->clinks,
+              r->tag);
     break;
   case R_ANCHOR:
     ln->anchors =
@@ -1453,22 +1472,23 @@ static ts_para_line build_line(para_set *ps, size_t li, strut bst,
     uint32_t h = '-';
     const word_entry *w = shape(c, st->face, &h, 1);
     lb_glyphs(&s.b, st, st->face, st->size, 0, s.pos, w->codes, w->kern, w->n,
-              z->items[l->end].width);
+              z->items[l->end].width, r->tag);
   }
   lb_close(&s.b);
   if (cont) {
-    ts_hang_text(c, ln, ps->mark_st, "\u21AA", 0);
+    ts_hang_text(c, ln, ps->mark_st, "\u21AA", 0, (ts_tagref){0, 0});
   } else if (ps->code && ps->num_st) {
     char num[24];
     snprintf(num, sizeof num, "%ld", ps->line_base + (long)ps->lineno[li]);
-    ts_hang_text(c, ln, ps->num_st, num, -ps->bs->size);
+    ts_hang_text(c, ln, ps->num_st, num, -ps->bs->size, (ts_tagref){0, 0});
   }
   return (ts_para_line){ln, s.above, s.below};
 }
 
 bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
                       double x, double measure, const char *marker,
-                      const ts_cstyle *marker_st, ts_set_para *out) {
+                      const ts_cstyle *marker_st, ts_tagref marker_tag,
+                      ts_set_para *out) {
   para_set ps = {.c = c, .bs = bs, .x = x, .measure = measure};
   ps.z = (itemizer){
       .c = c, .ar = pa->ar, .block = bs, .measure = measure, .width = measure};
@@ -1483,7 +1503,7 @@ bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
     ps.z.code = true;
     ps.z.measure = measure - ps.markw;
   }
-  itemize_para(&ps, pa, marker, marker_st);
+  itemize_para(&ps, pa, marker, marker_st, marker_tag);
   if (!ps.z.n)
     return false;
   break_para(&ps);
@@ -1499,7 +1519,7 @@ bool ts_set_paragraph(ts_ctx *c, const ts_para *pa, const ts_cstyle *bs,
 double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
                         ts_vline *line) {
   itemizer z = {.c = c, .ar = oc_arena_new(), .block = st};
-  ts_piece pc = {TS_P_TEXT, st, text, strlen(text), NULL, 0, 0, 0, 0, 0};
+  ts_piece pc = {TS_P_TEXT, st, text, strlen(text), NULL, 0, 0, 0, 0, 0, {0, 0}};
   ts_cstyle plain = *st;
   plain.hyphens = false;
   pc.st = &plain;
@@ -1512,7 +1532,7 @@ double ts_set_text_line(ts_ctx *c, const ts_cstyle *st, const char *text,
     const item_ref *r = &z.refs[k];
     if (it->type == TS_BOX && r->kind == R_TEXT)
       lb_glyphs(&b, r->st, r->face, r->size, r->rise, pos, r->w->codes,
-                r->w->kern, r->w->n, it->width);
+                r->w->kern, r->w->n, it->width, r->tag);
     if (it->type != TS_PENALTY)
       pos += it->width;
   }

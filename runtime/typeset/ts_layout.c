@@ -31,6 +31,7 @@ typedef struct pending {
   const char *marker; /* a list item's marker for the next line */
   const ts_cstyle *marker_style;
   bool marker_inside; /* list-style-position: inside: set in the line */
+  ts_tagref marker_tag;
   const char **anchors;
   size_t nanchors, canchors;
   struct pending_string {
@@ -135,7 +136,7 @@ static void mark_first_line(lay *L, ts_para_line *pl) {
   p->nanchors = 0;
   if (p->marker) {
     const ts_cstyle *ms = p->marker_style;
-    ts_hang_text(c, ln, ms, p->marker, -ms->size * 0.5);
+    ts_hang_text(c, ln, ms, p->marker, -ms->size * 0.5, p->marker_tag);
     double above = ts_strut_above(ms);
     if (above > pl->above)
       pl->above = above;
@@ -155,7 +156,8 @@ static void set_paragraph(lay *L, ts_para *pa, const ts_cstyle *bs, double x,
   if (inside)
     p->marker = NULL;
   ts_set_para sp;
-  if (!ts_set_paragraph(c, pa, bs, x, measure, inside, p->marker_style, &sp))
+  if (!ts_set_paragraph(c, pa, bs, x, measure, inside, p->marker_style,
+                        p->marker_tag, &sp))
     return;
   size_t nl = sp.n;
   for (size_t li = 0; li < nl; li++) {
@@ -295,30 +297,31 @@ static const char *target_text(ts_ctx *c, const ts_node *link, const char *href,
 }
 
 static void add_generated(lay *L, ts_para *pa, ts_node *n, const ts_cstyle *ps,
-                          const char *href) {
+                          const char *href, bool after) {
   ts_ctx *c = L->c;
   const css_decl *d = ps->css->decl[CSS_P_CONTENT];
   css_content_item *items;
   size_t ni;
   if (!css_read_content(c->pa, d->value, d->nvalue, &items, &ni))
     return;
+  ts_tagref tag = ts_struct_generated(c, n, after);
   for (size_t i = 0; i < ni; i++) {
     const css_content_item *it = &items[i];
     switch (it->kind) {
     case CSS_C_STRING:
       ts_para_push(pa, (ts_piece){TS_P_TEXT, ps, it->text, strlen(it->text),
-                                  href, 0, 0, 0, 0, 0});
+                                  href, 0, 0, 0, 0, 0, tag});
       break;
     case CSS_C_ATTR: {
       const char *v = ts_node_attr(n, it->text);
       if (v)
         ts_para_push(
-            pa, (ts_piece){TS_P_TEXT, ps, v, strlen(v), href, 0, 0, 0, 0, 0});
+            pa, (ts_piece){TS_P_TEXT, ps, v, strlen(v), href, 0, 0, 0, 0, 0, tag});
       break;
     }
     case CSS_C_LEADER:
       ts_para_push(
-          pa, (ts_piece){TS_P_LEADER, ps, it->text, 0, href, 0, 0, 0, 0, 0});
+          pa, (ts_piece){TS_P_LEADER, ps, it->text, 0, href, 0, 0, 0, 0, 0, tag});
       break;
     case CSS_C_TARGET_COUNTER: {
       const char *h = ts_node_attr(n, it->text);
@@ -327,7 +330,7 @@ static void add_generated(lay *L, ts_para *pa, ts_node *n, const ts_cstyle *ps,
       /* a missing target prints "??" (the pages know no such anchor) */
       link_target(c, n, h + 1, "target-counter");
       ts_para_push(pa, (ts_piece){TS_P_PAGEREF, ps, h + 1, 0, href,
-                                  it->counter_style, 0, 0, 0, 0});
+                                  it->counter_style, 0, 0, 0, 0, tag});
       break;
     }
     case CSS_C_TARGET_TEXT: {
@@ -335,7 +338,7 @@ static void add_generated(lay *L, ts_para *pa, ts_node *n, const ts_cstyle *ps,
           target_text(c, n, ts_node_attr(n, it->text), it->string_policy);
       if (*t)
         ts_para_push(
-            pa, (ts_piece){TS_P_TEXT, ps, t, strlen(t), href, 0, 0, 0, 0, 0});
+            pa, (ts_piece){TS_P_TEXT, ps, t, strlen(t), href, 0, 0, 0, 0, 0, tag});
       break;
     }
     default:
@@ -387,7 +390,8 @@ static bool add_image(lay *L, ts_para *pa, ts_node *img, const ts_cstyle *st,
     w = st->width;
   }
   ts_para_push(pa, (ts_piece){TS_P_IMAGE, st, path, 0, href, 0, w, h,
-                              st->width < 0 ? st->width_pct : 0, 0});
+                              st->width < 0 ? st->width_pct : 0, 0,
+                              {ts_struct_of(c, img), img->ord}});
   return true;
 }
 
@@ -440,13 +444,13 @@ static void add_note_call(lay *L, ts_para *pa, ts_node *note) {
     sprintf(h, "#%s", note->id);
     href = h;
   }
-  ts_para_push(
-      pa, (ts_piece){TS_P_TEXT, cs, num, strlen(num), href, 0, 0, 0, 0, 0});
+  ts_para_push(pa, (ts_piece){TS_P_TEXT, cs, num, strlen(num), href, 0, 0, 0,
+                              0, 0, ts_struct_note_call(c, note)});
   c->calls = oc_arena_grow_array(c->pa, c->calls, c->ncalls, &c->ccalls,
                                  c->ncalls + 1, sizeof *c->calls);
   c->calls[c->ncalls] = (struct ts_call){note, number};
   ts_para_push(pa, (ts_piece){TS_P_NOTE, cs, NULL, 0, NULL, (int)c->ncalls++, 0,
-                              0, 0, 0});
+                              0, 0, 0, {0, 0}});
 }
 
 static void collect_element(lay *L, ts_para *pa, ts_node *ch,
@@ -461,11 +465,11 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
   }
   if (ch->id)
     ts_para_push(pa,
-                 (ts_piece){TS_P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0, 0});
+                 (ts_piece){TS_P_ANCHOR, st, ch->id, 0, NULL, 0, 0, 0, 0, 0, {0, 0}});
   if (st->string_set)
     set_string(L, ch, st);
   if (strcmp(ch->tag, "br") == 0) {
-    ts_para_push(pa, (ts_piece){TS_P_BR, st, NULL, 0, NULL, 0, 0, 0, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_BR, st, NULL, 0, NULL, 0, 0, 0, 0, 0, {0, 0}});
     return;
   }
   if (strcmp(ch->tag, "img") == 0) {
@@ -476,8 +480,8 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
     const char *alt = ts_node_attr(ch, "alt");
     char *t = oc_arena_alloc(c->pa, (alt ? strlen(alt) : 5) + 3);
     sprintf(t, "[%s]", alt && *alt ? alt : "image");
-    ts_para_push(pa,
-                 (ts_piece){TS_P_TEXT, st, t, strlen(t), href, 0, 0, 0, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_TEXT, st, t, strlen(t), href, 0, 0, 0,
+                                0, 0, {ts_struct_of(c, ch), ch->ord}});
     return;
   }
   const char *h = href;
@@ -491,16 +495,16 @@ static void collect_element(lay *L, ts_para *pa, ts_node *ch,
   double left = st->margin[3] + st->border[3] + st->padding[3];
   double right = st->margin[1] + st->border[1] + st->padding[1];
   if (left > 0)
-    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, left, 0, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, left, 0, 0, 0, {0, 0}});
   ts_cstyle *bst = ts_style_pseudo(c, ch, CSS_PE_BEFORE);
   if (bst)
-    add_generated(L, pa, ch, bst, h);
+    add_generated(L, pa, ch, bst, h, false);
   collect_inline(L, pa, ch, h);
   ts_cstyle *ast = ts_style_pseudo(c, ch, CSS_PE_AFTER);
   if (ast)
-    add_generated(L, pa, ch, ast, h);
+    add_generated(L, pa, ch, ast, h, true);
   if (right > 0)
-    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, right, 0, 0, 0});
+    ts_para_push(pa, (ts_piece){TS_P_SPACE, st, NULL, 0, h, 0, right, 0, 0, 0, {0, 0}});
 }
 
 static void collect_inline(lay *L, ts_para *pa, ts_node *n, const char *href) {
@@ -508,7 +512,8 @@ static void collect_inline(lay *L, ts_para *pa, ts_node *n, const char *href) {
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       ts_para_push(pa, (ts_piece){TS_P_TEXT, ts_style_of(c, n), ch->text,
-                                  ch->text_len, href, 0, 0, 0, 0, ch->line});
+                                  ch->text_len, href, 0, 0, 0, 0, ch->line,
+                                  ts_struct_text(c, ch)});
       continue;
     }
     collect_element(L, pa, ch, href);
@@ -714,11 +719,12 @@ static void walk_children(lay *L, ts_node *n, const ts_cstyle *st,
   bool avoid = L->avoid_depth > 0;
   ts_cstyle *bst = ts_style_pseudo(c, n, CSS_PE_BEFORE);
   if (bst)
-    add_generated(L, &pa, n, bst, NULL);
+    add_generated(L, &pa, n, bst, NULL, false);
   for (ts_node *ch = n->first; ch; ch = ch->next) {
     if (!ch->tag) {
       ts_para_push(&pa, (ts_piece){TS_P_TEXT, st, ch->text, ch->text_len, NULL,
-                                   0, 0, 0, 0, ch->line});
+                                   0, 0, 0, 0, ch->line,
+                                   ts_struct_text(c, ch)});
       continue;
     }
     ts_cstyle *cs = ts_style_of(c, ch);
@@ -741,7 +747,7 @@ static void walk_children(lay *L, ts_node *n, const ts_cstyle *st,
   }
   ts_cstyle *ast = ts_style_pseudo(c, n, CSS_PE_AFTER);
   if (ast)
-    add_generated(L, &pa, n, ast, NULL);
+    add_generated(L, &pa, n, ast, NULL, true);
   end_para(L, &pa, st, w, avoid);
 }
 
@@ -848,6 +854,7 @@ static void layout_block(lay *L, ts_node *n, double x, double width) {
       p->marker = m;
       p->marker_style = st;
       p->marker_inside = st->list_inside;
+      p->marker_tag = ts_struct_marker(c, n);
     }
   }
   if (st->display == TS_D_TABLE) {
@@ -918,6 +925,7 @@ static void layout_note(ts_ctx *c, ts_vline *ln, ts_node *note, int number) {
     L.pd.marker = m;
     L.pd.marker_style = ms ? ms : st;
     L.pd.marker_inside = true;
+    L.pd.marker_tag = ts_struct_generated(c, note, false);
   }
   layout_block(&L, note, 0, c->content_width);
   for (size_t i = 0; i < L.pd.nanchors; i++)

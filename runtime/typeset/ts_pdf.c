@@ -1,12 +1,13 @@
 /* The PDF writer of the typesetter over libharu 2.3.0 (see ts_pdf.h). Each
  * workaround of a libharu bug is explained where it is applied (and listed
- * in docs/design.md); they need libharu's internal headers, which no other
- * file includes. */
+ * in docs/design.md); they need libharu's internal headers, which only
+ * ts_tag.c (tagged PDF, through ts_pdf_int.h) includes besides. */
 #include "ts_pdf.h"
 
 #include "oc_alloc.h"
 #include "oc_file.h"
 #include "ts_image.h"
+#include "ts_pdf_int.h"
 #include "ts_pdffont.h"
 
 #include <errno.h>
@@ -116,9 +117,10 @@ struct ts_pdf {
   /* PDF/A-1b, and the Info entries its XMP must repeat. */
   bool pdfa;
   ts_pdf_info info;
+  ts_tag *tag; /* a tagged PDF's marks and structure (ts_tag.c) */
 };
 
-static void finish_pdfa(ts_pdf *p);
+static void finish_metadata(ts_pdf *p);
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -472,8 +474,15 @@ static double print_geometry(ts_pdf *p, HPDF_Page page, double w, double h,
                                            off + w + bleed, off + h + bleed)));
   HPDF_Dict_Add(page, "TrimBox",
                 HPDF_Box_Array_New(mm, box(off, off, off + w, off + h)));
-  if (marks)
+  if (marks) {
+    /* printer's marks are no content: an artifact in a tagged PDF */
+    if (p->tag)
+      HPDF_Stream_WriteStr(((HPDF_PageAttr)page->attr)->stream,
+                           "/Artifact BMC\n");
     draw_marks(page, off, w, h, bleed, marks);
+    if (p->tag)
+      HPDF_Stream_WriteStr(((HPDF_PageAttr)page->attr)->stream, "EMC\n");
+  }
   HPDF_Page_Concat(page, 1, 0, 0, 1, (HPDF_REAL)off, (HPDF_REAL)off);
   return off;
 }
@@ -503,6 +512,22 @@ static double shift_of(const ts_pdf *p, int page) {
 }
 
 size_t ts_pdf_page_count(const ts_pdf *p) { return p ? p->pages.len : 0; }
+
+/* ---- for ts_tag.c (ts_pdf_int.h) -------------------------------------- */
+
+HPDF_Doc ts_pdf_hpdf(ts_pdf *p) { return p->doc; }
+oc_arena *ts_pdf_arena(ts_pdf *p) { return p->arena; }
+bool ts_pdf_has_failed(const ts_pdf *p) { return failed(p); }
+HPDF_Page ts_pdf_hpdf_page(ts_pdf *p, int page) {
+  return page_at(p, page, "a page that does not exist");
+}
+HPDF_Page ts_pdf_hpdf_draw_page(ts_pdf *p, int page) {
+  return draw_page_at(p, page, "marked content on a page that does not exist");
+}
+HPDF_Page ts_pdf_hpdf_cover(ts_pdf *p) { return p->cover; }
+size_t ts_pdf_link_count(const ts_pdf *p) { return p->links.len; }
+ts_tag *ts_pdf_tag_state(const ts_pdf *p) { return p->tag; }
+void ts_pdf_set_tag_state(ts_pdf *p, ts_tag *t) { p->tag = t; }
 
 /* ---- fonts ----------------------------------------------------------- */
 
@@ -834,6 +859,10 @@ static HPDF_Binary utf16_text(ts_pdf *p, const char *s) {
   return HPDF_Binary_New(p->doc->mmgr, u, (HPDF_UINT)k);
 }
 
+HPDF_Binary ts_pdf_text_string(ts_pdf *p, const char *s) {
+  return utf16_text(p, s);
+}
+
 static bool beyond_bmp(const char *s) {
   for (const unsigned char *c = (const unsigned char *)s; *c; c++)
     if (*c >= 0xF0)
@@ -944,8 +973,18 @@ static void write_links(ts_pdf *p) {
       return;
     HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
     HPDF_LinkAnnot_SetHighlightMode(a, HPDF_ANNOT_INVERT_BOX);
-    if (p->pdfa)
-      HPDF_Dict_AddNumber(a, "F", 4); /* PDF/A: annotations print */
+    if (p->pdfa || p->tag)
+      HPDF_Dict_AddNumber(a, "F", 4); /* PDF/A and /UA: annotations print */
+    if (p->tag) {
+      /* PDF/UA: a link says where it goes */
+      char where[48];
+      if (!l->uri)
+        snprintf(where, sizeof where, "Go to page %d", l->target + 1);
+      HPDF_Dict_Add(a, "Contents",
+                    HPDF_String_New(p->doc->mmgr, l->uri ? l->uri : where,
+                                    NULL)); /* ASCII: uri_ascii's */
+      ts_tag_annot(p->tag, a, l->page, i);
+    }
   }
 }
 
@@ -1043,8 +1082,10 @@ int ts_pdf_save(ts_pdf *p, const char *path) {
     for (size_t i = 0; i < p->fonts.len && !failed(p); i++)
       if (ts_pdffont_finish(fonts[i], p->doc, p->pdfa) != 0 && !failed(p))
         misuse(p, "a font could not be embedded");
-    if (p->pdfa && !failed(p))
-      finish_pdfa(p);
+    if (p->tag && !failed(p))
+      ts_tag_finish(p->tag);
+    if ((p->pdfa || p->tag) && !failed(p))
+      finish_metadata(p);
     if (HPDF_SaveToFile(p->doc, path) != HPDF_OK && !failed(p))
       p->err = HPDF_FILE_IO_ERROR;
   }
@@ -1470,6 +1511,10 @@ int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
     return -1;
   double scale = fmax(bw / iw, bh / ih);
   double dw = iw * scale, dh = ih * scale;
+  /* the cover's picture repeats the title page: an artifact when tagged */
+  if (p->tag)
+    HPDF_Stream_WriteStr(((HPDF_PageAttr)page->attr)->stream,
+                         "/Artifact BMC\n");
   HPDF_Page_GSave(page);
   HPDF_Page_Rectangle(page, (HPDF_REAL)-bleed, (HPDF_REAL)-bleed, (HPDF_REAL)bw,
                       (HPDF_REAL)bh);
@@ -1479,6 +1524,8 @@ int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
                       (HPDF_REAL)(-bleed + (bh - dh) / 2), (HPDF_REAL)dw,
                       (HPDF_REAL)dh);
   HPDF_Page_GRestore(page);
+  if (p->tag)
+    HPDF_Stream_WriteStr(((HPDF_PageAttr)page->attr)->stream, "EMC\n");
   return failed(p) ? -1 : 0;
 }
 
@@ -1572,10 +1619,12 @@ static void xmp_prop(xmp_out *x, const char *name, const char *open,
   xmp_puts(x, ">\n");
 }
 
-/* What PDF/A-1b needs that only the end of the document knows: XMP
- * repeating the Info entries (libharu's own escapes nothing), the ID,
- * and the version (1.4); the fonts' CIDSet is written with the fonts. */
-static void finish_pdfa(ts_pdf *p) {
+/* What only the end of the document knows: XMP repeating the Info
+ * entries (libharu's own escapes nothing) with the identification of
+ * PDF/A-1b and of PDF/UA-1 (a tagged PDF), one packet for both; the ID;
+ * the version (1.4 for PDF/A, 1.7 for PDF/UA alone). The fonts' CIDSet,
+ * which PDF/A-1 wants, is written with the fonts (ts_pdffont.c). */
+static void finish_metadata(ts_pdf *p) {
   HPDF_MMgr mm = p->doc->mmgr;
   HPDF_Dict meta = HPDF_DictStream_New(mm, p->doc->xref);
   if (!meta)
@@ -1595,15 +1644,42 @@ static void finish_pdfa(ts_pdf *p) {
                "id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
                "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
                "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/"
-               "22-rdf-syntax-ns#\">\n"
-               "<rdf:Description rdf:about=\"\"\n"
+               "22-rdf-syntax-ns#\">\n");
+  if (p->pdfa && p->tag)
+    /* PDF/A-1 allows other schemas when the packet describes them */
+    xmp_puts(&x,
+             "<rdf:Description rdf:about=\"\"\n"
+             " xmlns:pdfaExtension=\"http://www.aiim.org/pdfa/ns/extension/\"\n"
+             " xmlns:pdfaSchema=\"http://www.aiim.org/pdfa/ns/schema#\"\n"
+             " xmlns:pdfaProperty=\"http://www.aiim.org/pdfa/ns/property#\">\n"
+             "<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType=\"Resource\">\n"
+             "<pdfaSchema:schema>PDF/UA identification</pdfaSchema:schema>\n"
+             "<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/"
+             "</pdfaSchema:namespaceURI>\n"
+             "<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>\n"
+             "<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType=\"Resource\">\n"
+             "<pdfaProperty:name>part</pdfaProperty:name>\n"
+             "<pdfaProperty:valueType>Integer</pdfaProperty:valueType>\n"
+             "<pdfaProperty:category>internal</pdfaProperty:category>\n"
+             "<pdfaProperty:description>the part of PDF/UA</pdfaProperty:description>\n"
+             "</rdf:li></rdf:Seq></pdfaSchema:property>\n"
+             "</rdf:li></rdf:Bag></pdfaExtension:schemas>\n"
+             "</rdf:Description>\n");
+  xmp_puts(&x, "<rdf:Description rdf:about=\"\"\n"
                " xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
                " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
-               " xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\"\n"
-               " xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\">\n"
-               "<pdfaid:part>1</pdfaid:part>\n"
-               "<pdfaid:conformance>B</pdfaid:conformance>\n"
-               "<dc:format>application/pdf</dc:format>\n");
+               " xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\"");
+  if (p->pdfa)
+    xmp_puts(&x, "\n xmlns:pdfaid=\"http://www.aiim.org/pdfa/ns/id/\"");
+  if (p->tag)
+    xmp_puts(&x, "\n xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\"");
+  xmp_puts(&x, ">\n");
+  if (p->pdfa)
+    xmp_puts(&x, "<pdfaid:part>1</pdfaid:part>\n"
+                 "<pdfaid:conformance>B</pdfaid:conformance>\n");
+  if (p->tag)
+    xmp_puts(&x, "<pdfuaid:part>1</pdfuaid:part>\n");
+  xmp_puts(&x, "<dc:format>application/pdf</dc:format>\n");
   xmp_prop(&x, "dc:title", "<rdf:Alt><rdf:li xml:lang=\"x-default\">",
            p->info.title, "</rdf:li></rdf:Alt>");
   xmp_prop(&x, "dc:creator", "<rdf:Seq><rdf:li>", p->info.author,
@@ -1630,6 +1706,7 @@ static void finish_pdfa(ts_pdf *p) {
     HPDF_Array_Add(ids, HPDF_Binary_New(mm, id, sizeof id));
     HPDF_Dict_Add(p->doc->trailer, "ID", ids);
   }
-  if (p->doc->pdf_version < HPDF_VER_14)
-    p->doc->pdf_version = HPDF_VER_14;
+  HPDF_PDFVer version = p->pdfa ? HPDF_VER_14 : HPDF_VER_17;
+  if (p->doc->pdf_version < version)
+    p->doc->pdf_version = version;
 }

@@ -1,8 +1,8 @@
 /* The PDF writer of the typesetter: pages, text, rules, links, outline,
  * page labels and metadata, written through libharu 2.3.0; fonts (any
  * OpenType face, ts_pdffont.h) and TJ arrays go through its object API.
- * All of libharu's internal-object use is in ts_pdf.c and ts_pdffont.c
- * and nowhere else.
+ * All of libharu's internal-object use is in ts_pdf.c, ts_pdffont.c and,
+ * for tagged PDF (the structure tree, ts_tag.h), ts_tag.c.
  *
  * Coordinates are PDF points with the origin at the bottom left of the
  * page. Text is given as Unicode code points with optional TJ

@@ -80,10 +80,14 @@ static size_t split_classes(oc_arena *a, const char *v, const char ***out) {
   return n;
 }
 
-static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent) {
+/* *ord counts the nodes in document order: a tagged PDF's structure
+ * orders its elements' content by it. */
+static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent,
+                        uint32_t *ord) {
   ts_node *n = oc_arena_calloc(a, 1, sizeof *n);
   n->parent = parent;
   n->line = (unsigned)xmlGetLineNo(x);
+  n->ord = n->ord_end = (*ord)++;
   if (x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) {
     n->text_len = x->content ? strlen((const char *)x->content) : 0;
     n->text = oc_arena_strndup(a, (const char *)x->content, n->text_len);
@@ -123,7 +127,7 @@ static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent) {
     if (ch->type != XML_ELEMENT_NODE && ch->type != XML_TEXT_NODE &&
         ch->type != XML_CDATA_SECTION_NODE)
       continue;
-    ts_node *k = convert(a, ch, n);
+    ts_node *k = convert(a, ch, n, ord);
     if (k->tag) {
       k->prev_el = prev_el;
       prev_el = k;
@@ -134,6 +138,7 @@ static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent) {
       n->first = k;
     last = k;
   }
+  n->ord_end = *ord - 1;
   return n;
 }
 
@@ -160,7 +165,8 @@ ts_node *ts_dom_load(ts_ctx *c) {
     return NULL;
   }
   xmlNode *r = xmlDocGetRootElement(doc);
-  ts_node *root = r ? convert(c->a, r, NULL) : NULL;
+  uint32_t ord = 1;
+  ts_node *root = r ? convert(c->a, r, NULL, &ord) : NULL;
   if (own)
     xmlFreeDoc(doc);
   if (!root)

@@ -24,6 +24,8 @@ octavo_require(req_valgrind books_valgrind valgrind=valgrind
 octavo_require(req_epub books_epub ${need_py} ${OCTAVO_NEEDS_EPUBCHECK})
 octavo_require(req_pdf books_pdf ${need_py} ${need_yaml}
                ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+octavo_require(req_pdf_tagged books_pdf_tagged ${need_py} ${need_yaml}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
 octavo_require(req_pdf_print books_pdf_print ${need_py}
                ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS}
                /usr/share/color/icc/ghostscript/srgb.icc=libgs-common)
@@ -144,6 +146,19 @@ add_test(NAME books_pdf_cjk
                  ${BOOKS_DIR}/pdf/japanese)
 set_tests_properties(books_cjk books_pdf_cjk PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Tagged PDF (test_pdf_tagged.py): the structure tree read back by poppler
+# holds the XHTML's text in order (99 % recall and order), no text or
+# image outside marked content or an artifact, the catalog's, pages',
+# figures' and links' entries PDF/UA-1 asks for, /Lang where a phrase is
+# in another language, decorative images as artifacts (tests/books/pdf/
+# tagged), pdf_tagged: false. The
+# guide takes poppler minutes: it extracts each element's text alone.
+add_test(NAME books_pdf_tagged
+         COMMAND ${req_pdf_tagged} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_tagged.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/tagged
+                 ${BOOKS_DIR}/pdf/sampler ${PROJECT_SOURCE_DIR}/docs/guide)
+set_tests_properties(books_pdf_tagged PROPERTIES
+                     LABELS books TIMEOUT 900 SKIP_RETURN_CODE 77)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,
 # TrimBox and BleedBox, crop marks, the cover.pdf and cover.png covers
 # with their page labels, PDF/A-1b's metadata, reproducibility.

@@ -17,7 +17,8 @@ print (A5, bleed 3mm, crop_marks, pdf_a):
   - the crop marks: dark pixels in the slug's corners, none in the bleed
     band of a body page (pdftoppm);
   - PDF/A-1b: version 1.4, an /ID, the OutputIntent GTS_PDFA1 with an ICC
-    stream, XMP metadata (pdfaid part 1 B, title, author and dates as
+    stream, one XMP metadata stream (pdfaid part 1 B, pdfuaid part 1 with
+    its extension schema, title, author and dates as
     pdfinfo reads the Info dictionary), links printable (/F 4), no /SMask,
     every font descriptor with /CIDSet and /CapHeight;
 cover-png: page 1 shows the image (pdfimages), no text; labels "Cover",
@@ -308,18 +309,23 @@ def check_pdfa(pdf, objs):
           "dc": "http://purl.org/dc/elements/1.1/",
           "xmp": "http://ns.adobe.com/xap/1.0/",
           "pdf": "http://ns.adobe.com/pdf/1.3/",
-          "pdfaid": "http://www.aiim.org/pdfa/ns/id/"}
+          "pdfaid": "http://www.aiim.org/pdfa/ns/id/",
+          "pdfuaid": "http://www.aiim.org/pdfua/ns/id/",
+          "pdfaSchema": "http://www.aiim.org/pdfa/ns/schema#"}
     try:
         tree = ET.fromstring(xmp.decode("utf-8"))
     except ET.ParseError as e:
         fail("print: the XMP is not XML: %s" % e)
         return
     got = {k: tree.findtext(".//" + k, namespaces=ns) for k in
-           ("pdfaid:part", "pdfaid:conformance", "dc:title/rdf:Alt/rdf:li",
+           ("pdfaid:part", "pdfaid:conformance", "pdfuaid:part",
+            "pdfaSchema:prefix", "dc:title/rdf:Alt/rdf:li",
             "dc:creator/rdf:Seq/rdf:li", "xmp:CreateDate", "xmp:ModifyDate",
             "pdf:Producer", "xmp:CreatorTool")}
     field = lambda k: re.search(r"^%s:\s+(.*)$" % k, info, re.M).group(1)
+    # tagged (PDF/UA-1) too: one packet, pdfuaid described for PDF/A-1
     want = {"pdfaid:part": "1", "pdfaid:conformance": "B",
+            "pdfuaid:part": "1", "pdfaSchema:prefix": "pdfuaid",
             "dc:title/rdf:Alt/rdf:li": field("Title"),
             "dc:creator/rdf:Seq/rdf:li": field("Author"),
             "xmp:CreateDate": "2024-05-01T00:00:00+00:00",
@@ -332,6 +338,10 @@ def check_pdfa(pdf, objs):
     if "May  1 00:00:00 2024" not in field("CreationDate"):
         fail("print: Info /CreationDate %r is not the publication date" %
              field("CreationDate"))
+    metas = [o for o in objs.values()
+             if isinstance(o, dict) and o.get("/Type") == "/Metadata"]
+    if len(metas) != 1:
+        fail("print: %d metadata streams, not one" % len(metas))
     for o in objs.values():
         if isinstance(o, dict) and "/SMask" in o:
             fail("print: an image has an /SMask (PDF/A-1 allows no transparency)")
