@@ -151,12 +151,15 @@ set_tests_properties(books_cjk books_pdf_cjk PROPERTIES
 # image outside marked content or an artifact, the catalog's, pages',
 # figures' and links' entries PDF/UA-1 asks for, /Lang where a phrase is
 # in another language, decorative images as artifacts (tests/books/pdf/
-# tagged), pdf_tagged: false. The
+# tagged), pdf_tagged: false; also on the Chinese, Japanese and CFF books
+# (Han and kana read one character a word). The
 # guide takes poppler minutes: it extracts each element's text alone.
 add_test(NAME books_pdf_tagged
          COMMAND ${req_pdf_tagged} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_tagged.py
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/tagged
-                 ${BOOKS_DIR}/pdf/sampler ${PROJECT_SOURCE_DIR}/docs/guide)
+                 ${BOOKS_DIR}/pdf/sampler ${BOOKS_DIR}/pdf/chinese
+                 ${BOOKS_DIR}/pdf/japanese ${BOOKS_DIR}/pdf/cff
+                 ${PROJECT_SOURCE_DIR}/docs/guide)
 set_tests_properties(books_pdf_tagged PROPERTIES
                      LABELS books TIMEOUT 900 SKIP_RETURN_CODE 77)
 # Print production (test_pdf_print.py, tests/books/pdf/print/): bleed,

@@ -54,14 +54,19 @@ def run(args):
 
 # ---- words ---------------------------------------------------------------
 
+CJK_SPLIT = re.compile(r"([\u3005-\u3007\u3041-\u309f\u30a1-\u30ff"
+                       r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+
+
 def words(text):
     text = text.replace("\u00ad", "").replace("\ufb01", "fi").replace(
         "\ufb02", "fl")
     out = []
     for w in re.split(r"[\s\u00a0\u202f\u2009]+", text.lower()):
         w = re.sub(r"[^\w]", "", w)
-        if w:
-            out.append(w)
+        # Han and kana have no spaces between words: one character a word,
+        # as the lines of a paragraph split them anywhere
+        out.extend(t for t in CJK_SPLIT.split(w) if t)
     return out
 
 
