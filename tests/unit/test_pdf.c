@@ -100,6 +100,18 @@ static bool in_order(const char *hay, const char *const *needles) {
   return true;
 }
 
+/* The rows of pdffonts's output of the given type, each checked to say
+   "yes yes yes" (embedded, subset, ToUnicode). */
+static int count_fonts(const char *out, const char *type) {
+  int n = 0;
+  for (const char *l = strstr(out, type); l; l = strstr(l + 1, type)) {
+    n++;
+    const char *eol = strchr(l, '\n'), *yes = strstr(l, " yes yes yes ");
+    CHECK(yes && eol && yes < eol);
+  }
+  return n;
+}
+
 /* The 3-page document all the tool checks look at. */
 static int build_sample(const char *path) {
   oc_arena *a = oc_arena_new();
@@ -176,24 +188,11 @@ static void test_sample(void) {
 
   out = runf(&st, "pdffonts '%s' 2>&1", path);
   CHECK(st == 0);
-  int fonts = 0;
-  for (const char *l = strstr(out, "CID TrueType"); l;
-       l = strstr(l + 1, "CID TrueType")) {
-    fonts++;
-    const char *eol = strchr(l, '\n'), *yes = strstr(l, " yes yes yes ");
-    CHECK(yes && eol && yes < eol);
-  }
-  CHECK(fonts == 2);
+  /* The TrueType fonts, and both CFF fonts: CIDFontType0 over a bare CFF
+     program; every one embedded, subset, with a ToUnicode map. */
+  CHECK(count_fonts(out, "CID TrueType") == 2);
   CHECK(strstr(out, "DejaVuSerif-Italic"));
-  /* Both CFF fonts: CIDFontType0 over a bare CFF program, subset. */
-  int cff = 0;
-  for (const char *l = strstr(out, "CID Type 0C"); l;
-       l = strstr(l + 1, "CID Type 0C")) {
-    cff++;
-    const char *eol = strchr(l, '\n'), *yes = strstr(l, " yes yes yes ");
-    CHECK(yes && eol && yes < eol);
-  }
-  CHECK(cff == 2);
+  CHECK(count_fonts(out, "CID Type 0C") == 2);
   CHECK(strstr(out, "+TeXGyrePagella-Regular"));
   CHECK(strstr(out, "+NotoSerifCJK"));
   CHECK(!strstr(out, "Syntax"));
