@@ -186,9 +186,54 @@ static const char *generic_of(hb_face_t *face) {
   return g;
 }
 
+/* A name of the face's name table (English where it has one), copied into
+   the arena; NULL when it has none. */
+static const char *face_name(oc_arena *a, hb_face_t *face,
+                             hb_ot_name_id_t id) {
+  char buf[256];
+  unsigned len = sizeof buf;
+  if (!hb_ot_name_get_utf8(face, id, hb_language_from_string("en", -1), &len,
+                           buf) &&
+      (len = sizeof buf,
+       !hb_ot_name_get_utf8(face, id, HB_LANGUAGE_INVALID, &len, buf)))
+    return NULL;
+  return len && buf[0] ? oc_arena_strndup(a, buf, strlen(buf)) : NULL;
+}
+
+/* What fontconfig's pattern says of a face, for a file a book brings
+   (@font-face), read by HarfBuzz: fontconfig's own reader of font files
+   (FcFreeTypeQuery) is not given bytes from a stranger (fuzzing found it
+   copying overlapping memory on a broken name table). The typographic
+   family first and the legacy one last, as fontconfig lists them; the
+   weight class and the italic bit of OS/2 (or head's macStyle). */
+static void names_from_face(face_rec *r, hb_face_t *face) {
+  const char *typo = face_name(r->arena, face, HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY);
+  const char *legacy = face_name(r->arena, face, HB_OT_NAME_ID_FONT_FAMILY);
+  r->names = oc_arena_calloc(r->arena, 2, sizeof *r->names);
+  if (typo && (!legacy || strcmp(typo, legacy) != 0))
+    r->names[r->nnames++] = typo;
+  if (legacy)
+    r->names[r->nnames++] = legacy;
+  r->pub.family = r->nnames ? r->names[r->nnames - 1] : "";
+  hb_blob_t *os2 = hb_face_reference_table(face, HB_TAG('O', 'S', '/', '2'));
+  unsigned len = 0;
+  const unsigned char *d = (const unsigned char *)hb_blob_get_data(os2, &len);
+  unsigned weight = d && len >= 6 ? (unsigned)d[4] << 8 | d[5] : 400;
+  r->pub.weight = weight >= 1 && weight <= 1000 ? (int)weight : 400;
+  bool italic = d && len >= 64 && (d[63] & 1);
+  hb_blob_destroy(os2);
+  if (!italic) {
+    hb_blob_t *head = hb_face_reference_table(face, HB_TAG('h', 'e', 'a', 'd'));
+    const unsigned char *h = (const unsigned char *)hb_blob_get_data(head, &len);
+    italic = h && len >= 46 && (h[45] & 2);
+    hb_blob_destroy(head);
+  }
+  r->pub.italic = italic;
+}
+
 /* Loads face index of path (already checked to be OpenType) once per
-   ts_fonts. pat may be NULL (then the file's own family names are asked of
-   fontconfig). */
+   ts_fonts. pat is fontconfig's pattern of the face, or NULL for a file a
+   book brings (its names are then read by HarfBuzz). */
 static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
                            FcPattern *pat) {
   char *abs = realpath(path, NULL);
@@ -199,16 +244,8 @@ static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
       free(abs);
       return r;
     }
-  FcPattern *own = NULL;
-  if (!pat) {
-    int count = 0;
-    pat = own = FcFreeTypeQuery((const FcChar8 *)abs, (int)index, NULL, &count);
-  }
   hb_blob_t *blob = hb_blob_create_from_file_or_fail(abs);
-  if (!blob || !pat) {
-    hb_blob_destroy(blob);
-    if (own)
-      FcPatternDestroy(own);
+  if (!blob) {
     free(abs);
     return NULL;
   }
@@ -217,13 +254,10 @@ static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
   unsigned upem = hb_face_get_upem(hface);
   if (hb_face_get_glyph_count(hface) == 0 || upem == 0) {
     hb_face_destroy(hface);
-    if (own)
-      FcPatternDestroy(own);
     free(abs);
     return NULL;
   }
   hb_font_t *font = hb_font_create(hface);
-  hb_face_destroy(hface);
   hb_font_set_scale(font, (int)upem, (int)upem);
   oc_arena_defer(f->arena, free_font, font);
 
@@ -233,25 +267,30 @@ static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
   r->pub.path = arena_strdup(f->arena, abs);
   r->pub.index = index;
   free(abs);
-  FcChar8 *s;
-  size_t n = 0;
-  while (FcPatternGetString(pat, FC_FAMILY, (int)n, &s) == FcResultMatch)
-    n++;
-  r->names = oc_arena_calloc(f->arena, n ? n : 1, sizeof *r->names);
-  for (size_t i = 0; i < n; i++) {
-    FcPatternGetString(pat, FC_FAMILY, (int)i, &s);
-    r->names[i] = arena_strdup(f->arena, (const char *)s);
+  if (pat) {
+    FcChar8 *s;
+    size_t n = 0;
+    while (FcPatternGetString(pat, FC_FAMILY, (int)n, &s) == FcResultMatch)
+      n++;
+    r->names = oc_arena_calloc(f->arena, n ? n : 1, sizeof *r->names);
+    for (size_t i = 0; i < n; i++) {
+      FcPatternGetString(pat, FC_FAMILY, (int)i, &s);
+      r->names[i] = arena_strdup(f->arena, (const char *)s);
+    }
+    r->nnames = n;
+    /* fontconfig lists the typographic family first and the font's own
+       legacy name (with its optical size, "EB Garamond 12") last. */
+    r->pub.family = n ? r->names[n - 1] : "";
+    double w = 80;
+    FcPatternGetDouble(pat, FC_WEIGHT, 0, &w);
+    r->pub.weight = (int)(FcWeightToOpenTypeDouble(w) + 0.5);
+    int slant = 0;
+    FcPatternGetInteger(pat, FC_SLANT, 0, &slant);
+    r->pub.italic = slant > FC_SLANT_ROMAN;
+  } else {
+    names_from_face(r, hface);
   }
-  r->nnames = n;
-  /* fontconfig lists the typographic family first and the font's own
-     legacy name (with its optical size, "EB Garamond 12") last. */
-  r->pub.family = n ? r->names[n - 1] : "";
-  double w = 80;
-  FcPatternGetDouble(pat, FC_WEIGHT, 0, &w);
-  r->pub.weight = (int)(FcWeightToOpenTypeDouble(w) + 0.5);
-  int slant = 0;
-  FcPatternGetInteger(pat, FC_SLANT, 0, &slant);
-  r->pub.italic = slant > FC_SLANT_ROMAN;
+  hb_face_destroy(hface);
   r->pub.units_per_em = upem;
   r->pub.ascent = metric(font, HB_OT_METRICS_TAG_HORIZONTAL_ASCENDER, upem);
   r->pub.descent = metric(font, HB_OT_METRICS_TAG_HORIZONTAL_DESCENDER, upem);
@@ -261,8 +300,6 @@ static face_rec *load_face(ts_fonts *f, const char *path, unsigned index,
   r->pub.id = f->nfaces++;
   r->notdef_width = to_thousandths(hb_font_get_glyph_h_advance(font, 0), upem);
   r->generic = generic_of(hb_font_get_face(font));
-  if (own)
-    FcPatternDestroy(own);
   r->next = f->faces;
   f->faces = r;
   return r;
