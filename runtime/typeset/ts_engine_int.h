@@ -15,7 +15,7 @@
  *   ts_inline.c   a paragraph's pieces set into lines, in phases
  *   ts_struct.c   the structure tree of a tagged PDF: elements by node
  *   ts_style.c    XHTML (libxml2) to a node tree, the cascade, computed styles
- *   ts_fontuse.c  the fonts a render uses: @font-face, preloading, warnings
+ *   ts_fontuse.c  the fonts a render uses: @font-face, warnings
  *   ts_hash.c     the hash index the caches use
  *
  * Everything lives in the render's arena. */

@@ -154,13 +154,6 @@ static const char *hpdf_error_name(HPDF_STATUS e) {
     return "value out of range";
   case HPDF_PAGE_INVALID_GMODE:
     return "invalid graphics mode";
-  case HPDF_TTF_MISSING_TABLE:
-    return "not a TrueType font with glyf outlines";
-  case HPDF_TTF_INVALID_FOMAT:
-    return "invalid TrueType font";
-  case HPDF_INVALID_TTC_FILE:
-  case HPDF_TTF_INVALID_CMAP:
-    return "unsupported TrueType font";
   default:
     return "see libharu's hpdf_error.h";
   }
