@@ -32,6 +32,14 @@ find_library(HPDF_LIBRARY hpdf REQUIRED)
 find_path(HYPHEN_INCLUDE_DIR hyphen.h REQUIRED)
 find_library(HYPHEN_LIBRARY hyphen REQUIRED)
 
+# the writer's loop: Lua reads the code highlighter's grammars (highlight's
+# langDefs), libmicrohttpd serves `publish serve`, libstemmer (Snowball; no
+# pkg-config file) stems the website's search index.
+pkg_check_modules(LUA REQUIRED IMPORTED_TARGET lua5.4)
+pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
+find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
+find_library(STEMMER_LIBRARY stemmer REQUIRED)
+
 # The language front ends' generators. Without them the build compiles the
 # committed copies in generated/ (see generated/README.md).
 find_program(RE2C re2c)

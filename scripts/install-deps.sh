@@ -12,7 +12,9 @@ set -eu
 
 # Building: the compiler, CMake, the front ends' generators (without re2c
 # and bison the build compiles the committed copies in generated/), and
-# the -dev packages cmake/OctavoDeps.cmake looks up; libbz2-dev because
+# the -dev packages cmake/OctavoDeps.cmake looks up (Lua reads the code
+# highlighter's grammars, libmicrohttpd serves `publish serve`, libstemmer
+# stems the website's search index); libbz2-dev because
 # libzip's pc file names -lbz2 for a static link (octavo.pc with --static,
 # as a program built against the installed libraries links).
 BUILD="
@@ -23,6 +25,7 @@ BUILD="
   libhyphen-dev libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev
   libfontconfig-dev libfreetype-dev libharfbuzz-dev libqpdf-dev
   libbz2-dev
+  liblua5.4-dev libmicrohttpd-dev libstemmer-dev
 "
 # Running: what publish reads at run time. The clean theme's PDF faces
 # (EB Garamond 12 from fonts-ebgaramond-extra, else DejaVu Serif; DejaVu
@@ -30,8 +33,10 @@ BUILD="
 # (Noto Serif, Noto Sans and Noto Sans Display: fonts-noto-core), a fallback for
 # CJK: Noto CJK (CFF OpenType collections, the faces of Chinese, Japanese and
 # Korean text) and Droid Sans Fallback, the hyphenation patterns of
-# the PDF editions, and the sRGB profile pdf_a embeds (libgs-common).
+# the PDF editions, the sRGB profile pdf_a embeds (libgs-common), and the
+# grammars of highlighted code (highlight-common's langDefs/*.lang).
 RUN="
+  highlight-common
   fonts-ebgaramond-extra fonts-dejavu-core fonts-dejavu-extra
   fonts-noto-core fonts-noto-cjk fonts-droid-fallback
   hyphen-en-us hyphen-en-gb hyphen-de hyphen-fr hyphen-es
@@ -48,7 +53,10 @@ PACKAGE="dpkg-dev file"
 # faces only the tests use
 # (fonts-urw-base35: Nimbus Roman and a CFF face; fonts-texgyre: TeX Gyre
 # Pagella, the CFF book of the font tests), and the comparison tools
-# of bench/ (pandoc, chromium, weasyprint, cmark-gfm). Liberation is not
+# of bench/ (pandoc, chromium, weasyprint, cmark-gfm), Pygments (the
+# highlighter's token classes are compared with its), and Selenium with
+# ChromeDriver (the browser tests of `publish serve` and of the website's
+# search box drive headless Chromium). Liberation is not
 # needed: no theme, the guide nor a test uses it.
 TEST="
   clang libfuzzer-14-dev libclang-rt-14-dev
@@ -57,6 +65,7 @@ TEST="
   fontconfig groff-base unzip
   fonts-urw-base35 fonts-texgyre
   pandoc chromium cmark-gfm weasyprint
+  python3-pygments python3-selenium chromium-driver
 "
 
 case "${1:-}" in
