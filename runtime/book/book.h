@@ -106,6 +106,10 @@ typedef struct bk_edition {
      epub: the printed pages to mark (NULL: none). publish.c sets them. */
   bk_print_pages *pages_out;
   const bk_print_pages *pages_in;
+  /* code highlighting (book_highlight.h): on unless the edition says
+     highlight_code: false; the highlighter is made for the first block */
+  bool highlight;
+  struct bk_hl *hl;
 } bk_edition;
 
 /* Prepares edition `name` (which must have a format): the book's strings

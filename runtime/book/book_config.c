@@ -1168,7 +1168,7 @@ void bk_config_set_default_theme(const char *name) {
 /* Every edition's defaults, after `theme: <default_theme>`. */
 static const char edition_defaults[] =
     "include_styles: true\n"
-    "highlight_code: false\n"
+    "highlight_code: true\n"
     "highlight_cache: false\n"
     "labels: [appendix, chapter, figure]\n"
     "toc: {deep: 2, elements: [appendix, chapter]}\n"

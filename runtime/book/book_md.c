@@ -1080,7 +1080,9 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
   char fch;
   const char *lang = "";
   size_t lang_len = 0;
+  int skipped = 0; /* lines before the text: a fence, or `[lang]` */
   if (cmark_node_get_fenced(n, &flen, &foff, &fch)) {
+    skipped = 1;
     const char *info = cmark_node_get_fence_info(n);
     size_t i = 0;
     while (info[i] && !md_is_space(info[i]))
@@ -1115,6 +1117,7 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
           lang_len = wl;
         }
         m->tmp.len = 0;
+        skipped = 1;
         oc_sb_adds(&m->tmp, eol ? eol + 1 : "");
         cmark_node_set_literal(n, oc_sb_cstr(&m->tmp));
       }
@@ -1123,7 +1126,22 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
   cmark_node_set_fence_info(n, lang);
 
   m->sb.len = 0;
-  md_add_inner(m, &m->sb, n, "", "");
+  const char *hl = NULL;
+  if (lang_len && m->opt->hooks.highlight) {
+    const char *code = cmark_node_get_literal(n);
+    int line = cmark_node_get_start_line(n) + skipped;
+    hl = m->opt->hooks.highlight(m->opt->hooks.user, lang, code, strlen(code),
+                                 md_line(m, line));
+  }
+  if (hl) {
+    oc_sb_adds(&m->sb, "<pre><code class=\"language-");
+    md_add_escaped(&m->sb, lang, lang_len);
+    oc_sb_adds(&m->sb, "\">");
+    oc_sb_adds(&m->sb, hl);
+    oc_sb_adds(&m->sb, "</code></pre>");
+  } else {
+    md_add_inner(m, &m->sb, n, "", "");
+  }
   const char *inner = md_sb_copy(&m->sb);
   const char *html = NULL;
   if (m->opt->hooks.code_html)

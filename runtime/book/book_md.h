@@ -34,7 +34,7 @@
  *  - table: <figure class="table" id="ID"><figcaption …>…</figcaption>
  *    <table>…</table></figure>, caption first, cells aligned by style;
  *  - code: <div class="code LANG"><pre><code class="language-LANG">…
- *    </code></pre></div>;
+ *    </code></pre></div>, the text highlighted by hooks.highlight;
  *  - footnotes: <sup class="footnote-ref"><a href="#fn-P-N" id="fnref-P-N"
  *    role="doc-noteref">N</a></sup> (a second reference to a note gets
  *    fnref-P-N-2), and at the end <section class="footnotes"
@@ -121,6 +121,11 @@ typedef struct bk_md_hooks {
    * keep it; false after the hook reported why not (missing, unreadable,
    * not an image), and then its alt text stands in. NULL: kept. */
   bool (*image_ok)(void *user, const char *src, unsigned line, unsigned col);
+  /* The highlighted HTML of a code block's text (what goes inside its
+   * <code>), for a block with a language; line is the first line of its
+   * text. NULL hook or result: the text escaped. */
+  const char *(*highlight)(void *user, const char *lang, const char *code,
+                           size_t len, unsigned line);
 } bk_md_hooks;
 
 typedef struct bk_md_options {

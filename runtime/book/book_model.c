@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "book_fs.h"
+#include "book_highlight.h"
 #include "book_writers.h" /* bk_find_theme */
 #include "ts_image.h"
 #include "oc_file.h"
@@ -766,6 +767,29 @@ static const char *hook_code_html(void *user, const char *lang,
   return render_block(c, "code.twig", m);
 }
 
+/* A code block's text highlighted, or NULL (set plain): highlighting is
+ * off, or the language has no grammar (a note at the block, which the
+ * reporter says once however many editions meet it). */
+static const char *hook_highlight(void *user, const char *lang,
+                                  const char *code, size_t len,
+                                  unsigned line) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  if (!e->highlight)
+    return NULL;
+  if (!e->hl)
+    e->hl = bk_hl_new(NULL, NULL);
+  oc_sb b;
+  oc_sb_init(&b, e->a, len + len / 2 + 64);
+  const char *why;
+  if (!bk_hl_html(e->hl, lang, code, len, &b, &why)) {
+    oc_report(e->rep, OC_NOTE, c->it->file ? c->it->file : "config.yml",
+              line, 0, "code in '%s' is set plain: %s", lang, why);
+    return NULL;
+  }
+  return oc_sb_cstr(&b);
+}
+
 static const char *hook_admonition_label(void *user, const char *kind) {
   item_ctx *c = user;
   return bk_label(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind),
@@ -993,7 +1017,8 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_table_html,
                            hook_code_html,
                            hook_admonition_label,
-                           hook_image_ok};
+                           hook_image_ok,
+                           hook_highlight};
   memset(&it->md, 0, sizeof it->md);
   if (src) {
     if (bk_md_render(e->a, src, len, &mo, &it->md) != 0) {
@@ -1170,6 +1195,8 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->book = bk_config_book(cfg);
   e->edition = bk_config_edition(cfg, name);
   e->format = bk_get_str(e->a, e->edition, "format", "");
+  tpl_value hl = bk_get(e->edition, "highlight_code");
+  e->highlight = !(hl.type == TPL_BOOL && !hl.u.b);
   char path[300];
   const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
   if (opt->theme_dir) {
@@ -1241,6 +1268,7 @@ int bk_edition_load_items(bk_edition *e) {
 }
 
 void bk_edition_free(bk_edition *e) {
+  bk_hl_free(e->hl);
   if (e->env)
     tpl_env_free(e->env);
   if (e->slugger)

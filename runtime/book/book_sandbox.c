@@ -23,6 +23,7 @@
 /* Shared libraries and what they load (gconv, GIO and gdk-pixbuf modules,
  * OpenSSL's configuration, the locale archive), ICU's data, fonts and
  * fontconfig's configuration and caches, hyphenation dictionaries, the
+ * grammars of highlighted code (highlight-common),
  * time zones the templates' dates read, the sRGB profile of PDF/A,
  * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), what
  * glibc and libselinux read in /proc, and the process's own /proc/<pid>
@@ -39,6 +40,7 @@ static const char *const system_reads[] = {
     "/usr/share/fontconfig",
     "/var/cache/fontconfig",
     "/usr/share/hyphen",
+    "/usr/share/highlight",
     "/usr/share/locale",
     "/usr/share/zoneinfo",
     "/usr/share/color/icc",

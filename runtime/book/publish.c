@@ -582,7 +582,7 @@ static const char skeleton_config[] =
     "    editions:\n"
     "        ebook:                     # an EPUB for e-readers\n"
     "            format:         epub\n"
-    "            highlight_code: false\n"
+    "            highlight_code: true\n"
     "            include_styles: true\n"
     "            labels:         [appendix, chapter]  # \"Chapter 1\" labels\n"
     "            theme:          clean\n"

@@ -4,7 +4,7 @@
 # YAML parser's events and files must all be freed. bench_markdown times
 # bk_md_render against cmark-gfm alone; it is not a test (run it by hand on
 # a corpus book).
-foreach(t markdown slug config)
+foreach(t markdown slug config highlight)
   add_executable(test_${t} ${CMAKE_CURRENT_LIST_DIR}/test_${t}.c)
   target_link_libraries(test_${t} PRIVATE octavo_book)
   octavo_test(unit_${t} book COMMAND test_${t})
