@@ -1080,9 +1080,7 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
   char fch;
   const char *lang = "";
   size_t lang_len = 0;
-  int skipped = 0; /* lines before the text: a fence, or `[lang]` */
   if (cmark_node_get_fenced(n, &flen, &foff, &fch)) {
-    skipped = 1;
     const char *info = cmark_node_get_fence_info(n);
     size_t i = 0;
     while (info[i] && !md_is_space(info[i]))
@@ -1117,7 +1115,6 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
           lang_len = wl;
         }
         m->tmp.len = 0;
-        skipped = 1;
         oc_sb_adds(&m->tmp, eol ? eol + 1 : "");
         cmark_node_set_literal(n, oc_sb_cstr(&m->tmp));
       }
@@ -1129,7 +1126,7 @@ static cmark_node *md_visit_code(md *m, cmark_node *n) {
   const char *hl = NULL;
   if (lang_len && m->opt->hooks.highlight) {
     const char *code = cmark_node_get_literal(n);
-    int line = cmark_node_get_start_line(n) + skipped;
+    int line = cmark_node_get_start_line(n);
     hl = m->opt->hooks.highlight(m->opt->hooks.user, lang, code, strlen(code),
                                  md_line(m, line));
   }

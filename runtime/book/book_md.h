@@ -122,8 +122,8 @@ typedef struct bk_md_hooks {
    * not an image), and then its alt text stands in. NULL: kept. */
   bool (*image_ok)(void *user, const char *src, unsigned line, unsigned col);
   /* The highlighted HTML of a code block's text (what goes inside its
-   * <code>), for a block with a language; line is the first line of its
-   * text. NULL hook or result: the text escaped. */
+   * <code>), for a block with a language; line is the line that names
+   * it (the fence, or `[lang]`). NULL hook or result: the text escaped. */
   const char *(*highlight)(void *user, const char *lang, const char *code,
                            size_t len, unsigned line);
 } bk_md_hooks;
