@@ -297,578 +297,630 @@ static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
 static const tpl_loc L_216 = {F_3, 46, 25};
 static const tpl_loc L_217 = {F_3, 46, 41};
 static const tpl_loc L_218 = {F_3, 7, 12};
-static const char F_4[] = "dedication.twig";
-static const tpl_loc L_219 = {F_4, 3, 12};
-static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_220 = {F_5, 4, 3};
-static const tpl_loc L_221 = {F_5, 4, 6};
-static const tpl_loc L_222 = {F_5, 4, 11};
-static const tpl_loc L_223 = {F_5, 4, 17};
-static const tpl_loc L_224 = {F_5, 4, 26};
-static const tpl_loc L_225 = {F_5, 4, 34};
-static const tpl_loc L_226 = {F_5, 5, 1};
-static const tpl_loc L_227 = {F_5, 5, 16};
-static const tpl_loc L_228 = {F_5, 8, 4};
-static const tpl_loc L_229 = {F_5, 8, 12};
-static const tpl_loc L_230 = {F_5, 8, 22};
-static const tpl_loc L_231 = {F_5, 8, 38};
-static const tpl_loc L_232 = {F_5, 8, 55};
-static const tpl_loc L_233 = {F_5, 8, 100};
-static const tpl_loc L_234 = {F_5, 8, 104};
-static const tpl_loc L_235 = {F_5, 8, 95};
-static const tpl_loc L_236 = {F_5, 10, 4};
-static const tpl_loc L_237 = {F_5, 10, 7};
-static const tpl_loc L_238 = {F_5, 10, 15};
-static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_239 = {F_5, 11, 6};
-static const tpl_loc L_240 = {F_5, 11, 22};
-static const tpl_loc L_241 = {F_5, 14, 1};
-static const tpl_loc L_242 = {F_5, 14, 120};
-static const tpl_loc L_243 = {F_5, 14, 8};
-static const char F_6[] = "figure.twig";
-static const tpl_loc L_244 = {F_6, 4, 4};
-static const tpl_loc L_245 = {F_6, 4, 18};
-static const tpl_loc L_246 = {F_6, 4, 23};
-static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_247 = {F_6, 4, 74};
-static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_248 = {F_6, 5, 23};
-static const tpl_loc L_249 = {F_6, 5, 26};
-static const tpl_loc L_250 = {F_6, 5, 31};
-static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_251 = {F_6, 5, 55};
-static const tpl_loc L_252 = {F_6, 5, 63};
-static const tpl_loc L_253 = {F_6, 5, 75};
-static const tpl_loc L_254 = {F_6, 6, 1};
-static const tpl_loc L_255 = {F_6, 6, 9};
-static const tpl_loc L_256 = {F_6, 7, 4};
-static const tpl_loc L_257 = {F_6, 7, 12};
-static const tpl_loc L_258 = {F_6, 7, 26};
-static const tpl_loc L_259 = {F_6, 9, 5};
-static const tpl_loc L_260 = {F_6, 9, 41};
-static const tpl_loc L_261 = {F_6, 9, 67};
-static const tpl_loc L_262 = {F_6, 9, 75};
-static const tpl_loc L_263 = {F_6, 10, 5};
-static const tpl_loc L_264 = {F_6, 10, 8};
-static const tpl_loc L_265 = {F_6, 10, 43};
-static const tpl_loc L_266 = {F_6, 10, 51};
-static const tpl_loc L_267 = {F_6, 10, 78};
-static const tpl_loc L_268 = {F_6, 10, 86};
-static const char F_7[] = "layout.twig";
-static const tpl_loc L_269 = {F_7, 13, 25};
-static const tpl_loc L_270 = {F_7, 13, 28};
-static const tpl_loc L_271 = {F_7, 13, 33};
-static const tpl_loc L_272 = {F_7, 13, 39};
-static const tpl_loc L_273 = {F_7, 23, 45};
-static const tpl_loc L_274 = {F_7, 23, 76};
-static const tpl_loc L_275 = {F_7, 23, 79};
-static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_276 = {F_7, 9, 4};
-static const tpl_loc L_277 = {F_7, 9, 43};
-static const tpl_loc L_278 = {F_7, 9, 63};
-static const tpl_loc L_279 = {F_7, 10, 92};
-static const tpl_loc L_280 = {F_7, 10, 95};
-static const tpl_loc L_281 = {F_7, 10, 114};
-static const tpl_loc L_282 = {F_7, 13, 17};
-static const tpl_loc L_283 = {F_7, 14, 10};
-static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_284 = {F_7, 15, 4};
-static const tpl_loc L_285 = {F_7, 15, 7};
-static const tpl_loc L_286 = {F_7, 15, 15};
-static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_287 = {F_7, 16, 46};
-static const tpl_loc L_288 = {F_7, 16, 49};
-static const tpl_loc L_289 = {F_7, 18, 4};
-static const tpl_loc L_290 = {F_7, 18, 7};
-static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_291 = {F_7, 19, 46};
-static const tpl_loc L_292 = {F_7, 19, 49};
-static const tpl_loc L_293 = {F_7, 22, 4};
-static const tpl_loc L_294 = {F_7, 22, 30};
-static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_295 = {F_7, 23, 4};
-static const tpl_loc L_296 = {F_7, 23, 26};
-static const tpl_loc L_297 = {F_7, 24, 4};
-static const tpl_loc L_298 = {F_7, 24, 21};
-static const tpl_loc L_299 = {F_7, 24, 32};
-static const tpl_loc L_300 = {F_7, 25, 4};
-static const tpl_loc L_301 = {F_7, 25, 17};
-static const tpl_loc L_302 = {F_7, 25, 24};
-static const tpl_loc L_303 = {F_7, 26, 9};
-static const tpl_loc L_304 = {F_7, 26, 12};
-static const tpl_loc L_305 = {F_7, 26, 33};
-static const tpl_loc L_306 = {F_7, 26, 64};
-static const tpl_loc L_307 = {F_7, 26, 67};
-static const tpl_loc L_308 = {F_7, 26, 88};
-static const tpl_loc L_309 = {F_7, 27, 10};
-static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const char F_8[] = "license.md.twig";
-static const tpl_loc L_310 = {F_8, 2, 4};
-static const tpl_loc L_311 = {F_8, 2, 44};
-static const tpl_loc L_312 = {F_8, 2, 57};
-static const tpl_loc L_313 = {F_8, 2, 60};
-static const tpl_loc L_314 = {F_8, 2, 65};
-static const tpl_loc L_315 = {F_8, 2, 72};
-static const tpl_loc L_316 = {F_8, 4, 1};
-static const tpl_loc L_317 = {F_8, 4, 4};
-static const tpl_loc L_318 = {F_8, 4, 8};
-static const char F_9[] = "lof.twig";
-static const tpl_loc L_319 = {F_9, 4, 1};
-static const tpl_loc L_320 = {F_9, 4, 4};
-static const tpl_loc L_321 = {F_9, 4, 9};
-static const tpl_loc L_322 = {F_9, 5, 12};
-static const tpl_loc L_323 = {F_9, 5, 52};
-static const tpl_loc L_324 = {F_9, 5, 56};
-static const tpl_loc L_325 = {F_9, 2, 12};
-static const char F_10[] = "lot.twig";
-static const tpl_loc L_326 = {F_10, 4, 1};
-static const tpl_loc L_327 = {F_10, 4, 4};
-static const tpl_loc L_328 = {F_10, 4, 9};
-static const tpl_loc L_329 = {F_10, 5, 12};
-static const tpl_loc L_330 = {F_10, 5, 52};
-static const tpl_loc L_331 = {F_10, 5, 56};
-static const tpl_loc L_332 = {F_10, 2, 12};
-static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_333 = {F_11, 8, 18};
-static const tpl_loc L_334 = {F_11, 8, 21};
-static const tpl_loc L_335 = {F_11, 8, 25};
-static const tpl_loc L_336 = {F_11, 8, 41};
-static const tpl_loc L_337 = {F_11, 8, 51};
-static const tpl_loc L_338 = {F_11, 8, 59};
-static const tpl_loc L_339 = {F_11, 8, 64};
-static const tpl_loc L_340 = {F_11, 8, 70};
-static const tpl_loc L_341 = {F_11, 12, 11};
-static const tpl_loc L_342 = {F_11, 14, 20};
-static const tpl_loc L_343 = {F_11, 14, 23};
-static const tpl_loc L_344 = {F_11, 14, 27};
-static const tpl_loc L_345 = {F_11, 15, 1};
-static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_346 = {F_11, 15, 4};
-static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_347 = {F_11, 17, 4};
-static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_348 = {F_11, 17, 32};
-static const tpl_loc L_349 = {F_11, 20, 4};
-static const tpl_loc L_350 = {F_11, 20, 20};
-static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_351 = {F_11, 21, 19};
-static const tpl_loc L_352 = {F_11, 21, 31};
+static const char F_4[] = "css/code.css.twig";
+static const tpl_loc L_219 = {F_4, 52, 12};
+static const char F_5[] = "css/highlight.css.twig";
+static const tpl_loc L_220 = {F_5, 10, 18};
+static const tpl_loc L_221 = {F_5, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_222 = {F_5, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_223 = {F_5, 11, 18};
+static const tpl_loc L_224 = {F_5, 11, 24};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_353 = {F_11, 21, 36};
-static const tpl_loc L_354 = {F_11, 21, 48};
-static const tpl_loc L_355 = {F_11, 21, 60};
+static const tpl_loc L_225 = {F_5, 12, 36};
+static const tpl_loc L_226 = {F_5, 12, 42};
+static const tpl_loc L_227 = {F_5, 13, 18};
+static const tpl_loc L_228 = {F_5, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_229 = {F_5, 14, 27};
+static const tpl_loc L_230 = {F_5, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_231 = {F_5, 15, 27};
+static const tpl_loc L_232 = {F_5, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_233 = {F_5, 16, 18};
+static const tpl_loc L_234 = {F_5, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_235 = {F_5, 17, 27};
+static const tpl_loc L_236 = {F_5, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_237 = {F_5, 18, 18};
+static const tpl_loc L_238 = {F_5, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_239 = {F_5, 19, 18};
+static const tpl_loc L_240 = {F_5, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_241 = {F_5, 21, 34};
+static const tpl_loc L_242 = {F_5, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_243 = {F_5, 23, 4};
+static const tpl_loc L_244 = {F_5, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_245 = {F_5, 25, 29};
+static const tpl_loc L_246 = {F_5, 26, 29};
+static const tpl_loc L_247 = {F_5, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_248 = {F_5, 29, 32};
+static const tpl_loc L_249 = {F_5, 30, 32};
+static const tpl_loc L_250 = {F_5, 32, 21};
+static const tpl_loc L_251 = {F_5, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_252 = {F_5, 33, 18};
+static const tpl_loc L_253 = {F_5, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_6[] = "dedication.twig";
+static const tpl_loc L_254 = {F_6, 3, 12};
+static const char F_7[] = "edition.md.twig";
+static const tpl_loc L_255 = {F_7, 4, 3};
+static const tpl_loc L_256 = {F_7, 4, 6};
+static const tpl_loc L_257 = {F_7, 4, 11};
+static const tpl_loc L_258 = {F_7, 4, 17};
+static const tpl_loc L_259 = {F_7, 4, 26};
+static const tpl_loc L_260 = {F_7, 4, 34};
+static const tpl_loc L_261 = {F_7, 5, 1};
+static const tpl_loc L_262 = {F_7, 5, 16};
+static const tpl_loc L_263 = {F_7, 8, 4};
+static const tpl_loc L_264 = {F_7, 8, 12};
+static const tpl_loc L_265 = {F_7, 8, 22};
+static const tpl_loc L_266 = {F_7, 8, 38};
+static const tpl_loc L_267 = {F_7, 8, 55};
+static const tpl_loc L_268 = {F_7, 8, 100};
+static const tpl_loc L_269 = {F_7, 8, 104};
+static const tpl_loc L_270 = {F_7, 8, 95};
+static const tpl_loc L_271 = {F_7, 10, 4};
+static const tpl_loc L_272 = {F_7, 10, 7};
+static const tpl_loc L_273 = {F_7, 10, 15};
+static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
+static const tpl_loc L_274 = {F_7, 11, 6};
+static const tpl_loc L_275 = {F_7, 11, 22};
+static const tpl_loc L_276 = {F_7, 14, 1};
+static const tpl_loc L_277 = {F_7, 14, 120};
+static const tpl_loc L_278 = {F_7, 14, 8};
+static const char F_8[] = "figure.twig";
+static const tpl_loc L_279 = {F_8, 4, 4};
+static const tpl_loc L_280 = {F_8, 4, 18};
+static const tpl_loc L_281 = {F_8, 4, 23};
+static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
+static const tpl_loc L_282 = {F_8, 4, 74};
+static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
+static const tpl_loc L_283 = {F_8, 5, 23};
+static const tpl_loc L_284 = {F_8, 5, 26};
+static const tpl_loc L_285 = {F_8, 5, 31};
+static const tpl_name N_align = {"align", 5u, 0x602c63deu};
+static const tpl_loc L_286 = {F_8, 5, 55};
+static const tpl_loc L_287 = {F_8, 5, 63};
+static const tpl_loc L_288 = {F_8, 5, 75};
+static const tpl_loc L_289 = {F_8, 6, 1};
+static const tpl_loc L_290 = {F_8, 6, 9};
+static const tpl_loc L_291 = {F_8, 7, 4};
+static const tpl_loc L_292 = {F_8, 7, 12};
+static const tpl_loc L_293 = {F_8, 7, 26};
+static const tpl_loc L_294 = {F_8, 9, 5};
+static const tpl_loc L_295 = {F_8, 9, 41};
+static const tpl_loc L_296 = {F_8, 9, 67};
+static const tpl_loc L_297 = {F_8, 9, 75};
+static const tpl_loc L_298 = {F_8, 10, 5};
+static const tpl_loc L_299 = {F_8, 10, 8};
+static const tpl_loc L_300 = {F_8, 10, 43};
+static const tpl_loc L_301 = {F_8, 10, 51};
+static const tpl_loc L_302 = {F_8, 10, 78};
+static const tpl_loc L_303 = {F_8, 10, 86};
+static const char F_9[] = "layout.twig";
+static const tpl_loc L_304 = {F_9, 13, 25};
+static const tpl_loc L_305 = {F_9, 13, 28};
+static const tpl_loc L_306 = {F_9, 13, 33};
+static const tpl_loc L_307 = {F_9, 13, 39};
+static const tpl_loc L_308 = {F_9, 23, 45};
+static const tpl_loc L_309 = {F_9, 23, 76};
+static const tpl_loc L_310 = {F_9, 23, 79};
+static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
+static const tpl_loc L_311 = {F_9, 9, 4};
+static const tpl_loc L_312 = {F_9, 9, 43};
+static const tpl_loc L_313 = {F_9, 9, 63};
+static const tpl_loc L_314 = {F_9, 10, 92};
+static const tpl_loc L_315 = {F_9, 10, 95};
+static const tpl_loc L_316 = {F_9, 10, 114};
+static const tpl_loc L_317 = {F_9, 13, 17};
+static const tpl_loc L_318 = {F_9, 14, 10};
+static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
+static const tpl_loc L_319 = {F_9, 15, 4};
+static const tpl_loc L_320 = {F_9, 15, 7};
+static const tpl_loc L_321 = {F_9, 15, 15};
+static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
+static const tpl_loc L_322 = {F_9, 16, 46};
+static const tpl_loc L_323 = {F_9, 16, 49};
+static const tpl_loc L_324 = {F_9, 18, 4};
+static const tpl_loc L_325 = {F_9, 18, 7};
+static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
+static const tpl_loc L_326 = {F_9, 19, 46};
+static const tpl_loc L_327 = {F_9, 19, 49};
+static const tpl_loc L_328 = {F_9, 22, 4};
+static const tpl_loc L_329 = {F_9, 22, 30};
+static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
+static const tpl_loc L_330 = {F_9, 23, 4};
+static const tpl_loc L_331 = {F_9, 23, 26};
+static const tpl_loc L_332 = {F_9, 24, 4};
+static const tpl_loc L_333 = {F_9, 24, 21};
+static const tpl_loc L_334 = {F_9, 24, 32};
+static const tpl_loc L_335 = {F_9, 25, 4};
+static const tpl_loc L_336 = {F_9, 25, 17};
+static const tpl_loc L_337 = {F_9, 25, 24};
+static const tpl_loc L_338 = {F_9, 26, 9};
+static const tpl_loc L_339 = {F_9, 26, 12};
+static const tpl_loc L_340 = {F_9, 26, 33};
+static const tpl_loc L_341 = {F_9, 26, 64};
+static const tpl_loc L_342 = {F_9, 26, 67};
+static const tpl_loc L_343 = {F_9, 26, 88};
+static const tpl_loc L_344 = {F_9, 27, 10};
+static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
+static const char F_10[] = "license.md.twig";
+static const tpl_loc L_345 = {F_10, 2, 4};
+static const tpl_loc L_346 = {F_10, 2, 44};
+static const tpl_loc L_347 = {F_10, 2, 57};
+static const tpl_loc L_348 = {F_10, 2, 60};
+static const tpl_loc L_349 = {F_10, 2, 65};
+static const tpl_loc L_350 = {F_10, 2, 72};
+static const tpl_loc L_351 = {F_10, 4, 1};
+static const tpl_loc L_352 = {F_10, 4, 4};
+static const tpl_loc L_353 = {F_10, 4, 8};
+static const char F_11[] = "lof.twig";
+static const tpl_loc L_354 = {F_11, 4, 1};
+static const tpl_loc L_355 = {F_11, 4, 4};
+static const tpl_loc L_356 = {F_11, 4, 9};
+static const tpl_loc L_357 = {F_11, 5, 12};
+static const tpl_loc L_358 = {F_11, 5, 52};
+static const tpl_loc L_359 = {F_11, 5, 56};
+static const tpl_loc L_360 = {F_11, 2, 12};
+static const char F_12[] = "lot.twig";
+static const tpl_loc L_361 = {F_12, 4, 1};
+static const tpl_loc L_362 = {F_12, 4, 4};
+static const tpl_loc L_363 = {F_12, 4, 9};
+static const tpl_loc L_364 = {F_12, 5, 12};
+static const tpl_loc L_365 = {F_12, 5, 52};
+static const tpl_loc L_366 = {F_12, 5, 56};
+static const tpl_loc L_367 = {F_12, 2, 12};
+static const char F_13[] = "nav.xhtml.twig";
+static const tpl_loc L_368 = {F_13, 8, 18};
+static const tpl_loc L_369 = {F_13, 8, 21};
+static const tpl_loc L_370 = {F_13, 8, 25};
+static const tpl_loc L_371 = {F_13, 8, 41};
+static const tpl_loc L_372 = {F_13, 8, 51};
+static const tpl_loc L_373 = {F_13, 8, 59};
+static const tpl_loc L_374 = {F_13, 8, 64};
+static const tpl_loc L_375 = {F_13, 8, 70};
+static const tpl_loc L_376 = {F_13, 12, 11};
+static const tpl_loc L_377 = {F_13, 14, 20};
+static const tpl_loc L_378 = {F_13, 14, 23};
+static const tpl_loc L_379 = {F_13, 14, 27};
+static const tpl_loc L_380 = {F_13, 15, 1};
+static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
+static const tpl_loc L_381 = {F_13, 15, 4};
+static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
+static const tpl_loc L_382 = {F_13, 17, 4};
+static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
+static const tpl_loc L_383 = {F_13, 17, 32};
+static const tpl_loc L_384 = {F_13, 20, 4};
+static const tpl_loc L_385 = {F_13, 20, 20};
+static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
+static const tpl_loc L_386 = {F_13, 21, 19};
+static const tpl_loc L_387 = {F_13, 21, 31};
+static const tpl_loc L_388 = {F_13, 21, 36};
+static const tpl_loc L_389 = {F_13, 21, 48};
+static const tpl_loc L_390 = {F_13, 21, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_356 = {F_11, 21, 68};
-static const tpl_loc L_357 = {F_11, 21, 80};
-static const tpl_loc L_358 = {F_11, 26, 4};
+static const tpl_loc L_391 = {F_13, 21, 68};
+static const tpl_loc L_392 = {F_13, 21, 80};
+static const tpl_loc L_393 = {F_13, 26, 4};
 static const tpl_name N_page_list = {"page_list", 9u, 0x853f9313u};
-static const tpl_loc L_359 = {F_11, 26, 32};
-static const tpl_loc L_360 = {F_11, 29, 4};
-static const tpl_loc L_361 = {F_11, 29, 17};
-static const tpl_loc L_362 = {F_11, 30, 14};
-static const tpl_loc L_363 = {F_11, 30, 23};
-static const tpl_loc L_364 = {F_11, 30, 27};
-static const tpl_loc L_365 = {F_11, 30, 33};
-static const tpl_loc L_366 = {F_11, 30, 42};
-static const tpl_loc L_367 = {F_11, 30, 48};
-static const tpl_loc L_368 = {F_11, 7, 11};
-static const tpl_loc L_369 = {F_11, 6, 12};
-static const char F_12[] = "part.twig";
-static const tpl_loc L_370 = {F_12, 5, 9};
-static const tpl_loc L_371 = {F_12, 5, 12};
-static const tpl_loc L_372 = {F_12, 5, 17};
-static const tpl_loc L_373 = {F_12, 6, 5};
-static const tpl_loc L_374 = {F_12, 6, 13};
-static const tpl_loc L_375 = {F_12, 6, 41};
-static const tpl_loc L_376 = {F_12, 6, 67};
-static const tpl_loc L_377 = {F_12, 6, 75};
-static const tpl_loc L_378 = {F_12, 6, 104};
-static const tpl_loc L_379 = {F_12, 7, 12};
-static const tpl_loc L_380 = {F_12, 7, 20};
-static const tpl_loc L_381 = {F_12, 3, 12};
-static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_382 = {F_13, 3, 31};
-static const tpl_loc L_383 = {F_13, 3, 60};
-static const tpl_loc L_384 = {F_13, 3, 63};
-static const tpl_loc L_385 = {F_13, 3, 68};
-static const tpl_loc L_386 = {F_13, 4, 24};
-static const tpl_loc L_387 = {F_13, 4, 27};
-static const tpl_loc L_388 = {F_13, 4, 32};
-static const tpl_loc L_389 = {F_13, 4, 38};
-static const tpl_loc L_390 = {F_13, 5, 4};
-static const tpl_loc L_391 = {F_13, 6, 26};
-static const tpl_loc L_392 = {F_13, 6, 34};
-static const tpl_loc L_393 = {F_13, 6, 43};
-static const tpl_loc L_394 = {F_13, 8, 4};
-static const tpl_loc L_395 = {F_13, 8, 12};
-static const tpl_loc L_396 = {F_13, 9, 24};
-static const tpl_loc L_397 = {F_13, 9, 39};
-static const tpl_loc L_398 = {F_13, 11, 4};
-static const tpl_loc L_399 = {F_13, 11, 12};
-static const tpl_loc L_400 = {F_13, 12, 25};
-static const tpl_loc L_401 = {F_13, 12, 41};
-static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_402 = {F_14, 8, 4};
-static const tpl_loc L_403 = {F_14, 8, 7};
-static const tpl_loc L_404 = {F_14, 9, 5};
-static const tpl_loc L_405 = {F_14, 20, 4};
+static const tpl_loc L_394 = {F_13, 26, 32};
+static const tpl_loc L_395 = {F_13, 29, 4};
+static const tpl_loc L_396 = {F_13, 29, 17};
+static const tpl_loc L_397 = {F_13, 30, 14};
+static const tpl_loc L_398 = {F_13, 30, 23};
+static const tpl_loc L_399 = {F_13, 30, 27};
+static const tpl_loc L_400 = {F_13, 30, 33};
+static const tpl_loc L_401 = {F_13, 30, 42};
+static const tpl_loc L_402 = {F_13, 30, 48};
+static const tpl_loc L_403 = {F_13, 7, 11};
+static const tpl_loc L_404 = {F_13, 6, 12};
+static const char F_14[] = "part.twig";
+static const tpl_loc L_405 = {F_14, 5, 9};
+static const tpl_loc L_406 = {F_14, 5, 12};
+static const tpl_loc L_407 = {F_14, 5, 17};
+static const tpl_loc L_408 = {F_14, 6, 5};
+static const tpl_loc L_409 = {F_14, 6, 13};
+static const tpl_loc L_410 = {F_14, 6, 41};
+static const tpl_loc L_411 = {F_14, 6, 67};
+static const tpl_loc L_412 = {F_14, 6, 75};
+static const tpl_loc L_413 = {F_14, 6, 104};
+static const tpl_loc L_414 = {F_14, 7, 12};
+static const tpl_loc L_415 = {F_14, 7, 20};
+static const tpl_loc L_416 = {F_14, 3, 12};
+static const char F_15[] = "partials/cover.twig";
+static const tpl_loc L_417 = {F_15, 3, 31};
+static const tpl_loc L_418 = {F_15, 3, 60};
+static const tpl_loc L_419 = {F_15, 3, 63};
+static const tpl_loc L_420 = {F_15, 3, 68};
+static const tpl_loc L_421 = {F_15, 4, 24};
+static const tpl_loc L_422 = {F_15, 4, 27};
+static const tpl_loc L_423 = {F_15, 4, 32};
+static const tpl_loc L_424 = {F_15, 4, 38};
+static const tpl_loc L_425 = {F_15, 5, 4};
+static const tpl_loc L_426 = {F_15, 6, 26};
+static const tpl_loc L_427 = {F_15, 6, 34};
+static const tpl_loc L_428 = {F_15, 6, 43};
+static const tpl_loc L_429 = {F_15, 8, 4};
+static const tpl_loc L_430 = {F_15, 8, 12};
+static const tpl_loc L_431 = {F_15, 9, 24};
+static const tpl_loc L_432 = {F_15, 9, 39};
+static const tpl_loc L_433 = {F_15, 11, 4};
+static const tpl_loc L_434 = {F_15, 11, 12};
+static const tpl_loc L_435 = {F_15, 12, 25};
+static const tpl_loc L_436 = {F_15, 12, 41};
+static const char F_16[] = "partials/epub.twig";
+static const tpl_loc L_437 = {F_16, 8, 4};
+static const tpl_loc L_438 = {F_16, 8, 7};
+static const tpl_loc L_439 = {F_16, 9, 5};
+static const tpl_loc L_440 = {F_16, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_406 = {F_14, 28, 4};
+static const tpl_loc L_441 = {F_16, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_407 = {F_14, 31, 4};
-static const tpl_loc L_408 = {F_14, 31, 21};
-static const tpl_loc L_409 = {F_14, 32, 4};
-static const tpl_loc L_410 = {F_14, 32, 7};
-static const tpl_loc L_411 = {F_14, 32, 26};
-static const tpl_loc L_412 = {F_14, 32, 40};
-static const tpl_loc L_413 = {F_14, 32, 51};
-static const tpl_loc L_414 = {F_14, 32, 70};
+static const tpl_loc L_442 = {F_16, 31, 4};
+static const tpl_loc L_443 = {F_16, 31, 21};
+static const tpl_loc L_444 = {F_16, 32, 4};
+static const tpl_loc L_445 = {F_16, 32, 7};
+static const tpl_loc L_446 = {F_16, 32, 26};
+static const tpl_loc L_447 = {F_16, 32, 40};
+static const tpl_loc L_448 = {F_16, 32, 51};
+static const tpl_loc L_449 = {F_16, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_415 = {F_14, 37, 1};
-static const tpl_loc L_416 = {F_14, 37, 4};
-static const tpl_loc L_417 = {F_14, 37, 9};
-static const tpl_loc L_418 = {F_14, 37, 19};
-static const tpl_loc L_419 = {F_14, 37, 24};
+static const tpl_loc L_450 = {F_16, 37, 1};
+static const tpl_loc L_451 = {F_16, 37, 4};
+static const tpl_loc L_452 = {F_16, 37, 9};
+static const tpl_loc L_453 = {F_16, 37, 19};
+static const tpl_loc L_454 = {F_16, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_420 = {F_14, 45, 11};
-static const tpl_loc L_421 = {F_14, 46, 4};
-static const tpl_loc L_422 = {F_14, 46, 7};
-static const tpl_loc L_423 = {F_14, 46, 22};
-static const tpl_loc L_424 = {F_14, 47, 4};
+static const tpl_loc L_455 = {F_16, 45, 11};
+static const tpl_loc L_456 = {F_16, 46, 4};
+static const tpl_loc L_457 = {F_16, 46, 7};
+static const tpl_loc L_458 = {F_16, 46, 22};
+static const tpl_loc L_459 = {F_16, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_425 = {F_14, 49, 4};
-static const tpl_loc L_426 = {F_14, 49, 17};
-static const tpl_loc L_427 = {F_14, 50, 4};
-static const tpl_loc L_428 = {F_14, 50, 7};
-static const tpl_loc L_429 = {F_14, 50, 19};
-static const tpl_loc L_430 = {F_14, 51, 4};
-static const tpl_loc L_431 = {F_14, 51, 7};
-static const tpl_loc L_432 = {F_14, 51, 13};
+static const tpl_loc L_460 = {F_16, 49, 4};
+static const tpl_loc L_461 = {F_16, 49, 17};
+static const tpl_loc L_462 = {F_16, 50, 4};
+static const tpl_loc L_463 = {F_16, 50, 7};
+static const tpl_loc L_464 = {F_16, 50, 19};
+static const tpl_loc L_465 = {F_16, 51, 4};
+static const tpl_loc L_466 = {F_16, 51, 7};
+static const tpl_loc L_467 = {F_16, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_433 = {F_14, 51, 26};
-static const tpl_loc L_434 = {F_14, 54, 4};
-static const tpl_loc L_435 = {F_14, 54, 40};
-static const tpl_loc L_436 = {F_14, 54, 46};
-static const tpl_loc L_437 = {F_14, 54, 23};
-static const tpl_loc L_438 = {F_14, 54, 53};
+static const tpl_loc L_468 = {F_16, 51, 26};
+static const tpl_loc L_469 = {F_16, 54, 4};
+static const tpl_loc L_470 = {F_16, 54, 40};
+static const tpl_loc L_471 = {F_16, 54, 46};
+static const tpl_loc L_472 = {F_16, 54, 23};
+static const tpl_loc L_473 = {F_16, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_439 = {F_14, 56, 4};
-static const tpl_loc L_440 = {F_14, 56, 7};
-static const tpl_loc L_441 = {F_14, 56, 24};
-static const tpl_loc L_442 = {F_14, 56, 34};
-static const tpl_loc L_443 = {F_14, 58, 4};
-static const tpl_loc L_444 = {F_14, 58, 15};
-static const tpl_loc L_445 = {F_14, 58, 34};
-static const tpl_loc L_446 = {F_14, 58, 41};
-static const tpl_loc L_447 = {F_14, 58, 20};
-static const tpl_loc L_448 = {F_14, 61, 4};
-static const tpl_loc L_449 = {F_14, 61, 15};
-static const tpl_loc L_450 = {F_14, 61, 27};
-static const tpl_loc L_451 = {F_14, 61, 33};
-static const tpl_loc L_452 = {F_14, 61, 20};
-static const tpl_loc L_453 = {F_14, 62, 15};
-static const tpl_loc L_454 = {F_14, 62, 50};
-static const tpl_loc L_455 = {F_14, 62, 53};
-static const tpl_loc L_456 = {F_14, 62, 59};
+static const tpl_loc L_474 = {F_16, 56, 4};
+static const tpl_loc L_475 = {F_16, 56, 7};
+static const tpl_loc L_476 = {F_16, 56, 24};
+static const tpl_loc L_477 = {F_16, 56, 34};
+static const tpl_loc L_478 = {F_16, 58, 4};
+static const tpl_loc L_479 = {F_16, 58, 15};
+static const tpl_loc L_480 = {F_16, 58, 34};
+static const tpl_loc L_481 = {F_16, 58, 41};
+static const tpl_loc L_482 = {F_16, 58, 20};
+static const tpl_loc L_483 = {F_16, 61, 4};
+static const tpl_loc L_484 = {F_16, 61, 15};
+static const tpl_loc L_485 = {F_16, 61, 27};
+static const tpl_loc L_486 = {F_16, 61, 33};
+static const tpl_loc L_487 = {F_16, 61, 20};
+static const tpl_loc L_488 = {F_16, 62, 15};
+static const tpl_loc L_489 = {F_16, 62, 50};
+static const tpl_loc L_490 = {F_16, 62, 53};
+static const tpl_loc L_491 = {F_16, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_457 = {F_14, 62, 66};
-static const tpl_loc L_458 = {F_14, 62, 74};
-static const tpl_loc L_459 = {F_14, 62, 96};
-static const tpl_loc L_460 = {F_14, 62, 99};
-static const tpl_loc L_461 = {F_14, 62, 105};
-static const tpl_loc L_462 = {F_14, 62, 124};
-static const tpl_loc L_463 = {F_14, 62, 127};
-static const tpl_loc L_464 = {F_14, 62, 134};
-static const tpl_loc L_465 = {F_14, 62, 163};
-static const tpl_loc L_466 = {F_14, 62, 173};
-static const tpl_loc L_467 = {F_14, 62, 176};
+static const tpl_loc L_492 = {F_16, 62, 66};
+static const tpl_loc L_493 = {F_16, 62, 74};
+static const tpl_loc L_494 = {F_16, 62, 96};
+static const tpl_loc L_495 = {F_16, 62, 99};
+static const tpl_loc L_496 = {F_16, 62, 105};
+static const tpl_loc L_497 = {F_16, 62, 124};
+static const tpl_loc L_498 = {F_16, 62, 127};
+static const tpl_loc L_499 = {F_16, 62, 134};
+static const tpl_loc L_500 = {F_16, 62, 163};
+static const tpl_loc L_501 = {F_16, 62, 173};
+static const tpl_loc L_502 = {F_16, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_468 = {F_14, 65, 4};
-static const tpl_loc L_469 = {F_14, 65, 7};
-static const tpl_loc L_470 = {F_14, 65, 12};
-static const tpl_loc L_471 = {F_14, 65, 28};
-static const tpl_loc L_472 = {F_14, 65, 46};
-static const tpl_loc L_473 = {F_14, 65, 38};
+static const tpl_loc L_503 = {F_16, 65, 4};
+static const tpl_loc L_504 = {F_16, 65, 7};
+static const tpl_loc L_505 = {F_16, 65, 12};
+static const tpl_loc L_506 = {F_16, 65, 28};
+static const tpl_loc L_507 = {F_16, 65, 46};
+static const tpl_loc L_508 = {F_16, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_474 = {F_14, 75, 11};
-static const tpl_loc L_475 = {F_14, 76, 4};
-static const tpl_loc L_476 = {F_14, 76, 7};
-static const tpl_loc L_477 = {F_14, 76, 20};
-static const tpl_loc L_478 = {F_14, 78, 4};
+static const tpl_loc L_509 = {F_16, 75, 11};
+static const tpl_loc L_510 = {F_16, 76, 4};
+static const tpl_loc L_511 = {F_16, 76, 7};
+static const tpl_loc L_512 = {F_16, 76, 20};
+static const tpl_loc L_513 = {F_16, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_479 = {F_14, 79, 14};
-static const tpl_loc L_480 = {F_14, 79, 22};
-static const tpl_loc L_481 = {F_14, 79, 30};
-static const tpl_loc L_482 = {F_14, 79, 33};
-static const tpl_loc L_483 = {F_14, 80, 5};
-static const tpl_loc L_484 = {F_14, 82, 1};
-static const tpl_loc L_485 = {F_14, 82, 24};
+static const tpl_loc L_514 = {F_16, 79, 14};
+static const tpl_loc L_515 = {F_16, 79, 22};
+static const tpl_loc L_516 = {F_16, 79, 30};
+static const tpl_loc L_517 = {F_16, 79, 33};
+static const tpl_loc L_518 = {F_16, 80, 5};
+static const tpl_loc L_519 = {F_16, 82, 1};
+static const tpl_loc L_520 = {F_16, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_486 = {F_14, 82, 4};
-static const tpl_loc L_487 = {F_14, 93, 4};
-static const tpl_loc L_488 = {F_14, 93, 16};
-static const tpl_loc L_489 = {F_14, 94, 15};
-static const tpl_loc L_490 = {F_14, 94, 23};
-static const tpl_loc L_491 = {F_14, 94, 41};
-static const tpl_loc L_492 = {F_14, 94, 49};
+static const tpl_loc L_521 = {F_16, 82, 4};
+static const tpl_loc L_522 = {F_16, 93, 4};
+static const tpl_loc L_523 = {F_16, 93, 16};
+static const tpl_loc L_524 = {F_16, 94, 15};
+static const tpl_loc L_525 = {F_16, 94, 23};
+static const tpl_loc L_526 = {F_16, 94, 41};
+static const tpl_loc L_527 = {F_16, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_493 = {F_14, 95, 17};
-static const tpl_loc L_494 = {F_14, 95, 68};
-static const tpl_loc L_495 = {F_14, 95, 78};
-static const tpl_loc L_496 = {F_14, 96, 15};
-static const tpl_loc L_497 = {F_14, 96, 23};
-static const tpl_loc L_498 = {F_14, 97, 4};
-static const tpl_loc L_499 = {F_14, 98, 1};
-static const tpl_loc L_500 = {F_14, 98, 26};
-static const tpl_loc L_501 = {F_14, 98, 4};
+static const tpl_loc L_528 = {F_16, 95, 17};
+static const tpl_loc L_529 = {F_16, 95, 68};
+static const tpl_loc L_530 = {F_16, 95, 78};
+static const tpl_loc L_531 = {F_16, 96, 15};
+static const tpl_loc L_532 = {F_16, 96, 23};
+static const tpl_loc L_533 = {F_16, 97, 4};
+static const tpl_loc L_534 = {F_16, 98, 1};
+static const tpl_loc L_535 = {F_16, 98, 26};
+static const tpl_loc L_536 = {F_16, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
-static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_502 = {F_15, 4, 4};
+static const char F_17[] = "partials/float-list.twig";
+static const tpl_loc L_537 = {F_17, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_503 = {F_15, 4, 61};
-static const tpl_loc L_504 = {F_15, 4, 36};
-static const tpl_loc L_505 = {F_15, 5, 4};
-static const tpl_loc L_506 = {F_15, 5, 7};
-static const tpl_loc L_507 = {F_15, 5, 22};
-static const tpl_loc L_508 = {F_15, 7, 4};
-static const tpl_loc L_509 = {F_15, 8, 4};
-static const tpl_loc L_510 = {F_15, 8, 16};
-static const tpl_loc L_511 = {F_15, 8, 22};
+static const tpl_loc L_538 = {F_17, 4, 61};
+static const tpl_loc L_539 = {F_17, 4, 36};
+static const tpl_loc L_540 = {F_17, 5, 4};
+static const tpl_loc L_541 = {F_17, 5, 7};
+static const tpl_loc L_542 = {F_17, 5, 22};
+static const tpl_loc L_543 = {F_17, 7, 4};
+static const tpl_loc L_544 = {F_17, 8, 4};
+static const tpl_loc L_545 = {F_17, 8, 16};
+static const tpl_loc L_546 = {F_17, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_512 = {F_15, 9, 14};
-static const tpl_loc L_513 = {F_15, 9, 17};
-static const tpl_loc L_514 = {F_15, 9, 24};
-static const tpl_loc L_515 = {F_15, 9, 27};
-static const tpl_loc L_516 = {F_15, 9, 33};
-static const tpl_loc L_517 = {F_15, 9, 61};
-static const tpl_loc L_518 = {F_15, 9, 70};
-static const tpl_loc L_519 = {F_15, 9, 79};
-static const tpl_loc L_520 = {F_15, 9, 92};
+static const tpl_loc L_547 = {F_17, 9, 14};
+static const tpl_loc L_548 = {F_17, 9, 17};
+static const tpl_loc L_549 = {F_17, 9, 24};
+static const tpl_loc L_550 = {F_17, 9, 27};
+static const tpl_loc L_551 = {F_17, 9, 33};
+static const tpl_loc L_552 = {F_17, 9, 61};
+static const tpl_loc L_553 = {F_17, 9, 70};
+static const tpl_loc L_554 = {F_17, 9, 79};
+static const tpl_loc L_555 = {F_17, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_521 = {F_15, 9, 121};
-static const tpl_loc L_522 = {F_15, 9, 127};
-static const tpl_loc L_523 = {F_15, 9, 135};
-static const tpl_loc L_524 = {F_15, 9, 83};
-static const tpl_loc L_525 = {F_15, 9, 156};
-static const tpl_loc L_526 = {F_15, 9, 165};
-static const tpl_loc L_527 = {F_15, 9, 176};
-static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_528 = {F_16, 4, 8};
-static const tpl_loc L_529 = {F_16, 4, 11};
+static const tpl_loc L_556 = {F_17, 9, 121};
+static const tpl_loc L_557 = {F_17, 9, 127};
+static const tpl_loc L_558 = {F_17, 9, 135};
+static const tpl_loc L_559 = {F_17, 9, 83};
+static const tpl_loc L_560 = {F_17, 9, 156};
+static const tpl_loc L_561 = {F_17, 9, 165};
+static const tpl_loc L_562 = {F_17, 9, 176};
+static const char F_18[] = "partials/head.twig";
+static const tpl_loc L_563 = {F_18, 4, 8};
+static const tpl_loc L_564 = {F_18, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_530 = {F_16, 5, 4};
-static const tpl_loc L_531 = {F_16, 5, 7};
-static const tpl_loc L_532 = {F_16, 5, 12};
-static const tpl_loc L_533 = {F_16, 6, 30};
-static const tpl_loc L_534 = {F_16, 6, 45};
-static const tpl_loc L_535 = {F_16, 8, 4};
-static const tpl_loc L_536 = {F_16, 8, 44};
-static const tpl_loc L_537 = {F_16, 9, 35};
-static const tpl_loc L_538 = {F_16, 9, 43};
-static const tpl_loc L_539 = {F_16, 9, 55};
-static const tpl_loc L_540 = {F_16, 11, 33};
-static const tpl_loc L_541 = {F_16, 11, 74};
-static const tpl_loc L_542 = {F_16, 11, 79};
-static const tpl_loc L_543 = {F_16, 11, 113};
-static const tpl_loc L_544 = {F_16, 11, 117};
-static const tpl_loc L_545 = {F_16, 11, 131};
-static const tpl_loc L_546 = {F_16, 13, 4};
-static const tpl_loc L_547 = {F_16, 13, 7};
-static const tpl_loc L_548 = {F_16, 13, 15};
-static const tpl_loc L_549 = {F_16, 14, 30};
-static const tpl_loc L_550 = {F_16, 14, 33};
-static const tpl_loc L_551 = {F_16, 16, 4};
-static const tpl_loc L_552 = {F_16, 16, 7};
-static const tpl_loc L_553 = {F_16, 17, 30};
-static const tpl_loc L_554 = {F_16, 17, 33};
-static const char F_17[] = "partials/macros.twig";
-static const tpl_loc L_555 = {F_17, 6, 4};
-static const tpl_loc L_556 = {F_17, 6, 7};
-static const tpl_loc L_557 = {F_17, 6, 13};
-static const tpl_loc L_558 = {F_17, 6, 41};
-static const tpl_loc L_559 = {F_17, 6, 68};
-static const tpl_loc L_560 = {F_17, 6, 77};
-static const tpl_loc L_561 = {F_17, 6, 108};
-static const tpl_loc L_562 = {F_17, 6, 117};
-static const tpl_loc L_563 = {F_17, 13, 4};
-static const tpl_loc L_564 = {F_17, 14, 4};
-static const tpl_loc L_565 = {F_17, 14, 16};
-static const tpl_loc L_566 = {F_17, 14, 46};
-static const tpl_loc L_567 = {F_17, 14, 64};
-static const tpl_loc L_568 = {F_17, 14, 74};
-static const tpl_loc L_569 = {F_17, 15, 1};
-static const tpl_loc L_570 = {F_17, 15, 57};
-static const tpl_loc L_571 = {F_17, 15, 5};
-static const tpl_loc L_572 = {F_17, 21, 1};
-static const tpl_loc L_573 = {F_17, 21, 28};
-static const tpl_loc L_574 = {F_17, 21, 34};
-static const tpl_loc L_575 = {F_17, 21, 49};
-static const tpl_loc L_576 = {F_17, 21, 4};
-static const tpl_loc L_577 = {F_17, 21, 57};
-static const tpl_loc L_578 = {F_17, 21, 67};
+static const tpl_loc L_565 = {F_18, 5, 4};
+static const tpl_loc L_566 = {F_18, 5, 7};
+static const tpl_loc L_567 = {F_18, 5, 12};
+static const tpl_loc L_568 = {F_18, 6, 30};
+static const tpl_loc L_569 = {F_18, 6, 45};
+static const tpl_loc L_570 = {F_18, 8, 4};
+static const tpl_loc L_571 = {F_18, 8, 44};
+static const tpl_loc L_572 = {F_18, 9, 35};
+static const tpl_loc L_573 = {F_18, 9, 43};
+static const tpl_loc L_574 = {F_18, 9, 55};
+static const tpl_loc L_575 = {F_18, 11, 33};
+static const tpl_loc L_576 = {F_18, 11, 74};
+static const tpl_loc L_577 = {F_18, 11, 79};
+static const tpl_loc L_578 = {F_18, 11, 113};
+static const tpl_loc L_579 = {F_18, 11, 117};
+static const tpl_loc L_580 = {F_18, 11, 131};
+static const tpl_loc L_581 = {F_18, 13, 4};
+static const tpl_loc L_582 = {F_18, 13, 7};
+static const tpl_loc L_583 = {F_18, 13, 15};
+static const tpl_loc L_584 = {F_18, 14, 30};
+static const tpl_loc L_585 = {F_18, 14, 33};
+static const tpl_loc L_586 = {F_18, 16, 4};
+static const tpl_loc L_587 = {F_18, 16, 7};
+static const tpl_loc L_588 = {F_18, 17, 30};
+static const tpl_loc L_589 = {F_18, 17, 33};
+static const char F_19[] = "partials/macros.twig";
+static const tpl_loc L_590 = {F_19, 6, 4};
+static const tpl_loc L_591 = {F_19, 6, 7};
+static const tpl_loc L_592 = {F_19, 6, 13};
+static const tpl_loc L_593 = {F_19, 6, 41};
+static const tpl_loc L_594 = {F_19, 6, 68};
+static const tpl_loc L_595 = {F_19, 6, 77};
+static const tpl_loc L_596 = {F_19, 6, 108};
+static const tpl_loc L_597 = {F_19, 6, 117};
+static const tpl_loc L_598 = {F_19, 13, 4};
+static const tpl_loc L_599 = {F_19, 14, 4};
+static const tpl_loc L_600 = {F_19, 14, 16};
+static const tpl_loc L_601 = {F_19, 14, 46};
+static const tpl_loc L_602 = {F_19, 14, 64};
+static const tpl_loc L_603 = {F_19, 14, 74};
+static const tpl_loc L_604 = {F_19, 15, 1};
+static const tpl_loc L_605 = {F_19, 15, 57};
+static const tpl_loc L_606 = {F_19, 15, 5};
+static const tpl_loc L_607 = {F_19, 21, 1};
+static const tpl_loc L_608 = {F_19, 21, 28};
+static const tpl_loc L_609 = {F_19, 21, 34};
+static const tpl_loc L_610 = {F_19, 21, 49};
+static const tpl_loc L_611 = {F_19, 21, 4};
+static const tpl_loc L_612 = {F_19, 21, 57};
+static const tpl_loc L_613 = {F_19, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_579 = {F_17, 29, 4};
-static const tpl_loc L_580 = {F_17, 29, 7};
-static const tpl_loc L_581 = {F_17, 29, 22};
-static const tpl_loc L_582 = {F_17, 30, 4};
-static const tpl_loc L_583 = {F_17, 32, 4};
-static const tpl_loc L_584 = {F_17, 32, 17};
-static const tpl_loc L_585 = {F_17, 33, 4};
-static const tpl_loc L_586 = {F_17, 33, 7};
-static const tpl_loc L_587 = {F_17, 33, 19};
-static const tpl_loc L_588 = {F_17, 34, 4};
-static const tpl_loc L_589 = {F_17, 34, 7};
-static const tpl_loc L_590 = {F_17, 34, 13};
-static const tpl_loc L_591 = {F_17, 34, 26};
-static const tpl_loc L_592 = {F_17, 37, 4};
-static const tpl_loc L_593 = {F_17, 37, 40};
-static const tpl_loc L_594 = {F_17, 37, 46};
-static const tpl_loc L_595 = {F_17, 37, 23};
-static const tpl_loc L_596 = {F_17, 37, 53};
-static const tpl_loc L_597 = {F_17, 39, 4};
-static const tpl_loc L_598 = {F_17, 39, 7};
-static const tpl_loc L_599 = {F_17, 39, 24};
-static const tpl_loc L_600 = {F_17, 39, 34};
-static const tpl_loc L_601 = {F_17, 41, 4};
-static const tpl_loc L_602 = {F_17, 41, 15};
-static const tpl_loc L_603 = {F_17, 41, 34};
-static const tpl_loc L_604 = {F_17, 41, 41};
-static const tpl_loc L_605 = {F_17, 41, 20};
-static const tpl_loc L_606 = {F_17, 44, 4};
-static const tpl_loc L_607 = {F_17, 44, 15};
-static const tpl_loc L_608 = {F_17, 44, 27};
-static const tpl_loc L_609 = {F_17, 44, 33};
-static const tpl_loc L_610 = {F_17, 44, 20};
-static const tpl_loc L_611 = {F_17, 45, 4};
-static const tpl_loc L_612 = {F_17, 45, 34};
-static const tpl_loc L_613 = {F_17, 45, 40};
-static const tpl_loc L_614 = {F_17, 46, 15};
-static const tpl_loc L_615 = {F_17, 46, 50};
-static const tpl_loc L_616 = {F_17, 46, 53};
-static const tpl_loc L_617 = {F_17, 46, 59};
-static const tpl_loc L_618 = {F_17, 46, 66};
-static const tpl_loc L_619 = {F_17, 46, 74};
-static const tpl_loc L_620 = {F_17, 46, 96};
-static const tpl_loc L_621 = {F_17, 46, 99};
-static const tpl_loc L_622 = {F_17, 46, 105};
-static const tpl_loc L_623 = {F_17, 46, 124};
-static const tpl_loc L_624 = {F_17, 46, 127};
-static const tpl_loc L_625 = {F_17, 46, 134};
-static const tpl_loc L_626 = {F_17, 46, 137};
-static const tpl_loc L_627 = {F_17, 46, 147};
-static const tpl_loc L_628 = {F_17, 46, 150};
-static const tpl_loc L_629 = {F_17, 46, 211};
-static const tpl_loc L_630 = {F_17, 46, 214};
-static const tpl_loc L_631 = {F_17, 49, 4};
-static const tpl_loc L_632 = {F_17, 49, 7};
-static const tpl_loc L_633 = {F_17, 49, 12};
-static const tpl_loc L_634 = {F_17, 49, 28};
-static const tpl_loc L_635 = {F_17, 49, 46};
-static const tpl_loc L_636 = {F_17, 49, 38};
+static const tpl_loc L_614 = {F_19, 29, 4};
+static const tpl_loc L_615 = {F_19, 29, 7};
+static const tpl_loc L_616 = {F_19, 29, 22};
+static const tpl_loc L_617 = {F_19, 30, 4};
+static const tpl_loc L_618 = {F_19, 32, 4};
+static const tpl_loc L_619 = {F_19, 32, 17};
+static const tpl_loc L_620 = {F_19, 33, 4};
+static const tpl_loc L_621 = {F_19, 33, 7};
+static const tpl_loc L_622 = {F_19, 33, 19};
+static const tpl_loc L_623 = {F_19, 34, 4};
+static const tpl_loc L_624 = {F_19, 34, 7};
+static const tpl_loc L_625 = {F_19, 34, 13};
+static const tpl_loc L_626 = {F_19, 34, 26};
+static const tpl_loc L_627 = {F_19, 37, 4};
+static const tpl_loc L_628 = {F_19, 37, 40};
+static const tpl_loc L_629 = {F_19, 37, 46};
+static const tpl_loc L_630 = {F_19, 37, 23};
+static const tpl_loc L_631 = {F_19, 37, 53};
+static const tpl_loc L_632 = {F_19, 39, 4};
+static const tpl_loc L_633 = {F_19, 39, 7};
+static const tpl_loc L_634 = {F_19, 39, 24};
+static const tpl_loc L_635 = {F_19, 39, 34};
+static const tpl_loc L_636 = {F_19, 41, 4};
+static const tpl_loc L_637 = {F_19, 41, 15};
+static const tpl_loc L_638 = {F_19, 41, 34};
+static const tpl_loc L_639 = {F_19, 41, 41};
+static const tpl_loc L_640 = {F_19, 41, 20};
+static const tpl_loc L_641 = {F_19, 44, 4};
+static const tpl_loc L_642 = {F_19, 44, 15};
+static const tpl_loc L_643 = {F_19, 44, 27};
+static const tpl_loc L_644 = {F_19, 44, 33};
+static const tpl_loc L_645 = {F_19, 44, 20};
+static const tpl_loc L_646 = {F_19, 45, 4};
+static const tpl_loc L_647 = {F_19, 45, 34};
+static const tpl_loc L_648 = {F_19, 45, 40};
+static const tpl_loc L_649 = {F_19, 46, 15};
+static const tpl_loc L_650 = {F_19, 46, 50};
+static const tpl_loc L_651 = {F_19, 46, 53};
+static const tpl_loc L_652 = {F_19, 46, 59};
+static const tpl_loc L_653 = {F_19, 46, 66};
+static const tpl_loc L_654 = {F_19, 46, 74};
+static const tpl_loc L_655 = {F_19, 46, 96};
+static const tpl_loc L_656 = {F_19, 46, 99};
+static const tpl_loc L_657 = {F_19, 46, 105};
+static const tpl_loc L_658 = {F_19, 46, 124};
+static const tpl_loc L_659 = {F_19, 46, 127};
+static const tpl_loc L_660 = {F_19, 46, 134};
+static const tpl_loc L_661 = {F_19, 46, 137};
+static const tpl_loc L_662 = {F_19, 46, 147};
+static const tpl_loc L_663 = {F_19, 46, 150};
+static const tpl_loc L_664 = {F_19, 46, 211};
+static const tpl_loc L_665 = {F_19, 46, 214};
+static const tpl_loc L_666 = {F_19, 49, 4};
+static const tpl_loc L_667 = {F_19, 49, 7};
+static const tpl_loc L_668 = {F_19, 49, 12};
+static const tpl_loc L_669 = {F_19, 49, 28};
+static const tpl_loc L_670 = {F_19, 49, 46};
+static const tpl_loc L_671 = {F_19, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_637 = {F_17, 57, 4};
-static const tpl_loc L_638 = {F_17, 57, 7};
-static const tpl_loc L_639 = {F_17, 57, 22};
-static const tpl_loc L_640 = {F_17, 58, 13};
-static const tpl_loc L_641 = {F_17, 58, 58};
-static const tpl_loc L_642 = {F_17, 58, 61};
-static const tpl_loc L_643 = {F_17, 59, 27};
-static const tpl_loc L_644 = {F_17, 59, 37};
-static const tpl_loc L_645 = {F_17, 59, 40};
-static const tpl_loc L_646 = {F_17, 60, 1};
-static const tpl_loc L_647 = {F_17, 60, 28};
-static const tpl_loc L_648 = {F_17, 60, 34};
-static const tpl_loc L_649 = {F_17, 60, 4};
+static const tpl_loc L_672 = {F_19, 57, 4};
+static const tpl_loc L_673 = {F_19, 57, 7};
+static const tpl_loc L_674 = {F_19, 57, 22};
+static const tpl_loc L_675 = {F_19, 58, 13};
+static const tpl_loc L_676 = {F_19, 58, 58};
+static const tpl_loc L_677 = {F_19, 58, 61};
+static const tpl_loc L_678 = {F_19, 59, 27};
+static const tpl_loc L_679 = {F_19, 59, 37};
+static const tpl_loc L_680 = {F_19, 59, 40};
+static const tpl_loc L_681 = {F_19, 60, 1};
+static const tpl_loc L_682 = {F_19, 60, 28};
+static const tpl_loc L_683 = {F_19, 60, 34};
+static const tpl_loc L_684 = {F_19, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_18[] = "style.css.twig";
-static const tpl_loc L_650 = {F_18, 11, 10};
+static const char F_20[] = "style.css.twig";
+static const tpl_loc L_685 = {F_20, 172, 12};
+static const tpl_loc L_686 = {F_20, 11, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_651 = {F_18, 19, 10};
+static const tpl_loc L_687 = {F_20, 19, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_652 = {F_18, 86, 10};
-static const tpl_loc L_653 = {F_18, 146, 10};
+static const tpl_loc L_688 = {F_20, 86, 10};
+static const tpl_loc L_689 = {F_20, 146, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_654 = {F_18, 173, 10};
+static const tpl_loc L_690 = {F_20, 174, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_655 = {F_18, 199, 10};
+static const tpl_loc L_691 = {F_20, 200, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_656 = {F_18, 222, 10};
+static const tpl_loc L_692 = {F_20, 223, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_657 = {F_18, 283, 10};
+static const tpl_loc L_693 = {F_20, 284, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_658 = {F_18, 300, 10};
+static const tpl_loc L_694 = {F_20, 301, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_19[] = "table.twig";
-static const tpl_loc L_659 = {F_19, 4, 4};
-static const tpl_loc L_660 = {F_19, 4, 20};
-static const tpl_loc L_661 = {F_19, 4, 25};
-static const tpl_loc L_662 = {F_19, 4, 39};
+static const char F_21[] = "table.twig";
+static const tpl_loc L_695 = {F_21, 4, 4};
+static const tpl_loc L_696 = {F_21, 4, 20};
+static const tpl_loc L_697 = {F_21, 4, 25};
+static const tpl_loc L_698 = {F_21, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_663 = {F_19, 5, 25};
-static const tpl_loc L_664 = {F_19, 5, 28};
-static const tpl_loc L_665 = {F_19, 5, 33};
-static const tpl_loc L_666 = {F_19, 5, 45};
-static const tpl_loc L_667 = {F_19, 6, 4};
-static const tpl_loc L_668 = {F_19, 6, 7};
-static const tpl_loc L_669 = {F_19, 7, 31};
-static const tpl_loc L_670 = {F_19, 7, 51};
-static const tpl_loc L_671 = {F_19, 8, 5};
-static const tpl_loc L_672 = {F_19, 8, 13};
-static const tpl_loc L_673 = {F_19, 8, 41};
-static const tpl_loc L_674 = {F_19, 8, 67};
-static const tpl_loc L_675 = {F_19, 8, 75};
-static const tpl_loc L_676 = {F_19, 8, 108};
-static const tpl_loc L_677 = {F_19, 8, 116};
-static const tpl_loc L_678 = {F_19, 11, 42};
-static const tpl_loc L_679 = {F_19, 11, 103};
-static const tpl_loc L_680 = {F_19, 12, 1};
-static const tpl_loc L_681 = {F_19, 12, 9};
-static const char F_20[] = "title.md.twig";
-static const tpl_loc L_682 = {F_20, 3, 3};
-static const tpl_loc L_683 = {F_20, 3, 6};
-static const tpl_loc L_684 = {F_20, 3, 11};
-static const tpl_loc L_685 = {F_20, 3, 17};
-static const tpl_loc L_686 = {F_20, 5, 4};
-static const tpl_loc L_687 = {F_20, 5, 12};
-static const tpl_loc L_688 = {F_20, 6, 24};
-static const tpl_loc L_689 = {F_20, 6, 39};
-static const tpl_loc L_690 = {F_20, 9, 4};
-static const tpl_loc L_691 = {F_20, 9, 12};
-static const tpl_loc L_692 = {F_20, 10, 25};
-static const tpl_loc L_693 = {F_20, 10, 41};
-static const char F_21[] = "toc.ncx.twig";
-static const tpl_loc L_694 = {F_21, 4, 11};
-static const tpl_loc L_695 = {F_21, 6, 78};
-static const tpl_loc L_696 = {F_21, 6, 109};
-static const tpl_loc L_697 = {F_21, 6, 129};
-static const tpl_loc L_698 = {F_21, 8, 31};
-static const tpl_loc L_699 = {F_21, 8, 34};
-static const tpl_loc L_700 = {F_21, 8, 45};
-static const tpl_loc L_701 = {F_21, 9, 33};
-static const tpl_loc L_702 = {F_21, 9, 36};
+static const tpl_loc L_699 = {F_21, 5, 25};
+static const tpl_loc L_700 = {F_21, 5, 28};
+static const tpl_loc L_701 = {F_21, 5, 33};
+static const tpl_loc L_702 = {F_21, 5, 45};
+static const tpl_loc L_703 = {F_21, 6, 4};
+static const tpl_loc L_704 = {F_21, 6, 7};
+static const tpl_loc L_705 = {F_21, 7, 31};
+static const tpl_loc L_706 = {F_21, 7, 51};
+static const tpl_loc L_707 = {F_21, 8, 5};
+static const tpl_loc L_708 = {F_21, 8, 13};
+static const tpl_loc L_709 = {F_21, 8, 41};
+static const tpl_loc L_710 = {F_21, 8, 67};
+static const tpl_loc L_711 = {F_21, 8, 75};
+static const tpl_loc L_712 = {F_21, 8, 108};
+static const tpl_loc L_713 = {F_21, 8, 116};
+static const tpl_loc L_714 = {F_21, 11, 42};
+static const tpl_loc L_715 = {F_21, 11, 103};
+static const tpl_loc L_716 = {F_21, 12, 1};
+static const tpl_loc L_717 = {F_21, 12, 9};
+static const char F_22[] = "title.md.twig";
+static const tpl_loc L_718 = {F_22, 3, 3};
+static const tpl_loc L_719 = {F_22, 3, 6};
+static const tpl_loc L_720 = {F_22, 3, 11};
+static const tpl_loc L_721 = {F_22, 3, 17};
+static const tpl_loc L_722 = {F_22, 5, 4};
+static const tpl_loc L_723 = {F_22, 5, 12};
+static const tpl_loc L_724 = {F_22, 6, 24};
+static const tpl_loc L_725 = {F_22, 6, 39};
+static const tpl_loc L_726 = {F_22, 9, 4};
+static const tpl_loc L_727 = {F_22, 9, 12};
+static const tpl_loc L_728 = {F_22, 10, 25};
+static const tpl_loc L_729 = {F_22, 10, 41};
+static const char F_23[] = "toc.ncx.twig";
+static const tpl_loc L_730 = {F_23, 4, 11};
+static const tpl_loc L_731 = {F_23, 6, 78};
+static const tpl_loc L_732 = {F_23, 6, 109};
+static const tpl_loc L_733 = {F_23, 6, 129};
+static const tpl_loc L_734 = {F_23, 8, 31};
+static const tpl_loc L_735 = {F_23, 8, 34};
+static const tpl_loc L_736 = {F_23, 8, 45};
+static const tpl_loc L_737 = {F_23, 9, 33};
+static const tpl_loc L_738 = {F_23, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_703 = {F_21, 13, 17};
-static const tpl_loc L_704 = {F_21, 13, 20};
-static const tpl_loc L_705 = {F_21, 13, 25};
-static const tpl_loc L_706 = {F_21, 13, 31};
-static const tpl_loc L_707 = {F_21, 14, 4};
-static const tpl_loc L_708 = {F_21, 14, 12};
-static const tpl_loc L_709 = {F_21, 15, 18};
-static const tpl_loc L_710 = {F_21, 15, 33};
-static const tpl_loc L_711 = {F_21, 18, 1};
-static const tpl_loc L_712 = {F_21, 18, 4};
-static const char F_22[] = "toc.twig";
-static const tpl_loc L_713 = {F_22, 6, 11};
-static const tpl_loc L_714 = {F_22, 7, 1};
-static const tpl_loc L_715 = {F_22, 7, 4};
-static const tpl_loc L_716 = {F_22, 7, 9};
-static const tpl_loc L_717 = {F_22, 8, 1};
+static const tpl_loc L_739 = {F_23, 13, 17};
+static const tpl_loc L_740 = {F_23, 13, 20};
+static const tpl_loc L_741 = {F_23, 13, 25};
+static const tpl_loc L_742 = {F_23, 13, 31};
+static const tpl_loc L_743 = {F_23, 14, 4};
+static const tpl_loc L_744 = {F_23, 14, 12};
+static const tpl_loc L_745 = {F_23, 15, 18};
+static const tpl_loc L_746 = {F_23, 15, 33};
+static const tpl_loc L_747 = {F_23, 18, 1};
+static const tpl_loc L_748 = {F_23, 18, 4};
+static const char F_24[] = "toc.twig";
+static const tpl_loc L_749 = {F_24, 6, 11};
+static const tpl_loc L_750 = {F_24, 7, 1};
+static const tpl_loc L_751 = {F_24, 7, 4};
+static const tpl_loc L_752 = {F_24, 7, 9};
+static const tpl_loc L_753 = {F_24, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_718 = {F_22, 8, 29};
-static const tpl_loc L_719 = {F_22, 8, 4};
-static const tpl_loc L_720 = {F_22, 4, 12};
+static const tpl_loc L_754 = {F_24, 8, 29};
+static const tpl_loc L_755 = {F_24, 8, 4};
+static const tpl_loc L_756 = {F_24, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -905,6 +957,7 @@ static const tpl_template T31;
 static const tpl_template T32;
 static const tpl_template T33;
 static const tpl_template T34;
+static const tpl_template T35;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -934,44 +987,44 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -980,12 +1033,13 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -2540,6 +2594,66 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  border-radius: 0;\n"
              "  font-size: inherit;\n"
              "}\n", 1311);
+#line 52 "themes/clean/common/css/code.css.twig"
+  {
+    rt->loc = &L_219;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_219);
+  }
+#line 53 "themes/clean/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -2686,10 +2800,208 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/clean/common/css/highlight.css.twig"
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_220;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_221);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_222, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_223;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_224, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_225;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_226, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_227;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_228, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_229;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_230, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_231;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_232, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_233;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_234, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_235;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_236, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_237;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_238, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_239;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_240, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_241;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_242, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_243;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_244, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_245;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_246;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_247, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_248;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_249;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_250;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_251, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_252;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_253, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/clean/common/css/items.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2795,7 +3107,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/clean/common/css/layout.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2854,7 +3166,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/clean/common/css/navigation.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3032,7 +3344,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/clean/common/css/print.css.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3085,7 +3397,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3132,7 +3444,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3210,7 +3522,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3253,6 +3565,11 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
              "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
              "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -3278,30 +3595,34 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #b99be6;   --question-bg: #261e33;\n"
              "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
              "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2135);
+             "}\n", 2707);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/clean/epub/dedication.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/clean/epub/dedication.twig"
   {
-    rt->loc = &L_219;
+    rt->loc = &L_254;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_219);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_254);
   }
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/epub/edition.md.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3322,26 +3643,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_220;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_221);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_222, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_223);
+    rt->loc = &L_255;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_256);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_257, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_258);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_224;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_225, &ic1);
+    rt->loc = &L_259;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_260, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_226;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_227);
+        rt->loc = &L_261;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_262);
         tpl_out_value(rt, v5);
       }
     }
@@ -3350,14 +3671,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_228;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_229, &ic2);
+    rt->loc = &L_263;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_264, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_230;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_231);
+        rt->loc = &L_265;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_266);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/epub/edition.md.twig"
@@ -3366,7 +3687,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_232;
+    rt->loc = &L_267;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3384,32 +3705,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_233);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_268);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_234);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_269);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_235);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_235);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_270);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_270);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_236;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_237);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_238, &ic3);
+    rt->loc = &L_271;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_272);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_273, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/epub/edition.md.twig"
       {
-        rt->loc = &L_239;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_240);
+        rt->loc = &L_274;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_275);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/epub/edition.md.twig"
@@ -3418,7 +3739,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/epub/edition.md.twig"
   {
-    rt->loc = &L_241;
+    rt->loc = &L_276;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3469,14 +3790,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_242);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_277);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_243);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_278);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/epub/edition.md.twig"
@@ -3486,7 +3807,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3516,16 +3837,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_244;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_245);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_246, &ic0);
+    rt->loc = &L_279;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_280);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_281, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_247, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_282, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3536,10 +3857,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_248;
+    rt->loc = &L_283;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_249);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_250, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_284);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_285, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3552,15 +3873,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_251;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_252, &ic3);
+    rt->loc = &L_286;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_287, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_253;
+        rt->loc = &L_288;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3571,19 +3892,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_254;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_255, &ic4);
+    rt->loc = &L_289;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_290, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_256;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_257, &ic5);
+    rt->loc = &L_291;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_292, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_258, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_293, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3592,22 +3913,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_259;
+        rt->loc = &L_294;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_260;
+            rt->loc = &L_295;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_261;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic7);
+            rt->loc = &L_296;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_297, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3618,16 +3939,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_263;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_264);
+        rt->loc = &L_298;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_299);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_265;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_266, &ic8);
+            rt->loc = &L_300;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_301, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3635,8 +3956,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_267;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_268, &ic9);
+            rt->loc = &L_302;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_303, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3652,7 +3973,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- layout.twig ---- */
 
 #line 13 "themes/clean/epub/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3663,24 +3984,15 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_269;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_270);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_271, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_272);
+    rt->loc = &L_304;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_305);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_307);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 14 "themes/clean/epub/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 22 "themes/clean/epub/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3689,8 +4001,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
-#line 23 "themes/clean/epub/layout.twig"
+#line 22 "themes/clean/epub/layout.twig"
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
+#line 23 "themes/clean/epub/layout.twig"
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3698,13 +4019,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_273;
+    rt->loc = &L_308;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_273);
+    tpl_import(rt, self, 0, v0, &L_308);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_274;
+    rt->loc = &L_309;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3729,13 +4050,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_275);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_310);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 27 "themes/clean/epub/layout.twig"
-static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3744,7 +4065,7 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/layout.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3766,7 +4087,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_311;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3791,53 +4112,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_277);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_277);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_278);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_312);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_312);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_313);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_279;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_280);
+    rt->loc = &L_314;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_315);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_281;
+    rt->loc = &L_316;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/clean/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_282;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_282);
+    rt->loc = &L_317;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_317);
   }
 #line 13 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_283;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_283);
+    rt->loc = &L_318;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_318);
   }
 #line 15 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_284;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_285);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_286, &ic0);
+    rt->loc = &L_319;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_320);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_321, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_287;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_288);
+        rt->loc = &L_322;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_323);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/clean/epub/layout.twig"
@@ -3846,16 +4167,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_289;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_290);
+    rt->loc = &L_324;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_325);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/clean/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_291;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_292);
+        rt->loc = &L_326;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_327);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/clean/epub/layout.twig"
@@ -3866,61 +4187,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_293;
+    rt->loc = &L_328;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_294;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_294);
+      rt->loc = &L_329;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_329);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_295;
+    rt->loc = &L_330;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/clean/epub/layout.twig"
     {
-      rt->loc = &L_296;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_296);
+      rt->loc = &L_331;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_331);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_297;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_298);
+    rt->loc = &L_332;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_333);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_299);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_299);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_334);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_334);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_300;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_301);
+    rt->loc = &L_335;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_336);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_302);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_302);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_337);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_337);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/clean/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_303;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_304);
+    rt->loc = &L_338;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_339);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_305;
+        rt->loc = &L_340;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3929,15 +4250,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_306;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_307);
+    rt->loc = &L_341;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_342);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/clean/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/clean/epub/layout.twig"
       {
-        rt->loc = &L_308;
+        rt->loc = &L_343;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/clean/epub/layout.twig"
@@ -3948,8 +4269,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/clean/epub/layout.twig"
   {
-    rt->loc = &L_309;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_309);
+    rt->loc = &L_344;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_344);
   }
 #line 28 "themes/clean/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -3958,7 +4279,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3972,7 +4293,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_345;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3993,30 +4314,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_311);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_311);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_346);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_346);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_312;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_313);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_314, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_315);
+    rt->loc = &L_347;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_348);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_349, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_350);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_316;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_317);
+    rt->loc = &L_351;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_352);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_318);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_353);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -4026,7 +4347,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/clean/epub/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4038,51 +4359,51 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_319;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_320);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_321, &ic0);
+    rt->loc = &L_354;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_355);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_356, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_322;
+    rt->loc = &L_357;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_323);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_358);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_324);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_359);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_322);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_357);
   }
 }
 
 #line 1 "themes/clean/epub/lof.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/epub/lof.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_360;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_325);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_360);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/clean/epub/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4094,51 +4415,51 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_326;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_327);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_328, &ic0);
+    rt->loc = &L_361;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_362);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_363, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_329;
+    rt->loc = &L_364;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_330);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_365);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_331);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_366);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_329);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_364);
   }
 }
 
 #line 1 "themes/clean/epub/lot.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/epub/lot.twig"
   {
-    rt->loc = &L_332;
+    rt->loc = &L_367;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_332);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_367);
   }
 }
 
 /* ---- nav.xhtml.twig ---- */
 
 #line 8 "themes/clean/epub/nav.xhtml.twig"
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4152,27 +4473,27 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_333;
+    rt->loc = &L_368;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_334);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_369);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_335);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_370);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_336);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_336);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_371);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_371);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_337);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_337);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_372);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_372);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_338);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_339, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_340);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_373);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_374, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_375);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
@@ -4180,7 +4501,7 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/clean/epub/nav.xhtml.twig"
-static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4191,7 +4512,7 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/clean/epub/nav.xhtml.twig"
-static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4202,7 +4523,7 @@ static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/epub/nav.xhtml.twig"
-static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4226,28 +4547,28 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 12 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_341;
+    rt->loc = &L_376;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_341);
+    tpl_import(rt, self, 1, v0, &L_376);
   }
 #line 13 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
              "<h1 id=\"toc-title\">", 93);
 #line 14 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_342;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_343);
+    rt->loc = &L_377;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_378);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_344);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_379);
     tpl_out_value(rt, v5);
   }
 #line 14 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 15 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_345;
+    rt->loc = &L_380;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4261,14 +4582,14 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_346);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_381);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/clean/epub/nav.xhtml.twig"
   tpl_out(rt, "\n</nav>\n", 8);
 #line 17 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_347;
+    rt->loc = &L_382;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4283,16 +4604,16 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_348);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_348));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_383);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_383));
     if (b19) {
 #line 18 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
 #line 20 "themes/clean/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_349;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_350);
+        rt->loc = &L_384;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_385);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
@@ -4303,25 +4624,25 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a epub:type=\"", 18);
 #line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_351;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_352, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_353);
+            rt->loc = &L_386;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_387, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_388);
             tpl_out_value(rt, v24);
           }
 #line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
 #line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_354;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_355, &ic1);
+            rt->loc = &L_389;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_390, &ic1);
             tpl_out_value(rt, v25);
           }
 #line 21 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 21 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_356;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_357, &ic2);
+            rt->loc = &L_391;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_392, &ic2);
             tpl_out_value(rt, v26);
           }
 #line 21 "themes/clean/epub/nav.xhtml.twig"
@@ -4334,7 +4655,7 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_358;
+    rt->loc = &L_393;
     tpl_value v28 = tpl_null();
     bool b27 = tpl_var_probe(rt, ctx, self, &N_page_list, &v28);
     if (!b27)
@@ -4349,16 +4670,16 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a32[1] = {v29};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_359);
-    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_359));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_394);
+    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_394));
     if (b33) {
 #line 27 "themes/clean/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
                  "<ol>\n", 84);
 #line 29 "themes/clean/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_360;
-        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_361);
+        rt->loc = &L_395;
+        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_396);
         tpl_iter it35;
         tpl_for_begin(rt, &it35, ctx, v34, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it35)) {
@@ -4369,18 +4690,18 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a href=\"", 13);
 #line 30 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_362;
-            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_363, &ic3);
-            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_364);
+            rt->loc = &L_397;
+            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_398, &ic3);
+            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_399);
             tpl_out_value(rt, v38);
           }
 #line 30 "themes/clean/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 30 "themes/clean/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_365;
-            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_366, &ic4);
-            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_367);
+            rt->loc = &L_400;
+            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_401, &ic4);
+            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_402);
             tpl_out_value(rt, v40);
           }
 #line 30 "themes/clean/epub/nav.xhtml.twig"
@@ -4394,29 +4715,29 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/nav.xhtml.twig"
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 7 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_368;
+    rt->loc = &L_403;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_368);
+    tpl_import(rt, self, 0, v0, &L_403);
   }
 #line 6 "themes/clean/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_369;
+    rt->loc = &L_404;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_369);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_404);
   }
 }
 
 /* ---- part.twig ---- */
 
 #line 4 "themes/clean/epub/part.twig"
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4435,39 +4756,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_370;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_371);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_372, &ic0);
+    rt->loc = &L_405;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_406);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_407, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_373;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_374, &ic1);
+    rt->loc = &L_408;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_409, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_375;
+        rt->loc = &L_410;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/clean/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_376;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_377, &ic2);
+        rt->loc = &L_411;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_412, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/clean/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/clean/epub/part.twig"
           {
-            rt->loc = &L_378;
+            rt->loc = &L_413;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/clean/epub/part.twig"
@@ -4477,8 +4798,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/clean/epub/part.twig"
       {
-        rt->loc = &L_379;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic3);
+        rt->loc = &L_414;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_415, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4488,23 +4809,23 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/part.twig"
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/clean/epub/part.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_416;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_381);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_416);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4525,7 +4846,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_382;
+    rt->loc = &L_417;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4549,9 +4870,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_383;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_384);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_385, &ic0);
+        rt->loc = &L_418;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_419);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_420, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -4562,17 +4883,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_386;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_387);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_388, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_389);
+    rt->loc = &L_421;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_422);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_423, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_424);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_390;
+    rt->loc = &L_425;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4596,9 +4917,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_391;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_392, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_393);
+        rt->loc = &L_426;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_427, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_428);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -4607,16 +4928,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_394;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_395, &ic3);
+    rt->loc = &L_429;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_430, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_396;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_397);
+        rt->loc = &L_431;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_432);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4625,16 +4946,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_398;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_399, &ic4);
+    rt->loc = &L_433;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_434, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_400;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_401);
+        rt->loc = &L_435;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_436);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4648,7 +4969,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/epub.twig ---- */
 
 #line 7 "themes/clean/epub/partials/epub.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4661,13 +4982,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_402;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_403);
+    rt->loc = &L_437;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_438);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_404;
+        rt->loc = &L_439;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4731,7 +5052,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 19 "themes/clean/epub/partials/epub.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4746,7 +5067,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_405;
+    rt->loc = &L_440;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4810,7 +5131,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_406;
+    rt->loc = &L_441;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -4845,13 +5166,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_407;
+    rt->loc = &L_442;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_408);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_443);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -4867,30 +5188,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_409;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_410);
+    rt->loc = &L_444;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_445);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_411;
+        rt->loc = &L_446;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_412;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_413);
+        rt->loc = &L_447;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_448);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_414;
+            rt->loc = &L_449;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/clean/epub/partials/epub.twig"
@@ -4902,7 +5223,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 36 "themes/clean/epub/partials/epub.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4918,16 +5239,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_415;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_416);
+    rt->loc = &L_450;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_451);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_417);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_417);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_452);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_452);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_418);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_418);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_453);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_453);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -4935,14 +5256,14 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_419);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_419);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_454);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_454);
     tpl_out_value(rt, v10);
   }
 }
 
 #line 54 "themes/clean/epub/partials/epub.twig"
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4955,16 +5276,16 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_435);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_470);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_436, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_471, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 44 "themes/clean/epub/partials/epub.twig"
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5012,22 +5333,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_420;
+    rt->loc = &L_455;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_420);
+    tpl_import(rt, self, 0, v0, &L_455);
   }
 #line 46 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_421;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_422);
+    rt->loc = &L_456;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_457);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_423);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_423));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_458);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_458));
     if (b3) {
 #line 47 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_424;
+        rt->loc = &L_459;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -5036,30 +5357,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_425;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_426);
+        rt->loc = &L_460;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_461);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_427;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_428);
+            rt->loc = &L_462;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_463);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_429);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_429));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_464);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_464));
             if (b10) {
 #line 51 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_430;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_431);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_432, &ic0);
+                rt->loc = &L_465;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_466);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_467, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_433);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_433);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_468);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_468);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/clean/epub/partials/epub.twig"
@@ -5067,32 +5388,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_434;
-                    tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
+                    rt->loc = &L_469;
+                    tpl_value v16 = tpl_closure_new_slots(rt, fn53, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_437);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_437);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_472);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_472);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_438);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_438);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_473);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_473);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/clean/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_439;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_440);
+                    rt->loc = &L_474;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_475);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/clean/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_441;
+                        rt->loc = &L_476;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_442);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_477);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -5107,18 +5428,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/clean/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_443;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_444);
+                    rt->loc = &L_478;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_479);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_445);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_445);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_446);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_480);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_480);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_481);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_447);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_447);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_482);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_482);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -5127,24 +5448,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_448;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_449);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_450);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_451, &ic1);
+            rt->loc = &L_483;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_484);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_485);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_486, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_452);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_452);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_487);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_487);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_453;
+            rt->loc = &L_488;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5172,11 +5493,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_454;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_455);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_456, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_457, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_458);
+                rt->loc = &L_489;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_490);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_491, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_492, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_493);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5187,22 +5508,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_459;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_460);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_461, &ic4);
+            rt->loc = &L_494;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_495);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_496, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_462;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_463);
+            rt->loc = &L_497;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_498);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_464;
+            rt->loc = &L_499;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5218,7 +5539,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_465, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_500, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5228,9 +5549,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_466;
+            rt->loc = &L_501;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_467);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_502);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5241,24 +5562,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_468;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_469);
+        rt->loc = &L_503;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_504);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_470);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_470);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_505);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_505);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_471;
+            rt->loc = &L_506;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_472);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_472);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_473);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_507);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_507);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_508);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5278,7 +5599,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 74 "themes/clean/epub/partials/epub.twig"
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5297,24 +5618,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_474;
+    rt->loc = &L_509;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_474);
+    tpl_import(rt, self, 1, v0, &L_509);
   }
 #line 76 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_475;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_476);
+    rt->loc = &L_510;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_511);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_477);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_477));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_512);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_512));
     if (b3) {
 #line 77 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_478;
+        rt->loc = &L_513;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5325,24 +5646,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_479;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_480, &ic0);
+            rt->loc = &L_514;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_515, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_481;
+            rt->loc = &L_516;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_482);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_517);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_483;
+            rt->loc = &L_518;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5366,10 +5687,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/clean/epub/partials/epub.twig"
               {
-                rt->loc = &L_484;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_485, &ic1);
+                rt->loc = &L_519;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_520, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_486);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_521);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5387,7 +5708,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 92 "themes/clean/epub/partials/epub.twig"
-static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5411,8 +5732,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/clean/epub/partials/epub.twig"
   {
-    rt->loc = &L_487;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_488);
+    rt->loc = &L_522;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_523);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5423,23 +5744,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_489;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_490, &ic0);
+        rt->loc = &L_524;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_525, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_491;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_492, &ic1);
+        rt->loc = &L_526;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_527, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_493;
+        rt->loc = &L_528;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5479,27 +5800,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_494);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_494);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_529);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_529);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_495);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_495);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_530);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_530);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_496;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_497, &ic2);
+        rt->loc = &L_531;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_532, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/clean/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/clean/epub/partials/epub.twig"
       {
-        rt->loc = &L_498;
+        rt->loc = &L_533;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5521,10 +5842,10 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/clean/epub/partials/epub.twig"
           {
-            rt->loc = &L_499;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_500, &ic3);
+            rt->loc = &L_534;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_535, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_501);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_536);
             tpl_out_value(rt, v37);
           }
         }
@@ -5536,7 +5857,7 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/epub/partials/epub.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5546,7 +5867,7 @@ static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5565,13 +5886,13 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_503);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_503);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_538);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_538);
   return v3;
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5599,7 +5920,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_502;
+    rt->loc = &L_537;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5612,79 +5933,79 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn57, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn58, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_504);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_504);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_539);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_539);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_505;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_506);
+    rt->loc = &L_540;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_541);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_507);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_507));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_542);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_542));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_508;
+        rt->loc = &L_543;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_509;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_510);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_511, &ic0);
+            rt->loc = &L_544;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_545);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_546, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_512;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_513);
+            rt->loc = &L_547;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_548);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_514;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_515);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_516, &ic1);
+            rt->loc = &L_549;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_550);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_551, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_517;
+            rt->loc = &L_552;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_518, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_553, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_519);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_554);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_520);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_555);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_521);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_522, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_523, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_556);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_557, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_558, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_524);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_559);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5693,15 +6014,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_525;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_526, &ic5);
+            rt->loc = &L_560;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_561, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_527;
+                rt->loc = &L_562;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5719,7 +6040,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5745,25 +6066,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_528;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_529);
+    rt->loc = &L_563;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_564);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_530;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_531);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_532, &ic0);
+    rt->loc = &L_565;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_566);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_567, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_533;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_534);
+        rt->loc = &L_568;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_569);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -5772,7 +6093,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_535;
+    rt->loc = &L_570;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5786,7 +6107,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_536, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_571, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5795,9 +6116,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_537;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_538, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_539);
+        rt->loc = &L_572;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_573, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_574);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -5808,7 +6129,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_540;
+    rt->loc = &L_575;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5832,14 +6153,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_541);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_576);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_542;
+    rt->loc = &L_577;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -5860,29 +6181,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_543);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_578);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_544);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_579);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_545);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_580);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_546;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_547);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_548, &ic3);
+    rt->loc = &L_581;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_582);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_583, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_549;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_550);
+        rt->loc = &L_584;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_585);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -5891,16 +6212,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_551;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_552);
+    rt->loc = &L_586;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_587);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_553;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_554);
+        rt->loc = &L_588;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_589);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -5912,7 +6233,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5931,24 +6252,24 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_555;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_556);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_557, &ic0);
+    rt->loc = &L_590;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_591);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_592, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_558;
+        rt->loc = &L_593;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_559;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_560, &ic1);
+        rt->loc = &L_594;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_595, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -5959,14 +6280,14 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_561;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_562, &ic2);
+    rt->loc = &L_596;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_597, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5982,7 +6303,7 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_563;
+    rt->loc = &L_598;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -6004,9 +6325,9 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_564;
+    rt->loc = &L_599;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_565);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_600);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -6016,22 +6337,22 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_566;
+        rt->loc = &L_601;
         const tpl_value a12[1] = {v8};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_567);
-        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_567);
+          k28 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_602);
+        tpl_value v13 = k28->fn(rt, ctx, 1, a12, &L_602);
         const tpl_value a14[1] = {v13};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_568);
-        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_568);
+          k29 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_603);
+        tpl_value v15 = k29->fn(rt, ctx, 1, a14, &L_603);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_569;
+    rt->loc = &L_604;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -6053,17 +6374,17 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_570);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_605);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_571);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_606);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6082,36 +6403,36 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_572;
+    rt->loc = &L_607;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_573);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_574, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_608);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_609, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_575, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_610, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_576);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_611);
     const tpl_value a9[1] = {v8};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_577);
-    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_577);
+      k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_612);
+    tpl_value v10 = k30->fn(rt, ctx, 1, a9, &L_612);
     const tpl_value a11[1] = {v10};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_578);
-    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_578);
+      k31 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_613);
+    tpl_value v12 = k31->fn(rt, ctx, 1, a11, &L_613);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6124,16 +6445,16 @@ static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_593);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_628);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_594, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_629, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6188,16 +6509,16 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_579;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_580);
+    rt->loc = &L_614;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_615);
     const tpl_value a1[1] = {v0};
     if (!k32)
-      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_581);
-    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_581));
+      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_616);
+    bool b2 = !tpl_truthy(k32->fn(rt, ctx, 1, a1, &L_616));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_582;
+        rt->loc = &L_617;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6206,30 +6527,30 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_583;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_584);
+        rt->loc = &L_618;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_619);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_585;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_586);
+            rt->loc = &L_620;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_621);
             const tpl_value a8[1] = {v7};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_587);
-            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_587));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_622);
+            bool b9 = !tpl_truthy(k32->fn(rt, it6.scope, 1, a8, &L_622));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_588;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_589);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_590, &ic0);
+                rt->loc = &L_623;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_624);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_625, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k33)
-                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_591);
-                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_591);
+                  k33 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_626);
+                tpl_value v13 = k33->fn(rt, it6.scope, 1, a12, &L_626);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -6237,32 +6558,32 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_592;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn63, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_627;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn64, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k34)
-                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_595);
-                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_595);
+                      k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_630);
+                    tpl_value v17 = k34->fn(rt, it6.scope, 2, a16, &L_630);
                     const tpl_value a18[1] = {v17};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_596);
-                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_596);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_631);
+                    tpl_value v19 = k35->fn(rt, it6.scope, 1, a18, &L_631);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_597;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_598);
+                    rt->loc = &L_632;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_633);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_599;
+                        rt->loc = &L_634;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_600);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_635);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6277,18 +6598,18 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_601;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_602);
+                    rt->loc = &L_636;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_637);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k35)
-                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_603);
-                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_603);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_604);
+                      k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_638);
+                    tpl_value v30 = k35->fn(rt, it6.scope, 1, a29, &L_638);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_639);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k36)
-                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_605);
-                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_605);
+                      k36 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_640);
+                    tpl_value v33 = k36->fn(rt, it6.scope, 3, a32, &L_640);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6297,22 +6618,22 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_606;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_607);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_608);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_609, &ic1);
+            rt->loc = &L_641;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_642);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_643);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_644, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_610);
-            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_610);
+              k37 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_645);
+            tpl_value v40 = k37->fn(rt, it6.scope, 2, a39, &L_645);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_611;
+            rt->loc = &L_646;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6328,8 +6649,8 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_612);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_613, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_647);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_648, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6339,7 +6660,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_614;
+            rt->loc = &L_649;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6367,11 +6688,11 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_615;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_616);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_617, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_618, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_619);
+                rt->loc = &L_650;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_651);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_652, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_653, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_654);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6382,31 +6703,31 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_620;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_621);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_622, &ic5);
+            rt->loc = &L_655;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_656);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_657, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_623;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_624);
+            rt->loc = &L_658;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_659);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_625;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_626);
+            rt->loc = &L_660;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_661);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_627;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_628);
+            rt->loc = &L_662;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_663);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6421,9 +6742,9 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_629;
+            rt->loc = &L_664;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_630);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_665);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6434,24 +6755,24 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_631;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_632);
+        rt->loc = &L_666;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_667);
         const tpl_value a76[1] = {v75};
         if (!k35)
-          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_633);
-        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_633);
+          k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_668);
+        tpl_value v77 = k35->fn(rt, ctx, 1, a76, &L_668);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_634;
+            rt->loc = &L_669;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_635);
-            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_635);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_636);
+              k35 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_670);
+            tpl_value v82 = k35->fn(rt, ctx, 1, a81, &L_670);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_671);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6471,7 +6792,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6509,18 +6830,18 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_637;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_638);
+    rt->loc = &L_672;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_673);
     const tpl_value a1[1] = {v0};
     if (!k38)
-      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_639);
-    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_639));
+      k38 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_674);
+    bool b2 = !tpl_truthy(k38->fn(rt, ctx, 1, a1, &L_674));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_640;
+        rt->loc = &L_675;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6538,34 +6859,34 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_641;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_642);
+        rt->loc = &L_676;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_677);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_643;
+        rt->loc = &L_678;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_644;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_645);
+        rt->loc = &L_679;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_680);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_646;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_647);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_648);
+        rt->loc = &L_681;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_682);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_683);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_649);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_684);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -6575,7 +6896,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6587,7 +6908,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 11 "themes/clean/epub/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6603,7 +6924,7 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 19 "themes/clean/epub/style.css.twig"
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6678,7 +6999,7 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 86 "themes/clean/epub/style.css.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6746,7 +7067,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 146 "themes/clean/epub/style.css.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6778,16 +7099,73 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code { margin: 1em 0; }\n"
              ".code > pre { margin: 0; }\n"
              "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n", 749);
+#line 172 "themes/clean/epub/style.css.twig"
+  {
+    rt->loc = &L_685;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("#8b2252", 7u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("#1d5c8f", 7u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("#6b4400", 7u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("#285c1e", 7u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("#a13d12", 7u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("#7c4d00", 7u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("#0b6470", 7u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("#66635c", 7u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("#6b4400", 7u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("#55555a", 7u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("#0b6470", 7u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("#66635c", 7u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("#55555a", 7u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("#e6f2e6", 7u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("#fbe8e8", 7u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_685);
+  }
 }
 
-#line 173 "themes/clean/epub/style.css.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 174 "themes/clean/epub/style.css.twig"
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 174 "themes/clean/epub/style.css.twig"
+#line 175 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -6814,14 +7192,14 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-weight: bold; margin-right: .3em; }\n", 798);
 }
 
-#line 199 "themes/clean/epub/style.css.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 200 "themes/clean/epub/style.css.twig"
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 200 "themes/clean/epub/style.css.twig"
+#line 201 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -6845,14 +7223,14 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "tr { page-break-inside: avoid; break-inside: avoid; }\n", 545);
 }
 
-#line 222 "themes/clean/epub/style.css.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 223 "themes/clean/epub/style.css.twig"
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 223 "themes/clean/epub/style.css.twig"
+#line 224 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
@@ -6914,14 +7292,14 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".typographic-cover .book-edition { margin-top: 3em; font-size: .85em; }\n", 1946);
 }
 
-#line 283 "themes/clean/epub/style.css.twig"
-static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 284 "themes/clean/epub/style.css.twig"
+static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 284 "themes/clean/epub/style.css.twig"
+#line 285 "themes/clean/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -6939,8 +7317,8 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".float-list .label { font-weight: bold; }\n", 631);
 }
 
-#line 300 "themes/clean/epub/style.css.twig"
-static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 301 "themes/clean/epub/style.css.twig"
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6949,7 +7327,7 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/style.css.twig"
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6959,55 +7337,55 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 90);
 #line 11 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_650;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_650);
+    rt->loc = &L_686;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_686);
   }
 #line 19 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_651;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_651);
+    rt->loc = &L_687;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_687);
   }
 #line 86 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_652;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_652);
+    rt->loc = &L_688;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_688);
   }
 #line 146 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_653;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_653);
+    rt->loc = &L_689;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_689);
   }
-#line 173 "themes/clean/epub/style.css.twig"
+#line 174 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_654;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_654);
+    rt->loc = &L_690;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_690);
   }
-#line 199 "themes/clean/epub/style.css.twig"
+#line 200 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_655;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_655);
+    rt->loc = &L_691;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_691);
   }
-#line 222 "themes/clean/epub/style.css.twig"
+#line 223 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_656;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_656);
+    rt->loc = &L_692;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_692);
   }
-#line 283 "themes/clean/epub/style.css.twig"
+#line 284 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_657;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_657);
+    rt->loc = &L_693;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_693);
   }
-#line 300 "themes/clean/epub/style.css.twig"
+#line 301 "themes/clean/epub/style.css.twig"
   {
-    rt->loc = &L_658;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_658);
+    rt->loc = &L_694;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_694);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7031,12 +7409,12 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_659;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_660);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_661, &ic0);
+    rt->loc = &L_695;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_696);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_697, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_662, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_698, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -7047,16 +7425,16 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_663;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_664);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_665, &ic2);
+    rt->loc = &L_699;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_700);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_701, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_666;
+        rt->loc = &L_702;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -7067,22 +7445,22 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_667;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_668);
+    rt->loc = &L_703;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_704);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_669;
+        rt->loc = &L_705;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_670;
+            rt->loc = &L_706;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -7093,23 +7471,23 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_671;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_672, &ic3);
+        rt->loc = &L_707;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_708, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_673;
+            rt->loc = &L_709;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_674;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_675, &ic4);
+            rt->loc = &L_710;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_711, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -7120,8 +7498,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_676;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_677, &ic5);
+        rt->loc = &L_712;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_713, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -7132,7 +7510,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_678;
+    rt->loc = &L_714;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -7143,7 +7521,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_679;
+        rt->loc = &L_715;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -7154,8 +7532,8 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_680;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_681, &ic6);
+    rt->loc = &L_716;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_717, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -7165,7 +7543,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7181,26 +7559,26 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_682;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_683);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_684, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_685);
+    rt->loc = &L_718;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_719);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_720, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_721);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_686;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_687, &ic1);
+    rt->loc = &L_722;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_723, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_688;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_689);
+        rt->loc = &L_724;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_725);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -7209,16 +7587,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_690;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_691, &ic2);
+    rt->loc = &L_726;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_727, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_692;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_693);
+        rt->loc = &L_728;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_729);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -7230,7 +7608,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.ncx.twig ---- */
 
 #line 1 "themes/clean/epub/toc.ncx.twig"
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7245,16 +7623,16 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_694;
+    rt->loc = &L_730;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_694);
+    tpl_import(rt, self, 0, v0, &L_730);
   }
 #line 5 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_695;
+    rt->loc = &L_731;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7279,26 +7657,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k39)
-      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_696);
-    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_696);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_697);
+      k39 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_732);
+    tpl_value v13 = k39->fn(rt, ctx, 2, a12, &L_732);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_733);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_698;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_699);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_700);
+    rt->loc = &L_734;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_735);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_736);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_701;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_702);
+    rt->loc = &L_737;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_738);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/clean/epub/toc.ncx.twig"
@@ -7309,26 +7687,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_703;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_704);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_705, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_706);
+    rt->loc = &L_739;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_740);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_741, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_742);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/clean/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_707;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_708, &ic1);
+    rt->loc = &L_743;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_744, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/clean/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/clean/epub/toc.ncx.twig"
       {
-        rt->loc = &L_709;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_710);
+        rt->loc = &L_745;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_746);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/clean/epub/toc.ncx.twig"
@@ -7339,7 +7717,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/clean/epub/toc.ncx.twig"
   {
-    rt->loc = &L_711;
+    rt->loc = &L_747;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -7353,7 +7731,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_712);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_748);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/clean/epub/toc.ncx.twig"
@@ -7363,7 +7741,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 5 "themes/clean/epub/toc.twig"
-static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7375,22 +7753,22 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_713;
+    rt->loc = &L_749;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_713);
+    tpl_import(rt, self, 0, v0, &L_749);
   }
 #line 7 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_714;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_715);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_716, &ic0);
+    rt->loc = &L_750;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_751);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_752, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/clean/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_717;
+    rt->loc = &L_753;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -7403,9 +7781,9 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_718);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_754);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_719);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_755);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"
@@ -7413,19 +7791,19 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/toc.twig"
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/epub/toc.twig"
   {
-    rt->loc = &L_720;
+    rt->loc = &L_756;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_720);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_756);
   }
 }
-#line 7429 "clean_epub.c"
+#line 7807 "clean_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -7784,13 +8162,16 @@ static const char T6_source[] =
     "  background: none;\n"
     "  border-radius: 0;\n"
     "  font-size: inherit;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T6 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn16,
   .source = T6_source,
-  .source_len = 1311,
+  .source_len = 1881,
   .ast = NULL,
 };
 
@@ -7938,8 +8319,52 @@ static const tpl_template T8 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T9_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T9 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn19,
+  .source = T9_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T10_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -8035,17 +8460,17 @@ static const char T9_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T9 = {
+static const tpl_template T10 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T9_source,
+  .body = fn20,
+  .source = T10_source,
   .source_len = 2573,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T10_source[] =
+static const char T11_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -8094,17 +8519,17 @@ static const char T10_source[] =
     "  }\n"
     "  .with-toc > .book-main { margin: 2.5rem 0 4rem; }\n"
     "}\n";
-static const tpl_template T10 = {
+static const tpl_template T11 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T10_source,
+  .body = fn21,
+  .source = T11_source,
   .source_len = 1220,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T11_source[] =
+static const char T12_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -8272,17 +8697,17 @@ static const char T11_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T11_source,
+  .body = fn22,
+  .source = T12_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -8325,17 +8750,17 @@ static const char T12_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T12_source,
+  .body = fn23,
+  .source = T13_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -8372,17 +8797,17 @@ static const char T13_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T13_source,
+  .body = fn24,
+  .source = T14_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -8450,17 +8875,17 @@ static const char T14_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T14_source,
+  .body = fn25,
+  .source = T15_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -8498,6 +8923,11 @@ static const char T15_source[] =
     "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
     "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
     "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -8523,34 +8953,38 @@ static const char T15_source[] =
     "    --question: #b99be6;   --question-bg: #261e33;\n"
     "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T15_source,
-  .source_len = 2135,
+  .body = fn26,
+  .source = T16_source,
+  .source_len = 2707,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- A dedication: its words only. The section is named for screen\n"
     "    readers (aria-label) by the item's title, which is not shown. -#}\n"
     "{% extends 'chunk.twig' %}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T16_source,
+  .body = fn27,
+  .source = T17_source,
   .source_len = 163,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `edition` element in EPUB: the same as\n"
     "    contents/edition.md.twig but for the line break, which must be XML\n"
     "    (`<br />`) in an EPUB's XHTML. -#}\n"
@@ -8565,17 +8999,17 @@ static const char T17_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T17_source,
+  .body = fn28,
+  .source = T18_source,
   .source_len = 594,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -8589,24 +9023,24 @@ static const char T18_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T18_source,
+  .body = fn29,
+  .source = T19_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T19_blocks[5] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn29, .owner = &T19, .node = NULL},
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn30, .owner = &T19, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn31, .owner = &T19, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn32, .owner = &T19, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn33, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[5] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn30, .owner = &T20, .node = NULL},
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn31, .owner = &T20, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn32, .owner = &T20, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn33, .owner = &T20, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn34, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The XHTML page every content document extends. Blocks: `title` (text\n"
     "    for <title>, never empty), `head` (more <head> tags, before the style\n"
     "    sheets so that the book's own CSS wins), `body_class`, `matter`\n"
@@ -8636,86 +9070,86 @@ static const char T19_source[] =
     "{% block body %}{% endblock %}\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
+  .body = fn35,
   .nblocks = 5,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 1476,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T20_source,
+  .body = fn36,
+  .source = T21_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T21_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T21, .node = NULL},
+static const tpl_block_def T22_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T22, .node = NULL},
 };
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The list of figures: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T21_blocks,
-  .source = T21_source,
+  .blocks = T22_blocks,
+  .source = T22_source,
   .source_len = 259,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn39, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The list of tables: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
+  .body = fn40,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 257,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* nav.xhtml.twig */
-static const tpl_block_def T23_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn40, .owner = &T23, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn41, .owner = &T23, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn43, .owner = &T23, .node = NULL},
+static const tpl_block_def T24_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn41, .owner = &T24, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn42, .owner = &T24, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn43, .owner = &T24, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn44, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
     "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
@@ -8751,23 +9185,23 @@ static const char T23_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "nav.xhtml.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn44,
+  .body = fn45,
   .nblocks = 4,
-  .blocks = T23_blocks,
-  .source = T23_source,
+  .blocks = T24_blocks,
+  .source = T24_source,
   .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T24_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn45, .owner = &T24, .node = NULL},
+static const tpl_block_def T25_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn46, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- A part's title page: the label (\"Part I\") on a line of its own above\n"
     "    the title, then the part's own content, if any. -#}\n"
     "{% extends 'chunk.twig' %}\n"
@@ -8777,20 +9211,20 @@ static const char T24_source[] =
     "{%- else %}{{ item.title }}{% endif -%}\n"
     "</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn46,
+  .body = fn47,
   .nblocks = 1,
-  .blocks = T24_blocks,
-  .source = T24_source,
+  .blocks = T25_blocks,
+  .source = T25_source,
   .source_len = 401,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -8805,44 +9239,44 @@ static const char T25_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn47,
-  .source = T25_source,
+  .body = fn48,
+  .source = T26_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/epub.twig */
-static const tpl_name T26_m0_params[1] = {
+static const tpl_name T27_m0_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m1_params[1] = {
+static const tpl_name T27_m1_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m2_params[1] = {
+static const tpl_name T27_m2_params[1] = {
   {"html", 4u, 0xd775a7d0u},
 };
-static const tpl_name T26_m3_params[2] = {
+static const tpl_name T27_m3_params[2] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
 };
-static const tpl_name T26_m4_params[1] = {
+static const tpl_name T27_m4_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_name T26_m5_params[1] = {
+static const tpl_name T27_m5_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_macro_def T26_macros[6] = {
-  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T26_m0_params, .fn = fn48, .owner = &T26, .node = NULL},
-  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T26_m1_params, .fn = fn49, .owner = &T26, .node = NULL},
-  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T26_m2_params, .fn = fn50, .owner = &T26, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T26_m3_params, .fn = fn51, .owner = &T26, .node = NULL},
-  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T26_m4_params, .fn = fn53, .owner = &T26, .node = NULL},
-  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T26_m5_params, .fn = fn54, .owner = &T26, .node = NULL},
+static const tpl_macro_def T27_macros[6] = {
+  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T27_m0_params, .fn = fn49, .owner = &T27, .node = NULL},
+  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T27_m1_params, .fn = fn50, .owner = &T27, .node = NULL},
+  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T27_m2_params, .fn = fn51, .owner = &T27, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T27_m3_params, .fn = fn52, .owner = &T27, .node = NULL},
+  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T27_m4_params, .fn = fn54, .owner = &T27, .node = NULL},
+  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T27_m5_params, .fn = fn55, .owner = &T27, .node = NULL},
 };
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- Macros of the EPUB edition. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -8945,19 +9379,19 @@ static const char T26_source[] =
     "</navPoint>\n"
     "{% endfor %}\n"
     "{%- endmacro %}\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "partials/epub.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn55,
+  .body = fn56,
   .nmacros = 6,
-  .macros = T26_macros,
-  .source = T26_source,
+  .macros = T27_macros,
+  .source = T27_source,
   .source_len = 4329,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T27_source[] =
+static const char T28_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -8970,17 +9404,17 @@ static const char T27_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T27 = {
+static const tpl_template T28 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn56,
-  .source = T27_source,
+  .body = fn57,
+  .source = T28_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T28_source[] =
+static const char T29_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -8999,31 +9433,31 @@ static const char T28_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn58,
-  .source = T28_source,
+  .body = fn59,
+  .source = T29_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T29_m0_params[1] = {
+static const tpl_name T30_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m1_params[1] = {
+static const tpl_name T30_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m2_params[1] = {
+static const tpl_name T30_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m3_params[3] = {
+static const tpl_name T30_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T29_m4_params[6] = {
+static const tpl_name T30_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -9031,14 +9465,14 @@ static const tpl_name T29_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T29_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T29_m0_params, .fn = fn59, .owner = &T29, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T29_m1_params, .fn = fn60, .owner = &T29, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T29_m2_params, .fn = fn61, .owner = &T29, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T29_m3_params, .fn = fn62, .owner = &T29, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T29_m4_params, .fn = fn64, .owner = &T29, .node = NULL},
+static const tpl_macro_def T30_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T30_m0_params, .fn = fn60, .owner = &T30, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T30_m1_params, .fn = fn61, .owner = &T30, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T30_m2_params, .fn = fn62, .owner = &T30, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T30_m3_params, .fn = fn63, .owner = &T30, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T30_m4_params, .fn = fn65, .owner = &T30, .node = NULL},
 };
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -9103,30 +9537,30 @@ static const char T29_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn66,
   .nmacros = 5,
-  .macros = T29_macros,
-  .source = T29_source,
+  .macros = T30_macros,
+  .source = T30_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T30_blocks[9] = {
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn66, .owner = &T30, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn67, .owner = &T30, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn68, .owner = &T30, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn69, .owner = &T30, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn70, .owner = &T30, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn71, .owner = &T30, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn72, .owner = &T30, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn73, .owner = &T30, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn74, .owner = &T30, .node = NULL},
+static const tpl_block_def T31_blocks[9] = {
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn67, .owner = &T31, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn68, .owner = &T31, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn69, .owner = &T31, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn70, .owner = &T31, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn71, .owner = &T31, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn72, .owner = &T31, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn73, .owner = &T31, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn74, .owner = &T31, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn75, .owner = &T31, .node = NULL},
 };
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The stylesheet of the EPUB edition (css/easybook.css), for e-ink\n"
     "    readers, tablets and phones. The reader chooses the font, its size, the\n"
     "    margins and day or night: so no font family on the text, sizes in em\n"
@@ -9298,6 +9732,7 @@ static const char T30_source[] =
     ".code { margin: 1em 0; }\n"
     ".code > pre { margin: 0; }\n"
     "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: '#8b2252', type: '#1d5c8f', name: '#6b4400', function: '#285c1e', string: '#a13d12', escape: '#7c4d00', number: '#0b6470', comment: '#66635c', preproc: '#6b4400', operator: '#55555a', hunk: '#0b6470', prompt: '#66635c', output: '#55555a', add: '#e6f2e6', del: '#fbe8e8'}} %}\n"
     "{% endblock %}\n"
     "{% block figures %}\n"
     "\n"
@@ -9427,19 +9862,19 @@ static const char T30_source[] =
     ".float-list .label { font-weight: bold; }\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn75,
+  .body = fn76,
   .nblocks = 9,
-  .blocks = T30_blocks,
-  .source = T30_source,
-  .source_len = 9599,
+  .blocks = T31_blocks,
+  .source = T31_source,
+  .source_len = 9930,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -9454,17 +9889,17 @@ static const char T31_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn76,
-  .source = T31_source,
+  .body = fn77,
+  .source = T32_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -9476,17 +9911,17 @@ static const char T32_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn77,
-  .source = T32_source,
+  .body = fn78,
+  .source = T33_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* toc.ncx.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The NCX (toc.ncx), the table of contents of EPUB 2 reading systems:\n"
     "    `identifier` (the package's dc:identifier), `depth`, `toc_tree` whose\n"
     "    nodes have `id` and `play_order` too. -#}\n"
@@ -9507,20 +9942,20 @@ static const char T33_source[] =
     "{{ epub.ncx_points(toc_tree ?\? []) -}}\n"
     "</navMap>\n"
     "</ncx>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "toc.ncx.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn78,
-  .source = T33_source,
+  .body = fn79,
+  .source = T34_source,
   .source_len = 824,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T34_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn79, .owner = &T34, .node = NULL},
+static const tpl_block_def T35_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn80, .owner = &T35, .node = NULL},
 };
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- A table of contents page in the reading order, from `toc` (the book's\n"
     "    headings to edition.toc.deep, flattened) as nested ordered lists.\n"
     "    The reading system's own contents come from nav.xhtml. -#}\n"
@@ -9530,19 +9965,19 @@ static const char T34_source[] =
     "{{ item.content }}\n"
     "{{ epub.toc_list(toc ?\? [], root) }}\n"
     "{% endblock %}\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn80,
+  .body = fn81,
   .nblocks = 1,
-  .blocks = T34_blocks,
-  .source = T34_source,
+  .blocks = T35_blocks,
+  .source = T35_source,
   .source_len = 367,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_epub_templates[35] = {
+const tpl_template *const octavo_theme_clean_epub_templates[36] = {
   &T0,
   &T1,
   &T2,
@@ -9578,5 +10013,6 @@ const tpl_template *const octavo_theme_clean_epub_templates[35] = {
   &T32,
   &T33,
   &T34,
+  &T35,
 };
-const size_t octavo_theme_clean_epub_ntemplates = 35;
+const size_t octavo_theme_clean_epub_ntemplates = 36;

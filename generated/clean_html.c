@@ -169,504 +169,557 @@ static const char F_7[] = "conclusion.twig";
 static const tpl_loc L_122 = {F_7, 1, 12};
 static const char F_8[] = "cover.twig";
 static const tpl_loc L_123 = {F_8, 2, 12};
-static const char F_9[] = "dedication.twig";
-static const tpl_loc L_124 = {F_9, 4, 4};
-static const tpl_loc L_125 = {F_9, 4, 7};
-static const tpl_loc L_126 = {F_9, 4, 12};
-static const tpl_loc L_127 = {F_9, 5, 33};
-static const tpl_loc L_128 = {F_9, 5, 41};
-static const tpl_loc L_129 = {F_9, 5, 50};
-static const tpl_loc L_130 = {F_9, 7, 11};
-static const tpl_loc L_131 = {F_9, 7, 19};
-static const tpl_loc L_132 = {F_9, 9, 1};
-static const tpl_loc L_133 = {F_9, 9, 9};
-static const char F_10[] = "edition.md.twig";
-static const tpl_loc L_134 = {F_10, 4, 3};
-static const tpl_loc L_135 = {F_10, 4, 6};
-static const tpl_loc L_136 = {F_10, 4, 11};
-static const tpl_loc L_137 = {F_10, 4, 17};
-static const tpl_loc L_138 = {F_10, 4, 26};
-static const tpl_loc L_139 = {F_10, 4, 34};
-static const tpl_loc L_140 = {F_10, 5, 1};
-static const tpl_loc L_141 = {F_10, 5, 16};
-static const tpl_loc L_142 = {F_10, 8, 4};
-static const tpl_loc L_143 = {F_10, 8, 12};
-static const tpl_loc L_144 = {F_10, 8, 22};
-static const tpl_loc L_145 = {F_10, 8, 38};
-static const tpl_loc L_146 = {F_10, 8, 55};
-static const tpl_loc L_147 = {F_10, 8, 100};
-static const tpl_loc L_148 = {F_10, 8, 104};
-static const tpl_loc L_149 = {F_10, 8, 95};
-static const tpl_loc L_150 = {F_10, 10, 4};
-static const tpl_loc L_151 = {F_10, 10, 7};
-static const tpl_loc L_152 = {F_10, 10, 15};
+static const char F_9[] = "css/code.css.twig";
+static const tpl_loc L_124 = {F_9, 52, 12};
+static const char F_10[] = "css/highlight.css.twig";
+static const tpl_loc L_125 = {F_10, 10, 18};
+static const tpl_loc L_126 = {F_10, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_127 = {F_10, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_128 = {F_10, 11, 18};
+static const tpl_loc L_129 = {F_10, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_130 = {F_10, 12, 36};
+static const tpl_loc L_131 = {F_10, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_132 = {F_10, 13, 18};
+static const tpl_loc L_133 = {F_10, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_134 = {F_10, 14, 27};
+static const tpl_loc L_135 = {F_10, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_136 = {F_10, 15, 27};
+static const tpl_loc L_137 = {F_10, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_138 = {F_10, 16, 18};
+static const tpl_loc L_139 = {F_10, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_140 = {F_10, 17, 27};
+static const tpl_loc L_141 = {F_10, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_142 = {F_10, 18, 18};
+static const tpl_loc L_143 = {F_10, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_144 = {F_10, 19, 18};
+static const tpl_loc L_145 = {F_10, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_146 = {F_10, 21, 34};
+static const tpl_loc L_147 = {F_10, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_148 = {F_10, 23, 4};
+static const tpl_loc L_149 = {F_10, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_150 = {F_10, 25, 29};
+static const tpl_loc L_151 = {F_10, 26, 29};
+static const tpl_loc L_152 = {F_10, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_153 = {F_10, 29, 32};
+static const tpl_loc L_154 = {F_10, 30, 32};
+static const tpl_loc L_155 = {F_10, 32, 21};
+static const tpl_loc L_156 = {F_10, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_157 = {F_10, 33, 18};
+static const tpl_loc L_158 = {F_10, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_11[] = "dedication.twig";
+static const tpl_loc L_159 = {F_11, 4, 4};
+static const tpl_loc L_160 = {F_11, 4, 7};
+static const tpl_loc L_161 = {F_11, 4, 12};
+static const tpl_loc L_162 = {F_11, 5, 33};
+static const tpl_loc L_163 = {F_11, 5, 41};
+static const tpl_loc L_164 = {F_11, 5, 50};
+static const tpl_loc L_165 = {F_11, 7, 11};
+static const tpl_loc L_166 = {F_11, 7, 19};
+static const tpl_loc L_167 = {F_11, 9, 1};
+static const tpl_loc L_168 = {F_11, 9, 9};
+static const char F_12[] = "edition.md.twig";
+static const tpl_loc L_169 = {F_12, 4, 3};
+static const tpl_loc L_170 = {F_12, 4, 6};
+static const tpl_loc L_171 = {F_12, 4, 11};
+static const tpl_loc L_172 = {F_12, 4, 17};
+static const tpl_loc L_173 = {F_12, 4, 26};
+static const tpl_loc L_174 = {F_12, 4, 34};
+static const tpl_loc L_175 = {F_12, 5, 1};
+static const tpl_loc L_176 = {F_12, 5, 16};
+static const tpl_loc L_177 = {F_12, 8, 4};
+static const tpl_loc L_178 = {F_12, 8, 12};
+static const tpl_loc L_179 = {F_12, 8, 22};
+static const tpl_loc L_180 = {F_12, 8, 38};
+static const tpl_loc L_181 = {F_12, 8, 55};
+static const tpl_loc L_182 = {F_12, 8, 100};
+static const tpl_loc L_183 = {F_12, 8, 104};
+static const tpl_loc L_184 = {F_12, 8, 95};
+static const tpl_loc L_185 = {F_12, 10, 4};
+static const tpl_loc L_186 = {F_12, 10, 7};
+static const tpl_loc L_187 = {F_12, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_153 = {F_10, 11, 6};
-static const tpl_loc L_154 = {F_10, 11, 22};
-static const tpl_loc L_155 = {F_10, 14, 1};
-static const tpl_loc L_156 = {F_10, 14, 120};
-static const tpl_loc L_157 = {F_10, 14, 8};
-static const char F_11[] = "edition.twig";
-static const tpl_loc L_158 = {F_11, 1, 12};
-static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_159 = {F_12, 1, 12};
-static const char F_13[] = "figure.twig";
-static const tpl_loc L_160 = {F_13, 4, 4};
-static const tpl_loc L_161 = {F_13, 4, 18};
-static const tpl_loc L_162 = {F_13, 4, 23};
+static const tpl_loc L_188 = {F_12, 11, 6};
+static const tpl_loc L_189 = {F_12, 11, 22};
+static const tpl_loc L_190 = {F_12, 14, 1};
+static const tpl_loc L_191 = {F_12, 14, 120};
+static const tpl_loc L_192 = {F_12, 14, 8};
+static const char F_13[] = "edition.twig";
+static const tpl_loc L_193 = {F_13, 1, 12};
+static const char F_14[] = "epilogue.twig";
+static const tpl_loc L_194 = {F_14, 1, 12};
+static const char F_15[] = "figure.twig";
+static const tpl_loc L_195 = {F_15, 4, 4};
+static const tpl_loc L_196 = {F_15, 4, 18};
+static const tpl_loc L_197 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_163 = {F_13, 4, 74};
+static const tpl_loc L_198 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_164 = {F_13, 5, 23};
-static const tpl_loc L_165 = {F_13, 5, 26};
-static const tpl_loc L_166 = {F_13, 5, 31};
+static const tpl_loc L_199 = {F_15, 5, 23};
+static const tpl_loc L_200 = {F_15, 5, 26};
+static const tpl_loc L_201 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_167 = {F_13, 5, 55};
-static const tpl_loc L_168 = {F_13, 5, 63};
-static const tpl_loc L_169 = {F_13, 5, 75};
-static const tpl_loc L_170 = {F_13, 6, 1};
-static const tpl_loc L_171 = {F_13, 6, 9};
-static const tpl_loc L_172 = {F_13, 7, 4};
-static const tpl_loc L_173 = {F_13, 7, 12};
-static const tpl_loc L_174 = {F_13, 7, 26};
-static const tpl_loc L_175 = {F_13, 9, 5};
-static const tpl_loc L_176 = {F_13, 9, 41};
-static const tpl_loc L_177 = {F_13, 9, 67};
-static const tpl_loc L_178 = {F_13, 9, 75};
-static const tpl_loc L_179 = {F_13, 10, 5};
-static const tpl_loc L_180 = {F_13, 10, 8};
-static const tpl_loc L_181 = {F_13, 10, 43};
-static const tpl_loc L_182 = {F_13, 10, 51};
-static const tpl_loc L_183 = {F_13, 10, 78};
-static const tpl_loc L_184 = {F_13, 10, 86};
-static const char F_14[] = "foreword.twig";
-static const tpl_loc L_185 = {F_14, 1, 12};
-static const char F_15[] = "glossary.twig";
-static const tpl_loc L_186 = {F_15, 1, 12};
-static const char F_16[] = "introduction.twig";
-static const tpl_loc L_187 = {F_16, 1, 12};
-static const char F_17[] = "item.twig";
-static const tpl_loc L_188 = {F_17, 7, 4};
-static const tpl_loc L_189 = {F_17, 7, 7};
-static const tpl_loc L_190 = {F_17, 8, 9};
-static const tpl_loc L_191 = {F_17, 8, 12};
-static const tpl_loc L_192 = {F_17, 8, 17};
-static const tpl_loc L_193 = {F_17, 8, 29};
-static const tpl_loc L_194 = {F_17, 8, 37};
-static const tpl_loc L_195 = {F_17, 8, 65};
-static const tpl_loc L_196 = {F_17, 8, 91};
-static const tpl_loc L_197 = {F_17, 8, 99};
-static const tpl_loc L_198 = {F_17, 8, 130};
-static const tpl_loc L_199 = {F_17, 8, 138};
-static const tpl_loc L_200 = {F_17, 12, 1};
-static const tpl_loc L_201 = {F_17, 12, 4};
-static const tpl_loc L_202 = {F_17, 12, 9};
-static const tpl_loc L_203 = {F_17, 4, 4};
-static const tpl_loc L_204 = {F_17, 4, 22};
-static const tpl_loc L_205 = {F_17, 4, 27};
-static const tpl_loc L_206 = {F_17, 4, 41};
-static const tpl_loc L_207 = {F_17, 5, 22};
-static const tpl_loc L_208 = {F_17, 5, 25};
-static const tpl_loc L_209 = {F_17, 5, 30};
-static const tpl_loc L_210 = {F_17, 5, 37};
-static const tpl_loc L_211 = {F_17, 5, 45};
-static const tpl_loc L_212 = {F_17, 5, 53};
-static const tpl_loc L_213 = {F_17, 5, 60};
-static const tpl_loc L_214 = {F_17, 5, 79};
-static const tpl_loc L_215 = {F_17, 5, 87};
-static const tpl_loc L_216 = {F_17, 6, 10};
+static const tpl_loc L_202 = {F_15, 5, 55};
+static const tpl_loc L_203 = {F_15, 5, 63};
+static const tpl_loc L_204 = {F_15, 5, 75};
+static const tpl_loc L_205 = {F_15, 6, 1};
+static const tpl_loc L_206 = {F_15, 6, 9};
+static const tpl_loc L_207 = {F_15, 7, 4};
+static const tpl_loc L_208 = {F_15, 7, 12};
+static const tpl_loc L_209 = {F_15, 7, 26};
+static const tpl_loc L_210 = {F_15, 9, 5};
+static const tpl_loc L_211 = {F_15, 9, 41};
+static const tpl_loc L_212 = {F_15, 9, 67};
+static const tpl_loc L_213 = {F_15, 9, 75};
+static const tpl_loc L_214 = {F_15, 10, 5};
+static const tpl_loc L_215 = {F_15, 10, 8};
+static const tpl_loc L_216 = {F_15, 10, 43};
+static const tpl_loc L_217 = {F_15, 10, 51};
+static const tpl_loc L_218 = {F_15, 10, 78};
+static const tpl_loc L_219 = {F_15, 10, 86};
+static const char F_16[] = "foreword.twig";
+static const tpl_loc L_220 = {F_16, 1, 12};
+static const char F_17[] = "glossary.twig";
+static const tpl_loc L_221 = {F_17, 1, 12};
+static const char F_18[] = "introduction.twig";
+static const tpl_loc L_222 = {F_18, 1, 12};
+static const char F_19[] = "item.twig";
+static const tpl_loc L_223 = {F_19, 7, 4};
+static const tpl_loc L_224 = {F_19, 7, 7};
+static const tpl_loc L_225 = {F_19, 8, 9};
+static const tpl_loc L_226 = {F_19, 8, 12};
+static const tpl_loc L_227 = {F_19, 8, 17};
+static const tpl_loc L_228 = {F_19, 8, 29};
+static const tpl_loc L_229 = {F_19, 8, 37};
+static const tpl_loc L_230 = {F_19, 8, 65};
+static const tpl_loc L_231 = {F_19, 8, 91};
+static const tpl_loc L_232 = {F_19, 8, 99};
+static const tpl_loc L_233 = {F_19, 8, 130};
+static const tpl_loc L_234 = {F_19, 8, 138};
+static const tpl_loc L_235 = {F_19, 12, 1};
+static const tpl_loc L_236 = {F_19, 12, 4};
+static const tpl_loc L_237 = {F_19, 12, 9};
+static const tpl_loc L_238 = {F_19, 4, 4};
+static const tpl_loc L_239 = {F_19, 4, 22};
+static const tpl_loc L_240 = {F_19, 4, 27};
+static const tpl_loc L_241 = {F_19, 4, 41};
+static const tpl_loc L_242 = {F_19, 5, 22};
+static const tpl_loc L_243 = {F_19, 5, 25};
+static const tpl_loc L_244 = {F_19, 5, 30};
+static const tpl_loc L_245 = {F_19, 5, 37};
+static const tpl_loc L_246 = {F_19, 5, 45};
+static const tpl_loc L_247 = {F_19, 5, 53};
+static const tpl_loc L_248 = {F_19, 5, 60};
+static const tpl_loc L_249 = {F_19, 5, 79};
+static const tpl_loc L_250 = {F_19, 5, 87};
+static const tpl_loc L_251 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_217 = {F_17, 11, 10};
-static const char F_18[] = "license.md.twig";
-static const tpl_loc L_218 = {F_18, 2, 4};
-static const tpl_loc L_219 = {F_18, 2, 44};
-static const tpl_loc L_220 = {F_18, 2, 57};
-static const tpl_loc L_221 = {F_18, 2, 60};
-static const tpl_loc L_222 = {F_18, 2, 65};
-static const tpl_loc L_223 = {F_18, 2, 72};
-static const tpl_loc L_224 = {F_18, 4, 1};
-static const tpl_loc L_225 = {F_18, 4, 4};
-static const tpl_loc L_226 = {F_18, 4, 8};
-static const char F_19[] = "license.twig";
-static const tpl_loc L_227 = {F_19, 1, 12};
-static const char F_20[] = "lof.twig";
-static const tpl_loc L_228 = {F_20, 3, 9};
-static const tpl_loc L_229 = {F_20, 3, 12};
-static const tpl_loc L_230 = {F_20, 3, 17};
-static const tpl_loc L_231 = {F_20, 3, 26};
-static const tpl_loc L_232 = {F_20, 3, 34};
-static const tpl_loc L_233 = {F_20, 4, 12};
-static const tpl_loc L_234 = {F_20, 4, 52};
-static const tpl_loc L_235 = {F_20, 4, 56};
-static const char F_21[] = "lot.twig";
-static const tpl_loc L_236 = {F_21, 3, 9};
-static const tpl_loc L_237 = {F_21, 3, 12};
-static const tpl_loc L_238 = {F_21, 3, 17};
-static const tpl_loc L_239 = {F_21, 3, 26};
-static const tpl_loc L_240 = {F_21, 3, 34};
-static const tpl_loc L_241 = {F_21, 4, 12};
-static const tpl_loc L_242 = {F_21, 4, 52};
-static const tpl_loc L_243 = {F_21, 4, 56};
-static const char F_22[] = "part.twig";
-static const tpl_loc L_244 = {F_22, 3, 4};
-static const tpl_loc L_245 = {F_22, 3, 22};
-static const tpl_loc L_246 = {F_22, 3, 27};
-static const tpl_loc L_247 = {F_22, 3, 41};
-static const tpl_loc L_248 = {F_22, 4, 30};
-static const tpl_loc L_249 = {F_22, 4, 37};
-static const tpl_loc L_250 = {F_22, 4, 56};
-static const tpl_loc L_251 = {F_22, 4, 59};
-static const tpl_loc L_252 = {F_22, 4, 64};
-static const tpl_loc L_253 = {F_22, 5, 4};
-static const tpl_loc L_254 = {F_22, 6, 9};
-static const tpl_loc L_255 = {F_22, 6, 12};
-static const tpl_loc L_256 = {F_22, 6, 17};
-static const tpl_loc L_257 = {F_22, 6, 29};
-static const tpl_loc L_258 = {F_22, 6, 37};
-static const tpl_loc L_259 = {F_22, 6, 65};
-static const tpl_loc L_260 = {F_22, 6, 91};
-static const tpl_loc L_261 = {F_22, 6, 99};
-static const tpl_loc L_262 = {F_22, 6, 130};
-static const tpl_loc L_263 = {F_22, 6, 138};
-static const tpl_loc L_264 = {F_22, 8, 1};
-static const tpl_loc L_265 = {F_22, 8, 4};
-static const tpl_loc L_266 = {F_22, 8, 9};
-static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_267 = {F_23, 3, 31};
-static const tpl_loc L_268 = {F_23, 3, 60};
-static const tpl_loc L_269 = {F_23, 3, 63};
-static const tpl_loc L_270 = {F_23, 3, 68};
-static const tpl_loc L_271 = {F_23, 4, 24};
-static const tpl_loc L_272 = {F_23, 4, 27};
-static const tpl_loc L_273 = {F_23, 4, 32};
-static const tpl_loc L_274 = {F_23, 4, 38};
-static const tpl_loc L_275 = {F_23, 5, 4};
-static const tpl_loc L_276 = {F_23, 6, 26};
-static const tpl_loc L_277 = {F_23, 6, 34};
+static const tpl_loc L_252 = {F_19, 11, 10};
+static const char F_20[] = "license.md.twig";
+static const tpl_loc L_253 = {F_20, 2, 4};
+static const tpl_loc L_254 = {F_20, 2, 44};
+static const tpl_loc L_255 = {F_20, 2, 57};
+static const tpl_loc L_256 = {F_20, 2, 60};
+static const tpl_loc L_257 = {F_20, 2, 65};
+static const tpl_loc L_258 = {F_20, 2, 72};
+static const tpl_loc L_259 = {F_20, 4, 1};
+static const tpl_loc L_260 = {F_20, 4, 4};
+static const tpl_loc L_261 = {F_20, 4, 8};
+static const char F_21[] = "license.twig";
+static const tpl_loc L_262 = {F_21, 1, 12};
+static const char F_22[] = "lof.twig";
+static const tpl_loc L_263 = {F_22, 3, 9};
+static const tpl_loc L_264 = {F_22, 3, 12};
+static const tpl_loc L_265 = {F_22, 3, 17};
+static const tpl_loc L_266 = {F_22, 3, 26};
+static const tpl_loc L_267 = {F_22, 3, 34};
+static const tpl_loc L_268 = {F_22, 4, 12};
+static const tpl_loc L_269 = {F_22, 4, 52};
+static const tpl_loc L_270 = {F_22, 4, 56};
+static const char F_23[] = "lot.twig";
+static const tpl_loc L_271 = {F_23, 3, 9};
+static const tpl_loc L_272 = {F_23, 3, 12};
+static const tpl_loc L_273 = {F_23, 3, 17};
+static const tpl_loc L_274 = {F_23, 3, 26};
+static const tpl_loc L_275 = {F_23, 3, 34};
+static const tpl_loc L_276 = {F_23, 4, 12};
+static const tpl_loc L_277 = {F_23, 4, 52};
+static const tpl_loc L_278 = {F_23, 4, 56};
+static const char F_24[] = "part.twig";
+static const tpl_loc L_279 = {F_24, 3, 4};
+static const tpl_loc L_280 = {F_24, 3, 22};
+static const tpl_loc L_281 = {F_24, 3, 27};
+static const tpl_loc L_282 = {F_24, 3, 41};
+static const tpl_loc L_283 = {F_24, 4, 30};
+static const tpl_loc L_284 = {F_24, 4, 37};
+static const tpl_loc L_285 = {F_24, 4, 56};
+static const tpl_loc L_286 = {F_24, 4, 59};
+static const tpl_loc L_287 = {F_24, 4, 64};
+static const tpl_loc L_288 = {F_24, 5, 4};
+static const tpl_loc L_289 = {F_24, 6, 9};
+static const tpl_loc L_290 = {F_24, 6, 12};
+static const tpl_loc L_291 = {F_24, 6, 17};
+static const tpl_loc L_292 = {F_24, 6, 29};
+static const tpl_loc L_293 = {F_24, 6, 37};
+static const tpl_loc L_294 = {F_24, 6, 65};
+static const tpl_loc L_295 = {F_24, 6, 91};
+static const tpl_loc L_296 = {F_24, 6, 99};
+static const tpl_loc L_297 = {F_24, 6, 130};
+static const tpl_loc L_298 = {F_24, 6, 138};
+static const tpl_loc L_299 = {F_24, 8, 1};
+static const tpl_loc L_300 = {F_24, 8, 4};
+static const tpl_loc L_301 = {F_24, 8, 9};
+static const char F_25[] = "partials/cover.twig";
+static const tpl_loc L_302 = {F_25, 3, 31};
+static const tpl_loc L_303 = {F_25, 3, 60};
+static const tpl_loc L_304 = {F_25, 3, 63};
+static const tpl_loc L_305 = {F_25, 3, 68};
+static const tpl_loc L_306 = {F_25, 4, 24};
+static const tpl_loc L_307 = {F_25, 4, 27};
+static const tpl_loc L_308 = {F_25, 4, 32};
+static const tpl_loc L_309 = {F_25, 4, 38};
+static const tpl_loc L_310 = {F_25, 5, 4};
+static const tpl_loc L_311 = {F_25, 6, 26};
+static const tpl_loc L_312 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_278 = {F_23, 6, 43};
-static const tpl_loc L_279 = {F_23, 8, 4};
-static const tpl_loc L_280 = {F_23, 8, 12};
-static const tpl_loc L_281 = {F_23, 9, 24};
-static const tpl_loc L_282 = {F_23, 9, 39};
-static const tpl_loc L_283 = {F_23, 11, 4};
-static const tpl_loc L_284 = {F_23, 11, 12};
-static const tpl_loc L_285 = {F_23, 12, 25};
-static const tpl_loc L_286 = {F_23, 12, 41};
-static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_287 = {F_24, 4, 4};
+static const tpl_loc L_313 = {F_25, 6, 43};
+static const tpl_loc L_314 = {F_25, 8, 4};
+static const tpl_loc L_315 = {F_25, 8, 12};
+static const tpl_loc L_316 = {F_25, 9, 24};
+static const tpl_loc L_317 = {F_25, 9, 39};
+static const tpl_loc L_318 = {F_25, 11, 4};
+static const tpl_loc L_319 = {F_25, 11, 12};
+static const tpl_loc L_320 = {F_25, 12, 25};
+static const tpl_loc L_321 = {F_25, 12, 41};
+static const char F_26[] = "partials/float-list.twig";
+static const tpl_loc L_322 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_288 = {F_24, 4, 61};
-static const tpl_loc L_289 = {F_24, 4, 36};
+static const tpl_loc L_323 = {F_26, 4, 61};
+static const tpl_loc L_324 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_290 = {F_24, 5, 4};
-static const tpl_loc L_291 = {F_24, 5, 7};
-static const tpl_loc L_292 = {F_24, 5, 22};
-static const tpl_loc L_293 = {F_24, 7, 4};
+static const tpl_loc L_325 = {F_26, 5, 4};
+static const tpl_loc L_326 = {F_26, 5, 7};
+static const tpl_loc L_327 = {F_26, 5, 22};
+static const tpl_loc L_328 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_294 = {F_24, 8, 4};
-static const tpl_loc L_295 = {F_24, 8, 16};
-static const tpl_loc L_296 = {F_24, 8, 22};
+static const tpl_loc L_329 = {F_26, 8, 4};
+static const tpl_loc L_330 = {F_26, 8, 16};
+static const tpl_loc L_331 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_297 = {F_24, 9, 14};
-static const tpl_loc L_298 = {F_24, 9, 17};
+static const tpl_loc L_332 = {F_26, 9, 14};
+static const tpl_loc L_333 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_299 = {F_24, 9, 24};
-static const tpl_loc L_300 = {F_24, 9, 27};
-static const tpl_loc L_301 = {F_24, 9, 33};
+static const tpl_loc L_334 = {F_26, 9, 24};
+static const tpl_loc L_335 = {F_26, 9, 27};
+static const tpl_loc L_336 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_302 = {F_24, 9, 61};
-static const tpl_loc L_303 = {F_24, 9, 70};
-static const tpl_loc L_304 = {F_24, 9, 79};
-static const tpl_loc L_305 = {F_24, 9, 92};
+static const tpl_loc L_337 = {F_26, 9, 61};
+static const tpl_loc L_338 = {F_26, 9, 70};
+static const tpl_loc L_339 = {F_26, 9, 79};
+static const tpl_loc L_340 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_306 = {F_24, 9, 121};
-static const tpl_loc L_307 = {F_24, 9, 127};
-static const tpl_loc L_308 = {F_24, 9, 135};
-static const tpl_loc L_309 = {F_24, 9, 83};
-static const tpl_loc L_310 = {F_24, 9, 156};
-static const tpl_loc L_311 = {F_24, 9, 165};
-static const tpl_loc L_312 = {F_24, 9, 176};
-static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_313 = {F_25, 4, 8};
-static const tpl_loc L_314 = {F_25, 4, 11};
+static const tpl_loc L_341 = {F_26, 9, 121};
+static const tpl_loc L_342 = {F_26, 9, 127};
+static const tpl_loc L_343 = {F_26, 9, 135};
+static const tpl_loc L_344 = {F_26, 9, 83};
+static const tpl_loc L_345 = {F_26, 9, 156};
+static const tpl_loc L_346 = {F_26, 9, 165};
+static const tpl_loc L_347 = {F_26, 9, 176};
+static const char F_27[] = "partials/head.twig";
+static const tpl_loc L_348 = {F_27, 4, 8};
+static const tpl_loc L_349 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_315 = {F_25, 5, 4};
-static const tpl_loc L_316 = {F_25, 5, 7};
-static const tpl_loc L_317 = {F_25, 5, 12};
-static const tpl_loc L_318 = {F_25, 6, 30};
-static const tpl_loc L_319 = {F_25, 6, 45};
-static const tpl_loc L_320 = {F_25, 8, 4};
-static const tpl_loc L_321 = {F_25, 8, 44};
+static const tpl_loc L_350 = {F_27, 5, 4};
+static const tpl_loc L_351 = {F_27, 5, 7};
+static const tpl_loc L_352 = {F_27, 5, 12};
+static const tpl_loc L_353 = {F_27, 6, 30};
+static const tpl_loc L_354 = {F_27, 6, 45};
+static const tpl_loc L_355 = {F_27, 8, 4};
+static const tpl_loc L_356 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_322 = {F_25, 9, 35};
-static const tpl_loc L_323 = {F_25, 9, 43};
-static const tpl_loc L_324 = {F_25, 9, 55};
-static const tpl_loc L_325 = {F_25, 11, 33};
-static const tpl_loc L_326 = {F_25, 11, 74};
-static const tpl_loc L_327 = {F_25, 11, 79};
-static const tpl_loc L_328 = {F_25, 11, 113};
-static const tpl_loc L_329 = {F_25, 11, 117};
-static const tpl_loc L_330 = {F_25, 11, 131};
-static const tpl_loc L_331 = {F_25, 13, 4};
-static const tpl_loc L_332 = {F_25, 13, 7};
-static const tpl_loc L_333 = {F_25, 13, 15};
+static const tpl_loc L_357 = {F_27, 9, 35};
+static const tpl_loc L_358 = {F_27, 9, 43};
+static const tpl_loc L_359 = {F_27, 9, 55};
+static const tpl_loc L_360 = {F_27, 11, 33};
+static const tpl_loc L_361 = {F_27, 11, 74};
+static const tpl_loc L_362 = {F_27, 11, 79};
+static const tpl_loc L_363 = {F_27, 11, 113};
+static const tpl_loc L_364 = {F_27, 11, 117};
+static const tpl_loc L_365 = {F_27, 11, 131};
+static const tpl_loc L_366 = {F_27, 13, 4};
+static const tpl_loc L_367 = {F_27, 13, 7};
+static const tpl_loc L_368 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_334 = {F_25, 14, 30};
-static const tpl_loc L_335 = {F_25, 14, 33};
-static const tpl_loc L_336 = {F_25, 16, 4};
-static const tpl_loc L_337 = {F_25, 16, 7};
+static const tpl_loc L_369 = {F_27, 14, 30};
+static const tpl_loc L_370 = {F_27, 14, 33};
+static const tpl_loc L_371 = {F_27, 16, 4};
+static const tpl_loc L_372 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_338 = {F_25, 17, 30};
-static const tpl_loc L_339 = {F_25, 17, 33};
-static const char F_26[] = "partials/macros.twig";
-static const tpl_loc L_340 = {F_26, 6, 4};
-static const tpl_loc L_341 = {F_26, 6, 7};
-static const tpl_loc L_342 = {F_26, 6, 13};
-static const tpl_loc L_343 = {F_26, 6, 41};
-static const tpl_loc L_344 = {F_26, 6, 68};
-static const tpl_loc L_345 = {F_26, 6, 77};
-static const tpl_loc L_346 = {F_26, 6, 108};
-static const tpl_loc L_347 = {F_26, 6, 117};
-static const tpl_loc L_348 = {F_26, 13, 4};
-static const tpl_loc L_349 = {F_26, 14, 4};
-static const tpl_loc L_350 = {F_26, 14, 16};
-static const tpl_loc L_351 = {F_26, 14, 46};
-static const tpl_loc L_352 = {F_26, 14, 64};
-static const tpl_loc L_353 = {F_26, 14, 74};
-static const tpl_loc L_354 = {F_26, 15, 1};
-static const tpl_loc L_355 = {F_26, 15, 57};
-static const tpl_loc L_356 = {F_26, 15, 5};
+static const tpl_loc L_373 = {F_27, 17, 30};
+static const tpl_loc L_374 = {F_27, 17, 33};
+static const char F_28[] = "partials/macros.twig";
+static const tpl_loc L_375 = {F_28, 6, 4};
+static const tpl_loc L_376 = {F_28, 6, 7};
+static const tpl_loc L_377 = {F_28, 6, 13};
+static const tpl_loc L_378 = {F_28, 6, 41};
+static const tpl_loc L_379 = {F_28, 6, 68};
+static const tpl_loc L_380 = {F_28, 6, 77};
+static const tpl_loc L_381 = {F_28, 6, 108};
+static const tpl_loc L_382 = {F_28, 6, 117};
+static const tpl_loc L_383 = {F_28, 13, 4};
+static const tpl_loc L_384 = {F_28, 14, 4};
+static const tpl_loc L_385 = {F_28, 14, 16};
+static const tpl_loc L_386 = {F_28, 14, 46};
+static const tpl_loc L_387 = {F_28, 14, 64};
+static const tpl_loc L_388 = {F_28, 14, 74};
+static const tpl_loc L_389 = {F_28, 15, 1};
+static const tpl_loc L_390 = {F_28, 15, 57};
+static const tpl_loc L_391 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_357 = {F_26, 21, 1};
-static const tpl_loc L_358 = {F_26, 21, 28};
-static const tpl_loc L_359 = {F_26, 21, 34};
-static const tpl_loc L_360 = {F_26, 21, 49};
-static const tpl_loc L_361 = {F_26, 21, 4};
+static const tpl_loc L_392 = {F_28, 21, 1};
+static const tpl_loc L_393 = {F_28, 21, 28};
+static const tpl_loc L_394 = {F_28, 21, 34};
+static const tpl_loc L_395 = {F_28, 21, 49};
+static const tpl_loc L_396 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_362 = {F_26, 21, 57};
-static const tpl_loc L_363 = {F_26, 21, 67};
+static const tpl_loc L_397 = {F_28, 21, 57};
+static const tpl_loc L_398 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_364 = {F_26, 29, 4};
-static const tpl_loc L_365 = {F_26, 29, 7};
-static const tpl_loc L_366 = {F_26, 29, 22};
-static const tpl_loc L_367 = {F_26, 30, 4};
+static const tpl_loc L_399 = {F_28, 29, 4};
+static const tpl_loc L_400 = {F_28, 29, 7};
+static const tpl_loc L_401 = {F_28, 29, 22};
+static const tpl_loc L_402 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_368 = {F_26, 32, 4};
-static const tpl_loc L_369 = {F_26, 32, 17};
-static const tpl_loc L_370 = {F_26, 33, 4};
-static const tpl_loc L_371 = {F_26, 33, 7};
-static const tpl_loc L_372 = {F_26, 33, 19};
-static const tpl_loc L_373 = {F_26, 34, 4};
-static const tpl_loc L_374 = {F_26, 34, 7};
-static const tpl_loc L_375 = {F_26, 34, 13};
+static const tpl_loc L_403 = {F_28, 32, 4};
+static const tpl_loc L_404 = {F_28, 32, 17};
+static const tpl_loc L_405 = {F_28, 33, 4};
+static const tpl_loc L_406 = {F_28, 33, 7};
+static const tpl_loc L_407 = {F_28, 33, 19};
+static const tpl_loc L_408 = {F_28, 34, 4};
+static const tpl_loc L_409 = {F_28, 34, 7};
+static const tpl_loc L_410 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_376 = {F_26, 34, 26};
-static const tpl_loc L_377 = {F_26, 37, 4};
-static const tpl_loc L_378 = {F_26, 37, 40};
-static const tpl_loc L_379 = {F_26, 37, 46};
-static const tpl_loc L_380 = {F_26, 37, 23};
-static const tpl_loc L_381 = {F_26, 37, 53};
+static const tpl_loc L_411 = {F_28, 34, 26};
+static const tpl_loc L_412 = {F_28, 37, 4};
+static const tpl_loc L_413 = {F_28, 37, 40};
+static const tpl_loc L_414 = {F_28, 37, 46};
+static const tpl_loc L_415 = {F_28, 37, 23};
+static const tpl_loc L_416 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_382 = {F_26, 39, 4};
-static const tpl_loc L_383 = {F_26, 39, 7};
-static const tpl_loc L_384 = {F_26, 39, 24};
-static const tpl_loc L_385 = {F_26, 39, 34};
+static const tpl_loc L_417 = {F_28, 39, 4};
+static const tpl_loc L_418 = {F_28, 39, 7};
+static const tpl_loc L_419 = {F_28, 39, 24};
+static const tpl_loc L_420 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_386 = {F_26, 41, 4};
-static const tpl_loc L_387 = {F_26, 41, 15};
-static const tpl_loc L_388 = {F_26, 41, 34};
-static const tpl_loc L_389 = {F_26, 41, 41};
-static const tpl_loc L_390 = {F_26, 41, 20};
-static const tpl_loc L_391 = {F_26, 44, 4};
-static const tpl_loc L_392 = {F_26, 44, 15};
-static const tpl_loc L_393 = {F_26, 44, 27};
-static const tpl_loc L_394 = {F_26, 44, 33};
-static const tpl_loc L_395 = {F_26, 44, 20};
-static const tpl_loc L_396 = {F_26, 45, 4};
-static const tpl_loc L_397 = {F_26, 45, 34};
-static const tpl_loc L_398 = {F_26, 45, 40};
-static const tpl_loc L_399 = {F_26, 46, 15};
-static const tpl_loc L_400 = {F_26, 46, 50};
-static const tpl_loc L_401 = {F_26, 46, 53};
-static const tpl_loc L_402 = {F_26, 46, 59};
-static const tpl_loc L_403 = {F_26, 46, 66};
-static const tpl_loc L_404 = {F_26, 46, 74};
-static const tpl_loc L_405 = {F_26, 46, 96};
-static const tpl_loc L_406 = {F_26, 46, 99};
-static const tpl_loc L_407 = {F_26, 46, 105};
-static const tpl_loc L_408 = {F_26, 46, 124};
-static const tpl_loc L_409 = {F_26, 46, 127};
-static const tpl_loc L_410 = {F_26, 46, 134};
-static const tpl_loc L_411 = {F_26, 46, 137};
-static const tpl_loc L_412 = {F_26, 46, 147};
-static const tpl_loc L_413 = {F_26, 46, 150};
-static const tpl_loc L_414 = {F_26, 46, 211};
-static const tpl_loc L_415 = {F_26, 46, 214};
-static const tpl_loc L_416 = {F_26, 49, 4};
-static const tpl_loc L_417 = {F_26, 49, 7};
-static const tpl_loc L_418 = {F_26, 49, 12};
-static const tpl_loc L_419 = {F_26, 49, 28};
-static const tpl_loc L_420 = {F_26, 49, 46};
-static const tpl_loc L_421 = {F_26, 49, 38};
+static const tpl_loc L_421 = {F_28, 41, 4};
+static const tpl_loc L_422 = {F_28, 41, 15};
+static const tpl_loc L_423 = {F_28, 41, 34};
+static const tpl_loc L_424 = {F_28, 41, 41};
+static const tpl_loc L_425 = {F_28, 41, 20};
+static const tpl_loc L_426 = {F_28, 44, 4};
+static const tpl_loc L_427 = {F_28, 44, 15};
+static const tpl_loc L_428 = {F_28, 44, 27};
+static const tpl_loc L_429 = {F_28, 44, 33};
+static const tpl_loc L_430 = {F_28, 44, 20};
+static const tpl_loc L_431 = {F_28, 45, 4};
+static const tpl_loc L_432 = {F_28, 45, 34};
+static const tpl_loc L_433 = {F_28, 45, 40};
+static const tpl_loc L_434 = {F_28, 46, 15};
+static const tpl_loc L_435 = {F_28, 46, 50};
+static const tpl_loc L_436 = {F_28, 46, 53};
+static const tpl_loc L_437 = {F_28, 46, 59};
+static const tpl_loc L_438 = {F_28, 46, 66};
+static const tpl_loc L_439 = {F_28, 46, 74};
+static const tpl_loc L_440 = {F_28, 46, 96};
+static const tpl_loc L_441 = {F_28, 46, 99};
+static const tpl_loc L_442 = {F_28, 46, 105};
+static const tpl_loc L_443 = {F_28, 46, 124};
+static const tpl_loc L_444 = {F_28, 46, 127};
+static const tpl_loc L_445 = {F_28, 46, 134};
+static const tpl_loc L_446 = {F_28, 46, 137};
+static const tpl_loc L_447 = {F_28, 46, 147};
+static const tpl_loc L_448 = {F_28, 46, 150};
+static const tpl_loc L_449 = {F_28, 46, 211};
+static const tpl_loc L_450 = {F_28, 46, 214};
+static const tpl_loc L_451 = {F_28, 49, 4};
+static const tpl_loc L_452 = {F_28, 49, 7};
+static const tpl_loc L_453 = {F_28, 49, 12};
+static const tpl_loc L_454 = {F_28, 49, 28};
+static const tpl_loc L_455 = {F_28, 49, 46};
+static const tpl_loc L_456 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_422 = {F_26, 57, 4};
-static const tpl_loc L_423 = {F_26, 57, 7};
-static const tpl_loc L_424 = {F_26, 57, 22};
-static const tpl_loc L_425 = {F_26, 58, 13};
-static const tpl_loc L_426 = {F_26, 58, 58};
-static const tpl_loc L_427 = {F_26, 58, 61};
-static const tpl_loc L_428 = {F_26, 59, 27};
-static const tpl_loc L_429 = {F_26, 59, 37};
-static const tpl_loc L_430 = {F_26, 59, 40};
-static const tpl_loc L_431 = {F_26, 60, 1};
-static const tpl_loc L_432 = {F_26, 60, 28};
-static const tpl_loc L_433 = {F_26, 60, 34};
-static const tpl_loc L_434 = {F_26, 60, 4};
+static const tpl_loc L_457 = {F_28, 57, 4};
+static const tpl_loc L_458 = {F_28, 57, 7};
+static const tpl_loc L_459 = {F_28, 57, 22};
+static const tpl_loc L_460 = {F_28, 58, 13};
+static const tpl_loc L_461 = {F_28, 58, 58};
+static const tpl_loc L_462 = {F_28, 58, 61};
+static const tpl_loc L_463 = {F_28, 59, 27};
+static const tpl_loc L_464 = {F_28, 59, 37};
+static const tpl_loc L_465 = {F_28, 59, 40};
+static const tpl_loc L_466 = {F_28, 60, 1};
+static const tpl_loc L_467 = {F_28, 60, 28};
+static const tpl_loc L_468 = {F_28, 60, 34};
+static const tpl_loc L_469 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_27[] = "preface.twig";
-static const tpl_loc L_435 = {F_27, 1, 12};
-static const char F_28[] = "prologue.twig";
-static const tpl_loc L_436 = {F_28, 1, 12};
-static const char F_29[] = "style.css.twig";
-static const tpl_loc L_437 = {F_29, 6, 33};
-static const tpl_loc L_438 = {F_29, 7, 28};
-static const tpl_loc L_439 = {F_29, 8, 34};
-static const tpl_loc L_440 = {F_29, 9, 31};
-static const tpl_loc L_441 = {F_29, 10, 28};
-static const tpl_loc L_442 = {F_29, 11, 31};
-static const tpl_loc L_443 = {F_29, 12, 30};
-static const tpl_loc L_444 = {F_29, 13, 29};
-static const tpl_loc L_445 = {F_29, 14, 30};
-static const tpl_loc L_446 = {F_29, 15, 34};
-static const tpl_loc L_447 = {F_29, 16, 29};
-static const tpl_loc L_448 = {F_29, 6, 10};
+static const char F_29[] = "preface.twig";
+static const tpl_loc L_470 = {F_29, 1, 12};
+static const char F_30[] = "prologue.twig";
+static const tpl_loc L_471 = {F_30, 1, 12};
+static const char F_31[] = "style.css.twig";
+static const tpl_loc L_472 = {F_31, 6, 33};
+static const tpl_loc L_473 = {F_31, 7, 28};
+static const tpl_loc L_474 = {F_31, 8, 34};
+static const tpl_loc L_475 = {F_31, 9, 31};
+static const tpl_loc L_476 = {F_31, 10, 28};
+static const tpl_loc L_477 = {F_31, 11, 31};
+static const tpl_loc L_478 = {F_31, 12, 30};
+static const tpl_loc L_479 = {F_31, 13, 29};
+static const tpl_loc L_480 = {F_31, 14, 30};
+static const tpl_loc L_481 = {F_31, 15, 34};
+static const tpl_loc L_482 = {F_31, 16, 29};
+static const tpl_loc L_483 = {F_31, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_449 = {F_29, 7, 10};
+static const tpl_loc L_484 = {F_31, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_450 = {F_29, 8, 10};
+static const tpl_loc L_485 = {F_31, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_451 = {F_29, 9, 10};
-static const tpl_loc L_452 = {F_29, 10, 10};
+static const tpl_loc L_486 = {F_31, 9, 10};
+static const tpl_loc L_487 = {F_31, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_453 = {F_29, 11, 10};
+static const tpl_loc L_488 = {F_31, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_454 = {F_29, 12, 10};
+static const tpl_loc L_489 = {F_31, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_455 = {F_29, 13, 10};
-static const tpl_loc L_456 = {F_29, 14, 10};
+static const tpl_loc L_490 = {F_31, 13, 10};
+static const tpl_loc L_491 = {F_31, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_457 = {F_29, 15, 10};
+static const tpl_loc L_492 = {F_31, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_458 = {F_29, 16, 10};
+static const tpl_loc L_493 = {F_31, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_459 = {F_29, 17, 10};
+static const tpl_loc L_494 = {F_31, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_30[] = "table.twig";
-static const tpl_loc L_460 = {F_30, 4, 4};
-static const tpl_loc L_461 = {F_30, 4, 20};
-static const tpl_loc L_462 = {F_30, 4, 25};
-static const tpl_loc L_463 = {F_30, 4, 39};
-static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_464 = {F_30, 5, 25};
-static const tpl_loc L_465 = {F_30, 5, 28};
-static const tpl_loc L_466 = {F_30, 5, 33};
-static const tpl_loc L_467 = {F_30, 5, 45};
-static const tpl_loc L_468 = {F_30, 6, 4};
-static const tpl_loc L_469 = {F_30, 6, 7};
-static const tpl_loc L_470 = {F_30, 7, 31};
-static const tpl_loc L_471 = {F_30, 7, 51};
-static const tpl_loc L_472 = {F_30, 8, 5};
-static const tpl_loc L_473 = {F_30, 8, 13};
-static const tpl_loc L_474 = {F_30, 8, 41};
-static const tpl_loc L_475 = {F_30, 8, 67};
-static const tpl_loc L_476 = {F_30, 8, 75};
-static const tpl_loc L_477 = {F_30, 8, 108};
-static const tpl_loc L_478 = {F_30, 8, 116};
-static const tpl_loc L_479 = {F_30, 11, 42};
-static const tpl_loc L_480 = {F_30, 11, 103};
-static const tpl_loc L_481 = {F_30, 12, 1};
-static const tpl_loc L_482 = {F_30, 12, 9};
-static const char F_31[] = "title.md.twig";
-static const tpl_loc L_483 = {F_31, 3, 3};
-static const tpl_loc L_484 = {F_31, 3, 6};
-static const tpl_loc L_485 = {F_31, 3, 11};
-static const tpl_loc L_486 = {F_31, 3, 17};
-static const tpl_loc L_487 = {F_31, 5, 4};
-static const tpl_loc L_488 = {F_31, 5, 12};
-static const tpl_loc L_489 = {F_31, 6, 24};
-static const tpl_loc L_490 = {F_31, 6, 39};
-static const tpl_loc L_491 = {F_31, 9, 4};
-static const tpl_loc L_492 = {F_31, 9, 12};
-static const tpl_loc L_493 = {F_31, 10, 25};
-static const tpl_loc L_494 = {F_31, 10, 41};
-static const char F_32[] = "title.twig";
+static const char F_32[] = "table.twig";
 static const tpl_loc L_495 = {F_32, 4, 4};
-static const tpl_loc L_496 = {F_32, 4, 18};
-static const tpl_loc L_497 = {F_32, 4, 23};
-static const tpl_loc L_498 = {F_32, 4, 47};
-static const tpl_loc L_499 = {F_32, 4, 51};
-static const tpl_loc L_500 = {F_32, 4, 84};
-static const tpl_loc L_501 = {F_32, 4, 89};
-static const tpl_loc L_502 = {F_32, 4, 95};
-static const tpl_loc L_503 = {F_32, 6, 9};
-static const tpl_loc L_504 = {F_32, 6, 12};
-static const tpl_loc L_505 = {F_32, 6, 17};
-static const tpl_loc L_506 = {F_32, 6, 26};
-static const tpl_loc L_507 = {F_32, 6, 29};
-static const tpl_loc L_508 = {F_32, 7, 1};
-static const tpl_loc L_509 = {F_32, 7, 9};
-static const char F_33[] = "toc.twig";
-static const tpl_loc L_510 = {F_33, 5, 11};
-static const tpl_loc L_511 = {F_33, 6, 4};
+static const tpl_loc L_496 = {F_32, 4, 20};
+static const tpl_loc L_497 = {F_32, 4, 25};
+static const tpl_loc L_498 = {F_32, 4, 39};
+static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
+static const tpl_loc L_499 = {F_32, 5, 25};
+static const tpl_loc L_500 = {F_32, 5, 28};
+static const tpl_loc L_501 = {F_32, 5, 33};
+static const tpl_loc L_502 = {F_32, 5, 45};
+static const tpl_loc L_503 = {F_32, 6, 4};
+static const tpl_loc L_504 = {F_32, 6, 7};
+static const tpl_loc L_505 = {F_32, 7, 31};
+static const tpl_loc L_506 = {F_32, 7, 51};
+static const tpl_loc L_507 = {F_32, 8, 5};
+static const tpl_loc L_508 = {F_32, 8, 13};
+static const tpl_loc L_509 = {F_32, 8, 41};
+static const tpl_loc L_510 = {F_32, 8, 67};
+static const tpl_loc L_511 = {F_32, 8, 75};
+static const tpl_loc L_512 = {F_32, 8, 108};
+static const tpl_loc L_513 = {F_32, 8, 116};
+static const tpl_loc L_514 = {F_32, 11, 42};
+static const tpl_loc L_515 = {F_32, 11, 103};
+static const tpl_loc L_516 = {F_32, 12, 1};
+static const tpl_loc L_517 = {F_32, 12, 9};
+static const char F_33[] = "title.md.twig";
+static const tpl_loc L_518 = {F_33, 3, 3};
+static const tpl_loc L_519 = {F_33, 3, 6};
+static const tpl_loc L_520 = {F_33, 3, 11};
+static const tpl_loc L_521 = {F_33, 3, 17};
+static const tpl_loc L_522 = {F_33, 5, 4};
+static const tpl_loc L_523 = {F_33, 5, 12};
+static const tpl_loc L_524 = {F_33, 6, 24};
+static const tpl_loc L_525 = {F_33, 6, 39};
+static const tpl_loc L_526 = {F_33, 9, 4};
+static const tpl_loc L_527 = {F_33, 9, 12};
+static const tpl_loc L_528 = {F_33, 10, 25};
+static const tpl_loc L_529 = {F_33, 10, 41};
+static const char F_34[] = "title.twig";
+static const tpl_loc L_530 = {F_34, 4, 4};
+static const tpl_loc L_531 = {F_34, 4, 18};
+static const tpl_loc L_532 = {F_34, 4, 23};
+static const tpl_loc L_533 = {F_34, 4, 47};
+static const tpl_loc L_534 = {F_34, 4, 51};
+static const tpl_loc L_535 = {F_34, 4, 84};
+static const tpl_loc L_536 = {F_34, 4, 89};
+static const tpl_loc L_537 = {F_34, 4, 95};
+static const tpl_loc L_538 = {F_34, 6, 9};
+static const tpl_loc L_539 = {F_34, 6, 12};
+static const tpl_loc L_540 = {F_34, 6, 17};
+static const tpl_loc L_541 = {F_34, 6, 26};
+static const tpl_loc L_542 = {F_34, 6, 29};
+static const tpl_loc L_543 = {F_34, 7, 1};
+static const tpl_loc L_544 = {F_34, 7, 9};
+static const char F_35[] = "toc.twig";
+static const tpl_loc L_545 = {F_35, 5, 11};
+static const tpl_loc L_546 = {F_35, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_512 = {F_33, 7, 4};
+static const tpl_loc L_547 = {F_35, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_513 = {F_33, 8, 4};
-static const tpl_loc L_514 = {F_33, 9, 4};
-static const tpl_loc L_515 = {F_33, 9, 17};
-static const tpl_loc L_516 = {F_33, 9, 21};
+static const tpl_loc L_548 = {F_35, 8, 4};
+static const tpl_loc L_549 = {F_35, 9, 4};
+static const tpl_loc L_550 = {F_35, 9, 17};
+static const tpl_loc L_551 = {F_35, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_517 = {F_33, 10, 4};
-static const tpl_loc L_518 = {F_33, 10, 7};
-static const tpl_loc L_519 = {F_33, 10, 13};
-static const tpl_loc L_520 = {F_33, 10, 20};
-static const tpl_loc L_521 = {F_33, 10, 31};
-static const tpl_loc L_522 = {F_33, 11, 4};
-static const tpl_loc L_523 = {F_33, 11, 46};
-static const tpl_loc L_524 = {F_33, 11, 55};
-static const tpl_loc L_525 = {F_33, 11, 32};
+static const tpl_loc L_552 = {F_35, 10, 4};
+static const tpl_loc L_553 = {F_35, 10, 7};
+static const tpl_loc L_554 = {F_35, 10, 13};
+static const tpl_loc L_555 = {F_35, 10, 20};
+static const tpl_loc L_556 = {F_35, 10, 31};
+static const tpl_loc L_557 = {F_35, 11, 4};
+static const tpl_loc L_558 = {F_35, 11, 46};
+static const tpl_loc L_559 = {F_35, 11, 55};
+static const tpl_loc L_560 = {F_35, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_526 = {F_33, 12, 4};
-static const tpl_loc L_527 = {F_33, 12, 7};
-static const tpl_loc L_528 = {F_33, 12, 14};
-static const tpl_loc L_529 = {F_33, 12, 25};
-static const tpl_loc L_530 = {F_33, 12, 31};
-static const tpl_loc L_531 = {F_33, 12, 46};
-static const tpl_loc L_532 = {F_33, 13, 4};
-static const tpl_loc L_533 = {F_33, 13, 33};
-static const tpl_loc L_534 = {F_33, 13, 39};
-static const tpl_loc L_535 = {F_33, 13, 59};
-static const tpl_loc L_536 = {F_33, 13, 77};
-static const tpl_loc L_537 = {F_33, 15, 4};
-static const tpl_loc L_538 = {F_33, 15, 18};
-static const tpl_loc L_539 = {F_33, 15, 32};
+static const tpl_loc L_561 = {F_35, 12, 4};
+static const tpl_loc L_562 = {F_35, 12, 7};
+static const tpl_loc L_563 = {F_35, 12, 14};
+static const tpl_loc L_564 = {F_35, 12, 25};
+static const tpl_loc L_565 = {F_35, 12, 31};
+static const tpl_loc L_566 = {F_35, 12, 46};
+static const tpl_loc L_567 = {F_35, 13, 4};
+static const tpl_loc L_568 = {F_35, 13, 33};
+static const tpl_loc L_569 = {F_35, 13, 39};
+static const tpl_loc L_570 = {F_35, 13, 59};
+static const tpl_loc L_571 = {F_35, 13, 77};
+static const tpl_loc L_572 = {F_35, 15, 4};
+static const tpl_loc L_573 = {F_35, 15, 18};
+static const tpl_loc L_574 = {F_35, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_540 = {F_33, 15, 62};
-static const tpl_loc L_541 = {F_33, 15, 68};
-static const tpl_loc L_542 = {F_33, 15, 47};
-static const tpl_loc L_543 = {F_33, 15, 36};
-static const tpl_loc L_544 = {F_33, 15, 26};
-static const tpl_loc L_545 = {F_33, 18, 1};
-static const tpl_loc L_546 = {F_33, 18, 14};
-static const tpl_loc L_547 = {F_33, 18, 23};
-static const tpl_loc L_548 = {F_33, 18, 28};
-static const tpl_loc L_549 = {F_33, 18, 40};
-static const tpl_loc L_550 = {F_33, 18, 46};
-static const tpl_loc L_551 = {F_33, 18, 4};
+static const tpl_loc L_575 = {F_35, 15, 62};
+static const tpl_loc L_576 = {F_35, 15, 68};
+static const tpl_loc L_577 = {F_35, 15, 47};
+static const tpl_loc L_578 = {F_35, 15, 36};
+static const tpl_loc L_579 = {F_35, 15, 26};
+static const tpl_loc L_580 = {F_35, 18, 1};
+static const tpl_loc L_581 = {F_35, 18, 14};
+static const tpl_loc L_582 = {F_35, 18, 23};
+static const tpl_loc L_583 = {F_35, 18, 28};
+static const tpl_loc L_584 = {F_35, 18, 40};
+static const tpl_loc L_585 = {F_35, 18, 46};
+static const tpl_loc L_586 = {F_35, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -714,6 +767,7 @@ static const tpl_template T41;
 static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
+static const tpl_template T45;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -744,28 +798,28 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -777,13 +831,14 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -1711,6 +1766,66 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  border-radius: 0;\n"
              "  font-size: inherit;\n"
              "}\n", 1311);
+#line 52 "themes/clean/common/css/code.css.twig"
+  {
+    rt->loc = &L_124;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_124);
+  }
+#line 53 "themes/clean/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -1857,10 +1972,208 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/clean/common/css/highlight.css.twig"
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_125;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_126);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_127, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_128;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_129, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_130;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_131, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_132;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_133, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_134;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_135, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_136;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_137, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_138;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_139, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_140;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_141, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_142;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_143, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_144;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_145, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_146;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_147, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_148;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_149, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_150;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_151;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_152, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_153;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_154;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_155;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_156, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_157;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_158, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/clean/common/css/items.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1966,7 +2279,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/clean/common/css/layout.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2025,7 +2338,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/clean/common/css/navigation.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2203,7 +2516,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/clean/common/css/print.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2256,7 +2569,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2303,7 +2616,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2381,7 +2694,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2424,6 +2737,11 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
              "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
              "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2449,14 +2767,18 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #b99be6;   --question-bg: #261e33;\n"
              "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
              "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2135);
+             "}\n", 2707);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/clean/html/dedication.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2474,24 +2796,24 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item dedication\">\n", 34);
 #line 4 "themes/clean/html/dedication.twig"
   {
-    rt->loc = &L_124;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_125);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_126, &ic0);
+    rt->loc = &L_159;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_160);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_161, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 5 "themes/clean/html/dedication.twig"
       tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
 #line 5 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_127;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_128, &ic1);
+        rt->loc = &L_162;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_163, &ic1);
         tpl_out_value(rt, v3);
       }
 #line 5 "themes/clean/html/dedication.twig"
       tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_129;
+        rt->loc = &L_164;
         tpl_out_value(rt, v1);
       }
 #line 5 "themes/clean/html/dedication.twig"
@@ -2501,8 +2823,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span id=\"", 10);
 #line 7 "themes/clean/html/dedication.twig"
       {
-        rt->loc = &L_130;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_131, &ic2);
+        rt->loc = &L_165;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_166, &ic2);
         tpl_out_value(rt, v4);
       }
 #line 7 "themes/clean/html/dedication.twig"
@@ -2511,8 +2833,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/html/dedication.twig"
   {
-    rt->loc = &L_132;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_133, &ic3);
+    rt->loc = &L_167;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_168, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 9 "themes/clean/html/dedication.twig"
@@ -2522,7 +2844,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2543,26 +2865,26 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_134;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_135);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_136, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_137);
+    rt->loc = &L_169;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_170);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_171, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_172);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_138;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_139, &ic1);
+    rt->loc = &L_173;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_174, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_140;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_141);
+        rt->loc = &L_175;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_176);
         tpl_out_value(rt, v5);
       }
     }
@@ -2571,14 +2893,14 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_142;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_143, &ic2);
+    rt->loc = &L_177;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_178, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_144;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_145);
+        rt->loc = &L_179;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_180);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2587,7 +2909,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_146;
+    rt->loc = &L_181;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2605,32 +2927,32 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_147);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_182);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_148);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_183);
     const tpl_value a21[2] = {v14, v20};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_149);
-    tpl_value v22 = k5->fn(rt, ctx, 2, a21, &L_149);
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_184);
+    tpl_value v22 = k5->fn(rt, ctx, 2, a21, &L_184);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_150;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_151);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_152, &ic3);
+    rt->loc = &L_185;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_186);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_187, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_153;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_154);
+        rt->loc = &L_188;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_189);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2639,7 +2961,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_155;
+    rt->loc = &L_190;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2690,14 +3012,14 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_156);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_191);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_157);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_192);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
@@ -2707,39 +3029,39 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 1 "themes/clean/html/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/edition.twig"
   {
-    rt->loc = &L_158;
+    rt->loc = &L_193;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_158);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_193);
   }
 }
 
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/clean/html/epilogue.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/epilogue.twig"
   {
-    rt->loc = &L_159;
+    rt->loc = &L_194;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_159);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_194);
   }
 }
 
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2769,16 +3091,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_160;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_161);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_162, &ic0);
+    rt->loc = &L_195;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_196);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_197, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_163, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_198, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2789,10 +3111,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_164;
+    rt->loc = &L_199;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_165);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_166, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_200);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_201, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2805,15 +3127,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_167;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_168, &ic3);
+    rt->loc = &L_202;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_203, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_169;
+        rt->loc = &L_204;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2824,19 +3146,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_170;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_171, &ic4);
+    rt->loc = &L_205;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_206, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_172;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_173, &ic5);
+    rt->loc = &L_207;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_208, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_174, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_209, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2845,22 +3167,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_175;
+        rt->loc = &L_210;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_176;
+            rt->loc = &L_211;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_177;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_178, &ic7);
+            rt->loc = &L_212;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_213, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2871,16 +3193,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_179;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_180);
+        rt->loc = &L_214;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_215);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_181;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_182, &ic8);
+            rt->loc = &L_216;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_217, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2888,8 +3210,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_183;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_184, &ic9);
+            rt->loc = &L_218;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_219, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2905,55 +3227,55 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/clean/html/foreword.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/foreword.twig"
   {
-    rt->loc = &L_185;
+    rt->loc = &L_220;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_185);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_220);
   }
 }
 
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/clean/html/glossary.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/glossary.twig"
   {
-    rt->loc = &L_186;
+    rt->loc = &L_221;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_186);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_221);
   }
 }
 
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/clean/html/introduction.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/introduction.twig"
   {
-    rt->loc = &L_187;
+    rt->loc = &L_222;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_187);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
   }
 }
 
 /* ---- item.twig ---- */
 
 #line 6 "themes/clean/html/item.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2971,40 +3293,40 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 7 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_188;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_189);
+    rt->loc = &L_223;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_224);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_190;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_191);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_192, &ic0);
+        rt->loc = &L_225;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_226);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_227, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_193;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_194, &ic1);
+        rt->loc = &L_228;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_229, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_195;
+            rt->loc = &L_230;
             tpl_out_value(rt, v4);
           }
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_196;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_197, &ic2);
+            rt->loc = &L_231;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_232, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 8 "themes/clean/html/item.twig"
@@ -3015,8 +3337,8 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_198;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_199, &ic3);
+        rt->loc = &L_233;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_234, &ic3);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/html/item.twig"
@@ -3026,7 +3348,7 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/html/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3037,9 +3359,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_200;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_201);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_202, &ic0);
+    rt->loc = &L_235;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_236);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_237, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/clean/html/item.twig"
@@ -3047,7 +3369,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/html/item.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3067,12 +3389,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_203;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_204);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_205, &ic0);
+    rt->loc = &L_238;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_239);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_240, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_206, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_241, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3083,19 +3405,19 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_207;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_208);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_209, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_210, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_211);
+    rt->loc = &L_242;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_243);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_244, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_245, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_246);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/clean/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_212;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_213);
+    rt->loc = &L_247;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_248);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3103,8 +3425,8 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_214;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_215, &ic4);
+        rt->loc = &L_249;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_250, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/clean/html/item.twig"
@@ -3115,13 +3437,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_216;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_216);
+    rt->loc = &L_251;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_251);
   }
 #line 11 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_217;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_217);
+    rt->loc = &L_252;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_252);
   }
 #line 14 "themes/clean/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3130,7 +3452,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3144,7 +3466,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_218;
+    rt->loc = &L_253;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3165,30 +3487,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_219);
-    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_219);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_254);
+    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_254);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_220;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_221);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_222, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_223);
+    rt->loc = &L_255;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_256);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_257, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_258);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_224;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_225);
+    rt->loc = &L_259;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_260);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_226);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_261);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3198,23 +3520,23 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/clean/html/license.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/license.twig"
   {
-    rt->loc = &L_227;
+    rt->loc = &L_262;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_227);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_262);
   }
 }
 
 /* ---- lof.twig ---- */
 
 #line 1 "themes/clean/html/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3229,38 +3551,38 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_228;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_229);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_230, &ic0);
+    rt->loc = &L_263;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_264);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_265, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_231;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_232, &ic1);
+    rt->loc = &L_266;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_267, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_233;
+    rt->loc = &L_268;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_234);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_269);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_235);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_270);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_233);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_268);
   }
 #line 5 "themes/clean/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3269,7 +3591,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 1 "themes/clean/html/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3284,38 +3606,38 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_236;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_237);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_238, &ic0);
+    rt->loc = &L_271;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_272);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_273, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_239;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_240, &ic1);
+    rt->loc = &L_274;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_275, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_241;
+    rt->loc = &L_276;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_242);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_277);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_243);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_278);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_241);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_276);
   }
 #line 5 "themes/clean/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3324,7 +3646,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 1 "themes/clean/html/part.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3352,12 +3674,12 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_244;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_245);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_246, &ic0);
+    rt->loc = &L_279;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_280);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_281, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_247, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_282, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3368,8 +3690,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_248;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_249);
+    rt->loc = &L_283;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_284);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3377,9 +3699,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_250;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_251);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_252, &ic2);
+        rt->loc = &L_285;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_286);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_287, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/part.twig"
@@ -3390,39 +3712,39 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_253;
+    rt->loc = &L_288;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_254;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_255);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_256, &ic3);
+        rt->loc = &L_289;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_290);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_291, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_257;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_258, &ic4);
+        rt->loc = &L_292;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_293, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_259;
+            rt->loc = &L_294;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_260;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_261, &ic5);
+            rt->loc = &L_295;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_296, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/part.twig"
@@ -3433,8 +3755,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_262;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_263, &ic6);
+        rt->loc = &L_297;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_298, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/part.twig"
@@ -3443,9 +3765,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_264;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_265);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_266, &ic7);
+    rt->loc = &L_299;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_300);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_301, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/part.twig"
@@ -3455,7 +3777,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3476,7 +3798,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_267;
+    rt->loc = &L_302;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3500,9 +3822,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_268;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_269);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_270, &ic0);
+        rt->loc = &L_303;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_304);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_305, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3513,17 +3835,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_271;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_272);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_273, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_274);
+    rt->loc = &L_306;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_308, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_275;
+    rt->loc = &L_310;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3547,9 +3869,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_276;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_277, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_278);
+        rt->loc = &L_311;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_312, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_313);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3558,16 +3880,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_279;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_280, &ic3);
+    rt->loc = &L_314;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_315, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_281;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_282);
+        rt->loc = &L_316;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_317);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3576,16 +3898,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_283;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_284, &ic4);
+    rt->loc = &L_318;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_319, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_285;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_286);
+        rt->loc = &L_320;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_321);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3599,7 +3921,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3618,13 +3940,13 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k7)
-    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_288);
-  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_288);
+    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_323);
+  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_323);
   return v3;
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3652,7 +3974,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_287;
+    rt->loc = &L_322;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3665,79 +3987,79 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_289);
-    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_289);
+      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_324);
+    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_324);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_290;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_291);
+    rt->loc = &L_325;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_326);
     const tpl_value a11[1] = {v10};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_292);
-    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_292));
+      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_327);
+    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_327));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_293;
+        rt->loc = &L_328;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_294;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_295);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_296, &ic0);
+            rt->loc = &L_329;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_330);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_331, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_297;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_298);
+            rt->loc = &L_332;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_333);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_299;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_300);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_301, &ic1);
+            rt->loc = &L_334;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_335);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_336, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_302;
+            rt->loc = &L_337;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_303, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_338, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_304);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_339);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_305);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_340);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_306);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_307, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_308, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_341);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_342, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_343, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_309);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_344);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3746,15 +4068,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_310;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_311, &ic5);
+            rt->loc = &L_345;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_346, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_312;
+                rt->loc = &L_347;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3772,7 +4094,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3798,25 +4120,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_313;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_314);
+    rt->loc = &L_348;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_349);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_315;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_316);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_317, &ic0);
+    rt->loc = &L_350;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_351);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_352, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_318;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_319);
+        rt->loc = &L_353;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_354);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3825,7 +4147,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_320;
+    rt->loc = &L_355;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3839,7 +4161,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_321, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_356, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3848,9 +4170,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_322;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_323, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_324);
+        rt->loc = &L_357;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_358, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_359);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3861,7 +4183,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_360;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3885,14 +4207,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_326);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_361);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_362;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3913,29 +4235,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_328);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_363);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_329);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_364);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_330);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_365);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_331;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_332);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_333, &ic3);
+    rt->loc = &L_366;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_367);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_368, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_334;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_335);
+        rt->loc = &L_369;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_370);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3944,16 +4266,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_336;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_337);
+    rt->loc = &L_371;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_372);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_338;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_339);
+        rt->loc = &L_373;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_374);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3965,7 +4287,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -3984,24 +4306,24 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_340;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_341);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_342, &ic0);
+    rt->loc = &L_375;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_376);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_377, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_343;
+        rt->loc = &L_378;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_344;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_345, &ic1);
+        rt->loc = &L_379;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4012,14 +4334,14 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_346;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_347, &ic2);
+    rt->loc = &L_381;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_382, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4035,7 +4357,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_348;
+    rt->loc = &L_383;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4057,9 +4379,9 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_349;
+    rt->loc = &L_384;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_350);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_385);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4069,22 +4391,22 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_351;
+        rt->loc = &L_386;
         const tpl_value a12[1] = {v8};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_352);
-        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_352);
+          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_387);
+        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_387);
         const tpl_value a14[1] = {v13};
         if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_353);
-        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_353);
+          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_388);
+        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_388);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_354;
+    rt->loc = &L_389;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4106,17 +4428,17 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_355);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_390);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_356);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_391);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4135,36 +4457,36 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_357;
+    rt->loc = &L_392;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_358);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_359, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_393);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_394, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_360, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_395, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_361);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_396);
     const tpl_value a9[1] = {v8};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_362);
-    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_362);
+      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_397);
+    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_397);
     const tpl_value a11[1] = {v10};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_363);
-    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_363);
+      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_398);
+    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_398);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4177,16 +4499,16 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_378);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_413);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_379, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_414, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4241,16 +4563,16 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_364;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_365);
+    rt->loc = &L_399;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_400);
     const tpl_value a1[1] = {v0};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_366);
-    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_366));
+      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_401);
+    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_401));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_367;
+        rt->loc = &L_402;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4259,30 +4581,30 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_368;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_369);
+        rt->loc = &L_403;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_404);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_370;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_371);
+            rt->loc = &L_405;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_406);
             const tpl_value a8[1] = {v7};
             if (!k14)
-              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_372);
-            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_372));
+              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_407);
+            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_407));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_373;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_374);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_375, &ic0);
+                rt->loc = &L_408;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_409);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_410, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k15)
-                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_376);
-                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_376);
+                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_411);
+                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_411);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4290,32 +4612,32 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_377;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_412;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_380);
-                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_380);
+                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_415);
+                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_415);
                     const tpl_value a18[1] = {v17};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_381);
-                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_381);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_416);
+                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_416);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_382;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_383);
+                    rt->loc = &L_417;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_418);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_384;
+                        rt->loc = &L_419;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_385);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_420);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4330,18 +4652,18 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_386;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_387);
+                    rt->loc = &L_421;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_388);
-                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_388);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_389);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
+                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_423);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_424);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_390);
-                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_390);
+                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_425);
+                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_425);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4350,22 +4672,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_391;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_392);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_393);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_394, &ic1);
+            rt->loc = &L_426;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_429, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_395);
-            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_395);
+              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_430);
+            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_430);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_396;
+            rt->loc = &L_431;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4381,8 +4703,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_397);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_398, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_433, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4392,7 +4714,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_399;
+            rt->loc = &L_434;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4420,11 +4742,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_400;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_401);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_402, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_403, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_404);
+                rt->loc = &L_435;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_437, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_438, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_439);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4435,31 +4757,31 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_405;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_407, &ic5);
+            rt->loc = &L_440;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_442, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_408;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_409);
+            rt->loc = &L_443;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_444);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_410;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_411);
+            rt->loc = &L_445;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_446);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_412;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_413);
+            rt->loc = &L_447;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_448);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4474,9 +4796,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_414;
+            rt->loc = &L_449;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_415);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_450);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4487,24 +4809,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_416;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_417);
+        rt->loc = &L_451;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_452);
         const tpl_value a76[1] = {v75};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_418);
-        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_418);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_453);
+        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_453);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_419;
+            rt->loc = &L_454;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k17)
-              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
-            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_420);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_421);
+              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
+            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_455);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_456);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4524,7 +4846,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4562,18 +4884,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_422;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_423);
+    rt->loc = &L_457;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
     const tpl_value a1[1] = {v0};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_424);
-    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_424));
+      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
+    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_459));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_425;
+        rt->loc = &L_460;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4591,34 +4913,34 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_426;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_427);
+        rt->loc = &L_461;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_462);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_428;
+        rt->loc = &L_463;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_429;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_430);
+        rt->loc = &L_464;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_465);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_431;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_432);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_433);
+        rt->loc = &L_466;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_467);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_468);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_434);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_469);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4628,7 +4950,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4640,39 +4962,39 @@ static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/html/preface.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_435;
+    rt->loc = &L_470;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_435);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_470);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/html/prologue.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_436;
+    rt->loc = &L_471;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_436);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_471);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4680,149 +5002,149 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_437;
+    rt->loc = &L_472;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_437);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_438;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_438);
-  }
-}
-
-#line 8 "themes/clean/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_439;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_439);
+    rt->loc = &L_473;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_440;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_440);
+    rt->loc = &L_474;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_441;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_441);
+    rt->loc = &L_475;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_442;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_442);
+    rt->loc = &L_476;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_443;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_443);
+    rt->loc = &L_477;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_444;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_444);
+    rt->loc = &L_478;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_445;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_445);
+    rt->loc = &L_479;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
   }
 }
 
-#line 15 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_480;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
+  }
+}
+
+#line 15 "themes/clean/common/style.css.twig"
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_446;
+    rt->loc = &L_481;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_446);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
   }
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4830,14 +5152,14 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_447;
+    rt->loc = &L_482;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_447);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4846,7 +5168,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4855,70 +5177,70 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_448;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_448);
+    rt->loc = &L_483;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_483);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_449;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_449);
+    rt->loc = &L_484;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_484);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_450;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_450);
+    rt->loc = &L_485;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_485);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_451;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_451);
+    rt->loc = &L_486;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_486);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_452;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_452);
+    rt->loc = &L_487;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_487);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_453;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_453);
+    rt->loc = &L_488;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_488);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_454;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_454);
+    rt->loc = &L_489;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_489);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_455;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_455);
+    rt->loc = &L_490;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_490);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_456;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_456);
+    rt->loc = &L_491;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_491);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_457;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_457);
+    rt->loc = &L_492;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_492);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_458;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_458);
+    rt->loc = &L_493;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_493);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_459;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_459);
+    rt->loc = &L_494;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_494);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4942,12 +5264,12 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_460;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_461);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_462, &ic0);
+    rt->loc = &L_495;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_496);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_497, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_463, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_498, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4958,16 +5280,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_464;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_465);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_466, &ic2);
+    rt->loc = &L_499;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_500);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_501, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_467;
+        rt->loc = &L_502;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4978,22 +5300,22 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_468;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_469);
+    rt->loc = &L_503;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_504);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_470;
+        rt->loc = &L_505;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_471;
+            rt->loc = &L_506;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5004,23 +5326,23 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_472;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_473, &ic3);
+        rt->loc = &L_507;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_508, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_474;
+            rt->loc = &L_509;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_475;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_476, &ic4);
+            rt->loc = &L_510;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_511, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5031,8 +5353,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_477;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_478, &ic5);
+        rt->loc = &L_512;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_513, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5043,7 +5365,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_514;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5054,7 +5376,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_480;
+        rt->loc = &L_515;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5065,8 +5387,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_481;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_482, &ic6);
+    rt->loc = &L_516;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_517, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5076,7 +5398,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5092,26 +5414,26 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_483;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_484);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_485, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_486);
+    rt->loc = &L_518;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_519);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_520, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_521);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_487;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_488, &ic1);
+    rt->loc = &L_522;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_523, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_489;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_490);
+        rt->loc = &L_524;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_525);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5120,16 +5442,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_491;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_492, &ic2);
+    rt->loc = &L_526;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_527, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_493;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_494);
+        rt->loc = &L_528;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_529);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5141,7 +5463,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/clean/html/title.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5161,26 +5483,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_495;
+    rt->loc = &L_530;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_496);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_497, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_531);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_532, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_498);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_533);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_499);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_534);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_500);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_501, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_502);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_535);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_536, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_537);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5189,25 +5511,25 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_503;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_504);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_505, &ic2);
+    rt->loc = &L_538;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_539);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_540, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_506;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_507);
+    rt->loc = &L_541;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_542);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_508;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_509, &ic3);
+    rt->loc = &L_543;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_544, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5217,7 +5539,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/clean/html/toc.twig"
-static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5229,9 +5551,9 @@ static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_523, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_558, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_524);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_559);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5239,7 +5561,7 @@ static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/clean/html/toc.twig"
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5257,20 +5579,20 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_540);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_575);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_541, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_576, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k23)
-    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_542);
-  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_542);
+    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_577);
+  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_577);
   return v7;
 }
 
 #line 1 "themes/clean/html/toc.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5310,13 +5632,13 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_545;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_510);
+    tpl_import(rt, self, 0, v0, &L_545);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_511;
+    rt->loc = &L_546;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5349,7 +5671,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_547;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5377,35 +5699,35 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_513;
+    rt->loc = &L_548;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_514;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_515);
+    rt->loc = &L_549;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_550);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_516);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_551);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_517;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_518);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_519, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_520, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_521);
+        rt->loc = &L_552;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_553);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_554, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_555, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_556);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_522;
+            rt->loc = &L_557;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5424,27 +5746,27 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn68, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_525);
-            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_525);
+              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_560);
+            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_560);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_526;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_527);
+            rt->loc = &L_561;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_562);
             const tpl_value a49[1] = {v48};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_528);
-            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_528));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
+            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_563));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_529);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_530, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_564);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_565, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_531, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_566, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5453,20 +5775,20 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_532;
+                rt->loc = &L_567;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_533);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_534, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_568);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_569, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_535, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_570, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_536, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_571, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5478,18 +5800,18 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_537;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_538);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_539);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_572;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_573);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_574);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_543);
-            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_543);
+              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_578);
+            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_578);
             const tpl_value a74[2] = {v69, v73};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_544);
-            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_544);
+              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_579);
+            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_579);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5498,22 +5820,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_545;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_546);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_547);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_548, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_549, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_550);
+    rt->loc = &L_580;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_581);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_582);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_583, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_584, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_585);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_551);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_586);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5517 "clean_html.c"
+#line 5839 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -5809,13 +6131,16 @@ static const char T10_source[] =
     "  background: none;\n"
     "  border-radius: 0;\n"
     "  font-size: inherit;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T10 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn12,
   .source = T10_source,
-  .source_len = 1311,
+  .source_len = 1881,
   .ast = NULL,
 };
 
@@ -5963,8 +6288,52 @@ static const tpl_template T12 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T13_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T13 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn15,
+  .source = T13_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T14_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -6060,17 +6429,17 @@ static const char T13_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T13_source,
+  .body = fn16,
+  .source = T14_source,
   .source_len = 2573,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -6119,17 +6488,17 @@ static const char T14_source[] =
     "  }\n"
     "  .with-toc > .book-main { margin: 2.5rem 0 4rem; }\n"
     "}\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T14_source,
+  .body = fn17,
+  .source = T15_source,
   .source_len = 1220,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -6297,17 +6666,17 @@ static const char T15_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T15_source,
+  .body = fn18,
+  .source = T16_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -6350,17 +6719,17 @@ static const char T16_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T16_source,
+  .body = fn19,
+  .source = T17_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6397,17 +6766,17 @@ static const char T17_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T17_source,
+  .body = fn20,
+  .source = T18_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6475,17 +6844,17 @@ static const char T18_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T18_source,
+  .body = fn21,
+  .source = T19_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -6523,6 +6892,11 @@ static const char T19_source[] =
     "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
     "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
     "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -6548,19 +6922,23 @@ static const char T19_source[] =
     "    --question: #b99be6;   --question-bg: #261e33;\n"
     "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T19_source,
-  .source_len = 2135,
+  .body = fn22,
+  .source = T20_source,
+  .source_len = 2707,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- A dedication shows no title: its heading is there for screen readers\n"
     "    and the document outline only. -#}\n"
     "<section class=\"item dedication\">\n"
@@ -6571,17 +6949,17 @@ static const char T20_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T20_source,
+  .body = fn23,
+  .source = T21_source,
   .source_len = 325,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6596,33 +6974,20 @@ static const char T21_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T21_source,
+  .body = fn24,
+  .source = T22_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const char T22_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T22 = {
-  .name = "edition.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T22_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* epilogue.twig */
 static const char T23_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T23 = {
-  .name = "epilogue.twig",
+  .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
@@ -6631,8 +6996,21 @@ static const tpl_template T23 = {
   .ast = NULL,
 };
 
-/* figure.twig */
+/* epilogue.twig */
 static const char T24_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T24 = {
+  .name = "epilogue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn26,
+  .source = T24_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* figure.twig */
+static const char T25_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -6646,33 +7024,20 @@ static const char T24_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T25_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T25 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T26_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T26 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn28,
   .source = T26_source,
@@ -6681,11 +7046,11 @@ static const tpl_template T26 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -6694,12 +7059,25 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T28_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn30, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn31, .owner = &T28, .node = NULL},
-};
+/* introduction.twig */
 static const char T28_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T28 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn30,
+  .source = T28_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T29_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
+};
+static const char T29_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. An item without\n"
     "    a title keeps its id on the section, for links to it. -#}\n"
@@ -6714,79 +7092,79 @@ static const char T28_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 2,
-  .blocks = T28_blocks,
-  .source = T28_source,
+  .blocks = T29_blocks,
+  .source = T29_source,
   .source_len = 643,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T29_source,
+  .body = fn34,
+  .source = T30_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The list of images: each one's label and caption, linked. -#}\n"
     "<section class=\"item lof\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</section>\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 256,
   .ast = NULL,
 };
 
 /* lot.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of tables: each one's label and caption, linked. -#}\n"
     "<section class=\"item lot\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</section>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T32_source,
+  .body = fn37,
+  .source = T33_source,
   .source_len = 255,
   .ast = NULL,
 };
 
 /* part.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A part: \"<span class=label>…</span> Title\" as its heading (the label\n"
     "    shows when 'part' is in the edition's labels). -#}\n"
     "{% set has_heading = item.title or item.label %}\n"
@@ -6796,17 +7174,17 @@ static const char T33_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
-  .source = T33_source,
+  .body = fn38,
+  .source = T34_source,
   .source_len = 477,
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -6821,17 +7199,17 @@ static const char T34_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T34_source,
+  .body = fn39,
+  .source = T35_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -6844,17 +7222,17 @@ static const char T35_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T35_source,
+  .body = fn40,
+  .source = T36_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -6873,31 +7251,31 @@ static const char T36_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T36_source,
+  .body = fn42,
+  .source = T37_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T37_m0_params[1] = {
+static const tpl_name T38_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m1_params[1] = {
+static const tpl_name T38_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m2_params[1] = {
+static const tpl_name T38_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m3_params[3] = {
+static const tpl_name T38_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T37_m4_params[6] = {
+static const tpl_name T38_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -6905,14 +7283,14 @@ static const tpl_name T37_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T37_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T37_m0_params, .fn = fn42, .owner = &T37, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T37_m1_params, .fn = fn43, .owner = &T37, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T37_m2_params, .fn = fn44, .owner = &T37, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T37_m3_params, .fn = fn45, .owner = &T37, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T37_m4_params, .fn = fn47, .owner = &T37, .node = NULL},
+static const tpl_macro_def T38_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn43, .owner = &T38, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn44, .owner = &T38, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn45, .owner = &T38, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn46, .owner = &T38, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn48, .owner = &T38, .node = NULL},
 };
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -6977,35 +7355,22 @@ static const char T37_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn48,
+  .body = fn49,
   .nmacros = 5,
-  .macros = T37_macros,
-  .source = T37_source,
+  .macros = T38_macros,
+  .source = T38_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T38_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T38 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn49,
-  .source = T38_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T39_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T39 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn50,
   .source = T39_source,
@@ -7014,22 +7379,35 @@ static const tpl_template T39 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T40_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn51, .owner = &T40, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn52, .owner = &T40, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn53, .owner = &T40, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn54, .owner = &T40, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn55, .owner = &T40, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn56, .owner = &T40, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn57, .owner = &T40, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn58, .owner = &T40, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn59, .owner = &T40, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn60, .owner = &T40, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn61, .owner = &T40, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T40, .node = NULL},
-};
+/* prologue.twig */
 static const char T40_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T40 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn51,
+  .source = T40_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T41_blocks[12] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T41, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T41, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T41, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T41, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T41, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T41, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T41, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T41, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T41, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T41, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn62, .owner = &T41, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn63, .owner = &T41, .node = NULL},
+};
+static const char T41_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7047,19 +7425,19 @@ static const char T40_source[] =
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T40 = {
+static const tpl_template T41 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
+  .body = fn64,
   .nblocks = 12,
-  .blocks = T40_blocks,
-  .source = T40_source,
+  .blocks = T41_blocks,
+  .source = T41_source,
   .source_len = 1094,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T41_source[] =
+static const char T42_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7074,17 +7452,17 @@ static const char T41_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .source = T41_source,
+  .body = fn65,
+  .source = T42_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7096,17 +7474,17 @@ static const char T42_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T42_source,
+  .body = fn66,
+  .source = T43_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -7115,17 +7493,17 @@ static const char T43_source[] =
     "<h1 id=\"{{ item.slug }}\">{{ heading }}</h1>\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T43_source,
+  .body = fn67,
+  .source = T44_source,
   .source_len = 423,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The table of contents of book.html (which shows it in its sidebar),\n"
     "    by Easybook's rule: the items whose element is in edition.toc.elements\n"
     "    list their headings down to edition.toc.deep; an item without headings\n"
@@ -7144,16 +7522,16 @@ static const char T44_source[] =
     "{% endif %}\n"
     "{% endfor %}\n"
     "{{ m.toc_nav(entries, item.title, item.slug, root, '', 'item toc') }}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T44_source,
+  .body = fn68,
+  .source = T45_source,
   .source_len = 946,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_html_templates[45] = {
+const tpl_template *const octavo_theme_clean_html_templates[46] = {
   &T0,
   &T1,
   &T2,
@@ -7199,5 +7577,6 @@ const tpl_template *const octavo_theme_clean_html_templates[45] = {
   &T42,
   &T43,
   &T44,
+  &T45,
 };
-const size_t octavo_theme_clean_html_ntemplates = 45;
+const size_t octavo_theme_clean_html_ntemplates = 46;

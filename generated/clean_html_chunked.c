@@ -211,433 +211,486 @@ static const tpl_loc L_164 = {F_1, 4, 40};
 static const tpl_loc L_165 = {F_1, 4, 57};
 static const tpl_loc L_166 = {F_1, 4, 87};
 static const tpl_loc L_167 = {F_1, 4, 95};
-static const char F_2[] = "edition.md.twig";
-static const tpl_loc L_168 = {F_2, 4, 3};
-static const tpl_loc L_169 = {F_2, 4, 6};
-static const tpl_loc L_170 = {F_2, 4, 11};
-static const tpl_loc L_171 = {F_2, 4, 17};
-static const tpl_loc L_172 = {F_2, 4, 26};
-static const tpl_loc L_173 = {F_2, 4, 34};
+static const char F_2[] = "css/code.css.twig";
+static const tpl_loc L_168 = {F_2, 52, 12};
+static const char F_3[] = "css/highlight.css.twig";
+static const tpl_loc L_169 = {F_3, 10, 18};
+static const tpl_loc L_170 = {F_3, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_171 = {F_3, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_172 = {F_3, 11, 18};
+static const tpl_loc L_173 = {F_3, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_174 = {F_3, 12, 36};
+static const tpl_loc L_175 = {F_3, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_176 = {F_3, 13, 18};
+static const tpl_loc L_177 = {F_3, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_178 = {F_3, 14, 27};
+static const tpl_loc L_179 = {F_3, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_180 = {F_3, 15, 27};
+static const tpl_loc L_181 = {F_3, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_182 = {F_3, 16, 18};
+static const tpl_loc L_183 = {F_3, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_184 = {F_3, 17, 27};
+static const tpl_loc L_185 = {F_3, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_186 = {F_3, 18, 18};
+static const tpl_loc L_187 = {F_3, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_188 = {F_3, 19, 18};
+static const tpl_loc L_189 = {F_3, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_190 = {F_3, 21, 34};
+static const tpl_loc L_191 = {F_3, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_192 = {F_3, 23, 4};
+static const tpl_loc L_193 = {F_3, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_194 = {F_3, 25, 29};
+static const tpl_loc L_195 = {F_3, 26, 29};
+static const tpl_loc L_196 = {F_3, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_197 = {F_3, 29, 32};
+static const tpl_loc L_198 = {F_3, 30, 32};
+static const tpl_loc L_199 = {F_3, 32, 21};
+static const tpl_loc L_200 = {F_3, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_201 = {F_3, 33, 18};
+static const tpl_loc L_202 = {F_3, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_4[] = "edition.md.twig";
+static const tpl_loc L_203 = {F_4, 4, 3};
+static const tpl_loc L_204 = {F_4, 4, 6};
+static const tpl_loc L_205 = {F_4, 4, 11};
+static const tpl_loc L_206 = {F_4, 4, 17};
+static const tpl_loc L_207 = {F_4, 4, 26};
+static const tpl_loc L_208 = {F_4, 4, 34};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_174 = {F_2, 5, 1};
-static const tpl_loc L_175 = {F_2, 5, 16};
-static const tpl_loc L_176 = {F_2, 8, 4};
-static const tpl_loc L_177 = {F_2, 8, 12};
+static const tpl_loc L_209 = {F_4, 5, 1};
+static const tpl_loc L_210 = {F_4, 5, 16};
+static const tpl_loc L_211 = {F_4, 8, 4};
+static const tpl_loc L_212 = {F_4, 8, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_178 = {F_2, 8, 22};
-static const tpl_loc L_179 = {F_2, 8, 38};
-static const tpl_loc L_180 = {F_2, 8, 55};
-static const tpl_loc L_181 = {F_2, 8, 100};
-static const tpl_loc L_182 = {F_2, 8, 104};
-static const tpl_loc L_183 = {F_2, 8, 95};
-static const tpl_loc L_184 = {F_2, 10, 4};
-static const tpl_loc L_185 = {F_2, 10, 7};
-static const tpl_loc L_186 = {F_2, 10, 15};
+static const tpl_loc L_213 = {F_4, 8, 22};
+static const tpl_loc L_214 = {F_4, 8, 38};
+static const tpl_loc L_215 = {F_4, 8, 55};
+static const tpl_loc L_216 = {F_4, 8, 100};
+static const tpl_loc L_217 = {F_4, 8, 104};
+static const tpl_loc L_218 = {F_4, 8, 95};
+static const tpl_loc L_219 = {F_4, 10, 4};
+static const tpl_loc L_220 = {F_4, 10, 7};
+static const tpl_loc L_221 = {F_4, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_187 = {F_2, 11, 6};
-static const tpl_loc L_188 = {F_2, 11, 22};
-static const tpl_loc L_189 = {F_2, 14, 1};
-static const tpl_loc L_190 = {F_2, 14, 120};
-static const tpl_loc L_191 = {F_2, 14, 8};
-static const char F_3[] = "figure.twig";
-static const tpl_loc L_192 = {F_3, 4, 4};
-static const tpl_loc L_193 = {F_3, 4, 18};
-static const tpl_loc L_194 = {F_3, 4, 23};
+static const tpl_loc L_222 = {F_4, 11, 6};
+static const tpl_loc L_223 = {F_4, 11, 22};
+static const tpl_loc L_224 = {F_4, 14, 1};
+static const tpl_loc L_225 = {F_4, 14, 120};
+static const tpl_loc L_226 = {F_4, 14, 8};
+static const char F_5[] = "figure.twig";
+static const tpl_loc L_227 = {F_5, 4, 4};
+static const tpl_loc L_228 = {F_5, 4, 18};
+static const tpl_loc L_229 = {F_5, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_195 = {F_3, 4, 74};
+static const tpl_loc L_230 = {F_5, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_196 = {F_3, 5, 23};
-static const tpl_loc L_197 = {F_3, 5, 26};
-static const tpl_loc L_198 = {F_3, 5, 31};
+static const tpl_loc L_231 = {F_5, 5, 23};
+static const tpl_loc L_232 = {F_5, 5, 26};
+static const tpl_loc L_233 = {F_5, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_199 = {F_3, 5, 55};
-static const tpl_loc L_200 = {F_3, 5, 63};
-static const tpl_loc L_201 = {F_3, 5, 75};
-static const tpl_loc L_202 = {F_3, 6, 1};
-static const tpl_loc L_203 = {F_3, 6, 9};
-static const tpl_loc L_204 = {F_3, 7, 4};
-static const tpl_loc L_205 = {F_3, 7, 12};
-static const tpl_loc L_206 = {F_3, 7, 26};
-static const tpl_loc L_207 = {F_3, 9, 5};
-static const tpl_loc L_208 = {F_3, 9, 41};
-static const tpl_loc L_209 = {F_3, 9, 67};
-static const tpl_loc L_210 = {F_3, 9, 75};
-static const tpl_loc L_211 = {F_3, 10, 5};
-static const tpl_loc L_212 = {F_3, 10, 8};
-static const tpl_loc L_213 = {F_3, 10, 43};
-static const tpl_loc L_214 = {F_3, 10, 51};
-static const tpl_loc L_215 = {F_3, 10, 78};
-static const tpl_loc L_216 = {F_3, 10, 86};
-static const char F_4[] = "index.twig";
-static const tpl_loc L_217 = {F_4, 5, 18};
-static const tpl_loc L_218 = {F_4, 5, 21};
-static const tpl_loc L_219 = {F_4, 5, 26};
-static const tpl_loc L_220 = {F_4, 5, 32};
-static const tpl_loc L_221 = {F_4, 9, 12};
-static const tpl_loc L_222 = {F_4, 13, 4};
-static const tpl_loc L_223 = {F_4, 13, 19};
+static const tpl_loc L_234 = {F_5, 5, 55};
+static const tpl_loc L_235 = {F_5, 5, 63};
+static const tpl_loc L_236 = {F_5, 5, 75};
+static const tpl_loc L_237 = {F_5, 6, 1};
+static const tpl_loc L_238 = {F_5, 6, 9};
+static const tpl_loc L_239 = {F_5, 7, 4};
+static const tpl_loc L_240 = {F_5, 7, 12};
+static const tpl_loc L_241 = {F_5, 7, 26};
+static const tpl_loc L_242 = {F_5, 9, 5};
+static const tpl_loc L_243 = {F_5, 9, 41};
+static const tpl_loc L_244 = {F_5, 9, 67};
+static const tpl_loc L_245 = {F_5, 9, 75};
+static const tpl_loc L_246 = {F_5, 10, 5};
+static const tpl_loc L_247 = {F_5, 10, 8};
+static const tpl_loc L_248 = {F_5, 10, 43};
+static const tpl_loc L_249 = {F_5, 10, 51};
+static const tpl_loc L_250 = {F_5, 10, 78};
+static const tpl_loc L_251 = {F_5, 10, 86};
+static const char F_6[] = "index.twig";
+static const tpl_loc L_252 = {F_6, 5, 18};
+static const tpl_loc L_253 = {F_6, 5, 21};
+static const tpl_loc L_254 = {F_6, 5, 26};
+static const tpl_loc L_255 = {F_6, 5, 32};
+static const tpl_loc L_256 = {F_6, 9, 12};
+static const tpl_loc L_257 = {F_6, 13, 4};
+static const tpl_loc L_258 = {F_6, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_224 = {F_4, 13, 39};
-static const tpl_loc L_225 = {F_4, 13, 46};
-static const tpl_loc L_226 = {F_4, 13, 25};
-static const tpl_loc L_227 = {F_4, 13, 64};
-static const tpl_loc L_228 = {F_4, 14, 4};
-static const tpl_loc L_229 = {F_4, 14, 16};
-static const tpl_loc L_230 = {F_4, 14, 36};
-static const tpl_loc L_231 = {F_4, 14, 43};
-static const tpl_loc L_232 = {F_4, 14, 22};
-static const tpl_loc L_233 = {F_4, 14, 76};
+static const tpl_loc L_259 = {F_6, 13, 39};
+static const tpl_loc L_260 = {F_6, 13, 46};
+static const tpl_loc L_261 = {F_6, 13, 25};
+static const tpl_loc L_262 = {F_6, 13, 64};
+static const tpl_loc L_263 = {F_6, 14, 4};
+static const tpl_loc L_264 = {F_6, 14, 16};
+static const tpl_loc L_265 = {F_6, 14, 36};
+static const tpl_loc L_266 = {F_6, 14, 43};
+static const tpl_loc L_267 = {F_6, 14, 22};
+static const tpl_loc L_268 = {F_6, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_234 = {F_4, 17, 1};
-static const tpl_loc L_235 = {F_4, 17, 14};
-static const tpl_loc L_236 = {F_4, 17, 19};
-static const tpl_loc L_237 = {F_4, 17, 39};
-static const tpl_loc L_238 = {F_4, 17, 47};
-static const tpl_loc L_239 = {F_4, 17, 51};
-static const tpl_loc L_240 = {F_4, 17, 81};
-static const tpl_loc L_241 = {F_4, 17, 4};
-static const tpl_loc L_242 = {F_4, 18, 4};
-static const tpl_loc L_243 = {F_4, 18, 7};
-static const tpl_loc L_244 = {F_4, 19, 45};
-static const tpl_loc L_245 = {F_4, 19, 48};
-static const tpl_loc L_246 = {F_4, 19, 52};
-static const tpl_loc L_247 = {F_4, 19, 69};
-static const tpl_loc L_248 = {F_4, 20, 23};
-static const tpl_loc L_249 = {F_4, 20, 33};
-static const tpl_loc L_250 = {F_4, 20, 42};
-static const tpl_loc L_251 = {F_4, 20, 91};
-static const tpl_loc L_252 = {F_4, 20, 98};
-static const tpl_loc L_253 = {F_4, 20, 115};
-static const tpl_loc L_254 = {F_4, 20, 163};
-static const tpl_loc L_255 = {F_4, 20, 166};
-static const tpl_loc L_256 = {F_4, 4, 11};
-static const tpl_loc L_257 = {F_4, 3, 12};
-static const char F_5[] = "layout.twig";
-static const tpl_loc L_258 = {F_5, 4, 11};
-static const tpl_loc L_259 = {F_5, 6, 13};
-static const tpl_loc L_260 = {F_5, 6, 44};
-static const tpl_loc L_261 = {F_5, 6, 64};
-static const tpl_loc L_262 = {F_5, 8, 12};
-static const tpl_loc L_263 = {F_5, 8, 51};
-static const tpl_loc L_264 = {F_5, 8, 66};
-static const tpl_loc L_265 = {F_5, 9, 10};
+static const tpl_loc L_269 = {F_6, 17, 1};
+static const tpl_loc L_270 = {F_6, 17, 14};
+static const tpl_loc L_271 = {F_6, 17, 19};
+static const tpl_loc L_272 = {F_6, 17, 39};
+static const tpl_loc L_273 = {F_6, 17, 47};
+static const tpl_loc L_274 = {F_6, 17, 51};
+static const tpl_loc L_275 = {F_6, 17, 81};
+static const tpl_loc L_276 = {F_6, 17, 4};
+static const tpl_loc L_277 = {F_6, 18, 4};
+static const tpl_loc L_278 = {F_6, 18, 7};
+static const tpl_loc L_279 = {F_6, 19, 45};
+static const tpl_loc L_280 = {F_6, 19, 48};
+static const tpl_loc L_281 = {F_6, 19, 52};
+static const tpl_loc L_282 = {F_6, 19, 69};
+static const tpl_loc L_283 = {F_6, 20, 23};
+static const tpl_loc L_284 = {F_6, 20, 33};
+static const tpl_loc L_285 = {F_6, 20, 42};
+static const tpl_loc L_286 = {F_6, 20, 91};
+static const tpl_loc L_287 = {F_6, 20, 98};
+static const tpl_loc L_288 = {F_6, 20, 115};
+static const tpl_loc L_289 = {F_6, 20, 163};
+static const tpl_loc L_290 = {F_6, 20, 166};
+static const tpl_loc L_291 = {F_6, 4, 11};
+static const tpl_loc L_292 = {F_6, 3, 12};
+static const char F_7[] = "layout.twig";
+static const tpl_loc L_293 = {F_7, 4, 11};
+static const tpl_loc L_294 = {F_7, 6, 13};
+static const tpl_loc L_295 = {F_7, 6, 44};
+static const tpl_loc L_296 = {F_7, 6, 64};
+static const tpl_loc L_297 = {F_7, 8, 12};
+static const tpl_loc L_298 = {F_7, 8, 51};
+static const tpl_loc L_299 = {F_7, 8, 66};
+static const tpl_loc L_300 = {F_7, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_266 = {F_5, 11, 23};
+static const tpl_loc L_301 = {F_7, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_267 = {F_5, 12, 43};
-static const tpl_loc L_268 = {F_5, 12, 46};
-static const tpl_loc L_269 = {F_5, 12, 50};
-static const tpl_loc L_270 = {F_5, 13, 10};
+static const tpl_loc L_302 = {F_7, 12, 43};
+static const tpl_loc L_303 = {F_7, 12, 46};
+static const tpl_loc L_304 = {F_7, 12, 50};
+static const tpl_loc L_305 = {F_7, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_271 = {F_5, 14, 10};
+static const tpl_loc L_306 = {F_7, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_272 = {F_5, 16, 4};
-static const tpl_loc L_273 = {F_5, 16, 7};
-static const tpl_loc L_274 = {F_5, 16, 12};
-static const tpl_loc L_275 = {F_5, 16, 18};
-static const tpl_loc L_276 = {F_5, 16, 25};
-static const tpl_loc L_277 = {F_5, 16, 33};
-static const tpl_loc L_278 = {F_5, 16, 46};
-static const tpl_loc L_279 = {F_5, 16, 61};
-static const tpl_loc L_280 = {F_5, 16, 79};
-static const tpl_loc L_281 = {F_5, 16, 87};
-static const tpl_loc L_282 = {F_5, 16, 101};
-static const tpl_loc L_283 = {F_5, 16, 117};
-static const char F_6[] = "license.md.twig";
-static const tpl_loc L_284 = {F_6, 2, 4};
-static const tpl_loc L_285 = {F_6, 2, 44};
-static const tpl_loc L_286 = {F_6, 2, 57};
-static const tpl_loc L_287 = {F_6, 2, 60};
-static const tpl_loc L_288 = {F_6, 2, 65};
-static const tpl_loc L_289 = {F_6, 2, 72};
-static const tpl_loc L_290 = {F_6, 4, 1};
-static const tpl_loc L_291 = {F_6, 4, 4};
-static const tpl_loc L_292 = {F_6, 4, 8};
-static const char F_7[] = "lof.twig";
-static const tpl_loc L_293 = {F_7, 5, 9};
-static const tpl_loc L_294 = {F_7, 5, 12};
-static const tpl_loc L_295 = {F_7, 5, 17};
-static const tpl_loc L_296 = {F_7, 5, 26};
-static const tpl_loc L_297 = {F_7, 5, 34};
-static const tpl_loc L_298 = {F_7, 6, 12};
-static const tpl_loc L_299 = {F_7, 6, 52};
-static const tpl_loc L_300 = {F_7, 6, 56};
-static const tpl_loc L_301 = {F_7, 2, 12};
-static const char F_8[] = "lot.twig";
-static const tpl_loc L_302 = {F_8, 5, 9};
-static const tpl_loc L_303 = {F_8, 5, 12};
-static const tpl_loc L_304 = {F_8, 5, 17};
-static const tpl_loc L_305 = {F_8, 5, 26};
-static const tpl_loc L_306 = {F_8, 5, 34};
-static const tpl_loc L_307 = {F_8, 6, 12};
-static const tpl_loc L_308 = {F_8, 6, 52};
-static const tpl_loc L_309 = {F_8, 6, 56};
-static const tpl_loc L_310 = {F_8, 2, 12};
-static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_311 = {F_9, 3, 31};
-static const tpl_loc L_312 = {F_9, 3, 60};
-static const tpl_loc L_313 = {F_9, 3, 63};
-static const tpl_loc L_314 = {F_9, 3, 68};
-static const tpl_loc L_315 = {F_9, 4, 24};
-static const tpl_loc L_316 = {F_9, 4, 27};
-static const tpl_loc L_317 = {F_9, 4, 32};
-static const tpl_loc L_318 = {F_9, 4, 38};
-static const tpl_loc L_319 = {F_9, 5, 4};
-static const tpl_loc L_320 = {F_9, 6, 26};
-static const tpl_loc L_321 = {F_9, 6, 34};
+static const tpl_loc L_307 = {F_7, 16, 4};
+static const tpl_loc L_308 = {F_7, 16, 7};
+static const tpl_loc L_309 = {F_7, 16, 12};
+static const tpl_loc L_310 = {F_7, 16, 18};
+static const tpl_loc L_311 = {F_7, 16, 25};
+static const tpl_loc L_312 = {F_7, 16, 33};
+static const tpl_loc L_313 = {F_7, 16, 46};
+static const tpl_loc L_314 = {F_7, 16, 61};
+static const tpl_loc L_315 = {F_7, 16, 79};
+static const tpl_loc L_316 = {F_7, 16, 87};
+static const tpl_loc L_317 = {F_7, 16, 101};
+static const tpl_loc L_318 = {F_7, 16, 117};
+static const char F_8[] = "license.md.twig";
+static const tpl_loc L_319 = {F_8, 2, 4};
+static const tpl_loc L_320 = {F_8, 2, 44};
+static const tpl_loc L_321 = {F_8, 2, 57};
+static const tpl_loc L_322 = {F_8, 2, 60};
+static const tpl_loc L_323 = {F_8, 2, 65};
+static const tpl_loc L_324 = {F_8, 2, 72};
+static const tpl_loc L_325 = {F_8, 4, 1};
+static const tpl_loc L_326 = {F_8, 4, 4};
+static const tpl_loc L_327 = {F_8, 4, 8};
+static const char F_9[] = "lof.twig";
+static const tpl_loc L_328 = {F_9, 5, 9};
+static const tpl_loc L_329 = {F_9, 5, 12};
+static const tpl_loc L_330 = {F_9, 5, 17};
+static const tpl_loc L_331 = {F_9, 5, 26};
+static const tpl_loc L_332 = {F_9, 5, 34};
+static const tpl_loc L_333 = {F_9, 6, 12};
+static const tpl_loc L_334 = {F_9, 6, 52};
+static const tpl_loc L_335 = {F_9, 6, 56};
+static const tpl_loc L_336 = {F_9, 2, 12};
+static const char F_10[] = "lot.twig";
+static const tpl_loc L_337 = {F_10, 5, 9};
+static const tpl_loc L_338 = {F_10, 5, 12};
+static const tpl_loc L_339 = {F_10, 5, 17};
+static const tpl_loc L_340 = {F_10, 5, 26};
+static const tpl_loc L_341 = {F_10, 5, 34};
+static const tpl_loc L_342 = {F_10, 6, 12};
+static const tpl_loc L_343 = {F_10, 6, 52};
+static const tpl_loc L_344 = {F_10, 6, 56};
+static const tpl_loc L_345 = {F_10, 2, 12};
+static const char F_11[] = "partials/cover.twig";
+static const tpl_loc L_346 = {F_11, 3, 31};
+static const tpl_loc L_347 = {F_11, 3, 60};
+static const tpl_loc L_348 = {F_11, 3, 63};
+static const tpl_loc L_349 = {F_11, 3, 68};
+static const tpl_loc L_350 = {F_11, 4, 24};
+static const tpl_loc L_351 = {F_11, 4, 27};
+static const tpl_loc L_352 = {F_11, 4, 32};
+static const tpl_loc L_353 = {F_11, 4, 38};
+static const tpl_loc L_354 = {F_11, 5, 4};
+static const tpl_loc L_355 = {F_11, 6, 26};
+static const tpl_loc L_356 = {F_11, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_322 = {F_9, 6, 43};
-static const tpl_loc L_323 = {F_9, 8, 4};
-static const tpl_loc L_324 = {F_9, 8, 12};
-static const tpl_loc L_325 = {F_9, 9, 24};
-static const tpl_loc L_326 = {F_9, 9, 39};
-static const tpl_loc L_327 = {F_9, 11, 4};
-static const tpl_loc L_328 = {F_9, 11, 12};
-static const tpl_loc L_329 = {F_9, 12, 25};
-static const tpl_loc L_330 = {F_9, 12, 41};
-static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_331 = {F_10, 4, 4};
+static const tpl_loc L_357 = {F_11, 6, 43};
+static const tpl_loc L_358 = {F_11, 8, 4};
+static const tpl_loc L_359 = {F_11, 8, 12};
+static const tpl_loc L_360 = {F_11, 9, 24};
+static const tpl_loc L_361 = {F_11, 9, 39};
+static const tpl_loc L_362 = {F_11, 11, 4};
+static const tpl_loc L_363 = {F_11, 11, 12};
+static const tpl_loc L_364 = {F_11, 12, 25};
+static const tpl_loc L_365 = {F_11, 12, 41};
+static const char F_12[] = "partials/float-list.twig";
+static const tpl_loc L_366 = {F_12, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_332 = {F_10, 4, 61};
-static const tpl_loc L_333 = {F_10, 4, 36};
+static const tpl_loc L_367 = {F_12, 4, 61};
+static const tpl_loc L_368 = {F_12, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_334 = {F_10, 5, 4};
-static const tpl_loc L_335 = {F_10, 5, 7};
-static const tpl_loc L_336 = {F_10, 5, 22};
-static const tpl_loc L_337 = {F_10, 7, 4};
+static const tpl_loc L_369 = {F_12, 5, 4};
+static const tpl_loc L_370 = {F_12, 5, 7};
+static const tpl_loc L_371 = {F_12, 5, 22};
+static const tpl_loc L_372 = {F_12, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_338 = {F_10, 8, 4};
-static const tpl_loc L_339 = {F_10, 8, 16};
-static const tpl_loc L_340 = {F_10, 8, 22};
+static const tpl_loc L_373 = {F_12, 8, 4};
+static const tpl_loc L_374 = {F_12, 8, 16};
+static const tpl_loc L_375 = {F_12, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_341 = {F_10, 9, 14};
-static const tpl_loc L_342 = {F_10, 9, 17};
-static const tpl_loc L_343 = {F_10, 9, 24};
-static const tpl_loc L_344 = {F_10, 9, 27};
-static const tpl_loc L_345 = {F_10, 9, 33};
-static const tpl_loc L_346 = {F_10, 9, 61};
-static const tpl_loc L_347 = {F_10, 9, 70};
-static const tpl_loc L_348 = {F_10, 9, 79};
-static const tpl_loc L_349 = {F_10, 9, 92};
+static const tpl_loc L_376 = {F_12, 9, 14};
+static const tpl_loc L_377 = {F_12, 9, 17};
+static const tpl_loc L_378 = {F_12, 9, 24};
+static const tpl_loc L_379 = {F_12, 9, 27};
+static const tpl_loc L_380 = {F_12, 9, 33};
+static const tpl_loc L_381 = {F_12, 9, 61};
+static const tpl_loc L_382 = {F_12, 9, 70};
+static const tpl_loc L_383 = {F_12, 9, 79};
+static const tpl_loc L_384 = {F_12, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_350 = {F_10, 9, 121};
-static const tpl_loc L_351 = {F_10, 9, 127};
-static const tpl_loc L_352 = {F_10, 9, 135};
-static const tpl_loc L_353 = {F_10, 9, 83};
-static const tpl_loc L_354 = {F_10, 9, 156};
-static const tpl_loc L_355 = {F_10, 9, 165};
-static const tpl_loc L_356 = {F_10, 9, 176};
-static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_357 = {F_11, 4, 8};
-static const tpl_loc L_358 = {F_11, 4, 11};
+static const tpl_loc L_385 = {F_12, 9, 121};
+static const tpl_loc L_386 = {F_12, 9, 127};
+static const tpl_loc L_387 = {F_12, 9, 135};
+static const tpl_loc L_388 = {F_12, 9, 83};
+static const tpl_loc L_389 = {F_12, 9, 156};
+static const tpl_loc L_390 = {F_12, 9, 165};
+static const tpl_loc L_391 = {F_12, 9, 176};
+static const char F_13[] = "partials/head.twig";
+static const tpl_loc L_392 = {F_13, 4, 8};
+static const tpl_loc L_393 = {F_13, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_359 = {F_11, 5, 4};
-static const tpl_loc L_360 = {F_11, 5, 7};
-static const tpl_loc L_361 = {F_11, 5, 12};
-static const tpl_loc L_362 = {F_11, 6, 30};
-static const tpl_loc L_363 = {F_11, 6, 45};
-static const tpl_loc L_364 = {F_11, 8, 4};
-static const tpl_loc L_365 = {F_11, 8, 44};
+static const tpl_loc L_394 = {F_13, 5, 4};
+static const tpl_loc L_395 = {F_13, 5, 7};
+static const tpl_loc L_396 = {F_13, 5, 12};
+static const tpl_loc L_397 = {F_13, 6, 30};
+static const tpl_loc L_398 = {F_13, 6, 45};
+static const tpl_loc L_399 = {F_13, 8, 4};
+static const tpl_loc L_400 = {F_13, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_366 = {F_11, 9, 35};
-static const tpl_loc L_367 = {F_11, 9, 43};
-static const tpl_loc L_368 = {F_11, 9, 55};
-static const tpl_loc L_369 = {F_11, 11, 33};
-static const tpl_loc L_370 = {F_11, 11, 74};
-static const tpl_loc L_371 = {F_11, 11, 79};
-static const tpl_loc L_372 = {F_11, 11, 113};
-static const tpl_loc L_373 = {F_11, 11, 117};
-static const tpl_loc L_374 = {F_11, 11, 131};
-static const tpl_loc L_375 = {F_11, 13, 4};
-static const tpl_loc L_376 = {F_11, 13, 7};
-static const tpl_loc L_377 = {F_11, 13, 15};
+static const tpl_loc L_401 = {F_13, 9, 35};
+static const tpl_loc L_402 = {F_13, 9, 43};
+static const tpl_loc L_403 = {F_13, 9, 55};
+static const tpl_loc L_404 = {F_13, 11, 33};
+static const tpl_loc L_405 = {F_13, 11, 74};
+static const tpl_loc L_406 = {F_13, 11, 79};
+static const tpl_loc L_407 = {F_13, 11, 113};
+static const tpl_loc L_408 = {F_13, 11, 117};
+static const tpl_loc L_409 = {F_13, 11, 131};
+static const tpl_loc L_410 = {F_13, 13, 4};
+static const tpl_loc L_411 = {F_13, 13, 7};
+static const tpl_loc L_412 = {F_13, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_378 = {F_11, 14, 30};
-static const tpl_loc L_379 = {F_11, 14, 33};
-static const tpl_loc L_380 = {F_11, 16, 4};
-static const tpl_loc L_381 = {F_11, 16, 7};
+static const tpl_loc L_413 = {F_13, 14, 30};
+static const tpl_loc L_414 = {F_13, 14, 33};
+static const tpl_loc L_415 = {F_13, 16, 4};
+static const tpl_loc L_416 = {F_13, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_382 = {F_11, 17, 30};
-static const tpl_loc L_383 = {F_11, 17, 33};
-static const char F_12[] = "partials/macros.twig";
-static const tpl_loc L_384 = {F_12, 6, 4};
-static const tpl_loc L_385 = {F_12, 6, 7};
-static const tpl_loc L_386 = {F_12, 6, 13};
-static const tpl_loc L_387 = {F_12, 6, 41};
-static const tpl_loc L_388 = {F_12, 6, 68};
-static const tpl_loc L_389 = {F_12, 6, 77};
-static const tpl_loc L_390 = {F_12, 6, 108};
-static const tpl_loc L_391 = {F_12, 6, 117};
-static const tpl_loc L_392 = {F_12, 13, 4};
-static const tpl_loc L_393 = {F_12, 14, 4};
-static const tpl_loc L_394 = {F_12, 14, 16};
-static const tpl_loc L_395 = {F_12, 14, 46};
-static const tpl_loc L_396 = {F_12, 14, 64};
-static const tpl_loc L_397 = {F_12, 14, 74};
-static const tpl_loc L_398 = {F_12, 15, 1};
-static const tpl_loc L_399 = {F_12, 15, 57};
-static const tpl_loc L_400 = {F_12, 15, 5};
-static const tpl_loc L_401 = {F_12, 21, 1};
-static const tpl_loc L_402 = {F_12, 21, 28};
-static const tpl_loc L_403 = {F_12, 21, 34};
-static const tpl_loc L_404 = {F_12, 21, 49};
-static const tpl_loc L_405 = {F_12, 21, 4};
-static const tpl_loc L_406 = {F_12, 21, 57};
-static const tpl_loc L_407 = {F_12, 21, 67};
+static const tpl_loc L_417 = {F_13, 17, 30};
+static const tpl_loc L_418 = {F_13, 17, 33};
+static const char F_14[] = "partials/macros.twig";
+static const tpl_loc L_419 = {F_14, 6, 4};
+static const tpl_loc L_420 = {F_14, 6, 7};
+static const tpl_loc L_421 = {F_14, 6, 13};
+static const tpl_loc L_422 = {F_14, 6, 41};
+static const tpl_loc L_423 = {F_14, 6, 68};
+static const tpl_loc L_424 = {F_14, 6, 77};
+static const tpl_loc L_425 = {F_14, 6, 108};
+static const tpl_loc L_426 = {F_14, 6, 117};
+static const tpl_loc L_427 = {F_14, 13, 4};
+static const tpl_loc L_428 = {F_14, 14, 4};
+static const tpl_loc L_429 = {F_14, 14, 16};
+static const tpl_loc L_430 = {F_14, 14, 46};
+static const tpl_loc L_431 = {F_14, 14, 64};
+static const tpl_loc L_432 = {F_14, 14, 74};
+static const tpl_loc L_433 = {F_14, 15, 1};
+static const tpl_loc L_434 = {F_14, 15, 57};
+static const tpl_loc L_435 = {F_14, 15, 5};
+static const tpl_loc L_436 = {F_14, 21, 1};
+static const tpl_loc L_437 = {F_14, 21, 28};
+static const tpl_loc L_438 = {F_14, 21, 34};
+static const tpl_loc L_439 = {F_14, 21, 49};
+static const tpl_loc L_440 = {F_14, 21, 4};
+static const tpl_loc L_441 = {F_14, 21, 57};
+static const tpl_loc L_442 = {F_14, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_408 = {F_12, 29, 4};
-static const tpl_loc L_409 = {F_12, 29, 7};
-static const tpl_loc L_410 = {F_12, 29, 22};
-static const tpl_loc L_411 = {F_12, 30, 4};
+static const tpl_loc L_443 = {F_14, 29, 4};
+static const tpl_loc L_444 = {F_14, 29, 7};
+static const tpl_loc L_445 = {F_14, 29, 22};
+static const tpl_loc L_446 = {F_14, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_412 = {F_12, 32, 4};
-static const tpl_loc L_413 = {F_12, 32, 17};
-static const tpl_loc L_414 = {F_12, 33, 4};
-static const tpl_loc L_415 = {F_12, 33, 7};
-static const tpl_loc L_416 = {F_12, 33, 19};
-static const tpl_loc L_417 = {F_12, 34, 4};
-static const tpl_loc L_418 = {F_12, 34, 7};
-static const tpl_loc L_419 = {F_12, 34, 13};
+static const tpl_loc L_447 = {F_14, 32, 4};
+static const tpl_loc L_448 = {F_14, 32, 17};
+static const tpl_loc L_449 = {F_14, 33, 4};
+static const tpl_loc L_450 = {F_14, 33, 7};
+static const tpl_loc L_451 = {F_14, 33, 19};
+static const tpl_loc L_452 = {F_14, 34, 4};
+static const tpl_loc L_453 = {F_14, 34, 7};
+static const tpl_loc L_454 = {F_14, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_420 = {F_12, 34, 26};
-static const tpl_loc L_421 = {F_12, 37, 4};
-static const tpl_loc L_422 = {F_12, 37, 40};
-static const tpl_loc L_423 = {F_12, 37, 46};
-static const tpl_loc L_424 = {F_12, 37, 23};
-static const tpl_loc L_425 = {F_12, 37, 53};
+static const tpl_loc L_455 = {F_14, 34, 26};
+static const tpl_loc L_456 = {F_14, 37, 4};
+static const tpl_loc L_457 = {F_14, 37, 40};
+static const tpl_loc L_458 = {F_14, 37, 46};
+static const tpl_loc L_459 = {F_14, 37, 23};
+static const tpl_loc L_460 = {F_14, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_426 = {F_12, 39, 4};
-static const tpl_loc L_427 = {F_12, 39, 7};
-static const tpl_loc L_428 = {F_12, 39, 24};
-static const tpl_loc L_429 = {F_12, 39, 34};
+static const tpl_loc L_461 = {F_14, 39, 4};
+static const tpl_loc L_462 = {F_14, 39, 7};
+static const tpl_loc L_463 = {F_14, 39, 24};
+static const tpl_loc L_464 = {F_14, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_430 = {F_12, 41, 4};
-static const tpl_loc L_431 = {F_12, 41, 15};
-static const tpl_loc L_432 = {F_12, 41, 34};
-static const tpl_loc L_433 = {F_12, 41, 41};
-static const tpl_loc L_434 = {F_12, 41, 20};
-static const tpl_loc L_435 = {F_12, 44, 4};
-static const tpl_loc L_436 = {F_12, 44, 15};
-static const tpl_loc L_437 = {F_12, 44, 27};
-static const tpl_loc L_438 = {F_12, 44, 33};
-static const tpl_loc L_439 = {F_12, 44, 20};
-static const tpl_loc L_440 = {F_12, 45, 4};
-static const tpl_loc L_441 = {F_12, 45, 34};
-static const tpl_loc L_442 = {F_12, 45, 40};
-static const tpl_loc L_443 = {F_12, 46, 15};
-static const tpl_loc L_444 = {F_12, 46, 50};
-static const tpl_loc L_445 = {F_12, 46, 53};
-static const tpl_loc L_446 = {F_12, 46, 59};
-static const tpl_loc L_447 = {F_12, 46, 66};
-static const tpl_loc L_448 = {F_12, 46, 74};
-static const tpl_loc L_449 = {F_12, 46, 96};
-static const tpl_loc L_450 = {F_12, 46, 99};
-static const tpl_loc L_451 = {F_12, 46, 105};
-static const tpl_loc L_452 = {F_12, 46, 124};
-static const tpl_loc L_453 = {F_12, 46, 127};
-static const tpl_loc L_454 = {F_12, 46, 134};
-static const tpl_loc L_455 = {F_12, 46, 137};
-static const tpl_loc L_456 = {F_12, 46, 147};
-static const tpl_loc L_457 = {F_12, 46, 150};
-static const tpl_loc L_458 = {F_12, 46, 211};
-static const tpl_loc L_459 = {F_12, 46, 214};
-static const tpl_loc L_460 = {F_12, 49, 4};
-static const tpl_loc L_461 = {F_12, 49, 7};
-static const tpl_loc L_462 = {F_12, 49, 12};
-static const tpl_loc L_463 = {F_12, 49, 28};
-static const tpl_loc L_464 = {F_12, 49, 46};
-static const tpl_loc L_465 = {F_12, 49, 38};
+static const tpl_loc L_465 = {F_14, 41, 4};
+static const tpl_loc L_466 = {F_14, 41, 15};
+static const tpl_loc L_467 = {F_14, 41, 34};
+static const tpl_loc L_468 = {F_14, 41, 41};
+static const tpl_loc L_469 = {F_14, 41, 20};
+static const tpl_loc L_470 = {F_14, 44, 4};
+static const tpl_loc L_471 = {F_14, 44, 15};
+static const tpl_loc L_472 = {F_14, 44, 27};
+static const tpl_loc L_473 = {F_14, 44, 33};
+static const tpl_loc L_474 = {F_14, 44, 20};
+static const tpl_loc L_475 = {F_14, 45, 4};
+static const tpl_loc L_476 = {F_14, 45, 34};
+static const tpl_loc L_477 = {F_14, 45, 40};
+static const tpl_loc L_478 = {F_14, 46, 15};
+static const tpl_loc L_479 = {F_14, 46, 50};
+static const tpl_loc L_480 = {F_14, 46, 53};
+static const tpl_loc L_481 = {F_14, 46, 59};
+static const tpl_loc L_482 = {F_14, 46, 66};
+static const tpl_loc L_483 = {F_14, 46, 74};
+static const tpl_loc L_484 = {F_14, 46, 96};
+static const tpl_loc L_485 = {F_14, 46, 99};
+static const tpl_loc L_486 = {F_14, 46, 105};
+static const tpl_loc L_487 = {F_14, 46, 124};
+static const tpl_loc L_488 = {F_14, 46, 127};
+static const tpl_loc L_489 = {F_14, 46, 134};
+static const tpl_loc L_490 = {F_14, 46, 137};
+static const tpl_loc L_491 = {F_14, 46, 147};
+static const tpl_loc L_492 = {F_14, 46, 150};
+static const tpl_loc L_493 = {F_14, 46, 211};
+static const tpl_loc L_494 = {F_14, 46, 214};
+static const tpl_loc L_495 = {F_14, 49, 4};
+static const tpl_loc L_496 = {F_14, 49, 7};
+static const tpl_loc L_497 = {F_14, 49, 12};
+static const tpl_loc L_498 = {F_14, 49, 28};
+static const tpl_loc L_499 = {F_14, 49, 46};
+static const tpl_loc L_500 = {F_14, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_466 = {F_12, 57, 4};
-static const tpl_loc L_467 = {F_12, 57, 7};
-static const tpl_loc L_468 = {F_12, 57, 22};
-static const tpl_loc L_469 = {F_12, 58, 13};
-static const tpl_loc L_470 = {F_12, 58, 58};
-static const tpl_loc L_471 = {F_12, 58, 61};
-static const tpl_loc L_472 = {F_12, 59, 27};
-static const tpl_loc L_473 = {F_12, 59, 37};
-static const tpl_loc L_474 = {F_12, 59, 40};
-static const tpl_loc L_475 = {F_12, 60, 1};
-static const tpl_loc L_476 = {F_12, 60, 28};
-static const tpl_loc L_477 = {F_12, 60, 34};
-static const tpl_loc L_478 = {F_12, 60, 4};
+static const tpl_loc L_501 = {F_14, 57, 4};
+static const tpl_loc L_502 = {F_14, 57, 7};
+static const tpl_loc L_503 = {F_14, 57, 22};
+static const tpl_loc L_504 = {F_14, 58, 13};
+static const tpl_loc L_505 = {F_14, 58, 58};
+static const tpl_loc L_506 = {F_14, 58, 61};
+static const tpl_loc L_507 = {F_14, 59, 27};
+static const tpl_loc L_508 = {F_14, 59, 37};
+static const tpl_loc L_509 = {F_14, 59, 40};
+static const tpl_loc L_510 = {F_14, 60, 1};
+static const tpl_loc L_511 = {F_14, 60, 28};
+static const tpl_loc L_512 = {F_14, 60, 34};
+static const tpl_loc L_513 = {F_14, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_13[] = "style.css.twig";
-static const tpl_loc L_479 = {F_13, 6, 33};
-static const tpl_loc L_480 = {F_13, 7, 28};
-static const tpl_loc L_481 = {F_13, 8, 34};
-static const tpl_loc L_482 = {F_13, 9, 31};
-static const tpl_loc L_483 = {F_13, 10, 28};
-static const tpl_loc L_484 = {F_13, 11, 31};
-static const tpl_loc L_485 = {F_13, 12, 30};
-static const tpl_loc L_486 = {F_13, 13, 29};
-static const tpl_loc L_487 = {F_13, 14, 30};
-static const tpl_loc L_488 = {F_13, 15, 34};
-static const tpl_loc L_489 = {F_13, 16, 29};
-static const tpl_loc L_490 = {F_13, 6, 10};
+static const char F_15[] = "style.css.twig";
+static const tpl_loc L_514 = {F_15, 6, 33};
+static const tpl_loc L_515 = {F_15, 7, 28};
+static const tpl_loc L_516 = {F_15, 8, 34};
+static const tpl_loc L_517 = {F_15, 9, 31};
+static const tpl_loc L_518 = {F_15, 10, 28};
+static const tpl_loc L_519 = {F_15, 11, 31};
+static const tpl_loc L_520 = {F_15, 12, 30};
+static const tpl_loc L_521 = {F_15, 13, 29};
+static const tpl_loc L_522 = {F_15, 14, 30};
+static const tpl_loc L_523 = {F_15, 15, 34};
+static const tpl_loc L_524 = {F_15, 16, 29};
+static const tpl_loc L_525 = {F_15, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_491 = {F_13, 7, 10};
+static const tpl_loc L_526 = {F_15, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_492 = {F_13, 8, 10};
+static const tpl_loc L_527 = {F_15, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_493 = {F_13, 9, 10};
-static const tpl_loc L_494 = {F_13, 10, 10};
+static const tpl_loc L_528 = {F_15, 9, 10};
+static const tpl_loc L_529 = {F_15, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_495 = {F_13, 11, 10};
+static const tpl_loc L_530 = {F_15, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_496 = {F_13, 12, 10};
+static const tpl_loc L_531 = {F_15, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_497 = {F_13, 13, 10};
-static const tpl_loc L_498 = {F_13, 14, 10};
+static const tpl_loc L_532 = {F_15, 13, 10};
+static const tpl_loc L_533 = {F_15, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_499 = {F_13, 15, 10};
+static const tpl_loc L_534 = {F_15, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_500 = {F_13, 16, 10};
+static const tpl_loc L_535 = {F_15, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_501 = {F_13, 17, 10};
+static const tpl_loc L_536 = {F_15, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_14[] = "table.twig";
-static const tpl_loc L_502 = {F_14, 4, 4};
-static const tpl_loc L_503 = {F_14, 4, 20};
-static const tpl_loc L_504 = {F_14, 4, 25};
-static const tpl_loc L_505 = {F_14, 4, 39};
+static const char F_16[] = "table.twig";
+static const tpl_loc L_537 = {F_16, 4, 4};
+static const tpl_loc L_538 = {F_16, 4, 20};
+static const tpl_loc L_539 = {F_16, 4, 25};
+static const tpl_loc L_540 = {F_16, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_506 = {F_14, 5, 25};
-static const tpl_loc L_507 = {F_14, 5, 28};
-static const tpl_loc L_508 = {F_14, 5, 33};
-static const tpl_loc L_509 = {F_14, 5, 45};
-static const tpl_loc L_510 = {F_14, 6, 4};
-static const tpl_loc L_511 = {F_14, 6, 7};
-static const tpl_loc L_512 = {F_14, 7, 31};
-static const tpl_loc L_513 = {F_14, 7, 51};
-static const tpl_loc L_514 = {F_14, 8, 5};
-static const tpl_loc L_515 = {F_14, 8, 13};
-static const tpl_loc L_516 = {F_14, 8, 41};
-static const tpl_loc L_517 = {F_14, 8, 67};
-static const tpl_loc L_518 = {F_14, 8, 75};
-static const tpl_loc L_519 = {F_14, 8, 108};
-static const tpl_loc L_520 = {F_14, 8, 116};
-static const tpl_loc L_521 = {F_14, 11, 42};
-static const tpl_loc L_522 = {F_14, 11, 103};
-static const tpl_loc L_523 = {F_14, 12, 1};
-static const tpl_loc L_524 = {F_14, 12, 9};
-static const char F_15[] = "title.md.twig";
-static const tpl_loc L_525 = {F_15, 3, 3};
-static const tpl_loc L_526 = {F_15, 3, 6};
-static const tpl_loc L_527 = {F_15, 3, 11};
-static const tpl_loc L_528 = {F_15, 3, 17};
-static const tpl_loc L_529 = {F_15, 5, 4};
-static const tpl_loc L_530 = {F_15, 5, 12};
-static const tpl_loc L_531 = {F_15, 6, 24};
-static const tpl_loc L_532 = {F_15, 6, 39};
-static const tpl_loc L_533 = {F_15, 9, 4};
-static const tpl_loc L_534 = {F_15, 9, 12};
-static const tpl_loc L_535 = {F_15, 10, 25};
-static const tpl_loc L_536 = {F_15, 10, 41};
+static const tpl_loc L_541 = {F_16, 5, 25};
+static const tpl_loc L_542 = {F_16, 5, 28};
+static const tpl_loc L_543 = {F_16, 5, 33};
+static const tpl_loc L_544 = {F_16, 5, 45};
+static const tpl_loc L_545 = {F_16, 6, 4};
+static const tpl_loc L_546 = {F_16, 6, 7};
+static const tpl_loc L_547 = {F_16, 7, 31};
+static const tpl_loc L_548 = {F_16, 7, 51};
+static const tpl_loc L_549 = {F_16, 8, 5};
+static const tpl_loc L_550 = {F_16, 8, 13};
+static const tpl_loc L_551 = {F_16, 8, 41};
+static const tpl_loc L_552 = {F_16, 8, 67};
+static const tpl_loc L_553 = {F_16, 8, 75};
+static const tpl_loc L_554 = {F_16, 8, 108};
+static const tpl_loc L_555 = {F_16, 8, 116};
+static const tpl_loc L_556 = {F_16, 11, 42};
+static const tpl_loc L_557 = {F_16, 11, 103};
+static const tpl_loc L_558 = {F_16, 12, 1};
+static const tpl_loc L_559 = {F_16, 12, 9};
+static const char F_17[] = "title.md.twig";
+static const tpl_loc L_560 = {F_17, 3, 3};
+static const tpl_loc L_561 = {F_17, 3, 6};
+static const tpl_loc L_562 = {F_17, 3, 11};
+static const tpl_loc L_563 = {F_17, 3, 17};
+static const tpl_loc L_564 = {F_17, 5, 4};
+static const tpl_loc L_565 = {F_17, 5, 12};
+static const tpl_loc L_566 = {F_17, 6, 24};
+static const tpl_loc L_567 = {F_17, 6, 39};
+static const tpl_loc L_568 = {F_17, 9, 4};
+static const tpl_loc L_569 = {F_17, 9, 12};
+static const tpl_loc L_570 = {F_17, 10, 25};
+static const tpl_loc L_571 = {F_17, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -666,6 +719,7 @@ static const tpl_template T23;
 static const tpl_template T24;
 static const tpl_template T25;
 static const tpl_template T26;
+static const tpl_template T27;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -687,35 +741,35 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -727,9 +781,10 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -1776,6 +1831,66 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
              "  border-radius: 0;\n"
              "  font-size: inherit;\n"
              "}\n", 1311);
+#line 52 "themes/clean/common/css/code.css.twig"
+  {
+    rt->loc = &L_168;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_168);
+  }
+#line 53 "themes/clean/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -1922,10 +2037,208 @@ static void fn11(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/clean/common/css/highlight.css.twig"
+static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_169;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_170);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_171, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_172;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_173, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_174;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_175, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_176;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_177, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_178;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_179, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_180;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_181, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_182;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_183, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_184;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_185, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_186;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_187, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_188;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_189, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_190;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_191, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_192;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_193, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_194;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_195;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_196, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_197;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_198;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_199;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_200, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_201;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_202, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/clean/common/css/items.css.twig"
-static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2031,7 +2344,7 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/clean/common/css/layout.css.twig"
-static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2090,7 +2403,7 @@ static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/clean/common/css/navigation.css.twig"
-static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2268,7 +2581,7 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/clean/common/css/print.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2321,7 +2634,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2368,7 +2681,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2446,7 +2759,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2489,6 +2802,11 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
              "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
              "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2514,14 +2832,18 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #b99be6;   --question-bg: #261e33;\n"
              "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
              "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2135);
+             "}\n", 2707);
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2542,26 +2864,26 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_168;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_169);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_171);
+    rt->loc = &L_203;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_204);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_205, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_206);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_172;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_173, &ic1);
+    rt->loc = &L_207;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_208, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_174;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_175);
+        rt->loc = &L_209;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_210);
         tpl_out_value(rt, v5);
       }
     }
@@ -2570,14 +2892,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_176;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_177, &ic2);
+    rt->loc = &L_211;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_212, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_178;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_179);
+        rt->loc = &L_213;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_214);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2586,7 +2908,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_180;
+    rt->loc = &L_215;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2604,32 +2926,32 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_181);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_216);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_182);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_217);
     const tpl_value a21[2] = {v14, v20};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_183);
-    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_183);
+      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_218);
+    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_218);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_184;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_185);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_186, &ic3);
+    rt->loc = &L_219;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_220);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_221, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_187;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_188);
+        rt->loc = &L_222;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_223);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2638,7 +2960,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_189;
+    rt->loc = &L_224;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2689,14 +3011,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_190);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_225);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_191);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_226);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
@@ -2706,7 +3028,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2736,16 +3058,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_192;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_193);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_194, &ic0);
+    rt->loc = &L_227;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_228);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_229, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_195, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_230, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2756,10 +3078,10 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_196;
+    rt->loc = &L_231;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_197);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_198, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_232);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_233, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2772,15 +3094,15 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_199;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_200, &ic3);
+    rt->loc = &L_234;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_235, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_201;
+        rt->loc = &L_236;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2791,19 +3113,19 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_202;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_203, &ic4);
+    rt->loc = &L_237;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_238, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_204;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_205, &ic5);
+    rt->loc = &L_239;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_240, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_206, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_241, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2812,22 +3134,22 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_207;
+        rt->loc = &L_242;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_208;
+            rt->loc = &L_243;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_209;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_210, &ic7);
+            rt->loc = &L_244;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_245, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2838,16 +3160,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_211;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_212);
+        rt->loc = &L_246;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_247);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_213;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_214, &ic8);
+            rt->loc = &L_248;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_249, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2855,8 +3177,8 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_215;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_216, &ic9);
+            rt->loc = &L_250;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_251, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2872,7 +3194,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- index.twig ---- */
 
 #line 5 "themes/clean/html_chunked/index.twig"
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2883,16 +3205,16 @@ static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_217;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_218);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_219, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_220);
+    rt->loc = &L_252;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_253);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_254, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_255);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 6 "themes/clean/html_chunked/index.twig"
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2903,7 +3225,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/clean/html_chunked/index.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2913,7 +3235,7 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_221;
+    rt->loc = &L_256;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -2924,35 +3246,13 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_221);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_256);
   }
 #line 10 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
 }
 
 #line 13 "themes/clean/html_chunked/index.twig"
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_224, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_225, &cl->ics[1]);
-  tpl_value v3 = tpl_str("toc", 3u);
-  bool b4 = tpl_loose_eq(rt, v2, v3);
-  tpl_value v5 = tpl_bool(b4);
-  return v5;
-}
-
-#line 14 "themes/clean/html_chunked/index.twig"
 static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -2966,8 +3266,30 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_230, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_231, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_259, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_260, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
+#line 14 "themes/clean/html_chunked/index.twig"
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_265, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_266, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -2980,7 +3302,7 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 12 "themes/clean/html_chunked/index.twig"
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3002,32 +3324,32 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_222;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_223);
-    tpl_value v1 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
+    rt->loc = &L_257;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_258);
+    tpl_value v1 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_226);
-    tpl_value v3 = k5->fn(rt, ctx, 2, a2, &L_226);
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_261);
+    tpl_value v3 = k5->fn(rt, ctx, 2, a2, &L_261);
     const tpl_value a4[1] = {v3};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_227);
-    tpl_value v5 = k6->fn(rt, ctx, 1, a4, &L_227);
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_262);
+    tpl_value v5 = k6->fn(rt, ctx, 1, a4, &L_262);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_228;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_229);
-    tpl_value v7 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
+    rt->loc = &L_263;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_264);
+    tpl_value v7 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_232);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_232);
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_267);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_267);
     const tpl_value a10[1] = {v9};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_233);
-    tpl_value v11 = k6->fn(rt, ctx, 1, a10, &L_233);
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_268);
+    tpl_value v11 = k6->fn(rt, ctx, 1, a10, &L_268);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/clean/html_chunked/index.twig"
@@ -3035,83 +3357,83 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_234;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_235);
+    rt->loc = &L_269;
+    v12 = tpl_var(rt, ctx, self, &N_toc, &L_270);
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_236);
+    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_271);
     bool b15 = tpl_truthy(v14);
     if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_237, &ic0);
+      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_272, &ic0);
       v13 = v16;
     } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_238);
+      v17 = tpl_var(rt, ctx, self, &N_app, &L_273);
       tpl_value v18 = tpl_str("getTitle", 8u);
       tpl_value v19 = tpl_str("toc", 3u);
       const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_239);
+      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_274);
       v13 = v21;
     }
     tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_240);
+    v23 = tpl_var(rt, ctx, self, &N_root, &L_275);
     tpl_value v24 = tpl_str("", 0u);
     tpl_value v25 = tpl_str("toc", 3u);
     const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_241);
+    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_276);
     tpl_out_value(rt, v27);
   }
 #line 17 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 18 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_242;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_243);
+    rt->loc = &L_277;
+    v28 = tpl_var(rt, ctx, self, &N_first, &L_278);
     bool b29 = tpl_truthy(v28);
     if (b29) {
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 19 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_244;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_245);
+        rt->loc = &L_279;
+        v30 = tpl_var(rt, ctx, self, &N_app, &L_280);
         tpl_value v31 = tpl_str("getLabel", 8u);
         tpl_value v32 = tpl_str("next", 4u);
         const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_246);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_247);
+        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_281);
+        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_282);
         tpl_out_value(rt, v35);
       }
 #line 19 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_248;
+        rt->loc = &L_283;
         tpl_out_value(rt, v23);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_249;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_250, &ic1);
+        rt->loc = &L_284;
+        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_285, &ic1);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_251;
+        rt->loc = &L_286;
         tpl_value v37 = tpl_str("getLabel", 8u);
         tpl_value v38 = tpl_str("next", 4u);
         const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_252);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_253);
+        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_287);
+        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_288);
         tpl_out_value(rt, v41);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_254;
+        rt->loc = &L_289;
         const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_255);
+        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_290);
         tpl_out_value(rt, v43);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
@@ -3123,29 +3445,29 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/html_chunked/index.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_256;
+    rt->loc = &L_291;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_256);
+    tpl_import(rt, self, 0, v0, &L_291);
   }
 #line 3 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_257;
+    rt->loc = &L_292;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_257);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_292);
   }
 }
 
 /* ---- layout.twig ---- */
 
 #line 9 "themes/clean/html_chunked/layout.twig"
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3154,7 +3476,7 @@ static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/html_chunked/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3165,15 +3487,6 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/clean/html_chunked/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 14 "themes/clean/html_chunked/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3182,8 +3495,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
+#line 14 "themes/clean/html_chunked/layout.twig"
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
 #line 1 "themes/clean/html_chunked/layout.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3200,15 +3522,15 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_258;
+    rt->loc = &L_293;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_258);
+    tpl_import(rt, self, 0, v0, &L_293);
   }
 #line 5 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_259;
+    rt->loc = &L_294;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3233,103 +3555,103 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_260);
-    tpl_value v13 = k7->fn(rt, ctx, 2, a12, &L_260);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_261);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_295);
+    tpl_value v13 = k7->fn(rt, ctx, 2, a12, &L_295);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_296);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_262;
+    rt->loc = &L_297;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_263);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_298);
     const tpl_value a20[1] = {v19};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_264);
-    tpl_value v21 = k8->fn(rt, ctx, 1, a20, &L_264);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_299);
+    tpl_value v21 = k8->fn(rt, ctx, 1, a20, &L_299);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_262);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_297);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_265;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_265);
+    rt->loc = &L_300;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_300);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_266;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_266);
+    rt->loc = &L_301;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_301);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_267;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_268);
+    rt->loc = &L_302;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_303);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_269);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_304);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_270;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_270);
+    rt->loc = &L_305;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_305);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_271;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_271);
+    rt->loc = &L_306;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_306);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_272;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_273);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_274, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_275);
+    rt->loc = &L_307;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_308);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_309, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_310);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_276;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_277, &ic1);
+    rt->loc = &L_311;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_312, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_278;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_279);
+        rt->loc = &L_313;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_314);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_280;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_281, &ic2);
+    rt->loc = &L_315;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_316, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_282;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_283);
+        rt->loc = &L_317;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_318);
         tpl_out_value(rt, v36);
       }
     }
@@ -3341,7 +3663,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3355,7 +3677,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_284;
+    rt->loc = &L_319;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3376,30 +3698,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_285);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_285);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_320);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_320);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_286;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_287);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_288, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_289);
+    rt->loc = &L_321;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_322);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_323, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_324);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_290;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_291);
+    rt->loc = &L_325;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_326);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_292);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_327);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -3409,7 +3731,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/clean/html_chunked/lof.twig"
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3425,61 +3747,61 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_293;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_294);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_295, &ic0);
+    rt->loc = &L_328;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_329);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_330, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_296;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_297, &ic1);
+    rt->loc = &L_331;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_332, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_298;
+    rt->loc = &L_333;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_299);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_334);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_300);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_335);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_298);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_333);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/clean/html_chunked/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_301;
+    rt->loc = &L_336;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_301);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_336);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/clean/html_chunked/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3495,61 +3817,61 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_302;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_303);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_304, &ic0);
+    rt->loc = &L_337;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_338);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_339, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_305;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic1);
+    rt->loc = &L_340;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_341, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_307;
+    rt->loc = &L_342;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_308);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_343);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_309);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_344);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_307);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_342);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/clean/html_chunked/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_345;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_310);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_345);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3570,7 +3892,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_311;
+    rt->loc = &L_346;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3594,9 +3916,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_312;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_313);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_314, &ic0);
+        rt->loc = &L_347;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_348);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_349, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3607,17 +3929,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_315;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_316);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_317, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_318);
+    rt->loc = &L_350;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_351);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_352, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_353);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_319;
+    rt->loc = &L_354;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3641,9 +3963,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_320;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_321, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_322);
+        rt->loc = &L_355;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_356, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_357);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3652,16 +3974,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_323;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_324, &ic3);
+    rt->loc = &L_358;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_359, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_325;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_326);
+        rt->loc = &L_360;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_361);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3670,16 +3992,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_327;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_328, &ic4);
+    rt->loc = &L_362;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_363, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_329;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_330);
+        rt->loc = &L_364;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_365);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3693,7 +4015,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3712,13 +4034,13 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k10)
-    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_332);
-  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_332);
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_367);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_367);
   return v3;
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3746,7 +4068,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_331;
+    rt->loc = &L_366;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3759,79 +4081,79 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_333);
-    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_333);
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_368);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_368);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_334;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_335);
+    rt->loc = &L_369;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_370);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_336);
-    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_336));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_371);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_371));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_337;
+        rt->loc = &L_372;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_338;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_339);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_340, &ic0);
+            rt->loc = &L_373;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_374);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_375, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_341;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_342);
+            rt->loc = &L_376;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_377);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_343;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_344);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_345, &ic1);
+            rt->loc = &L_378;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_379);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_380, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_346;
+            rt->loc = &L_381;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_347, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_382, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_348);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_383);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_349);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_384);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_350);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_351, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_352, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_385);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_386, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_387, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_353);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_388);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3840,15 +4162,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_354;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_355, &ic5);
+            rt->loc = &L_389;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_390, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_356;
+                rt->loc = &L_391;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3866,7 +4188,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3892,25 +4214,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_357;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_358);
+    rt->loc = &L_392;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_393);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_359;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_360);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_361, &ic0);
+    rt->loc = &L_394;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_395);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_396, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_362;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_363);
+        rt->loc = &L_397;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_398);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3919,7 +4241,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_364;
+    rt->loc = &L_399;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3933,7 +4255,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_365, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_400, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3942,9 +4264,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_366;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_367, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_368);
+        rt->loc = &L_401;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_402, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_403);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3955,7 +4277,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_369;
+    rt->loc = &L_404;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3979,14 +4301,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_370);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_405);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_371;
+    rt->loc = &L_406;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4007,29 +4329,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_372);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_407);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_373);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_408);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_374);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_409);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_375;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_376);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_377, &ic3);
+    rt->loc = &L_410;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_411);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_412, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_378;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_379);
+        rt->loc = &L_413;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_414);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4038,16 +4360,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_380;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_381);
+    rt->loc = &L_415;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_416);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_382;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_383);
+        rt->loc = &L_417;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_418);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4059,7 +4381,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4078,24 +4400,24 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_384;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_385);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_386, &ic0);
+    rt->loc = &L_419;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_420);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_421, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_387;
+        rt->loc = &L_422;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_388;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_389, &ic1);
+        rt->loc = &L_423;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_424, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4106,14 +4428,14 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_390;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_391, &ic2);
+    rt->loc = &L_425;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_426, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4129,7 +4451,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_427;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4151,9 +4473,9 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_393;
+    rt->loc = &L_428;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_394);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_429);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4163,22 +4485,22 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_395;
+        rt->loc = &L_430;
         const tpl_value a12[1] = {v8};
         if (!k13)
-          k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_396);
-        tpl_value v13 = k13->fn(rt, ctx, 1, a12, &L_396);
+          k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_431);
+        tpl_value v13 = k13->fn(rt, ctx, 1, a12, &L_431);
         const tpl_value a14[1] = {v13};
         if (!k14)
-          k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_397);
-        tpl_value v15 = k14->fn(rt, ctx, 1, a14, &L_397);
+          k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_432);
+        tpl_value v15 = k14->fn(rt, ctx, 1, a14, &L_432);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_398;
+    rt->loc = &L_433;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4200,17 +4522,17 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_399);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_434);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_400);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_435);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4229,36 +4551,36 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_401;
+    rt->loc = &L_436;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_402);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_403, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_437);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_438, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_404, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_439, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_405);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_440);
     const tpl_value a9[1] = {v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_406);
-    tpl_value v10 = k15->fn(rt, ctx, 1, a9, &L_406);
+      k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_441);
+    tpl_value v10 = k15->fn(rt, ctx, 1, a9, &L_441);
     const tpl_value a11[1] = {v10};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_407);
-    tpl_value v12 = k16->fn(rt, ctx, 1, a11, &L_407);
+      k16 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_442);
+    tpl_value v12 = k16->fn(rt, ctx, 1, a11, &L_442);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4271,16 +4593,16 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_422);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_457);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_423, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_458, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4335,16 +4657,16 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_408;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_409);
+    rt->loc = &L_443;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_444);
     const tpl_value a1[1] = {v0};
     if (!k17)
-      k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_410);
-    bool b2 = !tpl_truthy(k17->fn(rt, ctx, 1, a1, &L_410));
+      k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_445);
+    bool b2 = !tpl_truthy(k17->fn(rt, ctx, 1, a1, &L_445));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_411;
+        rt->loc = &L_446;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4353,30 +4675,30 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_412;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_413);
+        rt->loc = &L_447;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_448);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_414;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_415);
+            rt->loc = &L_449;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_450);
             const tpl_value a8[1] = {v7};
             if (!k17)
-              k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_416);
-            bool b9 = !tpl_truthy(k17->fn(rt, it6.scope, 1, a8, &L_416));
+              k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_451);
+            bool b9 = !tpl_truthy(k17->fn(rt, it6.scope, 1, a8, &L_451));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_417;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_418);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_419, &ic0);
+                rt->loc = &L_452;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_453);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_454, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k18)
-                  k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_420);
-                tpl_value v13 = k18->fn(rt, it6.scope, 1, a12, &L_420);
+                  k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_455);
+                tpl_value v13 = k18->fn(rt, it6.scope, 1, a12, &L_455);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4384,32 +4706,32 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_421;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_456;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_424);
-                    tpl_value v17 = k19->fn(rt, it6.scope, 2, a16, &L_424);
+                      k19 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_459);
+                    tpl_value v17 = k19->fn(rt, it6.scope, 2, a16, &L_459);
                     const tpl_value a18[1] = {v17};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_425);
-                    tpl_value v19 = k20->fn(rt, it6.scope, 1, a18, &L_425);
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_460);
+                    tpl_value v19 = k20->fn(rt, it6.scope, 1, a18, &L_460);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_426;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_427);
+                    rt->loc = &L_461;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_462);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_428;
+                        rt->loc = &L_463;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_429);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_464);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4424,18 +4746,18 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_430;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_431);
+                    rt->loc = &L_465;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_466);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_432);
-                    tpl_value v30 = k20->fn(rt, it6.scope, 1, a29, &L_432);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_433);
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_467);
+                    tpl_value v30 = k20->fn(rt, it6.scope, 1, a29, &L_467);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_468);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k21)
-                      k21 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_434);
-                    tpl_value v33 = k21->fn(rt, it6.scope, 3, a32, &L_434);
+                      k21 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_469);
+                    tpl_value v33 = k21->fn(rt, it6.scope, 3, a32, &L_469);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4444,22 +4766,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_435;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_436);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_437);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_438, &ic1);
+            rt->loc = &L_470;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_471);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_472);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_473, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_439);
-            tpl_value v40 = k22->fn(rt, it6.scope, 2, a39, &L_439);
+              k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_474);
+            tpl_value v40 = k22->fn(rt, it6.scope, 2, a39, &L_474);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_440;
+            rt->loc = &L_475;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4475,8 +4797,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_442, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_476);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_477, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4486,7 +4808,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_443;
+            rt->loc = &L_478;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4514,11 +4836,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_444;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_445);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_446, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_447, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_448);
+                rt->loc = &L_479;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_480);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_481, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_482, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_483);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4529,31 +4851,31 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_449;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_450);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_451, &ic5);
+            rt->loc = &L_484;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_485);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_486, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_452;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_453);
+            rt->loc = &L_487;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_488);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_454;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_455);
+            rt->loc = &L_489;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_490);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_456;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_457);
+            rt->loc = &L_491;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_492);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4568,9 +4890,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_458;
+            rt->loc = &L_493;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_459);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_494);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4581,24 +4903,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_461);
+        rt->loc = &L_495;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_496);
         const tpl_value a76[1] = {v75};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_462);
-        tpl_value v77 = k20->fn(rt, ctx, 1, a76, &L_462);
+          k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_497);
+        tpl_value v77 = k20->fn(rt, ctx, 1, a76, &L_497);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_463;
+            rt->loc = &L_498;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_464);
-            tpl_value v82 = k20->fn(rt, ctx, 1, a81, &L_464);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_465);
+              k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_499);
+            tpl_value v82 = k20->fn(rt, ctx, 1, a81, &L_499);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_500);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4618,7 +4940,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4656,18 +4978,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_466;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_467);
+    rt->loc = &L_501;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_502);
     const tpl_value a1[1] = {v0};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_468);
-    bool b2 = !tpl_truthy(k23->fn(rt, ctx, 1, a1, &L_468));
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_503);
+    bool b2 = !tpl_truthy(k23->fn(rt, ctx, 1, a1, &L_503));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_469;
+        rt->loc = &L_504;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4685,34 +5007,34 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_470;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_471);
+        rt->loc = &L_505;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_506);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_472;
+        rt->loc = &L_507;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_473;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_474);
+        rt->loc = &L_508;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_509);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_475;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_476);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_477);
+        rt->loc = &L_510;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_511);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_512);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_478);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_513);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4722,7 +5044,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4734,7 +5056,7 @@ static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4742,149 +5064,149 @@ static void fn49(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_514;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_480;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
-  }
-}
-
-#line 8 "themes/clean/common/style.css.twig"
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
+    rt->loc = &L_515;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_515);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
+    rt->loc = &L_516;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_516);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_483);
+    rt->loc = &L_517;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_517);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_484);
+    rt->loc = &L_518;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
+    rt->loc = &L_519;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_519);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
+    rt->loc = &L_520;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_520);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_487);
+    rt->loc = &L_521;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_521);
   }
 }
 
-#line 15 "themes/clean/common/style.css.twig"
+#line 14 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_522;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_522);
+  }
+}
+
+#line 15 "themes/clean/common/style.css.twig"
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
+    rt->loc = &L_523;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_488);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_523);
   }
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4892,14 +5214,14 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
+    rt->loc = &L_524;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_489);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_524);
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4908,7 +5230,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4917,70 +5239,70 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_490);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_525);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_491);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_526);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_492);
+    rt->loc = &L_527;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_527);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_493);
+    rt->loc = &L_528;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_528);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_494);
+    rt->loc = &L_529;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_529);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_495;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_495);
+    rt->loc = &L_530;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_530);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_496;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_496);
+    rt->loc = &L_531;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_531);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_497;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_497);
+    rt->loc = &L_532;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_532);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_498;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_498);
+    rt->loc = &L_533;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_533);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_499;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_499);
+    rt->loc = &L_534;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_534);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_500;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_500);
+    rt->loc = &L_535;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_535);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_501;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_501);
+    rt->loc = &L_536;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_536);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5004,12 +5326,12 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_502;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_503);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_504, &ic0);
+    rt->loc = &L_537;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_538);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_539, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_505, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_540, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5020,16 +5342,16 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_506;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_507);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_508, &ic2);
+    rt->loc = &L_541;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_542);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_543, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_509;
+        rt->loc = &L_544;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5040,22 +5362,22 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_510;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_511);
+    rt->loc = &L_545;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_546);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_512;
+        rt->loc = &L_547;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_513;
+            rt->loc = &L_548;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5066,23 +5388,23 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_514;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_515, &ic3);
+        rt->loc = &L_549;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_550, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_516;
+            rt->loc = &L_551;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_517;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_518, &ic4);
+            rt->loc = &L_552;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_553, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5093,8 +5415,8 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_519;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_520, &ic5);
+        rt->loc = &L_554;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_555, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5105,7 +5427,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_521;
+    rt->loc = &L_556;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5116,7 +5438,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_522;
+        rt->loc = &L_557;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5127,8 +5449,8 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_523;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_524, &ic6);
+    rt->loc = &L_558;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_559, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5138,7 +5460,7 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5154,26 +5476,26 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_525;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_526);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_527, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_528);
+    rt->loc = &L_560;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_561);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_562, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_563);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_529;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_530, &ic1);
+    rt->loc = &L_564;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_565, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_531;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_532);
+        rt->loc = &L_566;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_567);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5182,16 +5504,16 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_533;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_534, &ic2);
+    rt->loc = &L_568;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_569, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_535;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_536);
+        rt->loc = &L_570;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_571);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5199,7 +5521,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5203 "clean_html_chunked.c"
+#line 5525 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -5436,13 +5758,16 @@ static const char T3_source[] =
     "  background: none;\n"
     "  border-radius: 0;\n"
     "  font-size: inherit;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T3 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn9,
   .source = T3_source,
-  .source_len = 1311,
+  .source_len = 1881,
   .ast = NULL,
 };
 
@@ -5590,8 +5915,52 @@ static const tpl_template T5 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T6_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T6 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn12,
+  .source = T6_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T7_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -5687,17 +6056,17 @@ static const char T6_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T6 = {
+static const tpl_template T7 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn12,
-  .source = T6_source,
+  .body = fn13,
+  .source = T7_source,
   .source_len = 2573,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T7_source[] =
+static const char T8_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -5746,17 +6115,17 @@ static const char T7_source[] =
     "  }\n"
     "  .with-toc > .book-main { margin: 2.5rem 0 4rem; }\n"
     "}\n";
-static const tpl_template T7 = {
+static const tpl_template T8 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn13,
-  .source = T7_source,
+  .body = fn14,
+  .source = T8_source,
   .source_len = 1220,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T8_source[] =
+static const char T9_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -5924,17 +6293,17 @@ static const char T8_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T8 = {
+static const tpl_template T9 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn14,
-  .source = T8_source,
+  .body = fn15,
+  .source = T9_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T9_source[] =
+static const char T10_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -5977,17 +6346,17 @@ static const char T9_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T9 = {
+static const tpl_template T10 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T9_source,
+  .body = fn16,
+  .source = T10_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T10_source[] =
+static const char T11_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6024,17 +6393,17 @@ static const char T10_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T10 = {
+static const tpl_template T11 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T10_source,
+  .body = fn17,
+  .source = T11_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T11_source[] =
+static const char T12_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6102,17 +6471,17 @@ static const char T11_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T11_source,
+  .body = fn18,
+  .source = T12_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -6150,6 +6519,11 @@ static const char T12_source[] =
     "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
     "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
     "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -6175,19 +6549,23 @@ static const char T12_source[] =
     "    --question: #b99be6;   --question-bg: #261e33;\n"
     "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T12_source,
-  .source_len = 2135,
+  .body = fn19,
+  .source = T13_source,
+  .source_len = 2707,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6202,17 +6580,17 @@ static const char T13_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T13_source,
+  .body = fn20,
+  .source = T14_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -6226,23 +6604,23 @@ static const char T14_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T14_source,
+  .body = fn21,
+  .source = T15_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* index.twig */
-static const tpl_block_def T15_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn21, .owner = &T15, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn22, .owner = &T15, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn23, .owner = &T15, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn24, .owner = &T15, .node = NULL},
+static const tpl_block_def T16_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn22, .owner = &T16, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn23, .owner = &T16, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn24, .owner = &T16, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn25, .owner = &T16, .node = NULL},
 };
-static const char T15_source[] =
+static const char T16_source[] =
     "{#- index.html: the cover block and the book's table of contents, then a\n"
     "    link to the first page. -#}\n"
     "{% extends 'layout.twig' %}\n"
@@ -6268,26 +6646,26 @@ static const char T15_source[] =
     "</main>\n"
     "</div>\n"
     "{% endblock %}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "index.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
+  .body = fn28,
   .nblocks = 4,
-  .blocks = T15_blocks,
-  .source = T15_source,
+  .blocks = T16_blocks,
+  .source = T16_source,
   .source_len = 1082,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T16_blocks[4] = {
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn28, .owner = &T16, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn29, .owner = &T16, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn30, .owner = &T16, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn31, .owner = &T16, .node = NULL},
+static const tpl_block_def T17_blocks[4] = {
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn29, .owner = &T17, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn30, .owner = &T17, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn31, .owner = &T17, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn32, .owner = &T17, .node = NULL},
 };
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- The page every website page extends. Blocks: `title` (HTML text for\n"
     "    <title>), `head` (more <head> tags), `body_class`, `header` (above\n"
     "    the page's columns) and `body`. -#}\n"
@@ -6307,37 +6685,37 @@ static const char T16_source[] =
     "</footer>\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 4,
-  .blocks = T16_blocks,
-  .source = T16_source,
+  .blocks = T17_blocks,
+  .source = T17_source,
   .source_len = 828,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T17_source,
+  .body = fn34,
+  .source = T18_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T18_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn34, .owner = &T18, .node = NULL},
+static const tpl_block_def T19_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T19, .node = NULL},
 };
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- The list of images's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -6346,23 +6724,23 @@ static const char T18_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
+  .body = fn36,
   .nblocks = 1,
-  .blocks = T18_blocks,
-  .source = T18_source,
+  .blocks = T19_blocks,
+  .source = T19_source,
   .source_len = 327,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T19_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The list of tables's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -6371,20 +6749,20 @@ static const char T19_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 326,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -6399,17 +6777,17 @@ static const char T20_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T20_source,
+  .body = fn39,
+  .source = T21_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -6422,17 +6800,17 @@ static const char T21_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T21_source,
+  .body = fn40,
+  .source = T22_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -6451,31 +6829,31 @@ static const char T22_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T22_source,
+  .body = fn42,
+  .source = T23_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T23_m0_params[1] = {
+static const tpl_name T24_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T23_m1_params[1] = {
+static const tpl_name T24_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T23_m2_params[1] = {
+static const tpl_name T24_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T23_m3_params[3] = {
+static const tpl_name T24_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T23_m4_params[6] = {
+static const tpl_name T24_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -6483,14 +6861,14 @@ static const tpl_name T23_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T23_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T23_m0_params, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T23_m1_params, .fn = fn43, .owner = &T23, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T23_m2_params, .fn = fn44, .owner = &T23, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T23_m3_params, .fn = fn45, .owner = &T23, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T23_m4_params, .fn = fn47, .owner = &T23, .node = NULL},
+static const tpl_macro_def T24_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T24_m0_params, .fn = fn43, .owner = &T24, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T24_m1_params, .fn = fn44, .owner = &T24, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T24_m2_params, .fn = fn45, .owner = &T24, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T24_m3_params, .fn = fn46, .owner = &T24, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T24_m4_params, .fn = fn48, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -6555,33 +6933,33 @@ static const char T23_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn48,
+  .body = fn49,
   .nmacros = 5,
-  .macros = T23_macros,
-  .source = T23_source,
+  .macros = T24_macros,
+  .source = T24_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T24_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn49, .owner = &T24, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn50, .owner = &T24, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn51, .owner = &T24, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn52, .owner = &T24, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn53, .owner = &T24, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn54, .owner = &T24, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn55, .owner = &T24, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn56, .owner = &T24, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn57, .owner = &T24, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn58, .owner = &T24, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn59, .owner = &T24, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn60, .owner = &T24, .node = NULL},
+static const tpl_block_def T25_blocks[12] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn50, .owner = &T25, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn51, .owner = &T25, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn52, .owner = &T25, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn53, .owner = &T25, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn54, .owner = &T25, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn55, .owner = &T25, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn56, .owner = &T25, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn57, .owner = &T25, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn58, .owner = &T25, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn59, .owner = &T25, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn60, .owner = &T25, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn61, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -6599,19 +6977,19 @@ static const char T24_source[] =
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn61,
+  .body = fn62,
   .nblocks = 12,
-  .blocks = T24_blocks,
-  .source = T24_source,
+  .blocks = T25_blocks,
+  .source = T25_source,
   .source_len = 1094,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -6626,17 +7004,17 @@ static const char T25_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn62,
-  .source = T25_source,
+  .body = fn63,
+  .source = T26_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -6648,16 +7026,16 @@ static const char T26_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .source = T26_source,
+  .body = fn64,
+  .source = T27_source,
   .source_len = 313,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_html_chunked_templates[27] = {
+const tpl_template *const octavo_theme_clean_html_chunked_templates[28] = {
   &T0,
   &T1,
   &T2,
@@ -6685,5 +7063,6 @@ const tpl_template *const octavo_theme_clean_html_chunked_templates[27] = {
   &T24,
   &T25,
   &T26,
+  &T27,
 };
-const size_t octavo_theme_clean_html_chunked_ntemplates = 27;
+const size_t octavo_theme_clean_html_chunked_ntemplates = 28;

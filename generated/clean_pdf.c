@@ -88,572 +88,625 @@ static const tpl_loc L_47 = {F_8, 13, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
 static const tpl_loc L_48 = {F_8, 14, 25};
 static const tpl_loc L_49 = {F_8, 14, 41};
-static const char F_9[] = "dedication.twig";
-static const tpl_loc L_50 = {F_9, 4, 45};
-static const tpl_loc L_51 = {F_9, 4, 48};
-static const tpl_loc L_52 = {F_9, 4, 53};
-static const tpl_loc L_53 = {F_9, 3, 12};
-static const char F_10[] = "edition.md.twig";
-static const tpl_loc L_54 = {F_10, 4, 3};
-static const tpl_loc L_55 = {F_10, 4, 6};
-static const tpl_loc L_56 = {F_10, 4, 11};
-static const tpl_loc L_57 = {F_10, 4, 17};
-static const tpl_loc L_58 = {F_10, 4, 26};
-static const tpl_loc L_59 = {F_10, 4, 34};
-static const tpl_loc L_60 = {F_10, 5, 1};
-static const tpl_loc L_61 = {F_10, 5, 16};
-static const tpl_loc L_62 = {F_10, 8, 4};
-static const tpl_loc L_63 = {F_10, 8, 12};
-static const tpl_loc L_64 = {F_10, 8, 22};
-static const tpl_loc L_65 = {F_10, 8, 38};
-static const tpl_loc L_66 = {F_10, 8, 55};
-static const tpl_loc L_67 = {F_10, 8, 100};
+static const char F_9[] = "css/code.css.twig";
+static const tpl_loc L_50 = {F_9, 52, 12};
+static const char F_10[] = "css/highlight.css.twig";
+static const tpl_loc L_51 = {F_10, 10, 18};
+static const tpl_loc L_52 = {F_10, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_53 = {F_10, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_54 = {F_10, 11, 18};
+static const tpl_loc L_55 = {F_10, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_56 = {F_10, 12, 36};
+static const tpl_loc L_57 = {F_10, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_58 = {F_10, 13, 18};
+static const tpl_loc L_59 = {F_10, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_60 = {F_10, 14, 27};
+static const tpl_loc L_61 = {F_10, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_62 = {F_10, 15, 27};
+static const tpl_loc L_63 = {F_10, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_64 = {F_10, 16, 18};
+static const tpl_loc L_65 = {F_10, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_66 = {F_10, 17, 27};
+static const tpl_loc L_67 = {F_10, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_68 = {F_10, 18, 18};
+static const tpl_loc L_69 = {F_10, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_70 = {F_10, 19, 18};
+static const tpl_loc L_71 = {F_10, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_72 = {F_10, 21, 34};
+static const tpl_loc L_73 = {F_10, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_74 = {F_10, 23, 4};
+static const tpl_loc L_75 = {F_10, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_76 = {F_10, 25, 29};
+static const tpl_loc L_77 = {F_10, 26, 29};
+static const tpl_loc L_78 = {F_10, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_79 = {F_10, 29, 32};
+static const tpl_loc L_80 = {F_10, 30, 32};
+static const tpl_loc L_81 = {F_10, 32, 21};
+static const tpl_loc L_82 = {F_10, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_83 = {F_10, 33, 18};
+static const tpl_loc L_84 = {F_10, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_11[] = "dedication.twig";
+static const tpl_loc L_85 = {F_11, 4, 45};
+static const tpl_loc L_86 = {F_11, 4, 48};
+static const tpl_loc L_87 = {F_11, 4, 53};
+static const tpl_loc L_88 = {F_11, 3, 12};
+static const char F_12[] = "edition.md.twig";
+static const tpl_loc L_89 = {F_12, 4, 3};
+static const tpl_loc L_90 = {F_12, 4, 6};
+static const tpl_loc L_91 = {F_12, 4, 11};
+static const tpl_loc L_92 = {F_12, 4, 17};
+static const tpl_loc L_93 = {F_12, 4, 26};
+static const tpl_loc L_94 = {F_12, 4, 34};
+static const tpl_loc L_95 = {F_12, 5, 1};
+static const tpl_loc L_96 = {F_12, 5, 16};
+static const tpl_loc L_97 = {F_12, 8, 4};
+static const tpl_loc L_98 = {F_12, 8, 12};
+static const tpl_loc L_99 = {F_12, 8, 22};
+static const tpl_loc L_100 = {F_12, 8, 38};
+static const tpl_loc L_101 = {F_12, 8, 55};
+static const tpl_loc L_102 = {F_12, 8, 100};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_68 = {F_10, 8, 104};
-static const tpl_loc L_69 = {F_10, 8, 95};
-static const tpl_loc L_70 = {F_10, 10, 4};
-static const tpl_loc L_71 = {F_10, 10, 7};
-static const tpl_loc L_72 = {F_10, 10, 15};
+static const tpl_loc L_103 = {F_12, 8, 104};
+static const tpl_loc L_104 = {F_12, 8, 95};
+static const tpl_loc L_105 = {F_12, 10, 4};
+static const tpl_loc L_106 = {F_12, 10, 7};
+static const tpl_loc L_107 = {F_12, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_73 = {F_10, 11, 6};
-static const tpl_loc L_74 = {F_10, 11, 22};
-static const tpl_loc L_75 = {F_10, 14, 1};
-static const tpl_loc L_76 = {F_10, 14, 120};
-static const tpl_loc L_77 = {F_10, 14, 8};
-static const char F_11[] = "edition.twig";
-static const tpl_loc L_78 = {F_11, 6, 1};
-static const tpl_loc L_79 = {F_11, 6, 4};
-static const tpl_loc L_80 = {F_11, 6, 9};
-static const tpl_loc L_81 = {F_11, 7, 4};
-static const tpl_loc L_82 = {F_11, 7, 7};
-static const tpl_loc L_83 = {F_11, 7, 15};
-static const tpl_loc L_84 = {F_11, 8, 22};
-static const tpl_loc L_85 = {F_11, 8, 38};
-static const tpl_loc L_86 = {F_11, 4, 12};
-static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_87 = {F_12, 1, 12};
-static const char F_13[] = "figure.twig";
-static const tpl_loc L_88 = {F_13, 4, 4};
-static const tpl_loc L_89 = {F_13, 4, 18};
-static const tpl_loc L_90 = {F_13, 4, 23};
+static const tpl_loc L_108 = {F_12, 11, 6};
+static const tpl_loc L_109 = {F_12, 11, 22};
+static const tpl_loc L_110 = {F_12, 14, 1};
+static const tpl_loc L_111 = {F_12, 14, 120};
+static const tpl_loc L_112 = {F_12, 14, 8};
+static const char F_13[] = "edition.twig";
+static const tpl_loc L_113 = {F_13, 6, 1};
+static const tpl_loc L_114 = {F_13, 6, 4};
+static const tpl_loc L_115 = {F_13, 6, 9};
+static const tpl_loc L_116 = {F_13, 7, 4};
+static const tpl_loc L_117 = {F_13, 7, 7};
+static const tpl_loc L_118 = {F_13, 7, 15};
+static const tpl_loc L_119 = {F_13, 8, 22};
+static const tpl_loc L_120 = {F_13, 8, 38};
+static const tpl_loc L_121 = {F_13, 4, 12};
+static const char F_14[] = "epilogue.twig";
+static const tpl_loc L_122 = {F_14, 1, 12};
+static const char F_15[] = "figure.twig";
+static const tpl_loc L_123 = {F_15, 4, 4};
+static const tpl_loc L_124 = {F_15, 4, 18};
+static const tpl_loc L_125 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_91 = {F_13, 4, 74};
+static const tpl_loc L_126 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_92 = {F_13, 5, 23};
-static const tpl_loc L_93 = {F_13, 5, 26};
-static const tpl_loc L_94 = {F_13, 5, 31};
+static const tpl_loc L_127 = {F_15, 5, 23};
+static const tpl_loc L_128 = {F_15, 5, 26};
+static const tpl_loc L_129 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_95 = {F_13, 5, 55};
-static const tpl_loc L_96 = {F_13, 5, 63};
-static const tpl_loc L_97 = {F_13, 5, 75};
-static const tpl_loc L_98 = {F_13, 6, 1};
-static const tpl_loc L_99 = {F_13, 6, 9};
-static const tpl_loc L_100 = {F_13, 7, 4};
-static const tpl_loc L_101 = {F_13, 7, 12};
+static const tpl_loc L_130 = {F_15, 5, 55};
+static const tpl_loc L_131 = {F_15, 5, 63};
+static const tpl_loc L_132 = {F_15, 5, 75};
+static const tpl_loc L_133 = {F_15, 6, 1};
+static const tpl_loc L_134 = {F_15, 6, 9};
+static const tpl_loc L_135 = {F_15, 7, 4};
+static const tpl_loc L_136 = {F_15, 7, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_102 = {F_13, 7, 26};
-static const tpl_loc L_103 = {F_13, 9, 5};
-static const tpl_loc L_104 = {F_13, 9, 41};
-static const tpl_loc L_105 = {F_13, 9, 67};
-static const tpl_loc L_106 = {F_13, 9, 75};
-static const tpl_loc L_107 = {F_13, 10, 5};
-static const tpl_loc L_108 = {F_13, 10, 8};
-static const tpl_loc L_109 = {F_13, 10, 43};
-static const tpl_loc L_110 = {F_13, 10, 51};
-static const tpl_loc L_111 = {F_13, 10, 78};
-static const tpl_loc L_112 = {F_13, 10, 86};
-static const char F_14[] = "foreword.twig";
-static const tpl_loc L_113 = {F_14, 1, 12};
-static const char F_15[] = "glossary.twig";
-static const tpl_loc L_114 = {F_15, 1, 12};
-static const char F_16[] = "introduction.twig";
-static const tpl_loc L_115 = {F_16, 1, 12};
-static const char F_17[] = "item.twig";
-static const tpl_loc L_116 = {F_17, 14, 4};
-static const tpl_loc L_117 = {F_17, 14, 7};
+static const tpl_loc L_137 = {F_15, 7, 26};
+static const tpl_loc L_138 = {F_15, 9, 5};
+static const tpl_loc L_139 = {F_15, 9, 41};
+static const tpl_loc L_140 = {F_15, 9, 67};
+static const tpl_loc L_141 = {F_15, 9, 75};
+static const tpl_loc L_142 = {F_15, 10, 5};
+static const tpl_loc L_143 = {F_15, 10, 8};
+static const tpl_loc L_144 = {F_15, 10, 43};
+static const tpl_loc L_145 = {F_15, 10, 51};
+static const tpl_loc L_146 = {F_15, 10, 78};
+static const tpl_loc L_147 = {F_15, 10, 86};
+static const char F_16[] = "foreword.twig";
+static const tpl_loc L_148 = {F_16, 1, 12};
+static const char F_17[] = "glossary.twig";
+static const tpl_loc L_149 = {F_17, 1, 12};
+static const char F_18[] = "introduction.twig";
+static const tpl_loc L_150 = {F_18, 1, 12};
+static const char F_19[] = "item.twig";
+static const tpl_loc L_151 = {F_19, 14, 4};
+static const tpl_loc L_152 = {F_19, 14, 7};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_118 = {F_17, 15, 9};
-static const tpl_loc L_119 = {F_17, 15, 12};
-static const tpl_loc L_120 = {F_17, 15, 17};
-static const tpl_loc L_121 = {F_17, 15, 29};
-static const tpl_loc L_122 = {F_17, 15, 37};
-static const tpl_loc L_123 = {F_17, 15, 65};
-static const tpl_loc L_124 = {F_17, 15, 91};
-static const tpl_loc L_125 = {F_17, 15, 99};
-static const tpl_loc L_126 = {F_17, 15, 133};
-static const tpl_loc L_127 = {F_17, 15, 141};
-static const tpl_loc L_128 = {F_17, 15, 169};
-static const tpl_loc L_129 = {F_17, 21, 1};
-static const tpl_loc L_130 = {F_17, 21, 4};
-static const tpl_loc L_131 = {F_17, 21, 9};
-static const tpl_loc L_132 = {F_17, 21, 17};
-static const tpl_loc L_133 = {F_17, 8, 4};
-static const tpl_loc L_134 = {F_17, 8, 22};
-static const tpl_loc L_135 = {F_17, 8, 27};
-static const tpl_loc L_136 = {F_17, 8, 41};
-static const tpl_loc L_137 = {F_17, 9, 4};
-static const tpl_loc L_138 = {F_17, 9, 27};
-static const tpl_loc L_139 = {F_17, 9, 32};
+static const tpl_loc L_153 = {F_19, 15, 9};
+static const tpl_loc L_154 = {F_19, 15, 12};
+static const tpl_loc L_155 = {F_19, 15, 17};
+static const tpl_loc L_156 = {F_19, 15, 29};
+static const tpl_loc L_157 = {F_19, 15, 37};
+static const tpl_loc L_158 = {F_19, 15, 65};
+static const tpl_loc L_159 = {F_19, 15, 91};
+static const tpl_loc L_160 = {F_19, 15, 99};
+static const tpl_loc L_161 = {F_19, 15, 133};
+static const tpl_loc L_162 = {F_19, 15, 141};
+static const tpl_loc L_163 = {F_19, 15, 169};
+static const tpl_loc L_164 = {F_19, 21, 1};
+static const tpl_loc L_165 = {F_19, 21, 4};
+static const tpl_loc L_166 = {F_19, 21, 9};
+static const tpl_loc L_167 = {F_19, 21, 17};
+static const tpl_loc L_168 = {F_19, 8, 4};
+static const tpl_loc L_169 = {F_19, 8, 22};
+static const tpl_loc L_170 = {F_19, 8, 27};
+static const tpl_loc L_171 = {F_19, 8, 41};
+static const tpl_loc L_172 = {F_19, 9, 4};
+static const tpl_loc L_173 = {F_19, 9, 27};
+static const tpl_loc L_174 = {F_19, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_140 = {F_17, 9, 39};
+static const tpl_loc L_175 = {F_19, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_141 = {F_17, 9, 47};
+static const tpl_loc L_176 = {F_19, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_142 = {F_17, 10, 4};
-static const tpl_loc L_143 = {F_17, 10, 37};
-static const tpl_loc L_144 = {F_17, 10, 51};
-static const tpl_loc L_145 = {F_17, 10, 59};
-static const tpl_loc L_146 = {F_17, 11, 4};
-static const tpl_loc L_147 = {F_17, 11, 32};
-static const tpl_loc L_148 = {F_17, 11, 46};
-static const tpl_loc L_149 = {F_17, 11, 54};
-static const tpl_loc L_150 = {F_17, 12, 17};
-static const tpl_loc L_151 = {F_17, 12, 20};
-static const tpl_loc L_152 = {F_17, 12, 28};
-static const tpl_loc L_153 = {F_17, 12, 44};
-static const tpl_loc L_154 = {F_17, 12, 51};
-static const tpl_loc L_155 = {F_17, 12, 70};
-static const tpl_loc L_156 = {F_17, 12, 73};
-static const tpl_loc L_157 = {F_17, 12, 78};
-static const tpl_loc L_158 = {F_17, 13, 10};
+static const tpl_loc L_177 = {F_19, 10, 4};
+static const tpl_loc L_178 = {F_19, 10, 37};
+static const tpl_loc L_179 = {F_19, 10, 51};
+static const tpl_loc L_180 = {F_19, 10, 59};
+static const tpl_loc L_181 = {F_19, 11, 4};
+static const tpl_loc L_182 = {F_19, 11, 32};
+static const tpl_loc L_183 = {F_19, 11, 46};
+static const tpl_loc L_184 = {F_19, 11, 54};
+static const tpl_loc L_185 = {F_19, 12, 17};
+static const tpl_loc L_186 = {F_19, 12, 20};
+static const tpl_loc L_187 = {F_19, 12, 28};
+static const tpl_loc L_188 = {F_19, 12, 44};
+static const tpl_loc L_189 = {F_19, 12, 51};
+static const tpl_loc L_190 = {F_19, 12, 70};
+static const tpl_loc L_191 = {F_19, 12, 73};
+static const tpl_loc L_192 = {F_19, 12, 78};
+static const tpl_loc L_193 = {F_19, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_159 = {F_17, 18, 10};
-static const char F_18[] = "license.md.twig";
-static const tpl_loc L_160 = {F_18, 2, 4};
-static const tpl_loc L_161 = {F_18, 2, 44};
-static const tpl_loc L_162 = {F_18, 2, 57};
-static const tpl_loc L_163 = {F_18, 2, 60};
-static const tpl_loc L_164 = {F_18, 2, 65};
-static const tpl_loc L_165 = {F_18, 2, 72};
-static const tpl_loc L_166 = {F_18, 4, 1};
-static const tpl_loc L_167 = {F_18, 4, 4};
-static const tpl_loc L_168 = {F_18, 4, 8};
-static const char F_19[] = "license.twig";
-static const tpl_loc L_169 = {F_19, 1, 12};
-static const char F_20[] = "lof.twig";
-static const tpl_loc L_170 = {F_20, 4, 12};
-static const tpl_loc L_171 = {F_20, 4, 52};
-static const tpl_loc L_172 = {F_20, 4, 56};
-static const tpl_loc L_173 = {F_20, 2, 12};
-static const char F_21[] = "lot.twig";
-static const tpl_loc L_174 = {F_21, 4, 12};
-static const tpl_loc L_175 = {F_21, 4, 52};
-static const tpl_loc L_176 = {F_21, 4, 56};
-static const tpl_loc L_177 = {F_21, 2, 12};
-static const char F_22[] = "part.twig";
-static const tpl_loc L_178 = {F_22, 6, 4};
-static const tpl_loc L_179 = {F_22, 6, 7};
-static const tpl_loc L_180 = {F_22, 6, 12};
-static const tpl_loc L_181 = {F_22, 6, 26};
-static const tpl_loc L_182 = {F_22, 7, 9};
-static const tpl_loc L_183 = {F_22, 7, 17};
-static const tpl_loc L_184 = {F_22, 7, 29};
-static const tpl_loc L_185 = {F_22, 7, 37};
-static const tpl_loc L_186 = {F_22, 7, 65};
-static const tpl_loc L_187 = {F_22, 7, 91};
-static const tpl_loc L_188 = {F_22, 7, 133};
-static const tpl_loc L_189 = {F_22, 7, 174};
-static const tpl_loc L_190 = {F_22, 4, 12};
-static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_191 = {F_23, 3, 31};
-static const tpl_loc L_192 = {F_23, 3, 60};
-static const tpl_loc L_193 = {F_23, 3, 63};
-static const tpl_loc L_194 = {F_23, 3, 68};
-static const tpl_loc L_195 = {F_23, 4, 24};
-static const tpl_loc L_196 = {F_23, 4, 27};
-static const tpl_loc L_197 = {F_23, 4, 32};
-static const tpl_loc L_198 = {F_23, 4, 38};
-static const tpl_loc L_199 = {F_23, 5, 4};
-static const tpl_loc L_200 = {F_23, 6, 26};
-static const tpl_loc L_201 = {F_23, 6, 34};
-static const tpl_loc L_202 = {F_23, 6, 43};
-static const tpl_loc L_203 = {F_23, 8, 4};
-static const tpl_loc L_204 = {F_23, 8, 12};
-static const tpl_loc L_205 = {F_23, 9, 24};
-static const tpl_loc L_206 = {F_23, 9, 39};
-static const tpl_loc L_207 = {F_23, 11, 4};
-static const tpl_loc L_208 = {F_23, 11, 12};
-static const tpl_loc L_209 = {F_23, 12, 25};
-static const tpl_loc L_210 = {F_23, 12, 41};
-static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_211 = {F_24, 4, 4};
+static const tpl_loc L_194 = {F_19, 18, 10};
+static const char F_20[] = "license.md.twig";
+static const tpl_loc L_195 = {F_20, 2, 4};
+static const tpl_loc L_196 = {F_20, 2, 44};
+static const tpl_loc L_197 = {F_20, 2, 57};
+static const tpl_loc L_198 = {F_20, 2, 60};
+static const tpl_loc L_199 = {F_20, 2, 65};
+static const tpl_loc L_200 = {F_20, 2, 72};
+static const tpl_loc L_201 = {F_20, 4, 1};
+static const tpl_loc L_202 = {F_20, 4, 4};
+static const tpl_loc L_203 = {F_20, 4, 8};
+static const char F_21[] = "license.twig";
+static const tpl_loc L_204 = {F_21, 1, 12};
+static const char F_22[] = "lof.twig";
+static const tpl_loc L_205 = {F_22, 4, 12};
+static const tpl_loc L_206 = {F_22, 4, 52};
+static const tpl_loc L_207 = {F_22, 4, 56};
+static const tpl_loc L_208 = {F_22, 2, 12};
+static const char F_23[] = "lot.twig";
+static const tpl_loc L_209 = {F_23, 4, 12};
+static const tpl_loc L_210 = {F_23, 4, 52};
+static const tpl_loc L_211 = {F_23, 4, 56};
+static const tpl_loc L_212 = {F_23, 2, 12};
+static const char F_24[] = "part.twig";
+static const tpl_loc L_213 = {F_24, 6, 4};
+static const tpl_loc L_214 = {F_24, 6, 7};
+static const tpl_loc L_215 = {F_24, 6, 12};
+static const tpl_loc L_216 = {F_24, 6, 26};
+static const tpl_loc L_217 = {F_24, 7, 9};
+static const tpl_loc L_218 = {F_24, 7, 17};
+static const tpl_loc L_219 = {F_24, 7, 29};
+static const tpl_loc L_220 = {F_24, 7, 37};
+static const tpl_loc L_221 = {F_24, 7, 65};
+static const tpl_loc L_222 = {F_24, 7, 91};
+static const tpl_loc L_223 = {F_24, 7, 133};
+static const tpl_loc L_224 = {F_24, 7, 174};
+static const tpl_loc L_225 = {F_24, 4, 12};
+static const char F_25[] = "partials/cover.twig";
+static const tpl_loc L_226 = {F_25, 3, 31};
+static const tpl_loc L_227 = {F_25, 3, 60};
+static const tpl_loc L_228 = {F_25, 3, 63};
+static const tpl_loc L_229 = {F_25, 3, 68};
+static const tpl_loc L_230 = {F_25, 4, 24};
+static const tpl_loc L_231 = {F_25, 4, 27};
+static const tpl_loc L_232 = {F_25, 4, 32};
+static const tpl_loc L_233 = {F_25, 4, 38};
+static const tpl_loc L_234 = {F_25, 5, 4};
+static const tpl_loc L_235 = {F_25, 6, 26};
+static const tpl_loc L_236 = {F_25, 6, 34};
+static const tpl_loc L_237 = {F_25, 6, 43};
+static const tpl_loc L_238 = {F_25, 8, 4};
+static const tpl_loc L_239 = {F_25, 8, 12};
+static const tpl_loc L_240 = {F_25, 9, 24};
+static const tpl_loc L_241 = {F_25, 9, 39};
+static const tpl_loc L_242 = {F_25, 11, 4};
+static const tpl_loc L_243 = {F_25, 11, 12};
+static const tpl_loc L_244 = {F_25, 12, 25};
+static const tpl_loc L_245 = {F_25, 12, 41};
+static const char F_26[] = "partials/float-list.twig";
+static const tpl_loc L_246 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_212 = {F_24, 4, 61};
-static const tpl_loc L_213 = {F_24, 4, 36};
+static const tpl_loc L_247 = {F_26, 4, 61};
+static const tpl_loc L_248 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_214 = {F_24, 5, 4};
-static const tpl_loc L_215 = {F_24, 5, 7};
-static const tpl_loc L_216 = {F_24, 5, 22};
-static const tpl_loc L_217 = {F_24, 7, 4};
+static const tpl_loc L_249 = {F_26, 5, 4};
+static const tpl_loc L_250 = {F_26, 5, 7};
+static const tpl_loc L_251 = {F_26, 5, 22};
+static const tpl_loc L_252 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_218 = {F_24, 8, 4};
-static const tpl_loc L_219 = {F_24, 8, 16};
-static const tpl_loc L_220 = {F_24, 8, 22};
+static const tpl_loc L_253 = {F_26, 8, 4};
+static const tpl_loc L_254 = {F_26, 8, 16};
+static const tpl_loc L_255 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_221 = {F_24, 9, 14};
-static const tpl_loc L_222 = {F_24, 9, 17};
+static const tpl_loc L_256 = {F_26, 9, 14};
+static const tpl_loc L_257 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_223 = {F_24, 9, 24};
-static const tpl_loc L_224 = {F_24, 9, 27};
-static const tpl_loc L_225 = {F_24, 9, 33};
+static const tpl_loc L_258 = {F_26, 9, 24};
+static const tpl_loc L_259 = {F_26, 9, 27};
+static const tpl_loc L_260 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_226 = {F_24, 9, 61};
-static const tpl_loc L_227 = {F_24, 9, 70};
-static const tpl_loc L_228 = {F_24, 9, 79};
-static const tpl_loc L_229 = {F_24, 9, 92};
+static const tpl_loc L_261 = {F_26, 9, 61};
+static const tpl_loc L_262 = {F_26, 9, 70};
+static const tpl_loc L_263 = {F_26, 9, 79};
+static const tpl_loc L_264 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_230 = {F_24, 9, 121};
-static const tpl_loc L_231 = {F_24, 9, 127};
-static const tpl_loc L_232 = {F_24, 9, 135};
-static const tpl_loc L_233 = {F_24, 9, 83};
-static const tpl_loc L_234 = {F_24, 9, 156};
-static const tpl_loc L_235 = {F_24, 9, 165};
-static const tpl_loc L_236 = {F_24, 9, 176};
-static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_237 = {F_25, 4, 8};
-static const tpl_loc L_238 = {F_25, 4, 11};
+static const tpl_loc L_265 = {F_26, 9, 121};
+static const tpl_loc L_266 = {F_26, 9, 127};
+static const tpl_loc L_267 = {F_26, 9, 135};
+static const tpl_loc L_268 = {F_26, 9, 83};
+static const tpl_loc L_269 = {F_26, 9, 156};
+static const tpl_loc L_270 = {F_26, 9, 165};
+static const tpl_loc L_271 = {F_26, 9, 176};
+static const char F_27[] = "partials/head.twig";
+static const tpl_loc L_272 = {F_27, 4, 8};
+static const tpl_loc L_273 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_239 = {F_25, 5, 4};
-static const tpl_loc L_240 = {F_25, 5, 7};
-static const tpl_loc L_241 = {F_25, 5, 12};
-static const tpl_loc L_242 = {F_25, 6, 30};
-static const tpl_loc L_243 = {F_25, 6, 45};
-static const tpl_loc L_244 = {F_25, 8, 4};
-static const tpl_loc L_245 = {F_25, 8, 44};
+static const tpl_loc L_274 = {F_27, 5, 4};
+static const tpl_loc L_275 = {F_27, 5, 7};
+static const tpl_loc L_276 = {F_27, 5, 12};
+static const tpl_loc L_277 = {F_27, 6, 30};
+static const tpl_loc L_278 = {F_27, 6, 45};
+static const tpl_loc L_279 = {F_27, 8, 4};
+static const tpl_loc L_280 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_246 = {F_25, 9, 35};
-static const tpl_loc L_247 = {F_25, 9, 43};
-static const tpl_loc L_248 = {F_25, 9, 55};
-static const tpl_loc L_249 = {F_25, 11, 33};
-static const tpl_loc L_250 = {F_25, 11, 74};
-static const tpl_loc L_251 = {F_25, 11, 79};
-static const tpl_loc L_252 = {F_25, 11, 113};
-static const tpl_loc L_253 = {F_25, 11, 117};
-static const tpl_loc L_254 = {F_25, 11, 131};
-static const tpl_loc L_255 = {F_25, 13, 4};
-static const tpl_loc L_256 = {F_25, 13, 7};
-static const tpl_loc L_257 = {F_25, 13, 15};
+static const tpl_loc L_281 = {F_27, 9, 35};
+static const tpl_loc L_282 = {F_27, 9, 43};
+static const tpl_loc L_283 = {F_27, 9, 55};
+static const tpl_loc L_284 = {F_27, 11, 33};
+static const tpl_loc L_285 = {F_27, 11, 74};
+static const tpl_loc L_286 = {F_27, 11, 79};
+static const tpl_loc L_287 = {F_27, 11, 113};
+static const tpl_loc L_288 = {F_27, 11, 117};
+static const tpl_loc L_289 = {F_27, 11, 131};
+static const tpl_loc L_290 = {F_27, 13, 4};
+static const tpl_loc L_291 = {F_27, 13, 7};
+static const tpl_loc L_292 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_258 = {F_25, 14, 30};
-static const tpl_loc L_259 = {F_25, 14, 33};
-static const tpl_loc L_260 = {F_25, 16, 4};
-static const tpl_loc L_261 = {F_25, 16, 7};
+static const tpl_loc L_293 = {F_27, 14, 30};
+static const tpl_loc L_294 = {F_27, 14, 33};
+static const tpl_loc L_295 = {F_27, 16, 4};
+static const tpl_loc L_296 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_262 = {F_25, 17, 30};
-static const tpl_loc L_263 = {F_25, 17, 33};
-static const char F_26[] = "partials/macros.twig";
-static const tpl_loc L_264 = {F_26, 6, 4};
-static const tpl_loc L_265 = {F_26, 6, 7};
-static const tpl_loc L_266 = {F_26, 6, 13};
-static const tpl_loc L_267 = {F_26, 6, 41};
-static const tpl_loc L_268 = {F_26, 6, 68};
-static const tpl_loc L_269 = {F_26, 6, 77};
-static const tpl_loc L_270 = {F_26, 6, 108};
-static const tpl_loc L_271 = {F_26, 6, 117};
-static const tpl_loc L_272 = {F_26, 13, 4};
-static const tpl_loc L_273 = {F_26, 14, 4};
-static const tpl_loc L_274 = {F_26, 14, 16};
-static const tpl_loc L_275 = {F_26, 14, 46};
-static const tpl_loc L_276 = {F_26, 14, 64};
-static const tpl_loc L_277 = {F_26, 14, 74};
-static const tpl_loc L_278 = {F_26, 15, 1};
-static const tpl_loc L_279 = {F_26, 15, 57};
-static const tpl_loc L_280 = {F_26, 15, 5};
+static const tpl_loc L_297 = {F_27, 17, 30};
+static const tpl_loc L_298 = {F_27, 17, 33};
+static const char F_28[] = "partials/macros.twig";
+static const tpl_loc L_299 = {F_28, 6, 4};
+static const tpl_loc L_300 = {F_28, 6, 7};
+static const tpl_loc L_301 = {F_28, 6, 13};
+static const tpl_loc L_302 = {F_28, 6, 41};
+static const tpl_loc L_303 = {F_28, 6, 68};
+static const tpl_loc L_304 = {F_28, 6, 77};
+static const tpl_loc L_305 = {F_28, 6, 108};
+static const tpl_loc L_306 = {F_28, 6, 117};
+static const tpl_loc L_307 = {F_28, 13, 4};
+static const tpl_loc L_308 = {F_28, 14, 4};
+static const tpl_loc L_309 = {F_28, 14, 16};
+static const tpl_loc L_310 = {F_28, 14, 46};
+static const tpl_loc L_311 = {F_28, 14, 64};
+static const tpl_loc L_312 = {F_28, 14, 74};
+static const tpl_loc L_313 = {F_28, 15, 1};
+static const tpl_loc L_314 = {F_28, 15, 57};
+static const tpl_loc L_315 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_281 = {F_26, 21, 1};
-static const tpl_loc L_282 = {F_26, 21, 28};
-static const tpl_loc L_283 = {F_26, 21, 34};
-static const tpl_loc L_284 = {F_26, 21, 49};
-static const tpl_loc L_285 = {F_26, 21, 4};
+static const tpl_loc L_316 = {F_28, 21, 1};
+static const tpl_loc L_317 = {F_28, 21, 28};
+static const tpl_loc L_318 = {F_28, 21, 34};
+static const tpl_loc L_319 = {F_28, 21, 49};
+static const tpl_loc L_320 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_286 = {F_26, 21, 57};
-static const tpl_loc L_287 = {F_26, 21, 67};
+static const tpl_loc L_321 = {F_28, 21, 57};
+static const tpl_loc L_322 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_288 = {F_26, 29, 4};
-static const tpl_loc L_289 = {F_26, 29, 7};
-static const tpl_loc L_290 = {F_26, 29, 22};
-static const tpl_loc L_291 = {F_26, 30, 4};
+static const tpl_loc L_323 = {F_28, 29, 4};
+static const tpl_loc L_324 = {F_28, 29, 7};
+static const tpl_loc L_325 = {F_28, 29, 22};
+static const tpl_loc L_326 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_292 = {F_26, 32, 4};
-static const tpl_loc L_293 = {F_26, 32, 17};
-static const tpl_loc L_294 = {F_26, 33, 4};
-static const tpl_loc L_295 = {F_26, 33, 7};
-static const tpl_loc L_296 = {F_26, 33, 19};
-static const tpl_loc L_297 = {F_26, 34, 4};
-static const tpl_loc L_298 = {F_26, 34, 7};
-static const tpl_loc L_299 = {F_26, 34, 13};
+static const tpl_loc L_327 = {F_28, 32, 4};
+static const tpl_loc L_328 = {F_28, 32, 17};
+static const tpl_loc L_329 = {F_28, 33, 4};
+static const tpl_loc L_330 = {F_28, 33, 7};
+static const tpl_loc L_331 = {F_28, 33, 19};
+static const tpl_loc L_332 = {F_28, 34, 4};
+static const tpl_loc L_333 = {F_28, 34, 7};
+static const tpl_loc L_334 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_300 = {F_26, 34, 26};
-static const tpl_loc L_301 = {F_26, 37, 4};
-static const tpl_loc L_302 = {F_26, 37, 40};
-static const tpl_loc L_303 = {F_26, 37, 46};
-static const tpl_loc L_304 = {F_26, 37, 23};
-static const tpl_loc L_305 = {F_26, 37, 53};
+static const tpl_loc L_335 = {F_28, 34, 26};
+static const tpl_loc L_336 = {F_28, 37, 4};
+static const tpl_loc L_337 = {F_28, 37, 40};
+static const tpl_loc L_338 = {F_28, 37, 46};
+static const tpl_loc L_339 = {F_28, 37, 23};
+static const tpl_loc L_340 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_306 = {F_26, 39, 4};
-static const tpl_loc L_307 = {F_26, 39, 7};
-static const tpl_loc L_308 = {F_26, 39, 24};
-static const tpl_loc L_309 = {F_26, 39, 34};
+static const tpl_loc L_341 = {F_28, 39, 4};
+static const tpl_loc L_342 = {F_28, 39, 7};
+static const tpl_loc L_343 = {F_28, 39, 24};
+static const tpl_loc L_344 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_310 = {F_26, 41, 4};
-static const tpl_loc L_311 = {F_26, 41, 15};
-static const tpl_loc L_312 = {F_26, 41, 34};
-static const tpl_loc L_313 = {F_26, 41, 41};
-static const tpl_loc L_314 = {F_26, 41, 20};
-static const tpl_loc L_315 = {F_26, 44, 4};
-static const tpl_loc L_316 = {F_26, 44, 15};
-static const tpl_loc L_317 = {F_26, 44, 27};
-static const tpl_loc L_318 = {F_26, 44, 33};
-static const tpl_loc L_319 = {F_26, 44, 20};
-static const tpl_loc L_320 = {F_26, 45, 4};
-static const tpl_loc L_321 = {F_26, 45, 34};
-static const tpl_loc L_322 = {F_26, 45, 40};
-static const tpl_loc L_323 = {F_26, 46, 15};
-static const tpl_loc L_324 = {F_26, 46, 50};
-static const tpl_loc L_325 = {F_26, 46, 53};
-static const tpl_loc L_326 = {F_26, 46, 59};
-static const tpl_loc L_327 = {F_26, 46, 66};
-static const tpl_loc L_328 = {F_26, 46, 74};
-static const tpl_loc L_329 = {F_26, 46, 96};
-static const tpl_loc L_330 = {F_26, 46, 99};
-static const tpl_loc L_331 = {F_26, 46, 105};
-static const tpl_loc L_332 = {F_26, 46, 124};
-static const tpl_loc L_333 = {F_26, 46, 127};
-static const tpl_loc L_334 = {F_26, 46, 134};
-static const tpl_loc L_335 = {F_26, 46, 137};
-static const tpl_loc L_336 = {F_26, 46, 147};
-static const tpl_loc L_337 = {F_26, 46, 150};
-static const tpl_loc L_338 = {F_26, 46, 211};
-static const tpl_loc L_339 = {F_26, 46, 214};
-static const tpl_loc L_340 = {F_26, 49, 4};
-static const tpl_loc L_341 = {F_26, 49, 7};
-static const tpl_loc L_342 = {F_26, 49, 12};
-static const tpl_loc L_343 = {F_26, 49, 28};
-static const tpl_loc L_344 = {F_26, 49, 46};
-static const tpl_loc L_345 = {F_26, 49, 38};
+static const tpl_loc L_345 = {F_28, 41, 4};
+static const tpl_loc L_346 = {F_28, 41, 15};
+static const tpl_loc L_347 = {F_28, 41, 34};
+static const tpl_loc L_348 = {F_28, 41, 41};
+static const tpl_loc L_349 = {F_28, 41, 20};
+static const tpl_loc L_350 = {F_28, 44, 4};
+static const tpl_loc L_351 = {F_28, 44, 15};
+static const tpl_loc L_352 = {F_28, 44, 27};
+static const tpl_loc L_353 = {F_28, 44, 33};
+static const tpl_loc L_354 = {F_28, 44, 20};
+static const tpl_loc L_355 = {F_28, 45, 4};
+static const tpl_loc L_356 = {F_28, 45, 34};
+static const tpl_loc L_357 = {F_28, 45, 40};
+static const tpl_loc L_358 = {F_28, 46, 15};
+static const tpl_loc L_359 = {F_28, 46, 50};
+static const tpl_loc L_360 = {F_28, 46, 53};
+static const tpl_loc L_361 = {F_28, 46, 59};
+static const tpl_loc L_362 = {F_28, 46, 66};
+static const tpl_loc L_363 = {F_28, 46, 74};
+static const tpl_loc L_364 = {F_28, 46, 96};
+static const tpl_loc L_365 = {F_28, 46, 99};
+static const tpl_loc L_366 = {F_28, 46, 105};
+static const tpl_loc L_367 = {F_28, 46, 124};
+static const tpl_loc L_368 = {F_28, 46, 127};
+static const tpl_loc L_369 = {F_28, 46, 134};
+static const tpl_loc L_370 = {F_28, 46, 137};
+static const tpl_loc L_371 = {F_28, 46, 147};
+static const tpl_loc L_372 = {F_28, 46, 150};
+static const tpl_loc L_373 = {F_28, 46, 211};
+static const tpl_loc L_374 = {F_28, 46, 214};
+static const tpl_loc L_375 = {F_28, 49, 4};
+static const tpl_loc L_376 = {F_28, 49, 7};
+static const tpl_loc L_377 = {F_28, 49, 12};
+static const tpl_loc L_378 = {F_28, 49, 28};
+static const tpl_loc L_379 = {F_28, 49, 46};
+static const tpl_loc L_380 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_346 = {F_26, 57, 4};
-static const tpl_loc L_347 = {F_26, 57, 7};
-static const tpl_loc L_348 = {F_26, 57, 22};
-static const tpl_loc L_349 = {F_26, 58, 13};
-static const tpl_loc L_350 = {F_26, 58, 58};
-static const tpl_loc L_351 = {F_26, 58, 61};
-static const tpl_loc L_352 = {F_26, 59, 27};
-static const tpl_loc L_353 = {F_26, 59, 37};
-static const tpl_loc L_354 = {F_26, 59, 40};
-static const tpl_loc L_355 = {F_26, 60, 1};
-static const tpl_loc L_356 = {F_26, 60, 28};
-static const tpl_loc L_357 = {F_26, 60, 34};
-static const tpl_loc L_358 = {F_26, 60, 4};
+static const tpl_loc L_381 = {F_28, 57, 4};
+static const tpl_loc L_382 = {F_28, 57, 7};
+static const tpl_loc L_383 = {F_28, 57, 22};
+static const tpl_loc L_384 = {F_28, 58, 13};
+static const tpl_loc L_385 = {F_28, 58, 58};
+static const tpl_loc L_386 = {F_28, 58, 61};
+static const tpl_loc L_387 = {F_28, 59, 27};
+static const tpl_loc L_388 = {F_28, 59, 37};
+static const tpl_loc L_389 = {F_28, 59, 40};
+static const tpl_loc L_390 = {F_28, 60, 1};
+static const tpl_loc L_391 = {F_28, 60, 28};
+static const tpl_loc L_392 = {F_28, 60, 34};
+static const tpl_loc L_393 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_27[] = "preface.twig";
-static const tpl_loc L_359 = {F_27, 1, 12};
-static const char F_28[] = "prologue.twig";
-static const tpl_loc L_360 = {F_28, 1, 12};
-static const char F_29[] = "style.css.twig";
-static const tpl_loc L_361 = {F_29, 20, 9};
-static const tpl_loc L_362 = {F_29, 20, 12};
+static const char F_29[] = "preface.twig";
+static const tpl_loc L_394 = {F_29, 1, 12};
+static const char F_30[] = "prologue.twig";
+static const tpl_loc L_395 = {F_30, 1, 12};
+static const char F_31[] = "style.css.twig";
+static const tpl_loc L_396 = {F_31, 20, 9};
+static const tpl_loc L_397 = {F_31, 20, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_363 = {F_29, 20, 17};
+static const tpl_loc L_398 = {F_31, 20, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_364 = {F_29, 21, 15};
-static const tpl_loc L_365 = {F_29, 21, 18};
+static const tpl_loc L_399 = {F_31, 21, 15};
+static const tpl_loc L_400 = {F_31, 21, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_366 = {F_29, 21, 20};
+static const tpl_loc L_401 = {F_31, 21, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_367 = {F_29, 22, 18};
-static const tpl_loc L_368 = {F_29, 22, 23};
+static const tpl_loc L_402 = {F_31, 22, 18};
+static const tpl_loc L_403 = {F_31, 22, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_369 = {F_29, 23, 16};
-static const tpl_loc L_370 = {F_29, 23, 21};
+static const tpl_loc L_404 = {F_31, 23, 16};
+static const tpl_loc L_405 = {F_31, 23, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_371 = {F_29, 24, 17};
-static const tpl_loc L_372 = {F_29, 24, 22};
+static const tpl_loc L_406 = {F_31, 24, 17};
+static const tpl_loc L_407 = {F_31, 24, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_373 = {F_29, 25, 4};
-static const tpl_loc L_374 = {F_29, 25, 11};
+static const tpl_loc L_408 = {F_31, 25, 4};
+static const tpl_loc L_409 = {F_31, 25, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_375 = {F_29, 31, 4};
-static const tpl_loc L_376 = {F_29, 34, 16};
-static const tpl_loc L_377 = {F_29, 35, 17};
-static const tpl_loc L_378 = {F_29, 40, 16};
-static const tpl_loc L_379 = {F_29, 41, 17};
-static const tpl_loc L_380 = {F_29, 48, 4};
-static const tpl_loc L_381 = {F_29, 63, 4};
-static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
-static const tpl_loc L_382 = {F_29, 64, 7};
-static const tpl_loc L_383 = {F_29, 69, 4};
-static const tpl_loc L_384 = {F_29, 70, 7};
-static const tpl_loc L_385 = {F_29, 83, 4};
-static const tpl_loc L_386 = {F_29, 84, 7};
-static const tpl_loc L_387 = {F_29, 94, 32};
-static const tpl_loc L_388 = {F_29, 94, 35};
+static const tpl_loc L_410 = {F_31, 31, 4};
+static const tpl_loc L_411 = {F_31, 34, 16};
+static const tpl_loc L_412 = {F_31, 35, 17};
+static const tpl_loc L_413 = {F_31, 40, 16};
+static const tpl_loc L_414 = {F_31, 41, 17};
+static const tpl_loc L_415 = {F_31, 48, 4};
+static const tpl_loc L_416 = {F_31, 63, 4};
+static const tpl_loc L_417 = {F_31, 64, 7};
+static const tpl_loc L_418 = {F_31, 69, 4};
+static const tpl_loc L_419 = {F_31, 70, 7};
+static const tpl_loc L_420 = {F_31, 83, 4};
+static const tpl_loc L_421 = {F_31, 84, 7};
+static const tpl_loc L_422 = {F_31, 94, 32};
+static const tpl_loc L_423 = {F_31, 94, 35};
 static const tpl_name N_title_css = {"title_css", 9u, 0xfd7e6729u};
-static const tpl_loc L_389 = {F_29, 107, 14};
-static const tpl_loc L_390 = {F_29, 107, 17};
+static const tpl_loc L_424 = {F_31, 107, 14};
+static const tpl_loc L_425 = {F_31, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_391 = {F_29, 108, 16};
-static const tpl_loc L_392 = {F_29, 205, 4};
-static const tpl_loc L_393 = {F_29, 231, 14};
-static const tpl_loc L_394 = {F_29, 231, 17};
-static const tpl_loc L_395 = {F_29, 241, 4};
-static const tpl_loc L_396 = {F_29, 297, 28};
-static const tpl_loc L_397 = {F_29, 297, 31};
-static const tpl_loc L_398 = {F_29, 298, 23};
-static const tpl_loc L_399 = {F_29, 304, 29};
-static const tpl_loc L_400 = {F_29, 306, 41};
-static const tpl_loc L_401 = {F_29, 311, 16};
-static const tpl_loc L_402 = {F_29, 311, 19};
-static const tpl_loc L_403 = {F_29, 375, 15};
-static const tpl_loc L_404 = {F_29, 375, 18};
-static const tpl_loc L_405 = {F_29, 375, 22};
-static const tpl_loc L_406 = {F_29, 375, 55};
-static const tpl_loc L_407 = {F_29, 10, 4};
-static const tpl_loc L_408 = {F_29, 10, 12};
-static const tpl_loc L_409 = {F_29, 10, 20};
+static const tpl_loc L_426 = {F_31, 108, 16};
+static const tpl_loc L_427 = {F_31, 205, 4};
+static const tpl_loc L_428 = {F_31, 231, 14};
+static const tpl_loc L_429 = {F_31, 231, 17};
+static const tpl_loc L_430 = {F_31, 241, 4};
+static const tpl_loc L_431 = {F_31, 247, 12};
+static const tpl_loc L_432 = {F_31, 299, 28};
+static const tpl_loc L_433 = {F_31, 299, 31};
+static const tpl_loc L_434 = {F_31, 300, 23};
+static const tpl_loc L_435 = {F_31, 306, 29};
+static const tpl_loc L_436 = {F_31, 308, 41};
+static const tpl_loc L_437 = {F_31, 313, 16};
+static const tpl_loc L_438 = {F_31, 313, 19};
+static const tpl_loc L_439 = {F_31, 377, 15};
+static const tpl_loc L_440 = {F_31, 377, 18};
+static const tpl_loc L_441 = {F_31, 377, 22};
+static const tpl_loc L_442 = {F_31, 377, 55};
+static const tpl_loc L_443 = {F_31, 10, 4};
+static const tpl_loc L_444 = {F_31, 10, 12};
+static const tpl_loc L_445 = {F_31, 10, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_410 = {F_29, 11, 4};
-static const tpl_loc L_411 = {F_29, 12, 4};
-static const tpl_loc L_412 = {F_29, 12, 16};
-static const tpl_loc L_413 = {F_29, 12, 21};
+static const tpl_loc L_446 = {F_31, 11, 4};
+static const tpl_loc L_447 = {F_31, 12, 4};
+static const tpl_loc L_448 = {F_31, 12, 16};
+static const tpl_loc L_449 = {F_31, 12, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_414 = {F_29, 13, 4};
-static const tpl_loc L_415 = {F_29, 13, 43};
-static const tpl_loc L_416 = {F_29, 14, 40};
-static const tpl_loc L_417 = {F_29, 14, 43};
-static const tpl_loc L_418 = {F_29, 14, 48};
-static const tpl_loc L_419 = {F_29, 14, 53};
-static const tpl_loc L_420 = {F_29, 14, 59};
-static const tpl_loc L_421 = {F_29, 14, 62};
-static const tpl_loc L_422 = {F_29, 15, 10};
-static const tpl_loc L_423 = {F_29, 97, 10};
+static const tpl_loc L_450 = {F_31, 13, 4};
+static const tpl_loc L_451 = {F_31, 13, 43};
+static const tpl_loc L_452 = {F_31, 14, 40};
+static const tpl_loc L_453 = {F_31, 14, 43};
+static const tpl_loc L_454 = {F_31, 14, 48};
+static const tpl_loc L_455 = {F_31, 14, 53};
+static const tpl_loc L_456 = {F_31, 14, 59};
+static const tpl_loc L_457 = {F_31, 14, 62};
+static const tpl_loc L_458 = {F_31, 15, 10};
+static const tpl_loc L_459 = {F_31, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_424 = {F_29, 160, 10};
-static const tpl_loc L_425 = {F_29, 219, 10};
+static const tpl_loc L_460 = {F_31, 160, 10};
+static const tpl_loc L_461 = {F_31, 219, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_426 = {F_29, 247, 10};
+static const tpl_loc L_462 = {F_31, 249, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_427 = {F_29, 265, 10};
+static const tpl_loc L_463 = {F_31, 267, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_428 = {F_29, 293, 10};
-static const tpl_loc L_429 = {F_29, 350, 10};
+static const tpl_loc L_464 = {F_31, 295, 10};
+static const tpl_loc L_465 = {F_31, 352, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_430 = {F_29, 368, 10};
+static const tpl_loc L_466 = {F_31, 370, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_431 = {F_29, 378, 10};
+static const tpl_loc L_467 = {F_31, 380, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_30[] = "table.twig";
-static const tpl_loc L_432 = {F_30, 4, 4};
-static const tpl_loc L_433 = {F_30, 4, 20};
-static const tpl_loc L_434 = {F_30, 4, 25};
-static const tpl_loc L_435 = {F_30, 4, 39};
+static const char F_32[] = "table.twig";
+static const tpl_loc L_468 = {F_32, 4, 4};
+static const tpl_loc L_469 = {F_32, 4, 20};
+static const tpl_loc L_470 = {F_32, 4, 25};
+static const tpl_loc L_471 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_436 = {F_30, 5, 25};
-static const tpl_loc L_437 = {F_30, 5, 28};
-static const tpl_loc L_438 = {F_30, 5, 33};
-static const tpl_loc L_439 = {F_30, 5, 45};
-static const tpl_loc L_440 = {F_30, 6, 4};
-static const tpl_loc L_441 = {F_30, 6, 7};
-static const tpl_loc L_442 = {F_30, 7, 31};
-static const tpl_loc L_443 = {F_30, 7, 51};
-static const tpl_loc L_444 = {F_30, 8, 5};
-static const tpl_loc L_445 = {F_30, 8, 13};
-static const tpl_loc L_446 = {F_30, 8, 41};
-static const tpl_loc L_447 = {F_30, 8, 67};
-static const tpl_loc L_448 = {F_30, 8, 75};
-static const tpl_loc L_449 = {F_30, 8, 108};
-static const tpl_loc L_450 = {F_30, 8, 116};
-static const tpl_loc L_451 = {F_30, 11, 42};
-static const tpl_loc L_452 = {F_30, 11, 103};
-static const tpl_loc L_453 = {F_30, 12, 1};
-static const tpl_loc L_454 = {F_30, 12, 9};
-static const char F_31[] = "title.md.twig";
-static const tpl_loc L_455 = {F_31, 3, 3};
-static const tpl_loc L_456 = {F_31, 3, 6};
-static const tpl_loc L_457 = {F_31, 3, 11};
-static const tpl_loc L_458 = {F_31, 3, 17};
-static const tpl_loc L_459 = {F_31, 5, 4};
-static const tpl_loc L_460 = {F_31, 5, 12};
-static const tpl_loc L_461 = {F_31, 6, 24};
-static const tpl_loc L_462 = {F_31, 6, 39};
-static const tpl_loc L_463 = {F_31, 9, 4};
-static const tpl_loc L_464 = {F_31, 9, 12};
-static const tpl_loc L_465 = {F_31, 10, 25};
-static const tpl_loc L_466 = {F_31, 10, 41};
-static const char F_32[] = "title.twig";
-static const tpl_loc L_467 = {F_32, 6, 9};
-static const tpl_loc L_468 = {F_32, 6, 12};
-static const tpl_loc L_469 = {F_32, 6, 17};
-static const tpl_loc L_470 = {F_32, 6, 26};
-static const tpl_loc L_471 = {F_32, 6, 34};
-static const tpl_loc L_472 = {F_32, 6, 58};
-static const tpl_loc L_473 = {F_32, 6, 62};
-static const tpl_loc L_474 = {F_32, 6, 95};
-static const tpl_loc L_475 = {F_32, 6, 100};
-static const tpl_loc L_476 = {F_32, 6, 106};
-static const tpl_loc L_477 = {F_32, 4, 12};
-static const char F_33[] = "toc.twig";
-static const tpl_loc L_478 = {F_33, 8, 11};
-static const tpl_loc L_479 = {F_33, 9, 4};
+static const tpl_loc L_472 = {F_32, 5, 25};
+static const tpl_loc L_473 = {F_32, 5, 28};
+static const tpl_loc L_474 = {F_32, 5, 33};
+static const tpl_loc L_475 = {F_32, 5, 45};
+static const tpl_loc L_476 = {F_32, 6, 4};
+static const tpl_loc L_477 = {F_32, 6, 7};
+static const tpl_loc L_478 = {F_32, 7, 31};
+static const tpl_loc L_479 = {F_32, 7, 51};
+static const tpl_loc L_480 = {F_32, 8, 5};
+static const tpl_loc L_481 = {F_32, 8, 13};
+static const tpl_loc L_482 = {F_32, 8, 41};
+static const tpl_loc L_483 = {F_32, 8, 67};
+static const tpl_loc L_484 = {F_32, 8, 75};
+static const tpl_loc L_485 = {F_32, 8, 108};
+static const tpl_loc L_486 = {F_32, 8, 116};
+static const tpl_loc L_487 = {F_32, 11, 42};
+static const tpl_loc L_488 = {F_32, 11, 103};
+static const tpl_loc L_489 = {F_32, 12, 1};
+static const tpl_loc L_490 = {F_32, 12, 9};
+static const char F_33[] = "title.md.twig";
+static const tpl_loc L_491 = {F_33, 3, 3};
+static const tpl_loc L_492 = {F_33, 3, 6};
+static const tpl_loc L_493 = {F_33, 3, 11};
+static const tpl_loc L_494 = {F_33, 3, 17};
+static const tpl_loc L_495 = {F_33, 5, 4};
+static const tpl_loc L_496 = {F_33, 5, 12};
+static const tpl_loc L_497 = {F_33, 6, 24};
+static const tpl_loc L_498 = {F_33, 6, 39};
+static const tpl_loc L_499 = {F_33, 9, 4};
+static const tpl_loc L_500 = {F_33, 9, 12};
+static const tpl_loc L_501 = {F_33, 10, 25};
+static const tpl_loc L_502 = {F_33, 10, 41};
+static const char F_34[] = "title.twig";
+static const tpl_loc L_503 = {F_34, 6, 9};
+static const tpl_loc L_504 = {F_34, 6, 12};
+static const tpl_loc L_505 = {F_34, 6, 17};
+static const tpl_loc L_506 = {F_34, 6, 26};
+static const tpl_loc L_507 = {F_34, 6, 34};
+static const tpl_loc L_508 = {F_34, 6, 58};
+static const tpl_loc L_509 = {F_34, 6, 62};
+static const tpl_loc L_510 = {F_34, 6, 95};
+static const tpl_loc L_511 = {F_34, 6, 100};
+static const tpl_loc L_512 = {F_34, 6, 106};
+static const tpl_loc L_513 = {F_34, 4, 12};
+static const char F_35[] = "toc.twig";
+static const tpl_loc L_514 = {F_35, 8, 11};
+static const tpl_loc L_515 = {F_35, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_480 = {F_33, 10, 4};
+static const tpl_loc L_516 = {F_35, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_481 = {F_33, 11, 4};
-static const tpl_loc L_482 = {F_33, 12, 4};
-static const tpl_loc L_483 = {F_33, 12, 17};
-static const tpl_loc L_484 = {F_33, 12, 21};
+static const tpl_loc L_517 = {F_35, 11, 4};
+static const tpl_loc L_518 = {F_35, 12, 4};
+static const tpl_loc L_519 = {F_35, 12, 17};
+static const tpl_loc L_520 = {F_35, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_485 = {F_33, 13, 4};
-static const tpl_loc L_486 = {F_33, 13, 7};
-static const tpl_loc L_487 = {F_33, 13, 13};
-static const tpl_loc L_488 = {F_33, 13, 20};
-static const tpl_loc L_489 = {F_33, 13, 31};
-static const tpl_loc L_490 = {F_33, 14, 4};
-static const tpl_loc L_491 = {F_33, 14, 46};
-static const tpl_loc L_492 = {F_33, 14, 55};
-static const tpl_loc L_493 = {F_33, 14, 32};
+static const tpl_loc L_521 = {F_35, 13, 4};
+static const tpl_loc L_522 = {F_35, 13, 7};
+static const tpl_loc L_523 = {F_35, 13, 13};
+static const tpl_loc L_524 = {F_35, 13, 20};
+static const tpl_loc L_525 = {F_35, 13, 31};
+static const tpl_loc L_526 = {F_35, 14, 4};
+static const tpl_loc L_527 = {F_35, 14, 46};
+static const tpl_loc L_528 = {F_35, 14, 55};
+static const tpl_loc L_529 = {F_35, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_494 = {F_33, 15, 4};
-static const tpl_loc L_495 = {F_33, 15, 7};
-static const tpl_loc L_496 = {F_33, 15, 14};
-static const tpl_loc L_497 = {F_33, 15, 25};
-static const tpl_loc L_498 = {F_33, 15, 31};
-static const tpl_loc L_499 = {F_33, 15, 46};
-static const tpl_loc L_500 = {F_33, 16, 4};
-static const tpl_loc L_501 = {F_33, 16, 33};
-static const tpl_loc L_502 = {F_33, 16, 39};
-static const tpl_loc L_503 = {F_33, 16, 59};
-static const tpl_loc L_504 = {F_33, 16, 77};
-static const tpl_loc L_505 = {F_33, 18, 4};
-static const tpl_loc L_506 = {F_33, 18, 18};
-static const tpl_loc L_507 = {F_33, 18, 32};
+static const tpl_loc L_530 = {F_35, 15, 4};
+static const tpl_loc L_531 = {F_35, 15, 7};
+static const tpl_loc L_532 = {F_35, 15, 14};
+static const tpl_loc L_533 = {F_35, 15, 25};
+static const tpl_loc L_534 = {F_35, 15, 31};
+static const tpl_loc L_535 = {F_35, 15, 46};
+static const tpl_loc L_536 = {F_35, 16, 4};
+static const tpl_loc L_537 = {F_35, 16, 33};
+static const tpl_loc L_538 = {F_35, 16, 39};
+static const tpl_loc L_539 = {F_35, 16, 59};
+static const tpl_loc L_540 = {F_35, 16, 77};
+static const tpl_loc L_541 = {F_35, 18, 4};
+static const tpl_loc L_542 = {F_35, 18, 18};
+static const tpl_loc L_543 = {F_35, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_508 = {F_33, 18, 62};
-static const tpl_loc L_509 = {F_33, 18, 68};
-static const tpl_loc L_510 = {F_33, 18, 47};
-static const tpl_loc L_511 = {F_33, 18, 36};
-static const tpl_loc L_512 = {F_33, 18, 26};
-static const tpl_loc L_513 = {F_33, 21, 1};
-static const tpl_loc L_514 = {F_33, 21, 4};
-static const tpl_loc L_515 = {F_33, 21, 9};
-static const tpl_loc L_516 = {F_33, 22, 4};
-static const tpl_loc L_517 = {F_33, 22, 7};
-static const tpl_loc L_518 = {F_33, 22, 22};
-static const tpl_loc L_519 = {F_33, 24, 4};
-static const tpl_loc L_520 = {F_33, 25, 12};
-static const tpl_loc L_521 = {F_33, 25, 21};
-static const tpl_loc L_522 = {F_33, 25, 28};
-static const tpl_loc L_523 = {F_33, 25, 36};
-static const tpl_loc L_524 = {F_33, 25, 47};
-static const tpl_loc L_525 = {F_33, 25, 56};
-static const tpl_loc L_526 = {F_33, 25, 75};
-static const tpl_loc L_527 = {F_33, 25, 104};
-static const tpl_loc L_528 = {F_33, 25, 114};
-static const tpl_loc L_529 = {F_33, 25, 117};
-static const tpl_loc L_530 = {F_33, 6, 12};
+static const tpl_loc L_544 = {F_35, 18, 62};
+static const tpl_loc L_545 = {F_35, 18, 68};
+static const tpl_loc L_546 = {F_35, 18, 47};
+static const tpl_loc L_547 = {F_35, 18, 36};
+static const tpl_loc L_548 = {F_35, 18, 26};
+static const tpl_loc L_549 = {F_35, 21, 1};
+static const tpl_loc L_550 = {F_35, 21, 4};
+static const tpl_loc L_551 = {F_35, 21, 9};
+static const tpl_loc L_552 = {F_35, 22, 4};
+static const tpl_loc L_553 = {F_35, 22, 7};
+static const tpl_loc L_554 = {F_35, 22, 22};
+static const tpl_loc L_555 = {F_35, 24, 4};
+static const tpl_loc L_556 = {F_35, 25, 12};
+static const tpl_loc L_557 = {F_35, 25, 21};
+static const tpl_loc L_558 = {F_35, 25, 28};
+static const tpl_loc L_559 = {F_35, 25, 36};
+static const tpl_loc L_560 = {F_35, 25, 47};
+static const tpl_loc L_561 = {F_35, 25, 56};
+static const tpl_loc L_562 = {F_35, 25, 75};
+static const tpl_loc L_563 = {F_35, 25, 104};
+static const tpl_loc L_564 = {F_35, 25, 114};
+static const tpl_loc L_565 = {F_35, 25, 117};
+static const tpl_loc L_566 = {F_35, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -700,6 +753,7 @@ static const tpl_template T41;
 static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
+static const tpl_template T45;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -720,41 +774,41 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn50(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -764,15 +818,16 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn73(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -1278,6 +1333,66 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  border-radius: 0;\n"
              "  font-size: inherit;\n"
              "}\n", 1311);
+#line 52 "themes/clean/common/css/code.css.twig"
+  {
+    rt->loc = &L_50;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_50);
+  }
+#line 53 "themes/clean/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -1424,10 +1539,208 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/clean/common/css/highlight.css.twig"
+static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_51;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_52);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_53, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_54;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_55, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_56;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_57, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_58;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_59, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_60;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_61, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_62;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_63, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_64;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_65, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_66;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_67, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_68;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_69, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_70;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_71, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_72;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_73, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_74;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_75, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_76;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_77;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_78, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_79;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_80;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/clean/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_81;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_82, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_83;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_84, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/clean/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/clean/common/css/items.css.twig"
-static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1533,7 +1846,7 @@ static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/clean/common/css/layout.css.twig"
-static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1592,7 +1905,7 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/clean/common/css/navigation.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1770,7 +2083,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/clean/common/css/print.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1823,7 +2136,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1870,7 +2183,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1948,7 +2261,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1991,6 +2304,11 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
              "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
              "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2016,14 +2334,18 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #b99be6;   --question-bg: #261e33;\n"
              "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
              "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2135);
+             "}\n", 2707);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 4 "themes/clean/pdf/dedication.twig"
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2036,9 +2358,9 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<span class=\"anchor\" id=\"", 25);
 #line 4 "themes/clean/pdf/dedication.twig"
   {
-    rt->loc = &L_50;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_51);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_52, &ic0);
+    rt->loc = &L_85;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_86);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_87, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/clean/pdf/dedication.twig"
@@ -2046,23 +2368,23 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/dedication.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/clean/pdf/dedication.twig"
   {
-    rt->loc = &L_53;
+    rt->loc = &L_88;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_53);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_88);
   }
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2083,26 +2405,26 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_54;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_55);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_56, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_57);
+    rt->loc = &L_89;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_90);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_91, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_92);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_58;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_59, &ic1);
+    rt->loc = &L_93;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_94, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_60;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_61);
+        rt->loc = &L_95;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_96);
         tpl_out_value(rt, v5);
       }
     }
@@ -2111,14 +2433,14 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_62;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_63, &ic2);
+    rt->loc = &L_97;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_98, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_64;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_65);
+        rt->loc = &L_99;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_100);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/contents/edition.md.twig"
@@ -2127,7 +2449,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_66;
+    rt->loc = &L_101;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2145,32 +2467,32 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_67);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_102);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_68);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_103);
     const tpl_value a21[2] = {v14, v20};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_69);
-    tpl_value v22 = k1->fn(rt, ctx, 2, a21, &L_69);
+      k1 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_104);
+    tpl_value v22 = k1->fn(rt, ctx, 2, a21, &L_104);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_70;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_71);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_72, &ic3);
+    rt->loc = &L_105;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_106);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_107, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_73;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_74);
+        rt->loc = &L_108;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_109);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/clean/contents/edition.md.twig"
@@ -2179,7 +2501,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_75;
+    rt->loc = &L_110;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2230,14 +2552,14 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_76);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_111);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_77);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_112);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/clean/contents/edition.md.twig"
@@ -2247,7 +2569,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 5 "themes/clean/pdf/edition.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2261,18 +2583,18 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 6 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_78;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_79);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_80, &ic0);
+    rt->loc = &L_113;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_114);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_115, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/edition.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_81;
-    v2 = tpl_var(rt, ctx, self, &N_edition, &L_82);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_83, &ic1);
+    rt->loc = &L_116;
+    v2 = tpl_var(rt, ctx, self, &N_edition, &L_117);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_118, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str("ISBN", 4u);
@@ -2284,8 +2606,8 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"isbn\">ISBN ", 21);
 #line 8 "themes/clean/pdf/edition.twig"
       {
-        rt->loc = &L_84;
-        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_85);
+        rt->loc = &L_119;
+        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_120);
         tpl_out_value(rt, v7);
       }
 #line 8 "themes/clean/pdf/edition.twig"
@@ -2295,39 +2617,39 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_86;
+    rt->loc = &L_121;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_86);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_121);
   }
 }
 
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/clean/pdf/epilogue.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/epilogue.twig"
   {
-    rt->loc = &L_87;
+    rt->loc = &L_122;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_87);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_122);
   }
 }
 
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2357,16 +2679,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_88;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_89);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_90, &ic0);
+    rt->loc = &L_123;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_124);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_125, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_91, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_126, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2377,10 +2699,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_92;
+    rt->loc = &L_127;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_93);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_94, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_128);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_129, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2393,15 +2715,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_95;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_96, &ic3);
+    rt->loc = &L_130;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_131, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_97;
+        rt->loc = &L_132;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2412,19 +2734,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_98;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_99, &ic4);
+    rt->loc = &L_133;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_134, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_100;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_101, &ic5);
+    rt->loc = &L_135;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_136, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_102, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_137, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2433,22 +2755,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_103;
+        rt->loc = &L_138;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_104;
+            rt->loc = &L_139;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_105;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_106, &ic7);
+            rt->loc = &L_140;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_141, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2459,16 +2781,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_107;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_108);
+        rt->loc = &L_142;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_143);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_109;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_110, &ic8);
+            rt->loc = &L_144;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_145, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2476,8 +2798,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_111;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_112, &ic9);
+            rt->loc = &L_146;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_147, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2493,55 +2815,55 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/clean/pdf/foreword.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/foreword.twig"
   {
-    rt->loc = &L_113;
+    rt->loc = &L_148;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_113);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_148);
   }
 }
 
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/clean/pdf/glossary.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/glossary.twig"
   {
-    rt->loc = &L_114;
+    rt->loc = &L_149;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_114);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_149);
   }
 }
 
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/clean/pdf/introduction.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/introduction.twig"
   {
-    rt->loc = &L_115;
+    rt->loc = &L_150;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_115);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_150);
   }
 }
 
 /* ---- item.twig ---- */
 
 #line 13 "themes/clean/pdf/item.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2559,40 +2881,40 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 14 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_116;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_117);
+    rt->loc = &L_151;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_152);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_118;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_119);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_120, &ic0);
+        rt->loc = &L_153;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_154);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_155, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "\">", 2);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_121;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_122, &ic1);
+        rt->loc = &L_156;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_157, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_123;
+            rt->loc = &L_158;
             tpl_out_value(rt, v4);
           }
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_124;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_125, &ic2);
+            rt->loc = &L_159;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_160, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 15 "themes/clean/pdf/item.twig"
@@ -2603,15 +2925,15 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_126;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_127, &ic3);
+        rt->loc = &L_161;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_162, &ic3);
         bool b9 = tpl_truthy(v8);
         if (b9) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"title\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_128;
+            rt->loc = &L_163;
             tpl_out_value(rt, v8);
           }
 #line 15 "themes/clean/pdf/item.twig"
@@ -2625,7 +2947,7 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 18 "themes/clean/pdf/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2637,9 +2959,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 21 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_129;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_130);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_131, &ic0);
+    rt->loc = &L_164;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_165);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_166, &ic0);
     tpl_map *m2 = tpl_map_new(rt->arena, 3);
     tpl_value v3 = tpl_str("<a href=\"#", 10u);
     tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
@@ -2653,8 +2975,8 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v9 = tpl_map_or_list(rt->arena, m2);
     const tpl_value a10[2] = {v1, v9};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_132);
-    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_132);
+      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_167);
+    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_167);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/clean/pdf/item.twig"
@@ -2662,7 +2984,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/item.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2688,12 +3010,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_133;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_134);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_135, &ic0);
+    rt->loc = &L_168;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_169);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_136, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_171, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -2702,12 +3024,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_137;
+    rt->loc = &L_172;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_138);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_139, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_140, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_141);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_173);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_174, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_175, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_176);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -2734,7 +3056,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_142;
+    rt->loc = &L_177;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -2756,23 +3078,23 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_143;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_144);
+        rt->loc = &L_178;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_179);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_145);
-        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_145);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_180);
+        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_180);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_146;
+    rt->loc = &L_181;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -2794,16 +3116,16 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_147;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_148);
+        rt->loc = &L_182;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_183);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_149);
-        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_149);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_184);
+        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_184);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -2812,21 +3134,21 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_150;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_151);
+    rt->loc = &L_185;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_186);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_152);
-    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_152);
+      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_187);
+    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_187);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/clean/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_153;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_154);
+    rt->loc = &L_188;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_189);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -2834,9 +3156,9 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_155;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_156);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_157, &ic4);
+        rt->loc = &L_190;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_191);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_192, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/clean/pdf/item.twig"
@@ -2847,13 +3169,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_158;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_158);
+    rt->loc = &L_193;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_193);
   }
 #line 18 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_159;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_159);
+    rt->loc = &L_194;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_194);
   }
 #line 23 "themes/clean/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -2862,7 +3184,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2876,7 +3198,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_160;
+    rt->loc = &L_195;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -2897,30 +3219,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_161);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_161);
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_196);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_196);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_162;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_163);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_164, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_165);
+    rt->loc = &L_197;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_198);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_199, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_200);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_166;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_167);
+    rt->loc = &L_201;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_202);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_168);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_203);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/clean/contents/license.md.twig"
@@ -2930,23 +3252,23 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/clean/pdf/license.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/license.twig"
   {
-    rt->loc = &L_169;
+    rt->loc = &L_204;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_169);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_204);
   }
 }
 
 /* ---- lof.twig ---- */
 
 #line 3 "themes/clean/pdf/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2955,42 +3277,42 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_170;
+    rt->loc = &L_205;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_171);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_206);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_172);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_207);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_170);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_205);
   }
 }
 
 #line 1 "themes/clean/pdf/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_173;
+    rt->loc = &L_208;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_173);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_208);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/clean/pdf/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2999,42 +3321,42 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_174;
+    rt->loc = &L_209;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_175);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_210);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_176);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_211);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_174);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_209);
   }
 }
 
 #line 1 "themes/clean/pdf/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_177;
+    rt->loc = &L_212;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_177);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_212);
   }
 }
 
 /* ---- part.twig ---- */
 
 #line 5 "themes/clean/pdf/part.twig"
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3051,12 +3373,12 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_178;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_179);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_180, &ic0);
+    rt->loc = &L_213;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_214);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_215, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_181, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_216, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3065,30 +3387,30 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_182;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_183, &ic2);
+        rt->loc = &L_217;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_218, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/clean/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_184;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_185, &ic3);
+        rt->loc = &L_219;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_220, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_186;
+            rt->loc = &L_221;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_187;
+            rt->loc = &L_222;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/clean/pdf/part.twig"
@@ -3099,14 +3421,14 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_188;
+        rt->loc = &L_223;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_189;
+            rt->loc = &L_224;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/clean/pdf/part.twig"
@@ -3120,23 +3442,23 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/part.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_190;
+    rt->loc = &L_225;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_190);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_225);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3157,7 +3479,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_191;
+    rt->loc = &L_226;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3181,9 +3503,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_192;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_193);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_194, &ic0);
+        rt->loc = &L_227;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_228);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_229, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3194,17 +3516,17 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_195;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_196);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_197, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_198);
+    rt->loc = &L_230;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_231);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_232, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_233);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_199;
+    rt->loc = &L_234;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3228,9 +3550,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_200;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_201, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_202);
+        rt->loc = &L_235;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_236, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_237);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3239,16 +3561,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_203;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_204, &ic3);
+    rt->loc = &L_238;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_239, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_205;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_206);
+        rt->loc = &L_240;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_241);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3257,16 +3579,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_207;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_208, &ic4);
+    rt->loc = &L_242;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_243, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_209;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_210);
+        rt->loc = &L_244;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_245);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3280,7 +3602,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3299,13 +3621,13 @@ static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k6)
-    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_212);
-  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_212);
+    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_247);
+  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_247);
   return v3;
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3333,7 +3655,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_211;
+    rt->loc = &L_246;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3346,79 +3668,79 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn43, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn44, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_213);
-    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_213);
+      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_248);
+    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_248);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_214;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_215);
+    rt->loc = &L_249;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_250);
     const tpl_value a11[1] = {v10};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_216);
-    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_216));
+      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_251);
+    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_251));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_217;
+        rt->loc = &L_252;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_218;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_219);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_220, &ic0);
+            rt->loc = &L_253;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_254);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_255, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_221;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_222);
+            rt->loc = &L_256;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_257);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_223;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_224);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_225, &ic1);
+            rt->loc = &L_258;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_259);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_260, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_226;
+            rt->loc = &L_261;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_227, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_262, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_228);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_263);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_229);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_264);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_230);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_231, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_232, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_265);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_266, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_267, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_233);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_268);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3427,15 +3749,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_234;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_235, &ic5);
+            rt->loc = &L_269;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_270, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_236;
+                rt->loc = &L_271;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3453,7 +3775,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3479,25 +3801,25 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_237;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_238);
+    rt->loc = &L_272;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_273);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_239;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_240);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_241, &ic0);
+    rt->loc = &L_274;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_275);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_276, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_242;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_243);
+        rt->loc = &L_277;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_278);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3506,7 +3828,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_279;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3520,7 +3842,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_245, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_280, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3529,9 +3851,9 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_246;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_247, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_248);
+        rt->loc = &L_281;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_282, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_283);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3542,7 +3864,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_249;
+    rt->loc = &L_284;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3566,14 +3888,14 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_250);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_285);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_251;
+    rt->loc = &L_286;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3594,29 +3916,29 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_252);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_287);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_253);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_288);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_254);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_289);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_255;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_256);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_257, &ic3);
+    rt->loc = &L_290;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_291);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_292, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_258;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_259);
+        rt->loc = &L_293;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_294);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -3625,16 +3947,16 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_260;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_261);
+    rt->loc = &L_295;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_296);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_262;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_263);
+        rt->loc = &L_297;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_298);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -3646,7 +3968,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -3665,24 +3987,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_264;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_265);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_266, &ic0);
+    rt->loc = &L_299;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_300);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_301, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_267;
+        rt->loc = &L_302;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_268;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_269, &ic1);
+        rt->loc = &L_303;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_304, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -3693,14 +4015,14 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_270;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_271, &ic2);
+    rt->loc = &L_305;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -3716,7 +4038,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_272;
+    rt->loc = &L_307;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -3738,9 +4060,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_273;
+    rt->loc = &L_308;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_274);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_309);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -3750,22 +4072,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_275;
+        rt->loc = &L_310;
         const tpl_value a12[1] = {v8};
         if (!k9)
-          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_276);
-        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_276);
+          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_311);
+        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_311);
         const tpl_value a14[1] = {v13};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_277);
-        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_277);
+          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_312);
+        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_312);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_278;
+    rt->loc = &L_313;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -3787,17 +4109,17 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_279);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_314);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_280);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_315);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -3816,36 +4138,36 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_281;
+    rt->loc = &L_316;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_282);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_283, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_317);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_318, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_284, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_319, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_285);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_320);
     const tpl_value a9[1] = {v8};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_286);
-    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_286);
+      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_321);
+    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_321);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_287);
-    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_287);
+      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_322);
+    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_322);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn50(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3858,16 +4180,16 @@ static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_302);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_337);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_303, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_338, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -3922,16 +4244,16 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_288;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_289);
+    rt->loc = &L_323;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_324);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_290);
-    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_290));
+      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_325);
+    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_325));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_291;
+        rt->loc = &L_326;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -3940,30 +4262,30 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_292;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_293);
+        rt->loc = &L_327;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_328);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_294;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_295);
+            rt->loc = &L_329;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_330);
             const tpl_value a8[1] = {v7};
             if (!k13)
-              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_296);
-            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_296));
+              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_331);
+            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_331));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_297;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_298);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_299, &ic0);
+                rt->loc = &L_332;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_333);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_334, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k14)
-                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_300);
-                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_300);
+                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_335);
+                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_335);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -3971,32 +4293,32 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_301;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_336;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn50, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_304);
-                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_304);
+                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_339);
+                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_339);
                     const tpl_value a18[1] = {v17};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_305);
-                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_305);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_340);
+                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_340);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_306;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_307);
+                    rt->loc = &L_341;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_342);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_308;
+                        rt->loc = &L_343;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_309);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_344);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4011,18 +4333,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_310;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_311);
+                    rt->loc = &L_345;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_346);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_312);
-                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_312);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_313);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_347);
+                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_347);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_348);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_314);
-                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_314);
+                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_349);
+                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_349);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4031,22 +4353,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_315;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_316);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_317);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_318, &ic1);
+            rt->loc = &L_350;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_351);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_352);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_353, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_319);
-            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_319);
+              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_354);
+            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_354);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_320;
+            rt->loc = &L_355;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4062,8 +4384,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_321);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_322, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_356);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_357, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4073,7 +4395,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_323;
+            rt->loc = &L_358;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4101,11 +4423,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_324;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_325);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_326, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_327, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_328);
+                rt->loc = &L_359;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_360);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_361, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_362, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_363);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4116,31 +4438,31 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_329;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_330);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_331, &ic5);
+            rt->loc = &L_364;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_365);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_366, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_332;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_333);
+            rt->loc = &L_367;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_368);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_334;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_335);
+            rt->loc = &L_369;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_370);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_336;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_337);
+            rt->loc = &L_371;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_372);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4155,9 +4477,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_338;
+            rt->loc = &L_373;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_339);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_374);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4168,24 +4490,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_340;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_341);
+        rt->loc = &L_375;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_376);
         const tpl_value a76[1] = {v75};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_342);
-        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_342);
+          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_377);
+        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_377);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_343;
+            rt->loc = &L_378;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_344);
-            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_344);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_345);
+              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_379);
+            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_379);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_380);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4205,7 +4527,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4243,18 +4565,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_346;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_347);
+    rt->loc = &L_381;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_382);
     const tpl_value a1[1] = {v0};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_348);
-    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_348));
+      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_383);
+    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_383));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_349;
+        rt->loc = &L_384;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4272,34 +4594,34 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_350;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_351);
+        rt->loc = &L_385;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_386);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_352;
+        rt->loc = &L_387;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_353;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_354);
+        rt->loc = &L_388;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_389);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_355;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_356);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_357);
+        rt->loc = &L_390;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_391);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_392);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_358);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_393);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4309,7 +4631,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4321,39 +4643,39 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/pdf/preface.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/preface.twig"
   {
-    rt->loc = &L_359;
+    rt->loc = &L_394;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_359);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_394);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/pdf/prologue.twig"
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/prologue.twig"
   {
-    rt->loc = &L_360;
+    rt->loc = &L_395;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_360);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_395);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 15 "themes/clean/pdf/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4384,50 +4706,50 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 94);
 #line 20 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_361;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_362);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_363, &ic0);
+    rt->loc = &L_396;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_397);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_398, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 20 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 21 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_364;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_365);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_366, &ic1);
+    rt->loc = &L_399;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_400);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_401, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 21 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 22 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_367;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_368, &ic2);
+    rt->loc = &L_402;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_403, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 22 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 23 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_369;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_370, &ic3);
+    rt->loc = &L_404;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_405, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 23 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 24 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_371;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_372, &ic4);
+    rt->loc = &L_406;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_407, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 24 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 25 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_373;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_374);
+    rt->loc = &L_408;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_409);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -4441,7 +4763,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 31 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_375;
+    rt->loc = &L_410;
     bool b10 = tpl_truthy(v7);
     if (b10) {
 #line 32 "themes/clean/pdf/style.css.twig"
@@ -4450,14 +4772,14 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 34 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_376;
+        rt->loc = &L_411;
         tpl_out_value(rt, v6);
       }
 #line 34 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 35 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_377;
+        rt->loc = &L_412;
         tpl_out_value(rt, v5);
       }
 #line 35 "themes/clean/pdf/style.css.twig"
@@ -4469,14 +4791,14 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 224);
 #line 40 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_378;
+        rt->loc = &L_413;
         tpl_out_value(rt, v5);
       }
 #line 40 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 41 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_379;
+        rt->loc = &L_414;
         tpl_out_value(rt, v6);
       }
 #line 41 "themes/clean/pdf/style.css.twig"
@@ -4490,7 +4812,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n/* front matter: folios in lower-case roman */\n", 48);
 #line 48 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_415;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 49 "themes/clean/pdf/style.css.twig"
@@ -4513,7 +4835,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   cover and on a part's title page, and blank pages truly blank */\n", 137);
 #line 63 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_416;
     tpl_value v12 = tpl_str("front", 5u);
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
@@ -4532,7 +4854,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 64 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_382;
+        rt->loc = &L_417;
         tpl_out_value(rt, v18);
       }
 #line 64 "themes/clean/pdf/style.css.twig"
@@ -4544,7 +4866,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 69 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_383;
+    rt->loc = &L_418;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -4561,7 +4883,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 70 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_384;
+        rt->loc = &L_419;
         tpl_out_value(rt, v24);
       }
 #line 70 "themes/clean/pdf/style.css.twig"
@@ -4582,7 +4904,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 149);
 #line 83 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_385;
+    rt->loc = &L_420;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -4601,7 +4923,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 84 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_386;
+        rt->loc = &L_421;
         tpl_out_value(rt, v31);
       }
 #line 84 "themes/clean/pdf/style.css.twig"
@@ -4620,8 +4942,8 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "body { string-set: book-title \"", 138);
 #line 94 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_387;
-    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_388);
+    rt->loc = &L_422;
+    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_423);
     tpl_out_value(rt, v32);
   }
 #line 94 "themes/clean/pdf/style.css.twig"
@@ -4629,7 +4951,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 97 "themes/clean/pdf/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4649,9 +4971,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 288);
 #line 107 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_424;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_390);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_425);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("10.5pt", 6u);
@@ -4666,7 +4988,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 108 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_426;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -4733,7 +5055,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 160 "themes/clean/pdf/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4786,7 +5108,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1541);
 #line 205 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_427;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
     if (!b2)
@@ -4825,7 +5147,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 219 "themes/clean/pdf/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4847,9 +5169,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 438);
 #line 231 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_393;
+    rt->loc = &L_428;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_394);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_429);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(".74em", 5u);
@@ -4873,7 +5195,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code > pre { margin: 0; }\n", 182);
 #line 241 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_395;
+    rt->loc = &L_430;
     tpl_value v8 = tpl_null();
     bool b7 = tpl_var_probe(rt, ctx, self, &N_edition, &v8);
     if (!b7)
@@ -4899,16 +5221,73 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "pre { counter-reset: line; padding-left: 3.2em; }\n", 178);
     }
   }
+#line 247 "themes/clean/pdf/style.css.twig"
+  {
+    rt->loc = &L_431;
+    tpl_value v13 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m14 = tpl_map_new(rt->arena, 1);
+    tpl_value v15 = tpl_str("hl", 2u);
+    tpl_map *m16 = tpl_map_new(rt->arena, 15);
+    tpl_value v17 = tpl_str("keyword", 7u);
+    tpl_value v18 = tpl_str("#000000", 7u);
+    tpl_map_set(rt->arena, m16, v17, v18);
+    tpl_value v19 = tpl_str("type", 4u);
+    tpl_value v20 = tpl_str("#1a3d6b", 7u);
+    tpl_map_set(rt->arena, m16, v19, v20);
+    tpl_value v21 = tpl_str("name", 4u);
+    tpl_value v22 = tpl_str("#4d3300", 7u);
+    tpl_map_set(rt->arena, m16, v21, v22);
+    tpl_value v23 = tpl_str("function", 8u);
+    tpl_value v24 = tpl_str("#1f4a17", 7u);
+    tpl_map_set(rt->arena, m16, v23, v24);
+    tpl_value v25 = tpl_str("string", 6u);
+    tpl_value v26 = tpl_str("#7a2e0e", 7u);
+    tpl_map_set(rt->arena, m16, v25, v26);
+    tpl_value v27 = tpl_str("escape", 6u);
+    tpl_value v28 = tpl_str("#5c3a00", 7u);
+    tpl_map_set(rt->arena, m16, v27, v28);
+    tpl_value v29 = tpl_str("number", 6u);
+    tpl_value v30 = tpl_str("#0a4a53", 7u);
+    tpl_map_set(rt->arena, m16, v29, v30);
+    tpl_value v31 = tpl_str("comment", 7u);
+    tpl_value v32 = tpl_str("#5e5e5e", 7u);
+    tpl_map_set(rt->arena, m16, v31, v32);
+    tpl_value v33 = tpl_str("preproc", 7u);
+    tpl_value v34 = tpl_str("#4d3300", 7u);
+    tpl_map_set(rt->arena, m16, v33, v34);
+    tpl_value v35 = tpl_str("operator", 8u);
+    tpl_value v36 = tpl_str("#333333", 7u);
+    tpl_map_set(rt->arena, m16, v35, v36);
+    tpl_value v37 = tpl_str("hunk", 4u);
+    tpl_value v38 = tpl_str("#0a4a53", 7u);
+    tpl_map_set(rt->arena, m16, v37, v38);
+    tpl_value v39 = tpl_str("prompt", 6u);
+    tpl_value v40 = tpl_str("#5e5e5e", 7u);
+    tpl_map_set(rt->arena, m16, v39, v40);
+    tpl_value v41 = tpl_str("output", 6u);
+    tpl_value v42 = tpl_str("#444444", 7u);
+    tpl_map_set(rt->arena, m16, v41, v42);
+    tpl_value v43 = tpl_str("add", 3u);
+    tpl_value v44 = tpl_str("", 0u);
+    tpl_map_set(rt->arena, m16, v43, v44);
+    tpl_value v45 = tpl_str("del", 3u);
+    tpl_value v46 = tpl_str("", 0u);
+    tpl_map_set(rt->arena, m16, v45, v46);
+    tpl_value v47 = tpl_map_or_list(rt->arena, m16);
+    tpl_map_set(rt->arena, m14, v15, v47);
+    tpl_value v48 = tpl_map_or_list(rt->arena, m14);
+    tpl_include(rt, ctx, v13, v48, false, false, &L_431);
+  }
 }
 
-#line 247 "themes/clean/pdf/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 249 "themes/clean/pdf/style.css.twig"
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 248 "themes/clean/pdf/style.css.twig"
+#line 250 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -4927,14 +5306,14 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-variant: small-caps; letter-spacing: .04em; margin-right: .3em; }\n", 527);
 }
 
-#line 265 "themes/clean/pdf/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 267 "themes/clean/pdf/style.css.twig"
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 266 "themes/clean/pdf/style.css.twig"
+#line 268 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -4963,8 +5342,8 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; vertical-align: bottom; }\n", 825);
 }
 
-#line 293 "themes/clean/pdf/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 295 "themes/clean/pdf/style.css.twig"
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4972,16 +5351,16 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   tpl_value v1 = tpl_null();
   tpl_value v26 = tpl_null();
-#line 294 "themes/clean/pdf/style.css.twig"
+#line 296 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 297 "themes/clean/pdf/style.css.twig"
+#line 299 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_396;
+    rt->loc = &L_432;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_397);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_433);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -4992,11 +5371,11 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 297 "themes/clean/pdf/style.css.twig"
+#line 299 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 298 "themes/clean/pdf/style.css.twig"
+#line 300 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_398;
+    rt->loc = &L_434;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5008,7 +5387,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 298 "themes/clean/pdf/style.css.twig"
+#line 300 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -5016,9 +5395,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 304 "themes/clean/pdf/style.css.twig"
+#line 306 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_399;
+    rt->loc = &L_435;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -5030,13 +5409,13 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 304 "themes/clean/pdf/style.css.twig"
+#line 306 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
              ".item.body-start { counter-reset: page 1", 82);
-#line 306 "themes/clean/pdf/style.css.twig"
+#line 308 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_400;
+    rt->loc = &L_436;
     tpl_value v13;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
@@ -5066,18 +5445,18 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 306 "themes/clean/pdf/style.css.twig"
+#line 308 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "\n"
              "/* an item's opening: the label in small capitals above the title */\n"
              ".item > h1 {\n"
              "  margin: 0 0 2.5em;\n"
              "  padding-top: ", 123);
-#line 311 "themes/clean/pdf/style.css.twig"
+#line 313 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_401;
+    rt->loc = &L_437;
     tpl_value v25;
-    v26 = tpl_var(rt, ctx, self, &N_small, &L_402);
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_438);
     bool b27 = tpl_truthy(v26);
     if (b27) {
       tpl_value v28 = tpl_str("1.2in", 5u);
@@ -5088,7 +5467,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v25);
   }
-#line 311 "themes/clean/pdf/style.css.twig"
+#line 313 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-size: 2em;\n"
              "  line-height: 1.15;\n"
@@ -5129,14 +5508,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1616);
 }
 
-#line 350 "themes/clean/pdf/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 352 "themes/clean/pdf/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 351 "themes/clean/pdf/style.css.twig"
+#line 353 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5155,8 +5534,8 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 900);
 }
 
-#line 368 "themes/clean/pdf/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 370 "themes/clean/pdf/style.css.twig"
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5164,7 +5543,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k20 = NULL;
   tpl_value v2 = tpl_null();
-#line 369 "themes/clean/pdf/style.css.twig"
+#line 371 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Cross-references ----------------------------------------------- */\n"
              "\n"
@@ -5172,15 +5551,15 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   which page it is, as Easybook's print theme did */\n"
              "a.xref::after {\n"
              "  content: \" (", 232);
-#line 375 "themes/clean/pdf/style.css.twig"
+#line 377 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_403;
+    rt->loc = &L_439;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_404);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_440);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_405);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_441);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -5199,16 +5578,16 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_406);
-    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_406);
+      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_442);
+    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_442);
     tpl_out_value(rt, v16);
   }
-#line 375 "themes/clean/pdf/style.css.twig"
+#line 377 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
 }
 
-#line 378 "themes/clean/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 380 "themes/clean/pdf/style.css.twig"
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5217,7 +5596,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5235,14 +5614,14 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_407;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_408);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_409, &ic0);
+    rt->loc = &L_443;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_444);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_445, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 11 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_410;
+    rt->loc = &L_446;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5264,9 +5643,9 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 12 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_411;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_412);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_413, &ic1);
+    rt->loc = &L_447;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_448);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_449, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5274,7 +5653,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_414;
+    rt->loc = &L_450;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_book, &v17);
     if (!b16)
@@ -5305,27 +5684,27 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v28 = tpl_map_or_list(rt->arena, m21);
     const tpl_value a29[2] = {v19, v28};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_415);
-    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_415);
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_451);
+    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_451);
     tpl_ctx_set(rt, ctx, &N_title_css, v30);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "/* Octavo, theme \"clean\": PDF edition (", 39);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_416;
-    v31 = tpl_var(rt, ctx, self, &N_page, &L_417);
-    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_418, &ic2);
-    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_419);
+    rt->loc = &L_452;
+    v31 = tpl_var(rt, ctx, self, &N_page, &L_453);
+    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_454, &ic2);
+    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_455);
     tpl_out_value(rt, v33);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_420;
+    rt->loc = &L_456;
     tpl_value v34;
-    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_421);
+    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_457);
     bool b36 = tpl_truthy(v35);
     if (b36) {
       tpl_value v37 = tpl_str("two-sided", 9u);
@@ -5340,60 +5719,60 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 15 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_422;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_422);
+    rt->loc = &L_458;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_458);
   }
 #line 97 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_423;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_423);
+    rt->loc = &L_459;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_459);
   }
 #line 160 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_424;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_424);
+    rt->loc = &L_460;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_460);
   }
 #line 219 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_425;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_425);
+    rt->loc = &L_461;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_461);
   }
-#line 247 "themes/clean/pdf/style.css.twig"
+#line 249 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_426;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_426);
+    rt->loc = &L_462;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_462);
   }
-#line 265 "themes/clean/pdf/style.css.twig"
+#line 267 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_427;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_427);
+    rt->loc = &L_463;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_463);
   }
-#line 293 "themes/clean/pdf/style.css.twig"
+#line 295 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_428;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_428);
+    rt->loc = &L_464;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_464);
   }
-#line 350 "themes/clean/pdf/style.css.twig"
+#line 352 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_429;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_429);
+    rt->loc = &L_465;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_465);
   }
-#line 368 "themes/clean/pdf/style.css.twig"
+#line 370 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_430;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_430);
+    rt->loc = &L_466;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_466);
   }
-#line 378 "themes/clean/pdf/style.css.twig"
+#line 380 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_431;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_431);
+    rt->loc = &L_467;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_467);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5417,12 +5796,12 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_432;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_433);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_434, &ic0);
+    rt->loc = &L_468;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_469);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_470, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_435, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_471, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5433,16 +5812,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_436;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_437);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_438, &ic2);
+    rt->loc = &L_472;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_473);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_474, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_439;
+        rt->loc = &L_475;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5453,22 +5832,22 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_440;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_441);
+    rt->loc = &L_476;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_477);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_442;
+        rt->loc = &L_478;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_443;
+            rt->loc = &L_479;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5479,23 +5858,23 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_444;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_445, &ic3);
+        rt->loc = &L_480;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_481, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_446;
+            rt->loc = &L_482;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_447;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_448, &ic4);
+            rt->loc = &L_483;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_484, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5506,8 +5885,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_449;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_450, &ic5);
+        rt->loc = &L_485;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_486, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5518,7 +5897,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_451;
+    rt->loc = &L_487;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5529,7 +5908,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_452;
+        rt->loc = &L_488;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5540,8 +5919,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_453;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_454, &ic6);
+    rt->loc = &L_489;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_490, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5551,7 +5930,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5567,26 +5946,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_455;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_456);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_457, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_458);
+    rt->loc = &L_491;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_492);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_493, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_494);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_459;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_460, &ic1);
+    rt->loc = &L_495;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_496, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_461;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_462);
+        rt->loc = &L_497;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_498);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5595,16 +5974,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_463;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_464, &ic2);
+    rt->loc = &L_499;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_500, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_465;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_466);
+        rt->loc = &L_501;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_502);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5616,7 +5995,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/clean/pdf/title.twig"
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5635,34 +6014,34 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_467;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_468);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_469, &ic0);
+    rt->loc = &L_503;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_504);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_505, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_506;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_471, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_507, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_472);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_508);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_473);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_509);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_474);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_475, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_476);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_510);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_511, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_512);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -5672,23 +6051,23 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/title.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_477;
+    rt->loc = &L_513;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_477);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_513);
   }
 }
 
 /* ---- toc.twig ---- */
 
 #line 14 "themes/clean/pdf/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5700,9 +6079,9 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_491, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_527, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_492);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_528);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5710,7 +6089,7 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/clean/pdf/toc.twig"
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5728,20 +6107,20 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_508);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_544);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_509, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_545, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k24)
-    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_510);
-  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_510);
+    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_546);
+  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_546);
   return v7;
 }
 
 #line 7 "themes/clean/pdf/toc.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5788,13 +6167,13 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_514;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_478);
+    tpl_import(rt, self, 0, v0, &L_514);
   }
 #line 9 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_515;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5827,7 +6206,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_480;
+    rt->loc = &L_516;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5855,35 +6234,35 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_481;
+    rt->loc = &L_517;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_482;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_483);
+    rt->loc = &L_518;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_519);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_484);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_520);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_485;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_486);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_487, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_488, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_489);
+        rt->loc = &L_521;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_522);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_523, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_524, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_525);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_490;
+            rt->loc = &L_526;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5902,27 +6281,27 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_493);
-            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_493);
+              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_529);
+            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_529);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_494;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_495);
+            rt->loc = &L_530;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_531);
             const tpl_value a49[1] = {v48};
             if (!k23)
-              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_496);
-            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_496));
+              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_532);
+            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_532));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_497);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_498, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_533);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_534, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_499, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_535, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5931,20 +6310,20 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/clean/pdf/toc.twig"
               {
-                rt->loc = &L_500;
+                rt->loc = &L_536;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_501);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_502, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_537);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_538, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_503, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_539, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_504, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_540, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5956,18 +6335,18 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_505;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_506);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_507);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_541;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_542);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_543);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_511);
-            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_511);
+              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_547);
+            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_547);
             const tpl_value a74[2] = {v69, v73};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_512);
-            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_512);
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_548);
+            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_548);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5976,27 +6355,27 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_513;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_514);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_515, &ic7);
+    rt->loc = &L_549;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_550);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_551, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/clean/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_516;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_517);
+    rt->loc = &L_552;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_553);
     const tpl_value a79[1] = {v78};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_518);
-    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_518));
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_554);
+    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_554));
     if (b80) {
 #line 23 "themes/clean/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_519;
+        rt->loc = &L_555;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -6007,25 +6386,25 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_520;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_521, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_522, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_523);
+            rt->loc = &L_556;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_557, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_558, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_559);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_524;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_525, &ic10);
+            rt->loc = &L_560;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_561, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_526;
+            rt->loc = &L_562;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -6041,7 +6420,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_527, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_563, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -6051,9 +6430,9 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_528;
+            rt->loc = &L_564;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_529);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_565);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"
@@ -6067,19 +6446,19 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/toc.twig"
-static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn73(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 6 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_530;
+    rt->loc = &L_566;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_530);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_566);
   }
 }
-#line 6083 "clean_pdf.c"
+#line 6462 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -6351,13 +6730,16 @@ static const char T10_source[] =
     "  background: none;\n"
     "  border-radius: 0;\n"
     "  font-size: inherit;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T10 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn10,
   .source = T10_source,
-  .source_len = 1311,
+  .source_len = 1881,
   .ast = NULL,
 };
 
@@ -6505,8 +6887,52 @@ static const tpl_template T12 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T13_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T13 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn13,
+  .source = T13_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T14_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -6602,17 +7028,17 @@ static const char T13_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn13,
-  .source = T13_source,
+  .body = fn14,
+  .source = T14_source,
   .source_len = 2573,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -6661,17 +7087,17 @@ static const char T14_source[] =
     "  }\n"
     "  .with-toc > .book-main { margin: 2.5rem 0 4rem; }\n"
     "}\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn14,
-  .source = T14_source,
+  .body = fn15,
+  .source = T15_source,
   .source_len = 1220,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -6839,17 +7265,17 @@ static const char T15_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T15_source,
+  .body = fn16,
+  .source = T16_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -6892,17 +7318,17 @@ static const char T16_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T16_source,
+  .body = fn17,
+  .source = T17_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6939,17 +7365,17 @@ static const char T17_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T17_source,
+  .body = fn18,
+  .source = T18_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -7017,17 +7443,17 @@ static const char T18_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T18_source,
+  .body = fn19,
+  .source = T19_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -7065,6 +7491,11 @@ static const char T19_source[] =
     "  --question: #6a3d9a;   --question-bg: #f2ecf8;\n"
     "  --discussion: #5d6b79; --discussion-bg: #eef1f4;\n"
     "  --aside: #8a8170;      --aside-bg: #f6f3ec;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -7090,40 +7521,44 @@ static const char T19_source[] =
     "    --question: #b99be6;   --question-bg: #261e33;\n"
     "    --discussion: #9aa8b6; --discussion-bg: #1f2329;\n"
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T19_source,
-  .source_len = 2135,
+  .body = fn20,
+  .source = T20_source,
+  .source_len = 2707,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const tpl_block_def T20_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn20, .owner = &T20, .node = NULL},
+static const tpl_block_def T21_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn21, .owner = &T21, .node = NULL},
 };
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- A dedication: its text alone, high on a right-hand page; no heading\n"
     "    is printed (an empty anchor keeps the item's id). -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block heading %}<span class=\"anchor\" id=\"{{ item.slug }}\"></span>{% endblock %}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
+  .body = fn22,
   .nblocks = 1,
-  .blocks = T20_blocks,
-  .source = T20_source,
+  .blocks = T21_blocks,
+  .source = T21_source,
   .source_len = 239,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -7138,20 +7573,20 @@ static const char T21_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T21_source,
+  .body = fn23,
+  .source = T22_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn23, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn24, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The edition notice (the default content is contents/edition.md.twig).\n"
     "    The edition's ISBN is printed when `edition.isbn` is set and the\n"
     "    content does not print it already, as Easybook's edition.twig did. -#}\n"
@@ -7162,33 +7597,33 @@ static const char T22_source[] =
     "<p class=\"isbn\">ISBN {{ edition.isbn|e }}</p>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
+  .body = fn25,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 409,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* epilogue.twig */
-static const char T23_source[] =
+static const char T24_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "epilogue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T23_source,
+  .body = fn26,
+  .source = T24_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7202,33 +7637,20 @@ static const char T24_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T25_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T25 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T26_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T26 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn28,
   .source = T26_source,
@@ -7237,11 +7659,11 @@ static const tpl_template T26 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -7250,12 +7672,25 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T28_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn30, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn31, .owner = &T28, .node = NULL},
-};
+/* introduction.twig */
 static const char T28_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T28 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn30,
+  .source = T28_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T29_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
+};
+static const char T29_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. The section's\n"
     "    classes: `item`, the element, `front` or `body` (item.matter: front\n"
@@ -7279,94 +7714,94 @@ static const char T28_source[] =
     "{{ item.content|replace({'<a href=\"#': '<a class=\"xref\" href=\"#', '<a href=\"#fn-': '<a href=\"#fn-', '<a href=\"#fnref-': '<a href=\"#fnref-'}) }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 2,
-  .blocks = T28_blocks,
-  .source = T28_source,
+  .blocks = T29_blocks,
+  .source = T29_source,
   .source_len = 1518,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T29_source,
+  .body = fn34,
+  .source = T30_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T31_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T31, .node = NULL},
+static const tpl_block_def T32_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T32, .node = NULL},
 };
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The list of figures: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
+  .body = fn37,
   .nblocks = 1,
-  .blocks = T31_blocks,
-  .source = T31_source,
+  .blocks = T32_blocks,
+  .source = T32_source,
   .source_len = 240,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T32_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T32, .node = NULL},
+static const tpl_block_def T33_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T33, .node = NULL},
 };
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of tables: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
+  .body = fn39,
   .nblocks = 1,
-  .blocks = T32_blocks,
-  .source = T32_source,
+  .blocks = T33_blocks,
+  .source = T33_source,
   .source_len = 238,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T33_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn39, .owner = &T33, .node = NULL},
+static const tpl_block_def T34_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn40, .owner = &T34, .node = NULL},
 };
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A part's title page: the label (\"Part I\") above the title, alone on a\n"
     "    right-hand page; then the part's own content, if any. The title is not\n"
     "    a running head (`.part-title`, not `.title`). -#}\n"
@@ -7376,20 +7811,20 @@ static const char T33_source[] =
     "<h1 id=\"{{ item.slug }}\">{% if item.label %}<span class=\"label\">{{ item.label }}</span>{% if item.title %} {% endif %}{% endif %}{% if item.title %}<span class=\"part-title\">{{ item.title }}</span>{% endif %}</h1>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
+  .body = fn41,
   .nblocks = 1,
-  .blocks = T33_blocks,
-  .source = T33_source,
+  .blocks = T34_blocks,
+  .source = T34_source,
   .source_len = 523,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7404,17 +7839,17 @@ static const char T34_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T34_source,
+  .body = fn42,
+  .source = T35_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7427,17 +7862,17 @@ static const char T35_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T35_source,
+  .body = fn43,
+  .source = T36_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7456,31 +7891,31 @@ static const char T36_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn44,
-  .source = T36_source,
+  .body = fn45,
+  .source = T37_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T37_m0_params[1] = {
+static const tpl_name T38_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m1_params[1] = {
+static const tpl_name T38_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m2_params[1] = {
+static const tpl_name T38_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m3_params[3] = {
+static const tpl_name T38_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T37_m4_params[6] = {
+static const tpl_name T38_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7488,14 +7923,14 @@ static const tpl_name T37_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T37_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T37_m0_params, .fn = fn45, .owner = &T37, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T37_m1_params, .fn = fn46, .owner = &T37, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T37_m2_params, .fn = fn47, .owner = &T37, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T37_m3_params, .fn = fn48, .owner = &T37, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T37_m4_params, .fn = fn50, .owner = &T37, .node = NULL},
+static const tpl_macro_def T38_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn46, .owner = &T38, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn47, .owner = &T38, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn48, .owner = &T38, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn49, .owner = &T38, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn51, .owner = &T38, .node = NULL},
 };
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7560,35 +7995,22 @@ static const char T37_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
+  .body = fn52,
   .nmacros = 5,
-  .macros = T37_macros,
-  .source = T37_source,
+  .macros = T38_macros,
+  .source = T38_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T38_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T38 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn52,
-  .source = T38_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T39_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T39 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn53,
   .source = T39_source,
@@ -7597,20 +8019,33 @@ static const tpl_template T39 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T40_blocks[10] = {
-  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn54, .owner = &T40, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T40, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T40, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T40, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T40, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T40, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T40, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T40, .node = NULL},
-  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn62, .owner = &T40, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn63, .owner = &T40, .node = NULL},
-};
+/* prologue.twig */
 static const char T40_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T40 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn54,
+  .source = T40_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T41_blocks[10] = {
+  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn55, .owner = &T41, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T41, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T41, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T41, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T41, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T41, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T41, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T41, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn63, .owner = &T41, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T41, .node = NULL},
+};
+static const char T41_source[] =
     "{#- The stylesheet of the PDF edition, read by Octavo's typesetter (the\n"
     "    CSS subset of docs/theme-reference.md): a classic book page in\n"
     "    EB Garamond, justified and hyphenated, with running heads, folios in\n"
@@ -7856,6 +8291,8 @@ static const char T40_source[] =
     "   the counter `line`, in grey in its left padding */\n"
     "pre { counter-reset: line; padding-left: 3.2em; }\n"
     "{% endif %}\n"
+    "{#- in grey, keywords are black and bold, comments grey and italic -#}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: '#000000', type: '#1a3d6b', name: '#4d3300', function: '#1f4a17', string: '#7a2e0e', escape: '#5c3a00', number: '#0a4a53', comment: '#5e5e5e', preproc: '#4d3300', operator: '#333333', hunk: '#0a4a53', prompt: '#5e5e5e', output: '#444444', add: '', del: ''}} %}\n"
     "{% endblock %}\n"
     "{% block figures %}\n"
     "\n"
@@ -7989,19 +8426,19 @@ static const char T40_source[] =
     "}\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T40 = {
+static const tpl_template T41 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
+  .body = fn65,
   .nblocks = 10,
-  .blocks = T40_blocks,
-  .source = T40_source,
-  .source_len = 13314,
+  .blocks = T41_blocks,
+  .source = T41_source,
+  .source_len = 13702,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T41_source[] =
+static const char T42_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -8016,17 +8453,17 @@ static const char T41_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T41_source,
+  .body = fn66,
+  .source = T42_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -8038,20 +8475,20 @@ static const char T42_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T42_source,
+  .body = fn67,
+  .source = T43_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const tpl_block_def T43_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn67, .owner = &T43, .node = NULL},
+static const tpl_block_def T44_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn68, .owner = &T44, .node = NULL},
 };
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -8059,23 +8496,23 @@ static const char T43_source[] =
     "{% block heading %}\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title and item.title != app.getTitle('title') ? item.title : book.title|e }}</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .nblocks = 1,
-  .blocks = T43_blocks,
-  .source = T43_source,
+  .blocks = T44_blocks,
+  .source = T44_source,
   .source_len = 397,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T44_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn69, .owner = &T44, .node = NULL},
+static const tpl_block_def T45_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn70, .owner = &T45, .node = NULL},
 };
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
     "    in edition.toc.elements list their headings down to edition.toc.deep;\n"
     "    an item without headings gets one entry from its label and title.\n"
@@ -8105,19 +8542,19 @@ static const char T44_source[] =
     "</ul>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn72,
+  .body = fn73,
   .nblocks = 1,
-  .blocks = T44_blocks,
-  .source = T44_source,
+  .blocks = T45_blocks,
+  .source = T45_source,
   .source_len = 1269,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_pdf_templates[45] = {
+const tpl_template *const octavo_theme_clean_pdf_templates[46] = {
   &T0,
   &T1,
   &T2,
@@ -8163,5 +8600,6 @@ const tpl_template *const octavo_theme_clean_pdf_templates[45] = {
   &T42,
   &T43,
   &T44,
+  &T45,
 };
-const size_t octavo_theme_clean_pdf_ntemplates = 45;
+const size_t octavo_theme_clean_pdf_ntemplates = 46;

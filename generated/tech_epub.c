@@ -295,611 +295,662 @@ static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
 static const tpl_loc L_215 = {F_3, 46, 25};
 static const tpl_loc L_216 = {F_3, 46, 41};
 static const tpl_loc L_217 = {F_3, 7, 12};
-static const char F_4[] = "dedication.twig";
-static const tpl_loc L_218 = {F_4, 3, 12};
-static const char F_5[] = "edition.md.twig";
-static const tpl_loc L_219 = {F_5, 4, 3};
-static const tpl_loc L_220 = {F_5, 4, 6};
-static const tpl_loc L_221 = {F_5, 4, 11};
-static const tpl_loc L_222 = {F_5, 4, 17};
-static const tpl_loc L_223 = {F_5, 4, 26};
-static const tpl_loc L_224 = {F_5, 4, 34};
-static const tpl_loc L_225 = {F_5, 5, 1};
-static const tpl_loc L_226 = {F_5, 5, 16};
-static const tpl_loc L_227 = {F_5, 8, 4};
-static const tpl_loc L_228 = {F_5, 8, 12};
-static const tpl_loc L_229 = {F_5, 8, 22};
-static const tpl_loc L_230 = {F_5, 8, 38};
-static const tpl_loc L_231 = {F_5, 8, 55};
-static const tpl_loc L_232 = {F_5, 8, 100};
-static const tpl_loc L_233 = {F_5, 8, 104};
-static const tpl_loc L_234 = {F_5, 8, 95};
-static const tpl_loc L_235 = {F_5, 10, 4};
-static const tpl_loc L_236 = {F_5, 10, 7};
-static const tpl_loc L_237 = {F_5, 10, 15};
-static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_238 = {F_5, 11, 6};
-static const tpl_loc L_239 = {F_5, 11, 22};
-static const tpl_loc L_240 = {F_5, 14, 1};
-static const tpl_loc L_241 = {F_5, 14, 120};
-static const tpl_loc L_242 = {F_5, 14, 8};
-static const char F_6[] = "figure.twig";
-static const tpl_loc L_243 = {F_6, 4, 4};
-static const tpl_loc L_244 = {F_6, 4, 18};
-static const tpl_loc L_245 = {F_6, 4, 23};
-static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_246 = {F_6, 4, 74};
-static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_247 = {F_6, 5, 23};
-static const tpl_loc L_248 = {F_6, 5, 26};
-static const tpl_loc L_249 = {F_6, 5, 31};
-static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_250 = {F_6, 5, 55};
-static const tpl_loc L_251 = {F_6, 5, 63};
-static const tpl_loc L_252 = {F_6, 5, 75};
-static const tpl_loc L_253 = {F_6, 6, 1};
-static const tpl_loc L_254 = {F_6, 6, 9};
-static const tpl_loc L_255 = {F_6, 7, 4};
-static const tpl_loc L_256 = {F_6, 7, 12};
-static const tpl_loc L_257 = {F_6, 7, 26};
-static const tpl_loc L_258 = {F_6, 9, 5};
-static const tpl_loc L_259 = {F_6, 9, 41};
-static const tpl_loc L_260 = {F_6, 9, 67};
-static const tpl_loc L_261 = {F_6, 9, 75};
-static const tpl_loc L_262 = {F_6, 10, 5};
-static const tpl_loc L_263 = {F_6, 10, 8};
-static const tpl_loc L_264 = {F_6, 10, 43};
-static const tpl_loc L_265 = {F_6, 10, 51};
-static const tpl_loc L_266 = {F_6, 10, 78};
-static const tpl_loc L_267 = {F_6, 10, 86};
-static const char F_7[] = "layout.twig";
-static const tpl_loc L_268 = {F_7, 13, 25};
-static const tpl_loc L_269 = {F_7, 13, 28};
-static const tpl_loc L_270 = {F_7, 13, 33};
-static const tpl_loc L_271 = {F_7, 13, 39};
-static const tpl_loc L_272 = {F_7, 23, 45};
-static const tpl_loc L_273 = {F_7, 23, 76};
-static const tpl_loc L_274 = {F_7, 23, 79};
-static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_275 = {F_7, 9, 4};
-static const tpl_loc L_276 = {F_7, 9, 43};
-static const tpl_loc L_277 = {F_7, 9, 63};
-static const tpl_loc L_278 = {F_7, 10, 92};
-static const tpl_loc L_279 = {F_7, 10, 95};
-static const tpl_loc L_280 = {F_7, 10, 114};
-static const tpl_loc L_281 = {F_7, 13, 17};
-static const tpl_loc L_282 = {F_7, 14, 10};
-static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_283 = {F_7, 15, 4};
-static const tpl_loc L_284 = {F_7, 15, 7};
-static const tpl_loc L_285 = {F_7, 15, 15};
-static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_286 = {F_7, 16, 46};
-static const tpl_loc L_287 = {F_7, 16, 49};
-static const tpl_loc L_288 = {F_7, 18, 4};
-static const tpl_loc L_289 = {F_7, 18, 7};
-static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_290 = {F_7, 19, 46};
-static const tpl_loc L_291 = {F_7, 19, 49};
-static const tpl_loc L_292 = {F_7, 22, 4};
-static const tpl_loc L_293 = {F_7, 22, 30};
-static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_294 = {F_7, 23, 4};
-static const tpl_loc L_295 = {F_7, 23, 26};
-static const tpl_loc L_296 = {F_7, 24, 4};
-static const tpl_loc L_297 = {F_7, 24, 21};
-static const tpl_loc L_298 = {F_7, 24, 32};
-static const tpl_loc L_299 = {F_7, 25, 4};
-static const tpl_loc L_300 = {F_7, 25, 17};
-static const tpl_loc L_301 = {F_7, 25, 24};
-static const tpl_loc L_302 = {F_7, 26, 9};
-static const tpl_loc L_303 = {F_7, 26, 12};
-static const tpl_loc L_304 = {F_7, 26, 33};
-static const tpl_loc L_305 = {F_7, 26, 64};
-static const tpl_loc L_306 = {F_7, 26, 67};
-static const tpl_loc L_307 = {F_7, 26, 88};
-static const tpl_loc L_308 = {F_7, 27, 10};
-static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const char F_8[] = "license.md.twig";
-static const tpl_loc L_309 = {F_8, 2, 4};
-static const tpl_loc L_310 = {F_8, 2, 44};
-static const tpl_loc L_311 = {F_8, 2, 57};
-static const tpl_loc L_312 = {F_8, 2, 60};
-static const tpl_loc L_313 = {F_8, 2, 65};
-static const tpl_loc L_314 = {F_8, 2, 72};
-static const tpl_loc L_315 = {F_8, 4, 1};
-static const tpl_loc L_316 = {F_8, 4, 4};
-static const tpl_loc L_317 = {F_8, 4, 8};
-static const char F_9[] = "lof.twig";
-static const tpl_loc L_318 = {F_9, 4, 1};
-static const tpl_loc L_319 = {F_9, 4, 4};
-static const tpl_loc L_320 = {F_9, 4, 9};
-static const tpl_loc L_321 = {F_9, 5, 12};
-static const tpl_loc L_322 = {F_9, 5, 52};
-static const tpl_loc L_323 = {F_9, 5, 56};
-static const tpl_loc L_324 = {F_9, 2, 12};
-static const char F_10[] = "lot.twig";
-static const tpl_loc L_325 = {F_10, 4, 1};
-static const tpl_loc L_326 = {F_10, 4, 4};
-static const tpl_loc L_327 = {F_10, 4, 9};
-static const tpl_loc L_328 = {F_10, 5, 12};
-static const tpl_loc L_329 = {F_10, 5, 52};
-static const tpl_loc L_330 = {F_10, 5, 56};
-static const tpl_loc L_331 = {F_10, 2, 12};
-static const char F_11[] = "nav.xhtml.twig";
-static const tpl_loc L_332 = {F_11, 8, 18};
-static const tpl_loc L_333 = {F_11, 8, 21};
-static const tpl_loc L_334 = {F_11, 8, 25};
-static const tpl_loc L_335 = {F_11, 8, 41};
-static const tpl_loc L_336 = {F_11, 8, 51};
-static const tpl_loc L_337 = {F_11, 8, 59};
-static const tpl_loc L_338 = {F_11, 8, 64};
-static const tpl_loc L_339 = {F_11, 8, 70};
-static const tpl_loc L_340 = {F_11, 12, 11};
-static const tpl_loc L_341 = {F_11, 14, 20};
-static const tpl_loc L_342 = {F_11, 14, 23};
-static const tpl_loc L_343 = {F_11, 14, 27};
-static const tpl_loc L_344 = {F_11, 15, 1};
-static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_345 = {F_11, 15, 4};
-static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_346 = {F_11, 17, 4};
-static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_347 = {F_11, 17, 32};
-static const tpl_loc L_348 = {F_11, 20, 4};
-static const tpl_loc L_349 = {F_11, 20, 20};
-static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_350 = {F_11, 21, 19};
-static const tpl_loc L_351 = {F_11, 21, 31};
+static const char F_4[] = "css/code.css.twig";
+static const tpl_loc L_218 = {F_4, 76, 12};
+static const char F_5[] = "css/highlight.css.twig";
+static const tpl_loc L_219 = {F_5, 10, 18};
+static const tpl_loc L_220 = {F_5, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_221 = {F_5, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_222 = {F_5, 11, 18};
+static const tpl_loc L_223 = {F_5, 11, 24};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_352 = {F_11, 21, 36};
-static const tpl_loc L_353 = {F_11, 21, 48};
-static const tpl_loc L_354 = {F_11, 21, 60};
+static const tpl_loc L_224 = {F_5, 12, 36};
+static const tpl_loc L_225 = {F_5, 12, 42};
+static const tpl_loc L_226 = {F_5, 13, 18};
+static const tpl_loc L_227 = {F_5, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_228 = {F_5, 14, 27};
+static const tpl_loc L_229 = {F_5, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_230 = {F_5, 15, 27};
+static const tpl_loc L_231 = {F_5, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_232 = {F_5, 16, 18};
+static const tpl_loc L_233 = {F_5, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_234 = {F_5, 17, 27};
+static const tpl_loc L_235 = {F_5, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_236 = {F_5, 18, 18};
+static const tpl_loc L_237 = {F_5, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_238 = {F_5, 19, 18};
+static const tpl_loc L_239 = {F_5, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_240 = {F_5, 21, 34};
+static const tpl_loc L_241 = {F_5, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_242 = {F_5, 23, 4};
+static const tpl_loc L_243 = {F_5, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_244 = {F_5, 25, 29};
+static const tpl_loc L_245 = {F_5, 26, 29};
+static const tpl_loc L_246 = {F_5, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_247 = {F_5, 29, 32};
+static const tpl_loc L_248 = {F_5, 30, 32};
+static const tpl_loc L_249 = {F_5, 32, 21};
+static const tpl_loc L_250 = {F_5, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_251 = {F_5, 33, 18};
+static const tpl_loc L_252 = {F_5, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_6[] = "dedication.twig";
+static const tpl_loc L_253 = {F_6, 3, 12};
+static const char F_7[] = "edition.md.twig";
+static const tpl_loc L_254 = {F_7, 4, 3};
+static const tpl_loc L_255 = {F_7, 4, 6};
+static const tpl_loc L_256 = {F_7, 4, 11};
+static const tpl_loc L_257 = {F_7, 4, 17};
+static const tpl_loc L_258 = {F_7, 4, 26};
+static const tpl_loc L_259 = {F_7, 4, 34};
+static const tpl_loc L_260 = {F_7, 5, 1};
+static const tpl_loc L_261 = {F_7, 5, 16};
+static const tpl_loc L_262 = {F_7, 8, 4};
+static const tpl_loc L_263 = {F_7, 8, 12};
+static const tpl_loc L_264 = {F_7, 8, 22};
+static const tpl_loc L_265 = {F_7, 8, 38};
+static const tpl_loc L_266 = {F_7, 8, 55};
+static const tpl_loc L_267 = {F_7, 8, 100};
+static const tpl_loc L_268 = {F_7, 8, 104};
+static const tpl_loc L_269 = {F_7, 8, 95};
+static const tpl_loc L_270 = {F_7, 10, 4};
+static const tpl_loc L_271 = {F_7, 10, 7};
+static const tpl_loc L_272 = {F_7, 10, 15};
+static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
+static const tpl_loc L_273 = {F_7, 11, 6};
+static const tpl_loc L_274 = {F_7, 11, 22};
+static const tpl_loc L_275 = {F_7, 14, 1};
+static const tpl_loc L_276 = {F_7, 14, 120};
+static const tpl_loc L_277 = {F_7, 14, 8};
+static const char F_8[] = "figure.twig";
+static const tpl_loc L_278 = {F_8, 4, 4};
+static const tpl_loc L_279 = {F_8, 4, 18};
+static const tpl_loc L_280 = {F_8, 4, 23};
+static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
+static const tpl_loc L_281 = {F_8, 4, 74};
+static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
+static const tpl_loc L_282 = {F_8, 5, 23};
+static const tpl_loc L_283 = {F_8, 5, 26};
+static const tpl_loc L_284 = {F_8, 5, 31};
+static const tpl_name N_align = {"align", 5u, 0x602c63deu};
+static const tpl_loc L_285 = {F_8, 5, 55};
+static const tpl_loc L_286 = {F_8, 5, 63};
+static const tpl_loc L_287 = {F_8, 5, 75};
+static const tpl_loc L_288 = {F_8, 6, 1};
+static const tpl_loc L_289 = {F_8, 6, 9};
+static const tpl_loc L_290 = {F_8, 7, 4};
+static const tpl_loc L_291 = {F_8, 7, 12};
+static const tpl_loc L_292 = {F_8, 7, 26};
+static const tpl_loc L_293 = {F_8, 9, 5};
+static const tpl_loc L_294 = {F_8, 9, 41};
+static const tpl_loc L_295 = {F_8, 9, 67};
+static const tpl_loc L_296 = {F_8, 9, 75};
+static const tpl_loc L_297 = {F_8, 10, 5};
+static const tpl_loc L_298 = {F_8, 10, 8};
+static const tpl_loc L_299 = {F_8, 10, 43};
+static const tpl_loc L_300 = {F_8, 10, 51};
+static const tpl_loc L_301 = {F_8, 10, 78};
+static const tpl_loc L_302 = {F_8, 10, 86};
+static const char F_9[] = "layout.twig";
+static const tpl_loc L_303 = {F_9, 13, 25};
+static const tpl_loc L_304 = {F_9, 13, 28};
+static const tpl_loc L_305 = {F_9, 13, 33};
+static const tpl_loc L_306 = {F_9, 13, 39};
+static const tpl_loc L_307 = {F_9, 23, 45};
+static const tpl_loc L_308 = {F_9, 23, 76};
+static const tpl_loc L_309 = {F_9, 23, 79};
+static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
+static const tpl_loc L_310 = {F_9, 9, 4};
+static const tpl_loc L_311 = {F_9, 9, 43};
+static const tpl_loc L_312 = {F_9, 9, 63};
+static const tpl_loc L_313 = {F_9, 10, 92};
+static const tpl_loc L_314 = {F_9, 10, 95};
+static const tpl_loc L_315 = {F_9, 10, 114};
+static const tpl_loc L_316 = {F_9, 13, 17};
+static const tpl_loc L_317 = {F_9, 14, 10};
+static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
+static const tpl_loc L_318 = {F_9, 15, 4};
+static const tpl_loc L_319 = {F_9, 15, 7};
+static const tpl_loc L_320 = {F_9, 15, 15};
+static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
+static const tpl_loc L_321 = {F_9, 16, 46};
+static const tpl_loc L_322 = {F_9, 16, 49};
+static const tpl_loc L_323 = {F_9, 18, 4};
+static const tpl_loc L_324 = {F_9, 18, 7};
+static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
+static const tpl_loc L_325 = {F_9, 19, 46};
+static const tpl_loc L_326 = {F_9, 19, 49};
+static const tpl_loc L_327 = {F_9, 22, 4};
+static const tpl_loc L_328 = {F_9, 22, 30};
+static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
+static const tpl_loc L_329 = {F_9, 23, 4};
+static const tpl_loc L_330 = {F_9, 23, 26};
+static const tpl_loc L_331 = {F_9, 24, 4};
+static const tpl_loc L_332 = {F_9, 24, 21};
+static const tpl_loc L_333 = {F_9, 24, 32};
+static const tpl_loc L_334 = {F_9, 25, 4};
+static const tpl_loc L_335 = {F_9, 25, 17};
+static const tpl_loc L_336 = {F_9, 25, 24};
+static const tpl_loc L_337 = {F_9, 26, 9};
+static const tpl_loc L_338 = {F_9, 26, 12};
+static const tpl_loc L_339 = {F_9, 26, 33};
+static const tpl_loc L_340 = {F_9, 26, 64};
+static const tpl_loc L_341 = {F_9, 26, 67};
+static const tpl_loc L_342 = {F_9, 26, 88};
+static const tpl_loc L_343 = {F_9, 27, 10};
+static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
+static const char F_10[] = "license.md.twig";
+static const tpl_loc L_344 = {F_10, 2, 4};
+static const tpl_loc L_345 = {F_10, 2, 44};
+static const tpl_loc L_346 = {F_10, 2, 57};
+static const tpl_loc L_347 = {F_10, 2, 60};
+static const tpl_loc L_348 = {F_10, 2, 65};
+static const tpl_loc L_349 = {F_10, 2, 72};
+static const tpl_loc L_350 = {F_10, 4, 1};
+static const tpl_loc L_351 = {F_10, 4, 4};
+static const tpl_loc L_352 = {F_10, 4, 8};
+static const char F_11[] = "lof.twig";
+static const tpl_loc L_353 = {F_11, 4, 1};
+static const tpl_loc L_354 = {F_11, 4, 4};
+static const tpl_loc L_355 = {F_11, 4, 9};
+static const tpl_loc L_356 = {F_11, 5, 12};
+static const tpl_loc L_357 = {F_11, 5, 52};
+static const tpl_loc L_358 = {F_11, 5, 56};
+static const tpl_loc L_359 = {F_11, 2, 12};
+static const char F_12[] = "lot.twig";
+static const tpl_loc L_360 = {F_12, 4, 1};
+static const tpl_loc L_361 = {F_12, 4, 4};
+static const tpl_loc L_362 = {F_12, 4, 9};
+static const tpl_loc L_363 = {F_12, 5, 12};
+static const tpl_loc L_364 = {F_12, 5, 52};
+static const tpl_loc L_365 = {F_12, 5, 56};
+static const tpl_loc L_366 = {F_12, 2, 12};
+static const char F_13[] = "nav.xhtml.twig";
+static const tpl_loc L_367 = {F_13, 8, 18};
+static const tpl_loc L_368 = {F_13, 8, 21};
+static const tpl_loc L_369 = {F_13, 8, 25};
+static const tpl_loc L_370 = {F_13, 8, 41};
+static const tpl_loc L_371 = {F_13, 8, 51};
+static const tpl_loc L_372 = {F_13, 8, 59};
+static const tpl_loc L_373 = {F_13, 8, 64};
+static const tpl_loc L_374 = {F_13, 8, 70};
+static const tpl_loc L_375 = {F_13, 12, 11};
+static const tpl_loc L_376 = {F_13, 14, 20};
+static const tpl_loc L_377 = {F_13, 14, 23};
+static const tpl_loc L_378 = {F_13, 14, 27};
+static const tpl_loc L_379 = {F_13, 15, 1};
+static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
+static const tpl_loc L_380 = {F_13, 15, 4};
+static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
+static const tpl_loc L_381 = {F_13, 17, 4};
+static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
+static const tpl_loc L_382 = {F_13, 17, 32};
+static const tpl_loc L_383 = {F_13, 20, 4};
+static const tpl_loc L_384 = {F_13, 20, 20};
+static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
+static const tpl_loc L_385 = {F_13, 21, 19};
+static const tpl_loc L_386 = {F_13, 21, 31};
+static const tpl_loc L_387 = {F_13, 21, 36};
+static const tpl_loc L_388 = {F_13, 21, 48};
+static const tpl_loc L_389 = {F_13, 21, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_355 = {F_11, 21, 68};
-static const tpl_loc L_356 = {F_11, 21, 80};
-static const tpl_loc L_357 = {F_11, 26, 4};
+static const tpl_loc L_390 = {F_13, 21, 68};
+static const tpl_loc L_391 = {F_13, 21, 80};
+static const tpl_loc L_392 = {F_13, 26, 4};
 static const tpl_name N_page_list = {"page_list", 9u, 0x853f9313u};
-static const tpl_loc L_358 = {F_11, 26, 32};
-static const tpl_loc L_359 = {F_11, 29, 4};
-static const tpl_loc L_360 = {F_11, 29, 17};
-static const tpl_loc L_361 = {F_11, 30, 14};
-static const tpl_loc L_362 = {F_11, 30, 23};
-static const tpl_loc L_363 = {F_11, 30, 27};
-static const tpl_loc L_364 = {F_11, 30, 33};
-static const tpl_loc L_365 = {F_11, 30, 42};
-static const tpl_loc L_366 = {F_11, 30, 48};
-static const tpl_loc L_367 = {F_11, 7, 11};
-static const tpl_loc L_368 = {F_11, 6, 12};
-static const char F_12[] = "part.twig";
-static const tpl_loc L_369 = {F_12, 5, 9};
-static const tpl_loc L_370 = {F_12, 5, 12};
-static const tpl_loc L_371 = {F_12, 5, 17};
-static const tpl_loc L_372 = {F_12, 6, 5};
-static const tpl_loc L_373 = {F_12, 6, 13};
-static const tpl_loc L_374 = {F_12, 6, 41};
-static const tpl_loc L_375 = {F_12, 6, 67};
-static const tpl_loc L_376 = {F_12, 6, 75};
-static const tpl_loc L_377 = {F_12, 6, 104};
-static const tpl_loc L_378 = {F_12, 7, 12};
-static const tpl_loc L_379 = {F_12, 7, 20};
-static const tpl_loc L_380 = {F_12, 3, 12};
-static const char F_13[] = "partials/cover.twig";
-static const tpl_loc L_381 = {F_13, 3, 31};
-static const tpl_loc L_382 = {F_13, 3, 60};
-static const tpl_loc L_383 = {F_13, 3, 63};
-static const tpl_loc L_384 = {F_13, 3, 68};
-static const tpl_loc L_385 = {F_13, 4, 24};
-static const tpl_loc L_386 = {F_13, 4, 27};
-static const tpl_loc L_387 = {F_13, 4, 32};
-static const tpl_loc L_388 = {F_13, 4, 38};
-static const tpl_loc L_389 = {F_13, 5, 4};
-static const tpl_loc L_390 = {F_13, 6, 26};
-static const tpl_loc L_391 = {F_13, 6, 34};
-static const tpl_loc L_392 = {F_13, 6, 43};
-static const tpl_loc L_393 = {F_13, 8, 4};
-static const tpl_loc L_394 = {F_13, 8, 12};
-static const tpl_loc L_395 = {F_13, 9, 24};
-static const tpl_loc L_396 = {F_13, 9, 39};
-static const tpl_loc L_397 = {F_13, 11, 4};
-static const tpl_loc L_398 = {F_13, 11, 12};
-static const tpl_loc L_399 = {F_13, 12, 25};
-static const tpl_loc L_400 = {F_13, 12, 41};
-static const char F_14[] = "partials/epub.twig";
-static const tpl_loc L_401 = {F_14, 8, 4};
-static const tpl_loc L_402 = {F_14, 8, 7};
-static const tpl_loc L_403 = {F_14, 9, 5};
-static const tpl_loc L_404 = {F_14, 20, 4};
+static const tpl_loc L_393 = {F_13, 26, 32};
+static const tpl_loc L_394 = {F_13, 29, 4};
+static const tpl_loc L_395 = {F_13, 29, 17};
+static const tpl_loc L_396 = {F_13, 30, 14};
+static const tpl_loc L_397 = {F_13, 30, 23};
+static const tpl_loc L_398 = {F_13, 30, 27};
+static const tpl_loc L_399 = {F_13, 30, 33};
+static const tpl_loc L_400 = {F_13, 30, 42};
+static const tpl_loc L_401 = {F_13, 30, 48};
+static const tpl_loc L_402 = {F_13, 7, 11};
+static const tpl_loc L_403 = {F_13, 6, 12};
+static const char F_14[] = "part.twig";
+static const tpl_loc L_404 = {F_14, 5, 9};
+static const tpl_loc L_405 = {F_14, 5, 12};
+static const tpl_loc L_406 = {F_14, 5, 17};
+static const tpl_loc L_407 = {F_14, 6, 5};
+static const tpl_loc L_408 = {F_14, 6, 13};
+static const tpl_loc L_409 = {F_14, 6, 41};
+static const tpl_loc L_410 = {F_14, 6, 67};
+static const tpl_loc L_411 = {F_14, 6, 75};
+static const tpl_loc L_412 = {F_14, 6, 104};
+static const tpl_loc L_413 = {F_14, 7, 12};
+static const tpl_loc L_414 = {F_14, 7, 20};
+static const tpl_loc L_415 = {F_14, 3, 12};
+static const char F_15[] = "partials/cover.twig";
+static const tpl_loc L_416 = {F_15, 3, 31};
+static const tpl_loc L_417 = {F_15, 3, 60};
+static const tpl_loc L_418 = {F_15, 3, 63};
+static const tpl_loc L_419 = {F_15, 3, 68};
+static const tpl_loc L_420 = {F_15, 4, 24};
+static const tpl_loc L_421 = {F_15, 4, 27};
+static const tpl_loc L_422 = {F_15, 4, 32};
+static const tpl_loc L_423 = {F_15, 4, 38};
+static const tpl_loc L_424 = {F_15, 5, 4};
+static const tpl_loc L_425 = {F_15, 6, 26};
+static const tpl_loc L_426 = {F_15, 6, 34};
+static const tpl_loc L_427 = {F_15, 6, 43};
+static const tpl_loc L_428 = {F_15, 8, 4};
+static const tpl_loc L_429 = {F_15, 8, 12};
+static const tpl_loc L_430 = {F_15, 9, 24};
+static const tpl_loc L_431 = {F_15, 9, 39};
+static const tpl_loc L_432 = {F_15, 11, 4};
+static const tpl_loc L_433 = {F_15, 11, 12};
+static const tpl_loc L_434 = {F_15, 12, 25};
+static const tpl_loc L_435 = {F_15, 12, 41};
+static const char F_16[] = "partials/epub.twig";
+static const tpl_loc L_436 = {F_16, 8, 4};
+static const tpl_loc L_437 = {F_16, 8, 7};
+static const tpl_loc L_438 = {F_16, 9, 5};
+static const tpl_loc L_439 = {F_16, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_405 = {F_14, 28, 4};
+static const tpl_loc L_440 = {F_16, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_406 = {F_14, 31, 4};
-static const tpl_loc L_407 = {F_14, 31, 21};
-static const tpl_loc L_408 = {F_14, 32, 4};
-static const tpl_loc L_409 = {F_14, 32, 7};
-static const tpl_loc L_410 = {F_14, 32, 26};
-static const tpl_loc L_411 = {F_14, 32, 40};
-static const tpl_loc L_412 = {F_14, 32, 51};
-static const tpl_loc L_413 = {F_14, 32, 70};
+static const tpl_loc L_441 = {F_16, 31, 4};
+static const tpl_loc L_442 = {F_16, 31, 21};
+static const tpl_loc L_443 = {F_16, 32, 4};
+static const tpl_loc L_444 = {F_16, 32, 7};
+static const tpl_loc L_445 = {F_16, 32, 26};
+static const tpl_loc L_446 = {F_16, 32, 40};
+static const tpl_loc L_447 = {F_16, 32, 51};
+static const tpl_loc L_448 = {F_16, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_414 = {F_14, 37, 1};
-static const tpl_loc L_415 = {F_14, 37, 4};
-static const tpl_loc L_416 = {F_14, 37, 9};
-static const tpl_loc L_417 = {F_14, 37, 19};
-static const tpl_loc L_418 = {F_14, 37, 24};
+static const tpl_loc L_449 = {F_16, 37, 1};
+static const tpl_loc L_450 = {F_16, 37, 4};
+static const tpl_loc L_451 = {F_16, 37, 9};
+static const tpl_loc L_452 = {F_16, 37, 19};
+static const tpl_loc L_453 = {F_16, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_419 = {F_14, 45, 11};
-static const tpl_loc L_420 = {F_14, 46, 4};
-static const tpl_loc L_421 = {F_14, 46, 7};
-static const tpl_loc L_422 = {F_14, 46, 22};
-static const tpl_loc L_423 = {F_14, 47, 4};
+static const tpl_loc L_454 = {F_16, 45, 11};
+static const tpl_loc L_455 = {F_16, 46, 4};
+static const tpl_loc L_456 = {F_16, 46, 7};
+static const tpl_loc L_457 = {F_16, 46, 22};
+static const tpl_loc L_458 = {F_16, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_424 = {F_14, 49, 4};
-static const tpl_loc L_425 = {F_14, 49, 17};
-static const tpl_loc L_426 = {F_14, 50, 4};
-static const tpl_loc L_427 = {F_14, 50, 7};
-static const tpl_loc L_428 = {F_14, 50, 19};
-static const tpl_loc L_429 = {F_14, 51, 4};
-static const tpl_loc L_430 = {F_14, 51, 7};
-static const tpl_loc L_431 = {F_14, 51, 13};
+static const tpl_loc L_459 = {F_16, 49, 4};
+static const tpl_loc L_460 = {F_16, 49, 17};
+static const tpl_loc L_461 = {F_16, 50, 4};
+static const tpl_loc L_462 = {F_16, 50, 7};
+static const tpl_loc L_463 = {F_16, 50, 19};
+static const tpl_loc L_464 = {F_16, 51, 4};
+static const tpl_loc L_465 = {F_16, 51, 7};
+static const tpl_loc L_466 = {F_16, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_432 = {F_14, 51, 26};
-static const tpl_loc L_433 = {F_14, 54, 4};
-static const tpl_loc L_434 = {F_14, 54, 40};
-static const tpl_loc L_435 = {F_14, 54, 46};
-static const tpl_loc L_436 = {F_14, 54, 23};
-static const tpl_loc L_437 = {F_14, 54, 53};
+static const tpl_loc L_467 = {F_16, 51, 26};
+static const tpl_loc L_468 = {F_16, 54, 4};
+static const tpl_loc L_469 = {F_16, 54, 40};
+static const tpl_loc L_470 = {F_16, 54, 46};
+static const tpl_loc L_471 = {F_16, 54, 23};
+static const tpl_loc L_472 = {F_16, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_438 = {F_14, 56, 4};
-static const tpl_loc L_439 = {F_14, 56, 7};
-static const tpl_loc L_440 = {F_14, 56, 24};
-static const tpl_loc L_441 = {F_14, 56, 34};
-static const tpl_loc L_442 = {F_14, 58, 4};
-static const tpl_loc L_443 = {F_14, 58, 15};
-static const tpl_loc L_444 = {F_14, 58, 34};
-static const tpl_loc L_445 = {F_14, 58, 41};
-static const tpl_loc L_446 = {F_14, 58, 20};
-static const tpl_loc L_447 = {F_14, 61, 4};
-static const tpl_loc L_448 = {F_14, 61, 15};
-static const tpl_loc L_449 = {F_14, 61, 27};
-static const tpl_loc L_450 = {F_14, 61, 33};
-static const tpl_loc L_451 = {F_14, 61, 20};
-static const tpl_loc L_452 = {F_14, 62, 15};
-static const tpl_loc L_453 = {F_14, 62, 50};
-static const tpl_loc L_454 = {F_14, 62, 53};
-static const tpl_loc L_455 = {F_14, 62, 59};
+static const tpl_loc L_473 = {F_16, 56, 4};
+static const tpl_loc L_474 = {F_16, 56, 7};
+static const tpl_loc L_475 = {F_16, 56, 24};
+static const tpl_loc L_476 = {F_16, 56, 34};
+static const tpl_loc L_477 = {F_16, 58, 4};
+static const tpl_loc L_478 = {F_16, 58, 15};
+static const tpl_loc L_479 = {F_16, 58, 34};
+static const tpl_loc L_480 = {F_16, 58, 41};
+static const tpl_loc L_481 = {F_16, 58, 20};
+static const tpl_loc L_482 = {F_16, 61, 4};
+static const tpl_loc L_483 = {F_16, 61, 15};
+static const tpl_loc L_484 = {F_16, 61, 27};
+static const tpl_loc L_485 = {F_16, 61, 33};
+static const tpl_loc L_486 = {F_16, 61, 20};
+static const tpl_loc L_487 = {F_16, 62, 15};
+static const tpl_loc L_488 = {F_16, 62, 50};
+static const tpl_loc L_489 = {F_16, 62, 53};
+static const tpl_loc L_490 = {F_16, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_456 = {F_14, 62, 66};
-static const tpl_loc L_457 = {F_14, 62, 74};
-static const tpl_loc L_458 = {F_14, 62, 96};
-static const tpl_loc L_459 = {F_14, 62, 99};
-static const tpl_loc L_460 = {F_14, 62, 105};
-static const tpl_loc L_461 = {F_14, 62, 124};
-static const tpl_loc L_462 = {F_14, 62, 127};
-static const tpl_loc L_463 = {F_14, 62, 134};
-static const tpl_loc L_464 = {F_14, 62, 163};
-static const tpl_loc L_465 = {F_14, 62, 173};
-static const tpl_loc L_466 = {F_14, 62, 176};
+static const tpl_loc L_491 = {F_16, 62, 66};
+static const tpl_loc L_492 = {F_16, 62, 74};
+static const tpl_loc L_493 = {F_16, 62, 96};
+static const tpl_loc L_494 = {F_16, 62, 99};
+static const tpl_loc L_495 = {F_16, 62, 105};
+static const tpl_loc L_496 = {F_16, 62, 124};
+static const tpl_loc L_497 = {F_16, 62, 127};
+static const tpl_loc L_498 = {F_16, 62, 134};
+static const tpl_loc L_499 = {F_16, 62, 163};
+static const tpl_loc L_500 = {F_16, 62, 173};
+static const tpl_loc L_501 = {F_16, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_467 = {F_14, 65, 4};
-static const tpl_loc L_468 = {F_14, 65, 7};
-static const tpl_loc L_469 = {F_14, 65, 12};
-static const tpl_loc L_470 = {F_14, 65, 28};
-static const tpl_loc L_471 = {F_14, 65, 46};
-static const tpl_loc L_472 = {F_14, 65, 38};
+static const tpl_loc L_502 = {F_16, 65, 4};
+static const tpl_loc L_503 = {F_16, 65, 7};
+static const tpl_loc L_504 = {F_16, 65, 12};
+static const tpl_loc L_505 = {F_16, 65, 28};
+static const tpl_loc L_506 = {F_16, 65, 46};
+static const tpl_loc L_507 = {F_16, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_473 = {F_14, 75, 11};
-static const tpl_loc L_474 = {F_14, 76, 4};
-static const tpl_loc L_475 = {F_14, 76, 7};
-static const tpl_loc L_476 = {F_14, 76, 20};
-static const tpl_loc L_477 = {F_14, 78, 4};
+static const tpl_loc L_508 = {F_16, 75, 11};
+static const tpl_loc L_509 = {F_16, 76, 4};
+static const tpl_loc L_510 = {F_16, 76, 7};
+static const tpl_loc L_511 = {F_16, 76, 20};
+static const tpl_loc L_512 = {F_16, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_478 = {F_14, 79, 14};
-static const tpl_loc L_479 = {F_14, 79, 22};
-static const tpl_loc L_480 = {F_14, 79, 30};
-static const tpl_loc L_481 = {F_14, 79, 33};
-static const tpl_loc L_482 = {F_14, 80, 5};
-static const tpl_loc L_483 = {F_14, 82, 1};
-static const tpl_loc L_484 = {F_14, 82, 24};
+static const tpl_loc L_513 = {F_16, 79, 14};
+static const tpl_loc L_514 = {F_16, 79, 22};
+static const tpl_loc L_515 = {F_16, 79, 30};
+static const tpl_loc L_516 = {F_16, 79, 33};
+static const tpl_loc L_517 = {F_16, 80, 5};
+static const tpl_loc L_518 = {F_16, 82, 1};
+static const tpl_loc L_519 = {F_16, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_485 = {F_14, 82, 4};
-static const tpl_loc L_486 = {F_14, 93, 4};
-static const tpl_loc L_487 = {F_14, 93, 16};
-static const tpl_loc L_488 = {F_14, 94, 15};
-static const tpl_loc L_489 = {F_14, 94, 23};
-static const tpl_loc L_490 = {F_14, 94, 41};
-static const tpl_loc L_491 = {F_14, 94, 49};
+static const tpl_loc L_520 = {F_16, 82, 4};
+static const tpl_loc L_521 = {F_16, 93, 4};
+static const tpl_loc L_522 = {F_16, 93, 16};
+static const tpl_loc L_523 = {F_16, 94, 15};
+static const tpl_loc L_524 = {F_16, 94, 23};
+static const tpl_loc L_525 = {F_16, 94, 41};
+static const tpl_loc L_526 = {F_16, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_492 = {F_14, 95, 17};
-static const tpl_loc L_493 = {F_14, 95, 68};
-static const tpl_loc L_494 = {F_14, 95, 78};
-static const tpl_loc L_495 = {F_14, 96, 15};
-static const tpl_loc L_496 = {F_14, 96, 23};
-static const tpl_loc L_497 = {F_14, 97, 4};
-static const tpl_loc L_498 = {F_14, 98, 1};
-static const tpl_loc L_499 = {F_14, 98, 26};
-static const tpl_loc L_500 = {F_14, 98, 4};
+static const tpl_loc L_527 = {F_16, 95, 17};
+static const tpl_loc L_528 = {F_16, 95, 68};
+static const tpl_loc L_529 = {F_16, 95, 78};
+static const tpl_loc L_530 = {F_16, 96, 15};
+static const tpl_loc L_531 = {F_16, 96, 23};
+static const tpl_loc L_532 = {F_16, 97, 4};
+static const tpl_loc L_533 = {F_16, 98, 1};
+static const tpl_loc L_534 = {F_16, 98, 26};
+static const tpl_loc L_535 = {F_16, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
-static const char F_15[] = "partials/float-list.twig";
-static const tpl_loc L_501 = {F_15, 4, 4};
+static const char F_17[] = "partials/float-list.twig";
+static const tpl_loc L_536 = {F_17, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_502 = {F_15, 4, 61};
-static const tpl_loc L_503 = {F_15, 4, 36};
-static const tpl_loc L_504 = {F_15, 5, 4};
-static const tpl_loc L_505 = {F_15, 5, 7};
-static const tpl_loc L_506 = {F_15, 5, 22};
-static const tpl_loc L_507 = {F_15, 7, 4};
-static const tpl_loc L_508 = {F_15, 8, 4};
-static const tpl_loc L_509 = {F_15, 8, 16};
-static const tpl_loc L_510 = {F_15, 8, 22};
+static const tpl_loc L_537 = {F_17, 4, 61};
+static const tpl_loc L_538 = {F_17, 4, 36};
+static const tpl_loc L_539 = {F_17, 5, 4};
+static const tpl_loc L_540 = {F_17, 5, 7};
+static const tpl_loc L_541 = {F_17, 5, 22};
+static const tpl_loc L_542 = {F_17, 7, 4};
+static const tpl_loc L_543 = {F_17, 8, 4};
+static const tpl_loc L_544 = {F_17, 8, 16};
+static const tpl_loc L_545 = {F_17, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_511 = {F_15, 9, 14};
-static const tpl_loc L_512 = {F_15, 9, 17};
-static const tpl_loc L_513 = {F_15, 9, 24};
-static const tpl_loc L_514 = {F_15, 9, 27};
-static const tpl_loc L_515 = {F_15, 9, 33};
-static const tpl_loc L_516 = {F_15, 9, 61};
-static const tpl_loc L_517 = {F_15, 9, 70};
-static const tpl_loc L_518 = {F_15, 9, 79};
-static const tpl_loc L_519 = {F_15, 9, 92};
+static const tpl_loc L_546 = {F_17, 9, 14};
+static const tpl_loc L_547 = {F_17, 9, 17};
+static const tpl_loc L_548 = {F_17, 9, 24};
+static const tpl_loc L_549 = {F_17, 9, 27};
+static const tpl_loc L_550 = {F_17, 9, 33};
+static const tpl_loc L_551 = {F_17, 9, 61};
+static const tpl_loc L_552 = {F_17, 9, 70};
+static const tpl_loc L_553 = {F_17, 9, 79};
+static const tpl_loc L_554 = {F_17, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_520 = {F_15, 9, 121};
-static const tpl_loc L_521 = {F_15, 9, 127};
-static const tpl_loc L_522 = {F_15, 9, 135};
-static const tpl_loc L_523 = {F_15, 9, 83};
-static const tpl_loc L_524 = {F_15, 9, 156};
-static const tpl_loc L_525 = {F_15, 9, 165};
-static const tpl_loc L_526 = {F_15, 9, 176};
-static const char F_16[] = "partials/head.twig";
-static const tpl_loc L_527 = {F_16, 4, 8};
-static const tpl_loc L_528 = {F_16, 4, 11};
+static const tpl_loc L_555 = {F_17, 9, 121};
+static const tpl_loc L_556 = {F_17, 9, 127};
+static const tpl_loc L_557 = {F_17, 9, 135};
+static const tpl_loc L_558 = {F_17, 9, 83};
+static const tpl_loc L_559 = {F_17, 9, 156};
+static const tpl_loc L_560 = {F_17, 9, 165};
+static const tpl_loc L_561 = {F_17, 9, 176};
+static const char F_18[] = "partials/head.twig";
+static const tpl_loc L_562 = {F_18, 4, 8};
+static const tpl_loc L_563 = {F_18, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_529 = {F_16, 5, 4};
-static const tpl_loc L_530 = {F_16, 5, 7};
-static const tpl_loc L_531 = {F_16, 5, 12};
-static const tpl_loc L_532 = {F_16, 6, 30};
-static const tpl_loc L_533 = {F_16, 6, 45};
-static const tpl_loc L_534 = {F_16, 8, 4};
-static const tpl_loc L_535 = {F_16, 8, 44};
-static const tpl_loc L_536 = {F_16, 9, 35};
-static const tpl_loc L_537 = {F_16, 9, 43};
-static const tpl_loc L_538 = {F_16, 9, 55};
-static const tpl_loc L_539 = {F_16, 11, 33};
-static const tpl_loc L_540 = {F_16, 11, 74};
-static const tpl_loc L_541 = {F_16, 11, 79};
-static const tpl_loc L_542 = {F_16, 11, 113};
-static const tpl_loc L_543 = {F_16, 11, 117};
-static const tpl_loc L_544 = {F_16, 11, 131};
-static const tpl_loc L_545 = {F_16, 13, 4};
-static const tpl_loc L_546 = {F_16, 13, 7};
-static const tpl_loc L_547 = {F_16, 13, 15};
-static const tpl_loc L_548 = {F_16, 14, 30};
-static const tpl_loc L_549 = {F_16, 14, 33};
-static const tpl_loc L_550 = {F_16, 16, 4};
-static const tpl_loc L_551 = {F_16, 16, 7};
-static const tpl_loc L_552 = {F_16, 17, 30};
-static const tpl_loc L_553 = {F_16, 17, 33};
-static const char F_17[] = "partials/heading.twig";
-static const tpl_loc L_554 = {F_17, 6, 4};
-static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_555 = {F_17, 7, 4};
-static const tpl_loc L_556 = {F_17, 7, 17};
-static const tpl_loc L_557 = {F_17, 7, 22};
-static const tpl_loc L_558 = {F_17, 7, 35};
+static const tpl_loc L_564 = {F_18, 5, 4};
+static const tpl_loc L_565 = {F_18, 5, 7};
+static const tpl_loc L_566 = {F_18, 5, 12};
+static const tpl_loc L_567 = {F_18, 6, 30};
+static const tpl_loc L_568 = {F_18, 6, 45};
+static const tpl_loc L_569 = {F_18, 8, 4};
+static const tpl_loc L_570 = {F_18, 8, 44};
+static const tpl_loc L_571 = {F_18, 9, 35};
+static const tpl_loc L_572 = {F_18, 9, 43};
+static const tpl_loc L_573 = {F_18, 9, 55};
+static const tpl_loc L_574 = {F_18, 11, 33};
+static const tpl_loc L_575 = {F_18, 11, 74};
+static const tpl_loc L_576 = {F_18, 11, 79};
+static const tpl_loc L_577 = {F_18, 11, 113};
+static const tpl_loc L_578 = {F_18, 11, 117};
+static const tpl_loc L_579 = {F_18, 11, 131};
+static const tpl_loc L_580 = {F_18, 13, 4};
+static const tpl_loc L_581 = {F_18, 13, 7};
+static const tpl_loc L_582 = {F_18, 13, 15};
+static const tpl_loc L_583 = {F_18, 14, 30};
+static const tpl_loc L_584 = {F_18, 14, 33};
+static const tpl_loc L_585 = {F_18, 16, 4};
+static const tpl_loc L_586 = {F_18, 16, 7};
+static const tpl_loc L_587 = {F_18, 17, 30};
+static const tpl_loc L_588 = {F_18, 17, 33};
+static const char F_19[] = "partials/heading.twig";
+static const tpl_loc L_589 = {F_19, 6, 4};
+static const tpl_loc L_590 = {F_19, 7, 4};
+static const tpl_loc L_591 = {F_19, 7, 17};
+static const tpl_loc L_592 = {F_19, 7, 22};
+static const tpl_loc L_593 = {F_19, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_559 = {F_17, 8, 4};
-static const tpl_loc L_560 = {F_17, 8, 7};
-static const tpl_loc L_561 = {F_17, 8, 12};
-static const tpl_loc L_562 = {F_17, 8, 22};
-static const tpl_loc L_563 = {F_17, 8, 39};
-static const tpl_loc L_564 = {F_17, 8, 45};
-static const tpl_loc L_565 = {F_17, 8, 60};
-static const tpl_loc L_566 = {F_17, 8, 66};
-static const tpl_loc L_567 = {F_17, 8, 74};
-static const tpl_loc L_568 = {F_17, 9, 46};
-static const tpl_loc L_569 = {F_17, 9, 49};
-static const tpl_loc L_570 = {F_17, 9, 70};
-static const tpl_loc L_571 = {F_17, 9, 77};
-static const tpl_loc L_572 = {F_17, 9, 55};
-static const tpl_loc L_573 = {F_17, 9, 82};
-static const tpl_loc L_574 = {F_17, 9, 129};
-static const tpl_loc L_575 = {F_17, 9, 132};
-static const tpl_loc L_576 = {F_17, 9, 139};
-static const tpl_loc L_577 = {F_17, 11, 21};
-static const tpl_loc L_578 = {F_17, 13, 5};
-static const tpl_loc L_579 = {F_17, 13, 28};
-static const tpl_loc L_580 = {F_17, 14, 5};
-static const tpl_loc L_581 = {F_17, 14, 13};
-static const tpl_loc L_582 = {F_17, 14, 41};
-static const char F_18[] = "partials/macros.twig";
-static const tpl_loc L_583 = {F_18, 6, 4};
-static const tpl_loc L_584 = {F_18, 6, 7};
-static const tpl_loc L_585 = {F_18, 6, 13};
-static const tpl_loc L_586 = {F_18, 6, 41};
-static const tpl_loc L_587 = {F_18, 6, 68};
-static const tpl_loc L_588 = {F_18, 6, 77};
-static const tpl_loc L_589 = {F_18, 6, 108};
-static const tpl_loc L_590 = {F_18, 6, 117};
-static const tpl_loc L_591 = {F_18, 13, 4};
-static const tpl_loc L_592 = {F_18, 14, 4};
-static const tpl_loc L_593 = {F_18, 14, 16};
-static const tpl_loc L_594 = {F_18, 14, 46};
-static const tpl_loc L_595 = {F_18, 14, 64};
-static const tpl_loc L_596 = {F_18, 14, 74};
-static const tpl_loc L_597 = {F_18, 15, 1};
-static const tpl_loc L_598 = {F_18, 15, 57};
-static const tpl_loc L_599 = {F_18, 15, 5};
+static const tpl_loc L_594 = {F_19, 8, 4};
+static const tpl_loc L_595 = {F_19, 8, 7};
+static const tpl_loc L_596 = {F_19, 8, 12};
+static const tpl_loc L_597 = {F_19, 8, 22};
+static const tpl_loc L_598 = {F_19, 8, 39};
+static const tpl_loc L_599 = {F_19, 8, 45};
+static const tpl_loc L_600 = {F_19, 8, 60};
+static const tpl_loc L_601 = {F_19, 8, 66};
+static const tpl_loc L_602 = {F_19, 8, 74};
+static const tpl_loc L_603 = {F_19, 9, 46};
+static const tpl_loc L_604 = {F_19, 9, 49};
+static const tpl_loc L_605 = {F_19, 9, 70};
+static const tpl_loc L_606 = {F_19, 9, 77};
+static const tpl_loc L_607 = {F_19, 9, 55};
+static const tpl_loc L_608 = {F_19, 9, 82};
+static const tpl_loc L_609 = {F_19, 9, 129};
+static const tpl_loc L_610 = {F_19, 9, 132};
+static const tpl_loc L_611 = {F_19, 9, 139};
+static const tpl_loc L_612 = {F_19, 11, 21};
+static const tpl_loc L_613 = {F_19, 13, 5};
+static const tpl_loc L_614 = {F_19, 13, 28};
+static const tpl_loc L_615 = {F_19, 14, 5};
+static const tpl_loc L_616 = {F_19, 14, 13};
+static const tpl_loc L_617 = {F_19, 14, 41};
+static const char F_20[] = "partials/macros.twig";
+static const tpl_loc L_618 = {F_20, 6, 4};
+static const tpl_loc L_619 = {F_20, 6, 7};
+static const tpl_loc L_620 = {F_20, 6, 13};
+static const tpl_loc L_621 = {F_20, 6, 41};
+static const tpl_loc L_622 = {F_20, 6, 68};
+static const tpl_loc L_623 = {F_20, 6, 77};
+static const tpl_loc L_624 = {F_20, 6, 108};
+static const tpl_loc L_625 = {F_20, 6, 117};
+static const tpl_loc L_626 = {F_20, 13, 4};
+static const tpl_loc L_627 = {F_20, 14, 4};
+static const tpl_loc L_628 = {F_20, 14, 16};
+static const tpl_loc L_629 = {F_20, 14, 46};
+static const tpl_loc L_630 = {F_20, 14, 64};
+static const tpl_loc L_631 = {F_20, 14, 74};
+static const tpl_loc L_632 = {F_20, 15, 1};
+static const tpl_loc L_633 = {F_20, 15, 57};
+static const tpl_loc L_634 = {F_20, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_600 = {F_18, 21, 1};
-static const tpl_loc L_601 = {F_18, 21, 28};
-static const tpl_loc L_602 = {F_18, 21, 34};
-static const tpl_loc L_603 = {F_18, 21, 49};
-static const tpl_loc L_604 = {F_18, 21, 4};
-static const tpl_loc L_605 = {F_18, 21, 57};
-static const tpl_loc L_606 = {F_18, 21, 67};
+static const tpl_loc L_635 = {F_20, 21, 1};
+static const tpl_loc L_636 = {F_20, 21, 28};
+static const tpl_loc L_637 = {F_20, 21, 34};
+static const tpl_loc L_638 = {F_20, 21, 49};
+static const tpl_loc L_639 = {F_20, 21, 4};
+static const tpl_loc L_640 = {F_20, 21, 57};
+static const tpl_loc L_641 = {F_20, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_607 = {F_18, 29, 4};
-static const tpl_loc L_608 = {F_18, 29, 7};
-static const tpl_loc L_609 = {F_18, 29, 22};
-static const tpl_loc L_610 = {F_18, 30, 4};
-static const tpl_loc L_611 = {F_18, 32, 4};
-static const tpl_loc L_612 = {F_18, 32, 17};
-static const tpl_loc L_613 = {F_18, 33, 4};
-static const tpl_loc L_614 = {F_18, 33, 7};
-static const tpl_loc L_615 = {F_18, 33, 19};
-static const tpl_loc L_616 = {F_18, 34, 4};
-static const tpl_loc L_617 = {F_18, 34, 7};
-static const tpl_loc L_618 = {F_18, 34, 13};
-static const tpl_loc L_619 = {F_18, 34, 26};
-static const tpl_loc L_620 = {F_18, 37, 4};
-static const tpl_loc L_621 = {F_18, 37, 40};
-static const tpl_loc L_622 = {F_18, 37, 46};
-static const tpl_loc L_623 = {F_18, 37, 23};
-static const tpl_loc L_624 = {F_18, 37, 53};
-static const tpl_loc L_625 = {F_18, 39, 4};
-static const tpl_loc L_626 = {F_18, 39, 7};
-static const tpl_loc L_627 = {F_18, 39, 24};
-static const tpl_loc L_628 = {F_18, 39, 34};
-static const tpl_loc L_629 = {F_18, 41, 4};
-static const tpl_loc L_630 = {F_18, 41, 15};
-static const tpl_loc L_631 = {F_18, 41, 34};
-static const tpl_loc L_632 = {F_18, 41, 41};
-static const tpl_loc L_633 = {F_18, 41, 20};
-static const tpl_loc L_634 = {F_18, 44, 4};
-static const tpl_loc L_635 = {F_18, 44, 15};
-static const tpl_loc L_636 = {F_18, 44, 27};
-static const tpl_loc L_637 = {F_18, 44, 33};
-static const tpl_loc L_638 = {F_18, 44, 20};
-static const tpl_loc L_639 = {F_18, 45, 4};
-static const tpl_loc L_640 = {F_18, 45, 34};
-static const tpl_loc L_641 = {F_18, 45, 40};
-static const tpl_loc L_642 = {F_18, 46, 15};
-static const tpl_loc L_643 = {F_18, 46, 50};
-static const tpl_loc L_644 = {F_18, 46, 53};
-static const tpl_loc L_645 = {F_18, 46, 59};
-static const tpl_loc L_646 = {F_18, 46, 66};
-static const tpl_loc L_647 = {F_18, 46, 74};
-static const tpl_loc L_648 = {F_18, 46, 96};
-static const tpl_loc L_649 = {F_18, 46, 99};
-static const tpl_loc L_650 = {F_18, 46, 105};
-static const tpl_loc L_651 = {F_18, 46, 124};
-static const tpl_loc L_652 = {F_18, 46, 127};
-static const tpl_loc L_653 = {F_18, 46, 134};
-static const tpl_loc L_654 = {F_18, 46, 137};
-static const tpl_loc L_655 = {F_18, 46, 147};
-static const tpl_loc L_656 = {F_18, 46, 150};
-static const tpl_loc L_657 = {F_18, 46, 211};
-static const tpl_loc L_658 = {F_18, 46, 214};
-static const tpl_loc L_659 = {F_18, 49, 4};
-static const tpl_loc L_660 = {F_18, 49, 7};
-static const tpl_loc L_661 = {F_18, 49, 12};
-static const tpl_loc L_662 = {F_18, 49, 28};
-static const tpl_loc L_663 = {F_18, 49, 46};
-static const tpl_loc L_664 = {F_18, 49, 38};
+static const tpl_loc L_642 = {F_20, 29, 4};
+static const tpl_loc L_643 = {F_20, 29, 7};
+static const tpl_loc L_644 = {F_20, 29, 22};
+static const tpl_loc L_645 = {F_20, 30, 4};
+static const tpl_loc L_646 = {F_20, 32, 4};
+static const tpl_loc L_647 = {F_20, 32, 17};
+static const tpl_loc L_648 = {F_20, 33, 4};
+static const tpl_loc L_649 = {F_20, 33, 7};
+static const tpl_loc L_650 = {F_20, 33, 19};
+static const tpl_loc L_651 = {F_20, 34, 4};
+static const tpl_loc L_652 = {F_20, 34, 7};
+static const tpl_loc L_653 = {F_20, 34, 13};
+static const tpl_loc L_654 = {F_20, 34, 26};
+static const tpl_loc L_655 = {F_20, 37, 4};
+static const tpl_loc L_656 = {F_20, 37, 40};
+static const tpl_loc L_657 = {F_20, 37, 46};
+static const tpl_loc L_658 = {F_20, 37, 23};
+static const tpl_loc L_659 = {F_20, 37, 53};
+static const tpl_loc L_660 = {F_20, 39, 4};
+static const tpl_loc L_661 = {F_20, 39, 7};
+static const tpl_loc L_662 = {F_20, 39, 24};
+static const tpl_loc L_663 = {F_20, 39, 34};
+static const tpl_loc L_664 = {F_20, 41, 4};
+static const tpl_loc L_665 = {F_20, 41, 15};
+static const tpl_loc L_666 = {F_20, 41, 34};
+static const tpl_loc L_667 = {F_20, 41, 41};
+static const tpl_loc L_668 = {F_20, 41, 20};
+static const tpl_loc L_669 = {F_20, 44, 4};
+static const tpl_loc L_670 = {F_20, 44, 15};
+static const tpl_loc L_671 = {F_20, 44, 27};
+static const tpl_loc L_672 = {F_20, 44, 33};
+static const tpl_loc L_673 = {F_20, 44, 20};
+static const tpl_loc L_674 = {F_20, 45, 4};
+static const tpl_loc L_675 = {F_20, 45, 34};
+static const tpl_loc L_676 = {F_20, 45, 40};
+static const tpl_loc L_677 = {F_20, 46, 15};
+static const tpl_loc L_678 = {F_20, 46, 50};
+static const tpl_loc L_679 = {F_20, 46, 53};
+static const tpl_loc L_680 = {F_20, 46, 59};
+static const tpl_loc L_681 = {F_20, 46, 66};
+static const tpl_loc L_682 = {F_20, 46, 74};
+static const tpl_loc L_683 = {F_20, 46, 96};
+static const tpl_loc L_684 = {F_20, 46, 99};
+static const tpl_loc L_685 = {F_20, 46, 105};
+static const tpl_loc L_686 = {F_20, 46, 124};
+static const tpl_loc L_687 = {F_20, 46, 127};
+static const tpl_loc L_688 = {F_20, 46, 134};
+static const tpl_loc L_689 = {F_20, 46, 137};
+static const tpl_loc L_690 = {F_20, 46, 147};
+static const tpl_loc L_691 = {F_20, 46, 150};
+static const tpl_loc L_692 = {F_20, 46, 211};
+static const tpl_loc L_693 = {F_20, 46, 214};
+static const tpl_loc L_694 = {F_20, 49, 4};
+static const tpl_loc L_695 = {F_20, 49, 7};
+static const tpl_loc L_696 = {F_20, 49, 12};
+static const tpl_loc L_697 = {F_20, 49, 28};
+static const tpl_loc L_698 = {F_20, 49, 46};
+static const tpl_loc L_699 = {F_20, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_665 = {F_18, 57, 4};
-static const tpl_loc L_666 = {F_18, 57, 7};
-static const tpl_loc L_667 = {F_18, 57, 22};
-static const tpl_loc L_668 = {F_18, 58, 13};
-static const tpl_loc L_669 = {F_18, 58, 58};
-static const tpl_loc L_670 = {F_18, 58, 61};
-static const tpl_loc L_671 = {F_18, 59, 27};
-static const tpl_loc L_672 = {F_18, 59, 37};
-static const tpl_loc L_673 = {F_18, 59, 40};
-static const tpl_loc L_674 = {F_18, 60, 1};
-static const tpl_loc L_675 = {F_18, 60, 28};
-static const tpl_loc L_676 = {F_18, 60, 34};
-static const tpl_loc L_677 = {F_18, 60, 4};
+static const tpl_loc L_700 = {F_20, 57, 4};
+static const tpl_loc L_701 = {F_20, 57, 7};
+static const tpl_loc L_702 = {F_20, 57, 22};
+static const tpl_loc L_703 = {F_20, 58, 13};
+static const tpl_loc L_704 = {F_20, 58, 58};
+static const tpl_loc L_705 = {F_20, 58, 61};
+static const tpl_loc L_706 = {F_20, 59, 27};
+static const tpl_loc L_707 = {F_20, 59, 37};
+static const tpl_loc L_708 = {F_20, 59, 40};
+static const tpl_loc L_709 = {F_20, 60, 1};
+static const tpl_loc L_710 = {F_20, 60, 28};
+static const tpl_loc L_711 = {F_20, 60, 34};
+static const tpl_loc L_712 = {F_20, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_19[] = "style.css.twig";
-static const tpl_loc L_678 = {F_19, 13, 10};
+static const char F_21[] = "style.css.twig";
+static const tpl_loc L_713 = {F_21, 194, 12};
+static const tpl_loc L_714 = {F_21, 13, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_679 = {F_19, 21, 10};
+static const tpl_loc L_715 = {F_21, 21, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_680 = {F_19, 90, 10};
-static const tpl_loc L_681 = {F_19, 168, 10};
+static const tpl_loc L_716 = {F_21, 90, 10};
+static const tpl_loc L_717 = {F_21, 168, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_682 = {F_19, 195, 10};
+static const tpl_loc L_718 = {F_21, 196, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_683 = {F_19, 221, 10};
+static const tpl_loc L_719 = {F_21, 222, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_684 = {F_19, 244, 10};
+static const tpl_loc L_720 = {F_21, 245, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_685 = {F_19, 315, 10};
+static const tpl_loc L_721 = {F_21, 316, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_686 = {F_19, 332, 10};
+static const tpl_loc L_722 = {F_21, 333, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_20[] = "table.twig";
-static const tpl_loc L_687 = {F_20, 4, 4};
-static const tpl_loc L_688 = {F_20, 4, 20};
-static const tpl_loc L_689 = {F_20, 4, 25};
-static const tpl_loc L_690 = {F_20, 4, 39};
+static const char F_22[] = "table.twig";
+static const tpl_loc L_723 = {F_22, 4, 4};
+static const tpl_loc L_724 = {F_22, 4, 20};
+static const tpl_loc L_725 = {F_22, 4, 25};
+static const tpl_loc L_726 = {F_22, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_691 = {F_20, 5, 25};
-static const tpl_loc L_692 = {F_20, 5, 28};
-static const tpl_loc L_693 = {F_20, 5, 33};
-static const tpl_loc L_694 = {F_20, 5, 45};
-static const tpl_loc L_695 = {F_20, 6, 4};
-static const tpl_loc L_696 = {F_20, 6, 7};
-static const tpl_loc L_697 = {F_20, 7, 31};
-static const tpl_loc L_698 = {F_20, 7, 51};
-static const tpl_loc L_699 = {F_20, 8, 5};
-static const tpl_loc L_700 = {F_20, 8, 13};
-static const tpl_loc L_701 = {F_20, 8, 41};
-static const tpl_loc L_702 = {F_20, 8, 67};
-static const tpl_loc L_703 = {F_20, 8, 75};
-static const tpl_loc L_704 = {F_20, 8, 108};
-static const tpl_loc L_705 = {F_20, 8, 116};
-static const tpl_loc L_706 = {F_20, 11, 42};
-static const tpl_loc L_707 = {F_20, 11, 103};
-static const tpl_loc L_708 = {F_20, 12, 1};
-static const tpl_loc L_709 = {F_20, 12, 9};
-static const char F_21[] = "title.md.twig";
-static const tpl_loc L_710 = {F_21, 3, 3};
-static const tpl_loc L_711 = {F_21, 3, 6};
-static const tpl_loc L_712 = {F_21, 3, 11};
-static const tpl_loc L_713 = {F_21, 3, 17};
-static const tpl_loc L_714 = {F_21, 5, 4};
-static const tpl_loc L_715 = {F_21, 5, 12};
-static const tpl_loc L_716 = {F_21, 6, 24};
-static const tpl_loc L_717 = {F_21, 6, 39};
-static const tpl_loc L_718 = {F_21, 9, 4};
-static const tpl_loc L_719 = {F_21, 9, 12};
-static const tpl_loc L_720 = {F_21, 10, 25};
-static const tpl_loc L_721 = {F_21, 10, 41};
-static const char F_22[] = "toc.ncx.twig";
-static const tpl_loc L_722 = {F_22, 4, 11};
-static const tpl_loc L_723 = {F_22, 6, 78};
-static const tpl_loc L_724 = {F_22, 6, 109};
-static const tpl_loc L_725 = {F_22, 6, 129};
-static const tpl_loc L_726 = {F_22, 8, 31};
-static const tpl_loc L_727 = {F_22, 8, 34};
-static const tpl_loc L_728 = {F_22, 8, 45};
-static const tpl_loc L_729 = {F_22, 9, 33};
-static const tpl_loc L_730 = {F_22, 9, 36};
+static const tpl_loc L_727 = {F_22, 5, 25};
+static const tpl_loc L_728 = {F_22, 5, 28};
+static const tpl_loc L_729 = {F_22, 5, 33};
+static const tpl_loc L_730 = {F_22, 5, 45};
+static const tpl_loc L_731 = {F_22, 6, 4};
+static const tpl_loc L_732 = {F_22, 6, 7};
+static const tpl_loc L_733 = {F_22, 7, 31};
+static const tpl_loc L_734 = {F_22, 7, 51};
+static const tpl_loc L_735 = {F_22, 8, 5};
+static const tpl_loc L_736 = {F_22, 8, 13};
+static const tpl_loc L_737 = {F_22, 8, 41};
+static const tpl_loc L_738 = {F_22, 8, 67};
+static const tpl_loc L_739 = {F_22, 8, 75};
+static const tpl_loc L_740 = {F_22, 8, 108};
+static const tpl_loc L_741 = {F_22, 8, 116};
+static const tpl_loc L_742 = {F_22, 11, 42};
+static const tpl_loc L_743 = {F_22, 11, 103};
+static const tpl_loc L_744 = {F_22, 12, 1};
+static const tpl_loc L_745 = {F_22, 12, 9};
+static const char F_23[] = "title.md.twig";
+static const tpl_loc L_746 = {F_23, 3, 3};
+static const tpl_loc L_747 = {F_23, 3, 6};
+static const tpl_loc L_748 = {F_23, 3, 11};
+static const tpl_loc L_749 = {F_23, 3, 17};
+static const tpl_loc L_750 = {F_23, 5, 4};
+static const tpl_loc L_751 = {F_23, 5, 12};
+static const tpl_loc L_752 = {F_23, 6, 24};
+static const tpl_loc L_753 = {F_23, 6, 39};
+static const tpl_loc L_754 = {F_23, 9, 4};
+static const tpl_loc L_755 = {F_23, 9, 12};
+static const tpl_loc L_756 = {F_23, 10, 25};
+static const tpl_loc L_757 = {F_23, 10, 41};
+static const char F_24[] = "toc.ncx.twig";
+static const tpl_loc L_758 = {F_24, 4, 11};
+static const tpl_loc L_759 = {F_24, 6, 78};
+static const tpl_loc L_760 = {F_24, 6, 109};
+static const tpl_loc L_761 = {F_24, 6, 129};
+static const tpl_loc L_762 = {F_24, 8, 31};
+static const tpl_loc L_763 = {F_24, 8, 34};
+static const tpl_loc L_764 = {F_24, 8, 45};
+static const tpl_loc L_765 = {F_24, 9, 33};
+static const tpl_loc L_766 = {F_24, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_731 = {F_22, 13, 17};
-static const tpl_loc L_732 = {F_22, 13, 20};
-static const tpl_loc L_733 = {F_22, 13, 25};
-static const tpl_loc L_734 = {F_22, 13, 31};
-static const tpl_loc L_735 = {F_22, 14, 4};
-static const tpl_loc L_736 = {F_22, 14, 12};
-static const tpl_loc L_737 = {F_22, 15, 18};
-static const tpl_loc L_738 = {F_22, 15, 33};
-static const tpl_loc L_739 = {F_22, 18, 1};
-static const tpl_loc L_740 = {F_22, 18, 4};
-static const char F_23[] = "toc.twig";
-static const tpl_loc L_741 = {F_23, 6, 11};
-static const tpl_loc L_742 = {F_23, 7, 1};
-static const tpl_loc L_743 = {F_23, 7, 4};
-static const tpl_loc L_744 = {F_23, 7, 9};
-static const tpl_loc L_745 = {F_23, 8, 1};
+static const tpl_loc L_767 = {F_24, 13, 17};
+static const tpl_loc L_768 = {F_24, 13, 20};
+static const tpl_loc L_769 = {F_24, 13, 25};
+static const tpl_loc L_770 = {F_24, 13, 31};
+static const tpl_loc L_771 = {F_24, 14, 4};
+static const tpl_loc L_772 = {F_24, 14, 12};
+static const tpl_loc L_773 = {F_24, 15, 18};
+static const tpl_loc L_774 = {F_24, 15, 33};
+static const tpl_loc L_775 = {F_24, 18, 1};
+static const tpl_loc L_776 = {F_24, 18, 4};
+static const char F_25[] = "toc.twig";
+static const tpl_loc L_777 = {F_25, 6, 11};
+static const tpl_loc L_778 = {F_25, 7, 1};
+static const tpl_loc L_779 = {F_25, 7, 4};
+static const tpl_loc L_780 = {F_25, 7, 9};
+static const tpl_loc L_781 = {F_25, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_746 = {F_23, 8, 29};
-static const tpl_loc L_747 = {F_23, 8, 4};
-static const tpl_loc L_748 = {F_23, 4, 12};
+static const tpl_loc L_782 = {F_25, 8, 29};
+static const tpl_loc L_783 = {F_25, 8, 4};
+static const tpl_loc L_784 = {F_25, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -937,6 +988,7 @@ static const tpl_template T32;
 static const tpl_template T33;
 static const tpl_template T34;
 static const tpl_template T35;
+static const tpl_template T36;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -966,45 +1018,45 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn65(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -1013,12 +1065,13 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -2596,6 +2649,66 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  user-select: none;\n"
              "  -webkit-user-select: none;\n"
              "}\n", 2019);
+#line 76 "themes/tech/common/css/code.css.twig"
+  {
+    rt->loc = &L_218;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_218);
+  }
+#line 77 "themes/tech/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -2768,10 +2881,208 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/tech/common/css/highlight.css.twig"
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_219;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_220);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_221, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_222;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_223, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_224;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_225, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_226;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_227, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_228;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_229, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_230;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_231, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_232;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_233, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_234;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_235, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_236;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_237, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_238;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_239, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_240;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_241, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_242;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_243, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_244;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_245;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_246, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_247;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_248;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_249;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_250, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_251;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_252, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/tech/common/css/items.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2905,7 +3216,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/tech/common/css/layout.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2986,7 +3297,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/tech/common/css/navigation.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3164,7 +3475,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/tech/common/css/print.css.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3217,7 +3528,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3264,7 +3575,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3355,7 +3666,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3412,6 +3723,11 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
              "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
              "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -3445,30 +3761,34 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #bea0ea;   --question-bg: #251e33;\n"
              "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
              "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2868);
+             "}\n", 3440);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/tech/epub/dedication.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/tech/epub/dedication.twig"
   {
-    rt->loc = &L_218;
+    rt->loc = &L_253;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_218);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_253);
   }
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/epub/edition.md.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3489,26 +3809,26 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_219;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_220);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_221, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_222);
+    rt->loc = &L_254;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_255);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_256, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_257);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_223;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_224, &ic1);
+    rt->loc = &L_258;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_259, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_225;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_226);
+        rt->loc = &L_260;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_261);
         tpl_out_value(rt, v5);
       }
     }
@@ -3517,14 +3837,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_227;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_228, &ic2);
+    rt->loc = &L_262;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_263, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_229;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_230);
+        rt->loc = &L_264;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_265);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/epub/edition.md.twig"
@@ -3533,7 +3853,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_231;
+    rt->loc = &L_266;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3551,32 +3871,32 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_232);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_267);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_233);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_268);
     const tpl_value a21[2] = {v14, v20};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_234);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_234);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_269);
+    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_269);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_235;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_236);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_237, &ic3);
+    rt->loc = &L_270;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_271);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_272, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_238;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_239);
+        rt->loc = &L_273;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_274);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/epub/edition.md.twig"
@@ -3585,7 +3905,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_240;
+    rt->loc = &L_275;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3636,14 +3956,14 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_241);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_276);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_242);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_277);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/epub/edition.md.twig"
@@ -3653,7 +3973,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3683,16 +4003,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_243;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_245, &ic0);
+    rt->loc = &L_278;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_279);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_280, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_246, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_281, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3703,10 +4023,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_247;
+    rt->loc = &L_282;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_248);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_249, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_283);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_284, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3719,15 +4039,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_250;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_251, &ic3);
+    rt->loc = &L_285;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_286, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_252;
+        rt->loc = &L_287;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3738,19 +4058,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_253;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_254, &ic4);
+    rt->loc = &L_288;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_289, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_255;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_256, &ic5);
+    rt->loc = &L_290;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_291, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_257, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_292, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3759,22 +4079,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_258;
+        rt->loc = &L_293;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_259;
+            rt->loc = &L_294;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_260;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic7);
+            rt->loc = &L_295;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_296, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3785,16 +4105,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_262;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_263);
+        rt->loc = &L_297;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_298);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_264;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_265, &ic8);
+            rt->loc = &L_299;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_300, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3802,8 +4122,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_266;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_267, &ic9);
+            rt->loc = &L_301;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_302, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3819,7 +4139,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- layout.twig ---- */
 
 #line 13 "themes/tech/epub/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3830,24 +4150,15 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_268;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_269);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_271);
+    rt->loc = &L_303;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_304);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_305, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_306);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 14 "themes/tech/epub/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 22 "themes/tech/epub/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3856,8 +4167,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
-#line 23 "themes/tech/epub/layout.twig"
+#line 22 "themes/tech/epub/layout.twig"
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
+#line 23 "themes/tech/epub/layout.twig"
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3865,13 +4185,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_272;
+    rt->loc = &L_307;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_272);
+    tpl_import(rt, self, 0, v0, &L_307);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_273;
+    rt->loc = &L_308;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -3896,13 +4216,13 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_274);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_309);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 27 "themes/tech/epub/layout.twig"
-static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3911,7 +4231,7 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/layout.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3933,7 +4253,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_275;
+    rt->loc = &L_310;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3958,53 +4278,53 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_276);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_276);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_277);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_311);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_311);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_312);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_278;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_279);
+    rt->loc = &L_313;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_314);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_280;
+    rt->loc = &L_315;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_281;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_281);
+    rt->loc = &L_316;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_316);
   }
 #line 13 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_282;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_282);
+    rt->loc = &L_317;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_317);
   }
 #line 15 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_283;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_284);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_285, &ic0);
+    rt->loc = &L_318;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_319);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_320, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_286;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_287);
+        rt->loc = &L_321;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_322);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/tech/epub/layout.twig"
@@ -4013,16 +4333,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_288;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_289);
+    rt->loc = &L_323;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_324);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_290;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_291);
+        rt->loc = &L_325;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_326);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/tech/epub/layout.twig"
@@ -4033,61 +4353,61 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_292;
+    rt->loc = &L_327;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_293;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_293);
+      rt->loc = &L_328;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_328);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_294;
+    rt->loc = &L_329;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_295;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_295);
+      rt->loc = &L_330;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_330);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_296;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_297);
+    rt->loc = &L_331;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_332);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_298);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_298);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_333);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_333);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_299;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_300);
+    rt->loc = &L_334;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_335);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_301);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_301);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_336);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_336);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_302;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_303);
+    rt->loc = &L_337;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_338);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_304;
+        rt->loc = &L_339;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4096,15 +4416,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_305;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_306);
+    rt->loc = &L_340;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_341);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_307;
+        rt->loc = &L_342;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4115,8 +4435,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_308;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_308);
+    rt->loc = &L_343;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_343);
   }
 #line 28 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -4125,7 +4445,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4139,7 +4459,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_309;
+    rt->loc = &L_344;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -4160,30 +4480,30 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_310);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_310);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_345);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_345);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_311;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_312);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_313, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_314);
+    rt->loc = &L_346;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_347);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_348, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_349);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_315;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_316);
+    rt->loc = &L_350;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_351);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_317);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_352);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -4193,7 +4513,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/epub/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4205,51 +4525,51 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_318;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_319);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_320, &ic0);
+    rt->loc = &L_353;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_354);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_355, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_321;
+    rt->loc = &L_356;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_322);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_357);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_323);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_358);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_321);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_356);
   }
 }
 
 #line 1 "themes/tech/epub/lof.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_324;
+    rt->loc = &L_359;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_324);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_359);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/epub/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4261,51 +4581,51 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_325;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_326);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_327, &ic0);
+    rt->loc = &L_360;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_361);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_362, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_328;
+    rt->loc = &L_363;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_329);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_364);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_330);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_365);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_328);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_363);
   }
 }
 
 #line 1 "themes/tech/epub/lot.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_331;
+    rt->loc = &L_366;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_331);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_366);
   }
 }
 
 /* ---- nav.xhtml.twig ---- */
 
 #line 8 "themes/tech/epub/nav.xhtml.twig"
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4319,27 +4639,27 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_332;
+    rt->loc = &L_367;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_333);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_368);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_334);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_369);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_335);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_335);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_370);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_370);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_336);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_336);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_371);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_371);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_337);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_338, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_339);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_372);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_373, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_374);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
@@ -4347,7 +4667,7 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/tech/epub/nav.xhtml.twig"
-static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4358,7 +4678,7 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/tech/epub/nav.xhtml.twig"
-static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4369,7 +4689,7 @@ static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/epub/nav.xhtml.twig"
-static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4393,28 +4713,28 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 12 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_340;
+    rt->loc = &L_375;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_340);
+    tpl_import(rt, self, 1, v0, &L_375);
   }
 #line 13 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
              "<h1 id=\"toc-title\">", 93);
 #line 14 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_341;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_342);
+    rt->loc = &L_376;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_377);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_343);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_378);
     tpl_out_value(rt, v5);
   }
 #line 14 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 15 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_344;
+    rt->loc = &L_379;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4428,14 +4748,14 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_345);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_380);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "\n</nav>\n", 8);
 #line 17 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_346;
+    rt->loc = &L_381;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4450,16 +4770,16 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_347);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_347));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_382);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_382));
     if (b19) {
 #line 18 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
 #line 20 "themes/tech/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_348;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_349);
+        rt->loc = &L_383;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_384);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
@@ -4470,25 +4790,25 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a epub:type=\"", 18);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_350;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_351, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_352);
+            rt->loc = &L_385;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_386, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_387);
             tpl_out_value(rt, v24);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_353;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_354, &ic1);
+            rt->loc = &L_388;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_389, &ic1);
             tpl_out_value(rt, v25);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_355;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_356, &ic2);
+            rt->loc = &L_390;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_391, &ic2);
             tpl_out_value(rt, v26);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
@@ -4501,7 +4821,7 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_357;
+    rt->loc = &L_392;
     tpl_value v28 = tpl_null();
     bool b27 = tpl_var_probe(rt, ctx, self, &N_page_list, &v28);
     if (!b27)
@@ -4516,16 +4836,16 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a32[1] = {v29};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_358);
-    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_358));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_393);
+    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_393));
     if (b33) {
 #line 27 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
                  "<ol>\n", 84);
 #line 29 "themes/tech/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_359;
-        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_360);
+        rt->loc = &L_394;
+        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_395);
         tpl_iter it35;
         tpl_for_begin(rt, &it35, ctx, v34, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it35)) {
@@ -4536,18 +4856,18 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a href=\"", 13);
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_361;
-            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_362, &ic3);
-            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_363);
+            rt->loc = &L_396;
+            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_397, &ic3);
+            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_398);
             tpl_out_value(rt, v38);
           }
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_364;
-            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_365, &ic4);
-            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_366);
+            rt->loc = &L_399;
+            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_400, &ic4);
+            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_401);
             tpl_out_value(rt, v40);
           }
 #line 30 "themes/tech/epub/nav.xhtml.twig"
@@ -4561,29 +4881,29 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/nav.xhtml.twig"
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 7 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_402;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_367);
+    tpl_import(rt, self, 0, v0, &L_402);
   }
 #line 6 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_368;
+    rt->loc = &L_403;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_368);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_403);
   }
 }
 
 /* ---- part.twig ---- */
 
 #line 4 "themes/tech/epub/part.twig"
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4602,39 +4922,39 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_369;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_370);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_371, &ic0);
+    rt->loc = &L_404;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_405);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_406, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_372;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_373, &ic1);
+    rt->loc = &L_407;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_408, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_374;
+        rt->loc = &L_409;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_375;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_376, &ic2);
+        rt->loc = &L_410;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_411, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/tech/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/tech/epub/part.twig"
           {
-            rt->loc = &L_377;
+            rt->loc = &L_412;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/tech/epub/part.twig"
@@ -4644,8 +4964,8 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_378;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_379, &ic3);
+        rt->loc = &L_413;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -4655,23 +4975,23 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/part.twig"
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_415;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_380);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_415);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4692,7 +5012,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_416;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4716,9 +5036,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_382;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_383);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_384, &ic0);
+        rt->loc = &L_417;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_418);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_419, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4729,17 +5049,17 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_385;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_386);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_387, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_388);
+    rt->loc = &L_420;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_421);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_422, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_423);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_424;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4763,9 +5083,9 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_390;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_391, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_392);
+        rt->loc = &L_425;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_426, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_427);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4774,16 +5094,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_393;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_394, &ic3);
+    rt->loc = &L_428;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_429, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_395;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_396);
+        rt->loc = &L_430;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_431);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4792,16 +5112,16 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_397;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_398, &ic4);
+    rt->loc = &L_432;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_433, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_399;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_400);
+        rt->loc = &L_434;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_435);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4815,7 +5135,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/epub.twig ---- */
 
 #line 7 "themes/tech/epub/partials/epub.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4828,13 +5148,13 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_401;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_402);
+    rt->loc = &L_436;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_437);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_403;
+        rt->loc = &L_438;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -4898,7 +5218,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 19 "themes/tech/epub/partials/epub.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4913,7 +5233,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_404;
+    rt->loc = &L_439;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -4977,7 +5297,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_405;
+    rt->loc = &L_440;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -5012,13 +5332,13 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_406;
+    rt->loc = &L_441;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_407);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_442);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -5034,30 +5354,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_408;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_409);
+    rt->loc = &L_443;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_444);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_410;
+        rt->loc = &L_445;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_411;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_412);
+        rt->loc = &L_446;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_447);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_413;
+            rt->loc = &L_448;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/tech/epub/partials/epub.twig"
@@ -5069,7 +5389,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 36 "themes/tech/epub/partials/epub.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5085,16 +5405,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_414;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_415);
+    rt->loc = &L_449;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_450);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_416);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_416);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_451);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_451);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_417);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_417);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_452);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_452);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -5102,14 +5422,14 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_418);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_418);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_453);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_453);
     tpl_out_value(rt, v10);
   }
 }
 
 #line 54 "themes/tech/epub/partials/epub.twig"
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5122,16 +5442,16 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_434);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_469);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_435, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_470, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 44 "themes/tech/epub/partials/epub.twig"
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5179,22 +5499,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_419;
+    rt->loc = &L_454;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_419);
+    tpl_import(rt, self, 0, v0, &L_454);
   }
 #line 46 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_420;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_421);
+    rt->loc = &L_455;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_456);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_422);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_422));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_457);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_457));
     if (b3) {
 #line 47 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_423;
+        rt->loc = &L_458;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -5203,30 +5523,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_424;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_425);
+        rt->loc = &L_459;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_460);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_426;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_427);
+            rt->loc = &L_461;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_462);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_428);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_428));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_463);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_463));
             if (b10) {
 #line 51 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_429;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_430);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_431, &ic0);
+                rt->loc = &L_464;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_465);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_466, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_432);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_432);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_467);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_467);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/tech/epub/partials/epub.twig"
@@ -5234,32 +5554,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_433;
-                    tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
+                    rt->loc = &L_468;
+                    tpl_value v16 = tpl_closure_new_slots(rt, fn53, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_436);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_436);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_471);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_471);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_437);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_437);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_472);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_472);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/tech/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_438;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_439);
+                    rt->loc = &L_473;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_474);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/tech/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_440;
+                        rt->loc = &L_475;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_441);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_476);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -5274,18 +5594,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_442;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_443);
+                    rt->loc = &L_477;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_478);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_444);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_444);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_445);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_479);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_479);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_480);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_446);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_446);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_481);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_481);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -5294,24 +5614,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_447;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_448);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_449);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_450, &ic1);
+            rt->loc = &L_482;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_483);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_484);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_485, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_451);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_451);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_486);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_486);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_452;
+            rt->loc = &L_487;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5339,11 +5659,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_453;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_454);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_455, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_456, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_457);
+                rt->loc = &L_488;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_489);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_490, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_491, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_492);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5354,22 +5674,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_458;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_459);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_460, &ic4);
+            rt->loc = &L_493;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_494);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_495, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_461;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_462);
+            rt->loc = &L_496;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_497);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_463;
+            rt->loc = &L_498;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5385,7 +5705,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_464, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_499, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5395,9 +5715,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_465;
+            rt->loc = &L_500;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_466);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_501);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5408,24 +5728,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_467;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_468);
+        rt->loc = &L_502;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_503);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_469);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_469);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_504);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_504);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_470;
+            rt->loc = &L_505;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_471);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_471);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_472);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_506);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_506);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_507);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5445,7 +5765,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 74 "themes/tech/epub/partials/epub.twig"
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5464,24 +5784,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_473;
+    rt->loc = &L_508;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_473);
+    tpl_import(rt, self, 1, v0, &L_508);
   }
 #line 76 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_474;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_475);
+    rt->loc = &L_509;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_510);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_476);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_476));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_511);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_511));
     if (b3) {
 #line 77 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_477;
+        rt->loc = &L_512;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5492,24 +5812,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_478;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_479, &ic0);
+            rt->loc = &L_513;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_514, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_480;
+            rt->loc = &L_515;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_481);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_516);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_482;
+            rt->loc = &L_517;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5533,10 +5853,10 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_483;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_484, &ic1);
+                rt->loc = &L_518;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_519, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_485);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_520);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/tech/epub/partials/epub.twig"
@@ -5554,7 +5874,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 92 "themes/tech/epub/partials/epub.twig"
-static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5578,8 +5898,8 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_486;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_487);
+    rt->loc = &L_521;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_522);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5590,23 +5910,23 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_488;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_489, &ic0);
+        rt->loc = &L_523;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_524, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_490;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_491, &ic1);
+        rt->loc = &L_525;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_526, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_492;
+        rt->loc = &L_527;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -5646,27 +5966,27 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_493);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_493);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_528);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_528);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_494);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_494);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_529);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_529);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_495;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_496, &ic2);
+        rt->loc = &L_530;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_531, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_497;
+        rt->loc = &L_532;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -5688,10 +6008,10 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_498;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_499, &ic3);
+            rt->loc = &L_533;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_534, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_500);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_535);
             tpl_out_value(rt, v37);
           }
         }
@@ -5703,7 +6023,7 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/epub/partials/epub.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5713,7 +6033,7 @@ static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5732,13 +6052,13 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_502);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_502);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_537);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_537);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5766,7 +6086,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_501;
+    rt->loc = &L_536;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -5779,79 +6099,79 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn57, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn58, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_503);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_503);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_538);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_538);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_504;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_505);
+    rt->loc = &L_539;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_540);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_506);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_506));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_541);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_541));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_507;
+        rt->loc = &L_542;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_508;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_509);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_510, &ic0);
+            rt->loc = &L_543;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_544);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_545, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_511;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_512);
+            rt->loc = &L_546;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_547);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_513;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_514);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_515, &ic1);
+            rt->loc = &L_548;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_549);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_550, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_516;
+            rt->loc = &L_551;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_517, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_552, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_518);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_553);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_519);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_554);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_520);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_521, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_522, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_555);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_556, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_557, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_523);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_558);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -5860,15 +6180,15 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_524;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_525, &ic5);
+            rt->loc = &L_559;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_560, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_526;
+                rt->loc = &L_561;
                 tpl_out_value(rt, v33);
               }
             }
@@ -5886,7 +6206,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5912,25 +6232,25 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_527;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_528);
+    rt->loc = &L_562;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_563);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_529;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_530);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_531, &ic0);
+    rt->loc = &L_564;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_565);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_566, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_532;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_533);
+        rt->loc = &L_567;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_568);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -5939,7 +6259,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_534;
+    rt->loc = &L_569;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -5953,7 +6273,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_535, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_570, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -5962,9 +6282,9 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_536;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_537, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_538);
+        rt->loc = &L_571;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_572, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_573);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -5975,7 +6295,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_539;
+    rt->loc = &L_574;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -5999,14 +6319,14 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_540);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_575);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_541;
+    rt->loc = &L_576;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -6027,29 +6347,29 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_542);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_577);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_543);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_578);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_544);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_579);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_545;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_546);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_547, &ic3);
+    rt->loc = &L_580;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_581);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_582, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_548;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_549);
+        rt->loc = &L_583;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_584);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -6058,16 +6378,16 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_550;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_551);
+    rt->loc = &L_585;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_586);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_552;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_553);
+        rt->loc = &L_587;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_588);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -6079,7 +6399,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6107,7 +6427,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_554;
+    rt->loc = &L_589;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -6137,10 +6457,10 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_555;
+    rt->loc = &L_590;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_556);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_557, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_591);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_592, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -6150,39 +6470,39 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_558);
-    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_558);
+      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_593);
+    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_593);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_559;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_560);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_561, &ic1);
+    rt->loc = &L_594;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_595);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_596, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_562);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_597);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_563);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_598);
       const tpl_value a26[1] = {v25};
       if (!k29)
-        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_564);
-      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_564);
+        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_599);
+      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_599);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_565);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_600);
       const tpl_value a31[1] = {v30};
       if (!k30)
-        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_566);
-      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_566);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_567);
+        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_601);
+      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_601);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_602);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -6191,33 +6511,33 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_568;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_569);
+        rt->loc = &L_603;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_604);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_570);
-        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_570);
+          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_605);
+        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_605);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_571);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_606);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k31)
-          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_572);
-        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_572);
+          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_607);
+        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_607);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k32)
-          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_573);
-        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_573);
+          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_608);
+        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_608);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_574;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_575);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_576);
+        rt->loc = &L_609;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_610);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_611);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -6230,7 +6550,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_577;
+          rt->loc = &L_612;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -6240,10 +6560,10 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_578;
+    rt->loc = &L_613;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_579, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_614, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -6254,15 +6574,15 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_580;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_581, &ic3);
+    rt->loc = &L_615;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_616, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_582;
+        rt->loc = &L_617;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -6274,7 +6594,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6293,24 +6613,24 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_583;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_584);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_585, &ic0);
+    rt->loc = &L_618;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_619);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_620, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_586;
+        rt->loc = &L_621;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_587;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_588, &ic1);
+        rt->loc = &L_622;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_623, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -6321,14 +6641,14 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_589;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_590, &ic2);
+    rt->loc = &L_624;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_625, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6344,7 +6664,7 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_591;
+    rt->loc = &L_626;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -6366,9 +6686,9 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_592;
+    rt->loc = &L_627;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_593);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_628);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -6378,22 +6698,22 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_594;
+        rt->loc = &L_629;
         const tpl_value a12[1] = {v8};
         if (!k33)
-          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_595);
-        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_595);
+          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_630);
+        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_630);
         const tpl_value a14[1] = {v13};
         if (!k34)
-          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_596);
-        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_596);
+          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_631);
+        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_631);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_597;
+    rt->loc = &L_632;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -6415,17 +6735,17 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_598);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_633);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_599);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_634);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6444,36 +6764,36 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_600;
+    rt->loc = &L_635;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_601);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_602, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_636);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_637, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_603, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_638, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_604);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_639);
     const tpl_value a9[1] = {v8};
     if (!k35)
-      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_605);
-    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_605);
+      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_640);
+    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_640);
     const tpl_value a11[1] = {v10};
     if (!k36)
-      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_606);
-    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_606);
+      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_641);
+    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_641);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn65(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6486,16 +6806,16 @@ static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_621);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_656);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_622, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_657, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6550,16 +6870,16 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_607;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_608);
+    rt->loc = &L_642;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_643);
     const tpl_value a1[1] = {v0};
     if (!k37)
-      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_609);
-    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_609));
+      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_644);
+    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_644));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_610;
+        rt->loc = &L_645;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6568,30 +6888,30 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_611;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_612);
+        rt->loc = &L_646;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_647);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_613;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_614);
+            rt->loc = &L_648;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_649);
             const tpl_value a8[1] = {v7};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_615);
-            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_615));
+              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_650);
+            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_650));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_616;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_617);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_618, &ic0);
+                rt->loc = &L_651;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_652);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_653, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k38)
-                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_619);
-                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_619);
+                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_654);
+                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_654);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -6599,32 +6919,32 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_620;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn64, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_655;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn65, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k39)
-                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_623);
-                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_623);
+                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_658);
+                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_658);
                     const tpl_value a18[1] = {v17};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_624);
-                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_624);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_659);
+                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_659);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_625;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_626);
+                    rt->loc = &L_660;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_661);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_627;
+                        rt->loc = &L_662;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_628);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_663);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -6639,18 +6959,18 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_629;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_630);
+                    rt->loc = &L_664;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_665);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_631);
-                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_631);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_632);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_666);
+                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_666);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_667);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k41)
-                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_633);
-                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_633);
+                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_668);
+                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_668);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -6659,22 +6979,22 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_634;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_635);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_636);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_637, &ic1);
+            rt->loc = &L_669;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_670);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_671);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_672, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k42)
-              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_638);
-            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_638);
+              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_673);
+            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_673);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_639;
+            rt->loc = &L_674;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -6690,8 +7010,8 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_640);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_641, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_675);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_676, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -6701,7 +7021,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_642;
+            rt->loc = &L_677;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -6729,11 +7049,11 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_643;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_644);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_645, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_646, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_647);
+                rt->loc = &L_678;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_679);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_680, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_681, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_682);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -6744,31 +7064,31 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_648;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_649);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_650, &ic5);
+            rt->loc = &L_683;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_684);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_685, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_651;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_652);
+            rt->loc = &L_686;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_687);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_653;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_654);
+            rt->loc = &L_688;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_689);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_655;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_656);
+            rt->loc = &L_690;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_691);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -6783,9 +7103,9 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_657;
+            rt->loc = &L_692;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_658);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_693);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -6796,24 +7116,24 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_659;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_660);
+        rt->loc = &L_694;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_695);
         const tpl_value a76[1] = {v75};
         if (!k40)
-          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_661);
-        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_661);
+          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_696);
+        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_696);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_662;
+            rt->loc = &L_697;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k40)
-              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_663);
-            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_663);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_664);
+              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_698);
+            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_698);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_699);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -6833,7 +7153,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6871,18 +7191,18 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_665;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_666);
+    rt->loc = &L_700;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_701);
     const tpl_value a1[1] = {v0};
     if (!k43)
-      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_667);
-    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_667));
+      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_702);
+    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_702));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_668;
+        rt->loc = &L_703;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -6900,34 +7220,34 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_669;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_670);
+        rt->loc = &L_704;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_705);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_671;
+        rt->loc = &L_706;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_672;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_673);
+        rt->loc = &L_707;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_708);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_674;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_675);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_676);
+        rt->loc = &L_709;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_710);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_711);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_677);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_712);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -6937,7 +7257,7 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6949,7 +7269,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 13 "themes/tech/epub/style.css.twig"
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6965,7 +7285,7 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 21 "themes/tech/epub/style.css.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7042,7 +7362,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 90 "themes/tech/epub/style.css.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7128,7 +7448,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 168 "themes/tech/epub/style.css.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7160,16 +7480,73 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code { margin: 1em 0; }\n"
              ".code > pre { margin: 0; }\n"
              "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n", 750);
+#line 194 "themes/tech/epub/style.css.twig"
+  {
+    rt->loc = &L_713;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("#8b2252", 7u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("#1d5c8f", 7u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("#6b4400", 7u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("#285c1e", 7u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("#a13d12", 7u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("#7c4d00", 7u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("#0b6470", 7u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("#66635c", 7u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("#6b4400", 7u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("#55555a", 7u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("#0b6470", 7u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("#66635c", 7u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("#55555a", 7u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("#e6f2e6", 7u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("#fbe8e8", 7u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_713);
+  }
 }
 
-#line 195 "themes/tech/epub/style.css.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 196 "themes/tech/epub/style.css.twig"
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 196 "themes/tech/epub/style.css.twig"
+#line 197 "themes/tech/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -7196,14 +7573,14 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-weight: bold; margin-right: .3em; }\n", 798);
 }
 
-#line 221 "themes/tech/epub/style.css.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 222 "themes/tech/epub/style.css.twig"
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 222 "themes/tech/epub/style.css.twig"
+#line 223 "themes/tech/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -7227,14 +7604,14 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "tr { page-break-inside: avoid; break-inside: avoid; }\n", 545);
 }
 
-#line 244 "themes/tech/epub/style.css.twig"
-static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 245 "themes/tech/epub/style.css.twig"
+static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 245 "themes/tech/epub/style.css.twig"
+#line 246 "themes/tech/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
@@ -7306,14 +7683,14 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".typographic-cover .book-edition { margin-top: 3em; font-size: .85em; }\n", 2472);
 }
 
-#line 315 "themes/tech/epub/style.css.twig"
-static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 316 "themes/tech/epub/style.css.twig"
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 316 "themes/tech/epub/style.css.twig"
+#line 317 "themes/tech/epub/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -7331,8 +7708,8 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".float-list .label { font-weight: bold; }\n", 631);
 }
 
-#line 332 "themes/tech/epub/style.css.twig"
-static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 333 "themes/tech/epub/style.css.twig"
+static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7341,7 +7718,7 @@ static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/style.css.twig"
-static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7351,55 +7728,55 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 89);
 #line 13 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_678;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_678);
+    rt->loc = &L_714;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_714);
   }
 #line 21 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_679;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_679);
+    rt->loc = &L_715;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_715);
   }
 #line 90 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_680;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_680);
+    rt->loc = &L_716;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_716);
   }
 #line 168 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_681;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_681);
+    rt->loc = &L_717;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_717);
   }
-#line 195 "themes/tech/epub/style.css.twig"
+#line 196 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_682;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_682);
+    rt->loc = &L_718;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_718);
   }
-#line 221 "themes/tech/epub/style.css.twig"
+#line 222 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_683;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_683);
+    rt->loc = &L_719;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_719);
   }
-#line 244 "themes/tech/epub/style.css.twig"
+#line 245 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_684;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_684);
+    rt->loc = &L_720;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_720);
   }
-#line 315 "themes/tech/epub/style.css.twig"
+#line 316 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_685;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_685);
+    rt->loc = &L_721;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_721);
   }
-#line 332 "themes/tech/epub/style.css.twig"
+#line 333 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_686;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_686);
+    rt->loc = &L_722;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_722);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7423,12 +7800,12 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_687;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_688);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_689, &ic0);
+    rt->loc = &L_723;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_724);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_725, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_690, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_726, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -7439,16 +7816,16 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_691;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_692);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_693, &ic2);
+    rt->loc = &L_727;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_728);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_729, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_694;
+        rt->loc = &L_730;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -7459,22 +7836,22 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_695;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_696);
+    rt->loc = &L_731;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_732);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_697;
+        rt->loc = &L_733;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_698;
+            rt->loc = &L_734;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -7485,23 +7862,23 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_699;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_700, &ic3);
+        rt->loc = &L_735;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_736, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_701;
+            rt->loc = &L_737;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_702;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_703, &ic4);
+            rt->loc = &L_738;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_739, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -7512,8 +7889,8 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_704;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_705, &ic5);
+        rt->loc = &L_740;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_741, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -7524,7 +7901,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_706;
+    rt->loc = &L_742;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -7535,7 +7912,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_707;
+        rt->loc = &L_743;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -7546,8 +7923,8 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_708;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_709, &ic6);
+    rt->loc = &L_744;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_745, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -7557,7 +7934,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7573,26 +7950,26 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_710;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_711);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_712, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_713);
+    rt->loc = &L_746;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_747);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_748, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_749);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_714;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_715, &ic1);
+    rt->loc = &L_750;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_751, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_716;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_717);
+        rt->loc = &L_752;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_753);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -7601,16 +7978,16 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_718;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_719, &ic2);
+    rt->loc = &L_754;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_755, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_720;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_721);
+        rt->loc = &L_756;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_757);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -7622,7 +7999,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.ncx.twig ---- */
 
 #line 1 "themes/tech/epub/toc.ncx.twig"
-static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7637,16 +8014,16 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_722;
+    rt->loc = &L_758;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_722);
+    tpl_import(rt, self, 0, v0, &L_758);
   }
 #line 5 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_723;
+    rt->loc = &L_759;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -7671,26 +8048,26 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k44)
-      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_724);
-    tpl_value v13 = k44->fn(rt, ctx, 2, a12, &L_724);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_725);
+      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_760);
+    tpl_value v13 = k44->fn(rt, ctx, 2, a12, &L_760);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_761);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_726;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_727);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_728);
+    rt->loc = &L_762;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_763);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_764);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_729;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_730);
+    rt->loc = &L_765;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_766);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/tech/epub/toc.ncx.twig"
@@ -7701,26 +8078,26 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_731;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_732);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_733, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_734);
+    rt->loc = &L_767;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_768);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_769, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_770);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_735;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_736, &ic1);
+    rt->loc = &L_771;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_772, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/tech/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/tech/epub/toc.ncx.twig"
       {
-        rt->loc = &L_737;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_738);
+        rt->loc = &L_773;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_774);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/tech/epub/toc.ncx.twig"
@@ -7731,7 +8108,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_739;
+    rt->loc = &L_775;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -7745,7 +8122,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_740);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_776);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/tech/epub/toc.ncx.twig"
@@ -7755,7 +8132,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 5 "themes/tech/epub/toc.twig"
-static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7767,22 +8144,22 @@ static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_741;
+    rt->loc = &L_777;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_741);
+    tpl_import(rt, self, 0, v0, &L_777);
   }
 #line 7 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_742;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_743);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_744, &ic0);
+    rt->loc = &L_778;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_779);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_780, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/tech/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_745;
+    rt->loc = &L_781;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -7795,9 +8172,9 @@ static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_746);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_782);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_747);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_783);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/tech/epub/toc.twig"
@@ -7805,19 +8182,19 @@ static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/toc.twig"
-static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_748;
+    rt->loc = &L_784;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_748);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_784);
   }
 }
-#line 7821 "tech_epub.c"
+#line 8198 "tech_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -8200,13 +8577,16 @@ static const char T6_source[] =
     "  text-align: right;\n"
     "  user-select: none;\n"
     "  -webkit-user-select: none;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T6 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn16,
   .source = T6_source,
-  .source_len = 2019,
+  .source_len = 2589,
   .ast = NULL,
 };
 
@@ -8380,8 +8760,52 @@ static const tpl_template T8 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T9_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T9 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn19,
+  .source = T9_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T10_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -8505,17 +8929,17 @@ static const char T9_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T9 = {
+static const tpl_template T10 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T9_source,
+  .body = fn20,
+  .source = T10_source,
   .source_len = 3622,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T10_source[] =
+static const char T11_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -8586,17 +9010,17 @@ static const char T10_source[] =
     "    left: calc(100% - var(--note-width));\n"
     "  }\n"
     "}\n";
-static const tpl_template T10 = {
+static const tpl_template T11 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T10_source,
+  .body = fn21,
+  .source = T11_source,
   .source_len = 1930,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T11_source[] =
+static const char T12_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -8764,17 +9188,17 @@ static const char T11_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T11_source,
+  .body = fn22,
+  .source = T12_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -8817,17 +9241,17 @@ static const char T12_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T12_source,
+  .body = fn23,
+  .source = T13_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -8864,17 +9288,17 @@ static const char T13_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T13_source,
+  .body = fn24,
+  .source = T14_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -8955,17 +9379,17 @@ static const char T14_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T14_source,
+  .body = fn25,
+  .source = T15_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -9017,6 +9441,11 @@ static const char T15_source[] =
     "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
     "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
     "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -9050,34 +9479,38 @@ static const char T15_source[] =
     "    --question: #bea0ea;   --question-bg: #251e33;\n"
     "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
     "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T15_source,
-  .source_len = 2868,
+  .body = fn26,
+  .source = T16_source,
+  .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- A dedication: its words only. The section is named for screen\n"
     "    readers (aria-label) by the item's title, which is not shown. -#}\n"
     "{% extends 'chunk.twig' %}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T16_source,
+  .body = fn27,
+  .source = T17_source,
   .source_len = 163,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `edition` element in EPUB: the same as\n"
     "    contents/edition.md.twig but for the line break, which must be XML\n"
     "    (`<br />`) in an EPUB's XHTML. -#}\n"
@@ -9092,17 +9525,17 @@ static const char T17_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T17_source,
+  .body = fn28,
+  .source = T18_source,
   .source_len = 594,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -9116,24 +9549,24 @@ static const char T18_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T18_source,
+  .body = fn29,
+  .source = T19_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T19_blocks[5] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn29, .owner = &T19, .node = NULL},
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn30, .owner = &T19, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn31, .owner = &T19, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn32, .owner = &T19, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn33, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[5] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn30, .owner = &T20, .node = NULL},
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn31, .owner = &T20, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn32, .owner = &T20, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn33, .owner = &T20, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn34, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The XHTML page every content document extends. Blocks: `title` (text\n"
     "    for <title>, never empty), `head` (more <head> tags, before the style\n"
     "    sheets so that the book's own CSS wins), `body_class`, `matter`\n"
@@ -9163,86 +9596,86 @@ static const char T19_source[] =
     "{% block body %}{% endblock %}\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
+  .body = fn35,
   .nblocks = 5,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 1476,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T20_source,
+  .body = fn36,
+  .source = T21_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T21_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T21, .node = NULL},
+static const tpl_block_def T22_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T22, .node = NULL},
 };
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The list of figures: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T21_blocks,
-  .source = T21_source,
+  .blocks = T22_blocks,
+  .source = T22_source,
   .source_len = 259,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn39, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The list of tables: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
+  .body = fn40,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 257,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* nav.xhtml.twig */
-static const tpl_block_def T23_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn40, .owner = &T23, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn41, .owner = &T23, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn43, .owner = &T23, .node = NULL},
+static const tpl_block_def T24_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn41, .owner = &T24, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn42, .owner = &T24, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn43, .owner = &T24, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn44, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
     "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
@@ -9278,23 +9711,23 @@ static const char T23_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "nav.xhtml.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn44,
+  .body = fn45,
   .nblocks = 4,
-  .blocks = T23_blocks,
-  .source = T23_source,
+  .blocks = T24_blocks,
+  .source = T24_source,
   .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T24_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn45, .owner = &T24, .node = NULL},
+static const tpl_block_def T25_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn46, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- A part's title page: the label (\"Part I\") on a line of its own above\n"
     "    the title, then the part's own content, if any. -#}\n"
     "{% extends 'chunk.twig' %}\n"
@@ -9304,20 +9737,20 @@ static const char T24_source[] =
     "{%- else %}{{ item.title }}{% endif -%}\n"
     "</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn46,
+  .body = fn47,
   .nblocks = 1,
-  .blocks = T24_blocks,
-  .source = T24_source,
+  .blocks = T25_blocks,
+  .source = T25_source,
   .source_len = 401,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -9332,44 +9765,44 @@ static const char T25_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn47,
-  .source = T25_source,
+  .body = fn48,
+  .source = T26_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/epub.twig */
-static const tpl_name T26_m0_params[1] = {
+static const tpl_name T27_m0_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m1_params[1] = {
+static const tpl_name T27_m1_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m2_params[1] = {
+static const tpl_name T27_m2_params[1] = {
   {"html", 4u, 0xd775a7d0u},
 };
-static const tpl_name T26_m3_params[2] = {
+static const tpl_name T27_m3_params[2] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
 };
-static const tpl_name T26_m4_params[1] = {
+static const tpl_name T27_m4_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_name T26_m5_params[1] = {
+static const tpl_name T27_m5_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_macro_def T26_macros[6] = {
-  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T26_m0_params, .fn = fn48, .owner = &T26, .node = NULL},
-  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T26_m1_params, .fn = fn49, .owner = &T26, .node = NULL},
-  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T26_m2_params, .fn = fn50, .owner = &T26, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T26_m3_params, .fn = fn51, .owner = &T26, .node = NULL},
-  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T26_m4_params, .fn = fn53, .owner = &T26, .node = NULL},
-  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T26_m5_params, .fn = fn54, .owner = &T26, .node = NULL},
+static const tpl_macro_def T27_macros[6] = {
+  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T27_m0_params, .fn = fn49, .owner = &T27, .node = NULL},
+  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T27_m1_params, .fn = fn50, .owner = &T27, .node = NULL},
+  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T27_m2_params, .fn = fn51, .owner = &T27, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T27_m3_params, .fn = fn52, .owner = &T27, .node = NULL},
+  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T27_m4_params, .fn = fn54, .owner = &T27, .node = NULL},
+  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T27_m5_params, .fn = fn55, .owner = &T27, .node = NULL},
 };
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- Macros of the EPUB edition. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -9472,19 +9905,19 @@ static const char T26_source[] =
     "</navPoint>\n"
     "{% endfor %}\n"
     "{%- endmacro %}\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "partials/epub.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn55,
+  .body = fn56,
   .nmacros = 6,
-  .macros = T26_macros,
-  .source = T26_source,
+  .macros = T27_macros,
+  .source = T27_source,
   .source_len = 4329,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T27_source[] =
+static const char T28_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -9497,17 +9930,17 @@ static const char T27_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T27 = {
+static const tpl_template T28 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn56,
-  .source = T27_source,
+  .body = fn57,
+  .source = T28_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T28_source[] =
+static const char T29_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -9526,17 +9959,17 @@ static const char T28_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn58,
-  .source = T28_source,
+  .body = fn59,
+  .source = T29_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -9551,31 +9984,31 @@ static const char T29_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn59,
-  .source = T29_source,
+  .body = fn60,
+  .source = T30_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T30_m0_params[1] = {
+static const tpl_name T31_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T30_m1_params[1] = {
+static const tpl_name T31_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T30_m2_params[1] = {
+static const tpl_name T31_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T30_m3_params[3] = {
+static const tpl_name T31_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T30_m4_params[6] = {
+static const tpl_name T31_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -9583,14 +10016,14 @@ static const tpl_name T30_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T30_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T30_m0_params, .fn = fn60, .owner = &T30, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T30_m1_params, .fn = fn61, .owner = &T30, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T30_m2_params, .fn = fn62, .owner = &T30, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T30_m3_params, .fn = fn63, .owner = &T30, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T30_m4_params, .fn = fn65, .owner = &T30, .node = NULL},
+static const tpl_macro_def T31_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T31_m0_params, .fn = fn61, .owner = &T31, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T31_m1_params, .fn = fn62, .owner = &T31, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T31_m2_params, .fn = fn63, .owner = &T31, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T31_m3_params, .fn = fn64, .owner = &T31, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T31_m4_params, .fn = fn66, .owner = &T31, .node = NULL},
 };
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -9655,30 +10088,30 @@ static const char T30_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .nmacros = 5,
-  .macros = T30_macros,
-  .source = T30_source,
+  .macros = T31_macros,
+  .source = T31_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T31_blocks[9] = {
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn67, .owner = &T31, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn68, .owner = &T31, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn69, .owner = &T31, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn70, .owner = &T31, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn71, .owner = &T31, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn72, .owner = &T31, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn73, .owner = &T31, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn74, .owner = &T31, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn75, .owner = &T31, .node = NULL},
+static const tpl_block_def T32_blocks[9] = {
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn68, .owner = &T32, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn69, .owner = &T32, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn70, .owner = &T32, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn71, .owner = &T32, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn72, .owner = &T32, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn73, .owner = &T32, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn74, .owner = &T32, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn75, .owner = &T32, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn76, .owner = &T32, .node = NULL},
 };
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The stylesheet of the EPUB edition (css/easybook.css), for e-ink\n"
     "    readers, tablets and phones. The reader chooses the font, its size, the\n"
     "    margins and day or night: so no font family on the text, sizes in em\n"
@@ -9872,6 +10305,7 @@ static const char T31_source[] =
     ".code { margin: 1em 0; }\n"
     ".code > pre { margin: 0; }\n"
     "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: '#8b2252', type: '#1d5c8f', name: '#6b4400', function: '#285c1e', string: '#a13d12', escape: '#7c4d00', number: '#0b6470', comment: '#66635c', preproc: '#6b4400', operator: '#55555a', hunk: '#0b6470', prompt: '#66635c', output: '#55555a', add: '#e6f2e6', del: '#fbe8e8'}} %}\n"
     "{% endblock %}\n"
     "{% block figures %}\n"
     "\n"
@@ -10011,19 +10445,19 @@ static const char T31_source[] =
     ".float-list .label { font-weight: bold; }\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn76,
+  .body = fn77,
   .nblocks = 9,
-  .blocks = T31_blocks,
-  .source = T31_source,
-  .source_len = 10904,
+  .blocks = T32_blocks,
+  .source = T32_source,
+  .source_len = 11235,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -10038,17 +10472,17 @@ static const char T32_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn77,
-  .source = T32_source,
+  .body = fn78,
+  .source = T33_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -10060,17 +10494,17 @@ static const char T33_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn78,
-  .source = T33_source,
+  .body = fn79,
+  .source = T34_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* toc.ncx.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The NCX (toc.ncx), the table of contents of EPUB 2 reading systems:\n"
     "    `identifier` (the package's dc:identifier), `depth`, `toc_tree` whose\n"
     "    nodes have `id` and `play_order` too. -#}\n"
@@ -10091,20 +10525,20 @@ static const char T34_source[] =
     "{{ epub.ncx_points(toc_tree ?\? []) -}}\n"
     "</navMap>\n"
     "</ncx>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "toc.ncx.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn79,
-  .source = T34_source,
+  .body = fn80,
+  .source = T35_source,
   .source_len = 824,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T35_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn80, .owner = &T35, .node = NULL},
+static const tpl_block_def T36_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn81, .owner = &T36, .node = NULL},
 };
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- A table of contents page in the reading order, from `toc` (the book's\n"
     "    headings to edition.toc.deep, flattened) as nested ordered lists.\n"
     "    The reading system's own contents come from nav.xhtml. -#}\n"
@@ -10114,19 +10548,19 @@ static const char T35_source[] =
     "{{ item.content }}\n"
     "{{ epub.toc_list(toc ?\? [], root) }}\n"
     "{% endblock %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn81,
+  .body = fn82,
   .nblocks = 1,
-  .blocks = T35_blocks,
-  .source = T35_source,
+  .blocks = T36_blocks,
+  .source = T36_source,
   .source_len = 367,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_epub_templates[36] = {
+const tpl_template *const octavo_theme_tech_epub_templates[37] = {
   &T0,
   &T1,
   &T2,
@@ -10163,5 +10597,6 @@ const tpl_template *const octavo_theme_tech_epub_templates[36] = {
   &T33,
   &T34,
   &T35,
+  &T36,
 };
-const size_t octavo_theme_tech_epub_ntemplates = 36;
+const size_t octavo_theme_tech_epub_ntemplates = 37;

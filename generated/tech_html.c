@@ -184,529 +184,581 @@ static const char F_7[] = "conclusion.twig";
 static const tpl_loc L_131 = {F_7, 1, 12};
 static const char F_8[] = "cover.twig";
 static const tpl_loc L_132 = {F_8, 2, 12};
-static const char F_9[] = "dedication.twig";
-static const tpl_loc L_133 = {F_9, 4, 4};
-static const tpl_loc L_134 = {F_9, 4, 7};
-static const tpl_loc L_135 = {F_9, 4, 12};
-static const tpl_loc L_136 = {F_9, 5, 33};
-static const tpl_loc L_137 = {F_9, 5, 41};
-static const tpl_loc L_138 = {F_9, 5, 50};
-static const tpl_loc L_139 = {F_9, 7, 11};
-static const tpl_loc L_140 = {F_9, 7, 19};
-static const tpl_loc L_141 = {F_9, 9, 1};
-static const tpl_loc L_142 = {F_9, 9, 9};
-static const char F_10[] = "edition.md.twig";
-static const tpl_loc L_143 = {F_10, 4, 3};
-static const tpl_loc L_144 = {F_10, 4, 6};
-static const tpl_loc L_145 = {F_10, 4, 11};
-static const tpl_loc L_146 = {F_10, 4, 17};
-static const tpl_loc L_147 = {F_10, 4, 26};
-static const tpl_loc L_148 = {F_10, 4, 34};
-static const tpl_loc L_149 = {F_10, 5, 1};
-static const tpl_loc L_150 = {F_10, 5, 16};
-static const tpl_loc L_151 = {F_10, 8, 4};
-static const tpl_loc L_152 = {F_10, 8, 12};
-static const tpl_loc L_153 = {F_10, 8, 22};
-static const tpl_loc L_154 = {F_10, 8, 38};
-static const tpl_loc L_155 = {F_10, 8, 55};
-static const tpl_loc L_156 = {F_10, 8, 100};
-static const tpl_loc L_157 = {F_10, 8, 104};
-static const tpl_loc L_158 = {F_10, 8, 95};
-static const tpl_loc L_159 = {F_10, 10, 4};
-static const tpl_loc L_160 = {F_10, 10, 7};
-static const tpl_loc L_161 = {F_10, 10, 15};
+static const char F_9[] = "css/code.css.twig";
+static const tpl_loc L_133 = {F_9, 76, 12};
+static const char F_10[] = "css/highlight.css.twig";
+static const tpl_loc L_134 = {F_10, 10, 18};
+static const tpl_loc L_135 = {F_10, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_136 = {F_10, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_137 = {F_10, 11, 18};
+static const tpl_loc L_138 = {F_10, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_139 = {F_10, 12, 36};
+static const tpl_loc L_140 = {F_10, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_141 = {F_10, 13, 18};
+static const tpl_loc L_142 = {F_10, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_143 = {F_10, 14, 27};
+static const tpl_loc L_144 = {F_10, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_145 = {F_10, 15, 27};
+static const tpl_loc L_146 = {F_10, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_147 = {F_10, 16, 18};
+static const tpl_loc L_148 = {F_10, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_149 = {F_10, 17, 27};
+static const tpl_loc L_150 = {F_10, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_151 = {F_10, 18, 18};
+static const tpl_loc L_152 = {F_10, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_153 = {F_10, 19, 18};
+static const tpl_loc L_154 = {F_10, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_155 = {F_10, 21, 34};
+static const tpl_loc L_156 = {F_10, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_157 = {F_10, 23, 4};
+static const tpl_loc L_158 = {F_10, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_159 = {F_10, 25, 29};
+static const tpl_loc L_160 = {F_10, 26, 29};
+static const tpl_loc L_161 = {F_10, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_162 = {F_10, 29, 32};
+static const tpl_loc L_163 = {F_10, 30, 32};
+static const tpl_loc L_164 = {F_10, 32, 21};
+static const tpl_loc L_165 = {F_10, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_166 = {F_10, 33, 18};
+static const tpl_loc L_167 = {F_10, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_11[] = "dedication.twig";
+static const tpl_loc L_168 = {F_11, 4, 4};
+static const tpl_loc L_169 = {F_11, 4, 7};
+static const tpl_loc L_170 = {F_11, 4, 12};
+static const tpl_loc L_171 = {F_11, 5, 33};
+static const tpl_loc L_172 = {F_11, 5, 41};
+static const tpl_loc L_173 = {F_11, 5, 50};
+static const tpl_loc L_174 = {F_11, 7, 11};
+static const tpl_loc L_175 = {F_11, 7, 19};
+static const tpl_loc L_176 = {F_11, 9, 1};
+static const tpl_loc L_177 = {F_11, 9, 9};
+static const char F_12[] = "edition.md.twig";
+static const tpl_loc L_178 = {F_12, 4, 3};
+static const tpl_loc L_179 = {F_12, 4, 6};
+static const tpl_loc L_180 = {F_12, 4, 11};
+static const tpl_loc L_181 = {F_12, 4, 17};
+static const tpl_loc L_182 = {F_12, 4, 26};
+static const tpl_loc L_183 = {F_12, 4, 34};
+static const tpl_loc L_184 = {F_12, 5, 1};
+static const tpl_loc L_185 = {F_12, 5, 16};
+static const tpl_loc L_186 = {F_12, 8, 4};
+static const tpl_loc L_187 = {F_12, 8, 12};
+static const tpl_loc L_188 = {F_12, 8, 22};
+static const tpl_loc L_189 = {F_12, 8, 38};
+static const tpl_loc L_190 = {F_12, 8, 55};
+static const tpl_loc L_191 = {F_12, 8, 100};
+static const tpl_loc L_192 = {F_12, 8, 104};
+static const tpl_loc L_193 = {F_12, 8, 95};
+static const tpl_loc L_194 = {F_12, 10, 4};
+static const tpl_loc L_195 = {F_12, 10, 7};
+static const tpl_loc L_196 = {F_12, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_162 = {F_10, 11, 6};
-static const tpl_loc L_163 = {F_10, 11, 22};
-static const tpl_loc L_164 = {F_10, 14, 1};
-static const tpl_loc L_165 = {F_10, 14, 120};
-static const tpl_loc L_166 = {F_10, 14, 8};
-static const char F_11[] = "edition.twig";
-static const tpl_loc L_167 = {F_11, 1, 12};
-static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_168 = {F_12, 1, 12};
-static const char F_13[] = "figure.twig";
-static const tpl_loc L_169 = {F_13, 4, 4};
-static const tpl_loc L_170 = {F_13, 4, 18};
-static const tpl_loc L_171 = {F_13, 4, 23};
+static const tpl_loc L_197 = {F_12, 11, 6};
+static const tpl_loc L_198 = {F_12, 11, 22};
+static const tpl_loc L_199 = {F_12, 14, 1};
+static const tpl_loc L_200 = {F_12, 14, 120};
+static const tpl_loc L_201 = {F_12, 14, 8};
+static const char F_13[] = "edition.twig";
+static const tpl_loc L_202 = {F_13, 1, 12};
+static const char F_14[] = "epilogue.twig";
+static const tpl_loc L_203 = {F_14, 1, 12};
+static const char F_15[] = "figure.twig";
+static const tpl_loc L_204 = {F_15, 4, 4};
+static const tpl_loc L_205 = {F_15, 4, 18};
+static const tpl_loc L_206 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_172 = {F_13, 4, 74};
+static const tpl_loc L_207 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_173 = {F_13, 5, 23};
-static const tpl_loc L_174 = {F_13, 5, 26};
-static const tpl_loc L_175 = {F_13, 5, 31};
+static const tpl_loc L_208 = {F_15, 5, 23};
+static const tpl_loc L_209 = {F_15, 5, 26};
+static const tpl_loc L_210 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_176 = {F_13, 5, 55};
-static const tpl_loc L_177 = {F_13, 5, 63};
-static const tpl_loc L_178 = {F_13, 5, 75};
-static const tpl_loc L_179 = {F_13, 6, 1};
-static const tpl_loc L_180 = {F_13, 6, 9};
-static const tpl_loc L_181 = {F_13, 7, 4};
-static const tpl_loc L_182 = {F_13, 7, 12};
-static const tpl_loc L_183 = {F_13, 7, 26};
-static const tpl_loc L_184 = {F_13, 9, 5};
-static const tpl_loc L_185 = {F_13, 9, 41};
-static const tpl_loc L_186 = {F_13, 9, 67};
-static const tpl_loc L_187 = {F_13, 9, 75};
-static const tpl_loc L_188 = {F_13, 10, 5};
-static const tpl_loc L_189 = {F_13, 10, 8};
-static const tpl_loc L_190 = {F_13, 10, 43};
-static const tpl_loc L_191 = {F_13, 10, 51};
-static const tpl_loc L_192 = {F_13, 10, 78};
-static const tpl_loc L_193 = {F_13, 10, 86};
-static const char F_14[] = "foreword.twig";
-static const tpl_loc L_194 = {F_14, 1, 12};
-static const char F_15[] = "glossary.twig";
-static const tpl_loc L_195 = {F_15, 1, 12};
-static const char F_16[] = "introduction.twig";
-static const tpl_loc L_196 = {F_16, 1, 12};
-static const char F_17[] = "item.twig";
-static const tpl_loc L_197 = {F_17, 7, 4};
-static const tpl_loc L_198 = {F_17, 7, 7};
-static const tpl_loc L_199 = {F_17, 8, 9};
-static const tpl_loc L_200 = {F_17, 8, 12};
-static const tpl_loc L_201 = {F_17, 8, 17};
-static const tpl_loc L_202 = {F_17, 8, 37};
-static const tpl_loc L_203 = {F_17, 12, 1};
-static const tpl_loc L_204 = {F_17, 12, 4};
-static const tpl_loc L_205 = {F_17, 12, 9};
-static const tpl_loc L_206 = {F_17, 4, 4};
-static const tpl_loc L_207 = {F_17, 4, 22};
-static const tpl_loc L_208 = {F_17, 4, 27};
-static const tpl_loc L_209 = {F_17, 4, 41};
-static const tpl_loc L_210 = {F_17, 5, 22};
-static const tpl_loc L_211 = {F_17, 5, 25};
-static const tpl_loc L_212 = {F_17, 5, 30};
-static const tpl_loc L_213 = {F_17, 5, 37};
-static const tpl_loc L_214 = {F_17, 5, 45};
-static const tpl_loc L_215 = {F_17, 5, 53};
-static const tpl_loc L_216 = {F_17, 5, 60};
-static const tpl_loc L_217 = {F_17, 5, 79};
-static const tpl_loc L_218 = {F_17, 5, 87};
-static const tpl_loc L_219 = {F_17, 6, 10};
+static const tpl_loc L_211 = {F_15, 5, 55};
+static const tpl_loc L_212 = {F_15, 5, 63};
+static const tpl_loc L_213 = {F_15, 5, 75};
+static const tpl_loc L_214 = {F_15, 6, 1};
+static const tpl_loc L_215 = {F_15, 6, 9};
+static const tpl_loc L_216 = {F_15, 7, 4};
+static const tpl_loc L_217 = {F_15, 7, 12};
+static const tpl_loc L_218 = {F_15, 7, 26};
+static const tpl_loc L_219 = {F_15, 9, 5};
+static const tpl_loc L_220 = {F_15, 9, 41};
+static const tpl_loc L_221 = {F_15, 9, 67};
+static const tpl_loc L_222 = {F_15, 9, 75};
+static const tpl_loc L_223 = {F_15, 10, 5};
+static const tpl_loc L_224 = {F_15, 10, 8};
+static const tpl_loc L_225 = {F_15, 10, 43};
+static const tpl_loc L_226 = {F_15, 10, 51};
+static const tpl_loc L_227 = {F_15, 10, 78};
+static const tpl_loc L_228 = {F_15, 10, 86};
+static const char F_16[] = "foreword.twig";
+static const tpl_loc L_229 = {F_16, 1, 12};
+static const char F_17[] = "glossary.twig";
+static const tpl_loc L_230 = {F_17, 1, 12};
+static const char F_18[] = "introduction.twig";
+static const tpl_loc L_231 = {F_18, 1, 12};
+static const char F_19[] = "item.twig";
+static const tpl_loc L_232 = {F_19, 7, 4};
+static const tpl_loc L_233 = {F_19, 7, 7};
+static const tpl_loc L_234 = {F_19, 8, 9};
+static const tpl_loc L_235 = {F_19, 8, 12};
+static const tpl_loc L_236 = {F_19, 8, 17};
+static const tpl_loc L_237 = {F_19, 8, 37};
+static const tpl_loc L_238 = {F_19, 12, 1};
+static const tpl_loc L_239 = {F_19, 12, 4};
+static const tpl_loc L_240 = {F_19, 12, 9};
+static const tpl_loc L_241 = {F_19, 4, 4};
+static const tpl_loc L_242 = {F_19, 4, 22};
+static const tpl_loc L_243 = {F_19, 4, 27};
+static const tpl_loc L_244 = {F_19, 4, 41};
+static const tpl_loc L_245 = {F_19, 5, 22};
+static const tpl_loc L_246 = {F_19, 5, 25};
+static const tpl_loc L_247 = {F_19, 5, 30};
+static const tpl_loc L_248 = {F_19, 5, 37};
+static const tpl_loc L_249 = {F_19, 5, 45};
+static const tpl_loc L_250 = {F_19, 5, 53};
+static const tpl_loc L_251 = {F_19, 5, 60};
+static const tpl_loc L_252 = {F_19, 5, 79};
+static const tpl_loc L_253 = {F_19, 5, 87};
+static const tpl_loc L_254 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_220 = {F_17, 11, 10};
-static const char F_18[] = "license.md.twig";
-static const tpl_loc L_221 = {F_18, 2, 4};
-static const tpl_loc L_222 = {F_18, 2, 44};
-static const tpl_loc L_223 = {F_18, 2, 57};
-static const tpl_loc L_224 = {F_18, 2, 60};
-static const tpl_loc L_225 = {F_18, 2, 65};
-static const tpl_loc L_226 = {F_18, 2, 72};
-static const tpl_loc L_227 = {F_18, 4, 1};
-static const tpl_loc L_228 = {F_18, 4, 4};
-static const tpl_loc L_229 = {F_18, 4, 8};
-static const char F_19[] = "license.twig";
-static const tpl_loc L_230 = {F_19, 1, 12};
-static const char F_20[] = "lof.twig";
-static const tpl_loc L_231 = {F_20, 3, 9};
-static const tpl_loc L_232 = {F_20, 3, 12};
-static const tpl_loc L_233 = {F_20, 3, 17};
-static const tpl_loc L_234 = {F_20, 3, 26};
-static const tpl_loc L_235 = {F_20, 3, 34};
-static const tpl_loc L_236 = {F_20, 4, 12};
-static const tpl_loc L_237 = {F_20, 4, 52};
-static const tpl_loc L_238 = {F_20, 4, 56};
-static const char F_21[] = "lot.twig";
-static const tpl_loc L_239 = {F_21, 3, 9};
-static const tpl_loc L_240 = {F_21, 3, 12};
-static const tpl_loc L_241 = {F_21, 3, 17};
-static const tpl_loc L_242 = {F_21, 3, 26};
-static const tpl_loc L_243 = {F_21, 3, 34};
-static const tpl_loc L_244 = {F_21, 4, 12};
-static const tpl_loc L_245 = {F_21, 4, 52};
-static const tpl_loc L_246 = {F_21, 4, 56};
-static const char F_22[] = "part.twig";
-static const tpl_loc L_247 = {F_22, 3, 4};
-static const tpl_loc L_248 = {F_22, 3, 22};
-static const tpl_loc L_249 = {F_22, 3, 27};
-static const tpl_loc L_250 = {F_22, 3, 41};
-static const tpl_loc L_251 = {F_22, 4, 30};
-static const tpl_loc L_252 = {F_22, 4, 37};
-static const tpl_loc L_253 = {F_22, 4, 56};
-static const tpl_loc L_254 = {F_22, 4, 59};
-static const tpl_loc L_255 = {F_22, 4, 64};
-static const tpl_loc L_256 = {F_22, 5, 4};
-static const tpl_loc L_257 = {F_22, 6, 9};
-static const tpl_loc L_258 = {F_22, 6, 12};
-static const tpl_loc L_259 = {F_22, 6, 17};
-static const tpl_loc L_260 = {F_22, 6, 29};
-static const tpl_loc L_261 = {F_22, 6, 37};
-static const tpl_loc L_262 = {F_22, 6, 65};
-static const tpl_loc L_263 = {F_22, 6, 91};
-static const tpl_loc L_264 = {F_22, 6, 99};
-static const tpl_loc L_265 = {F_22, 6, 130};
-static const tpl_loc L_266 = {F_22, 6, 138};
-static const tpl_loc L_267 = {F_22, 8, 1};
-static const tpl_loc L_268 = {F_22, 8, 4};
-static const tpl_loc L_269 = {F_22, 8, 9};
-static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_270 = {F_23, 3, 31};
-static const tpl_loc L_271 = {F_23, 3, 60};
-static const tpl_loc L_272 = {F_23, 3, 63};
-static const tpl_loc L_273 = {F_23, 3, 68};
-static const tpl_loc L_274 = {F_23, 4, 24};
-static const tpl_loc L_275 = {F_23, 4, 27};
-static const tpl_loc L_276 = {F_23, 4, 32};
-static const tpl_loc L_277 = {F_23, 4, 38};
-static const tpl_loc L_278 = {F_23, 5, 4};
-static const tpl_loc L_279 = {F_23, 6, 26};
-static const tpl_loc L_280 = {F_23, 6, 34};
+static const tpl_loc L_255 = {F_19, 11, 10};
+static const char F_20[] = "license.md.twig";
+static const tpl_loc L_256 = {F_20, 2, 4};
+static const tpl_loc L_257 = {F_20, 2, 44};
+static const tpl_loc L_258 = {F_20, 2, 57};
+static const tpl_loc L_259 = {F_20, 2, 60};
+static const tpl_loc L_260 = {F_20, 2, 65};
+static const tpl_loc L_261 = {F_20, 2, 72};
+static const tpl_loc L_262 = {F_20, 4, 1};
+static const tpl_loc L_263 = {F_20, 4, 4};
+static const tpl_loc L_264 = {F_20, 4, 8};
+static const char F_21[] = "license.twig";
+static const tpl_loc L_265 = {F_21, 1, 12};
+static const char F_22[] = "lof.twig";
+static const tpl_loc L_266 = {F_22, 3, 9};
+static const tpl_loc L_267 = {F_22, 3, 12};
+static const tpl_loc L_268 = {F_22, 3, 17};
+static const tpl_loc L_269 = {F_22, 3, 26};
+static const tpl_loc L_270 = {F_22, 3, 34};
+static const tpl_loc L_271 = {F_22, 4, 12};
+static const tpl_loc L_272 = {F_22, 4, 52};
+static const tpl_loc L_273 = {F_22, 4, 56};
+static const char F_23[] = "lot.twig";
+static const tpl_loc L_274 = {F_23, 3, 9};
+static const tpl_loc L_275 = {F_23, 3, 12};
+static const tpl_loc L_276 = {F_23, 3, 17};
+static const tpl_loc L_277 = {F_23, 3, 26};
+static const tpl_loc L_278 = {F_23, 3, 34};
+static const tpl_loc L_279 = {F_23, 4, 12};
+static const tpl_loc L_280 = {F_23, 4, 52};
+static const tpl_loc L_281 = {F_23, 4, 56};
+static const char F_24[] = "part.twig";
+static const tpl_loc L_282 = {F_24, 3, 4};
+static const tpl_loc L_283 = {F_24, 3, 22};
+static const tpl_loc L_284 = {F_24, 3, 27};
+static const tpl_loc L_285 = {F_24, 3, 41};
+static const tpl_loc L_286 = {F_24, 4, 30};
+static const tpl_loc L_287 = {F_24, 4, 37};
+static const tpl_loc L_288 = {F_24, 4, 56};
+static const tpl_loc L_289 = {F_24, 4, 59};
+static const tpl_loc L_290 = {F_24, 4, 64};
+static const tpl_loc L_291 = {F_24, 5, 4};
+static const tpl_loc L_292 = {F_24, 6, 9};
+static const tpl_loc L_293 = {F_24, 6, 12};
+static const tpl_loc L_294 = {F_24, 6, 17};
+static const tpl_loc L_295 = {F_24, 6, 29};
+static const tpl_loc L_296 = {F_24, 6, 37};
+static const tpl_loc L_297 = {F_24, 6, 65};
+static const tpl_loc L_298 = {F_24, 6, 91};
+static const tpl_loc L_299 = {F_24, 6, 99};
+static const tpl_loc L_300 = {F_24, 6, 130};
+static const tpl_loc L_301 = {F_24, 6, 138};
+static const tpl_loc L_302 = {F_24, 8, 1};
+static const tpl_loc L_303 = {F_24, 8, 4};
+static const tpl_loc L_304 = {F_24, 8, 9};
+static const char F_25[] = "partials/cover.twig";
+static const tpl_loc L_305 = {F_25, 3, 31};
+static const tpl_loc L_306 = {F_25, 3, 60};
+static const tpl_loc L_307 = {F_25, 3, 63};
+static const tpl_loc L_308 = {F_25, 3, 68};
+static const tpl_loc L_309 = {F_25, 4, 24};
+static const tpl_loc L_310 = {F_25, 4, 27};
+static const tpl_loc L_311 = {F_25, 4, 32};
+static const tpl_loc L_312 = {F_25, 4, 38};
+static const tpl_loc L_313 = {F_25, 5, 4};
+static const tpl_loc L_314 = {F_25, 6, 26};
+static const tpl_loc L_315 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_281 = {F_23, 6, 43};
-static const tpl_loc L_282 = {F_23, 8, 4};
-static const tpl_loc L_283 = {F_23, 8, 12};
-static const tpl_loc L_284 = {F_23, 9, 24};
-static const tpl_loc L_285 = {F_23, 9, 39};
-static const tpl_loc L_286 = {F_23, 11, 4};
-static const tpl_loc L_287 = {F_23, 11, 12};
-static const tpl_loc L_288 = {F_23, 12, 25};
-static const tpl_loc L_289 = {F_23, 12, 41};
-static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_290 = {F_24, 4, 4};
+static const tpl_loc L_316 = {F_25, 6, 43};
+static const tpl_loc L_317 = {F_25, 8, 4};
+static const tpl_loc L_318 = {F_25, 8, 12};
+static const tpl_loc L_319 = {F_25, 9, 24};
+static const tpl_loc L_320 = {F_25, 9, 39};
+static const tpl_loc L_321 = {F_25, 11, 4};
+static const tpl_loc L_322 = {F_25, 11, 12};
+static const tpl_loc L_323 = {F_25, 12, 25};
+static const tpl_loc L_324 = {F_25, 12, 41};
+static const char F_26[] = "partials/float-list.twig";
+static const tpl_loc L_325 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_291 = {F_24, 4, 61};
-static const tpl_loc L_292 = {F_24, 4, 36};
+static const tpl_loc L_326 = {F_26, 4, 61};
+static const tpl_loc L_327 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_293 = {F_24, 5, 4};
-static const tpl_loc L_294 = {F_24, 5, 7};
-static const tpl_loc L_295 = {F_24, 5, 22};
-static const tpl_loc L_296 = {F_24, 7, 4};
+static const tpl_loc L_328 = {F_26, 5, 4};
+static const tpl_loc L_329 = {F_26, 5, 7};
+static const tpl_loc L_330 = {F_26, 5, 22};
+static const tpl_loc L_331 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_297 = {F_24, 8, 4};
-static const tpl_loc L_298 = {F_24, 8, 16};
-static const tpl_loc L_299 = {F_24, 8, 22};
+static const tpl_loc L_332 = {F_26, 8, 4};
+static const tpl_loc L_333 = {F_26, 8, 16};
+static const tpl_loc L_334 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_300 = {F_24, 9, 14};
-static const tpl_loc L_301 = {F_24, 9, 17};
+static const tpl_loc L_335 = {F_26, 9, 14};
+static const tpl_loc L_336 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_302 = {F_24, 9, 24};
-static const tpl_loc L_303 = {F_24, 9, 27};
-static const tpl_loc L_304 = {F_24, 9, 33};
+static const tpl_loc L_337 = {F_26, 9, 24};
+static const tpl_loc L_338 = {F_26, 9, 27};
+static const tpl_loc L_339 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_305 = {F_24, 9, 61};
-static const tpl_loc L_306 = {F_24, 9, 70};
-static const tpl_loc L_307 = {F_24, 9, 79};
-static const tpl_loc L_308 = {F_24, 9, 92};
+static const tpl_loc L_340 = {F_26, 9, 61};
+static const tpl_loc L_341 = {F_26, 9, 70};
+static const tpl_loc L_342 = {F_26, 9, 79};
+static const tpl_loc L_343 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_309 = {F_24, 9, 121};
-static const tpl_loc L_310 = {F_24, 9, 127};
-static const tpl_loc L_311 = {F_24, 9, 135};
-static const tpl_loc L_312 = {F_24, 9, 83};
-static const tpl_loc L_313 = {F_24, 9, 156};
-static const tpl_loc L_314 = {F_24, 9, 165};
-static const tpl_loc L_315 = {F_24, 9, 176};
-static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_316 = {F_25, 4, 8};
-static const tpl_loc L_317 = {F_25, 4, 11};
+static const tpl_loc L_344 = {F_26, 9, 121};
+static const tpl_loc L_345 = {F_26, 9, 127};
+static const tpl_loc L_346 = {F_26, 9, 135};
+static const tpl_loc L_347 = {F_26, 9, 83};
+static const tpl_loc L_348 = {F_26, 9, 156};
+static const tpl_loc L_349 = {F_26, 9, 165};
+static const tpl_loc L_350 = {F_26, 9, 176};
+static const char F_27[] = "partials/head.twig";
+static const tpl_loc L_351 = {F_27, 4, 8};
+static const tpl_loc L_352 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_318 = {F_25, 5, 4};
-static const tpl_loc L_319 = {F_25, 5, 7};
-static const tpl_loc L_320 = {F_25, 5, 12};
-static const tpl_loc L_321 = {F_25, 6, 30};
-static const tpl_loc L_322 = {F_25, 6, 45};
-static const tpl_loc L_323 = {F_25, 8, 4};
-static const tpl_loc L_324 = {F_25, 8, 44};
+static const tpl_loc L_353 = {F_27, 5, 4};
+static const tpl_loc L_354 = {F_27, 5, 7};
+static const tpl_loc L_355 = {F_27, 5, 12};
+static const tpl_loc L_356 = {F_27, 6, 30};
+static const tpl_loc L_357 = {F_27, 6, 45};
+static const tpl_loc L_358 = {F_27, 8, 4};
+static const tpl_loc L_359 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_325 = {F_25, 9, 35};
-static const tpl_loc L_326 = {F_25, 9, 43};
-static const tpl_loc L_327 = {F_25, 9, 55};
-static const tpl_loc L_328 = {F_25, 11, 33};
-static const tpl_loc L_329 = {F_25, 11, 74};
-static const tpl_loc L_330 = {F_25, 11, 79};
-static const tpl_loc L_331 = {F_25, 11, 113};
-static const tpl_loc L_332 = {F_25, 11, 117};
-static const tpl_loc L_333 = {F_25, 11, 131};
-static const tpl_loc L_334 = {F_25, 13, 4};
-static const tpl_loc L_335 = {F_25, 13, 7};
-static const tpl_loc L_336 = {F_25, 13, 15};
+static const tpl_loc L_360 = {F_27, 9, 35};
+static const tpl_loc L_361 = {F_27, 9, 43};
+static const tpl_loc L_362 = {F_27, 9, 55};
+static const tpl_loc L_363 = {F_27, 11, 33};
+static const tpl_loc L_364 = {F_27, 11, 74};
+static const tpl_loc L_365 = {F_27, 11, 79};
+static const tpl_loc L_366 = {F_27, 11, 113};
+static const tpl_loc L_367 = {F_27, 11, 117};
+static const tpl_loc L_368 = {F_27, 11, 131};
+static const tpl_loc L_369 = {F_27, 13, 4};
+static const tpl_loc L_370 = {F_27, 13, 7};
+static const tpl_loc L_371 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_337 = {F_25, 14, 30};
-static const tpl_loc L_338 = {F_25, 14, 33};
-static const tpl_loc L_339 = {F_25, 16, 4};
-static const tpl_loc L_340 = {F_25, 16, 7};
+static const tpl_loc L_372 = {F_27, 14, 30};
+static const tpl_loc L_373 = {F_27, 14, 33};
+static const tpl_loc L_374 = {F_27, 16, 4};
+static const tpl_loc L_375 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_341 = {F_25, 17, 30};
-static const tpl_loc L_342 = {F_25, 17, 33};
-static const char F_26[] = "partials/heading.twig";
-static const tpl_loc L_343 = {F_26, 6, 4};
-static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_344 = {F_26, 7, 4};
-static const tpl_loc L_345 = {F_26, 7, 17};
-static const tpl_loc L_346 = {F_26, 7, 22};
-static const tpl_loc L_347 = {F_26, 7, 35};
+static const tpl_loc L_376 = {F_27, 17, 30};
+static const tpl_loc L_377 = {F_27, 17, 33};
+static const char F_28[] = "partials/heading.twig";
+static const tpl_loc L_378 = {F_28, 6, 4};
+static const tpl_loc L_379 = {F_28, 7, 4};
+static const tpl_loc L_380 = {F_28, 7, 17};
+static const tpl_loc L_381 = {F_28, 7, 22};
+static const tpl_loc L_382 = {F_28, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_348 = {F_26, 8, 4};
-static const tpl_loc L_349 = {F_26, 8, 7};
-static const tpl_loc L_350 = {F_26, 8, 12};
-static const tpl_loc L_351 = {F_26, 8, 22};
-static const tpl_loc L_352 = {F_26, 8, 39};
-static const tpl_loc L_353 = {F_26, 8, 45};
-static const tpl_loc L_354 = {F_26, 8, 60};
-static const tpl_loc L_355 = {F_26, 8, 66};
-static const tpl_loc L_356 = {F_26, 8, 74};
-static const tpl_loc L_357 = {F_26, 9, 46};
-static const tpl_loc L_358 = {F_26, 9, 49};
-static const tpl_loc L_359 = {F_26, 9, 70};
-static const tpl_loc L_360 = {F_26, 9, 77};
-static const tpl_loc L_361 = {F_26, 9, 55};
-static const tpl_loc L_362 = {F_26, 9, 82};
-static const tpl_loc L_363 = {F_26, 9, 129};
-static const tpl_loc L_364 = {F_26, 9, 132};
-static const tpl_loc L_365 = {F_26, 9, 139};
-static const tpl_loc L_366 = {F_26, 11, 21};
-static const tpl_loc L_367 = {F_26, 13, 5};
-static const tpl_loc L_368 = {F_26, 13, 28};
-static const tpl_loc L_369 = {F_26, 14, 5};
-static const tpl_loc L_370 = {F_26, 14, 13};
-static const tpl_loc L_371 = {F_26, 14, 41};
-static const char F_27[] = "partials/macros.twig";
-static const tpl_loc L_372 = {F_27, 6, 4};
-static const tpl_loc L_373 = {F_27, 6, 7};
-static const tpl_loc L_374 = {F_27, 6, 13};
-static const tpl_loc L_375 = {F_27, 6, 41};
-static const tpl_loc L_376 = {F_27, 6, 68};
-static const tpl_loc L_377 = {F_27, 6, 77};
-static const tpl_loc L_378 = {F_27, 6, 108};
-static const tpl_loc L_379 = {F_27, 6, 117};
-static const tpl_loc L_380 = {F_27, 13, 4};
-static const tpl_loc L_381 = {F_27, 14, 4};
-static const tpl_loc L_382 = {F_27, 14, 16};
-static const tpl_loc L_383 = {F_27, 14, 46};
-static const tpl_loc L_384 = {F_27, 14, 64};
-static const tpl_loc L_385 = {F_27, 14, 74};
-static const tpl_loc L_386 = {F_27, 15, 1};
-static const tpl_loc L_387 = {F_27, 15, 57};
-static const tpl_loc L_388 = {F_27, 15, 5};
+static const tpl_loc L_383 = {F_28, 8, 4};
+static const tpl_loc L_384 = {F_28, 8, 7};
+static const tpl_loc L_385 = {F_28, 8, 12};
+static const tpl_loc L_386 = {F_28, 8, 22};
+static const tpl_loc L_387 = {F_28, 8, 39};
+static const tpl_loc L_388 = {F_28, 8, 45};
+static const tpl_loc L_389 = {F_28, 8, 60};
+static const tpl_loc L_390 = {F_28, 8, 66};
+static const tpl_loc L_391 = {F_28, 8, 74};
+static const tpl_loc L_392 = {F_28, 9, 46};
+static const tpl_loc L_393 = {F_28, 9, 49};
+static const tpl_loc L_394 = {F_28, 9, 70};
+static const tpl_loc L_395 = {F_28, 9, 77};
+static const tpl_loc L_396 = {F_28, 9, 55};
+static const tpl_loc L_397 = {F_28, 9, 82};
+static const tpl_loc L_398 = {F_28, 9, 129};
+static const tpl_loc L_399 = {F_28, 9, 132};
+static const tpl_loc L_400 = {F_28, 9, 139};
+static const tpl_loc L_401 = {F_28, 11, 21};
+static const tpl_loc L_402 = {F_28, 13, 5};
+static const tpl_loc L_403 = {F_28, 13, 28};
+static const tpl_loc L_404 = {F_28, 14, 5};
+static const tpl_loc L_405 = {F_28, 14, 13};
+static const tpl_loc L_406 = {F_28, 14, 41};
+static const char F_29[] = "partials/macros.twig";
+static const tpl_loc L_407 = {F_29, 6, 4};
+static const tpl_loc L_408 = {F_29, 6, 7};
+static const tpl_loc L_409 = {F_29, 6, 13};
+static const tpl_loc L_410 = {F_29, 6, 41};
+static const tpl_loc L_411 = {F_29, 6, 68};
+static const tpl_loc L_412 = {F_29, 6, 77};
+static const tpl_loc L_413 = {F_29, 6, 108};
+static const tpl_loc L_414 = {F_29, 6, 117};
+static const tpl_loc L_415 = {F_29, 13, 4};
+static const tpl_loc L_416 = {F_29, 14, 4};
+static const tpl_loc L_417 = {F_29, 14, 16};
+static const tpl_loc L_418 = {F_29, 14, 46};
+static const tpl_loc L_419 = {F_29, 14, 64};
+static const tpl_loc L_420 = {F_29, 14, 74};
+static const tpl_loc L_421 = {F_29, 15, 1};
+static const tpl_loc L_422 = {F_29, 15, 57};
+static const tpl_loc L_423 = {F_29, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_389 = {F_27, 21, 1};
-static const tpl_loc L_390 = {F_27, 21, 28};
-static const tpl_loc L_391 = {F_27, 21, 34};
-static const tpl_loc L_392 = {F_27, 21, 49};
-static const tpl_loc L_393 = {F_27, 21, 4};
+static const tpl_loc L_424 = {F_29, 21, 1};
+static const tpl_loc L_425 = {F_29, 21, 28};
+static const tpl_loc L_426 = {F_29, 21, 34};
+static const tpl_loc L_427 = {F_29, 21, 49};
+static const tpl_loc L_428 = {F_29, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_394 = {F_27, 21, 57};
-static const tpl_loc L_395 = {F_27, 21, 67};
+static const tpl_loc L_429 = {F_29, 21, 57};
+static const tpl_loc L_430 = {F_29, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_396 = {F_27, 29, 4};
-static const tpl_loc L_397 = {F_27, 29, 7};
-static const tpl_loc L_398 = {F_27, 29, 22};
-static const tpl_loc L_399 = {F_27, 30, 4};
+static const tpl_loc L_431 = {F_29, 29, 4};
+static const tpl_loc L_432 = {F_29, 29, 7};
+static const tpl_loc L_433 = {F_29, 29, 22};
+static const tpl_loc L_434 = {F_29, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_400 = {F_27, 32, 4};
-static const tpl_loc L_401 = {F_27, 32, 17};
-static const tpl_loc L_402 = {F_27, 33, 4};
-static const tpl_loc L_403 = {F_27, 33, 7};
-static const tpl_loc L_404 = {F_27, 33, 19};
-static const tpl_loc L_405 = {F_27, 34, 4};
-static const tpl_loc L_406 = {F_27, 34, 7};
-static const tpl_loc L_407 = {F_27, 34, 13};
+static const tpl_loc L_435 = {F_29, 32, 4};
+static const tpl_loc L_436 = {F_29, 32, 17};
+static const tpl_loc L_437 = {F_29, 33, 4};
+static const tpl_loc L_438 = {F_29, 33, 7};
+static const tpl_loc L_439 = {F_29, 33, 19};
+static const tpl_loc L_440 = {F_29, 34, 4};
+static const tpl_loc L_441 = {F_29, 34, 7};
+static const tpl_loc L_442 = {F_29, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_408 = {F_27, 34, 26};
-static const tpl_loc L_409 = {F_27, 37, 4};
-static const tpl_loc L_410 = {F_27, 37, 40};
-static const tpl_loc L_411 = {F_27, 37, 46};
-static const tpl_loc L_412 = {F_27, 37, 23};
-static const tpl_loc L_413 = {F_27, 37, 53};
+static const tpl_loc L_443 = {F_29, 34, 26};
+static const tpl_loc L_444 = {F_29, 37, 4};
+static const tpl_loc L_445 = {F_29, 37, 40};
+static const tpl_loc L_446 = {F_29, 37, 46};
+static const tpl_loc L_447 = {F_29, 37, 23};
+static const tpl_loc L_448 = {F_29, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_414 = {F_27, 39, 4};
-static const tpl_loc L_415 = {F_27, 39, 7};
-static const tpl_loc L_416 = {F_27, 39, 24};
-static const tpl_loc L_417 = {F_27, 39, 34};
-static const tpl_loc L_418 = {F_27, 41, 4};
-static const tpl_loc L_419 = {F_27, 41, 15};
-static const tpl_loc L_420 = {F_27, 41, 34};
-static const tpl_loc L_421 = {F_27, 41, 41};
-static const tpl_loc L_422 = {F_27, 41, 20};
-static const tpl_loc L_423 = {F_27, 44, 4};
-static const tpl_loc L_424 = {F_27, 44, 15};
-static const tpl_loc L_425 = {F_27, 44, 27};
-static const tpl_loc L_426 = {F_27, 44, 33};
-static const tpl_loc L_427 = {F_27, 44, 20};
-static const tpl_loc L_428 = {F_27, 45, 4};
-static const tpl_loc L_429 = {F_27, 45, 34};
-static const tpl_loc L_430 = {F_27, 45, 40};
-static const tpl_loc L_431 = {F_27, 46, 15};
-static const tpl_loc L_432 = {F_27, 46, 50};
-static const tpl_loc L_433 = {F_27, 46, 53};
-static const tpl_loc L_434 = {F_27, 46, 59};
-static const tpl_loc L_435 = {F_27, 46, 66};
-static const tpl_loc L_436 = {F_27, 46, 74};
-static const tpl_loc L_437 = {F_27, 46, 96};
-static const tpl_loc L_438 = {F_27, 46, 99};
-static const tpl_loc L_439 = {F_27, 46, 105};
-static const tpl_loc L_440 = {F_27, 46, 124};
-static const tpl_loc L_441 = {F_27, 46, 127};
-static const tpl_loc L_442 = {F_27, 46, 134};
-static const tpl_loc L_443 = {F_27, 46, 137};
-static const tpl_loc L_444 = {F_27, 46, 147};
-static const tpl_loc L_445 = {F_27, 46, 150};
-static const tpl_loc L_446 = {F_27, 46, 211};
-static const tpl_loc L_447 = {F_27, 46, 214};
-static const tpl_loc L_448 = {F_27, 49, 4};
-static const tpl_loc L_449 = {F_27, 49, 7};
-static const tpl_loc L_450 = {F_27, 49, 12};
-static const tpl_loc L_451 = {F_27, 49, 28};
-static const tpl_loc L_452 = {F_27, 49, 46};
-static const tpl_loc L_453 = {F_27, 49, 38};
+static const tpl_loc L_449 = {F_29, 39, 4};
+static const tpl_loc L_450 = {F_29, 39, 7};
+static const tpl_loc L_451 = {F_29, 39, 24};
+static const tpl_loc L_452 = {F_29, 39, 34};
+static const tpl_loc L_453 = {F_29, 41, 4};
+static const tpl_loc L_454 = {F_29, 41, 15};
+static const tpl_loc L_455 = {F_29, 41, 34};
+static const tpl_loc L_456 = {F_29, 41, 41};
+static const tpl_loc L_457 = {F_29, 41, 20};
+static const tpl_loc L_458 = {F_29, 44, 4};
+static const tpl_loc L_459 = {F_29, 44, 15};
+static const tpl_loc L_460 = {F_29, 44, 27};
+static const tpl_loc L_461 = {F_29, 44, 33};
+static const tpl_loc L_462 = {F_29, 44, 20};
+static const tpl_loc L_463 = {F_29, 45, 4};
+static const tpl_loc L_464 = {F_29, 45, 34};
+static const tpl_loc L_465 = {F_29, 45, 40};
+static const tpl_loc L_466 = {F_29, 46, 15};
+static const tpl_loc L_467 = {F_29, 46, 50};
+static const tpl_loc L_468 = {F_29, 46, 53};
+static const tpl_loc L_469 = {F_29, 46, 59};
+static const tpl_loc L_470 = {F_29, 46, 66};
+static const tpl_loc L_471 = {F_29, 46, 74};
+static const tpl_loc L_472 = {F_29, 46, 96};
+static const tpl_loc L_473 = {F_29, 46, 99};
+static const tpl_loc L_474 = {F_29, 46, 105};
+static const tpl_loc L_475 = {F_29, 46, 124};
+static const tpl_loc L_476 = {F_29, 46, 127};
+static const tpl_loc L_477 = {F_29, 46, 134};
+static const tpl_loc L_478 = {F_29, 46, 137};
+static const tpl_loc L_479 = {F_29, 46, 147};
+static const tpl_loc L_480 = {F_29, 46, 150};
+static const tpl_loc L_481 = {F_29, 46, 211};
+static const tpl_loc L_482 = {F_29, 46, 214};
+static const tpl_loc L_483 = {F_29, 49, 4};
+static const tpl_loc L_484 = {F_29, 49, 7};
+static const tpl_loc L_485 = {F_29, 49, 12};
+static const tpl_loc L_486 = {F_29, 49, 28};
+static const tpl_loc L_487 = {F_29, 49, 46};
+static const tpl_loc L_488 = {F_29, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_454 = {F_27, 57, 4};
-static const tpl_loc L_455 = {F_27, 57, 7};
-static const tpl_loc L_456 = {F_27, 57, 22};
-static const tpl_loc L_457 = {F_27, 58, 13};
-static const tpl_loc L_458 = {F_27, 58, 58};
-static const tpl_loc L_459 = {F_27, 58, 61};
-static const tpl_loc L_460 = {F_27, 59, 27};
-static const tpl_loc L_461 = {F_27, 59, 37};
-static const tpl_loc L_462 = {F_27, 59, 40};
-static const tpl_loc L_463 = {F_27, 60, 1};
-static const tpl_loc L_464 = {F_27, 60, 28};
-static const tpl_loc L_465 = {F_27, 60, 34};
-static const tpl_loc L_466 = {F_27, 60, 4};
+static const tpl_loc L_489 = {F_29, 57, 4};
+static const tpl_loc L_490 = {F_29, 57, 7};
+static const tpl_loc L_491 = {F_29, 57, 22};
+static const tpl_loc L_492 = {F_29, 58, 13};
+static const tpl_loc L_493 = {F_29, 58, 58};
+static const tpl_loc L_494 = {F_29, 58, 61};
+static const tpl_loc L_495 = {F_29, 59, 27};
+static const tpl_loc L_496 = {F_29, 59, 37};
+static const tpl_loc L_497 = {F_29, 59, 40};
+static const tpl_loc L_498 = {F_29, 60, 1};
+static const tpl_loc L_499 = {F_29, 60, 28};
+static const tpl_loc L_500 = {F_29, 60, 34};
+static const tpl_loc L_501 = {F_29, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_28[] = "preface.twig";
-static const tpl_loc L_467 = {F_28, 1, 12};
-static const char F_29[] = "prologue.twig";
-static const tpl_loc L_468 = {F_29, 1, 12};
-static const char F_30[] = "style.css.twig";
-static const tpl_loc L_469 = {F_30, 6, 33};
-static const tpl_loc L_470 = {F_30, 7, 28};
-static const tpl_loc L_471 = {F_30, 8, 34};
-static const tpl_loc L_472 = {F_30, 9, 31};
-static const tpl_loc L_473 = {F_30, 10, 28};
-static const tpl_loc L_474 = {F_30, 11, 31};
-static const tpl_loc L_475 = {F_30, 12, 30};
-static const tpl_loc L_476 = {F_30, 13, 29};
-static const tpl_loc L_477 = {F_30, 14, 30};
-static const tpl_loc L_478 = {F_30, 15, 34};
-static const tpl_loc L_479 = {F_30, 16, 29};
-static const tpl_loc L_480 = {F_30, 6, 10};
+static const char F_30[] = "preface.twig";
+static const tpl_loc L_502 = {F_30, 1, 12};
+static const char F_31[] = "prologue.twig";
+static const tpl_loc L_503 = {F_31, 1, 12};
+static const char F_32[] = "style.css.twig";
+static const tpl_loc L_504 = {F_32, 6, 33};
+static const tpl_loc L_505 = {F_32, 7, 28};
+static const tpl_loc L_506 = {F_32, 8, 34};
+static const tpl_loc L_507 = {F_32, 9, 31};
+static const tpl_loc L_508 = {F_32, 10, 28};
+static const tpl_loc L_509 = {F_32, 11, 31};
+static const tpl_loc L_510 = {F_32, 12, 30};
+static const tpl_loc L_511 = {F_32, 13, 29};
+static const tpl_loc L_512 = {F_32, 14, 30};
+static const tpl_loc L_513 = {F_32, 15, 34};
+static const tpl_loc L_514 = {F_32, 16, 29};
+static const tpl_loc L_515 = {F_32, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_481 = {F_30, 7, 10};
+static const tpl_loc L_516 = {F_32, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_482 = {F_30, 8, 10};
+static const tpl_loc L_517 = {F_32, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_483 = {F_30, 9, 10};
-static const tpl_loc L_484 = {F_30, 10, 10};
+static const tpl_loc L_518 = {F_32, 9, 10};
+static const tpl_loc L_519 = {F_32, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_485 = {F_30, 11, 10};
+static const tpl_loc L_520 = {F_32, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_486 = {F_30, 12, 10};
+static const tpl_loc L_521 = {F_32, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_487 = {F_30, 13, 10};
-static const tpl_loc L_488 = {F_30, 14, 10};
+static const tpl_loc L_522 = {F_32, 13, 10};
+static const tpl_loc L_523 = {F_32, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_489 = {F_30, 15, 10};
+static const tpl_loc L_524 = {F_32, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_490 = {F_30, 16, 10};
+static const tpl_loc L_525 = {F_32, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_491 = {F_30, 17, 10};
+static const tpl_loc L_526 = {F_32, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_31[] = "table.twig";
-static const tpl_loc L_492 = {F_31, 4, 4};
-static const tpl_loc L_493 = {F_31, 4, 20};
-static const tpl_loc L_494 = {F_31, 4, 25};
-static const tpl_loc L_495 = {F_31, 4, 39};
-static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_496 = {F_31, 5, 25};
-static const tpl_loc L_497 = {F_31, 5, 28};
-static const tpl_loc L_498 = {F_31, 5, 33};
-static const tpl_loc L_499 = {F_31, 5, 45};
-static const tpl_loc L_500 = {F_31, 6, 4};
-static const tpl_loc L_501 = {F_31, 6, 7};
-static const tpl_loc L_502 = {F_31, 7, 31};
-static const tpl_loc L_503 = {F_31, 7, 51};
-static const tpl_loc L_504 = {F_31, 8, 5};
-static const tpl_loc L_505 = {F_31, 8, 13};
-static const tpl_loc L_506 = {F_31, 8, 41};
-static const tpl_loc L_507 = {F_31, 8, 67};
-static const tpl_loc L_508 = {F_31, 8, 75};
-static const tpl_loc L_509 = {F_31, 8, 108};
-static const tpl_loc L_510 = {F_31, 8, 116};
-static const tpl_loc L_511 = {F_31, 11, 42};
-static const tpl_loc L_512 = {F_31, 11, 103};
-static const tpl_loc L_513 = {F_31, 12, 1};
-static const tpl_loc L_514 = {F_31, 12, 9};
-static const char F_32[] = "title.md.twig";
-static const tpl_loc L_515 = {F_32, 3, 3};
-static const tpl_loc L_516 = {F_32, 3, 6};
-static const tpl_loc L_517 = {F_32, 3, 11};
-static const tpl_loc L_518 = {F_32, 3, 17};
-static const tpl_loc L_519 = {F_32, 5, 4};
-static const tpl_loc L_520 = {F_32, 5, 12};
-static const tpl_loc L_521 = {F_32, 6, 24};
-static const tpl_loc L_522 = {F_32, 6, 39};
-static const tpl_loc L_523 = {F_32, 9, 4};
-static const tpl_loc L_524 = {F_32, 9, 12};
-static const tpl_loc L_525 = {F_32, 10, 25};
-static const tpl_loc L_526 = {F_32, 10, 41};
-static const char F_33[] = "title.twig";
+static const char F_33[] = "table.twig";
 static const tpl_loc L_527 = {F_33, 4, 4};
-static const tpl_loc L_528 = {F_33, 4, 18};
-static const tpl_loc L_529 = {F_33, 4, 23};
-static const tpl_loc L_530 = {F_33, 4, 47};
-static const tpl_loc L_531 = {F_33, 4, 51};
-static const tpl_loc L_532 = {F_33, 4, 84};
-static const tpl_loc L_533 = {F_33, 4, 89};
-static const tpl_loc L_534 = {F_33, 4, 95};
-static const tpl_loc L_535 = {F_33, 6, 9};
-static const tpl_loc L_536 = {F_33, 6, 12};
-static const tpl_loc L_537 = {F_33, 6, 17};
-static const tpl_loc L_538 = {F_33, 6, 26};
-static const tpl_loc L_539 = {F_33, 6, 29};
-static const tpl_loc L_540 = {F_33, 7, 1};
-static const tpl_loc L_541 = {F_33, 7, 9};
-static const char F_34[] = "toc.twig";
-static const tpl_loc L_542 = {F_34, 5, 11};
-static const tpl_loc L_543 = {F_34, 6, 4};
+static const tpl_loc L_528 = {F_33, 4, 20};
+static const tpl_loc L_529 = {F_33, 4, 25};
+static const tpl_loc L_530 = {F_33, 4, 39};
+static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
+static const tpl_loc L_531 = {F_33, 5, 25};
+static const tpl_loc L_532 = {F_33, 5, 28};
+static const tpl_loc L_533 = {F_33, 5, 33};
+static const tpl_loc L_534 = {F_33, 5, 45};
+static const tpl_loc L_535 = {F_33, 6, 4};
+static const tpl_loc L_536 = {F_33, 6, 7};
+static const tpl_loc L_537 = {F_33, 7, 31};
+static const tpl_loc L_538 = {F_33, 7, 51};
+static const tpl_loc L_539 = {F_33, 8, 5};
+static const tpl_loc L_540 = {F_33, 8, 13};
+static const tpl_loc L_541 = {F_33, 8, 41};
+static const tpl_loc L_542 = {F_33, 8, 67};
+static const tpl_loc L_543 = {F_33, 8, 75};
+static const tpl_loc L_544 = {F_33, 8, 108};
+static const tpl_loc L_545 = {F_33, 8, 116};
+static const tpl_loc L_546 = {F_33, 11, 42};
+static const tpl_loc L_547 = {F_33, 11, 103};
+static const tpl_loc L_548 = {F_33, 12, 1};
+static const tpl_loc L_549 = {F_33, 12, 9};
+static const char F_34[] = "title.md.twig";
+static const tpl_loc L_550 = {F_34, 3, 3};
+static const tpl_loc L_551 = {F_34, 3, 6};
+static const tpl_loc L_552 = {F_34, 3, 11};
+static const tpl_loc L_553 = {F_34, 3, 17};
+static const tpl_loc L_554 = {F_34, 5, 4};
+static const tpl_loc L_555 = {F_34, 5, 12};
+static const tpl_loc L_556 = {F_34, 6, 24};
+static const tpl_loc L_557 = {F_34, 6, 39};
+static const tpl_loc L_558 = {F_34, 9, 4};
+static const tpl_loc L_559 = {F_34, 9, 12};
+static const tpl_loc L_560 = {F_34, 10, 25};
+static const tpl_loc L_561 = {F_34, 10, 41};
+static const char F_35[] = "title.twig";
+static const tpl_loc L_562 = {F_35, 4, 4};
+static const tpl_loc L_563 = {F_35, 4, 18};
+static const tpl_loc L_564 = {F_35, 4, 23};
+static const tpl_loc L_565 = {F_35, 4, 47};
+static const tpl_loc L_566 = {F_35, 4, 51};
+static const tpl_loc L_567 = {F_35, 4, 84};
+static const tpl_loc L_568 = {F_35, 4, 89};
+static const tpl_loc L_569 = {F_35, 4, 95};
+static const tpl_loc L_570 = {F_35, 6, 9};
+static const tpl_loc L_571 = {F_35, 6, 12};
+static const tpl_loc L_572 = {F_35, 6, 17};
+static const tpl_loc L_573 = {F_35, 6, 26};
+static const tpl_loc L_574 = {F_35, 6, 29};
+static const tpl_loc L_575 = {F_35, 7, 1};
+static const tpl_loc L_576 = {F_35, 7, 9};
+static const char F_36[] = "toc.twig";
+static const tpl_loc L_577 = {F_36, 5, 11};
+static const tpl_loc L_578 = {F_36, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_544 = {F_34, 7, 4};
+static const tpl_loc L_579 = {F_36, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_545 = {F_34, 8, 4};
-static const tpl_loc L_546 = {F_34, 9, 4};
-static const tpl_loc L_547 = {F_34, 9, 17};
-static const tpl_loc L_548 = {F_34, 9, 21};
+static const tpl_loc L_580 = {F_36, 8, 4};
+static const tpl_loc L_581 = {F_36, 9, 4};
+static const tpl_loc L_582 = {F_36, 9, 17};
+static const tpl_loc L_583 = {F_36, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_549 = {F_34, 10, 4};
-static const tpl_loc L_550 = {F_34, 10, 7};
-static const tpl_loc L_551 = {F_34, 10, 13};
-static const tpl_loc L_552 = {F_34, 10, 20};
-static const tpl_loc L_553 = {F_34, 10, 31};
-static const tpl_loc L_554 = {F_34, 11, 4};
-static const tpl_loc L_555 = {F_34, 11, 46};
-static const tpl_loc L_556 = {F_34, 11, 55};
-static const tpl_loc L_557 = {F_34, 11, 32};
+static const tpl_loc L_584 = {F_36, 10, 4};
+static const tpl_loc L_585 = {F_36, 10, 7};
+static const tpl_loc L_586 = {F_36, 10, 13};
+static const tpl_loc L_587 = {F_36, 10, 20};
+static const tpl_loc L_588 = {F_36, 10, 31};
+static const tpl_loc L_589 = {F_36, 11, 4};
+static const tpl_loc L_590 = {F_36, 11, 46};
+static const tpl_loc L_591 = {F_36, 11, 55};
+static const tpl_loc L_592 = {F_36, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_558 = {F_34, 12, 4};
-static const tpl_loc L_559 = {F_34, 12, 7};
-static const tpl_loc L_560 = {F_34, 12, 14};
-static const tpl_loc L_561 = {F_34, 12, 25};
-static const tpl_loc L_562 = {F_34, 12, 31};
-static const tpl_loc L_563 = {F_34, 12, 46};
-static const tpl_loc L_564 = {F_34, 13, 4};
-static const tpl_loc L_565 = {F_34, 13, 33};
-static const tpl_loc L_566 = {F_34, 13, 39};
-static const tpl_loc L_567 = {F_34, 13, 59};
-static const tpl_loc L_568 = {F_34, 13, 77};
-static const tpl_loc L_569 = {F_34, 15, 4};
-static const tpl_loc L_570 = {F_34, 15, 18};
-static const tpl_loc L_571 = {F_34, 15, 32};
+static const tpl_loc L_593 = {F_36, 12, 4};
+static const tpl_loc L_594 = {F_36, 12, 7};
+static const tpl_loc L_595 = {F_36, 12, 14};
+static const tpl_loc L_596 = {F_36, 12, 25};
+static const tpl_loc L_597 = {F_36, 12, 31};
+static const tpl_loc L_598 = {F_36, 12, 46};
+static const tpl_loc L_599 = {F_36, 13, 4};
+static const tpl_loc L_600 = {F_36, 13, 33};
+static const tpl_loc L_601 = {F_36, 13, 39};
+static const tpl_loc L_602 = {F_36, 13, 59};
+static const tpl_loc L_603 = {F_36, 13, 77};
+static const tpl_loc L_604 = {F_36, 15, 4};
+static const tpl_loc L_605 = {F_36, 15, 18};
+static const tpl_loc L_606 = {F_36, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_572 = {F_34, 15, 62};
-static const tpl_loc L_573 = {F_34, 15, 68};
-static const tpl_loc L_574 = {F_34, 15, 47};
-static const tpl_loc L_575 = {F_34, 15, 36};
-static const tpl_loc L_576 = {F_34, 15, 26};
-static const tpl_loc L_577 = {F_34, 18, 1};
-static const tpl_loc L_578 = {F_34, 18, 14};
-static const tpl_loc L_579 = {F_34, 18, 23};
-static const tpl_loc L_580 = {F_34, 18, 28};
-static const tpl_loc L_581 = {F_34, 18, 40};
-static const tpl_loc L_582 = {F_34, 18, 46};
-static const tpl_loc L_583 = {F_34, 18, 4};
+static const tpl_loc L_607 = {F_36, 15, 62};
+static const tpl_loc L_608 = {F_36, 15, 68};
+static const tpl_loc L_609 = {F_36, 15, 47};
+static const tpl_loc L_610 = {F_36, 15, 36};
+static const tpl_loc L_611 = {F_36, 15, 26};
+static const tpl_loc L_612 = {F_36, 18, 1};
+static const tpl_loc L_613 = {F_36, 18, 14};
+static const tpl_loc L_614 = {F_36, 18, 23};
+static const tpl_loc L_615 = {F_36, 18, 28};
+static const tpl_loc L_616 = {F_36, 18, 40};
+static const tpl_loc L_617 = {F_36, 18, 46};
+static const tpl_loc L_618 = {F_36, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -755,6 +807,7 @@ static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
 static const tpl_template T45;
+static const tpl_template T46;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -785,29 +838,29 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -819,13 +872,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -1844,6 +1898,66 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  user-select: none;\n"
              "  -webkit-user-select: none;\n"
              "}\n", 2019);
+#line 76 "themes/tech/common/css/code.css.twig"
+  {
+    rt->loc = &L_133;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_133);
+  }
+#line 77 "themes/tech/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -2016,10 +2130,208 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/tech/common/css/highlight.css.twig"
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_134;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_135);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_136, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_137;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_138, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_139;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_140, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_141;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_142, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_143;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_144, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_145;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_146, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_147;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_148, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_149;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_150, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_151;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_152, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_153;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_154, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_155;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_156, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_157;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_158, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_159;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_160;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_161, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_162;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_163;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_164;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_165, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_166;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_167, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/tech/common/css/items.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2153,7 +2465,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/tech/common/css/layout.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2234,7 +2546,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/tech/common/css/navigation.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2412,7 +2724,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/tech/common/css/print.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2465,7 +2777,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2512,7 +2824,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2603,7 +2915,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2660,6 +2972,11 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
              "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
              "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2693,14 +3010,18 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #bea0ea;   --question-bg: #251e33;\n"
              "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
              "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2868);
+             "}\n", 3440);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/tech/html/dedication.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2718,24 +3039,24 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item dedication\">\n", 34);
 #line 4 "themes/tech/html/dedication.twig"
   {
-    rt->loc = &L_133;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_134);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_135, &ic0);
+    rt->loc = &L_168;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_169);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 5 "themes/tech/html/dedication.twig"
       tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
 #line 5 "themes/tech/html/dedication.twig"
       {
-        rt->loc = &L_136;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_137, &ic1);
+        rt->loc = &L_171;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_172, &ic1);
         tpl_out_value(rt, v3);
       }
 #line 5 "themes/tech/html/dedication.twig"
       tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html/dedication.twig"
       {
-        rt->loc = &L_138;
+        rt->loc = &L_173;
         tpl_out_value(rt, v1);
       }
 #line 5 "themes/tech/html/dedication.twig"
@@ -2745,8 +3066,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span id=\"", 10);
 #line 7 "themes/tech/html/dedication.twig"
       {
-        rt->loc = &L_139;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_140, &ic2);
+        rt->loc = &L_174;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_175, &ic2);
         tpl_out_value(rt, v4);
       }
 #line 7 "themes/tech/html/dedication.twig"
@@ -2755,8 +3076,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/html/dedication.twig"
   {
-    rt->loc = &L_141;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_142, &ic3);
+    rt->loc = &L_176;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_content, &L_177, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 9 "themes/tech/html/dedication.twig"
@@ -2766,7 +3087,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2787,26 +3108,26 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_143;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_144);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_145, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_146);
+    rt->loc = &L_178;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_179);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_180, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_181);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_147;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_148, &ic1);
+    rt->loc = &L_182;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_183, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_149;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_150);
+        rt->loc = &L_184;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_185);
         tpl_out_value(rt, v5);
       }
     }
@@ -2815,14 +3136,14 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_151;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_152, &ic2);
+    rt->loc = &L_186;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_187, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_153;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_154);
+        rt->loc = &L_188;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_189);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/contents/edition.md.twig"
@@ -2831,7 +3152,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_155;
+    rt->loc = &L_190;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2849,32 +3170,32 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_156);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_191);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_157);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_192);
     const tpl_value a21[2] = {v14, v20};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_158);
-    tpl_value v22 = k8->fn(rt, ctx, 2, a21, &L_158);
+      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_193);
+    tpl_value v22 = k8->fn(rt, ctx, 2, a21, &L_193);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_159;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_160);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_161, &ic3);
+    rt->loc = &L_194;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_195);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_196, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_162;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_163);
+        rt->loc = &L_197;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_198);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/contents/edition.md.twig"
@@ -2883,7 +3204,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_164;
+    rt->loc = &L_199;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2934,14 +3255,14 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_165);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_200);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_166);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_201);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/contents/edition.md.twig"
@@ -2951,39 +3272,39 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 1 "themes/tech/html/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/edition.twig"
   {
-    rt->loc = &L_167;
+    rt->loc = &L_202;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_167);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_202);
   }
 }
 
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/tech/html/epilogue.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/epilogue.twig"
   {
-    rt->loc = &L_168;
+    rt->loc = &L_203;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_168);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_203);
   }
 }
 
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3013,16 +3334,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_169;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_170);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_171, &ic0);
+    rt->loc = &L_204;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_205);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_206, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_172, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_207, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3033,10 +3354,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_173;
+    rt->loc = &L_208;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_174);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_175, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_209);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_210, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3049,15 +3370,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_176;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_177, &ic3);
+    rt->loc = &L_211;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_212, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_178;
+        rt->loc = &L_213;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3068,19 +3389,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_179;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_180, &ic4);
+    rt->loc = &L_214;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_215, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_181;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_182, &ic5);
+    rt->loc = &L_216;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_217, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_183, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_218, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3089,22 +3410,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_184;
+        rt->loc = &L_219;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_185;
+            rt->loc = &L_220;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_186;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_187, &ic7);
+            rt->loc = &L_221;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_222, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3115,16 +3436,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_188;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_189);
+        rt->loc = &L_223;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_224);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_190;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_191, &ic8);
+            rt->loc = &L_225;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_226, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3132,8 +3453,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_192;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_193, &ic9);
+            rt->loc = &L_227;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_228, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3149,55 +3470,55 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/tech/html/foreword.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/foreword.twig"
   {
-    rt->loc = &L_194;
+    rt->loc = &L_229;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_194);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_229);
   }
 }
 
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/tech/html/glossary.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/glossary.twig"
   {
-    rt->loc = &L_195;
+    rt->loc = &L_230;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_195);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_230);
   }
 }
 
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/tech/html/introduction.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/introduction.twig"
   {
-    rt->loc = &L_196;
+    rt->loc = &L_231;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_196);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
   }
 }
 
 /* ---- item.twig ---- */
 
 #line 6 "themes/tech/html/item.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3209,26 +3530,26 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 7 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_197;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_198);
+    rt->loc = &L_232;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_233);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_199;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_200);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_201, &ic0);
+        rt->loc = &L_234;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_235);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_236, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_202;
+        rt->loc = &L_237;
         tpl_value v4 = tpl_str("partials/heading.twig", 21u);
-        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_202);
+        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_237);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "</h1>\n", 6);
@@ -3237,7 +3558,7 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/html/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3248,9 +3569,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_203;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_204);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_205, &ic0);
+    rt->loc = &L_238;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_239);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_240, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/tech/html/item.twig"
@@ -3258,7 +3579,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/html/item.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3278,12 +3599,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_206;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_207);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_208, &ic0);
+    rt->loc = &L_241;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_242);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_243, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_209, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_244, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3294,19 +3615,19 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_210;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_211);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_212, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_213, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_214);
+    rt->loc = &L_245;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_246);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_247, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_248, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_249);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/tech/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_215;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_216);
+    rt->loc = &L_250;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_251);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3314,8 +3635,8 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_217;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_218, &ic4);
+        rt->loc = &L_252;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_253, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/tech/html/item.twig"
@@ -3326,13 +3647,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_219;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_219);
+    rt->loc = &L_254;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_254);
   }
 #line 11 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_220;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_220);
+    rt->loc = &L_255;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_255);
   }
 #line 14 "themes/tech/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3341,7 +3662,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3355,7 +3676,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_221;
+    rt->loc = &L_256;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3376,30 +3697,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_222);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_222);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_257);
+    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_257);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_223;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_224);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_225, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_226);
+    rt->loc = &L_258;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_259);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_260, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_261);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_227;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_228);
+    rt->loc = &L_262;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_263);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_229);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_264);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -3409,23 +3730,23 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/tech/html/license.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/license.twig"
   {
-    rt->loc = &L_230;
+    rt->loc = &L_265;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_230);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_265);
   }
 }
 
 /* ---- lof.twig ---- */
 
 #line 1 "themes/tech/html/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3440,38 +3761,38 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_231;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_232);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_233, &ic0);
+    rt->loc = &L_266;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_267);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_268, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_234;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_235, &ic1);
+    rt->loc = &L_269;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_236;
+    rt->loc = &L_271;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_237);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_272);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_238);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_273);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_236);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_271);
   }
 #line 5 "themes/tech/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3480,7 +3801,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 1 "themes/tech/html/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3495,38 +3816,38 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_239;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_240);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_241, &ic0);
+    rt->loc = &L_274;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_275);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_276, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_242;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_243, &ic1);
+    rt->loc = &L_277;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_278, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_279;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_245);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_280);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_246);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_281);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_244);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_279);
   }
 #line 5 "themes/tech/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3535,7 +3856,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 1 "themes/tech/html/part.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3563,12 +3884,12 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_247;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_248);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_249, &ic0);
+    rt->loc = &L_282;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_283);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_250, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_285, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3579,8 +3900,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_251;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_252);
+    rt->loc = &L_286;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_287);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3588,9 +3909,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_253;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_254);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_255, &ic2);
+        rt->loc = &L_288;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_289);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_290, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/tech/html/part.twig"
@@ -3601,39 +3922,39 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_256;
+    rt->loc = &L_291;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_257;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_258);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_259, &ic3);
+        rt->loc = &L_292;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_293);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_294, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_260;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_261, &ic4);
+        rt->loc = &L_295;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_296, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_262;
+            rt->loc = &L_297;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_263;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_264, &ic5);
+            rt->loc = &L_298;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_299, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/tech/html/part.twig"
@@ -3644,8 +3965,8 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_265;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_266, &ic6);
+        rt->loc = &L_300;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_301, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/tech/html/part.twig"
@@ -3654,9 +3975,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_267;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_268);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_269, &ic7);
+    rt->loc = &L_302;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_303);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_304, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/tech/html/part.twig"
@@ -3666,7 +3987,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3687,7 +4008,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_305;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3711,9 +4032,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_271;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_272);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_273, &ic0);
+        rt->loc = &L_306;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_307);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_308, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -3724,17 +4045,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_274;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_275);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_276, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_277);
+    rt->loc = &L_309;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_310);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_311, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_312);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_278;
+    rt->loc = &L_313;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3758,9 +4079,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_279;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_280, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_281);
+        rt->loc = &L_314;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_315, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_316);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -3769,16 +4090,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_282;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_283, &ic3);
+    rt->loc = &L_317;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_318, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_284;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_285);
+        rt->loc = &L_319;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_320);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -3787,16 +4108,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_286;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_287, &ic4);
+    rt->loc = &L_321;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_322, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_288;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_289);
+        rt->loc = &L_323;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_324);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -3810,7 +4131,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3829,13 +4150,13 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k10)
-    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_291);
-  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_291);
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_326);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_326);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3863,7 +4184,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_290;
+    rt->loc = &L_325;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3876,79 +4197,79 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_292);
-    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_292);
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_327);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_327);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_293;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_294);
+    rt->loc = &L_328;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_329);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_295);
-    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_295));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_330);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_330));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_296;
+        rt->loc = &L_331;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_297;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_298);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_299, &ic0);
+            rt->loc = &L_332;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_333);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_334, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_300;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_301);
+            rt->loc = &L_335;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_336);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_302;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_303);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_304, &ic1);
+            rt->loc = &L_337;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_338);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_339, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_305;
+            rt->loc = &L_340;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_306, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_341, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_307);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_342);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_308);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_343);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_309);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_310, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_311, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_344);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_345, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_346, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_312);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_347);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3957,15 +4278,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_313;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_314, &ic5);
+            rt->loc = &L_348;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_349, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_315;
+                rt->loc = &L_350;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3983,7 +4304,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4009,25 +4330,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_316;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_317);
+    rt->loc = &L_351;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_352);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_318;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_319);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_320, &ic0);
+    rt->loc = &L_353;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_354);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_355, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_321;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_322);
+        rt->loc = &L_356;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_357);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4036,7 +4357,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_323;
+    rt->loc = &L_358;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4050,7 +4371,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_324, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_359, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4059,9 +4380,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_325;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_326, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_327);
+        rt->loc = &L_360;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_361, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_362);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4072,7 +4393,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_328;
+    rt->loc = &L_363;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4096,14 +4417,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_329);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_364);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_330;
+    rt->loc = &L_365;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4124,29 +4445,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_331);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_366);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_332);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_367);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_333);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_368);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_334;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_335);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_336, &ic3);
+    rt->loc = &L_369;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_370);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_371, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_337;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_338);
+        rt->loc = &L_372;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_373);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4155,16 +4476,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_339;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_340);
+    rt->loc = &L_374;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_375);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_341;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_342);
+        rt->loc = &L_376;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_377);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4176,7 +4497,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4204,7 +4525,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_343;
+    rt->loc = &L_378;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4234,10 +4555,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_344;
+    rt->loc = &L_379;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_345);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_346, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_380);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_381, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4247,39 +4568,39 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_347);
-    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_347);
+      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_382);
+    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_382);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_348;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_349);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_350, &ic1);
+    rt->loc = &L_383;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_384);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_385, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_351);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_386);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_352);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_387);
       const tpl_value a26[1] = {v25};
       if (!k14)
-        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_353);
-      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_353);
+        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_388);
+      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_388);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_354);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_389);
       const tpl_value a31[1] = {v30};
       if (!k15)
-        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_355);
-      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_355);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_356);
+        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_390);
+      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_390);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_391);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4288,33 +4609,33 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_357;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_358);
+        rt->loc = &L_392;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_393);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k14)
-          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_359);
-        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_359);
+          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_394);
+        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_394);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_360);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_395);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_361);
-        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_361);
+          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_396);
+        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_396);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_362);
-        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_362);
+          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_397);
+        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_397);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_363;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_364);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_365);
+        rt->loc = &L_398;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_399);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_400);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4327,7 +4648,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_366;
+          rt->loc = &L_401;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4337,10 +4658,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_402;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_368, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_403, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4351,15 +4672,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_369;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_370, &ic3);
+    rt->loc = &L_404;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_405, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_371;
+        rt->loc = &L_406;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4371,7 +4692,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4390,24 +4711,24 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_372;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_373);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_374, &ic0);
+    rt->loc = &L_407;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_408);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_409, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_375;
+        rt->loc = &L_410;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_376;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_377, &ic1);
+        rt->loc = &L_411;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_412, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4418,14 +4739,14 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_378;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_379, &ic2);
+    rt->loc = &L_413;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4441,7 +4762,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_415;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4463,9 +4784,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_416;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_382);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_417);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4475,22 +4796,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_383;
+        rt->loc = &L_418;
         const tpl_value a12[1] = {v8};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_384);
-        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_384);
+          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_419);
+        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_419);
         const tpl_value a14[1] = {v13};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_385);
-        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_385);
+          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_420);
+        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_420);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_386;
+    rt->loc = &L_421;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4512,17 +4833,17 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_387);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_422);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_388);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_423);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4541,36 +4862,36 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_424;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_390);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_391, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_425);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_426, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_392, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_427, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_393);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_428);
     const tpl_value a9[1] = {v8};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_394);
-    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_394);
+      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_429);
+    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_429);
     const tpl_value a11[1] = {v10};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_395);
-    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_395);
+      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_430);
+    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_430);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4583,16 +4904,16 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_410);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_445);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_411, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_446, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4647,16 +4968,16 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_396;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_397);
+    rt->loc = &L_431;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_432);
     const tpl_value a1[1] = {v0};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_398);
-    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_398));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_433);
+    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_433));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_399;
+        rt->loc = &L_434;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4665,30 +4986,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_400;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_401);
+        rt->loc = &L_435;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_436);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_402;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_403);
+            rt->loc = &L_437;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_438);
             const tpl_value a8[1] = {v7};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_404);
-            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_404));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_439);
+            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_439));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_405;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_406);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_407, &ic0);
+                rt->loc = &L_440;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_442, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k23)
-                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_408);
-                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_408);
+                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_443);
+                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_443);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -4696,32 +5017,32 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_409;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_444;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_412);
-                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_412);
+                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_447);
+                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_447);
                     const tpl_value a18[1] = {v17};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_413);
-                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_413);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_448);
+                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_448);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_414;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_415);
+                    rt->loc = &L_449;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_450);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_416;
+                        rt->loc = &L_451;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_417);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_452);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4736,18 +5057,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_418;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_419);
+                    rt->loc = &L_453;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_454);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
-                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_420);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_421);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
+                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_455);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_456);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k26)
-                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_422);
-                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_422);
+                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_457);
+                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_457);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4756,22 +5077,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_423;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_424);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_425);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_426, &ic1);
+            rt->loc = &L_458;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_459);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_460);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_461, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_427);
-            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_427);
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_462);
+            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_462);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_428;
+            rt->loc = &L_463;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4787,8 +5108,8 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_429);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_430, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_464);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_465, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4798,7 +5119,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_431;
+            rt->loc = &L_466;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4826,11 +5147,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_432;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_433);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_434, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_435, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_436);
+                rt->loc = &L_467;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_468);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_469, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_470, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_471);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -4841,31 +5162,31 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_437;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_438);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_439, &ic5);
+            rt->loc = &L_472;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_473);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_474, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_440;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_441);
+            rt->loc = &L_475;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_476);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_442;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_443);
+            rt->loc = &L_477;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_478);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_444;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_445);
+            rt->loc = &L_479;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_480);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4880,9 +5201,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_446;
+            rt->loc = &L_481;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_447);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_482);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -4893,24 +5214,24 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_448;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_449);
+        rt->loc = &L_483;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_484);
         const tpl_value a76[1] = {v75};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_450);
-        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_450);
+          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_485);
+        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_485);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_451;
+            rt->loc = &L_486;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_452);
-            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_452);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_453);
+              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_487);
+            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_487);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_488);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4930,7 +5251,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4968,18 +5289,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_454;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_455);
+    rt->loc = &L_489;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_490);
     const tpl_value a1[1] = {v0};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_456);
-    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_456));
+      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_491);
+    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_491));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_457;
+        rt->loc = &L_492;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4997,34 +5318,34 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_458;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_459);
+        rt->loc = &L_493;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_494);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_495;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_462);
+        rt->loc = &L_496;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_497);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_463;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_464);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_465);
+        rt->loc = &L_498;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_499);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_500);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_466);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_501);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5034,7 +5355,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5046,39 +5367,39 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/html/preface.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/preface.twig"
   {
-    rt->loc = &L_467;
+    rt->loc = &L_502;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_467);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_502);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/html/prologue.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/prologue.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_503;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_468);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_503);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5086,149 +5407,149 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_469;
+    rt->loc = &L_504;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_469);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_504);
   }
 }
 
 #line 7 "themes/tech/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_470;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_470);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_471;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_471);
+    rt->loc = &L_505;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_505);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_472;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
+    rt->loc = &L_506;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_506);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_473;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
+    rt->loc = &L_507;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_507);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_474;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
+    rt->loc = &L_508;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_508);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_475;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
+    rt->loc = &L_509;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_509);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
+    rt->loc = &L_510;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_510);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
+    rt->loc = &L_511;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_511);
   }
 }
 
-#line 15 "themes/tech/common/style.css.twig"
+#line 14 "themes/tech/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_512;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_512);
+  }
+}
+
+#line 15 "themes/tech/common/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_513;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_513);
   }
 }
 
 #line 16 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5236,14 +5557,14 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_514;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5252,7 +5573,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5261,70 +5582,70 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_480;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_480);
+    rt->loc = &L_515;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_515);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_481);
+    rt->loc = &L_516;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_516);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_482);
+    rt->loc = &L_517;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_517);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_483);
+    rt->loc = &L_518;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_518);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_484);
+    rt->loc = &L_519;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_519);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_485);
+    rt->loc = &L_520;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_520);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_486);
+    rt->loc = &L_521;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_521);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_487);
+    rt->loc = &L_522;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_522);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_488);
+    rt->loc = &L_523;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_523);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_489);
+    rt->loc = &L_524;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_524);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_490);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_525);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_491);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_526);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5348,12 +5669,12 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_492;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_493);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_494, &ic0);
+    rt->loc = &L_527;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_528);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_529, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_495, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_530, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5364,16 +5685,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_496;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_497);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_498, &ic2);
+    rt->loc = &L_531;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_532);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_533, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_499;
+        rt->loc = &L_534;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5384,22 +5705,22 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_500;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_501);
+    rt->loc = &L_535;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_536);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_502;
+        rt->loc = &L_537;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_503;
+            rt->loc = &L_538;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5410,23 +5731,23 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_504;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_505, &ic3);
+        rt->loc = &L_539;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_540, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_506;
+            rt->loc = &L_541;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_507;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_508, &ic4);
+            rt->loc = &L_542;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_543, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5437,8 +5758,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_509;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_510, &ic5);
+        rt->loc = &L_544;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_545, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5449,7 +5770,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_511;
+    rt->loc = &L_546;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5460,7 +5781,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_512;
+        rt->loc = &L_547;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5471,8 +5792,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_513;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_514, &ic6);
+    rt->loc = &L_548;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_549, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5482,7 +5803,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5498,26 +5819,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_515;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_516);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_517, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_518);
+    rt->loc = &L_550;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_551);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_552, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_553);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_519;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_520, &ic1);
+    rt->loc = &L_554;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_555, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_521;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_522);
+        rt->loc = &L_556;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_557);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -5526,16 +5847,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_523;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_524, &ic2);
+    rt->loc = &L_558;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_559, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_525;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_526);
+        rt->loc = &L_560;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_561);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -5547,7 +5868,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/tech/html/title.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5567,26 +5888,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_527;
+    rt->loc = &L_562;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_528);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_529, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_563);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_564, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_530);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_565);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_531);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_566);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_532);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_533, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_534);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_567);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_568, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_569);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5595,25 +5916,25 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_535;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_536);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_537, &ic2);
+    rt->loc = &L_570;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_571);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_572, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_538;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_539);
+    rt->loc = &L_573;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_574);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_540;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_541, &ic3);
+    rt->loc = &L_575;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_576, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/tech/html/title.twig"
@@ -5623,7 +5944,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/tech/html/toc.twig"
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5635,9 +5956,9 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_555, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_590, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_556);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_591);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5645,7 +5966,7 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/tech/html/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5663,20 +5984,20 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_572);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_607);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_573, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_608, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k31)
-    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_574);
-  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_574);
+    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_609);
+  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_609);
   return v7;
 }
 
 #line 1 "themes/tech/html/toc.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5716,13 +6037,13 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_542;
+    rt->loc = &L_577;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_542);
+    tpl_import(rt, self, 0, v0, &L_577);
   }
 #line 6 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_543;
+    rt->loc = &L_578;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5755,7 +6076,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_544;
+    rt->loc = &L_579;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5783,35 +6104,35 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_580;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_546;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_547);
+    rt->loc = &L_581;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_582);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_548);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_583);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/tech/html/toc.twig"
       {
-        rt->loc = &L_549;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_550);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_551, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_552, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_553);
+        rt->loc = &L_584;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_585);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_586, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_587, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_588);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_554;
+            rt->loc = &L_589;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5830,27 +6151,27 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k29)
-              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_557);
-            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_557);
+              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_592);
+            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_592);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_558;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_559);
+            rt->loc = &L_593;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_594);
             const tpl_value a49[1] = {v48};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_560);
-            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_560));
+              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_595);
+            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_595));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_561);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_562, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_596);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_597, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_563, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_598, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5859,20 +6180,20 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/tech/html/toc.twig"
               {
-                rt->loc = &L_564;
+                rt->loc = &L_599;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_565);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_566, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_600);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_601, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_567, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_602, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_568, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_603, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5884,18 +6205,18 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_569;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_570);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_571);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_604;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_605);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_606);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_575);
-            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_575);
+              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_610);
+            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_610);
             const tpl_value a74[2] = {v69, v73};
             if (!k33)
-              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_576);
-            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_576);
+              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_611);
+            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_611);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5904,22 +6225,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_577;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_578);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_579);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_580, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_581, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_582);
+    rt->loc = &L_612;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_613);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_614);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_615, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_616, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_617);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_583);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_618);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/tech/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5923 "tech_html.c"
+#line 6244 "tech_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -6250,13 +6571,16 @@ static const char T10_source[] =
     "  text-align: right;\n"
     "  user-select: none;\n"
     "  -webkit-user-select: none;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T10 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn12,
   .source = T10_source,
-  .source_len = 2019,
+  .source_len = 2589,
   .ast = NULL,
 };
 
@@ -6430,8 +6754,52 @@ static const tpl_template T12 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T13_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T13 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn15,
+  .source = T13_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T14_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -6555,17 +6923,17 @@ static const char T13_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T13_source,
+  .body = fn16,
+  .source = T14_source,
   .source_len = 3622,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -6636,17 +7004,17 @@ static const char T14_source[] =
     "    left: calc(100% - var(--note-width));\n"
     "  }\n"
     "}\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T14_source,
+  .body = fn17,
+  .source = T15_source,
   .source_len = 1930,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -6814,17 +7182,17 @@ static const char T15_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T15_source,
+  .body = fn18,
+  .source = T16_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -6867,17 +7235,17 @@ static const char T16_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T16_source,
+  .body = fn19,
+  .source = T17_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6914,17 +7282,17 @@ static const char T17_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T17_source,
+  .body = fn20,
+  .source = T18_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -7005,17 +7373,17 @@ static const char T18_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T18_source,
+  .body = fn21,
+  .source = T19_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -7067,6 +7435,11 @@ static const char T19_source[] =
     "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
     "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
     "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -7100,19 +7473,23 @@ static const char T19_source[] =
     "    --question: #bea0ea;   --question-bg: #251e33;\n"
     "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
     "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T19_source,
-  .source_len = 2868,
+  .body = fn22,
+  .source = T20_source,
+  .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- A dedication shows no title: its heading is there for screen readers\n"
     "    and the document outline only. -#}\n"
     "<section class=\"item dedication\">\n"
@@ -7123,17 +7500,17 @@ static const char T20_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T20_source,
+  .body = fn23,
+  .source = T21_source,
   .source_len = 325,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -7148,33 +7525,20 @@ static const char T21_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T21_source,
+  .body = fn24,
+  .source = T22_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const char T22_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T22 = {
-  .name = "edition.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T22_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* epilogue.twig */
 static const char T23_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T23 = {
-  .name = "epilogue.twig",
+  .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
@@ -7183,8 +7547,21 @@ static const tpl_template T23 = {
   .ast = NULL,
 };
 
-/* figure.twig */
+/* epilogue.twig */
 static const char T24_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T24 = {
+  .name = "epilogue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn26,
+  .source = T24_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* figure.twig */
+static const char T25_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7198,33 +7575,20 @@ static const char T24_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T25_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T25 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T26_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T26 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn28,
   .source = T26_source,
@@ -7233,11 +7597,11 @@ static const tpl_template T26 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -7246,12 +7610,25 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T28_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn30, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn31, .owner = &T28, .node = NULL},
-};
+/* introduction.twig */
 static const char T28_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T28 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn30,
+  .source = T28_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T29_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
+};
+static const char T29_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. An item without\n"
     "    a title keeps its id on the section, for links to it. -#}\n"
@@ -7266,79 +7643,79 @@ static const char T28_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 2,
-  .blocks = T28_blocks,
-  .source = T28_source,
+  .blocks = T29_blocks,
+  .source = T29_source,
   .source_len = 560,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T29_source,
+  .body = fn34,
+  .source = T30_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The list of images: each one's label and caption, linked. -#}\n"
     "<section class=\"item lof\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</section>\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 256,
   .ast = NULL,
 };
 
 /* lot.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of tables: each one's label and caption, linked. -#}\n"
     "<section class=\"item lot\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</section>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T32_source,
+  .body = fn37,
+  .source = T33_source,
   .source_len = 255,
   .ast = NULL,
 };
 
 /* part.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A part: \"<span class=label>…</span> Title\" as its heading (the label\n"
     "    shows when 'part' is in the edition's labels). -#}\n"
     "{% set has_heading = item.title or item.label %}\n"
@@ -7348,17 +7725,17 @@ static const char T33_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
-  .source = T33_source,
+  .body = fn38,
+  .source = T34_source,
   .source_len = 477,
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7373,17 +7750,17 @@ static const char T34_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T34_source,
+  .body = fn39,
+  .source = T35_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7396,17 +7773,17 @@ static const char T35_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T35_source,
+  .body = fn40,
+  .source = T36_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7425,17 +7802,17 @@ static const char T36_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T36_source,
+  .body = fn42,
+  .source = T37_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -7450,31 +7827,31 @@ static const char T37_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T37_source,
+  .body = fn43,
+  .source = T38_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T38_m0_params[1] = {
+static const tpl_name T39_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m1_params[1] = {
+static const tpl_name T39_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m2_params[1] = {
+static const tpl_name T39_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m3_params[3] = {
+static const tpl_name T39_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T38_m4_params[6] = {
+static const tpl_name T39_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7482,14 +7859,14 @@ static const tpl_name T38_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T38_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn43, .owner = &T38, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn44, .owner = &T38, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn45, .owner = &T38, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn46, .owner = &T38, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn48, .owner = &T38, .node = NULL},
+static const tpl_macro_def T39_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn44, .owner = &T39, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn45, .owner = &T39, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn46, .owner = &T39, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn47, .owner = &T39, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn49, .owner = &T39, .node = NULL},
 };
-static const char T38_source[] =
+static const char T39_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7554,35 +7931,22 @@ static const char T38_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T38 = {
+static const tpl_template T39 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn49,
+  .body = fn50,
   .nmacros = 5,
-  .macros = T38_macros,
-  .source = T38_source,
+  .macros = T39_macros,
+  .source = T39_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T39_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T39 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn50,
-  .source = T39_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T40_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T40 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn51,
   .source = T40_source,
@@ -7591,22 +7955,35 @@ static const tpl_template T40 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T41_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T41, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T41, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T41, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T41, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T41, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T41, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T41, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T41, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T41, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T41, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn62, .owner = &T41, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn63, .owner = &T41, .node = NULL},
-};
+/* prologue.twig */
 static const char T41_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T41 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn52,
+  .source = T41_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T42_blocks[12] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T42, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T42, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T42, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T42, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T42, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T42, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T42, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T42, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T42, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T42, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T42, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T42, .node = NULL},
+};
+static const char T42_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7624,19 +8001,19 @@ static const char T41_source[] =
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
+  .body = fn65,
   .nblocks = 12,
-  .blocks = T41_blocks,
-  .source = T41_source,
+  .blocks = T42_blocks,
+  .source = T42_source,
   .source_len = 1093,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7651,17 +8028,17 @@ static const char T42_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T42_source,
+  .body = fn66,
+  .source = T43_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7673,17 +8050,17 @@ static const char T43_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T43_source,
+  .body = fn67,
+  .source = T44_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -7692,17 +8069,17 @@ static const char T44_source[] =
     "<h1 id=\"{{ item.slug }}\">{{ heading }}</h1>\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T44_source,
+  .body = fn68,
+  .source = T45_source,
   .source_len = 423,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const char T45_source[] =
+static const char T46_source[] =
     "{#- The table of contents of book.html (which shows it in its sidebar),\n"
     "    by Easybook's rule: the items whose element is in edition.toc.elements\n"
     "    list their headings down to edition.toc.deep; an item without headings\n"
@@ -7721,16 +8098,16 @@ static const char T45_source[] =
     "{% endif %}\n"
     "{% endfor %}\n"
     "{{ m.toc_nav(entries, item.title, item.slug, root, '', 'item toc') }}\n";
-static const tpl_template T45 = {
+static const tpl_template T46 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
-  .source = T45_source,
+  .body = fn69,
+  .source = T46_source,
   .source_len = 946,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_html_templates[46] = {
+const tpl_template *const octavo_theme_tech_html_templates[47] = {
   &T0,
   &T1,
   &T2,
@@ -7777,5 +8154,6 @@ const tpl_template *const octavo_theme_tech_html_templates[46] = {
   &T43,
   &T44,
   &T45,
+  &T46,
 };
-const size_t octavo_theme_tech_html_ntemplates = 46;
+const size_t octavo_theme_tech_html_ntemplates = 47;

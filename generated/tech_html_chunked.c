@@ -239,462 +239,514 @@ static const tpl_loc L_185 = {F_1, 14, 109};
 static const tpl_name N_last = {"last", 4u, 0x63e1d819u};
 static const tpl_loc L_186 = {F_1, 15, 1};
 static const tpl_loc L_187 = {F_1, 15, 9};
-static const char F_2[] = "edition.md.twig";
-static const tpl_loc L_188 = {F_2, 4, 3};
-static const tpl_loc L_189 = {F_2, 4, 6};
-static const tpl_loc L_190 = {F_2, 4, 11};
-static const tpl_loc L_191 = {F_2, 4, 17};
-static const tpl_loc L_192 = {F_2, 4, 26};
-static const tpl_loc L_193 = {F_2, 4, 34};
+static const char F_2[] = "css/code.css.twig";
+static const tpl_loc L_188 = {F_2, 76, 12};
+static const char F_3[] = "css/highlight.css.twig";
+static const tpl_loc L_189 = {F_3, 10, 18};
+static const tpl_loc L_190 = {F_3, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_191 = {F_3, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_192 = {F_3, 11, 18};
+static const tpl_loc L_193 = {F_3, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_194 = {F_3, 12, 36};
+static const tpl_loc L_195 = {F_3, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_196 = {F_3, 13, 18};
+static const tpl_loc L_197 = {F_3, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_198 = {F_3, 14, 27};
+static const tpl_loc L_199 = {F_3, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_200 = {F_3, 15, 27};
+static const tpl_loc L_201 = {F_3, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_202 = {F_3, 16, 18};
+static const tpl_loc L_203 = {F_3, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_204 = {F_3, 17, 27};
+static const tpl_loc L_205 = {F_3, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_206 = {F_3, 18, 18};
+static const tpl_loc L_207 = {F_3, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_208 = {F_3, 19, 18};
+static const tpl_loc L_209 = {F_3, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_210 = {F_3, 21, 34};
+static const tpl_loc L_211 = {F_3, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_212 = {F_3, 23, 4};
+static const tpl_loc L_213 = {F_3, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_214 = {F_3, 25, 29};
+static const tpl_loc L_215 = {F_3, 26, 29};
+static const tpl_loc L_216 = {F_3, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_217 = {F_3, 29, 32};
+static const tpl_loc L_218 = {F_3, 30, 32};
+static const tpl_loc L_219 = {F_3, 32, 21};
+static const tpl_loc L_220 = {F_3, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_221 = {F_3, 33, 18};
+static const tpl_loc L_222 = {F_3, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_4[] = "edition.md.twig";
+static const tpl_loc L_223 = {F_4, 4, 3};
+static const tpl_loc L_224 = {F_4, 4, 6};
+static const tpl_loc L_225 = {F_4, 4, 11};
+static const tpl_loc L_226 = {F_4, 4, 17};
+static const tpl_loc L_227 = {F_4, 4, 26};
+static const tpl_loc L_228 = {F_4, 4, 34};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_194 = {F_2, 5, 1};
-static const tpl_loc L_195 = {F_2, 5, 16};
-static const tpl_loc L_196 = {F_2, 8, 4};
-static const tpl_loc L_197 = {F_2, 8, 12};
-static const tpl_loc L_198 = {F_2, 8, 22};
-static const tpl_loc L_199 = {F_2, 8, 38};
-static const tpl_loc L_200 = {F_2, 8, 55};
-static const tpl_loc L_201 = {F_2, 8, 100};
-static const tpl_loc L_202 = {F_2, 8, 104};
-static const tpl_loc L_203 = {F_2, 8, 95};
-static const tpl_loc L_204 = {F_2, 10, 4};
-static const tpl_loc L_205 = {F_2, 10, 7};
-static const tpl_loc L_206 = {F_2, 10, 15};
+static const tpl_loc L_229 = {F_4, 5, 1};
+static const tpl_loc L_230 = {F_4, 5, 16};
+static const tpl_loc L_231 = {F_4, 8, 4};
+static const tpl_loc L_232 = {F_4, 8, 12};
+static const tpl_loc L_233 = {F_4, 8, 22};
+static const tpl_loc L_234 = {F_4, 8, 38};
+static const tpl_loc L_235 = {F_4, 8, 55};
+static const tpl_loc L_236 = {F_4, 8, 100};
+static const tpl_loc L_237 = {F_4, 8, 104};
+static const tpl_loc L_238 = {F_4, 8, 95};
+static const tpl_loc L_239 = {F_4, 10, 4};
+static const tpl_loc L_240 = {F_4, 10, 7};
+static const tpl_loc L_241 = {F_4, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_207 = {F_2, 11, 6};
-static const tpl_loc L_208 = {F_2, 11, 22};
-static const tpl_loc L_209 = {F_2, 14, 1};
-static const tpl_loc L_210 = {F_2, 14, 120};
-static const tpl_loc L_211 = {F_2, 14, 8};
-static const char F_3[] = "figure.twig";
-static const tpl_loc L_212 = {F_3, 4, 4};
-static const tpl_loc L_213 = {F_3, 4, 18};
-static const tpl_loc L_214 = {F_3, 4, 23};
+static const tpl_loc L_242 = {F_4, 11, 6};
+static const tpl_loc L_243 = {F_4, 11, 22};
+static const tpl_loc L_244 = {F_4, 14, 1};
+static const tpl_loc L_245 = {F_4, 14, 120};
+static const tpl_loc L_246 = {F_4, 14, 8};
+static const char F_5[] = "figure.twig";
+static const tpl_loc L_247 = {F_5, 4, 4};
+static const tpl_loc L_248 = {F_5, 4, 18};
+static const tpl_loc L_249 = {F_5, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_215 = {F_3, 4, 74};
+static const tpl_loc L_250 = {F_5, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_216 = {F_3, 5, 23};
-static const tpl_loc L_217 = {F_3, 5, 26};
-static const tpl_loc L_218 = {F_3, 5, 31};
+static const tpl_loc L_251 = {F_5, 5, 23};
+static const tpl_loc L_252 = {F_5, 5, 26};
+static const tpl_loc L_253 = {F_5, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_219 = {F_3, 5, 55};
-static const tpl_loc L_220 = {F_3, 5, 63};
-static const tpl_loc L_221 = {F_3, 5, 75};
-static const tpl_loc L_222 = {F_3, 6, 1};
-static const tpl_loc L_223 = {F_3, 6, 9};
-static const tpl_loc L_224 = {F_3, 7, 4};
-static const tpl_loc L_225 = {F_3, 7, 12};
-static const tpl_loc L_226 = {F_3, 7, 26};
-static const tpl_loc L_227 = {F_3, 9, 5};
-static const tpl_loc L_228 = {F_3, 9, 41};
-static const tpl_loc L_229 = {F_3, 9, 67};
-static const tpl_loc L_230 = {F_3, 9, 75};
-static const tpl_loc L_231 = {F_3, 10, 5};
-static const tpl_loc L_232 = {F_3, 10, 8};
-static const tpl_loc L_233 = {F_3, 10, 43};
-static const tpl_loc L_234 = {F_3, 10, 51};
-static const tpl_loc L_235 = {F_3, 10, 78};
-static const tpl_loc L_236 = {F_3, 10, 86};
-static const char F_4[] = "index.twig";
-static const tpl_loc L_237 = {F_4, 5, 18};
-static const tpl_loc L_238 = {F_4, 5, 21};
-static const tpl_loc L_239 = {F_4, 5, 26};
-static const tpl_loc L_240 = {F_4, 5, 32};
-static const tpl_loc L_241 = {F_4, 9, 12};
-static const tpl_loc L_242 = {F_4, 13, 4};
-static const tpl_loc L_243 = {F_4, 13, 19};
+static const tpl_loc L_254 = {F_5, 5, 55};
+static const tpl_loc L_255 = {F_5, 5, 63};
+static const tpl_loc L_256 = {F_5, 5, 75};
+static const tpl_loc L_257 = {F_5, 6, 1};
+static const tpl_loc L_258 = {F_5, 6, 9};
+static const tpl_loc L_259 = {F_5, 7, 4};
+static const tpl_loc L_260 = {F_5, 7, 12};
+static const tpl_loc L_261 = {F_5, 7, 26};
+static const tpl_loc L_262 = {F_5, 9, 5};
+static const tpl_loc L_263 = {F_5, 9, 41};
+static const tpl_loc L_264 = {F_5, 9, 67};
+static const tpl_loc L_265 = {F_5, 9, 75};
+static const tpl_loc L_266 = {F_5, 10, 5};
+static const tpl_loc L_267 = {F_5, 10, 8};
+static const tpl_loc L_268 = {F_5, 10, 43};
+static const tpl_loc L_269 = {F_5, 10, 51};
+static const tpl_loc L_270 = {F_5, 10, 78};
+static const tpl_loc L_271 = {F_5, 10, 86};
+static const char F_6[] = "index.twig";
+static const tpl_loc L_272 = {F_6, 5, 18};
+static const tpl_loc L_273 = {F_6, 5, 21};
+static const tpl_loc L_274 = {F_6, 5, 26};
+static const tpl_loc L_275 = {F_6, 5, 32};
+static const tpl_loc L_276 = {F_6, 9, 12};
+static const tpl_loc L_277 = {F_6, 13, 4};
+static const tpl_loc L_278 = {F_6, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_244 = {F_4, 13, 39};
-static const tpl_loc L_245 = {F_4, 13, 46};
-static const tpl_loc L_246 = {F_4, 13, 25};
-static const tpl_loc L_247 = {F_4, 13, 64};
-static const tpl_loc L_248 = {F_4, 14, 4};
-static const tpl_loc L_249 = {F_4, 14, 16};
-static const tpl_loc L_250 = {F_4, 14, 36};
-static const tpl_loc L_251 = {F_4, 14, 43};
-static const tpl_loc L_252 = {F_4, 14, 22};
-static const tpl_loc L_253 = {F_4, 14, 76};
+static const tpl_loc L_279 = {F_6, 13, 39};
+static const tpl_loc L_280 = {F_6, 13, 46};
+static const tpl_loc L_281 = {F_6, 13, 25};
+static const tpl_loc L_282 = {F_6, 13, 64};
+static const tpl_loc L_283 = {F_6, 14, 4};
+static const tpl_loc L_284 = {F_6, 14, 16};
+static const tpl_loc L_285 = {F_6, 14, 36};
+static const tpl_loc L_286 = {F_6, 14, 43};
+static const tpl_loc L_287 = {F_6, 14, 22};
+static const tpl_loc L_288 = {F_6, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_254 = {F_4, 17, 1};
-static const tpl_loc L_255 = {F_4, 17, 14};
-static const tpl_loc L_256 = {F_4, 17, 19};
-static const tpl_loc L_257 = {F_4, 17, 39};
-static const tpl_loc L_258 = {F_4, 17, 47};
-static const tpl_loc L_259 = {F_4, 17, 51};
-static const tpl_loc L_260 = {F_4, 17, 81};
-static const tpl_loc L_261 = {F_4, 17, 4};
-static const tpl_loc L_262 = {F_4, 18, 4};
-static const tpl_loc L_263 = {F_4, 18, 7};
-static const tpl_loc L_264 = {F_4, 19, 45};
-static const tpl_loc L_265 = {F_4, 19, 48};
-static const tpl_loc L_266 = {F_4, 19, 52};
-static const tpl_loc L_267 = {F_4, 19, 69};
-static const tpl_loc L_268 = {F_4, 20, 23};
-static const tpl_loc L_269 = {F_4, 20, 33};
-static const tpl_loc L_270 = {F_4, 20, 42};
-static const tpl_loc L_271 = {F_4, 20, 91};
-static const tpl_loc L_272 = {F_4, 20, 98};
-static const tpl_loc L_273 = {F_4, 20, 115};
-static const tpl_loc L_274 = {F_4, 20, 163};
-static const tpl_loc L_275 = {F_4, 20, 166};
-static const tpl_loc L_276 = {F_4, 4, 11};
-static const tpl_loc L_277 = {F_4, 3, 12};
-static const char F_5[] = "layout.twig";
-static const tpl_loc L_278 = {F_5, 4, 11};
-static const tpl_loc L_279 = {F_5, 6, 13};
-static const tpl_loc L_280 = {F_5, 6, 44};
-static const tpl_loc L_281 = {F_5, 6, 64};
-static const tpl_loc L_282 = {F_5, 8, 12};
-static const tpl_loc L_283 = {F_5, 8, 51};
-static const tpl_loc L_284 = {F_5, 8, 66};
-static const tpl_loc L_285 = {F_5, 9, 10};
+static const tpl_loc L_289 = {F_6, 17, 1};
+static const tpl_loc L_290 = {F_6, 17, 14};
+static const tpl_loc L_291 = {F_6, 17, 19};
+static const tpl_loc L_292 = {F_6, 17, 39};
+static const tpl_loc L_293 = {F_6, 17, 47};
+static const tpl_loc L_294 = {F_6, 17, 51};
+static const tpl_loc L_295 = {F_6, 17, 81};
+static const tpl_loc L_296 = {F_6, 17, 4};
+static const tpl_loc L_297 = {F_6, 18, 4};
+static const tpl_loc L_298 = {F_6, 18, 7};
+static const tpl_loc L_299 = {F_6, 19, 45};
+static const tpl_loc L_300 = {F_6, 19, 48};
+static const tpl_loc L_301 = {F_6, 19, 52};
+static const tpl_loc L_302 = {F_6, 19, 69};
+static const tpl_loc L_303 = {F_6, 20, 23};
+static const tpl_loc L_304 = {F_6, 20, 33};
+static const tpl_loc L_305 = {F_6, 20, 42};
+static const tpl_loc L_306 = {F_6, 20, 91};
+static const tpl_loc L_307 = {F_6, 20, 98};
+static const tpl_loc L_308 = {F_6, 20, 115};
+static const tpl_loc L_309 = {F_6, 20, 163};
+static const tpl_loc L_310 = {F_6, 20, 166};
+static const tpl_loc L_311 = {F_6, 4, 11};
+static const tpl_loc L_312 = {F_6, 3, 12};
+static const char F_7[] = "layout.twig";
+static const tpl_loc L_313 = {F_7, 4, 11};
+static const tpl_loc L_314 = {F_7, 6, 13};
+static const tpl_loc L_315 = {F_7, 6, 44};
+static const tpl_loc L_316 = {F_7, 6, 64};
+static const tpl_loc L_317 = {F_7, 8, 12};
+static const tpl_loc L_318 = {F_7, 8, 51};
+static const tpl_loc L_319 = {F_7, 8, 66};
+static const tpl_loc L_320 = {F_7, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_286 = {F_5, 11, 23};
+static const tpl_loc L_321 = {F_7, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_287 = {F_5, 12, 43};
-static const tpl_loc L_288 = {F_5, 12, 46};
-static const tpl_loc L_289 = {F_5, 12, 50};
-static const tpl_loc L_290 = {F_5, 13, 10};
+static const tpl_loc L_322 = {F_7, 12, 43};
+static const tpl_loc L_323 = {F_7, 12, 46};
+static const tpl_loc L_324 = {F_7, 12, 50};
+static const tpl_loc L_325 = {F_7, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_291 = {F_5, 14, 10};
+static const tpl_loc L_326 = {F_7, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_292 = {F_5, 16, 4};
-static const tpl_loc L_293 = {F_5, 16, 7};
-static const tpl_loc L_294 = {F_5, 16, 12};
-static const tpl_loc L_295 = {F_5, 16, 18};
-static const tpl_loc L_296 = {F_5, 16, 25};
-static const tpl_loc L_297 = {F_5, 16, 33};
-static const tpl_loc L_298 = {F_5, 16, 46};
-static const tpl_loc L_299 = {F_5, 16, 61};
-static const tpl_loc L_300 = {F_5, 16, 79};
-static const tpl_loc L_301 = {F_5, 16, 87};
-static const tpl_loc L_302 = {F_5, 16, 101};
-static const tpl_loc L_303 = {F_5, 16, 117};
-static const char F_6[] = "license.md.twig";
-static const tpl_loc L_304 = {F_6, 2, 4};
-static const tpl_loc L_305 = {F_6, 2, 44};
-static const tpl_loc L_306 = {F_6, 2, 57};
-static const tpl_loc L_307 = {F_6, 2, 60};
-static const tpl_loc L_308 = {F_6, 2, 65};
-static const tpl_loc L_309 = {F_6, 2, 72};
-static const tpl_loc L_310 = {F_6, 4, 1};
-static const tpl_loc L_311 = {F_6, 4, 4};
-static const tpl_loc L_312 = {F_6, 4, 8};
-static const char F_7[] = "lof.twig";
-static const tpl_loc L_313 = {F_7, 5, 9};
-static const tpl_loc L_314 = {F_7, 5, 12};
-static const tpl_loc L_315 = {F_7, 5, 17};
-static const tpl_loc L_316 = {F_7, 5, 26};
-static const tpl_loc L_317 = {F_7, 5, 34};
-static const tpl_loc L_318 = {F_7, 6, 12};
-static const tpl_loc L_319 = {F_7, 6, 52};
-static const tpl_loc L_320 = {F_7, 6, 56};
-static const tpl_loc L_321 = {F_7, 2, 12};
-static const char F_8[] = "lot.twig";
-static const tpl_loc L_322 = {F_8, 5, 9};
-static const tpl_loc L_323 = {F_8, 5, 12};
-static const tpl_loc L_324 = {F_8, 5, 17};
-static const tpl_loc L_325 = {F_8, 5, 26};
-static const tpl_loc L_326 = {F_8, 5, 34};
-static const tpl_loc L_327 = {F_8, 6, 12};
-static const tpl_loc L_328 = {F_8, 6, 52};
-static const tpl_loc L_329 = {F_8, 6, 56};
-static const tpl_loc L_330 = {F_8, 2, 12};
-static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_331 = {F_9, 3, 31};
-static const tpl_loc L_332 = {F_9, 3, 60};
-static const tpl_loc L_333 = {F_9, 3, 63};
-static const tpl_loc L_334 = {F_9, 3, 68};
-static const tpl_loc L_335 = {F_9, 4, 24};
-static const tpl_loc L_336 = {F_9, 4, 27};
-static const tpl_loc L_337 = {F_9, 4, 32};
-static const tpl_loc L_338 = {F_9, 4, 38};
-static const tpl_loc L_339 = {F_9, 5, 4};
-static const tpl_loc L_340 = {F_9, 6, 26};
-static const tpl_loc L_341 = {F_9, 6, 34};
+static const tpl_loc L_327 = {F_7, 16, 4};
+static const tpl_loc L_328 = {F_7, 16, 7};
+static const tpl_loc L_329 = {F_7, 16, 12};
+static const tpl_loc L_330 = {F_7, 16, 18};
+static const tpl_loc L_331 = {F_7, 16, 25};
+static const tpl_loc L_332 = {F_7, 16, 33};
+static const tpl_loc L_333 = {F_7, 16, 46};
+static const tpl_loc L_334 = {F_7, 16, 61};
+static const tpl_loc L_335 = {F_7, 16, 79};
+static const tpl_loc L_336 = {F_7, 16, 87};
+static const tpl_loc L_337 = {F_7, 16, 101};
+static const tpl_loc L_338 = {F_7, 16, 117};
+static const char F_8[] = "license.md.twig";
+static const tpl_loc L_339 = {F_8, 2, 4};
+static const tpl_loc L_340 = {F_8, 2, 44};
+static const tpl_loc L_341 = {F_8, 2, 57};
+static const tpl_loc L_342 = {F_8, 2, 60};
+static const tpl_loc L_343 = {F_8, 2, 65};
+static const tpl_loc L_344 = {F_8, 2, 72};
+static const tpl_loc L_345 = {F_8, 4, 1};
+static const tpl_loc L_346 = {F_8, 4, 4};
+static const tpl_loc L_347 = {F_8, 4, 8};
+static const char F_9[] = "lof.twig";
+static const tpl_loc L_348 = {F_9, 5, 9};
+static const tpl_loc L_349 = {F_9, 5, 12};
+static const tpl_loc L_350 = {F_9, 5, 17};
+static const tpl_loc L_351 = {F_9, 5, 26};
+static const tpl_loc L_352 = {F_9, 5, 34};
+static const tpl_loc L_353 = {F_9, 6, 12};
+static const tpl_loc L_354 = {F_9, 6, 52};
+static const tpl_loc L_355 = {F_9, 6, 56};
+static const tpl_loc L_356 = {F_9, 2, 12};
+static const char F_10[] = "lot.twig";
+static const tpl_loc L_357 = {F_10, 5, 9};
+static const tpl_loc L_358 = {F_10, 5, 12};
+static const tpl_loc L_359 = {F_10, 5, 17};
+static const tpl_loc L_360 = {F_10, 5, 26};
+static const tpl_loc L_361 = {F_10, 5, 34};
+static const tpl_loc L_362 = {F_10, 6, 12};
+static const tpl_loc L_363 = {F_10, 6, 52};
+static const tpl_loc L_364 = {F_10, 6, 56};
+static const tpl_loc L_365 = {F_10, 2, 12};
+static const char F_11[] = "partials/cover.twig";
+static const tpl_loc L_366 = {F_11, 3, 31};
+static const tpl_loc L_367 = {F_11, 3, 60};
+static const tpl_loc L_368 = {F_11, 3, 63};
+static const tpl_loc L_369 = {F_11, 3, 68};
+static const tpl_loc L_370 = {F_11, 4, 24};
+static const tpl_loc L_371 = {F_11, 4, 27};
+static const tpl_loc L_372 = {F_11, 4, 32};
+static const tpl_loc L_373 = {F_11, 4, 38};
+static const tpl_loc L_374 = {F_11, 5, 4};
+static const tpl_loc L_375 = {F_11, 6, 26};
+static const tpl_loc L_376 = {F_11, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_342 = {F_9, 6, 43};
-static const tpl_loc L_343 = {F_9, 8, 4};
-static const tpl_loc L_344 = {F_9, 8, 12};
-static const tpl_loc L_345 = {F_9, 9, 24};
-static const tpl_loc L_346 = {F_9, 9, 39};
-static const tpl_loc L_347 = {F_9, 11, 4};
-static const tpl_loc L_348 = {F_9, 11, 12};
-static const tpl_loc L_349 = {F_9, 12, 25};
-static const tpl_loc L_350 = {F_9, 12, 41};
-static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_351 = {F_10, 4, 4};
+static const tpl_loc L_377 = {F_11, 6, 43};
+static const tpl_loc L_378 = {F_11, 8, 4};
+static const tpl_loc L_379 = {F_11, 8, 12};
+static const tpl_loc L_380 = {F_11, 9, 24};
+static const tpl_loc L_381 = {F_11, 9, 39};
+static const tpl_loc L_382 = {F_11, 11, 4};
+static const tpl_loc L_383 = {F_11, 11, 12};
+static const tpl_loc L_384 = {F_11, 12, 25};
+static const tpl_loc L_385 = {F_11, 12, 41};
+static const char F_12[] = "partials/float-list.twig";
+static const tpl_loc L_386 = {F_12, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_352 = {F_10, 4, 61};
-static const tpl_loc L_353 = {F_10, 4, 36};
+static const tpl_loc L_387 = {F_12, 4, 61};
+static const tpl_loc L_388 = {F_12, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_354 = {F_10, 5, 4};
-static const tpl_loc L_355 = {F_10, 5, 7};
-static const tpl_loc L_356 = {F_10, 5, 22};
-static const tpl_loc L_357 = {F_10, 7, 4};
+static const tpl_loc L_389 = {F_12, 5, 4};
+static const tpl_loc L_390 = {F_12, 5, 7};
+static const tpl_loc L_391 = {F_12, 5, 22};
+static const tpl_loc L_392 = {F_12, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_358 = {F_10, 8, 4};
-static const tpl_loc L_359 = {F_10, 8, 16};
-static const tpl_loc L_360 = {F_10, 8, 22};
+static const tpl_loc L_393 = {F_12, 8, 4};
+static const tpl_loc L_394 = {F_12, 8, 16};
+static const tpl_loc L_395 = {F_12, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_361 = {F_10, 9, 14};
-static const tpl_loc L_362 = {F_10, 9, 17};
-static const tpl_loc L_363 = {F_10, 9, 24};
-static const tpl_loc L_364 = {F_10, 9, 27};
-static const tpl_loc L_365 = {F_10, 9, 33};
-static const tpl_loc L_366 = {F_10, 9, 61};
-static const tpl_loc L_367 = {F_10, 9, 70};
-static const tpl_loc L_368 = {F_10, 9, 79};
-static const tpl_loc L_369 = {F_10, 9, 92};
+static const tpl_loc L_396 = {F_12, 9, 14};
+static const tpl_loc L_397 = {F_12, 9, 17};
+static const tpl_loc L_398 = {F_12, 9, 24};
+static const tpl_loc L_399 = {F_12, 9, 27};
+static const tpl_loc L_400 = {F_12, 9, 33};
+static const tpl_loc L_401 = {F_12, 9, 61};
+static const tpl_loc L_402 = {F_12, 9, 70};
+static const tpl_loc L_403 = {F_12, 9, 79};
+static const tpl_loc L_404 = {F_12, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_370 = {F_10, 9, 121};
-static const tpl_loc L_371 = {F_10, 9, 127};
-static const tpl_loc L_372 = {F_10, 9, 135};
-static const tpl_loc L_373 = {F_10, 9, 83};
-static const tpl_loc L_374 = {F_10, 9, 156};
-static const tpl_loc L_375 = {F_10, 9, 165};
-static const tpl_loc L_376 = {F_10, 9, 176};
-static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_377 = {F_11, 4, 8};
-static const tpl_loc L_378 = {F_11, 4, 11};
+static const tpl_loc L_405 = {F_12, 9, 121};
+static const tpl_loc L_406 = {F_12, 9, 127};
+static const tpl_loc L_407 = {F_12, 9, 135};
+static const tpl_loc L_408 = {F_12, 9, 83};
+static const tpl_loc L_409 = {F_12, 9, 156};
+static const tpl_loc L_410 = {F_12, 9, 165};
+static const tpl_loc L_411 = {F_12, 9, 176};
+static const char F_13[] = "partials/head.twig";
+static const tpl_loc L_412 = {F_13, 4, 8};
+static const tpl_loc L_413 = {F_13, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_379 = {F_11, 5, 4};
-static const tpl_loc L_380 = {F_11, 5, 7};
-static const tpl_loc L_381 = {F_11, 5, 12};
-static const tpl_loc L_382 = {F_11, 6, 30};
-static const tpl_loc L_383 = {F_11, 6, 45};
-static const tpl_loc L_384 = {F_11, 8, 4};
-static const tpl_loc L_385 = {F_11, 8, 44};
+static const tpl_loc L_414 = {F_13, 5, 4};
+static const tpl_loc L_415 = {F_13, 5, 7};
+static const tpl_loc L_416 = {F_13, 5, 12};
+static const tpl_loc L_417 = {F_13, 6, 30};
+static const tpl_loc L_418 = {F_13, 6, 45};
+static const tpl_loc L_419 = {F_13, 8, 4};
+static const tpl_loc L_420 = {F_13, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_386 = {F_11, 9, 35};
-static const tpl_loc L_387 = {F_11, 9, 43};
-static const tpl_loc L_388 = {F_11, 9, 55};
-static const tpl_loc L_389 = {F_11, 11, 33};
-static const tpl_loc L_390 = {F_11, 11, 74};
-static const tpl_loc L_391 = {F_11, 11, 79};
-static const tpl_loc L_392 = {F_11, 11, 113};
-static const tpl_loc L_393 = {F_11, 11, 117};
-static const tpl_loc L_394 = {F_11, 11, 131};
-static const tpl_loc L_395 = {F_11, 13, 4};
-static const tpl_loc L_396 = {F_11, 13, 7};
-static const tpl_loc L_397 = {F_11, 13, 15};
+static const tpl_loc L_421 = {F_13, 9, 35};
+static const tpl_loc L_422 = {F_13, 9, 43};
+static const tpl_loc L_423 = {F_13, 9, 55};
+static const tpl_loc L_424 = {F_13, 11, 33};
+static const tpl_loc L_425 = {F_13, 11, 74};
+static const tpl_loc L_426 = {F_13, 11, 79};
+static const tpl_loc L_427 = {F_13, 11, 113};
+static const tpl_loc L_428 = {F_13, 11, 117};
+static const tpl_loc L_429 = {F_13, 11, 131};
+static const tpl_loc L_430 = {F_13, 13, 4};
+static const tpl_loc L_431 = {F_13, 13, 7};
+static const tpl_loc L_432 = {F_13, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_398 = {F_11, 14, 30};
-static const tpl_loc L_399 = {F_11, 14, 33};
-static const tpl_loc L_400 = {F_11, 16, 4};
-static const tpl_loc L_401 = {F_11, 16, 7};
+static const tpl_loc L_433 = {F_13, 14, 30};
+static const tpl_loc L_434 = {F_13, 14, 33};
+static const tpl_loc L_435 = {F_13, 16, 4};
+static const tpl_loc L_436 = {F_13, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_402 = {F_11, 17, 30};
-static const tpl_loc L_403 = {F_11, 17, 33};
-static const char F_12[] = "partials/heading.twig";
-static const tpl_loc L_404 = {F_12, 6, 4};
-static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_405 = {F_12, 7, 4};
-static const tpl_loc L_406 = {F_12, 7, 17};
-static const tpl_loc L_407 = {F_12, 7, 22};
-static const tpl_loc L_408 = {F_12, 7, 35};
+static const tpl_loc L_437 = {F_13, 17, 30};
+static const tpl_loc L_438 = {F_13, 17, 33};
+static const char F_14[] = "partials/heading.twig";
+static const tpl_loc L_439 = {F_14, 6, 4};
+static const tpl_loc L_440 = {F_14, 7, 4};
+static const tpl_loc L_441 = {F_14, 7, 17};
+static const tpl_loc L_442 = {F_14, 7, 22};
+static const tpl_loc L_443 = {F_14, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_409 = {F_12, 8, 4};
-static const tpl_loc L_410 = {F_12, 8, 7};
-static const tpl_loc L_411 = {F_12, 8, 12};
-static const tpl_loc L_412 = {F_12, 8, 22};
-static const tpl_loc L_413 = {F_12, 8, 39};
-static const tpl_loc L_414 = {F_12, 8, 45};
-static const tpl_loc L_415 = {F_12, 8, 60};
-static const tpl_loc L_416 = {F_12, 8, 66};
-static const tpl_loc L_417 = {F_12, 8, 74};
-static const tpl_loc L_418 = {F_12, 9, 46};
-static const tpl_loc L_419 = {F_12, 9, 49};
-static const tpl_loc L_420 = {F_12, 9, 70};
-static const tpl_loc L_421 = {F_12, 9, 77};
-static const tpl_loc L_422 = {F_12, 9, 55};
-static const tpl_loc L_423 = {F_12, 9, 82};
-static const tpl_loc L_424 = {F_12, 9, 129};
-static const tpl_loc L_425 = {F_12, 9, 132};
-static const tpl_loc L_426 = {F_12, 9, 139};
-static const tpl_loc L_427 = {F_12, 11, 21};
-static const tpl_loc L_428 = {F_12, 13, 5};
-static const tpl_loc L_429 = {F_12, 13, 28};
-static const tpl_loc L_430 = {F_12, 14, 5};
-static const tpl_loc L_431 = {F_12, 14, 13};
-static const tpl_loc L_432 = {F_12, 14, 41};
-static const char F_13[] = "partials/macros.twig";
-static const tpl_loc L_433 = {F_13, 6, 4};
-static const tpl_loc L_434 = {F_13, 6, 7};
-static const tpl_loc L_435 = {F_13, 6, 13};
-static const tpl_loc L_436 = {F_13, 6, 41};
-static const tpl_loc L_437 = {F_13, 6, 68};
-static const tpl_loc L_438 = {F_13, 6, 77};
-static const tpl_loc L_439 = {F_13, 6, 108};
-static const tpl_loc L_440 = {F_13, 6, 117};
-static const tpl_loc L_441 = {F_13, 13, 4};
-static const tpl_loc L_442 = {F_13, 14, 4};
-static const tpl_loc L_443 = {F_13, 14, 16};
-static const tpl_loc L_444 = {F_13, 14, 46};
-static const tpl_loc L_445 = {F_13, 14, 64};
-static const tpl_loc L_446 = {F_13, 14, 74};
-static const tpl_loc L_447 = {F_13, 15, 1};
-static const tpl_loc L_448 = {F_13, 15, 57};
-static const tpl_loc L_449 = {F_13, 15, 5};
-static const tpl_loc L_450 = {F_13, 21, 1};
-static const tpl_loc L_451 = {F_13, 21, 28};
-static const tpl_loc L_452 = {F_13, 21, 34};
-static const tpl_loc L_453 = {F_13, 21, 49};
-static const tpl_loc L_454 = {F_13, 21, 4};
-static const tpl_loc L_455 = {F_13, 21, 57};
-static const tpl_loc L_456 = {F_13, 21, 67};
+static const tpl_loc L_444 = {F_14, 8, 4};
+static const tpl_loc L_445 = {F_14, 8, 7};
+static const tpl_loc L_446 = {F_14, 8, 12};
+static const tpl_loc L_447 = {F_14, 8, 22};
+static const tpl_loc L_448 = {F_14, 8, 39};
+static const tpl_loc L_449 = {F_14, 8, 45};
+static const tpl_loc L_450 = {F_14, 8, 60};
+static const tpl_loc L_451 = {F_14, 8, 66};
+static const tpl_loc L_452 = {F_14, 8, 74};
+static const tpl_loc L_453 = {F_14, 9, 46};
+static const tpl_loc L_454 = {F_14, 9, 49};
+static const tpl_loc L_455 = {F_14, 9, 70};
+static const tpl_loc L_456 = {F_14, 9, 77};
+static const tpl_loc L_457 = {F_14, 9, 55};
+static const tpl_loc L_458 = {F_14, 9, 82};
+static const tpl_loc L_459 = {F_14, 9, 129};
+static const tpl_loc L_460 = {F_14, 9, 132};
+static const tpl_loc L_461 = {F_14, 9, 139};
+static const tpl_loc L_462 = {F_14, 11, 21};
+static const tpl_loc L_463 = {F_14, 13, 5};
+static const tpl_loc L_464 = {F_14, 13, 28};
+static const tpl_loc L_465 = {F_14, 14, 5};
+static const tpl_loc L_466 = {F_14, 14, 13};
+static const tpl_loc L_467 = {F_14, 14, 41};
+static const char F_15[] = "partials/macros.twig";
+static const tpl_loc L_468 = {F_15, 6, 4};
+static const tpl_loc L_469 = {F_15, 6, 7};
+static const tpl_loc L_470 = {F_15, 6, 13};
+static const tpl_loc L_471 = {F_15, 6, 41};
+static const tpl_loc L_472 = {F_15, 6, 68};
+static const tpl_loc L_473 = {F_15, 6, 77};
+static const tpl_loc L_474 = {F_15, 6, 108};
+static const tpl_loc L_475 = {F_15, 6, 117};
+static const tpl_loc L_476 = {F_15, 13, 4};
+static const tpl_loc L_477 = {F_15, 14, 4};
+static const tpl_loc L_478 = {F_15, 14, 16};
+static const tpl_loc L_479 = {F_15, 14, 46};
+static const tpl_loc L_480 = {F_15, 14, 64};
+static const tpl_loc L_481 = {F_15, 14, 74};
+static const tpl_loc L_482 = {F_15, 15, 1};
+static const tpl_loc L_483 = {F_15, 15, 57};
+static const tpl_loc L_484 = {F_15, 15, 5};
+static const tpl_loc L_485 = {F_15, 21, 1};
+static const tpl_loc L_486 = {F_15, 21, 28};
+static const tpl_loc L_487 = {F_15, 21, 34};
+static const tpl_loc L_488 = {F_15, 21, 49};
+static const tpl_loc L_489 = {F_15, 21, 4};
+static const tpl_loc L_490 = {F_15, 21, 57};
+static const tpl_loc L_491 = {F_15, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_457 = {F_13, 29, 4};
-static const tpl_loc L_458 = {F_13, 29, 7};
-static const tpl_loc L_459 = {F_13, 29, 22};
-static const tpl_loc L_460 = {F_13, 30, 4};
+static const tpl_loc L_492 = {F_15, 29, 4};
+static const tpl_loc L_493 = {F_15, 29, 7};
+static const tpl_loc L_494 = {F_15, 29, 22};
+static const tpl_loc L_495 = {F_15, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_461 = {F_13, 32, 4};
-static const tpl_loc L_462 = {F_13, 32, 17};
-static const tpl_loc L_463 = {F_13, 33, 4};
-static const tpl_loc L_464 = {F_13, 33, 7};
-static const tpl_loc L_465 = {F_13, 33, 19};
-static const tpl_loc L_466 = {F_13, 34, 4};
-static const tpl_loc L_467 = {F_13, 34, 7};
-static const tpl_loc L_468 = {F_13, 34, 13};
+static const tpl_loc L_496 = {F_15, 32, 4};
+static const tpl_loc L_497 = {F_15, 32, 17};
+static const tpl_loc L_498 = {F_15, 33, 4};
+static const tpl_loc L_499 = {F_15, 33, 7};
+static const tpl_loc L_500 = {F_15, 33, 19};
+static const tpl_loc L_501 = {F_15, 34, 4};
+static const tpl_loc L_502 = {F_15, 34, 7};
+static const tpl_loc L_503 = {F_15, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_469 = {F_13, 34, 26};
-static const tpl_loc L_470 = {F_13, 37, 4};
-static const tpl_loc L_471 = {F_13, 37, 40};
-static const tpl_loc L_472 = {F_13, 37, 46};
-static const tpl_loc L_473 = {F_13, 37, 23};
-static const tpl_loc L_474 = {F_13, 37, 53};
+static const tpl_loc L_504 = {F_15, 34, 26};
+static const tpl_loc L_505 = {F_15, 37, 4};
+static const tpl_loc L_506 = {F_15, 37, 40};
+static const tpl_loc L_507 = {F_15, 37, 46};
+static const tpl_loc L_508 = {F_15, 37, 23};
+static const tpl_loc L_509 = {F_15, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_475 = {F_13, 39, 4};
-static const tpl_loc L_476 = {F_13, 39, 7};
-static const tpl_loc L_477 = {F_13, 39, 24};
-static const tpl_loc L_478 = {F_13, 39, 34};
-static const tpl_loc L_479 = {F_13, 41, 4};
-static const tpl_loc L_480 = {F_13, 41, 15};
-static const tpl_loc L_481 = {F_13, 41, 34};
-static const tpl_loc L_482 = {F_13, 41, 41};
-static const tpl_loc L_483 = {F_13, 41, 20};
-static const tpl_loc L_484 = {F_13, 44, 4};
-static const tpl_loc L_485 = {F_13, 44, 15};
-static const tpl_loc L_486 = {F_13, 44, 27};
-static const tpl_loc L_487 = {F_13, 44, 33};
-static const tpl_loc L_488 = {F_13, 44, 20};
-static const tpl_loc L_489 = {F_13, 45, 4};
-static const tpl_loc L_490 = {F_13, 45, 34};
-static const tpl_loc L_491 = {F_13, 45, 40};
-static const tpl_loc L_492 = {F_13, 46, 15};
-static const tpl_loc L_493 = {F_13, 46, 50};
-static const tpl_loc L_494 = {F_13, 46, 53};
-static const tpl_loc L_495 = {F_13, 46, 59};
-static const tpl_loc L_496 = {F_13, 46, 66};
-static const tpl_loc L_497 = {F_13, 46, 74};
-static const tpl_loc L_498 = {F_13, 46, 96};
-static const tpl_loc L_499 = {F_13, 46, 99};
-static const tpl_loc L_500 = {F_13, 46, 105};
-static const tpl_loc L_501 = {F_13, 46, 124};
-static const tpl_loc L_502 = {F_13, 46, 127};
-static const tpl_loc L_503 = {F_13, 46, 134};
-static const tpl_loc L_504 = {F_13, 46, 137};
-static const tpl_loc L_505 = {F_13, 46, 147};
-static const tpl_loc L_506 = {F_13, 46, 150};
-static const tpl_loc L_507 = {F_13, 46, 211};
-static const tpl_loc L_508 = {F_13, 46, 214};
-static const tpl_loc L_509 = {F_13, 49, 4};
-static const tpl_loc L_510 = {F_13, 49, 7};
-static const tpl_loc L_511 = {F_13, 49, 12};
-static const tpl_loc L_512 = {F_13, 49, 28};
-static const tpl_loc L_513 = {F_13, 49, 46};
-static const tpl_loc L_514 = {F_13, 49, 38};
+static const tpl_loc L_510 = {F_15, 39, 4};
+static const tpl_loc L_511 = {F_15, 39, 7};
+static const tpl_loc L_512 = {F_15, 39, 24};
+static const tpl_loc L_513 = {F_15, 39, 34};
+static const tpl_loc L_514 = {F_15, 41, 4};
+static const tpl_loc L_515 = {F_15, 41, 15};
+static const tpl_loc L_516 = {F_15, 41, 34};
+static const tpl_loc L_517 = {F_15, 41, 41};
+static const tpl_loc L_518 = {F_15, 41, 20};
+static const tpl_loc L_519 = {F_15, 44, 4};
+static const tpl_loc L_520 = {F_15, 44, 15};
+static const tpl_loc L_521 = {F_15, 44, 27};
+static const tpl_loc L_522 = {F_15, 44, 33};
+static const tpl_loc L_523 = {F_15, 44, 20};
+static const tpl_loc L_524 = {F_15, 45, 4};
+static const tpl_loc L_525 = {F_15, 45, 34};
+static const tpl_loc L_526 = {F_15, 45, 40};
+static const tpl_loc L_527 = {F_15, 46, 15};
+static const tpl_loc L_528 = {F_15, 46, 50};
+static const tpl_loc L_529 = {F_15, 46, 53};
+static const tpl_loc L_530 = {F_15, 46, 59};
+static const tpl_loc L_531 = {F_15, 46, 66};
+static const tpl_loc L_532 = {F_15, 46, 74};
+static const tpl_loc L_533 = {F_15, 46, 96};
+static const tpl_loc L_534 = {F_15, 46, 99};
+static const tpl_loc L_535 = {F_15, 46, 105};
+static const tpl_loc L_536 = {F_15, 46, 124};
+static const tpl_loc L_537 = {F_15, 46, 127};
+static const tpl_loc L_538 = {F_15, 46, 134};
+static const tpl_loc L_539 = {F_15, 46, 137};
+static const tpl_loc L_540 = {F_15, 46, 147};
+static const tpl_loc L_541 = {F_15, 46, 150};
+static const tpl_loc L_542 = {F_15, 46, 211};
+static const tpl_loc L_543 = {F_15, 46, 214};
+static const tpl_loc L_544 = {F_15, 49, 4};
+static const tpl_loc L_545 = {F_15, 49, 7};
+static const tpl_loc L_546 = {F_15, 49, 12};
+static const tpl_loc L_547 = {F_15, 49, 28};
+static const tpl_loc L_548 = {F_15, 49, 46};
+static const tpl_loc L_549 = {F_15, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_515 = {F_13, 57, 4};
-static const tpl_loc L_516 = {F_13, 57, 7};
-static const tpl_loc L_517 = {F_13, 57, 22};
-static const tpl_loc L_518 = {F_13, 58, 13};
-static const tpl_loc L_519 = {F_13, 58, 58};
-static const tpl_loc L_520 = {F_13, 58, 61};
-static const tpl_loc L_521 = {F_13, 59, 27};
-static const tpl_loc L_522 = {F_13, 59, 37};
-static const tpl_loc L_523 = {F_13, 59, 40};
-static const tpl_loc L_524 = {F_13, 60, 1};
-static const tpl_loc L_525 = {F_13, 60, 28};
-static const tpl_loc L_526 = {F_13, 60, 34};
-static const tpl_loc L_527 = {F_13, 60, 4};
+static const tpl_loc L_550 = {F_15, 57, 4};
+static const tpl_loc L_551 = {F_15, 57, 7};
+static const tpl_loc L_552 = {F_15, 57, 22};
+static const tpl_loc L_553 = {F_15, 58, 13};
+static const tpl_loc L_554 = {F_15, 58, 58};
+static const tpl_loc L_555 = {F_15, 58, 61};
+static const tpl_loc L_556 = {F_15, 59, 27};
+static const tpl_loc L_557 = {F_15, 59, 37};
+static const tpl_loc L_558 = {F_15, 59, 40};
+static const tpl_loc L_559 = {F_15, 60, 1};
+static const tpl_loc L_560 = {F_15, 60, 28};
+static const tpl_loc L_561 = {F_15, 60, 34};
+static const tpl_loc L_562 = {F_15, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_14[] = "style.css.twig";
-static const tpl_loc L_528 = {F_14, 6, 33};
-static const tpl_loc L_529 = {F_14, 7, 28};
-static const tpl_loc L_530 = {F_14, 8, 34};
-static const tpl_loc L_531 = {F_14, 9, 31};
-static const tpl_loc L_532 = {F_14, 10, 28};
-static const tpl_loc L_533 = {F_14, 11, 31};
-static const tpl_loc L_534 = {F_14, 12, 30};
-static const tpl_loc L_535 = {F_14, 13, 29};
-static const tpl_loc L_536 = {F_14, 14, 30};
-static const tpl_loc L_537 = {F_14, 15, 34};
-static const tpl_loc L_538 = {F_14, 16, 29};
-static const tpl_loc L_539 = {F_14, 6, 10};
+static const char F_16[] = "style.css.twig";
+static const tpl_loc L_563 = {F_16, 6, 33};
+static const tpl_loc L_564 = {F_16, 7, 28};
+static const tpl_loc L_565 = {F_16, 8, 34};
+static const tpl_loc L_566 = {F_16, 9, 31};
+static const tpl_loc L_567 = {F_16, 10, 28};
+static const tpl_loc L_568 = {F_16, 11, 31};
+static const tpl_loc L_569 = {F_16, 12, 30};
+static const tpl_loc L_570 = {F_16, 13, 29};
+static const tpl_loc L_571 = {F_16, 14, 30};
+static const tpl_loc L_572 = {F_16, 15, 34};
+static const tpl_loc L_573 = {F_16, 16, 29};
+static const tpl_loc L_574 = {F_16, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_540 = {F_14, 7, 10};
+static const tpl_loc L_575 = {F_16, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_541 = {F_14, 8, 10};
+static const tpl_loc L_576 = {F_16, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_542 = {F_14, 9, 10};
-static const tpl_loc L_543 = {F_14, 10, 10};
+static const tpl_loc L_577 = {F_16, 9, 10};
+static const tpl_loc L_578 = {F_16, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_544 = {F_14, 11, 10};
+static const tpl_loc L_579 = {F_16, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_545 = {F_14, 12, 10};
+static const tpl_loc L_580 = {F_16, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_546 = {F_14, 13, 10};
-static const tpl_loc L_547 = {F_14, 14, 10};
+static const tpl_loc L_581 = {F_16, 13, 10};
+static const tpl_loc L_582 = {F_16, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_548 = {F_14, 15, 10};
+static const tpl_loc L_583 = {F_16, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_549 = {F_14, 16, 10};
+static const tpl_loc L_584 = {F_16, 16, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_550 = {F_14, 17, 10};
+static const tpl_loc L_585 = {F_16, 17, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_15[] = "table.twig";
-static const tpl_loc L_551 = {F_15, 4, 4};
-static const tpl_loc L_552 = {F_15, 4, 20};
-static const tpl_loc L_553 = {F_15, 4, 25};
-static const tpl_loc L_554 = {F_15, 4, 39};
+static const char F_17[] = "table.twig";
+static const tpl_loc L_586 = {F_17, 4, 4};
+static const tpl_loc L_587 = {F_17, 4, 20};
+static const tpl_loc L_588 = {F_17, 4, 25};
+static const tpl_loc L_589 = {F_17, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_555 = {F_15, 5, 25};
-static const tpl_loc L_556 = {F_15, 5, 28};
-static const tpl_loc L_557 = {F_15, 5, 33};
-static const tpl_loc L_558 = {F_15, 5, 45};
-static const tpl_loc L_559 = {F_15, 6, 4};
-static const tpl_loc L_560 = {F_15, 6, 7};
-static const tpl_loc L_561 = {F_15, 7, 31};
-static const tpl_loc L_562 = {F_15, 7, 51};
-static const tpl_loc L_563 = {F_15, 8, 5};
-static const tpl_loc L_564 = {F_15, 8, 13};
-static const tpl_loc L_565 = {F_15, 8, 41};
-static const tpl_loc L_566 = {F_15, 8, 67};
-static const tpl_loc L_567 = {F_15, 8, 75};
-static const tpl_loc L_568 = {F_15, 8, 108};
-static const tpl_loc L_569 = {F_15, 8, 116};
-static const tpl_loc L_570 = {F_15, 11, 42};
-static const tpl_loc L_571 = {F_15, 11, 103};
-static const tpl_loc L_572 = {F_15, 12, 1};
-static const tpl_loc L_573 = {F_15, 12, 9};
-static const char F_16[] = "title.md.twig";
-static const tpl_loc L_574 = {F_16, 3, 3};
-static const tpl_loc L_575 = {F_16, 3, 6};
-static const tpl_loc L_576 = {F_16, 3, 11};
-static const tpl_loc L_577 = {F_16, 3, 17};
-static const tpl_loc L_578 = {F_16, 5, 4};
-static const tpl_loc L_579 = {F_16, 5, 12};
-static const tpl_loc L_580 = {F_16, 6, 24};
-static const tpl_loc L_581 = {F_16, 6, 39};
-static const tpl_loc L_582 = {F_16, 9, 4};
-static const tpl_loc L_583 = {F_16, 9, 12};
-static const tpl_loc L_584 = {F_16, 10, 25};
-static const tpl_loc L_585 = {F_16, 10, 41};
+static const tpl_loc L_590 = {F_17, 5, 25};
+static const tpl_loc L_591 = {F_17, 5, 28};
+static const tpl_loc L_592 = {F_17, 5, 33};
+static const tpl_loc L_593 = {F_17, 5, 45};
+static const tpl_loc L_594 = {F_17, 6, 4};
+static const tpl_loc L_595 = {F_17, 6, 7};
+static const tpl_loc L_596 = {F_17, 7, 31};
+static const tpl_loc L_597 = {F_17, 7, 51};
+static const tpl_loc L_598 = {F_17, 8, 5};
+static const tpl_loc L_599 = {F_17, 8, 13};
+static const tpl_loc L_600 = {F_17, 8, 41};
+static const tpl_loc L_601 = {F_17, 8, 67};
+static const tpl_loc L_602 = {F_17, 8, 75};
+static const tpl_loc L_603 = {F_17, 8, 108};
+static const tpl_loc L_604 = {F_17, 8, 116};
+static const tpl_loc L_605 = {F_17, 11, 42};
+static const tpl_loc L_606 = {F_17, 11, 103};
+static const tpl_loc L_607 = {F_17, 12, 1};
+static const tpl_loc L_608 = {F_17, 12, 9};
+static const char F_18[] = "title.md.twig";
+static const tpl_loc L_609 = {F_18, 3, 3};
+static const tpl_loc L_610 = {F_18, 3, 6};
+static const tpl_loc L_611 = {F_18, 3, 11};
+static const tpl_loc L_612 = {F_18, 3, 17};
+static const tpl_loc L_613 = {F_18, 5, 4};
+static const tpl_loc L_614 = {F_18, 5, 12};
+static const tpl_loc L_615 = {F_18, 6, 24};
+static const tpl_loc L_616 = {F_18, 6, 39};
+static const tpl_loc L_617 = {F_18, 9, 4};
+static const tpl_loc L_618 = {F_18, 9, 12};
+static const tpl_loc L_619 = {F_18, 10, 25};
+static const tpl_loc L_620 = {F_18, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -724,6 +776,7 @@ static const tpl_template T24;
 static const tpl_template T25;
 static const tpl_template T26;
 static const tpl_template T27;
+static const tpl_template T28;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -745,36 +798,36 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -786,9 +839,10 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -1991,6 +2045,66 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
              "  user-select: none;\n"
              "  -webkit-user-select: none;\n"
              "}\n", 2019);
+#line 76 "themes/tech/common/css/code.css.twig"
+  {
+    rt->loc = &L_188;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_188);
+  }
+#line 77 "themes/tech/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -2163,10 +2277,208 @@ static void fn11(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/tech/common/css/highlight.css.twig"
+static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_189;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_190);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_191, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_192;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_193, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_194;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_195, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_196;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_197, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_198;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_199, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_200;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_201, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_202;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_203, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_204;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_205, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_206;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_207, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_208;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_209, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_210;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_211, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_212;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_213, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_214;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_215;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_216, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_217;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_218;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_219;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_220, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_221;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_222, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/tech/common/css/items.css.twig"
-static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2300,7 +2612,7 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/tech/common/css/layout.css.twig"
-static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2381,7 +2693,7 @@ static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/tech/common/css/navigation.css.twig"
-static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2559,7 +2871,7 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/tech/common/css/print.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2612,7 +2924,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2659,7 +2971,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2750,7 +3062,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2807,6 +3119,11 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
              "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
              "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2840,14 +3157,18 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #bea0ea;   --question-bg: #251e33;\n"
              "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
              "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2868);
+             "}\n", 3440);
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2868,26 +3189,26 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_188;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_189);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_190, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_191);
+    rt->loc = &L_223;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_224);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_225, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_226);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_192;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_193, &ic1);
+    rt->loc = &L_227;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_228, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_194;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_195);
+        rt->loc = &L_229;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_230);
         tpl_out_value(rt, v5);
       }
     }
@@ -2896,14 +3217,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_196;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_197, &ic2);
+    rt->loc = &L_231;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_232, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_198;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_199);
+        rt->loc = &L_233;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_234);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/contents/edition.md.twig"
@@ -2912,7 +3233,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_200;
+    rt->loc = &L_235;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2930,32 +3251,32 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_201);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_236);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_202);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_237);
     const tpl_value a21[2] = {v14, v20};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_203);
-    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_203);
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_238);
+    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_238);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_204;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_205);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_206, &ic3);
+    rt->loc = &L_239;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_240);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_241, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_207;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_208);
+        rt->loc = &L_242;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_243);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/contents/edition.md.twig"
@@ -2964,7 +3285,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_209;
+    rt->loc = &L_244;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3015,14 +3336,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_210);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_245);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_211);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_246);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/contents/edition.md.twig"
@@ -3032,7 +3353,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3062,16 +3383,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_212;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_213);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_214, &ic0);
+    rt->loc = &L_247;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_248);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_249, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_215, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_250, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3082,10 +3403,10 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_216;
+    rt->loc = &L_251;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_217);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_218, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_252);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_253, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3098,15 +3419,15 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_219;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_220, &ic3);
+    rt->loc = &L_254;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_255, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_221;
+        rt->loc = &L_256;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3117,19 +3438,19 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_222;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_223, &ic4);
+    rt->loc = &L_257;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_258, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_224;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_225, &ic5);
+    rt->loc = &L_259;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_260, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_226, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3138,22 +3459,22 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_227;
+        rt->loc = &L_262;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_228;
+            rt->loc = &L_263;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_229;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_230, &ic7);
+            rt->loc = &L_264;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_265, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3164,16 +3485,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_231;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_232);
+        rt->loc = &L_266;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_267);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_233;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_234, &ic8);
+            rt->loc = &L_268;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_269, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3181,8 +3502,8 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_235;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_236, &ic9);
+            rt->loc = &L_270;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_271, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3198,7 +3519,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- index.twig ---- */
 
 #line 5 "themes/tech/html_chunked/index.twig"
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3209,16 +3530,16 @@ static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_237;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_238);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_239, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_240);
+    rt->loc = &L_272;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_273);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_274, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_275);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 6 "themes/tech/html_chunked/index.twig"
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3229,7 +3550,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/tech/html_chunked/index.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3239,7 +3560,7 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_241;
+    rt->loc = &L_276;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -3250,35 +3571,13 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_241);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_276);
   }
 #line 10 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
 }
 
 #line 13 "themes/tech/html_chunked/index.twig"
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_244, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_245, &cl->ics[1]);
-  tpl_value v3 = tpl_str("toc", 3u);
-  bool b4 = tpl_loose_eq(rt, v2, v3);
-  tpl_value v5 = tpl_bool(b4);
-  return v5;
-}
-
-#line 14 "themes/tech/html_chunked/index.twig"
 static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -3292,8 +3591,30 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_250, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_251, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_279, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_280, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
+#line 14 "themes/tech/html_chunked/index.twig"
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_285, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_286, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -3306,7 +3627,7 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 12 "themes/tech/html_chunked/index.twig"
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3328,32 +3649,32 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_242;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_243);
-    tpl_value v1 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
+    rt->loc = &L_277;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_278);
+    tpl_value v1 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_246);
-    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_246);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_281);
+    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_281);
     const tpl_value a4[1] = {v3};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_247);
-    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_247);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_282);
+    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_282);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_248;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_249);
-    tpl_value v7 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
+    rt->loc = &L_283;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_284);
+    tpl_value v7 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_252);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_252);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_287);
+    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_287);
     const tpl_value a10[1] = {v9};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_253);
-    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_253);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_288);
+    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_288);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/tech/html_chunked/index.twig"
@@ -3361,83 +3682,83 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_254;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_255);
+    rt->loc = &L_289;
+    v12 = tpl_var(rt, ctx, self, &N_toc, &L_290);
     tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_256);
+    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_291);
     bool b15 = tpl_truthy(v14);
     if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_257, &ic0);
+      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_292, &ic0);
       v13 = v16;
     } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_258);
+      v17 = tpl_var(rt, ctx, self, &N_app, &L_293);
       tpl_value v18 = tpl_str("getTitle", 8u);
       tpl_value v19 = tpl_str("toc", 3u);
       const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_259);
+      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_294);
       v13 = v21;
     }
     tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_260);
+    v23 = tpl_var(rt, ctx, self, &N_root, &L_295);
     tpl_value v24 = tpl_str("", 0u);
     tpl_value v25 = tpl_str("toc", 3u);
     const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_261);
+    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_296);
     tpl_out_value(rt, v27);
   }
 #line 17 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 18 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_262;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_263);
+    rt->loc = &L_297;
+    v28 = tpl_var(rt, ctx, self, &N_first, &L_298);
     bool b29 = tpl_truthy(v28);
     if (b29) {
 #line 19 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 19 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_264;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_265);
+        rt->loc = &L_299;
+        v30 = tpl_var(rt, ctx, self, &N_app, &L_300);
         tpl_value v31 = tpl_str("getLabel", 8u);
         tpl_value v32 = tpl_str("next", 4u);
         const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_266);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_267);
+        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_301);
+        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_302);
         tpl_out_value(rt, v35);
       }
 #line 19 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_268;
+        rt->loc = &L_303;
         tpl_out_value(rt, v23);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_269;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_270, &ic1);
+        rt->loc = &L_304;
+        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_305, &ic1);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_271;
+        rt->loc = &L_306;
         tpl_value v37 = tpl_str("getLabel", 8u);
         tpl_value v38 = tpl_str("next", 4u);
         const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_272);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_273);
+        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_307);
+        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_308);
         tpl_out_value(rt, v41);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_274;
+        rt->loc = &L_309;
         const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_275);
+        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_310);
         tpl_out_value(rt, v43);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
@@ -3449,29 +3770,29 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/html_chunked/index.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_311;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_276);
+    tpl_import(rt, self, 0, v0, &L_311);
   }
 #line 3 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_277;
+    rt->loc = &L_312;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_277);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_312);
   }
 }
 
 /* ---- layout.twig ---- */
 
 #line 9 "themes/tech/html_chunked/layout.twig"
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3480,7 +3801,7 @@ static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/html_chunked/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3491,15 +3812,6 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/tech/html_chunked/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 14 "themes/tech/html_chunked/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3508,8 +3820,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
+#line 14 "themes/tech/html_chunked/layout.twig"
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
 #line 1 "themes/tech/html_chunked/layout.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3526,15 +3847,15 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_278;
+    rt->loc = &L_313;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_278);
+    tpl_import(rt, self, 0, v0, &L_313);
   }
 #line 5 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_279;
+    rt->loc = &L_314;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3559,103 +3880,103 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_280);
-    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_280);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_281);
+      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_315);
+    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_315);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_316);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_282;
+    rt->loc = &L_317;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_283);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_318);
     const tpl_value a20[1] = {v19};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_284);
-    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_284);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_319);
+    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_319);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_282);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_317);
   }
 #line 9 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_285;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_285);
+    rt->loc = &L_320;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_320);
   }
 #line 10 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_286;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_286);
+    rt->loc = &L_321;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_321);
   }
 #line 11 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_287;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_288);
+    rt->loc = &L_322;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_323);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_289);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_324);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_290;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_290);
+    rt->loc = &L_325;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_325);
   }
 #line 14 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_291;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_291);
+    rt->loc = &L_326;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_326);
   }
 #line 15 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_292;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_293);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_294, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_295);
+    rt->loc = &L_327;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_328);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_329, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_330);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_296;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_297, &ic1);
+    rt->loc = &L_331;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_332, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_298;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_299);
+        rt->loc = &L_333;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_334);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_300;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_301, &ic2);
+    rt->loc = &L_335;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_336, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_302;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_303);
+        rt->loc = &L_337;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_338);
         tpl_out_value(rt, v36);
       }
     }
@@ -3667,7 +3988,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3681,7 +4002,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_304;
+    rt->loc = &L_339;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3702,30 +4023,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_305);
-    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_305);
+      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_340);
+    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_340);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_306;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_308, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
+    rt->loc = &L_341;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_342);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_343, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_344);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_310;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_311);
+    rt->loc = &L_345;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_346);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_312);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_347);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -3735,7 +4056,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lof.twig"
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3751,61 +4072,61 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_313;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_314);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_315, &ic0);
+    rt->loc = &L_348;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_349);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_350, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_316;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_317, &ic1);
+    rt->loc = &L_351;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_352, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_353;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_319);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_354);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_320);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_355);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_318);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_353);
   }
 #line 7 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_321;
+    rt->loc = &L_356;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_321);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_356);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3821,61 +4142,61 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_322;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_323);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_324, &ic0);
+    rt->loc = &L_357;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_358);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_359, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_325;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_326, &ic1);
+    rt->loc = &L_360;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_361, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_362;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_328);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_363);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_329);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_364);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_327);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_362);
   }
 #line 7 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_330;
+    rt->loc = &L_365;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_330);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_365);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3896,7 +4217,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_331;
+    rt->loc = &L_366;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3920,9 +4241,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_332;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_333);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_334, &ic0);
+        rt->loc = &L_367;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_368);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_369, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -3933,17 +4254,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_335;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_336);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_337, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_338);
+    rt->loc = &L_370;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_371);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_372, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_373);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_339;
+    rt->loc = &L_374;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3967,9 +4288,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_340;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_341, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_342);
+        rt->loc = &L_375;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_376, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_377);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -3978,16 +4299,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_343;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_344, &ic3);
+    rt->loc = &L_378;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_379, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_345;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_346);
+        rt->loc = &L_380;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_381);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -3996,16 +4317,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_347;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_348, &ic4);
+    rt->loc = &L_382;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_383, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_349;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_350);
+        rt->loc = &L_384;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_385);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4019,7 +4340,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4038,13 +4359,13 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_352);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_352);
+    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_387);
+  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_387);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4072,7 +4393,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_386;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4085,79 +4406,79 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_353);
-    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_353);
+      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_388);
+    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_388);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_354;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_355);
+    rt->loc = &L_389;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_390);
     const tpl_value a11[1] = {v10};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_356);
-    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_356));
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_391);
+    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_391));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_357;
+        rt->loc = &L_392;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_358;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_359);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_360, &ic0);
+            rt->loc = &L_393;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_394);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_395, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_361;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_362);
+            rt->loc = &L_396;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_397);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_363;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_364);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_365, &ic1);
+            rt->loc = &L_398;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_399);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_400, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_366;
+            rt->loc = &L_401;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_367, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_402, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_368);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_403);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_369);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_404);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_370);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_371, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_372, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_405);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_406, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_407, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_373);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_408);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4166,15 +4487,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_374;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_375, &ic5);
+            rt->loc = &L_409;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_410, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_376;
+                rt->loc = &L_411;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4192,7 +4513,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4218,25 +4539,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_377;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_378);
+    rt->loc = &L_412;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_413);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_379;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_380);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_381, &ic0);
+    rt->loc = &L_414;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_415);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_416, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_382;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_383);
+        rt->loc = &L_417;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_418);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4245,7 +4566,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_419;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4259,7 +4580,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_385, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_420, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4268,9 +4589,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_386;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_387, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_388);
+        rt->loc = &L_421;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_422, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_423);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4281,7 +4602,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_424;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4305,14 +4626,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_390);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_425);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_426;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4333,29 +4654,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_392);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_427);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_393);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_428);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_394);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_429);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_395;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_396);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_397, &ic3);
+    rt->loc = &L_430;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_431);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_432, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_398;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_399);
+        rt->loc = &L_433;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_434);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4364,16 +4685,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_400;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_401);
+    rt->loc = &L_435;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_436);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_402;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_403);
+        rt->loc = &L_437;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_438);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4385,7 +4706,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4413,7 +4734,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_404;
+    rt->loc = &L_439;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4443,10 +4764,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_405;
+    rt->loc = &L_440;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_406);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_407, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_441);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_442, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4456,39 +4777,39 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_408);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_408);
+      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_443);
+    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_443);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_409;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_410);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_411, &ic1);
+    rt->loc = &L_444;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_445);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_446, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_412);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_447);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_413);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_448);
       const tpl_value a26[1] = {v25};
       if (!k17)
-        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_414);
-      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_414);
+        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_449);
+      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_449);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_415);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_450);
       const tpl_value a31[1] = {v30};
       if (!k18)
-        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_416);
-      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_416);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_417);
+        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_451);
+      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_451);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_452);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4497,33 +4818,33 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_418;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_419);
+        rt->loc = &L_453;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_454);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
-        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_420);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
+        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_455);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_421);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_456);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_422);
-        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_422);
+          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_457);
+        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_457);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_423);
-        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_423);
+          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_458);
+        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_458);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_424;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_425);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_426);
+        rt->loc = &L_459;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_460);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_461);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4536,7 +4857,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_427;
+          rt->loc = &L_462;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4546,10 +4867,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_428;
+    rt->loc = &L_463;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_429, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_464, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4560,15 +4881,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_430;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_431, &ic3);
+    rt->loc = &L_465;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_466, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_432;
+        rt->loc = &L_467;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4580,7 +4901,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4599,24 +4920,24 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_433;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_434);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_435, &ic0);
+    rt->loc = &L_468;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_469);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_470, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_436;
+        rt->loc = &L_471;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_437;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_438, &ic1);
+        rt->loc = &L_472;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_473, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4627,14 +4948,14 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_439;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_440, &ic2);
+    rt->loc = &L_474;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_475, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4650,7 +4971,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_476;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4672,9 +4993,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_477;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_443);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_478);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4684,22 +5005,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_444;
+        rt->loc = &L_479;
         const tpl_value a12[1] = {v8};
         if (!k21)
-          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_445);
-        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_445);
+          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_480);
+        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_480);
         const tpl_value a14[1] = {v13};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_446);
-        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_446);
+          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_481);
+        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_481);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_447;
+    rt->loc = &L_482;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4721,17 +5042,17 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_448);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_483);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_449);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_484);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4750,36 +5071,36 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_450;
+    rt->loc = &L_485;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_451);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_452, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_486);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_487, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_453, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_488, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_454);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_489);
     const tpl_value a9[1] = {v8};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_455);
-    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_455);
+      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_490);
+    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_490);
     const tpl_value a11[1] = {v10};
     if (!k24)
-      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_456);
-    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_456);
+      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_491);
+    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_491);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4792,16 +5113,16 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_471);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_506);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_472, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_507, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4856,16 +5177,16 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_457;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
+    rt->loc = &L_492;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_493);
     const tpl_value a1[1] = {v0};
     if (!k25)
-      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
-    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_459));
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
+    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_494));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_495;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4874,30 +5195,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_462);
+        rt->loc = &L_496;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_497);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_463;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_464);
+            rt->loc = &L_498;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_499);
             const tpl_value a8[1] = {v7};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_465);
-            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_465));
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_500);
+            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_500));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_466;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_467);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_468, &ic0);
+                rt->loc = &L_501;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_502);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_503, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k26)
-                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_469);
-                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_469);
+                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_504);
+                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_504);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -4905,32 +5226,32 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_470;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_505;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k27)
-                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_473);
-                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_473);
+                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_508);
+                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_508);
                     const tpl_value a18[1] = {v17};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_474);
-                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_474);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_509);
+                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_509);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_475;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_476);
+                    rt->loc = &L_510;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_511);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_477;
+                        rt->loc = &L_512;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_478);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_513);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4945,18 +5266,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_479;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_480);
+                    rt->loc = &L_514;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_515);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_481);
-                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_481);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_482);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_516);
+                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_516);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_517);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k29)
-                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_483);
-                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_483);
+                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_518);
+                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_518);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4965,22 +5286,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_484;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_485);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_486);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_487, &ic1);
+            rt->loc = &L_519;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_520);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_521);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_522, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_488);
-            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_488);
+              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_523);
+            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_523);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_489;
+            rt->loc = &L_524;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4996,8 +5317,8 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_490);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_491, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_525);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_526, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5007,7 +5328,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_492;
+            rt->loc = &L_527;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5035,11 +5356,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_493;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_494);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_495, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_496, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_497);
+                rt->loc = &L_528;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_529);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_530, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_531, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_532);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5050,31 +5371,31 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_498;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_499);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_500, &ic5);
+            rt->loc = &L_533;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_534);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_535, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_501;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_502);
+            rt->loc = &L_536;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_537);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_503;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_504);
+            rt->loc = &L_538;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_539);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_505;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_506);
+            rt->loc = &L_540;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_541);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5089,9 +5410,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_507;
+            rt->loc = &L_542;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_508);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_543);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5102,24 +5423,24 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_509;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_510);
+        rt->loc = &L_544;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_545);
         const tpl_value a76[1] = {v75};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_511);
-        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_511);
+          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_546);
+        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_546);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_512;
+            rt->loc = &L_547;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k28)
-              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_513);
-            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_513);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_514);
+              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_548);
+            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_548);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_549);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5139,7 +5460,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5177,18 +5498,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_515;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_516);
+    rt->loc = &L_550;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_551);
     const tpl_value a1[1] = {v0};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_517);
-    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_517));
+      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_552);
+    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_552));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_518;
+        rt->loc = &L_553;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5206,34 +5527,34 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_519;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_520);
+        rt->loc = &L_554;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_555);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_521;
+        rt->loc = &L_556;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_522;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_523);
+        rt->loc = &L_557;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_558);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_524;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_525);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_526);
+        rt->loc = &L_559;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_560);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_561);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_527);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_562);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5243,7 +5564,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5255,7 +5576,7 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5263,149 +5584,149 @@ static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_528;
+    rt->loc = &L_563;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_528);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_563);
   }
 }
 
 #line 7 "themes/tech/common/style.css.twig"
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_529;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_529);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_530;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_530);
+    rt->loc = &L_564;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_564);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_531;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_531);
+    rt->loc = &L_565;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_565);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_532;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_532);
+    rt->loc = &L_566;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_566);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_533;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_533);
+    rt->loc = &L_567;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_567);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_534;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_534);
+    rt->loc = &L_568;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_568);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_535;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_535);
+    rt->loc = &L_569;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_569);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_536;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_536);
+    rt->loc = &L_570;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_570);
   }
 }
 
-#line 15 "themes/tech/common/style.css.twig"
+#line 14 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_571;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_571);
+  }
+}
+
+#line 15 "themes/tech/common/style.css.twig"
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_537;
+    rt->loc = &L_572;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_537);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_572);
   }
 }
 
 #line 16 "themes/tech/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5413,14 +5734,14 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_538;
+    rt->loc = &L_573;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_538);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_573);
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5429,7 +5750,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5438,70 +5759,70 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_539;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_539);
+    rt->loc = &L_574;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_574);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_540;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_540);
+    rt->loc = &L_575;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_575);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_541;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_541);
+    rt->loc = &L_576;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_576);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_542;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_542);
+    rt->loc = &L_577;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_577);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_543;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_543);
+    rt->loc = &L_578;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_578);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_544;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_544);
+    rt->loc = &L_579;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_579);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_545;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_545);
+    rt->loc = &L_580;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_580);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_546;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_546);
+    rt->loc = &L_581;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_581);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_547;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_547);
+    rt->loc = &L_582;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_582);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_548;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_548);
+    rt->loc = &L_583;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_583);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_549;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_549);
+    rt->loc = &L_584;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_584);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_550;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_550);
+    rt->loc = &L_585;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_585);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5525,12 +5846,12 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_551;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_552);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_553, &ic0);
+    rt->loc = &L_586;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_587);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_588, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_554, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_589, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5541,16 +5862,16 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_555;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_556);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_557, &ic2);
+    rt->loc = &L_590;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_591);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_592, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_558;
+        rt->loc = &L_593;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5561,22 +5882,22 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_559;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_560);
+    rt->loc = &L_594;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_595);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_561;
+        rt->loc = &L_596;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_562;
+            rt->loc = &L_597;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5587,23 +5908,23 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_563;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_564, &ic3);
+        rt->loc = &L_598;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_599, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_565;
+            rt->loc = &L_600;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_566;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_567, &ic4);
+            rt->loc = &L_601;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_602, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5614,8 +5935,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_568;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_569, &ic5);
+        rt->loc = &L_603;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_604, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5626,7 +5947,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_570;
+    rt->loc = &L_605;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5637,7 +5958,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_571;
+        rt->loc = &L_606;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5648,8 +5969,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_572;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_573, &ic6);
+    rt->loc = &L_607;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_608, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5659,7 +5980,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5675,26 +5996,26 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_574;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_575);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_576, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_577);
+    rt->loc = &L_609;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_610);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_611, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_612);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_578;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_579, &ic1);
+    rt->loc = &L_613;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_614, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_580;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_581);
+        rt->loc = &L_615;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_616);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -5703,16 +6024,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_582;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_583, &ic2);
+    rt->loc = &L_617;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_618, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_584;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_585);
+        rt->loc = &L_619;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_620);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -5720,7 +6041,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5724 "tech_html_chunked.c"
+#line 6045 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -5992,13 +6313,16 @@ static const char T3_source[] =
     "  text-align: right;\n"
     "  user-select: none;\n"
     "  -webkit-user-select: none;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T3 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn9,
   .source = T3_source,
-  .source_len = 2019,
+  .source_len = 2589,
   .ast = NULL,
 };
 
@@ -6172,8 +6496,52 @@ static const tpl_template T5 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T6_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T6 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn12,
+  .source = T6_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T7_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -6297,17 +6665,17 @@ static const char T6_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T6 = {
+static const tpl_template T7 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn12,
-  .source = T6_source,
+  .body = fn13,
+  .source = T7_source,
   .source_len = 3622,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T7_source[] =
+static const char T8_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -6378,17 +6746,17 @@ static const char T7_source[] =
     "    left: calc(100% - var(--note-width));\n"
     "  }\n"
     "}\n";
-static const tpl_template T7 = {
+static const tpl_template T8 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn13,
-  .source = T7_source,
+  .body = fn14,
+  .source = T8_source,
   .source_len = 1930,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T8_source[] =
+static const char T9_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -6556,17 +6924,17 @@ static const char T8_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T8 = {
+static const tpl_template T9 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn14,
-  .source = T8_source,
+  .body = fn15,
+  .source = T9_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T9_source[] =
+static const char T10_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -6609,17 +6977,17 @@ static const char T9_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T9 = {
+static const tpl_template T10 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T9_source,
+  .body = fn16,
+  .source = T10_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T10_source[] =
+static const char T11_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6656,17 +7024,17 @@ static const char T10_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T10 = {
+static const tpl_template T11 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T10_source,
+  .body = fn17,
+  .source = T11_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T11_source[] =
+static const char T12_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6747,17 +7115,17 @@ static const char T11_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T11_source,
+  .body = fn18,
+  .source = T12_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -6809,6 +7177,11 @@ static const char T12_source[] =
     "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
     "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
     "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -6842,19 +7215,23 @@ static const char T12_source[] =
     "    --question: #bea0ea;   --question-bg: #251e33;\n"
     "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
     "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T12_source,
-  .source_len = 2868,
+  .body = fn19,
+  .source = T13_source,
+  .source_len = 3440,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6869,17 +7246,17 @@ static const char T13_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T13_source,
+  .body = fn20,
+  .source = T14_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -6893,23 +7270,23 @@ static const char T14_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T14_source,
+  .body = fn21,
+  .source = T15_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* index.twig */
-static const tpl_block_def T15_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn21, .owner = &T15, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn22, .owner = &T15, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn23, .owner = &T15, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn24, .owner = &T15, .node = NULL},
+static const tpl_block_def T16_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn22, .owner = &T16, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn23, .owner = &T16, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn24, .owner = &T16, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn25, .owner = &T16, .node = NULL},
 };
-static const char T15_source[] =
+static const char T16_source[] =
     "{#- index.html: the cover block and the book's table of contents, then a\n"
     "    link to the first page. -#}\n"
     "{% extends 'layout.twig' %}\n"
@@ -6935,26 +7312,26 @@ static const char T15_source[] =
     "</main>\n"
     "</div>\n"
     "{% endblock %}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "index.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
+  .body = fn28,
   .nblocks = 4,
-  .blocks = T15_blocks,
-  .source = T15_source,
+  .blocks = T16_blocks,
+  .source = T16_source,
   .source_len = 1082,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T16_blocks[4] = {
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn28, .owner = &T16, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn29, .owner = &T16, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn30, .owner = &T16, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn31, .owner = &T16, .node = NULL},
+static const tpl_block_def T17_blocks[4] = {
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn29, .owner = &T17, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn30, .owner = &T17, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn31, .owner = &T17, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn32, .owner = &T17, .node = NULL},
 };
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- The page every website page extends. Blocks: `title` (HTML text for\n"
     "    <title>), `head` (more <head> tags), `body_class`, `header` (above\n"
     "    the page's columns) and `body`. -#}\n"
@@ -6974,37 +7351,37 @@ static const char T16_source[] =
     "</footer>\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 4,
-  .blocks = T16_blocks,
-  .source = T16_source,
+  .blocks = T17_blocks,
+  .source = T17_source,
   .source_len = 828,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T17_source,
+  .body = fn34,
+  .source = T18_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T18_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn34, .owner = &T18, .node = NULL},
+static const tpl_block_def T19_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T19, .node = NULL},
 };
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- The list of images's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7013,23 +7390,23 @@ static const char T18_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
+  .body = fn36,
   .nblocks = 1,
-  .blocks = T18_blocks,
-  .source = T18_source,
+  .blocks = T19_blocks,
+  .source = T19_source,
   .source_len = 327,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T19_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The list of tables's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7038,20 +7415,20 @@ static const char T19_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 326,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7066,17 +7443,17 @@ static const char T20_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T20_source,
+  .body = fn39,
+  .source = T21_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7089,17 +7466,17 @@ static const char T21_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T21_source,
+  .body = fn40,
+  .source = T22_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7118,17 +7495,17 @@ static const char T22_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T22_source,
+  .body = fn42,
+  .source = T23_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -7143,31 +7520,31 @@ static const char T23_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T23_source,
+  .body = fn43,
+  .source = T24_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T24_m0_params[1] = {
+static const tpl_name T25_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m1_params[1] = {
+static const tpl_name T25_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m2_params[1] = {
+static const tpl_name T25_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m3_params[3] = {
+static const tpl_name T25_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T24_m4_params[6] = {
+static const tpl_name T25_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7175,14 +7552,14 @@ static const tpl_name T24_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T24_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T24_m0_params, .fn = fn43, .owner = &T24, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T24_m1_params, .fn = fn44, .owner = &T24, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T24_m2_params, .fn = fn45, .owner = &T24, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T24_m3_params, .fn = fn46, .owner = &T24, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T24_m4_params, .fn = fn48, .owner = &T24, .node = NULL},
+static const tpl_macro_def T25_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T25_m0_params, .fn = fn44, .owner = &T25, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T25_m1_params, .fn = fn45, .owner = &T25, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T25_m2_params, .fn = fn46, .owner = &T25, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T25_m3_params, .fn = fn47, .owner = &T25, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T25_m4_params, .fn = fn49, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7247,33 +7624,33 @@ static const char T24_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn49,
+  .body = fn50,
   .nmacros = 5,
-  .macros = T24_macros,
-  .source = T24_source,
+  .macros = T25_macros,
+  .source = T25_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T25_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn50, .owner = &T25, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn51, .owner = &T25, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn52, .owner = &T25, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn53, .owner = &T25, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn54, .owner = &T25, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn55, .owner = &T25, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn56, .owner = &T25, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn57, .owner = &T25, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn58, .owner = &T25, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn59, .owner = &T25, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn60, .owner = &T25, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn61, .owner = &T25, .node = NULL},
+static const tpl_block_def T26_blocks[12] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn51, .owner = &T26, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn52, .owner = &T26, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn53, .owner = &T26, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn54, .owner = &T26, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn55, .owner = &T26, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn56, .owner = &T26, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn57, .owner = &T26, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn58, .owner = &T26, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn59, .owner = &T26, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn60, .owner = &T26, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn61, .owner = &T26, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T26, .node = NULL},
 };
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7291,19 +7668,19 @@ static const char T25_source[] =
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn62,
+  .body = fn63,
   .nblocks = 12,
-  .blocks = T25_blocks,
-  .source = T25_source,
+  .blocks = T26_blocks,
+  .source = T26_source,
   .source_len = 1093,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7318,17 +7695,17 @@ static const char T26_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .source = T26_source,
+  .body = fn64,
+  .source = T27_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T27_source[] =
+static const char T28_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7340,16 +7717,16 @@ static const char T27_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T27 = {
+static const tpl_template T28 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .source = T27_source,
+  .body = fn65,
+  .source = T28_source,
   .source_len = 313,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_html_chunked_templates[28] = {
+const tpl_template *const octavo_theme_tech_html_chunked_templates[29] = {
   &T0,
   &T1,
   &T2,
@@ -7378,5 +7755,6 @@ const tpl_template *const octavo_theme_tech_html_chunked_templates[28] = {
   &T25,
   &T26,
   &T27,
+  &T28,
 };
-const size_t octavo_theme_tech_html_chunked_ntemplates = 28;
+const size_t octavo_theme_tech_html_chunked_ntemplates = 29;

@@ -104,622 +104,674 @@ static const tpl_loc L_59 = {F_8, 13, 4};
 static const tpl_loc L_60 = {F_8, 13, 12};
 static const tpl_loc L_61 = {F_8, 14, 25};
 static const tpl_loc L_62 = {F_8, 14, 41};
-static const char F_9[] = "dedication.twig";
-static const tpl_loc L_63 = {F_9, 4, 45};
-static const tpl_loc L_64 = {F_9, 4, 48};
-static const tpl_loc L_65 = {F_9, 4, 53};
-static const tpl_loc L_66 = {F_9, 3, 12};
-static const char F_10[] = "edition.md.twig";
-static const tpl_loc L_67 = {F_10, 4, 3};
-static const tpl_loc L_68 = {F_10, 4, 6};
-static const tpl_loc L_69 = {F_10, 4, 11};
-static const tpl_loc L_70 = {F_10, 4, 17};
-static const tpl_loc L_71 = {F_10, 4, 26};
-static const tpl_loc L_72 = {F_10, 4, 34};
-static const tpl_loc L_73 = {F_10, 5, 1};
-static const tpl_loc L_74 = {F_10, 5, 16};
-static const tpl_loc L_75 = {F_10, 8, 4};
-static const tpl_loc L_76 = {F_10, 8, 12};
-static const tpl_loc L_77 = {F_10, 8, 22};
-static const tpl_loc L_78 = {F_10, 8, 38};
-static const tpl_loc L_79 = {F_10, 8, 55};
-static const tpl_loc L_80 = {F_10, 8, 100};
+static const char F_9[] = "css/code.css.twig";
+static const tpl_loc L_63 = {F_9, 76, 12};
+static const char F_10[] = "css/highlight.css.twig";
+static const tpl_loc L_64 = {F_10, 10, 18};
+static const tpl_loc L_65 = {F_10, 10, 21};
+static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
+static const tpl_loc L_66 = {F_10, 10, 24};
+static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
+static const tpl_loc L_67 = {F_10, 11, 18};
+static const tpl_loc L_68 = {F_10, 11, 24};
+static const tpl_name N_type = {"type", 4u, 0x5127f14du};
+static const tpl_loc L_69 = {F_10, 12, 36};
+static const tpl_loc L_70 = {F_10, 12, 42};
+static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
+static const tpl_loc L_71 = {F_10, 13, 18};
+static const tpl_loc L_72 = {F_10, 13, 24};
+static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
+static const tpl_loc L_73 = {F_10, 14, 27};
+static const tpl_loc L_74 = {F_10, 14, 33};
+static const tpl_name N_string = {"string", 6u, 0x17c16538u};
+static const tpl_loc L_75 = {F_10, 15, 27};
+static const tpl_loc L_76 = {F_10, 15, 33};
+static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
+static const tpl_loc L_77 = {F_10, 16, 18};
+static const tpl_loc L_78 = {F_10, 16, 24};
+static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
+static const tpl_loc L_79 = {F_10, 17, 27};
+static const tpl_loc L_80 = {F_10, 17, 33};
+static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
+static const tpl_loc L_81 = {F_10, 18, 18};
+static const tpl_loc L_82 = {F_10, 18, 24};
+static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
+static const tpl_loc L_83 = {F_10, 19, 18};
+static const tpl_loc L_84 = {F_10, 19, 24};
+static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
+static const tpl_loc L_85 = {F_10, 21, 34};
+static const tpl_loc L_86 = {F_10, 21, 40};
+static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
+static const tpl_loc L_87 = {F_10, 23, 4};
+static const tpl_loc L_88 = {F_10, 23, 10};
+static const tpl_name N_add = {"add", 3u, 0x3b391274u};
+static const tpl_loc L_89 = {F_10, 25, 29};
+static const tpl_loc L_90 = {F_10, 26, 29};
+static const tpl_loc L_91 = {F_10, 26, 35};
+static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
+static const tpl_loc L_92 = {F_10, 29, 32};
+static const tpl_loc L_93 = {F_10, 30, 32};
+static const tpl_loc L_94 = {F_10, 32, 21};
+static const tpl_loc L_95 = {F_10, 32, 27};
+static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
+static const tpl_loc L_96 = {F_10, 33, 18};
+static const tpl_loc L_97 = {F_10, 33, 24};
+static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
+static const char F_11[] = "dedication.twig";
+static const tpl_loc L_98 = {F_11, 4, 45};
+static const tpl_loc L_99 = {F_11, 4, 48};
+static const tpl_loc L_100 = {F_11, 4, 53};
+static const tpl_loc L_101 = {F_11, 3, 12};
+static const char F_12[] = "edition.md.twig";
+static const tpl_loc L_102 = {F_12, 4, 3};
+static const tpl_loc L_103 = {F_12, 4, 6};
+static const tpl_loc L_104 = {F_12, 4, 11};
+static const tpl_loc L_105 = {F_12, 4, 17};
+static const tpl_loc L_106 = {F_12, 4, 26};
+static const tpl_loc L_107 = {F_12, 4, 34};
+static const tpl_loc L_108 = {F_12, 5, 1};
+static const tpl_loc L_109 = {F_12, 5, 16};
+static const tpl_loc L_110 = {F_12, 8, 4};
+static const tpl_loc L_111 = {F_12, 8, 12};
+static const tpl_loc L_112 = {F_12, 8, 22};
+static const tpl_loc L_113 = {F_12, 8, 38};
+static const tpl_loc L_114 = {F_12, 8, 55};
+static const tpl_loc L_115 = {F_12, 8, 100};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_81 = {F_10, 8, 104};
-static const tpl_loc L_82 = {F_10, 8, 95};
-static const tpl_loc L_83 = {F_10, 10, 4};
-static const tpl_loc L_84 = {F_10, 10, 7};
-static const tpl_loc L_85 = {F_10, 10, 15};
+static const tpl_loc L_116 = {F_12, 8, 104};
+static const tpl_loc L_117 = {F_12, 8, 95};
+static const tpl_loc L_118 = {F_12, 10, 4};
+static const tpl_loc L_119 = {F_12, 10, 7};
+static const tpl_loc L_120 = {F_12, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_86 = {F_10, 11, 6};
-static const tpl_loc L_87 = {F_10, 11, 22};
-static const tpl_loc L_88 = {F_10, 14, 1};
-static const tpl_loc L_89 = {F_10, 14, 120};
-static const tpl_loc L_90 = {F_10, 14, 8};
-static const char F_11[] = "edition.twig";
-static const tpl_loc L_91 = {F_11, 6, 1};
-static const tpl_loc L_92 = {F_11, 6, 4};
-static const tpl_loc L_93 = {F_11, 6, 9};
-static const tpl_loc L_94 = {F_11, 7, 4};
-static const tpl_loc L_95 = {F_11, 7, 7};
-static const tpl_loc L_96 = {F_11, 7, 15};
-static const tpl_loc L_97 = {F_11, 8, 22};
-static const tpl_loc L_98 = {F_11, 8, 38};
-static const tpl_loc L_99 = {F_11, 4, 12};
-static const char F_12[] = "epilogue.twig";
-static const tpl_loc L_100 = {F_12, 1, 12};
-static const char F_13[] = "figure.twig";
-static const tpl_loc L_101 = {F_13, 4, 4};
-static const tpl_loc L_102 = {F_13, 4, 18};
-static const tpl_loc L_103 = {F_13, 4, 23};
+static const tpl_loc L_121 = {F_12, 11, 6};
+static const tpl_loc L_122 = {F_12, 11, 22};
+static const tpl_loc L_123 = {F_12, 14, 1};
+static const tpl_loc L_124 = {F_12, 14, 120};
+static const tpl_loc L_125 = {F_12, 14, 8};
+static const char F_13[] = "edition.twig";
+static const tpl_loc L_126 = {F_13, 6, 1};
+static const tpl_loc L_127 = {F_13, 6, 4};
+static const tpl_loc L_128 = {F_13, 6, 9};
+static const tpl_loc L_129 = {F_13, 7, 4};
+static const tpl_loc L_130 = {F_13, 7, 7};
+static const tpl_loc L_131 = {F_13, 7, 15};
+static const tpl_loc L_132 = {F_13, 8, 22};
+static const tpl_loc L_133 = {F_13, 8, 38};
+static const tpl_loc L_134 = {F_13, 4, 12};
+static const char F_14[] = "epilogue.twig";
+static const tpl_loc L_135 = {F_14, 1, 12};
+static const char F_15[] = "figure.twig";
+static const tpl_loc L_136 = {F_15, 4, 4};
+static const tpl_loc L_137 = {F_15, 4, 18};
+static const tpl_loc L_138 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_104 = {F_13, 4, 74};
+static const tpl_loc L_139 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_105 = {F_13, 5, 23};
-static const tpl_loc L_106 = {F_13, 5, 26};
-static const tpl_loc L_107 = {F_13, 5, 31};
+static const tpl_loc L_140 = {F_15, 5, 23};
+static const tpl_loc L_141 = {F_15, 5, 26};
+static const tpl_loc L_142 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_108 = {F_13, 5, 55};
-static const tpl_loc L_109 = {F_13, 5, 63};
-static const tpl_loc L_110 = {F_13, 5, 75};
-static const tpl_loc L_111 = {F_13, 6, 1};
-static const tpl_loc L_112 = {F_13, 6, 9};
-static const tpl_loc L_113 = {F_13, 7, 4};
-static const tpl_loc L_114 = {F_13, 7, 12};
+static const tpl_loc L_143 = {F_15, 5, 55};
+static const tpl_loc L_144 = {F_15, 5, 63};
+static const tpl_loc L_145 = {F_15, 5, 75};
+static const tpl_loc L_146 = {F_15, 6, 1};
+static const tpl_loc L_147 = {F_15, 6, 9};
+static const tpl_loc L_148 = {F_15, 7, 4};
+static const tpl_loc L_149 = {F_15, 7, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_115 = {F_13, 7, 26};
-static const tpl_loc L_116 = {F_13, 9, 5};
-static const tpl_loc L_117 = {F_13, 9, 41};
-static const tpl_loc L_118 = {F_13, 9, 67};
-static const tpl_loc L_119 = {F_13, 9, 75};
-static const tpl_loc L_120 = {F_13, 10, 5};
-static const tpl_loc L_121 = {F_13, 10, 8};
-static const tpl_loc L_122 = {F_13, 10, 43};
-static const tpl_loc L_123 = {F_13, 10, 51};
-static const tpl_loc L_124 = {F_13, 10, 78};
-static const tpl_loc L_125 = {F_13, 10, 86};
-static const char F_14[] = "foreword.twig";
-static const tpl_loc L_126 = {F_14, 1, 12};
-static const char F_15[] = "glossary.twig";
-static const tpl_loc L_127 = {F_15, 1, 12};
-static const char F_16[] = "introduction.twig";
-static const tpl_loc L_128 = {F_16, 1, 12};
-static const char F_17[] = "item.twig";
-static const tpl_loc L_129 = {F_17, 14, 4};
-static const tpl_loc L_130 = {F_17, 14, 7};
+static const tpl_loc L_150 = {F_15, 7, 26};
+static const tpl_loc L_151 = {F_15, 9, 5};
+static const tpl_loc L_152 = {F_15, 9, 41};
+static const tpl_loc L_153 = {F_15, 9, 67};
+static const tpl_loc L_154 = {F_15, 9, 75};
+static const tpl_loc L_155 = {F_15, 10, 5};
+static const tpl_loc L_156 = {F_15, 10, 8};
+static const tpl_loc L_157 = {F_15, 10, 43};
+static const tpl_loc L_158 = {F_15, 10, 51};
+static const tpl_loc L_159 = {F_15, 10, 78};
+static const tpl_loc L_160 = {F_15, 10, 86};
+static const char F_16[] = "foreword.twig";
+static const tpl_loc L_161 = {F_16, 1, 12};
+static const char F_17[] = "glossary.twig";
+static const tpl_loc L_162 = {F_17, 1, 12};
+static const char F_18[] = "introduction.twig";
+static const tpl_loc L_163 = {F_18, 1, 12};
+static const char F_19[] = "item.twig";
+static const tpl_loc L_164 = {F_19, 14, 4};
+static const tpl_loc L_165 = {F_19, 14, 7};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_131 = {F_17, 15, 9};
-static const tpl_loc L_132 = {F_17, 15, 12};
-static const tpl_loc L_133 = {F_17, 15, 17};
-static const tpl_loc L_134 = {F_17, 15, 37};
-static const tpl_loc L_135 = {F_17, 21, 1};
-static const tpl_loc L_136 = {F_17, 21, 4};
-static const tpl_loc L_137 = {F_17, 21, 9};
-static const tpl_loc L_138 = {F_17, 21, 17};
-static const tpl_loc L_139 = {F_17, 8, 4};
-static const tpl_loc L_140 = {F_17, 8, 22};
-static const tpl_loc L_141 = {F_17, 8, 27};
-static const tpl_loc L_142 = {F_17, 8, 41};
-static const tpl_loc L_143 = {F_17, 9, 4};
-static const tpl_loc L_144 = {F_17, 9, 27};
-static const tpl_loc L_145 = {F_17, 9, 32};
+static const tpl_loc L_166 = {F_19, 15, 9};
+static const tpl_loc L_167 = {F_19, 15, 12};
+static const tpl_loc L_168 = {F_19, 15, 17};
+static const tpl_loc L_169 = {F_19, 15, 37};
+static const tpl_loc L_170 = {F_19, 21, 1};
+static const tpl_loc L_171 = {F_19, 21, 4};
+static const tpl_loc L_172 = {F_19, 21, 9};
+static const tpl_loc L_173 = {F_19, 21, 17};
+static const tpl_loc L_174 = {F_19, 8, 4};
+static const tpl_loc L_175 = {F_19, 8, 22};
+static const tpl_loc L_176 = {F_19, 8, 27};
+static const tpl_loc L_177 = {F_19, 8, 41};
+static const tpl_loc L_178 = {F_19, 9, 4};
+static const tpl_loc L_179 = {F_19, 9, 27};
+static const tpl_loc L_180 = {F_19, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_146 = {F_17, 9, 39};
+static const tpl_loc L_181 = {F_19, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_147 = {F_17, 9, 47};
+static const tpl_loc L_182 = {F_19, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_148 = {F_17, 10, 4};
-static const tpl_loc L_149 = {F_17, 10, 37};
-static const tpl_loc L_150 = {F_17, 10, 51};
-static const tpl_loc L_151 = {F_17, 10, 59};
-static const tpl_loc L_152 = {F_17, 11, 4};
-static const tpl_loc L_153 = {F_17, 11, 32};
-static const tpl_loc L_154 = {F_17, 11, 46};
-static const tpl_loc L_155 = {F_17, 11, 54};
-static const tpl_loc L_156 = {F_17, 12, 17};
-static const tpl_loc L_157 = {F_17, 12, 20};
-static const tpl_loc L_158 = {F_17, 12, 28};
-static const tpl_loc L_159 = {F_17, 12, 44};
-static const tpl_loc L_160 = {F_17, 12, 51};
-static const tpl_loc L_161 = {F_17, 12, 70};
-static const tpl_loc L_162 = {F_17, 12, 73};
-static const tpl_loc L_163 = {F_17, 12, 78};
-static const tpl_loc L_164 = {F_17, 13, 10};
+static const tpl_loc L_183 = {F_19, 10, 4};
+static const tpl_loc L_184 = {F_19, 10, 37};
+static const tpl_loc L_185 = {F_19, 10, 51};
+static const tpl_loc L_186 = {F_19, 10, 59};
+static const tpl_loc L_187 = {F_19, 11, 4};
+static const tpl_loc L_188 = {F_19, 11, 32};
+static const tpl_loc L_189 = {F_19, 11, 46};
+static const tpl_loc L_190 = {F_19, 11, 54};
+static const tpl_loc L_191 = {F_19, 12, 17};
+static const tpl_loc L_192 = {F_19, 12, 20};
+static const tpl_loc L_193 = {F_19, 12, 28};
+static const tpl_loc L_194 = {F_19, 12, 44};
+static const tpl_loc L_195 = {F_19, 12, 51};
+static const tpl_loc L_196 = {F_19, 12, 70};
+static const tpl_loc L_197 = {F_19, 12, 73};
+static const tpl_loc L_198 = {F_19, 12, 78};
+static const tpl_loc L_199 = {F_19, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_165 = {F_17, 18, 10};
-static const char F_18[] = "license.md.twig";
-static const tpl_loc L_166 = {F_18, 2, 4};
-static const tpl_loc L_167 = {F_18, 2, 44};
-static const tpl_loc L_168 = {F_18, 2, 57};
-static const tpl_loc L_169 = {F_18, 2, 60};
-static const tpl_loc L_170 = {F_18, 2, 65};
-static const tpl_loc L_171 = {F_18, 2, 72};
-static const tpl_loc L_172 = {F_18, 4, 1};
-static const tpl_loc L_173 = {F_18, 4, 4};
-static const tpl_loc L_174 = {F_18, 4, 8};
-static const char F_19[] = "license.twig";
-static const tpl_loc L_175 = {F_19, 1, 12};
-static const char F_20[] = "lof.twig";
-static const tpl_loc L_176 = {F_20, 4, 12};
-static const tpl_loc L_177 = {F_20, 4, 52};
-static const tpl_loc L_178 = {F_20, 4, 56};
-static const tpl_loc L_179 = {F_20, 2, 12};
-static const char F_21[] = "lot.twig";
-static const tpl_loc L_180 = {F_21, 4, 12};
-static const tpl_loc L_181 = {F_21, 4, 52};
-static const tpl_loc L_182 = {F_21, 4, 56};
-static const tpl_loc L_183 = {F_21, 2, 12};
-static const char F_22[] = "part.twig";
-static const tpl_loc L_184 = {F_22, 6, 4};
-static const tpl_loc L_185 = {F_22, 6, 7};
-static const tpl_loc L_186 = {F_22, 6, 12};
-static const tpl_loc L_187 = {F_22, 6, 26};
-static const tpl_loc L_188 = {F_22, 7, 9};
-static const tpl_loc L_189 = {F_22, 7, 17};
-static const tpl_loc L_190 = {F_22, 7, 29};
-static const tpl_loc L_191 = {F_22, 7, 37};
-static const tpl_loc L_192 = {F_22, 7, 65};
-static const tpl_loc L_193 = {F_22, 7, 91};
-static const tpl_loc L_194 = {F_22, 7, 133};
-static const tpl_loc L_195 = {F_22, 7, 174};
-static const tpl_loc L_196 = {F_22, 4, 12};
-static const char F_23[] = "partials/cover.twig";
-static const tpl_loc L_197 = {F_23, 3, 31};
-static const tpl_loc L_198 = {F_23, 3, 60};
-static const tpl_loc L_199 = {F_23, 3, 63};
-static const tpl_loc L_200 = {F_23, 3, 68};
-static const tpl_loc L_201 = {F_23, 4, 24};
-static const tpl_loc L_202 = {F_23, 4, 27};
-static const tpl_loc L_203 = {F_23, 4, 32};
-static const tpl_loc L_204 = {F_23, 4, 38};
-static const tpl_loc L_205 = {F_23, 5, 4};
-static const tpl_loc L_206 = {F_23, 6, 26};
-static const tpl_loc L_207 = {F_23, 6, 34};
-static const tpl_loc L_208 = {F_23, 6, 43};
-static const tpl_loc L_209 = {F_23, 8, 4};
-static const tpl_loc L_210 = {F_23, 8, 12};
-static const tpl_loc L_211 = {F_23, 9, 24};
-static const tpl_loc L_212 = {F_23, 9, 39};
-static const tpl_loc L_213 = {F_23, 11, 4};
-static const tpl_loc L_214 = {F_23, 11, 12};
-static const tpl_loc L_215 = {F_23, 12, 25};
-static const tpl_loc L_216 = {F_23, 12, 41};
-static const char F_24[] = "partials/float-list.twig";
-static const tpl_loc L_217 = {F_24, 4, 4};
+static const tpl_loc L_200 = {F_19, 18, 10};
+static const char F_20[] = "license.md.twig";
+static const tpl_loc L_201 = {F_20, 2, 4};
+static const tpl_loc L_202 = {F_20, 2, 44};
+static const tpl_loc L_203 = {F_20, 2, 57};
+static const tpl_loc L_204 = {F_20, 2, 60};
+static const tpl_loc L_205 = {F_20, 2, 65};
+static const tpl_loc L_206 = {F_20, 2, 72};
+static const tpl_loc L_207 = {F_20, 4, 1};
+static const tpl_loc L_208 = {F_20, 4, 4};
+static const tpl_loc L_209 = {F_20, 4, 8};
+static const char F_21[] = "license.twig";
+static const tpl_loc L_210 = {F_21, 1, 12};
+static const char F_22[] = "lof.twig";
+static const tpl_loc L_211 = {F_22, 4, 12};
+static const tpl_loc L_212 = {F_22, 4, 52};
+static const tpl_loc L_213 = {F_22, 4, 56};
+static const tpl_loc L_214 = {F_22, 2, 12};
+static const char F_23[] = "lot.twig";
+static const tpl_loc L_215 = {F_23, 4, 12};
+static const tpl_loc L_216 = {F_23, 4, 52};
+static const tpl_loc L_217 = {F_23, 4, 56};
+static const tpl_loc L_218 = {F_23, 2, 12};
+static const char F_24[] = "part.twig";
+static const tpl_loc L_219 = {F_24, 6, 4};
+static const tpl_loc L_220 = {F_24, 6, 7};
+static const tpl_loc L_221 = {F_24, 6, 12};
+static const tpl_loc L_222 = {F_24, 6, 26};
+static const tpl_loc L_223 = {F_24, 7, 9};
+static const tpl_loc L_224 = {F_24, 7, 17};
+static const tpl_loc L_225 = {F_24, 7, 29};
+static const tpl_loc L_226 = {F_24, 7, 37};
+static const tpl_loc L_227 = {F_24, 7, 65};
+static const tpl_loc L_228 = {F_24, 7, 91};
+static const tpl_loc L_229 = {F_24, 7, 133};
+static const tpl_loc L_230 = {F_24, 7, 174};
+static const tpl_loc L_231 = {F_24, 4, 12};
+static const char F_25[] = "partials/cover.twig";
+static const tpl_loc L_232 = {F_25, 3, 31};
+static const tpl_loc L_233 = {F_25, 3, 60};
+static const tpl_loc L_234 = {F_25, 3, 63};
+static const tpl_loc L_235 = {F_25, 3, 68};
+static const tpl_loc L_236 = {F_25, 4, 24};
+static const tpl_loc L_237 = {F_25, 4, 27};
+static const tpl_loc L_238 = {F_25, 4, 32};
+static const tpl_loc L_239 = {F_25, 4, 38};
+static const tpl_loc L_240 = {F_25, 5, 4};
+static const tpl_loc L_241 = {F_25, 6, 26};
+static const tpl_loc L_242 = {F_25, 6, 34};
+static const tpl_loc L_243 = {F_25, 6, 43};
+static const tpl_loc L_244 = {F_25, 8, 4};
+static const tpl_loc L_245 = {F_25, 8, 12};
+static const tpl_loc L_246 = {F_25, 9, 24};
+static const tpl_loc L_247 = {F_25, 9, 39};
+static const tpl_loc L_248 = {F_25, 11, 4};
+static const tpl_loc L_249 = {F_25, 11, 12};
+static const tpl_loc L_250 = {F_25, 12, 25};
+static const tpl_loc L_251 = {F_25, 12, 41};
+static const char F_26[] = "partials/float-list.twig";
+static const tpl_loc L_252 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_218 = {F_24, 4, 61};
-static const tpl_loc L_219 = {F_24, 4, 36};
+static const tpl_loc L_253 = {F_26, 4, 61};
+static const tpl_loc L_254 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_220 = {F_24, 5, 4};
-static const tpl_loc L_221 = {F_24, 5, 7};
-static const tpl_loc L_222 = {F_24, 5, 22};
-static const tpl_loc L_223 = {F_24, 7, 4};
+static const tpl_loc L_255 = {F_26, 5, 4};
+static const tpl_loc L_256 = {F_26, 5, 7};
+static const tpl_loc L_257 = {F_26, 5, 22};
+static const tpl_loc L_258 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_224 = {F_24, 8, 4};
-static const tpl_loc L_225 = {F_24, 8, 16};
-static const tpl_loc L_226 = {F_24, 8, 22};
+static const tpl_loc L_259 = {F_26, 8, 4};
+static const tpl_loc L_260 = {F_26, 8, 16};
+static const tpl_loc L_261 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_227 = {F_24, 9, 14};
-static const tpl_loc L_228 = {F_24, 9, 17};
+static const tpl_loc L_262 = {F_26, 9, 14};
+static const tpl_loc L_263 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_229 = {F_24, 9, 24};
-static const tpl_loc L_230 = {F_24, 9, 27};
-static const tpl_loc L_231 = {F_24, 9, 33};
+static const tpl_loc L_264 = {F_26, 9, 24};
+static const tpl_loc L_265 = {F_26, 9, 27};
+static const tpl_loc L_266 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_232 = {F_24, 9, 61};
-static const tpl_loc L_233 = {F_24, 9, 70};
-static const tpl_loc L_234 = {F_24, 9, 79};
-static const tpl_loc L_235 = {F_24, 9, 92};
+static const tpl_loc L_267 = {F_26, 9, 61};
+static const tpl_loc L_268 = {F_26, 9, 70};
+static const tpl_loc L_269 = {F_26, 9, 79};
+static const tpl_loc L_270 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_236 = {F_24, 9, 121};
-static const tpl_loc L_237 = {F_24, 9, 127};
-static const tpl_loc L_238 = {F_24, 9, 135};
-static const tpl_loc L_239 = {F_24, 9, 83};
-static const tpl_loc L_240 = {F_24, 9, 156};
-static const tpl_loc L_241 = {F_24, 9, 165};
-static const tpl_loc L_242 = {F_24, 9, 176};
-static const char F_25[] = "partials/head.twig";
-static const tpl_loc L_243 = {F_25, 4, 8};
-static const tpl_loc L_244 = {F_25, 4, 11};
+static const tpl_loc L_271 = {F_26, 9, 121};
+static const tpl_loc L_272 = {F_26, 9, 127};
+static const tpl_loc L_273 = {F_26, 9, 135};
+static const tpl_loc L_274 = {F_26, 9, 83};
+static const tpl_loc L_275 = {F_26, 9, 156};
+static const tpl_loc L_276 = {F_26, 9, 165};
+static const tpl_loc L_277 = {F_26, 9, 176};
+static const char F_27[] = "partials/head.twig";
+static const tpl_loc L_278 = {F_27, 4, 8};
+static const tpl_loc L_279 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_245 = {F_25, 5, 4};
-static const tpl_loc L_246 = {F_25, 5, 7};
-static const tpl_loc L_247 = {F_25, 5, 12};
-static const tpl_loc L_248 = {F_25, 6, 30};
-static const tpl_loc L_249 = {F_25, 6, 45};
-static const tpl_loc L_250 = {F_25, 8, 4};
-static const tpl_loc L_251 = {F_25, 8, 44};
+static const tpl_loc L_280 = {F_27, 5, 4};
+static const tpl_loc L_281 = {F_27, 5, 7};
+static const tpl_loc L_282 = {F_27, 5, 12};
+static const tpl_loc L_283 = {F_27, 6, 30};
+static const tpl_loc L_284 = {F_27, 6, 45};
+static const tpl_loc L_285 = {F_27, 8, 4};
+static const tpl_loc L_286 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_252 = {F_25, 9, 35};
-static const tpl_loc L_253 = {F_25, 9, 43};
-static const tpl_loc L_254 = {F_25, 9, 55};
-static const tpl_loc L_255 = {F_25, 11, 33};
-static const tpl_loc L_256 = {F_25, 11, 74};
-static const tpl_loc L_257 = {F_25, 11, 79};
-static const tpl_loc L_258 = {F_25, 11, 113};
-static const tpl_loc L_259 = {F_25, 11, 117};
-static const tpl_loc L_260 = {F_25, 11, 131};
-static const tpl_loc L_261 = {F_25, 13, 4};
-static const tpl_loc L_262 = {F_25, 13, 7};
-static const tpl_loc L_263 = {F_25, 13, 15};
+static const tpl_loc L_287 = {F_27, 9, 35};
+static const tpl_loc L_288 = {F_27, 9, 43};
+static const tpl_loc L_289 = {F_27, 9, 55};
+static const tpl_loc L_290 = {F_27, 11, 33};
+static const tpl_loc L_291 = {F_27, 11, 74};
+static const tpl_loc L_292 = {F_27, 11, 79};
+static const tpl_loc L_293 = {F_27, 11, 113};
+static const tpl_loc L_294 = {F_27, 11, 117};
+static const tpl_loc L_295 = {F_27, 11, 131};
+static const tpl_loc L_296 = {F_27, 13, 4};
+static const tpl_loc L_297 = {F_27, 13, 7};
+static const tpl_loc L_298 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_264 = {F_25, 14, 30};
-static const tpl_loc L_265 = {F_25, 14, 33};
-static const tpl_loc L_266 = {F_25, 16, 4};
-static const tpl_loc L_267 = {F_25, 16, 7};
+static const tpl_loc L_299 = {F_27, 14, 30};
+static const tpl_loc L_300 = {F_27, 14, 33};
+static const tpl_loc L_301 = {F_27, 16, 4};
+static const tpl_loc L_302 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_268 = {F_25, 17, 30};
-static const tpl_loc L_269 = {F_25, 17, 33};
-static const char F_26[] = "partials/heading.twig";
-static const tpl_loc L_270 = {F_26, 6, 4};
-static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_271 = {F_26, 7, 4};
-static const tpl_loc L_272 = {F_26, 7, 17};
-static const tpl_loc L_273 = {F_26, 7, 22};
-static const tpl_loc L_274 = {F_26, 7, 35};
+static const tpl_loc L_303 = {F_27, 17, 30};
+static const tpl_loc L_304 = {F_27, 17, 33};
+static const char F_28[] = "partials/heading.twig";
+static const tpl_loc L_305 = {F_28, 6, 4};
+static const tpl_loc L_306 = {F_28, 7, 4};
+static const tpl_loc L_307 = {F_28, 7, 17};
+static const tpl_loc L_308 = {F_28, 7, 22};
+static const tpl_loc L_309 = {F_28, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_275 = {F_26, 8, 4};
-static const tpl_loc L_276 = {F_26, 8, 7};
-static const tpl_loc L_277 = {F_26, 8, 12};
-static const tpl_loc L_278 = {F_26, 8, 22};
-static const tpl_loc L_279 = {F_26, 8, 39};
-static const tpl_loc L_280 = {F_26, 8, 45};
-static const tpl_loc L_281 = {F_26, 8, 60};
-static const tpl_loc L_282 = {F_26, 8, 66};
-static const tpl_loc L_283 = {F_26, 8, 74};
-static const tpl_loc L_284 = {F_26, 9, 46};
-static const tpl_loc L_285 = {F_26, 9, 49};
-static const tpl_loc L_286 = {F_26, 9, 70};
-static const tpl_loc L_287 = {F_26, 9, 77};
-static const tpl_loc L_288 = {F_26, 9, 55};
-static const tpl_loc L_289 = {F_26, 9, 82};
-static const tpl_loc L_290 = {F_26, 9, 129};
-static const tpl_loc L_291 = {F_26, 9, 132};
-static const tpl_loc L_292 = {F_26, 9, 139};
-static const tpl_loc L_293 = {F_26, 11, 21};
-static const tpl_loc L_294 = {F_26, 13, 5};
-static const tpl_loc L_295 = {F_26, 13, 28};
-static const tpl_loc L_296 = {F_26, 14, 5};
-static const tpl_loc L_297 = {F_26, 14, 13};
-static const tpl_loc L_298 = {F_26, 14, 41};
-static const char F_27[] = "partials/macros.twig";
-static const tpl_loc L_299 = {F_27, 6, 4};
-static const tpl_loc L_300 = {F_27, 6, 7};
-static const tpl_loc L_301 = {F_27, 6, 13};
-static const tpl_loc L_302 = {F_27, 6, 41};
-static const tpl_loc L_303 = {F_27, 6, 68};
-static const tpl_loc L_304 = {F_27, 6, 77};
-static const tpl_loc L_305 = {F_27, 6, 108};
-static const tpl_loc L_306 = {F_27, 6, 117};
-static const tpl_loc L_307 = {F_27, 13, 4};
-static const tpl_loc L_308 = {F_27, 14, 4};
-static const tpl_loc L_309 = {F_27, 14, 16};
-static const tpl_loc L_310 = {F_27, 14, 46};
-static const tpl_loc L_311 = {F_27, 14, 64};
-static const tpl_loc L_312 = {F_27, 14, 74};
-static const tpl_loc L_313 = {F_27, 15, 1};
-static const tpl_loc L_314 = {F_27, 15, 57};
-static const tpl_loc L_315 = {F_27, 15, 5};
+static const tpl_loc L_310 = {F_28, 8, 4};
+static const tpl_loc L_311 = {F_28, 8, 7};
+static const tpl_loc L_312 = {F_28, 8, 12};
+static const tpl_loc L_313 = {F_28, 8, 22};
+static const tpl_loc L_314 = {F_28, 8, 39};
+static const tpl_loc L_315 = {F_28, 8, 45};
+static const tpl_loc L_316 = {F_28, 8, 60};
+static const tpl_loc L_317 = {F_28, 8, 66};
+static const tpl_loc L_318 = {F_28, 8, 74};
+static const tpl_loc L_319 = {F_28, 9, 46};
+static const tpl_loc L_320 = {F_28, 9, 49};
+static const tpl_loc L_321 = {F_28, 9, 70};
+static const tpl_loc L_322 = {F_28, 9, 77};
+static const tpl_loc L_323 = {F_28, 9, 55};
+static const tpl_loc L_324 = {F_28, 9, 82};
+static const tpl_loc L_325 = {F_28, 9, 129};
+static const tpl_loc L_326 = {F_28, 9, 132};
+static const tpl_loc L_327 = {F_28, 9, 139};
+static const tpl_loc L_328 = {F_28, 11, 21};
+static const tpl_loc L_329 = {F_28, 13, 5};
+static const tpl_loc L_330 = {F_28, 13, 28};
+static const tpl_loc L_331 = {F_28, 14, 5};
+static const tpl_loc L_332 = {F_28, 14, 13};
+static const tpl_loc L_333 = {F_28, 14, 41};
+static const char F_29[] = "partials/macros.twig";
+static const tpl_loc L_334 = {F_29, 6, 4};
+static const tpl_loc L_335 = {F_29, 6, 7};
+static const tpl_loc L_336 = {F_29, 6, 13};
+static const tpl_loc L_337 = {F_29, 6, 41};
+static const tpl_loc L_338 = {F_29, 6, 68};
+static const tpl_loc L_339 = {F_29, 6, 77};
+static const tpl_loc L_340 = {F_29, 6, 108};
+static const tpl_loc L_341 = {F_29, 6, 117};
+static const tpl_loc L_342 = {F_29, 13, 4};
+static const tpl_loc L_343 = {F_29, 14, 4};
+static const tpl_loc L_344 = {F_29, 14, 16};
+static const tpl_loc L_345 = {F_29, 14, 46};
+static const tpl_loc L_346 = {F_29, 14, 64};
+static const tpl_loc L_347 = {F_29, 14, 74};
+static const tpl_loc L_348 = {F_29, 15, 1};
+static const tpl_loc L_349 = {F_29, 15, 57};
+static const tpl_loc L_350 = {F_29, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_316 = {F_27, 21, 1};
-static const tpl_loc L_317 = {F_27, 21, 28};
-static const tpl_loc L_318 = {F_27, 21, 34};
-static const tpl_loc L_319 = {F_27, 21, 49};
-static const tpl_loc L_320 = {F_27, 21, 4};
+static const tpl_loc L_351 = {F_29, 21, 1};
+static const tpl_loc L_352 = {F_29, 21, 28};
+static const tpl_loc L_353 = {F_29, 21, 34};
+static const tpl_loc L_354 = {F_29, 21, 49};
+static const tpl_loc L_355 = {F_29, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_321 = {F_27, 21, 57};
-static const tpl_loc L_322 = {F_27, 21, 67};
+static const tpl_loc L_356 = {F_29, 21, 57};
+static const tpl_loc L_357 = {F_29, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_323 = {F_27, 29, 4};
-static const tpl_loc L_324 = {F_27, 29, 7};
-static const tpl_loc L_325 = {F_27, 29, 22};
-static const tpl_loc L_326 = {F_27, 30, 4};
+static const tpl_loc L_358 = {F_29, 29, 4};
+static const tpl_loc L_359 = {F_29, 29, 7};
+static const tpl_loc L_360 = {F_29, 29, 22};
+static const tpl_loc L_361 = {F_29, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_327 = {F_27, 32, 4};
-static const tpl_loc L_328 = {F_27, 32, 17};
-static const tpl_loc L_329 = {F_27, 33, 4};
-static const tpl_loc L_330 = {F_27, 33, 7};
-static const tpl_loc L_331 = {F_27, 33, 19};
-static const tpl_loc L_332 = {F_27, 34, 4};
-static const tpl_loc L_333 = {F_27, 34, 7};
-static const tpl_loc L_334 = {F_27, 34, 13};
+static const tpl_loc L_362 = {F_29, 32, 4};
+static const tpl_loc L_363 = {F_29, 32, 17};
+static const tpl_loc L_364 = {F_29, 33, 4};
+static const tpl_loc L_365 = {F_29, 33, 7};
+static const tpl_loc L_366 = {F_29, 33, 19};
+static const tpl_loc L_367 = {F_29, 34, 4};
+static const tpl_loc L_368 = {F_29, 34, 7};
+static const tpl_loc L_369 = {F_29, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_335 = {F_27, 34, 26};
-static const tpl_loc L_336 = {F_27, 37, 4};
-static const tpl_loc L_337 = {F_27, 37, 40};
-static const tpl_loc L_338 = {F_27, 37, 46};
-static const tpl_loc L_339 = {F_27, 37, 23};
-static const tpl_loc L_340 = {F_27, 37, 53};
+static const tpl_loc L_370 = {F_29, 34, 26};
+static const tpl_loc L_371 = {F_29, 37, 4};
+static const tpl_loc L_372 = {F_29, 37, 40};
+static const tpl_loc L_373 = {F_29, 37, 46};
+static const tpl_loc L_374 = {F_29, 37, 23};
+static const tpl_loc L_375 = {F_29, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_341 = {F_27, 39, 4};
-static const tpl_loc L_342 = {F_27, 39, 7};
-static const tpl_loc L_343 = {F_27, 39, 24};
-static const tpl_loc L_344 = {F_27, 39, 34};
+static const tpl_loc L_376 = {F_29, 39, 4};
+static const tpl_loc L_377 = {F_29, 39, 7};
+static const tpl_loc L_378 = {F_29, 39, 24};
+static const tpl_loc L_379 = {F_29, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_345 = {F_27, 41, 4};
-static const tpl_loc L_346 = {F_27, 41, 15};
-static const tpl_loc L_347 = {F_27, 41, 34};
-static const tpl_loc L_348 = {F_27, 41, 41};
-static const tpl_loc L_349 = {F_27, 41, 20};
-static const tpl_loc L_350 = {F_27, 44, 4};
-static const tpl_loc L_351 = {F_27, 44, 15};
-static const tpl_loc L_352 = {F_27, 44, 27};
-static const tpl_loc L_353 = {F_27, 44, 33};
-static const tpl_loc L_354 = {F_27, 44, 20};
-static const tpl_loc L_355 = {F_27, 45, 4};
-static const tpl_loc L_356 = {F_27, 45, 34};
-static const tpl_loc L_357 = {F_27, 45, 40};
-static const tpl_loc L_358 = {F_27, 46, 15};
-static const tpl_loc L_359 = {F_27, 46, 50};
-static const tpl_loc L_360 = {F_27, 46, 53};
-static const tpl_loc L_361 = {F_27, 46, 59};
-static const tpl_loc L_362 = {F_27, 46, 66};
-static const tpl_loc L_363 = {F_27, 46, 74};
-static const tpl_loc L_364 = {F_27, 46, 96};
-static const tpl_loc L_365 = {F_27, 46, 99};
-static const tpl_loc L_366 = {F_27, 46, 105};
-static const tpl_loc L_367 = {F_27, 46, 124};
-static const tpl_loc L_368 = {F_27, 46, 127};
-static const tpl_loc L_369 = {F_27, 46, 134};
-static const tpl_loc L_370 = {F_27, 46, 137};
-static const tpl_loc L_371 = {F_27, 46, 147};
-static const tpl_loc L_372 = {F_27, 46, 150};
-static const tpl_loc L_373 = {F_27, 46, 211};
-static const tpl_loc L_374 = {F_27, 46, 214};
-static const tpl_loc L_375 = {F_27, 49, 4};
-static const tpl_loc L_376 = {F_27, 49, 7};
-static const tpl_loc L_377 = {F_27, 49, 12};
-static const tpl_loc L_378 = {F_27, 49, 28};
-static const tpl_loc L_379 = {F_27, 49, 46};
-static const tpl_loc L_380 = {F_27, 49, 38};
+static const tpl_loc L_380 = {F_29, 41, 4};
+static const tpl_loc L_381 = {F_29, 41, 15};
+static const tpl_loc L_382 = {F_29, 41, 34};
+static const tpl_loc L_383 = {F_29, 41, 41};
+static const tpl_loc L_384 = {F_29, 41, 20};
+static const tpl_loc L_385 = {F_29, 44, 4};
+static const tpl_loc L_386 = {F_29, 44, 15};
+static const tpl_loc L_387 = {F_29, 44, 27};
+static const tpl_loc L_388 = {F_29, 44, 33};
+static const tpl_loc L_389 = {F_29, 44, 20};
+static const tpl_loc L_390 = {F_29, 45, 4};
+static const tpl_loc L_391 = {F_29, 45, 34};
+static const tpl_loc L_392 = {F_29, 45, 40};
+static const tpl_loc L_393 = {F_29, 46, 15};
+static const tpl_loc L_394 = {F_29, 46, 50};
+static const tpl_loc L_395 = {F_29, 46, 53};
+static const tpl_loc L_396 = {F_29, 46, 59};
+static const tpl_loc L_397 = {F_29, 46, 66};
+static const tpl_loc L_398 = {F_29, 46, 74};
+static const tpl_loc L_399 = {F_29, 46, 96};
+static const tpl_loc L_400 = {F_29, 46, 99};
+static const tpl_loc L_401 = {F_29, 46, 105};
+static const tpl_loc L_402 = {F_29, 46, 124};
+static const tpl_loc L_403 = {F_29, 46, 127};
+static const tpl_loc L_404 = {F_29, 46, 134};
+static const tpl_loc L_405 = {F_29, 46, 137};
+static const tpl_loc L_406 = {F_29, 46, 147};
+static const tpl_loc L_407 = {F_29, 46, 150};
+static const tpl_loc L_408 = {F_29, 46, 211};
+static const tpl_loc L_409 = {F_29, 46, 214};
+static const tpl_loc L_410 = {F_29, 49, 4};
+static const tpl_loc L_411 = {F_29, 49, 7};
+static const tpl_loc L_412 = {F_29, 49, 12};
+static const tpl_loc L_413 = {F_29, 49, 28};
+static const tpl_loc L_414 = {F_29, 49, 46};
+static const tpl_loc L_415 = {F_29, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_381 = {F_27, 57, 4};
-static const tpl_loc L_382 = {F_27, 57, 7};
-static const tpl_loc L_383 = {F_27, 57, 22};
-static const tpl_loc L_384 = {F_27, 58, 13};
-static const tpl_loc L_385 = {F_27, 58, 58};
-static const tpl_loc L_386 = {F_27, 58, 61};
-static const tpl_loc L_387 = {F_27, 59, 27};
-static const tpl_loc L_388 = {F_27, 59, 37};
-static const tpl_loc L_389 = {F_27, 59, 40};
-static const tpl_loc L_390 = {F_27, 60, 1};
-static const tpl_loc L_391 = {F_27, 60, 28};
-static const tpl_loc L_392 = {F_27, 60, 34};
-static const tpl_loc L_393 = {F_27, 60, 4};
+static const tpl_loc L_416 = {F_29, 57, 4};
+static const tpl_loc L_417 = {F_29, 57, 7};
+static const tpl_loc L_418 = {F_29, 57, 22};
+static const tpl_loc L_419 = {F_29, 58, 13};
+static const tpl_loc L_420 = {F_29, 58, 58};
+static const tpl_loc L_421 = {F_29, 58, 61};
+static const tpl_loc L_422 = {F_29, 59, 27};
+static const tpl_loc L_423 = {F_29, 59, 37};
+static const tpl_loc L_424 = {F_29, 59, 40};
+static const tpl_loc L_425 = {F_29, 60, 1};
+static const tpl_loc L_426 = {F_29, 60, 28};
+static const tpl_loc L_427 = {F_29, 60, 34};
+static const tpl_loc L_428 = {F_29, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_28[] = "preface.twig";
-static const tpl_loc L_394 = {F_28, 1, 12};
-static const char F_29[] = "prologue.twig";
-static const tpl_loc L_395 = {F_29, 1, 12};
-static const char F_30[] = "style.css.twig";
-static const tpl_loc L_396 = {F_30, 29, 9};
-static const tpl_loc L_397 = {F_30, 29, 12};
+static const char F_30[] = "preface.twig";
+static const tpl_loc L_429 = {F_30, 1, 12};
+static const char F_31[] = "prologue.twig";
+static const tpl_loc L_430 = {F_31, 1, 12};
+static const char F_32[] = "style.css.twig";
+static const tpl_loc L_431 = {F_32, 29, 9};
+static const tpl_loc L_432 = {F_32, 29, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_398 = {F_30, 29, 17};
+static const tpl_loc L_433 = {F_32, 29, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_399 = {F_30, 30, 15};
-static const tpl_loc L_400 = {F_30, 30, 18};
+static const tpl_loc L_434 = {F_32, 30, 15};
+static const tpl_loc L_435 = {F_32, 30, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_401 = {F_30, 30, 20};
+static const tpl_loc L_436 = {F_32, 30, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_402 = {F_30, 31, 18};
-static const tpl_loc L_403 = {F_30, 31, 23};
+static const tpl_loc L_437 = {F_32, 31, 18};
+static const tpl_loc L_438 = {F_32, 31, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_404 = {F_30, 32, 16};
-static const tpl_loc L_405 = {F_30, 32, 21};
+static const tpl_loc L_439 = {F_32, 32, 16};
+static const tpl_loc L_440 = {F_32, 32, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_406 = {F_30, 33, 17};
-static const tpl_loc L_407 = {F_30, 33, 22};
+static const tpl_loc L_441 = {F_32, 33, 17};
+static const tpl_loc L_442 = {F_32, 33, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_408 = {F_30, 34, 4};
-static const tpl_loc L_409 = {F_30, 34, 11};
+static const tpl_loc L_443 = {F_32, 34, 4};
+static const tpl_loc L_444 = {F_32, 34, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_410 = {F_30, 35, 68};
-static const tpl_loc L_411 = {F_30, 35, 71};
+static const tpl_loc L_445 = {F_32, 35, 68};
+static const tpl_loc L_446 = {F_32, 35, 71};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_412 = {F_30, 36, 59};
-static const tpl_loc L_413 = {F_30, 39, 4};
-static const tpl_loc L_414 = {F_30, 42, 16};
-static const tpl_loc L_415 = {F_30, 43, 17};
-static const tpl_loc L_416 = {F_30, 44, 95};
-static const tpl_loc L_417 = {F_30, 44, 98};
-static const tpl_loc L_418 = {F_30, 47, 16};
-static const tpl_loc L_419 = {F_30, 48, 17};
-static const tpl_loc L_420 = {F_30, 49, 96};
-static const tpl_loc L_421 = {F_30, 61, 4};
-static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
-static const tpl_loc L_422 = {F_30, 62, 7};
-static const tpl_loc L_423 = {F_30, 68, 4};
-static const tpl_loc L_424 = {F_30, 69, 7};
-static const tpl_loc L_425 = {F_30, 80, 4};
-static const tpl_loc L_426 = {F_30, 81, 7};
-static const tpl_loc L_427 = {F_30, 102, 14};
-static const tpl_loc L_428 = {F_30, 102, 17};
+static const tpl_loc L_447 = {F_32, 36, 59};
+static const tpl_loc L_448 = {F_32, 39, 4};
+static const tpl_loc L_449 = {F_32, 42, 16};
+static const tpl_loc L_450 = {F_32, 43, 17};
+static const tpl_loc L_451 = {F_32, 44, 95};
+static const tpl_loc L_452 = {F_32, 44, 98};
+static const tpl_loc L_453 = {F_32, 47, 16};
+static const tpl_loc L_454 = {F_32, 48, 17};
+static const tpl_loc L_455 = {F_32, 49, 96};
+static const tpl_loc L_456 = {F_32, 61, 4};
+static const tpl_loc L_457 = {F_32, 62, 7};
+static const tpl_loc L_458 = {F_32, 68, 4};
+static const tpl_loc L_459 = {F_32, 69, 7};
+static const tpl_loc L_460 = {F_32, 80, 4};
+static const tpl_loc L_461 = {F_32, 81, 7};
+static const tpl_loc L_462 = {F_32, 102, 14};
+static const tpl_loc L_463 = {F_32, 102, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_429 = {F_30, 103, 16};
-static const tpl_loc L_430 = {F_30, 133, 27};
-static const tpl_loc L_431 = {F_30, 133, 30};
+static const tpl_loc L_464 = {F_32, 103, 16};
+static const tpl_loc L_465 = {F_32, 133, 27};
+static const tpl_loc L_466 = {F_32, 133, 30};
 static const tpl_name N_accent = {"accent", 6u, 0x13e3e9b7u};
-static const tpl_loc L_432 = {F_30, 140, 84};
-static const tpl_loc L_433 = {F_30, 158, 27};
-static const tpl_loc L_434 = {F_30, 212, 39};
-static const tpl_loc L_435 = {F_30, 212, 42};
-static const tpl_loc L_436 = {F_30, 213, 36};
-static const tpl_loc L_437 = {F_30, 227, 26};
-static const tpl_loc L_438 = {F_30, 233, 36};
-static const tpl_loc L_439 = {F_30, 254, 4};
-static const tpl_loc L_440 = {F_30, 281, 26};
-static const tpl_loc L_441 = {F_30, 281, 29};
-static const tpl_loc L_442 = {F_30, 284, 14};
-static const tpl_loc L_443 = {F_30, 284, 17};
-static const tpl_loc L_444 = {F_30, 317, 45};
-static const tpl_loc L_445 = {F_30, 317, 48};
-static const tpl_loc L_446 = {F_30, 352, 28};
-static const tpl_loc L_447 = {F_30, 352, 31};
-static const tpl_loc L_448 = {F_30, 353, 23};
-static const tpl_loc L_449 = {F_30, 359, 29};
-static const tpl_loc L_450 = {F_30, 361, 41};
-static const tpl_loc L_451 = {F_30, 366, 16};
-static const tpl_loc L_452 = {F_30, 366, 19};
-static const tpl_loc L_453 = {F_30, 370, 14};
-static const tpl_loc L_454 = {F_30, 382, 10};
-static const tpl_loc L_455 = {F_30, 382, 13};
-static const tpl_loc L_456 = {F_30, 402, 27};
-static const tpl_loc L_457 = {F_30, 402, 81};
-static const tpl_loc L_458 = {F_30, 406, 14};
-static const tpl_loc L_459 = {F_30, 413, 15};
-static const tpl_loc L_460 = {F_30, 449, 67};
-static const tpl_loc L_461 = {F_30, 449, 70};
-static const tpl_loc L_462 = {F_30, 462, 15};
-static const tpl_loc L_463 = {F_30, 462, 18};
-static const tpl_loc L_464 = {F_30, 462, 22};
-static const tpl_loc L_465 = {F_30, 462, 55};
-static const tpl_loc L_466 = {F_30, 15, 4};
-static const tpl_loc L_467 = {F_30, 15, 12};
-static const tpl_loc L_468 = {F_30, 15, 20};
+static const tpl_loc L_467 = {F_32, 140, 84};
+static const tpl_loc L_468 = {F_32, 158, 27};
+static const tpl_loc L_469 = {F_32, 212, 39};
+static const tpl_loc L_470 = {F_32, 212, 42};
+static const tpl_loc L_471 = {F_32, 213, 36};
+static const tpl_loc L_472 = {F_32, 227, 26};
+static const tpl_loc L_473 = {F_32, 233, 36};
+static const tpl_loc L_474 = {F_32, 254, 4};
+static const tpl_loc L_475 = {F_32, 281, 26};
+static const tpl_loc L_476 = {F_32, 281, 29};
+static const tpl_loc L_477 = {F_32, 284, 14};
+static const tpl_loc L_478 = {F_32, 284, 17};
+static const tpl_loc L_479 = {F_32, 298, 12};
+static const tpl_loc L_480 = {F_32, 319, 45};
+static const tpl_loc L_481 = {F_32, 319, 48};
+static const tpl_loc L_482 = {F_32, 354, 28};
+static const tpl_loc L_483 = {F_32, 354, 31};
+static const tpl_loc L_484 = {F_32, 355, 23};
+static const tpl_loc L_485 = {F_32, 361, 29};
+static const tpl_loc L_486 = {F_32, 363, 41};
+static const tpl_loc L_487 = {F_32, 368, 16};
+static const tpl_loc L_488 = {F_32, 368, 19};
+static const tpl_loc L_489 = {F_32, 372, 14};
+static const tpl_loc L_490 = {F_32, 384, 10};
+static const tpl_loc L_491 = {F_32, 384, 13};
+static const tpl_loc L_492 = {F_32, 404, 27};
+static const tpl_loc L_493 = {F_32, 404, 81};
+static const tpl_loc L_494 = {F_32, 408, 14};
+static const tpl_loc L_495 = {F_32, 415, 15};
+static const tpl_loc L_496 = {F_32, 451, 67};
+static const tpl_loc L_497 = {F_32, 451, 70};
+static const tpl_loc L_498 = {F_32, 464, 15};
+static const tpl_loc L_499 = {F_32, 464, 18};
+static const tpl_loc L_500 = {F_32, 464, 22};
+static const tpl_loc L_501 = {F_32, 464, 55};
+static const tpl_loc L_502 = {F_32, 15, 4};
+static const tpl_loc L_503 = {F_32, 15, 12};
+static const tpl_loc L_504 = {F_32, 15, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_469 = {F_30, 16, 4};
-static const tpl_loc L_470 = {F_30, 17, 4};
-static const tpl_loc L_471 = {F_30, 17, 16};
-static const tpl_loc L_472 = {F_30, 17, 21};
+static const tpl_loc L_505 = {F_32, 16, 4};
+static const tpl_loc L_506 = {F_32, 17, 4};
+static const tpl_loc L_507 = {F_32, 17, 16};
+static const tpl_loc L_508 = {F_32, 17, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_473 = {F_30, 18, 4};
-static const tpl_loc L_474 = {F_30, 19, 4};
-static const tpl_loc L_475 = {F_30, 20, 39};
-static const tpl_loc L_476 = {F_30, 20, 42};
-static const tpl_loc L_477 = {F_30, 20, 47};
-static const tpl_loc L_478 = {F_30, 20, 52};
-static const tpl_loc L_479 = {F_30, 20, 58};
-static const tpl_loc L_480 = {F_30, 20, 61};
-static const tpl_loc L_481 = {F_30, 21, 10};
-static const tpl_loc L_482 = {F_30, 92, 10};
+static const tpl_loc L_509 = {F_32, 18, 4};
+static const tpl_loc L_510 = {F_32, 19, 4};
+static const tpl_loc L_511 = {F_32, 20, 39};
+static const tpl_loc L_512 = {F_32, 20, 42};
+static const tpl_loc L_513 = {F_32, 20, 47};
+static const tpl_loc L_514 = {F_32, 20, 52};
+static const tpl_loc L_515 = {F_32, 20, 58};
+static const tpl_loc L_516 = {F_32, 20, 61};
+static const tpl_loc L_517 = {F_32, 21, 10};
+static const tpl_loc L_518 = {F_32, 92, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_483 = {F_30, 161, 10};
-static const tpl_loc L_484 = {F_30, 269, 10};
+static const tpl_loc L_519 = {F_32, 161, 10};
+static const tpl_loc L_520 = {F_32, 269, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_485 = {F_30, 298, 10};
+static const tpl_loc L_521 = {F_32, 300, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_486 = {F_30, 319, 10};
+static const tpl_loc L_522 = {F_32, 321, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_487 = {F_30, 348, 10};
-static const tpl_loc L_488 = {F_30, 435, 10};
+static const tpl_loc L_523 = {F_32, 350, 10};
+static const tpl_loc L_524 = {F_32, 437, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_489 = {F_30, 455, 10};
+static const tpl_loc L_525 = {F_32, 457, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_490 = {F_30, 465, 10};
+static const tpl_loc L_526 = {F_32, 467, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_31[] = "table.twig";
-static const tpl_loc L_491 = {F_31, 4, 4};
-static const tpl_loc L_492 = {F_31, 4, 20};
-static const tpl_loc L_493 = {F_31, 4, 25};
-static const tpl_loc L_494 = {F_31, 4, 39};
+static const char F_33[] = "table.twig";
+static const tpl_loc L_527 = {F_33, 4, 4};
+static const tpl_loc L_528 = {F_33, 4, 20};
+static const tpl_loc L_529 = {F_33, 4, 25};
+static const tpl_loc L_530 = {F_33, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_495 = {F_31, 5, 25};
-static const tpl_loc L_496 = {F_31, 5, 28};
-static const tpl_loc L_497 = {F_31, 5, 33};
-static const tpl_loc L_498 = {F_31, 5, 45};
-static const tpl_loc L_499 = {F_31, 6, 4};
-static const tpl_loc L_500 = {F_31, 6, 7};
-static const tpl_loc L_501 = {F_31, 7, 31};
-static const tpl_loc L_502 = {F_31, 7, 51};
-static const tpl_loc L_503 = {F_31, 8, 5};
-static const tpl_loc L_504 = {F_31, 8, 13};
-static const tpl_loc L_505 = {F_31, 8, 41};
-static const tpl_loc L_506 = {F_31, 8, 67};
-static const tpl_loc L_507 = {F_31, 8, 75};
-static const tpl_loc L_508 = {F_31, 8, 108};
-static const tpl_loc L_509 = {F_31, 8, 116};
-static const tpl_loc L_510 = {F_31, 11, 42};
-static const tpl_loc L_511 = {F_31, 11, 103};
-static const tpl_loc L_512 = {F_31, 12, 1};
-static const tpl_loc L_513 = {F_31, 12, 9};
-static const char F_32[] = "title.md.twig";
-static const tpl_loc L_514 = {F_32, 3, 3};
-static const tpl_loc L_515 = {F_32, 3, 6};
-static const tpl_loc L_516 = {F_32, 3, 11};
-static const tpl_loc L_517 = {F_32, 3, 17};
-static const tpl_loc L_518 = {F_32, 5, 4};
-static const tpl_loc L_519 = {F_32, 5, 12};
-static const tpl_loc L_520 = {F_32, 6, 24};
-static const tpl_loc L_521 = {F_32, 6, 39};
-static const tpl_loc L_522 = {F_32, 9, 4};
-static const tpl_loc L_523 = {F_32, 9, 12};
-static const tpl_loc L_524 = {F_32, 10, 25};
-static const tpl_loc L_525 = {F_32, 10, 41};
-static const char F_33[] = "title.twig";
-static const tpl_loc L_526 = {F_33, 6, 9};
-static const tpl_loc L_527 = {F_33, 6, 12};
-static const tpl_loc L_528 = {F_33, 6, 17};
-static const tpl_loc L_529 = {F_33, 6, 26};
-static const tpl_loc L_530 = {F_33, 6, 34};
-static const tpl_loc L_531 = {F_33, 6, 58};
-static const tpl_loc L_532 = {F_33, 6, 62};
-static const tpl_loc L_533 = {F_33, 6, 95};
-static const tpl_loc L_534 = {F_33, 6, 100};
-static const tpl_loc L_535 = {F_33, 6, 106};
-static const tpl_loc L_536 = {F_33, 4, 12};
-static const char F_34[] = "toc.twig";
-static const tpl_loc L_537 = {F_34, 8, 11};
-static const tpl_loc L_538 = {F_34, 9, 4};
+static const tpl_loc L_531 = {F_33, 5, 25};
+static const tpl_loc L_532 = {F_33, 5, 28};
+static const tpl_loc L_533 = {F_33, 5, 33};
+static const tpl_loc L_534 = {F_33, 5, 45};
+static const tpl_loc L_535 = {F_33, 6, 4};
+static const tpl_loc L_536 = {F_33, 6, 7};
+static const tpl_loc L_537 = {F_33, 7, 31};
+static const tpl_loc L_538 = {F_33, 7, 51};
+static const tpl_loc L_539 = {F_33, 8, 5};
+static const tpl_loc L_540 = {F_33, 8, 13};
+static const tpl_loc L_541 = {F_33, 8, 41};
+static const tpl_loc L_542 = {F_33, 8, 67};
+static const tpl_loc L_543 = {F_33, 8, 75};
+static const tpl_loc L_544 = {F_33, 8, 108};
+static const tpl_loc L_545 = {F_33, 8, 116};
+static const tpl_loc L_546 = {F_33, 11, 42};
+static const tpl_loc L_547 = {F_33, 11, 103};
+static const tpl_loc L_548 = {F_33, 12, 1};
+static const tpl_loc L_549 = {F_33, 12, 9};
+static const char F_34[] = "title.md.twig";
+static const tpl_loc L_550 = {F_34, 3, 3};
+static const tpl_loc L_551 = {F_34, 3, 6};
+static const tpl_loc L_552 = {F_34, 3, 11};
+static const tpl_loc L_553 = {F_34, 3, 17};
+static const tpl_loc L_554 = {F_34, 5, 4};
+static const tpl_loc L_555 = {F_34, 5, 12};
+static const tpl_loc L_556 = {F_34, 6, 24};
+static const tpl_loc L_557 = {F_34, 6, 39};
+static const tpl_loc L_558 = {F_34, 9, 4};
+static const tpl_loc L_559 = {F_34, 9, 12};
+static const tpl_loc L_560 = {F_34, 10, 25};
+static const tpl_loc L_561 = {F_34, 10, 41};
+static const char F_35[] = "title.twig";
+static const tpl_loc L_562 = {F_35, 6, 9};
+static const tpl_loc L_563 = {F_35, 6, 12};
+static const tpl_loc L_564 = {F_35, 6, 17};
+static const tpl_loc L_565 = {F_35, 6, 26};
+static const tpl_loc L_566 = {F_35, 6, 34};
+static const tpl_loc L_567 = {F_35, 6, 58};
+static const tpl_loc L_568 = {F_35, 6, 62};
+static const tpl_loc L_569 = {F_35, 6, 95};
+static const tpl_loc L_570 = {F_35, 6, 100};
+static const tpl_loc L_571 = {F_35, 6, 106};
+static const tpl_loc L_572 = {F_35, 4, 12};
+static const char F_36[] = "toc.twig";
+static const tpl_loc L_573 = {F_36, 8, 11};
+static const tpl_loc L_574 = {F_36, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_539 = {F_34, 10, 4};
+static const tpl_loc L_575 = {F_36, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_540 = {F_34, 11, 4};
-static const tpl_loc L_541 = {F_34, 12, 4};
-static const tpl_loc L_542 = {F_34, 12, 17};
-static const tpl_loc L_543 = {F_34, 12, 21};
+static const tpl_loc L_576 = {F_36, 11, 4};
+static const tpl_loc L_577 = {F_36, 12, 4};
+static const tpl_loc L_578 = {F_36, 12, 17};
+static const tpl_loc L_579 = {F_36, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_544 = {F_34, 13, 4};
-static const tpl_loc L_545 = {F_34, 13, 7};
-static const tpl_loc L_546 = {F_34, 13, 13};
-static const tpl_loc L_547 = {F_34, 13, 20};
-static const tpl_loc L_548 = {F_34, 13, 31};
-static const tpl_loc L_549 = {F_34, 14, 4};
-static const tpl_loc L_550 = {F_34, 14, 46};
-static const tpl_loc L_551 = {F_34, 14, 55};
-static const tpl_loc L_552 = {F_34, 14, 32};
+static const tpl_loc L_580 = {F_36, 13, 4};
+static const tpl_loc L_581 = {F_36, 13, 7};
+static const tpl_loc L_582 = {F_36, 13, 13};
+static const tpl_loc L_583 = {F_36, 13, 20};
+static const tpl_loc L_584 = {F_36, 13, 31};
+static const tpl_loc L_585 = {F_36, 14, 4};
+static const tpl_loc L_586 = {F_36, 14, 46};
+static const tpl_loc L_587 = {F_36, 14, 55};
+static const tpl_loc L_588 = {F_36, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_553 = {F_34, 15, 4};
-static const tpl_loc L_554 = {F_34, 15, 7};
-static const tpl_loc L_555 = {F_34, 15, 14};
-static const tpl_loc L_556 = {F_34, 15, 25};
-static const tpl_loc L_557 = {F_34, 15, 31};
-static const tpl_loc L_558 = {F_34, 15, 46};
-static const tpl_loc L_559 = {F_34, 16, 4};
-static const tpl_loc L_560 = {F_34, 16, 33};
-static const tpl_loc L_561 = {F_34, 16, 39};
-static const tpl_loc L_562 = {F_34, 16, 59};
-static const tpl_loc L_563 = {F_34, 16, 77};
-static const tpl_loc L_564 = {F_34, 18, 4};
-static const tpl_loc L_565 = {F_34, 18, 18};
-static const tpl_loc L_566 = {F_34, 18, 32};
+static const tpl_loc L_589 = {F_36, 15, 4};
+static const tpl_loc L_590 = {F_36, 15, 7};
+static const tpl_loc L_591 = {F_36, 15, 14};
+static const tpl_loc L_592 = {F_36, 15, 25};
+static const tpl_loc L_593 = {F_36, 15, 31};
+static const tpl_loc L_594 = {F_36, 15, 46};
+static const tpl_loc L_595 = {F_36, 16, 4};
+static const tpl_loc L_596 = {F_36, 16, 33};
+static const tpl_loc L_597 = {F_36, 16, 39};
+static const tpl_loc L_598 = {F_36, 16, 59};
+static const tpl_loc L_599 = {F_36, 16, 77};
+static const tpl_loc L_600 = {F_36, 18, 4};
+static const tpl_loc L_601 = {F_36, 18, 18};
+static const tpl_loc L_602 = {F_36, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_567 = {F_34, 18, 62};
-static const tpl_loc L_568 = {F_34, 18, 68};
-static const tpl_loc L_569 = {F_34, 18, 47};
-static const tpl_loc L_570 = {F_34, 18, 36};
-static const tpl_loc L_571 = {F_34, 18, 26};
-static const tpl_loc L_572 = {F_34, 21, 1};
-static const tpl_loc L_573 = {F_34, 21, 4};
-static const tpl_loc L_574 = {F_34, 21, 9};
-static const tpl_loc L_575 = {F_34, 22, 4};
-static const tpl_loc L_576 = {F_34, 22, 7};
-static const tpl_loc L_577 = {F_34, 22, 22};
-static const tpl_loc L_578 = {F_34, 24, 4};
-static const tpl_loc L_579 = {F_34, 25, 12};
-static const tpl_loc L_580 = {F_34, 25, 21};
-static const tpl_loc L_581 = {F_34, 25, 28};
-static const tpl_loc L_582 = {F_34, 25, 36};
-static const tpl_loc L_583 = {F_34, 25, 47};
-static const tpl_loc L_584 = {F_34, 25, 56};
-static const tpl_loc L_585 = {F_34, 25, 75};
-static const tpl_loc L_586 = {F_34, 25, 104};
-static const tpl_loc L_587 = {F_34, 25, 114};
-static const tpl_loc L_588 = {F_34, 25, 117};
-static const tpl_loc L_589 = {F_34, 6, 12};
+static const tpl_loc L_603 = {F_36, 18, 62};
+static const tpl_loc L_604 = {F_36, 18, 68};
+static const tpl_loc L_605 = {F_36, 18, 47};
+static const tpl_loc L_606 = {F_36, 18, 36};
+static const tpl_loc L_607 = {F_36, 18, 26};
+static const tpl_loc L_608 = {F_36, 21, 1};
+static const tpl_loc L_609 = {F_36, 21, 4};
+static const tpl_loc L_610 = {F_36, 21, 9};
+static const tpl_loc L_611 = {F_36, 22, 4};
+static const tpl_loc L_612 = {F_36, 22, 7};
+static const tpl_loc L_613 = {F_36, 22, 22};
+static const tpl_loc L_614 = {F_36, 24, 4};
+static const tpl_loc L_615 = {F_36, 25, 12};
+static const tpl_loc L_616 = {F_36, 25, 21};
+static const tpl_loc L_617 = {F_36, 25, 28};
+static const tpl_loc L_618 = {F_36, 25, 36};
+static const tpl_loc L_619 = {F_36, 25, 47};
+static const tpl_loc L_620 = {F_36, 25, 56};
+static const tpl_loc L_621 = {F_36, 25, 75};
+static const tpl_loc L_622 = {F_36, 25, 104};
+static const tpl_loc L_623 = {F_36, 25, 114};
+static const tpl_loc L_624 = {F_36, 25, 117};
+static const tpl_loc L_625 = {F_36, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -767,6 +819,7 @@ static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
 static const tpl_template T45;
+static const tpl_template T46;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -787,42 +840,42 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn50(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -832,15 +885,16 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn73(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -1456,6 +1510,66 @@ static void fn10(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  user-select: none;\n"
              "  -webkit-user-select: none;\n"
              "}\n", 2019);
+#line 76 "themes/tech/common/css/code.css.twig"
+  {
+    rt->loc = &L_63;
+    tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m1 = tpl_map_new(rt->arena, 1);
+    tpl_value v2 = tpl_str("hl", 2u);
+    tpl_map *m3 = tpl_map_new(rt->arena, 15);
+    tpl_value v4 = tpl_str("keyword", 7u);
+    tpl_value v5 = tpl_str("var(--hl-keyword)", 17u);
+    tpl_map_set(rt->arena, m3, v4, v5);
+    tpl_value v6 = tpl_str("type", 4u);
+    tpl_value v7 = tpl_str("var(--hl-type)", 14u);
+    tpl_map_set(rt->arena, m3, v6, v7);
+    tpl_value v8 = tpl_str("name", 4u);
+    tpl_value v9 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v8, v9);
+    tpl_value v10 = tpl_str("function", 8u);
+    tpl_value v11 = tpl_str("var(--hl-function)", 18u);
+    tpl_map_set(rt->arena, m3, v10, v11);
+    tpl_value v12 = tpl_str("string", 6u);
+    tpl_value v13 = tpl_str("var(--hl-string)", 16u);
+    tpl_map_set(rt->arena, m3, v12, v13);
+    tpl_value v14 = tpl_str("escape", 6u);
+    tpl_value v15 = tpl_str("var(--hl-escape)", 16u);
+    tpl_map_set(rt->arena, m3, v14, v15);
+    tpl_value v16 = tpl_str("number", 6u);
+    tpl_value v17 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v16, v17);
+    tpl_value v18 = tpl_str("comment", 7u);
+    tpl_value v19 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v18, v19);
+    tpl_value v20 = tpl_str("preproc", 7u);
+    tpl_value v21 = tpl_str("var(--hl-name)", 14u);
+    tpl_map_set(rt->arena, m3, v20, v21);
+    tpl_value v22 = tpl_str("operator", 8u);
+    tpl_value v23 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v22, v23);
+    tpl_value v24 = tpl_str("hunk", 4u);
+    tpl_value v25 = tpl_str("var(--hl-number)", 16u);
+    tpl_map_set(rt->arena, m3, v24, v25);
+    tpl_value v26 = tpl_str("prompt", 6u);
+    tpl_value v27 = tpl_str("var(--hl-comment)", 17u);
+    tpl_map_set(rt->arena, m3, v26, v27);
+    tpl_value v28 = tpl_str("output", 6u);
+    tpl_value v29 = tpl_str("var(--hl-operator)", 18u);
+    tpl_map_set(rt->arena, m3, v28, v29);
+    tpl_value v30 = tpl_str("add", 3u);
+    tpl_value v31 = tpl_str("var(--hl-add)", 13u);
+    tpl_map_set(rt->arena, m3, v30, v31);
+    tpl_value v32 = tpl_str("del", 3u);
+    tpl_value v33 = tpl_str("var(--hl-del)", 13u);
+    tpl_map_set(rt->arena, m3, v32, v33);
+    tpl_value v34 = tpl_map_or_list(rt->arena, m3);
+    tpl_map_set(rt->arena, m1, v2, v34);
+    tpl_value v35 = tpl_map_or_list(rt->arena, m1);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_63);
+  }
+#line 77 "themes/tech/common/css/code.css.twig"
+  tpl_out(rt, "/* a prompt is not copied with the command */\n"
+             ".hl-prompt { user-select: none; -webkit-user-select: none; }\n", 107);
 }
 
 /* ---- css/content.css.twig ---- */
@@ -1628,10 +1742,208 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 768);
 }
 
+/* ---- css/highlight.css.twig ---- */
+
+#line 1 "themes/tech/common/css/highlight.css.twig"
+static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v3 = tpl_null();
+  tpl_value v4 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v6 = tpl_null();
+  tpl_value v7 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v10 = tpl_null();
+  tpl_value v11 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v15 = tpl_null();
+  tpl_value v16 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
+  tpl_ic ic1 = {0, NULL};
+  tpl_ic ic2 = {0, NULL};
+  tpl_ic ic3 = {0, NULL};
+  tpl_ic ic4 = {0, NULL};
+  tpl_ic ic5 = {0, NULL};
+  tpl_ic ic6 = {0, NULL};
+  tpl_ic ic7 = {0, NULL};
+  tpl_ic ic8 = {0, NULL};
+  tpl_ic ic9 = {0, NULL};
+  tpl_ic ic10 = {0, NULL};
+  tpl_ic ic11 = {0, NULL};
+  tpl_ic ic12 = {0, NULL};
+  tpl_ic ic13 = {0, NULL};
+  tpl_ic ic14 = {0, NULL};
+#line 8 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "/* ---- Highlighted code ----------------------------------------------- */\n"
+             "\n"
+             ".hl-kwa { color: ", 94);
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_64;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_65);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_66, &ic0);
+    tpl_out_value(rt, v1);
+  }
+#line 10 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_67;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_68, &ic1);
+    tpl_out_value(rt, v2);
+  }
+#line 11 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_69;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_70, &ic2);
+    tpl_out_value(rt, v3);
+  }
+#line 12 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_71;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_72, &ic3);
+    tpl_out_value(rt, v4);
+  }
+#line 13 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_73;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_74, &ic4);
+    tpl_out_value(rt, v5);
+  }
+#line 14 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_75;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_76, &ic5);
+    tpl_out_value(rt, v6);
+  }
+#line 15 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-num { color: ", 21);
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_77;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_78, &ic6);
+    tpl_out_value(rt, v7);
+  }
+#line 16 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_79;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_80, &ic7);
+    tpl_out_value(rt, v8);
+  }
+#line 17 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_81;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_82, &ic8);
+    tpl_out_value(rt, v9);
+  }
+#line 18 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-opt { color: ", 21);
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_83;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_84, &ic9);
+    tpl_out_value(rt, v10);
+  }
+#line 19 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n"
+             "/* diff: whole lines added and removed; console: prompts and output */\n"
+             ".hl-hunk, .hl-hunk span { color: ", 108);
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_85;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_86, &ic10);
+    tpl_out_value(rt, v11);
+  }
+#line 21 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
+#line 23 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_87;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_88, &ic11);
+    bool b13 = tpl_truthy(v12);
+    if (b13) {
+#line 24 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+                 ".hl-add { background-color: ", 89);
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_89;
+        tpl_out_value(rt, v12);
+      }
+#line 25 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_90;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_91, &ic12);
+        tpl_out_value(rt, v14);
+      }
+#line 26 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; }\n"
+                 ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n", 72);
+    } else {
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_92;
+        tpl_out_value(rt, v1);
+      }
+#line 29 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      {
+        rt->loc = &L_93;
+        tpl_out_value(rt, v8);
+      }
+#line 30 "themes/tech/common/css/highlight.css.twig"
+      tpl_out(rt, "; font-weight: normal; }\n", 25);
+    }
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, ".hl-prompt { color: ", 20);
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_94;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_95, &ic13);
+    tpl_out_value(rt, v15);
+  }
+#line 32 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n.hl-out { color: ", 21);
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  {
+    rt->loc = &L_96;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_97, &ic14);
+    tpl_out_value(rt, v16);
+  }
+#line 33 "themes/tech/common/css/highlight.css.twig"
+  tpl_out(rt, "; }\n", 4);
+}
+
 /* ---- css/items.css.twig ---- */
 
 #line 1 "themes/tech/common/css/items.css.twig"
-static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1765,7 +2077,7 @@ static void fn13(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/layout.css.twig ---- */
 
 #line 1 "themes/tech/common/css/layout.css.twig"
-static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -1846,7 +2158,7 @@ static void fn14(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/navigation.css.twig ---- */
 
 #line 1 "themes/tech/common/css/navigation.css.twig"
-static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2024,7 +2336,7 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/print.css.twig ---- */
 
 #line 1 "themes/tech/common/css/print.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2077,7 +2389,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2124,7 +2436,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2215,7 +2527,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2272,6 +2584,11 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
              "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
              "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+             "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+             "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+             "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+             "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+             "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
              "}\n"
              "\n"
              "@media (prefers-color-scheme: dark) {\n"
@@ -2305,14 +2622,18 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "    --question: #bea0ea;   --question-bg: #251e33;\n"
              "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
              "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+             "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+             "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+             "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+             "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
              "  }\n"
-             "}\n", 2868);
+             "}\n", 3440);
 }
 
 /* ---- dedication.twig ---- */
 
 #line 4 "themes/tech/pdf/dedication.twig"
-static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2325,9 +2646,9 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<span class=\"anchor\" id=\"", 25);
 #line 4 "themes/tech/pdf/dedication.twig"
   {
-    rt->loc = &L_63;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_64);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_65, &ic0);
+    rt->loc = &L_98;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_99);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_100, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/pdf/dedication.twig"
@@ -2335,23 +2656,23 @@ static void fn20(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/dedication.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 3 "themes/tech/pdf/dedication.twig"
   {
-    rt->loc = &L_66;
+    rt->loc = &L_101;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_66);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_101);
   }
 }
 
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2372,26 +2693,26 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_67;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_68);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_69, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_70);
+    rt->loc = &L_102;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_103);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_104, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_105);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_71;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_72, &ic1);
+    rt->loc = &L_106;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_107, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_73;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_74);
+        rt->loc = &L_108;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_109);
         tpl_out_value(rt, v5);
       }
     }
@@ -2400,14 +2721,14 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_75;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_76, &ic2);
+    rt->loc = &L_110;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_111, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_77;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_78);
+        rt->loc = &L_112;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_113);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/contents/edition.md.twig"
@@ -2416,7 +2737,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_79;
+    rt->loc = &L_114;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2434,32 +2755,32 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_80);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_115);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_81);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_116);
     const tpl_value a21[2] = {v14, v20};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_82);
-    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_82);
+      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_117);
+    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_117);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_83;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_84);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_85, &ic3);
+    rt->loc = &L_118;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_119);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_120, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_86;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_87);
+        rt->loc = &L_121;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_122);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/contents/edition.md.twig"
@@ -2468,7 +2789,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_88;
+    rt->loc = &L_123;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -2519,14 +2840,14 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_89);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_124);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_90);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_125);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/contents/edition.md.twig"
@@ -2536,7 +2857,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 5 "themes/tech/pdf/edition.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2550,18 +2871,18 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 6 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_91;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_92);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_93, &ic0);
+    rt->loc = &L_126;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_127);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_128, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/tech/pdf/edition.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_94;
-    v2 = tpl_var(rt, ctx, self, &N_edition, &L_95);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_96, &ic1);
+    rt->loc = &L_129;
+    v2 = tpl_var(rt, ctx, self, &N_edition, &L_130);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_131, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str("ISBN", 4u);
@@ -2573,8 +2894,8 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"isbn\">ISBN ", 21);
 #line 8 "themes/tech/pdf/edition.twig"
       {
-        rt->loc = &L_97;
-        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_98);
+        rt->loc = &L_132;
+        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_133);
         tpl_out_value(rt, v7);
       }
 #line 8 "themes/tech/pdf/edition.twig"
@@ -2584,39 +2905,39 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_99;
+    rt->loc = &L_134;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_99);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_134);
   }
 }
 
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/tech/pdf/epilogue.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/epilogue.twig"
   {
-    rt->loc = &L_100;
+    rt->loc = &L_135;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_100);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_135);
   }
 }
 
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2646,16 +2967,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_101;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_102);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_103, &ic0);
+    rt->loc = &L_136;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_137);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_138, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_104, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_139, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2666,10 +2987,10 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_105;
+    rt->loc = &L_140;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_106);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_107, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_141);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_142, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2682,15 +3003,15 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_108;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_109, &ic3);
+    rt->loc = &L_143;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_144, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_110;
+        rt->loc = &L_145;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -2701,19 +3022,19 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_111;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_112, &ic4);
+    rt->loc = &L_146;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_147, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_113;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_114, &ic5);
+    rt->loc = &L_148;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_149, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_115, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_150, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2722,22 +3043,22 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_116;
+        rt->loc = &L_151;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_117;
+            rt->loc = &L_152;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_118;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_119, &ic7);
+            rt->loc = &L_153;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_154, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -2748,16 +3069,16 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_120;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_121);
+        rt->loc = &L_155;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_156);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_122;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_123, &ic8);
+            rt->loc = &L_157;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_158, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -2765,8 +3086,8 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_124;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_125, &ic9);
+            rt->loc = &L_159;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_160, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2782,55 +3103,55 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/tech/pdf/foreword.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/foreword.twig"
   {
-    rt->loc = &L_126;
+    rt->loc = &L_161;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_126);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_161);
   }
 }
 
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/tech/pdf/glossary.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/glossary.twig"
   {
-    rt->loc = &L_127;
+    rt->loc = &L_162;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_127);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_162);
   }
 }
 
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/tech/pdf/introduction.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/introduction.twig"
   {
-    rt->loc = &L_128;
+    rt->loc = &L_163;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_128);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_163);
   }
 }
 
 /* ---- item.twig ---- */
 
 #line 13 "themes/tech/pdf/item.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2842,26 +3163,26 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 14 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_129;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_130);
+    rt->loc = &L_164;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_165);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 15 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_131;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_132);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_133, &ic0);
+        rt->loc = &L_166;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_167);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_168, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "\">", 2);
 #line 15 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_134;
+        rt->loc = &L_169;
         tpl_value v4 = tpl_str("partials/heading.twig", 21u);
-        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_134);
+        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_169);
       }
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "</h1>\n", 6);
@@ -2870,7 +3191,7 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 18 "themes/tech/pdf/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2882,9 +3203,9 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 21 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_135;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_136);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_137, &ic0);
+    rt->loc = &L_170;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_171);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_172, &ic0);
     tpl_map *m2 = tpl_map_new(rt->arena, 3);
     tpl_value v3 = tpl_str("<a href=\"#", 10u);
     tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
@@ -2898,8 +3219,8 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v9 = tpl_map_or_list(rt->arena, m2);
     const tpl_value a10[2] = {v1, v9};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_138);
-    tpl_value v11 = k5->fn(rt, ctx, 2, a10, &L_138);
+      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_173);
+    tpl_value v11 = k5->fn(rt, ctx, 2, a10, &L_173);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/tech/pdf/item.twig"
@@ -2907,7 +3228,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/item.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2933,12 +3254,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_139;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_140);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_141, &ic0);
+    rt->loc = &L_174;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_175);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_176, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_142, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_177, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -2947,12 +3268,12 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_143;
+    rt->loc = &L_178;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_144);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_145, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_146, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_147);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_179);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_180, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_181, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_182);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -2979,7 +3300,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_148;
+    rt->loc = &L_183;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -3001,23 +3322,23 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_149;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_150);
+        rt->loc = &L_184;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_185);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
         if (!k6)
-          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_151);
-        tpl_value v33 = k6->fn(rt, ctx, 2, a32, &L_151);
+          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_186);
+        tpl_value v33 = k6->fn(rt, ctx, 2, a32, &L_186);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_152;
+    rt->loc = &L_187;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -3039,16 +3360,16 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_153;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_154);
+        rt->loc = &L_188;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_189);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
         if (!k6)
-          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_155);
-        tpl_value v47 = k6->fn(rt, ctx, 2, a46, &L_155);
+          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_190);
+        tpl_value v47 = k6->fn(rt, ctx, 2, a46, &L_190);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -3057,21 +3378,21 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_156;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_157);
+    rt->loc = &L_191;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_192);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_158);
-    tpl_value v51 = k7->fn(rt, ctx, 2, a50, &L_158);
+      k7 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_193);
+    tpl_value v51 = k7->fn(rt, ctx, 2, a50, &L_193);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/tech/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_159;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_160);
+    rt->loc = &L_194;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_195);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -3079,9 +3400,9 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_161;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_162);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_163, &ic4);
+        rt->loc = &L_196;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_197);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_198, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/tech/pdf/item.twig"
@@ -3092,13 +3413,13 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_164;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_164);
+    rt->loc = &L_199;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_199);
   }
 #line 18 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_165;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_165);
+    rt->loc = &L_200;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_200);
   }
 #line 23 "themes/tech/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3107,7 +3428,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3121,7 +3442,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_166;
+    rt->loc = &L_201;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3142,30 +3463,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_167);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_167);
+      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_202);
+    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_202);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_168;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_169);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_170, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_171);
+    rt->loc = &L_203;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_204);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_205, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_206);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_172;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_173);
+    rt->loc = &L_207;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_208);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_174);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_209);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -3175,23 +3496,23 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/tech/pdf/license.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/license.twig"
   {
-    rt->loc = &L_175;
+    rt->loc = &L_210;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_175);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_210);
   }
 }
 
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/pdf/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3200,42 +3521,42 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/tech/pdf/lof.twig"
   {
-    rt->loc = &L_176;
+    rt->loc = &L_211;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_177);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_212);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_178);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_213);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_176);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_211);
   }
 }
 
 #line 1 "themes/tech/pdf/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/pdf/lof.twig"
   {
-    rt->loc = &L_179;
+    rt->loc = &L_214;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_179);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/pdf/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3244,42 +3565,42 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/tech/pdf/lot.twig"
   {
-    rt->loc = &L_180;
+    rt->loc = &L_215;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_181);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_216);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_182);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_217);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_180);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_215);
   }
 }
 
 #line 1 "themes/tech/pdf/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/pdf/lot.twig"
   {
-    rt->loc = &L_183;
+    rt->loc = &L_218;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_183);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_218);
   }
 }
 
 /* ---- part.twig ---- */
 
 #line 5 "themes/tech/pdf/part.twig"
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3296,12 +3617,12 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/pdf/part.twig"
   {
-    rt->loc = &L_184;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_185);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_186, &ic0);
+    rt->loc = &L_219;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_220);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_221, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_187, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_222, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3310,30 +3631,30 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_188;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_189, &ic2);
+        rt->loc = &L_223;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_224, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/tech/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_190;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_191, &ic3);
+        rt->loc = &L_225;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_226, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_192;
+            rt->loc = &L_227;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_193;
+            rt->loc = &L_228;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/tech/pdf/part.twig"
@@ -3344,14 +3665,14 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_194;
+        rt->loc = &L_229;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_195;
+            rt->loc = &L_230;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/tech/pdf/part.twig"
@@ -3365,23 +3686,23 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/part.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/pdf/part.twig"
   {
-    rt->loc = &L_196;
+    rt->loc = &L_231;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_196);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3402,7 +3723,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_197;
+    rt->loc = &L_232;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3426,9 +3747,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_198;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_199);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_200, &ic0);
+        rt->loc = &L_233;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_234);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_235, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -3439,17 +3760,17 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_201;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_202);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_203, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_204);
+    rt->loc = &L_236;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_237);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_238, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_239);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_205;
+    rt->loc = &L_240;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3473,9 +3794,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_206;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_207, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_208);
+        rt->loc = &L_241;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_242, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_243);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -3484,16 +3805,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_209;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_210, &ic3);
+    rt->loc = &L_244;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_245, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_211;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_212);
+        rt->loc = &L_246;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_247);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -3502,16 +3823,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_213;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_214, &ic4);
+    rt->loc = &L_248;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_249, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_215;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_216);
+        rt->loc = &L_250;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_251);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -3525,7 +3846,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3544,13 +3865,13 @@ static tpl_value fn43(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k9)
-    k9 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_218);
-  tpl_value v3 = k9->fn(rt, scope, 2, a2, &L_218);
+    k9 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_253);
+  tpl_value v3 = k9->fn(rt, scope, 2, a2, &L_253);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3578,7 +3899,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_217;
+    rt->loc = &L_252;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3591,79 +3912,79 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn43, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn44, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_219);
-    tpl_value v9 = k10->fn(rt, ctx, 3, a8, &L_219);
+      k10 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_254);
+    tpl_value v9 = k10->fn(rt, ctx, 3, a8, &L_254);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_220;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_221);
+    rt->loc = &L_255;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_256);
     const tpl_value a11[1] = {v10};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_222);
-    bool b12 = !tpl_truthy(k11->fn(rt, ctx, 1, a11, &L_222));
+      k11 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_257);
+    bool b12 = !tpl_truthy(k11->fn(rt, ctx, 1, a11, &L_257));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_223;
+        rt->loc = &L_258;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_224;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_225);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_226, &ic0);
+            rt->loc = &L_259;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_260);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_261, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_227;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_228);
+            rt->loc = &L_262;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_263);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_229;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_230);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_231, &ic1);
+            rt->loc = &L_264;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_265);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_266, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_232;
+            rt->loc = &L_267;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_233, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_268, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_234);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_269);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_235);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_270);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_236);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_237, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_238, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_271);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_272, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_273, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_239);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_274);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3672,15 +3993,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_240;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_241, &ic5);
+            rt->loc = &L_275;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_276, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_242;
+                rt->loc = &L_277;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3698,7 +4019,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3724,25 +4045,25 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_243;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_244);
+    rt->loc = &L_278;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_279);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_245;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_246);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_247, &ic0);
+    rt->loc = &L_280;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_281);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_282, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_248;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_249);
+        rt->loc = &L_283;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_284);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -3751,7 +4072,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_250;
+    rt->loc = &L_285;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3765,7 +4086,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_251, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_286, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3774,9 +4095,9 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_252;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_253, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_254);
+        rt->loc = &L_287;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_288, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_289);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -3787,7 +4108,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_255;
+    rt->loc = &L_290;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3811,14 +4132,14 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_256);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_291);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_257;
+    rt->loc = &L_292;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3839,29 +4160,29 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_258);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_293);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_259);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_294);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_260);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_295);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_261;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_262);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_263, &ic3);
+    rt->loc = &L_296;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_297);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_298, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_264;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_265);
+        rt->loc = &L_299;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_300);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -3870,16 +4191,16 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_266;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_267);
+    rt->loc = &L_301;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_302);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_268;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_269);
+        rt->loc = &L_303;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_304);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -3891,7 +4212,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3919,7 +4240,7 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_305;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -3949,10 +4270,10 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_271;
+    rt->loc = &L_306;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_272);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_273, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_307);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_308, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -3962,39 +4283,39 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_274);
-    tpl_value v18 = k12->fn(rt, ctx, 2, a17, &L_274);
+      k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_309);
+    tpl_value v18 = k12->fn(rt, ctx, 2, a17, &L_309);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_275;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_276);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_277, &ic1);
+    rt->loc = &L_310;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_311);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_312, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_278);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_313);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_279);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_314);
       const tpl_value a26[1] = {v25};
       if (!k13)
-        k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_280);
-      tpl_value v27 = k13->fn(rt, ctx, 1, a26, &L_280);
+        k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_315);
+      tpl_value v27 = k13->fn(rt, ctx, 1, a26, &L_315);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_281);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_316);
       const tpl_value a31[1] = {v30};
       if (!k14)
-        k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_282);
-      tpl_value v32 = k14->fn(rt, ctx, 1, a31, &L_282);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_283);
+        k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_317);
+      tpl_value v32 = k14->fn(rt, ctx, 1, a31, &L_317);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_318);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4003,33 +4324,33 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_284;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_285);
+        rt->loc = &L_319;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_320);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k13)
-          k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_286);
-        tpl_value v38 = k13->fn(rt, ctx, 1, a37, &L_286);
+          k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_321);
+        tpl_value v38 = k13->fn(rt, ctx, 1, a37, &L_321);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_287);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_322);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k15)
-          k15 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_288);
-        tpl_value v42 = k15->fn(rt, ctx, 3, a41, &L_288);
+          k15 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_323);
+        tpl_value v42 = k15->fn(rt, ctx, 3, a41, &L_323);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_289);
-        tpl_value v45 = k16->fn(rt, ctx, 2, a44, &L_289);
+          k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_324);
+        tpl_value v45 = k16->fn(rt, ctx, 2, a44, &L_324);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_290;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_291);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_292);
+        rt->loc = &L_325;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_326);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_327);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4042,7 +4363,7 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_293;
+          rt->loc = &L_328;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4052,10 +4373,10 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_294;
+    rt->loc = &L_329;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_295, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_330, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4066,15 +4387,15 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_296;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_297, &ic3);
+    rt->loc = &L_331;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_332, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_298;
+        rt->loc = &L_333;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4086,7 +4407,7 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4105,24 +4426,24 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_299;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_300);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_301, &ic0);
+    rt->loc = &L_334;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_335);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_336, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_302;
+        rt->loc = &L_337;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_303;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_304, &ic1);
+        rt->loc = &L_338;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_339, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4133,14 +4454,14 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_305;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic2);
+    rt->loc = &L_340;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_341, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4156,7 +4477,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_307;
+    rt->loc = &L_342;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4178,9 +4499,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_308;
+    rt->loc = &L_343;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_309);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_344);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4190,22 +4511,22 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_310;
+        rt->loc = &L_345;
         const tpl_value a12[1] = {v8};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_311);
-        tpl_value v13 = k17->fn(rt, ctx, 1, a12, &L_311);
+          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_346);
+        tpl_value v13 = k17->fn(rt, ctx, 1, a12, &L_346);
         const tpl_value a14[1] = {v13};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_312);
-        tpl_value v15 = k18->fn(rt, ctx, 1, a14, &L_312);
+          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_347);
+        tpl_value v15 = k18->fn(rt, ctx, 1, a14, &L_347);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_348;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4227,17 +4548,17 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_314);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_349);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_315);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_350);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4256,36 +4577,36 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_316;
+    rt->loc = &L_351;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_317);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_318, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_352);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_353, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_319, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_354, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_320);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_355);
     const tpl_value a9[1] = {v8};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_321);
-    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_321);
+      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_356);
+    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_356);
     const tpl_value a11[1] = {v10};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_322);
-    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_322);
+      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_357);
+    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_357);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn50(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4298,16 +4619,16 @@ static tpl_value fn50(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_337);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_372);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_338, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_373, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4362,16 +4683,16 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_323;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_324);
+    rt->loc = &L_358;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_359);
     const tpl_value a1[1] = {v0};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_325);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_325));
+      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_360);
+    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_360));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_326;
+        rt->loc = &L_361;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4380,30 +4701,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_327;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_328);
+        rt->loc = &L_362;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_363);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_329;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_330);
+            rt->loc = &L_364;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_365);
             const tpl_value a8[1] = {v7};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_331);
-            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_331));
+              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_366);
+            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_366));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_332;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_333);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_334, &ic0);
+                rt->loc = &L_367;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_368);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_369, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k22)
-                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_335);
-                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_335);
+                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_370);
+                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_370);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -4411,32 +4732,32 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_336;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn50, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_371;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn51, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k23)
-                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_339);
-                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_339);
+                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_374);
+                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_374);
                     const tpl_value a18[1] = {v17};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_340);
-                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_340);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_375);
+                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_375);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_341;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_342);
+                    rt->loc = &L_376;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_377);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_343;
+                        rt->loc = &L_378;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_344);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_379);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4451,18 +4772,18 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_345;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_346);
+                    rt->loc = &L_380;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_381);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_347);
-                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_347);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_348);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_382);
+                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_382);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_383);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_349);
-                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_349);
+                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_384);
+                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_384);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4471,22 +4792,22 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_350;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_351);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_352);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_353, &ic1);
+            rt->loc = &L_385;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_386);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_387);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_388, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_354);
-            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_354);
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_389);
+            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_389);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_355;
+            rt->loc = &L_390;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4502,8 +4823,8 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_356);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_357, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_391);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_392, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4513,7 +4834,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_358;
+            rt->loc = &L_393;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4541,11 +4862,11 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_359;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_360);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_361, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_362, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_363);
+                rt->loc = &L_394;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_395);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_396, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_397, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_398);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -4556,31 +4877,31 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_364;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_365);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_366, &ic5);
+            rt->loc = &L_399;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_400);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_401, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_367;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_368);
+            rt->loc = &L_402;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_403);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_369;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_370);
+            rt->loc = &L_404;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_405);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_371;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_372);
+            rt->loc = &L_406;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_407);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4595,9 +4916,9 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_373;
+            rt->loc = &L_408;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_374);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_409);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -4608,24 +4929,24 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_375;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_376);
+        rt->loc = &L_410;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_411);
         const tpl_value a76[1] = {v75};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_377);
-        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_377);
+          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_412);
+        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_412);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_378;
+            rt->loc = &L_413;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_379);
-            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_379);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_380);
+              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_414);
+            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_414);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_415);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4645,7 +4966,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4683,18 +5004,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_381;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_382);
+    rt->loc = &L_416;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_417);
     const tpl_value a1[1] = {v0};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_383);
-    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_383));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_418);
+    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_418));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_384;
+        rt->loc = &L_419;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4712,34 +5033,34 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_385;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_386);
+        rt->loc = &L_420;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_421);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_387;
+        rt->loc = &L_422;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_388;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_389);
+        rt->loc = &L_423;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_424);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_390;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_391);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_392);
+        rt->loc = &L_425;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_426);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_427);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_393);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_428);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -4749,7 +5070,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4761,39 +5082,39 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/pdf/preface.twig"
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/preface.twig"
   {
-    rt->loc = &L_394;
+    rt->loc = &L_429;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_394);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_429);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/pdf/prologue.twig"
-static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/prologue.twig"
   {
-    rt->loc = &L_395;
+    rt->loc = &L_430;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_395);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_430);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 21 "themes/tech/pdf/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4828,50 +5149,50 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 276);
 #line 29 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_396;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_397);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_398, &ic0);
+    rt->loc = &L_431;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_432);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_433, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 29 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 30 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_399;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_400);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_401, &ic1);
+    rt->loc = &L_434;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_435);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_436, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 30 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 31 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_402;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_403, &ic2);
+    rt->loc = &L_437;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_438, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 31 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 32 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_404;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_405, &ic3);
+    rt->loc = &L_439;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_440, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 32 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 33 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_406;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_407, &ic4);
+    rt->loc = &L_441;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_442, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 33 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 34 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_408;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_409);
+    rt->loc = &L_443;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_444);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -4879,8 +5200,8 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "  @top-left { content: string(chapter); text-transform: uppercase; ", 67);
 #line 35 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_410;
-        v10 = tpl_var(rt, ctx, self, &N_head, &L_411);
+        rt->loc = &L_445;
+        v10 = tpl_var(rt, ctx, self, &N_head, &L_446);
         tpl_out_value(rt, v10);
       }
 #line 35 "themes/tech/pdf/style.css.twig"
@@ -4888,7 +5209,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-right { content: counter(page); font-weight: bold; ", 61);
 #line 36 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_412;
+        rt->loc = &L_447;
         tpl_out_value(rt, v10);
       }
 #line 36 "themes/tech/pdf/style.css.twig"
@@ -4899,7 +5220,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 39 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_413;
+    rt->loc = &L_448;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 40 "themes/tech/pdf/style.css.twig"
@@ -4908,14 +5229,14 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 42 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_414;
+        rt->loc = &L_449;
         tpl_out_value(rt, v6);
       }
 #line 42 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 43 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_415;
+        rt->loc = &L_450;
         tpl_out_value(rt, v5);
       }
 #line 43 "themes/tech/pdf/style.css.twig"
@@ -4923,22 +5244,22 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-left { content: counter(page) \"\\2003\\2003\" string(chapter); text-transform: uppercase; ", 96);
 #line 44 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_416;
-        v12 = tpl_var(rt, ctx, self, &N_head, &L_417);
+        rt->loc = &L_451;
+        v12 = tpl_var(rt, ctx, self, &N_head, &L_452);
         tpl_out_value(rt, v12);
       }
 #line 44 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, " }\n}\n@page :right {\n  margin-left: ", 35);
 #line 47 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_418;
+        rt->loc = &L_453;
         tpl_out_value(rt, v5);
       }
 #line 47 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 48 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_419;
+        rt->loc = &L_454;
         tpl_out_value(rt, v6);
       }
 #line 48 "themes/tech/pdf/style.css.twig"
@@ -4946,7 +5267,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-right { content: string(section) \"\\2003\\2003\" counter(page); text-transform: uppercase; ", 97);
 #line 49 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_420;
+        rt->loc = &L_455;
         tpl_out_value(rt, v12);
       }
 #line 49 "themes/tech/pdf/style.css.twig"
@@ -4965,7 +5286,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* the first page of an item: no running head, the folio at the foot */\n", 356);
 #line 61 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_421;
+    rt->loc = &L_456;
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
     tpl_list *l15 = tpl_list_new(rt->arena, 2);
@@ -4982,7 +5303,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 62 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_422;
+        rt->loc = &L_457;
         tpl_out_value(rt, v18);
       }
 #line 62 "themes/tech/pdf/style.css.twig"
@@ -4995,7 +5316,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 68 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_423;
+    rt->loc = &L_458;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -5012,7 +5333,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 69 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_424;
+        rt->loc = &L_459;
         tpl_out_value(rt, v24);
       }
 #line 69 "themes/tech/pdf/style.css.twig"
@@ -5031,7 +5352,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 116);
 #line 80 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_425;
+    rt->loc = &L_460;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -5050,7 +5371,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 81 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_426;
+        rt->loc = &L_461;
         tpl_out_value(rt, v31);
       }
 #line 81 "themes/tech/pdf/style.css.twig"
@@ -5069,7 +5390,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 92 "themes/tech/pdf/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5090,9 +5411,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 284);
 #line 102 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_427;
+    rt->loc = &L_462;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_428);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_463);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("9.5pt", 5u);
@@ -5107,7 +5428,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 103 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_429;
+    rt->loc = &L_464;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5153,8 +5474,8 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-top: 1.5pt solid ", 588);
 #line 133 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_430;
-    v9 = tpl_var(rt, ctx, self, &N_accent, &L_431);
+    rt->loc = &L_465;
+    v9 = tpl_var(rt, ctx, self, &N_accent, &L_466);
     tpl_out_value(rt, v9);
   }
 #line 133 "themes/tech/pdf/style.css.twig"
@@ -5168,7 +5489,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "h2 .label, h3 .label, h4 .label, h5 .label, h6 .label { margin-right: .4em; color: ", 340);
 #line 140 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_432;
+    rt->loc = &L_467;
     tpl_out_value(rt, v9);
   }
 #line 140 "themes/tech/pdf/style.css.twig"
@@ -5193,7 +5514,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-top: 1.5pt solid ", 433);
 #line 158 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_433;
+    rt->loc = &L_468;
     tpl_out_value(rt, v9);
   }
 #line 158 "themes/tech/pdf/style.css.twig"
@@ -5201,7 +5522,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 161 "themes/tech/pdf/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5262,8 +5583,8 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.error { border-top-color: ", 1626);
 #line 212 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_434;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_435);
+    rt->loc = &L_469;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_470);
     tpl_out_value(rt, v0);
   }
 #line 212 "themes/tech/pdf/style.css.twig"
@@ -5271,7 +5592,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.error::before { color: ", 66);
 #line 213 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_436;
+    rt->loc = &L_471;
     tpl_out_value(rt, v0);
   }
 #line 213 "themes/tech/pdf/style.css.twig"
@@ -5292,7 +5613,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-left: 2pt solid ", 684);
 #line 227 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_437;
+    rt->loc = &L_472;
     tpl_out_value(rt, v0);
   }
 #line 227 "themes/tech/pdf/style.css.twig"
@@ -5305,7 +5626,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.aside::before { color: ", 161);
 #line 233 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_438;
+    rt->loc = &L_473;
     tpl_out_value(rt, v0);
   }
 #line 233 "themes/tech/pdf/style.css.twig"
@@ -5332,7 +5653,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote p + p, .fn p + p { margin-top: .2em; }\n", 785);
 #line 254 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_474;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_edition, &v4);
     if (!b3)
@@ -5372,7 +5693,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 269 "themes/tech/pdf/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5395,8 +5716,8 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-left: 2pt solid ", 458);
 #line 281 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_440;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_441);
+    rt->loc = &L_475;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_476);
     tpl_out_value(rt, v0);
   }
 #line 281 "themes/tech/pdf/style.css.twig"
@@ -5406,9 +5727,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 62);
 #line 284 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_477;
     tpl_value v1;
-    v2 = tpl_var(rt, ctx, self, &N_small, &L_443);
+    v2 = tpl_var(rt, ctx, self, &N_small, &L_478);
     bool b3 = tpl_truthy(v2);
     if (b3) {
       tpl_value v4 = tpl_str(".74em", 5u);
@@ -5432,18 +5753,75 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code > pre { margin: 0; }\n"
              "/* a numbered listing (code.twig): the engine numbers the lines of a\n"
              "   block that resets the counter `line`, in grey in its left padding */\n"
-             ".code.numbered > pre { counter-reset: line; padding-left: 3.4em; }\n", 394);
+             ".code.numbered > pre { counter-reset: line; padding-left: 3.4em; }", 393);
+#line 298 "themes/tech/pdf/style.css.twig"
+  {
+    rt->loc = &L_479;
+    tpl_value v6 = tpl_str("css/highlight.css.twig", 22u);
+    tpl_map *m7 = tpl_map_new(rt->arena, 1);
+    tpl_value v8 = tpl_str("hl", 2u);
+    tpl_map *m9 = tpl_map_new(rt->arena, 15);
+    tpl_value v10 = tpl_str("keyword", 7u);
+    tpl_value v11 = tpl_str("#000000", 7u);
+    tpl_map_set(rt->arena, m9, v10, v11);
+    tpl_value v12 = tpl_str("type", 4u);
+    tpl_value v13 = tpl_str("#1a3d6b", 7u);
+    tpl_map_set(rt->arena, m9, v12, v13);
+    tpl_value v14 = tpl_str("name", 4u);
+    tpl_value v15 = tpl_str("#4d3300", 7u);
+    tpl_map_set(rt->arena, m9, v14, v15);
+    tpl_value v16 = tpl_str("function", 8u);
+    tpl_value v17 = tpl_str("#1f4a17", 7u);
+    tpl_map_set(rt->arena, m9, v16, v17);
+    tpl_value v18 = tpl_str("string", 6u);
+    tpl_value v19 = tpl_str("#7a2e0e", 7u);
+    tpl_map_set(rt->arena, m9, v18, v19);
+    tpl_value v20 = tpl_str("escape", 6u);
+    tpl_value v21 = tpl_str("#5c3a00", 7u);
+    tpl_map_set(rt->arena, m9, v20, v21);
+    tpl_value v22 = tpl_str("number", 6u);
+    tpl_value v23 = tpl_str("#0a4a53", 7u);
+    tpl_map_set(rt->arena, m9, v22, v23);
+    tpl_value v24 = tpl_str("comment", 7u);
+    tpl_value v25 = tpl_str("#5e5e5e", 7u);
+    tpl_map_set(rt->arena, m9, v24, v25);
+    tpl_value v26 = tpl_str("preproc", 7u);
+    tpl_value v27 = tpl_str("#4d3300", 7u);
+    tpl_map_set(rt->arena, m9, v26, v27);
+    tpl_value v28 = tpl_str("operator", 8u);
+    tpl_value v29 = tpl_str("#333333", 7u);
+    tpl_map_set(rt->arena, m9, v28, v29);
+    tpl_value v30 = tpl_str("hunk", 4u);
+    tpl_value v31 = tpl_str("#0a4a53", 7u);
+    tpl_map_set(rt->arena, m9, v30, v31);
+    tpl_value v32 = tpl_str("prompt", 6u);
+    tpl_value v33 = tpl_str("#5e5e5e", 7u);
+    tpl_map_set(rt->arena, m9, v32, v33);
+    tpl_value v34 = tpl_str("output", 6u);
+    tpl_value v35 = tpl_str("#444444", 7u);
+    tpl_map_set(rt->arena, m9, v34, v35);
+    tpl_value v36 = tpl_str("add", 3u);
+    tpl_value v37 = tpl_str("", 0u);
+    tpl_map_set(rt->arena, m9, v36, v37);
+    tpl_value v38 = tpl_str("del", 3u);
+    tpl_value v39 = tpl_str("", 0u);
+    tpl_map_set(rt->arena, m9, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m9);
+    tpl_map_set(rt->arena, m7, v8, v40);
+    tpl_value v41 = tpl_map_or_list(rt->arena, m7);
+    tpl_include(rt, ctx, v6, v41, false, false, &L_479);
+  }
 }
 
-#line 298 "themes/tech/pdf/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 300 "themes/tech/pdf/style.css.twig"
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v0 = tpl_null();
-#line 299 "themes/tech/pdf/style.css.twig"
+#line 301 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Figures -------------------------------------------------------- */\n"
              "\n"
@@ -5463,24 +5841,24 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n"
              ".figure .caption { text-align: center; }\n"
              ".caption .label { font-weight: bold; color: ", 650);
-#line 317 "themes/tech/pdf/style.css.twig"
+#line 319 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_444;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_445);
+    rt->loc = &L_480;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_481);
     tpl_out_value(rt, v0);
   }
-#line 317 "themes/tech/pdf/style.css.twig"
+#line 319 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; margin-right: .4em; }\n", 24);
 }
 
-#line 319 "themes/tech/pdf/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 321 "themes/tech/pdf/style.css.twig"
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 320 "themes/tech/pdf/style.css.twig"
+#line 322 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Tables --------------------------------------------------------- */\n"
              "\n"
@@ -5510,8 +5888,8 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "th { font-weight: bold; vertical-align: bottom; }\n", 912);
 }
 
-#line 348 "themes/tech/pdf/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 350 "themes/tech/pdf/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5520,16 +5898,16 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v1 = tpl_null();
   tpl_value v26 = tpl_null();
   tpl_value v34 = tpl_null();
-#line 349 "themes/tech/pdf/style.css.twig"
+#line 351 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Items ---------------------------------------------------------- */\n"
              "\n"
              "/* every item starts a page", 105);
-#line 352 "themes/tech/pdf/style.css.twig"
+#line 354 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_446;
+    rt->loc = &L_482;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_447);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_483);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -5540,11 +5918,11 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v0);
   }
-#line 352 "themes/tech/pdf/style.css.twig"
+#line 354 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, " */\n.item { break-before: ", 26);
-#line 353 "themes/tech/pdf/style.css.twig"
+#line 355 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_448;
+    rt->loc = &L_484;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5556,7 +5934,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v5);
   }
-#line 353 "themes/tech/pdf/style.css.twig"
+#line 355 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; page: body; }\n"
              ".item.front { page: front; }\n"
              ".item.chapter, .item.appendix { page: chapter; }\n"
@@ -5564,9 +5942,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { page: cover; break-before: auto; }\n"
              "/* the edition notice right after the title page, on its back */\n"
              ".item.verso { break-before: ", 263);
-#line 359 "themes/tech/pdf/style.css.twig"
+#line 361 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_449;
+    rt->loc = &L_485;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -5578,13 +5956,13 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v9);
   }
-#line 359 "themes/tech/pdf/style.css.twig"
+#line 361 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the body's first page is page 1 */\n"
              ".item.body-start { counter-reset: page 1", 82);
-#line 361 "themes/tech/pdf/style.css.twig"
+#line 363 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_450;
+    rt->loc = &L_486;
     tpl_value v13;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
@@ -5614,18 +5992,18 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v13);
   }
-#line 361 "themes/tech/pdf/style.css.twig"
+#line 363 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "\n"
              "/* an item's opening: the title in the display face under a heavy rule */\n"
              ".item > h1 {\n"
              "  margin: 0 0 1.8em;\n"
              "  padding-top: ", 128);
-#line 366 "themes/tech/pdf/style.css.twig"
+#line 368 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_451;
+    rt->loc = &L_487;
     tpl_value v25;
-    v26 = tpl_var(rt, ctx, self, &N_small, &L_452);
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_488);
     bool b27 = tpl_truthy(v26);
     if (b27) {
       tpl_value v28 = tpl_str(".6in", 4u);
@@ -5636,15 +6014,15 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v25);
   }
-#line 366 "themes/tech/pdf/style.css.twig"
+#line 368 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  padding-bottom: .35em;\n"
              "  border-bottom: 3pt solid #1a1c20;\n"
              "  font-family: \"Noto Sans Display\", \"Noto Sans\", \"DejaVu Sans\", sans-serif;\n"
              "  font-size: ", 152);
-#line 370 "themes/tech/pdf/style.css.twig"
+#line 372 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_453;
+    rt->loc = &L_489;
     tpl_value v30;
     bool b31 = tpl_truthy(v26);
     if (b31) {
@@ -5656,7 +6034,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v30);
   }
-#line 370 "themes/tech/pdf/style.css.twig"
+#line 372 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  line-height: 1.1;\n"
              "}\n"
@@ -5670,13 +6048,13 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  letter-spacing: .2em;\n"
              "  text-transform: uppercase;\n"
              "  color: ", 348);
-#line 382 "themes/tech/pdf/style.css.twig"
+#line 384 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_454;
-    v34 = tpl_var(rt, ctx, self, &N_accent, &L_455);
+    rt->loc = &L_490;
+    v34 = tpl_var(rt, ctx, self, &N_accent, &L_491);
     tpl_out_value(rt, v34);
   }
-#line 382 "themes/tech/pdf/style.css.twig"
+#line 384 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "}\n"
              ".item > h1 .label-word { display: block; }\n"
@@ -5698,9 +6076,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover { text-align: left; }\n"
              ".item.cover p { text-indent: 0; text-align: left; }\n"
              ".cover-top { padding-top: ", 626);
-#line 402 "themes/tech/pdf/style.css.twig"
+#line 404 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_456;
+    rt->loc = &L_492;
     tpl_value v35;
     bool b36 = tpl_truthy(v26);
     if (b36) {
@@ -5712,22 +6090,22 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v35);
   }
-#line 402 "themes/tech/pdf/style.css.twig"
+#line 404 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; border-top: 14pt solid ", 25);
-#line 402 "themes/tech/pdf/style.css.twig"
+#line 404 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_457;
+    rt->loc = &L_493;
     tpl_out_value(rt, v34);
   }
-#line 402 "themes/tech/pdf/style.css.twig"
+#line 404 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              ".item.cover .book-title {\n"
              "  margin: .5em 0 .4em;\n"
              "  font-family: \"Noto Sans Display\", \"Noto Sans\", \"DejaVu Sans\", sans-serif;\n"
              "  font-size: ", 142);
-#line 406 "themes/tech/pdf/style.css.twig"
+#line 408 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_458;
+    rt->loc = &L_494;
     tpl_value v39;
     bool b40 = tpl_truthy(v26);
     if (b40) {
@@ -5739,7 +6117,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v39);
   }
-#line 406 "themes/tech/pdf/style.css.twig"
+#line 408 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  font-weight: bold;\n"
              "  line-height: 1.1;\n"
@@ -5748,9 +6126,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.cover .book-subtitle { font-family: \"Noto Sans\", \"DejaVu Sans\", sans-serif; font-size: 1.3em; line-height: 1.3; color: #3d434d; }\n"
              ".item.cover .book-author {\n"
              "  margin-top: ", 242);
-#line 413 "themes/tech/pdf/style.css.twig"
+#line 415 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_459;
+    rt->loc = &L_495;
     tpl_value v43;
     bool b44 = tpl_truthy(v26);
     if (b44) {
@@ -5762,7 +6140,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     tpl_out_value(rt, v43);
   }
-#line 413 "themes/tech/pdf/style.css.twig"
+#line 415 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n"
              "  padding-top: .5em;\n"
              "  border-top: 1pt solid #1a1c20;\n"
@@ -5786,15 +6164,15 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.edition p, .item.license p { text-indent: 0; text-align: left; margin-bottom: .6em; }\n", 1198);
 }
 
-#line 435 "themes/tech/pdf/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 437 "themes/tech/pdf/style.css.twig"
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
   tpl_value v0 = tpl_null();
-#line 436 "themes/tech/pdf/style.css.twig"
+#line 438 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Table of contents, lists of figures and tables ----------------- */\n"
              "\n"
@@ -5809,13 +6187,13 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".toc-list li.level-4, .toc-list li.level-5, .toc-list li.level-6 { padding-left: 5.5em; font-size: .95em; }\n"
              ".toc-list li.part { margin-top: 1.4em; text-transform: uppercase; letter-spacing: .06em; }\n"
              ".toc-list .label, .float-list .label { margin-right: .4em; color: ", 940);
-#line 449 "themes/tech/pdf/style.css.twig"
+#line 451 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_460;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_461);
+    rt->loc = &L_496;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_497);
     tpl_out_value(rt, v0);
   }
-#line 449 "themes/tech/pdf/style.css.twig"
+#line 451 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "; }\n"
              "/* the dot leader, then the page the entry starts on */\n"
              ".toc-list a::after, .float-list a::after {\n"
@@ -5823,8 +6201,8 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 162);
 }
 
-#line 455 "themes/tech/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 457 "themes/tech/pdf/style.css.twig"
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5832,7 +6210,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
   const tpl_callable *k28 = NULL;
   tpl_value v2 = tpl_null();
-#line 456 "themes/tech/pdf/style.css.twig"
+#line 458 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
              "/* ---- Cross-references ----------------------------------------------- */\n"
              "\n"
@@ -5840,15 +6218,15 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   which page it is, as Easybook's print theme did */\n"
              "a.xref::after {\n"
              "  content: \" (", 232);
-#line 462 "themes/tech/pdf/style.css.twig"
+#line 464 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_462;
+    rt->loc = &L_498;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_463);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_499);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_464);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_500);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -5867,16 +6245,16 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_465);
-    tpl_value v16 = k28->fn(rt, ctx, 2, a15, &L_465);
+      k28 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_501);
+    tpl_value v16 = k28->fn(rt, ctx, 2, a15, &L_501);
     tpl_out_value(rt, v16);
   }
-#line 462 "themes/tech/pdf/style.css.twig"
+#line 464 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, " \" target-counter(attr(href), page) \")\";\n}\n", 43);
 }
 
-#line 465 "themes/tech/pdf/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+#line 467 "themes/tech/pdf/style.css.twig"
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5885,7 +6263,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5902,14 +6280,14 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 15 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_466;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_467);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_468, &ic0);
+    rt->loc = &L_502;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_503);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_504, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 16 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_469;
+    rt->loc = &L_505;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5931,9 +6309,9 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 17 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_470;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_471);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_472, &ic1);
+    rt->loc = &L_506;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_507);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_508, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5941,13 +6319,13 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_473;
+    rt->loc = &L_509;
     tpl_value v14 = tpl_str("#b3261e", 7u);
     tpl_ctx_set(rt, ctx, &N_accent, v14);
   }
 #line 19 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_474;
+    rt->loc = &L_510;
     tpl_value v15 = tpl_str("font-family: \"Noto Sans\", \"DejaVu Sans\", sans-serif; font-size: 7.5pt; letter-spacing: .06em; color: #3d434d; border-bottom: .5pt solid #8a9099;", 144u);
     tpl_ctx_set(rt, ctx, &N_head, v15);
   }
@@ -5955,19 +6333,19 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": PDF edition (", 38);
 #line 20 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_475;
-    v16 = tpl_var(rt, ctx, self, &N_page, &L_476);
-    v17 = tpl_getattr_name_ic(rt, v16, &N_name, &L_477, &ic2);
-    tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_478);
+    rt->loc = &L_511;
+    v16 = tpl_var(rt, ctx, self, &N_page, &L_512);
+    v17 = tpl_getattr_name_ic(rt, v16, &N_name, &L_513, &ic2);
+    tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_514);
     tpl_out_value(rt, v18);
   }
 #line 20 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 20 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_515;
     tpl_value v19;
-    v20 = tpl_var(rt, ctx, self, &N_two_sided, &L_480);
+    v20 = tpl_var(rt, ctx, self, &N_two_sided, &L_516);
     bool b21 = tpl_truthy(v20);
     if (b21) {
       tpl_value v22 = tpl_str("two-sided", 9u);
@@ -5982,60 +6360,60 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 21 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_481;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_481);
+    rt->loc = &L_517;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_517);
   }
 #line 92 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_482;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_482);
+    rt->loc = &L_518;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_518);
   }
 #line 161 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_483);
+    rt->loc = &L_519;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_519);
   }
 #line 269 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_484);
+    rt->loc = &L_520;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_520);
   }
-#line 298 "themes/tech/pdf/style.css.twig"
+#line 300 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_485);
+    rt->loc = &L_521;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_521);
   }
-#line 319 "themes/tech/pdf/style.css.twig"
+#line 321 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_486);
+    rt->loc = &L_522;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_522);
   }
-#line 348 "themes/tech/pdf/style.css.twig"
+#line 350 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_487);
+    rt->loc = &L_523;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_523);
   }
-#line 435 "themes/tech/pdf/style.css.twig"
+#line 437 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_488);
+    rt->loc = &L_524;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_524);
   }
-#line 455 "themes/tech/pdf/style.css.twig"
+#line 457 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_489);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_525);
   }
-#line 465 "themes/tech/pdf/style.css.twig"
+#line 467 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_490);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_526);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6059,12 +6437,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_491;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_492);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_493, &ic0);
+    rt->loc = &L_527;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_528);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_529, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_494, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_530, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6075,16 +6453,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_495;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_496);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_497, &ic2);
+    rt->loc = &L_531;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_532);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_533, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_498;
+        rt->loc = &L_534;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -6095,22 +6473,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_499;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_500);
+    rt->loc = &L_535;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_536);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_501;
+        rt->loc = &L_537;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_502;
+            rt->loc = &L_538;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -6121,23 +6499,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_503;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_504, &ic3);
+        rt->loc = &L_539;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_540, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_505;
+            rt->loc = &L_541;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_506;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_507, &ic4);
+            rt->loc = &L_542;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_543, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6148,8 +6526,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_508;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_509, &ic5);
+        rt->loc = &L_544;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_545, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6160,7 +6538,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_546;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6171,7 +6549,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_511;
+        rt->loc = &L_547;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6182,8 +6560,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_512;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_513, &ic6);
+    rt->loc = &L_548;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_549, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6193,7 +6571,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6209,26 +6587,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_514;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_515);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_516, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_517);
+    rt->loc = &L_550;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_551);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_552, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_553);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_518;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_519, &ic1);
+    rt->loc = &L_554;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_555, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_520;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_521);
+        rt->loc = &L_556;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_557);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -6237,16 +6615,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_522;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_523, &ic2);
+    rt->loc = &L_558;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_559, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_524;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_525);
+        rt->loc = &L_560;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_561);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -6258,7 +6636,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/tech/pdf/title.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6277,34 +6655,34 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_526;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_527);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_528, &ic0);
+    rt->loc = &L_562;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_563);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_564, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/tech/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_529;
+    rt->loc = &L_565;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_530, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_566, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_531);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_567);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_532);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_568);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_533);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_534, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_535);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_569);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_570, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_571);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -6314,23 +6692,23 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/title.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_536;
+    rt->loc = &L_572;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_536);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_572);
   }
 }
 
 /* ---- toc.twig ---- */
 
 #line 14 "themes/tech/pdf/toc.twig"
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6342,9 +6720,9 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_550, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_586, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_551);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_587);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6352,7 +6730,7 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/tech/pdf/toc.twig"
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6370,20 +6748,20 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_567);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_603);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_568, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_604, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k31)
-    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_569);
-  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_569);
+    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_605);
+  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_605);
   return v7;
 }
 
 #line 7 "themes/tech/pdf/toc.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6430,13 +6808,13 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_537;
+    rt->loc = &L_573;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_537);
+    tpl_import(rt, self, 0, v0, &L_573);
   }
 #line 9 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_538;
+    rt->loc = &L_574;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6469,7 +6847,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_539;
+    rt->loc = &L_575;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6497,35 +6875,35 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_540;
+    rt->loc = &L_576;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_541;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_542);
+    rt->loc = &L_577;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_578);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_543);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_579);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/tech/pdf/toc.twig"
       {
-        rt->loc = &L_544;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_545);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_546, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_547, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_548);
+        rt->loc = &L_580;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_581);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_582, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_583, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_584);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_549;
+            rt->loc = &L_585;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6544,27 +6922,27 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k29)
-              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_552);
-            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_552);
+              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_588);
+            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_588);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_553;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_554);
+            rt->loc = &L_589;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_590);
             const tpl_value a49[1] = {v48};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_555);
-            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_555));
+              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_591);
+            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_591));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_556);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_557, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_592);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_593, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_558, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_594, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6573,20 +6951,20 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/tech/pdf/toc.twig"
               {
-                rt->loc = &L_559;
+                rt->loc = &L_595;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_560);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_561, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_596);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_597, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_562, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_598, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_563, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_599, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6598,18 +6976,18 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_564;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_565);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_566);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_600;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_601);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_602);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_570);
-            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_570);
+              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_606);
+            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_606);
             const tpl_value a74[2] = {v69, v73};
             if (!k33)
-              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_571);
-            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_571);
+              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_607);
+            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_607);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6618,27 +6996,27 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_572;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_573);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_574, &ic7);
+    rt->loc = &L_608;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_609);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_610, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/tech/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_575;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_576);
+    rt->loc = &L_611;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_612);
     const tpl_value a79[1] = {v78};
     if (!k30)
-      k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_577);
-    bool b80 = !tpl_truthy(k30->fn(rt, ctx, 1, a79, &L_577));
+      k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_613);
+    bool b80 = !tpl_truthy(k30->fn(rt, ctx, 1, a79, &L_613));
     if (b80) {
 #line 23 "themes/tech/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/tech/pdf/toc.twig"
       {
-        rt->loc = &L_578;
+        rt->loc = &L_614;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -6649,25 +7027,25 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_579;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_580, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_581, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_582);
+            rt->loc = &L_615;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_616, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_617, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_618);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/tech/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_583;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_584, &ic10);
+            rt->loc = &L_619;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_620, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/tech/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_585;
+            rt->loc = &L_621;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -6683,7 +7061,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_586, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_622, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -6693,9 +7071,9 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_587;
+            rt->loc = &L_623;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_588);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_624);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/tech/pdf/toc.twig"
@@ -6709,19 +7087,19 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/toc.twig"
-static void fn73(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 6 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_589;
+    rt->loc = &L_625;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_589);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_625);
   }
 }
-#line 6725 "tech_pdf.c"
+#line 7103 "tech_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7022,13 +7400,16 @@ static const char T10_source[] =
     "  text-align: right;\n"
     "  user-select: none;\n"
     "  -webkit-user-select: none;\n"
-    "}\n";
+    "}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: 'var(--hl-keyword)', type: 'var(--hl-type)', name: 'var(--hl-name)', function: 'var(--hl-function)', string: 'var(--hl-string)', escape: 'var(--hl-escape)', number: 'var(--hl-number)', comment: 'var(--hl-comment)', preproc: 'var(--hl-name)', operator: 'var(--hl-operator)', hunk: 'var(--hl-number)', prompt: 'var(--hl-comment)', output: 'var(--hl-operator)', add: 'var(--hl-add)', del: 'var(--hl-del)'}} %}\n"
+    "/* a prompt is not copied with the command */\n"
+    ".hl-prompt { user-select: none; -webkit-user-select: none; }\n";
 static const tpl_template T10 = {
   .name = "css/code.css.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn10,
   .source = T10_source,
-  .source_len = 2019,
+  .source_len = 2589,
   .ast = NULL,
 };
 
@@ -7202,8 +7583,52 @@ static const tpl_template T12 = {
   .ast = NULL,
 };
 
-/* css/items.css.twig */
+/* css/highlight.css.twig */
 static const char T13_source[] =
+    "{#- Highlighted code: the classes of runtime/book/book_highlight.h, in the\n"
+    "    palette `hl` the including sheet passes ({keyword, type, name,\n"
+    "    function, string, escape, number, comment, preproc, operator, hunk,\n"
+    "    prompt, output, add, del}; add and del are backgrounds, or '' to mark\n"
+    "    changed lines by colour and weight, as the PDF does). Keywords are\n"
+    "    bold and comments italic, so the classes stay apart in grey. -#}\n"
+    "\n"
+    "/* ---- Highlighted code ----------------------------------------------- */\n"
+    "\n"
+    ".hl-kwa { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-kwb { color: {{ hl.type }}; }\n"
+    ".hl-kwc, .hl-kwe, .hl-kwf { color: {{ hl.name }}; }\n"
+    ".hl-kwd { color: {{ hl.function }}; }\n"
+    ".hl-str, .hl-pps { color: {{ hl.string }}; }\n"
+    ".hl-esc, .hl-ipl { color: {{ hl.escape }}; }\n"
+    ".hl-num { color: {{ hl.number }}; }\n"
+    ".hl-slc, .hl-com { color: {{ hl.comment }}; font-style: italic; }\n"
+    ".hl-ppc { color: {{ hl.preproc }}; }\n"
+    ".hl-opt { color: {{ hl.operator }}; }\n"
+    "/* diff: whole lines added and removed; console: prompts and output */\n"
+    ".hl-hunk, .hl-hunk span { color: {{ hl.hunk }}; }\n"
+    ".hl-file, .hl-file span { font-weight: bold; }\n"
+    "{% if hl.add %}\n"
+    ".hl-add, .hl-del { display: inline-block; min-width: 100%; }\n"
+    ".hl-add { background-color: {{ hl.add }}; }\n"
+    ".hl-del { background-color: {{ hl.del }}; }\n"
+    ".hl-add span, .hl-del span { color: inherit; font-weight: normal; }\n"
+    "{% else %}\n"
+    ".hl-add, .hl-add span { color: {{ hl.keyword }}; font-weight: bold; }\n"
+    ".hl-del, .hl-del span { color: {{ hl.comment }}; font-weight: normal; }\n"
+    "{% endif %}\n"
+    ".hl-prompt { color: {{ hl.prompt }}; }\n"
+    ".hl-out { color: {{ hl.output }}; }\n";
+static const tpl_template T13 = {
+  .name = "css/highlight.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn13,
+  .source = T13_source,
+  .source_len = 1594,
+  .ast = NULL,
+};
+
+/* css/items.css.twig */
+static const char T14_source[] =
     "\n"
     "/* ---- Items ---------------------------------------------------------- */\n"
     "\n"
@@ -7327,17 +7752,17 @@ static const char T13_source[] =
     "  margin-bottom: 1.2em;\n"
     "  font-size: clamp(1.7rem, 1.25rem + 2vw, 2.5rem);\n"
     "}\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/items.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn13,
-  .source = T13_source,
+  .body = fn14,
+  .source = T14_source,
   .source_len = 3622,
   .ast = NULL,
 };
 
 /* css/layout.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Page layout ---------------------------------------------------- */\n"
     "\n"
@@ -7408,17 +7833,17 @@ static const char T14_source[] =
     "    left: calc(100% - var(--note-width));\n"
     "  }\n"
     "}\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/layout.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn14,
-  .source = T14_source,
+  .body = fn15,
+  .source = T15_source,
   .source_len = 1930,
   .ast = NULL,
 };
 
 /* css/navigation.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "\n"
     "/* ---- Navigation: table of contents, top bar, previous and next ------ */\n"
     "\n"
@@ -7586,17 +8011,17 @@ static const char T15_source[] =
     "  color: var(--muted);\n"
     "}\n"
     ".pager-bottom .label { color: var(--muted); margin-right: .25em; }\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/navigation.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn15,
-  .source = T15_source,
+  .body = fn16,
+  .source = T16_source,
   .source_len = 4574,
   .ast = NULL,
 };
 
 /* css/print.css.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "\n"
     "/* ---- Print ---------------------------------------------------------- */\n"
     "\n"
@@ -7639,17 +8064,17 @@ static const char T16_source[] =
     "  .page-break { display: block; height: 0; break-after: page; }\n"
     "  .footnotes li:target { background: none; }\n"
     "}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "css/print.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T16_source,
+  .body = fn17,
+  .source = T17_source,
   .source_len = 1570,
   .ast = NULL,
 };
 
 /* css/tables.css.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -7686,17 +8111,17 @@ static const char T17_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T17_source,
+  .body = fn18,
+  .source = T18_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -7777,17 +8202,17 @@ static const char T18_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T18_source,
+  .body = fn19,
+  .source = T19_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -7839,6 +8264,11 @@ static const char T19_source[] =
     "  --question: #6b3fa0;   --question-bg: #f3eefa;\n"
     "  --discussion: #4f5d6b; --discussion-bg: #eef1f4;\n"
     "  --aside: #555b66;      --aside-bg: #f4f5f7;\n"
+    "  /* highlighted code, 4.5:1 or more on --code-bg and the diff lines */\n"
+    "  --hl-keyword: #8b2252; --hl-type: #1d5c8f; --hl-name: #6b4400;\n"
+    "  --hl-function: #285c1e; --hl-string: #a13d12; --hl-escape: #7c4d00;\n"
+    "  --hl-number: #0b6470; --hl-comment: #66635c; --hl-operator: #55555a;\n"
+    "  --hl-add: #e6f2e6; --hl-del: #fbe8e8;\n"
     "}\n"
     "\n"
     "@media (prefers-color-scheme: dark) {\n"
@@ -7872,40 +8302,44 @@ static const char T19_source[] =
     "    --question: #bea0ea;   --question-bg: #251e33;\n"
     "    --discussion: #9fb0c0; --discussion-bg: #1f2329;\n"
     "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
+    "    --hl-keyword: #e79bd0; --hl-type: #8fc1f0; --hl-name: #e6b86a;\n"
+    "    --hl-function: #a6d98f; --hl-string: #f2a37f; --hl-escape: #e8c46b;\n"
+    "    --hl-number: #7fd3dc; --hl-comment: #a29f97; --hl-operator: #bcbab3;\n"
+    "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T19_source,
-  .source_len = 2868,
+  .body = fn20,
+  .source = T20_source,
+  .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const tpl_block_def T20_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn20, .owner = &T20, .node = NULL},
+static const tpl_block_def T21_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn21, .owner = &T21, .node = NULL},
 };
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- A dedication: its text alone, high on a right-hand page; no heading\n"
     "    is printed (an empty anchor keeps the item's id). -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block heading %}<span class=\"anchor\" id=\"{{ item.slug }}\"></span>{% endblock %}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
+  .body = fn22,
   .nblocks = 1,
-  .blocks = T20_blocks,
-  .source = T20_source,
+  .blocks = T21_blocks,
+  .source = T21_source,
   .source_len = 239,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -7920,20 +8354,20 @@ static const char T21_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T21_source,
+  .body = fn23,
+  .source = T22_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn23, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn24, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The edition notice (the default content is contents/edition.md.twig).\n"
     "    The edition's ISBN is printed when `edition.isbn` is set and the\n"
     "    content does not print it already, as Easybook's edition.twig did. -#}\n"
@@ -7944,33 +8378,33 @@ static const char T22_source[] =
     "<p class=\"isbn\">ISBN {{ edition.isbn|e }}</p>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
+  .body = fn25,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 409,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* epilogue.twig */
-static const char T23_source[] =
+static const char T24_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "epilogue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T23_source,
+  .body = fn26,
+  .source = T24_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7984,33 +8418,20 @@ static const char T24_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T25_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T25 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T26_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T26 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn28,
   .source = T26_source,
@@ -8019,11 +8440,11 @@ static const tpl_template T26 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -8032,12 +8453,25 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T28_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn30, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn31, .owner = &T28, .node = NULL},
-};
+/* introduction.twig */
 static const char T28_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T28 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn30,
+  .source = T28_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T29_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
+};
+static const char T29_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. The section's\n"
     "    classes: `item`, the element, `front` or `body` (item.matter: front\n"
@@ -8061,94 +8495,94 @@ static const char T28_source[] =
     "{{ item.content|replace({'<a href=\"#': '<a class=\"xref\" href=\"#', '<a href=\"#fn-': '<a href=\"#fn-', '<a href=\"#fnref-': '<a href=\"#fnref-'}) }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 2,
-  .blocks = T28_blocks,
-  .source = T28_source,
+  .blocks = T29_blocks,
+  .source = T29_source,
   .source_len = 1378,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T29_source,
+  .body = fn34,
+  .source = T30_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T31_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T31, .node = NULL},
+static const tpl_block_def T32_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T32, .node = NULL},
 };
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The list of figures: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
+  .body = fn37,
   .nblocks = 1,
-  .blocks = T31_blocks,
-  .source = T31_source,
+  .blocks = T32_blocks,
+  .source = T32_source,
   .source_len = 240,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T32_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T32, .node = NULL},
+static const tpl_block_def T33_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T33, .node = NULL},
 };
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of tables: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
+  .body = fn39,
   .nblocks = 1,
-  .blocks = T32_blocks,
-  .source = T32_source,
+  .blocks = T33_blocks,
+  .source = T33_source,
   .source_len = 238,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T33_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn39, .owner = &T33, .node = NULL},
+static const tpl_block_def T34_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn40, .owner = &T34, .node = NULL},
 };
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A part's title page: the label (\"Part I\") above the title, alone on a\n"
     "    right-hand page; then the part's own content, if any. The title is not\n"
     "    a running head (`.part-title`, not `.title`). -#}\n"
@@ -8158,20 +8592,20 @@ static const char T33_source[] =
     "<h1 id=\"{{ item.slug }}\">{% if item.label %}<span class=\"label\">{{ item.label }}</span>{% if item.title %} {% endif %}{% endif %}{% if item.title %}<span class=\"part-title\">{{ item.title }}</span>{% endif %}</h1>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
+  .body = fn41,
   .nblocks = 1,
-  .blocks = T33_blocks,
-  .source = T33_source,
+  .blocks = T34_blocks,
+  .source = T34_source,
   .source_len = 523,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -8186,17 +8620,17 @@ static const char T34_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T34_source,
+  .body = fn42,
+  .source = T35_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -8209,17 +8643,17 @@ static const char T35_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T35_source,
+  .body = fn43,
+  .source = T36_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -8238,17 +8672,17 @@ static const char T36_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn44,
-  .source = T36_source,
+  .body = fn45,
+  .source = T37_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -8263,31 +8697,31 @@ static const char T37_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn45,
-  .source = T37_source,
+  .body = fn46,
+  .source = T38_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T38_m0_params[1] = {
+static const tpl_name T39_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m1_params[1] = {
+static const tpl_name T39_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m2_params[1] = {
+static const tpl_name T39_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m3_params[3] = {
+static const tpl_name T39_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T38_m4_params[6] = {
+static const tpl_name T39_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -8295,14 +8729,14 @@ static const tpl_name T38_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T38_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn46, .owner = &T38, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn47, .owner = &T38, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn48, .owner = &T38, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn49, .owner = &T38, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn51, .owner = &T38, .node = NULL},
+static const tpl_macro_def T39_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn47, .owner = &T39, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn48, .owner = &T39, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn49, .owner = &T39, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn50, .owner = &T39, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn52, .owner = &T39, .node = NULL},
 };
-static const char T38_source[] =
+static const char T39_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -8367,35 +8801,22 @@ static const char T38_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T38 = {
+static const tpl_template T39 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn52,
+  .body = fn53,
   .nmacros = 5,
-  .macros = T38_macros,
-  .source = T38_source,
+  .macros = T39_macros,
+  .source = T39_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T39_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T39 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn53,
-  .source = T39_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T40_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T40 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn54,
   .source = T40_source,
@@ -8404,20 +8825,33 @@ static const tpl_template T40 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T41_blocks[10] = {
-  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn55, .owner = &T41, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T41, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T41, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T41, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T41, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T41, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T41, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T41, .node = NULL},
-  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn63, .owner = &T41, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T41, .node = NULL},
-};
+/* prologue.twig */
 static const char T41_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T41 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn55,
+  .source = T41_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T42_blocks[10] = {
+  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn56, .owner = &T42, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn57, .owner = &T42, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn58, .owner = &T42, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn59, .owner = &T42, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn60, .owner = &T42, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn61, .owner = &T42, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn62, .owner = &T42, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T42, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn64, .owner = &T42, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T42, .node = NULL},
+};
+static const char T42_source[] =
     "{#- The stylesheet of the tech theme's PDF edition, read by Octavo's\n"
     "    typesetter (the CSS subset of docs/theme-reference.md): a technical\n"
     "    book's page. Noto Serif for the text, Noto Sans for headings, running\n"
@@ -8714,6 +9148,8 @@ static const char T41_source[] =
     "/* a numbered listing (code.twig): the engine numbers the lines of a\n"
     "   block that resets the counter `line`, in grey in its left padding */\n"
     ".code.numbered > pre { counter-reset: line; padding-left: 3.4em; }\n"
+    "{#- in grey, keywords are black and bold, comments grey and italic -#}\n"
+    "{% include 'css/highlight.css.twig' with {hl: {keyword: '#000000', type: '#1a3d6b', name: '#4d3300', function: '#1f4a17', string: '#7a2e0e', escape: '#5c3a00', number: '#0a4a53', comment: '#5e5e5e', preproc: '#4d3300', operator: '#333333', hunk: '#0a4a53', prompt: '#5e5e5e', output: '#444444', add: '', del: ''}} %}\n"
     "{% endblock %}\n"
     "{% block figures %}\n"
     "\n"
@@ -8883,19 +9319,19 @@ static const char T41_source[] =
     "}\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn66,
   .nblocks = 10,
-  .blocks = T41_blocks,
-  .source = T41_source,
-  .source_len = 17267,
+  .blocks = T42_blocks,
+  .source = T42_source,
+  .source_len = 17655,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -8910,17 +9346,17 @@ static const char T42_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T42_source,
+  .body = fn67,
+  .source = T43_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -8932,20 +9368,20 @@ static const char T43_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T43_source,
+  .body = fn68,
+  .source = T44_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const tpl_block_def T44_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn68, .owner = &T44, .node = NULL},
+static const tpl_block_def T45_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn69, .owner = &T45, .node = NULL},
 };
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -8953,23 +9389,23 @@ static const char T44_source[] =
     "{% block heading %}\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title and item.title != app.getTitle('title') ? item.title : book.title|e }}</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
+  .body = fn70,
   .nblocks = 1,
-  .blocks = T44_blocks,
-  .source = T44_source,
+  .blocks = T45_blocks,
+  .source = T45_source,
   .source_len = 397,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T45_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn70, .owner = &T45, .node = NULL},
+static const tpl_block_def T46_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn71, .owner = &T46, .node = NULL},
 };
-static const char T45_source[] =
+static const char T46_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
     "    in edition.toc.elements list their headings down to edition.toc.deep;\n"
     "    an item without headings gets one entry from its label and title.\n"
@@ -8999,19 +9435,19 @@ static const char T45_source[] =
     "</ul>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T45 = {
+static const tpl_template T46 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn73,
+  .body = fn74,
   .nblocks = 1,
-  .blocks = T45_blocks,
-  .source = T45_source,
+  .blocks = T46_blocks,
+  .source = T46_source,
   .source_len = 1269,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_pdf_templates[46] = {
+const tpl_template *const octavo_theme_tech_pdf_templates[47] = {
   &T0,
   &T1,
   &T2,
@@ -9058,5 +9494,6 @@ const tpl_template *const octavo_theme_tech_pdf_templates[46] = {
   &T43,
   &T44,
   &T45,
+  &T46,
 };
-const size_t octavo_theme_tech_pdf_ntemplates = 46;
+const size_t octavo_theme_tech_pdf_ntemplates = 47;
