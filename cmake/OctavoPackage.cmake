@@ -28,17 +28,18 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # The bundled themes' faces (clean: EB Garamond 12, DejaVu Serif and Sans
 # Mono; tech: Noto Serif, Sans and Sans Display), Noto CJK (the faces of
 # Chinese, Japanese and Korean text, and of the guide's examples) and
-# English hyphenation; the rest is recommended: the
+# English hyphenation, and highlight's grammars (highlight-common: code
+# is highlighted from its langDefs); the rest is recommended: the
 # DejaVu variants (italic code), a second CJK fallback face, the sRGB profile of
 # pdf_a (libgs-common) and the other languages' hyphenation patterns.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "fonts-ebgaramond-extra, fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk, hyphen-en-us")
+    "fonts-ebgaramond-extra, fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk, hyphen-en-us, highlight-common")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "fonts-dejavu-extra, fonts-droid-fallback, libgs-common, hyphen-en-gb, hyphen-de, hyphen-fr, hyphen-es, hyphen-it, hyphen-ca, hyphen-nl, hyphen-pt-pt, hyphen-pt-br")
 # What themec build (a new publish linked with the installed libraries)
 # needs: a C compiler, pkg-config and the -dev packages octavo.pc names.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "gcc, libc6-dev, pkg-config, libyaml-dev, libutf8proc-dev, libpcre2-dev, libcmark-gfm-dev, libcmark-gfm-extensions-dev, libicu-dev, libzip-dev, libxml2-dev, libhyphen-dev, libhpdf-dev, libpng-dev, libjpeg-dev, librsvg2-dev, libfontconfig-dev, libfreetype-dev, libharfbuzz-dev, libqpdf-dev, libbz2-dev")
+    "gcc, libc6-dev, pkg-config, libyaml-dev, libutf8proc-dev, libpcre2-dev, libcmark-gfm-dev, libcmark-gfm-extensions-dev, libicu-dev, libzip-dev, libxml2-dev, libhyphen-dev, libhpdf-dev, libpng-dev, libjpeg-dev, librsvg2-dev, libfontconfig-dev, libfreetype-dev, libharfbuzz-dev, libqpdf-dev, libbz2-dev, liblua5.4-dev")
 # Reproducible where CPack allows: the guide inside is dated by the last
 # commit (docs/CMakeLists.txt), and the archive's times by
 # SOURCE_DATE_EPOCH when the environment sets it (the Makefile does).
