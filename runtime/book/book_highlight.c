@@ -107,6 +107,7 @@ typedef struct hl_rule {
   bool distinct;       /* opening and closing delimiters differ */
   bool raw;            /* a raw string's opening delimiter */
   pcre2_code *re;
+  uint32_t ncap;       /* its capture groups */
   char *nested;        /* S_EMB_BEGIN: the grammar it opens */
   pcre2_code *end;     /* S_EMB_BEGIN: the expression that ends it */
 } hl_rule;
@@ -129,6 +130,7 @@ typedef struct hl_grammar {
   lua_State *L;
   int hook;     /* registry reference of OnStateChange, or LUA_NOREF */
   int snapshot; /* registry reference of the globals as read */
+  bool dirty;   /* the hook ran since the globals were restored */
   size_t lua_mem;
   int ticks;
   struct hl_run *run; /* the block being highlighted (AddKeyword) */
@@ -504,6 +506,7 @@ static int add_rule(hl_grammar *g, size_t *cap, int state, const char *pattern,
   r->group = group;
   r->pair = -1;
   r->re = re;
+  pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &r->ncap);
   return (int)g->nrules++;
 }
 
@@ -986,7 +989,10 @@ static void match_line(hl_run *r) {
       group = g->rules[k].group;
     }
     uint32_t ncap = 0;
-    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
+    if (k < 0)
+      pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
+    else
+      ncap = g->rules[k].ncap;
     int gi = group < 0 ? (int)ncap : group;
     if (gi > (int)ncap)
       continue;
@@ -1067,6 +1073,7 @@ static void validate(hl_run *r, tok *t, int old_state) {
   lua_pushinteger(L, t->kw);
   g->ticks = CALL_TICKS;
   g->run = r;
+  g->dirty = true;
   int rc = lua_pcall(L, 4, 1, 0);
   g->run = NULL;
   if (rc != LUA_OK) {
@@ -1503,8 +1510,10 @@ static void run_grammar(bk_hl *h, hl_grammar *g, const char *code, size_t len,
   r.cls = C_STD;
   r.diff = diff;
   for (size_t i = 0; i < h->ngrammars; i++)
-    if (h->grammars[i]->hook != LUA_NOREF)
+    if (h->grammars[i]->dirty) {
       restore_globals(h->grammars[i]);
+      h->grammars[i]->dirty = false;
+    }
   start_line(&r, 0);
   st_root(&r);
   close_span(&r);
