@@ -207,3 +207,18 @@ add_test(NAME books_theme_tech
 set_tests_properties(books_html_valid_tech books_epub_tech books_pdf_tech
                      books_theme_tech PROPERTIES
                      LABELS books TIMEOUT 600 SKIP_RETURN_CODE 77)
+
+# Highlighted code beyond the golden HTML (test_highlight.py): the golden
+# book `code` in EPUB (EPUBCheck, the same hl-* spans as the web edition)
+# and PDF (qpdf, every line of every snippet in pdftotext, bold and
+# oblique mono faces, the print palette on the pages and readable in
+# grey), with both themes; one note for the language without a grammar;
+# highlight_code: false; the same bytes twice.
+octavo_require(req_highlight books_highlight ${need_py}
+               ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_PDF_BOOKS} ${OCTAVO_NEEDS_TECH}
+               /usr/share/highlight/langDefs/php.lang=highlight-common)
+add_test(NAME books_highlight
+         COMMAND ${req_highlight} ${OCTAVO_PY} ${BOOKS_DIR}/test_highlight.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/golden/code/book)
+set_tests_properties(books_highlight PROPERTIES LABELS books TIMEOUT 300)
