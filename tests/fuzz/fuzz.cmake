@@ -88,6 +88,10 @@ octavo_fuzz_target(book book SOURCES ${FUZZ_DIR}/fuzz_book.c LIBS octavo_book)
 octavo_fuzz_target(chapter book
                    SOURCES ${FUZZ_DIR}/fuzz_chapter.c ${FUZZ_DIR}/fuzz_tmpbook.c
                    LIBS octavo_publish)
+# Code through the highlighter: the first line names the language.
+octavo_fuzz_target(highlight book
+                   SOURCES ${FUZZ_DIR}/fuzz_highlight.c
+                   LIBS octavo_book)
 # config.yml through the config reader and the model.
 octavo_fuzz_target(config book
                    SOURCES ${FUZZ_DIR}/fuzz_config.c ${FUZZ_DIR}/fuzz_tmpbook.c
