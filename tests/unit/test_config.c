@@ -201,7 +201,7 @@ static void test_defaults(void) {
   CHECK_STR(get(e, "format"), "html");
   CHECK_STR(get(e, "theme"), "clean");
   CHECK_BOOL(get(e, "include_styles"), true);
-  CHECK_BOOL(get(e, "highlight_code"), false);
+  CHECK_BOOL(get(e, "highlight_code"), true); /* Octavo highlights by default */
   CHECK_BOOL(get(e, "highlight_cache"), false);
   CHECK_LEN(get(e, "labels"), 3);
   CHECK_STR(get(e, "labels.2"), "figure");
