@@ -946,6 +946,10 @@ typedef struct hl_run {
   const hl_rule *pending_rule;
   size_t pending_at;
   kw_map added;              /* AddKeyword during this block */
+  /* what PCRE2 reads: a copy with zeros after it (its JIT may load a few
+     bytes past the end, which must be initialised) */
+  char *scratch;
+  size_t scratch_cap;
   /* output */
   oc_sb *out;
   int cls;                   /* the open span's class, C_STD for none */
@@ -960,6 +964,19 @@ static void run_add_keyword(hl_run *r, const char *w, int group) {
 
 static hl_grammar *cur(hl_run *r) { return r->stack[r->depth]; }
 
+#define SCRATCH_PAD 64
+
+static const char *padded(hl_run *r, const char *s, size_t n) {
+  if (n + SCRATCH_PAD > r->scratch_cap) {
+    r->scratch_cap = n + SCRATCH_PAD + 256;
+    free(r->scratch);
+    r->scratch = oc_malloc(r->scratch_cap);
+  }
+  memcpy(r->scratch, s, n);
+  memset(r->scratch + n, 0, SCRATCH_PAD);
+  return r->scratch;
+}
+
 /* The rules of the current grammar, with the end of the nested section
  * first, are run over the current line. */
 static void match_line(hl_run *r) {
@@ -973,7 +990,7 @@ static void match_line(hl_run *r) {
   for (size_t i = 0; i <= n; i++)
     r->claim[i] = -2;
   hl_grammar *g = cur(r);
-  const char *subject = r->code + r->line;
+  const char *subject = padded(r, r->code + r->line, n);
   pcre2_match_data *md = r->h->md;
   for (int k = r->depth > 0 ? -1 : 0; k < (int)g->nrules; k++) {
     const pcre2_code *re;
@@ -1032,6 +1049,7 @@ static void start_line(hl_run *r, size_t at) {
 /* Whether the whole token equals a match of rule k. */
 static bool full_match(hl_run *r, const hl_rule *rule, const char *s,
                        size_t n) {
+  s = padded(r, s, n);
   int rc = pcre2_match(rule->re, (PCRE2_SPTR)s, n, 0, PCRE2_ANCHORED |
                        PCRE2_ENDANCHORED, r->h->md, r->h->mctx);
   return rc >= 0;
@@ -1521,6 +1539,7 @@ static void run_grammar(bk_hl *h, hl_grammar *g, const char *code, size_t len,
     oc_sb_adds(out, "</span>");
   free(r.claim);
   free(r.claim_len);
+  free(r.scratch);
   kw_clear(&r.added);
 }
 
