@@ -905,6 +905,7 @@ static const tpl_template T31;
 static const tpl_template T32;
 static const tpl_template T33;
 static const tpl_template T34;
+static const tpl_template T35;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -934,44 +935,44 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -980,12 +981,13 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -3082,10 +3084,78 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/clean/common/css/search.css.twig"
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/clean/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them). */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1738);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3132,7 +3202,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3210,7 +3280,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3285,7 +3355,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/clean/epub/dedication.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3301,7 +3371,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/epub/edition.md.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3486,7 +3556,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3652,7 +3722,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- layout.twig ---- */
 
 #line 13 "themes/clean/epub/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3672,15 +3742,6 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 14 "themes/clean/epub/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 22 "themes/clean/epub/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3689,8 +3750,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
-#line 23 "themes/clean/epub/layout.twig"
+#line 22 "themes/clean/epub/layout.twig"
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
+#line 23 "themes/clean/epub/layout.twig"
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3735,7 +3805,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 27 "themes/clean/epub/layout.twig"
-static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3744,7 +3814,7 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/layout.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3958,7 +4028,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4026,7 +4096,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/clean/epub/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4066,7 +4136,7 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/lof.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4082,7 +4152,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 3 "themes/clean/epub/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4122,7 +4192,7 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/lot.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4138,7 +4208,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- nav.xhtml.twig ---- */
 
 #line 8 "themes/clean/epub/nav.xhtml.twig"
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4180,7 +4250,7 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/clean/epub/nav.xhtml.twig"
-static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4191,7 +4261,7 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/clean/epub/nav.xhtml.twig"
-static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4202,7 +4272,7 @@ static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/epub/nav.xhtml.twig"
-static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4394,7 +4464,7 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/nav.xhtml.twig"
-static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4416,7 +4486,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 4 "themes/clean/epub/part.twig"
-static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4488,7 +4558,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/part.twig"
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4504,7 +4574,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4648,7 +4718,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/epub.twig ---- */
 
 #line 7 "themes/clean/epub/partials/epub.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4731,7 +4801,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 19 "themes/clean/epub/partials/epub.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4902,7 +4972,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 36 "themes/clean/epub/partials/epub.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4942,7 +5012,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 54 "themes/clean/epub/partials/epub.twig"
-static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4964,7 +5034,7 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 44 "themes/clean/epub/partials/epub.twig"
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5068,7 +5138,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 54 "themes/clean/epub/partials/epub.twig"
                   {
                     rt->loc = &L_434;
-                    tpl_value v16 = tpl_closure_new_slots(rt, fn52, it7.scope, self, blocks, 1, 1);
+                    tpl_value v16 = tpl_closure_new_slots(rt, fn53, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
                       k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_437);
@@ -5278,7 +5348,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 74 "themes/clean/epub/partials/epub.twig"
-static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5387,7 +5457,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 92 "themes/clean/epub/partials/epub.twig"
-static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5536,7 +5606,7 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/epub/partials/epub.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5546,7 +5616,7 @@ static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5571,7 +5641,7 @@ static tpl_value fn57(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5612,7 +5682,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn57, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn58, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -5719,7 +5789,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5912,7 +5982,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5966,7 +6036,7 @@ static void fn59(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6063,7 +6133,7 @@ static void fn60(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6111,7 +6181,7 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn64(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6133,7 +6203,7 @@ static tpl_value fn63(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6238,7 +6308,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
                     rt->loc = &L_592;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn63, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn64, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k34)
                       k34 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_595);
@@ -6471,7 +6541,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6575,7 +6645,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6587,7 +6657,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 11 "themes/clean/epub/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6603,7 +6673,7 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 19 "themes/clean/epub/style.css.twig"
-static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6678,7 +6748,7 @@ static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 86 "themes/clean/epub/style.css.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6746,7 +6816,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 146 "themes/clean/epub/style.css.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6781,7 +6851,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 173 "themes/clean/epub/style.css.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6815,7 +6885,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 199 "themes/clean/epub/style.css.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6846,7 +6916,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 222 "themes/clean/epub/style.css.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6915,7 +6985,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 283 "themes/clean/epub/style.css.twig"
-static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6940,7 +7010,7 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 300 "themes/clean/epub/style.css.twig"
-static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6949,7 +7019,7 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/style.css.twig"
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7007,7 +7077,7 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7165,7 +7235,7 @@ static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7230,7 +7300,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.ncx.twig ---- */
 
 #line 1 "themes/clean/epub/toc.ncx.twig"
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7363,7 +7433,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 5 "themes/clean/epub/toc.twig"
-static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn80(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7413,7 +7483,7 @@ static void fn79(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/epub/toc.twig"
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7425,7 +7495,7 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_720);
   }
 }
-#line 7429 "clean_epub.c"
+#line 7499 "clean_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -8334,8 +8404,76 @@ static const tpl_template T12 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T13_source[] =
+    "/* Website: the search box and its results (search.js fills them). */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T13 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn23,
+  .source = T13_source,
+  .source_len = 1738,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T14_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -8372,17 +8510,17 @@ static const char T13_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T13_source,
+  .body = fn24,
+  .source = T14_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -8450,17 +8588,17 @@ static const char T14_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T14_source,
+  .body = fn25,
+  .source = T15_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -8525,32 +8663,32 @@ static const char T15_source[] =
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
     "  }\n"
     "}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T15_source,
+  .body = fn26,
+  .source = T16_source,
   .source_len = 2135,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- A dedication: its words only. The section is named for screen\n"
     "    readers (aria-label) by the item's title, which is not shown. -#}\n"
     "{% extends 'chunk.twig' %}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T16_source,
+  .body = fn27,
+  .source = T17_source,
   .source_len = 163,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `edition` element in EPUB: the same as\n"
     "    contents/edition.md.twig but for the line break, which must be XML\n"
     "    (`<br />`) in an EPUB's XHTML. -#}\n"
@@ -8565,17 +8703,17 @@ static const char T17_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T17_source,
+  .body = fn28,
+  .source = T18_source,
   .source_len = 594,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -8589,24 +8727,24 @@ static const char T18_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T18_source,
+  .body = fn29,
+  .source = T19_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T19_blocks[5] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn29, .owner = &T19, .node = NULL},
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn30, .owner = &T19, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn31, .owner = &T19, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn32, .owner = &T19, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn33, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[5] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn30, .owner = &T20, .node = NULL},
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn31, .owner = &T20, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn32, .owner = &T20, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn33, .owner = &T20, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn34, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The XHTML page every content document extends. Blocks: `title` (text\n"
     "    for <title>, never empty), `head` (more <head> tags, before the style\n"
     "    sheets so that the book's own CSS wins), `body_class`, `matter`\n"
@@ -8636,86 +8774,86 @@ static const char T19_source[] =
     "{% block body %}{% endblock %}\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
+  .body = fn35,
   .nblocks = 5,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 1476,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T20_source,
+  .body = fn36,
+  .source = T21_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T21_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T21, .node = NULL},
+static const tpl_block_def T22_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T22, .node = NULL},
 };
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The list of figures: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T21_blocks,
-  .source = T21_source,
+  .blocks = T22_blocks,
+  .source = T22_source,
   .source_len = 259,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn39, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The list of tables: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
+  .body = fn40,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 257,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* nav.xhtml.twig */
-static const tpl_block_def T23_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn40, .owner = &T23, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn41, .owner = &T23, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn42, .owner = &T23, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn43, .owner = &T23, .node = NULL},
+static const tpl_block_def T24_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn41, .owner = &T24, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn42, .owner = &T24, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn43, .owner = &T24, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn44, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
     "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
@@ -8751,23 +8889,23 @@ static const char T23_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "nav.xhtml.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn44,
+  .body = fn45,
   .nblocks = 4,
-  .blocks = T23_blocks,
-  .source = T23_source,
+  .blocks = T24_blocks,
+  .source = T24_source,
   .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T24_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn45, .owner = &T24, .node = NULL},
+static const tpl_block_def T25_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn46, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- A part's title page: the label (\"Part I\") on a line of its own above\n"
     "    the title, then the part's own content, if any. -#}\n"
     "{% extends 'chunk.twig' %}\n"
@@ -8777,20 +8915,20 @@ static const char T24_source[] =
     "{%- else %}{{ item.title }}{% endif -%}\n"
     "</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn46,
+  .body = fn47,
   .nblocks = 1,
-  .blocks = T24_blocks,
-  .source = T24_source,
+  .blocks = T25_blocks,
+  .source = T25_source,
   .source_len = 401,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -8805,44 +8943,44 @@ static const char T25_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn47,
-  .source = T25_source,
+  .body = fn48,
+  .source = T26_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/epub.twig */
-static const tpl_name T26_m0_params[1] = {
+static const tpl_name T27_m0_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m1_params[1] = {
+static const tpl_name T27_m1_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T26_m2_params[1] = {
+static const tpl_name T27_m2_params[1] = {
   {"html", 4u, 0xd775a7d0u},
 };
-static const tpl_name T26_m3_params[2] = {
+static const tpl_name T27_m3_params[2] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
 };
-static const tpl_name T26_m4_params[1] = {
+static const tpl_name T27_m4_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_name T26_m5_params[1] = {
+static const tpl_name T27_m5_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_macro_def T26_macros[6] = {
-  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T26_m0_params, .fn = fn48, .owner = &T26, .node = NULL},
-  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T26_m1_params, .fn = fn49, .owner = &T26, .node = NULL},
-  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T26_m2_params, .fn = fn50, .owner = &T26, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T26_m3_params, .fn = fn51, .owner = &T26, .node = NULL},
-  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T26_m4_params, .fn = fn53, .owner = &T26, .node = NULL},
-  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T26_m5_params, .fn = fn54, .owner = &T26, .node = NULL},
+static const tpl_macro_def T27_macros[6] = {
+  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T27_m0_params, .fn = fn49, .owner = &T27, .node = NULL},
+  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T27_m1_params, .fn = fn50, .owner = &T27, .node = NULL},
+  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T27_m2_params, .fn = fn51, .owner = &T27, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T27_m3_params, .fn = fn52, .owner = &T27, .node = NULL},
+  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T27_m4_params, .fn = fn54, .owner = &T27, .node = NULL},
+  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T27_m5_params, .fn = fn55, .owner = &T27, .node = NULL},
 };
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- Macros of the EPUB edition. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -8945,19 +9083,19 @@ static const char T26_source[] =
     "</navPoint>\n"
     "{% endfor %}\n"
     "{%- endmacro %}\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "partials/epub.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn55,
+  .body = fn56,
   .nmacros = 6,
-  .macros = T26_macros,
-  .source = T26_source,
+  .macros = T27_macros,
+  .source = T27_source,
   .source_len = 4329,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T27_source[] =
+static const char T28_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -8970,17 +9108,17 @@ static const char T27_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T27 = {
+static const tpl_template T28 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn56,
-  .source = T27_source,
+  .body = fn57,
+  .source = T28_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T28_source[] =
+static const char T29_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -8999,31 +9137,31 @@ static const char T28_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn58,
-  .source = T28_source,
+  .body = fn59,
+  .source = T29_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T29_m0_params[1] = {
+static const tpl_name T30_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m1_params[1] = {
+static const tpl_name T30_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m2_params[1] = {
+static const tpl_name T30_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T29_m3_params[3] = {
+static const tpl_name T30_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T29_m4_params[6] = {
+static const tpl_name T30_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -9031,14 +9169,14 @@ static const tpl_name T29_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T29_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T29_m0_params, .fn = fn59, .owner = &T29, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T29_m1_params, .fn = fn60, .owner = &T29, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T29_m2_params, .fn = fn61, .owner = &T29, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T29_m3_params, .fn = fn62, .owner = &T29, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T29_m4_params, .fn = fn64, .owner = &T29, .node = NULL},
+static const tpl_macro_def T30_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T30_m0_params, .fn = fn60, .owner = &T30, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T30_m1_params, .fn = fn61, .owner = &T30, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T30_m2_params, .fn = fn62, .owner = &T30, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T30_m3_params, .fn = fn63, .owner = &T30, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T30_m4_params, .fn = fn65, .owner = &T30, .node = NULL},
 };
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -9103,30 +9241,30 @@ static const char T29_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn66,
   .nmacros = 5,
-  .macros = T29_macros,
-  .source = T29_source,
+  .macros = T30_macros,
+  .source = T30_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T30_blocks[9] = {
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn66, .owner = &T30, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn67, .owner = &T30, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn68, .owner = &T30, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn69, .owner = &T30, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn70, .owner = &T30, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn71, .owner = &T30, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn72, .owner = &T30, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn73, .owner = &T30, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn74, .owner = &T30, .node = NULL},
+static const tpl_block_def T31_blocks[9] = {
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn67, .owner = &T31, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn68, .owner = &T31, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn69, .owner = &T31, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn70, .owner = &T31, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn71, .owner = &T31, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn72, .owner = &T31, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn73, .owner = &T31, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn74, .owner = &T31, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn75, .owner = &T31, .node = NULL},
 };
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The stylesheet of the EPUB edition (css/easybook.css), for e-ink\n"
     "    readers, tablets and phones. The reader chooses the font, its size, the\n"
     "    margins and day or night: so no font family on the text, sizes in em\n"
@@ -9427,19 +9565,19 @@ static const char T30_source[] =
     ".float-list .label { font-weight: bold; }\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn75,
+  .body = fn76,
   .nblocks = 9,
-  .blocks = T30_blocks,
-  .source = T30_source,
+  .blocks = T31_blocks,
+  .source = T31_source,
   .source_len = 9599,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -9454,17 +9592,17 @@ static const char T31_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn76,
-  .source = T31_source,
+  .body = fn77,
+  .source = T32_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -9476,17 +9614,17 @@ static const char T32_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn77,
-  .source = T32_source,
+  .body = fn78,
+  .source = T33_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* toc.ncx.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The NCX (toc.ncx), the table of contents of EPUB 2 reading systems:\n"
     "    `identifier` (the package's dc:identifier), `depth`, `toc_tree` whose\n"
     "    nodes have `id` and `play_order` too. -#}\n"
@@ -9507,20 +9645,20 @@ static const char T33_source[] =
     "{{ epub.ncx_points(toc_tree ?\? []) -}}\n"
     "</navMap>\n"
     "</ncx>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "toc.ncx.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn78,
-  .source = T33_source,
+  .body = fn79,
+  .source = T34_source,
   .source_len = 824,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T34_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn79, .owner = &T34, .node = NULL},
+static const tpl_block_def T35_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn80, .owner = &T35, .node = NULL},
 };
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- A table of contents page in the reading order, from `toc` (the book's\n"
     "    headings to edition.toc.deep, flattened) as nested ordered lists.\n"
     "    The reading system's own contents come from nav.xhtml. -#}\n"
@@ -9530,19 +9668,19 @@ static const char T34_source[] =
     "{{ item.content }}\n"
     "{{ epub.toc_list(toc ?\? [], root) }}\n"
     "{% endblock %}\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn80,
+  .body = fn81,
   .nblocks = 1,
-  .blocks = T34_blocks,
-  .source = T34_source,
+  .blocks = T35_blocks,
+  .source = T35_source,
   .source_len = 367,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_epub_templates[35] = {
+const tpl_template *const octavo_theme_clean_epub_templates[36] = {
   &T0,
   &T1,
   &T2,
@@ -9578,5 +9716,6 @@ const tpl_template *const octavo_theme_clean_epub_templates[35] = {
   &T32,
   &T33,
   &T34,
+  &T35,
 };
-const size_t octavo_theme_clean_epub_ntemplates = 35;
+const size_t octavo_theme_clean_epub_ntemplates = 36;

@@ -542,131 +542,138 @@ static const tpl_loc L_443 = {F_29, 12, 30};
 static const tpl_loc L_444 = {F_29, 13, 29};
 static const tpl_loc L_445 = {F_29, 14, 30};
 static const tpl_loc L_446 = {F_29, 15, 34};
-static const tpl_loc L_447 = {F_29, 16, 29};
-static const tpl_loc L_448 = {F_29, 6, 10};
+static const tpl_loc L_447 = {F_29, 16, 22};
+static const tpl_loc L_448 = {F_29, 16, 25};
+static const tpl_loc L_449 = {F_29, 16, 33};
+static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
+static const tpl_loc L_450 = {F_29, 16, 100};
+static const tpl_loc L_451 = {F_29, 17, 29};
+static const tpl_loc L_452 = {F_29, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_449 = {F_29, 7, 10};
+static const tpl_loc L_453 = {F_29, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_450 = {F_29, 8, 10};
+static const tpl_loc L_454 = {F_29, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_451 = {F_29, 9, 10};
-static const tpl_loc L_452 = {F_29, 10, 10};
+static const tpl_loc L_455 = {F_29, 9, 10};
+static const tpl_loc L_456 = {F_29, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_453 = {F_29, 11, 10};
+static const tpl_loc L_457 = {F_29, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_454 = {F_29, 12, 10};
+static const tpl_loc L_458 = {F_29, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_455 = {F_29, 13, 10};
-static const tpl_loc L_456 = {F_29, 14, 10};
+static const tpl_loc L_459 = {F_29, 13, 10};
+static const tpl_loc L_460 = {F_29, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_457 = {F_29, 15, 10};
+static const tpl_loc L_461 = {F_29, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_458 = {F_29, 16, 10};
+static const tpl_loc L_462 = {F_29, 16, 10};
+static const tpl_name N_search = {"search", 6u, 0x803328a9u};
+static const tpl_loc L_463 = {F_29, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_459 = {F_29, 17, 10};
+static const tpl_loc L_464 = {F_29, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_30[] = "table.twig";
-static const tpl_loc L_460 = {F_30, 4, 4};
-static const tpl_loc L_461 = {F_30, 4, 20};
-static const tpl_loc L_462 = {F_30, 4, 25};
-static const tpl_loc L_463 = {F_30, 4, 39};
+static const tpl_loc L_465 = {F_30, 4, 4};
+static const tpl_loc L_466 = {F_30, 4, 20};
+static const tpl_loc L_467 = {F_30, 4, 25};
+static const tpl_loc L_468 = {F_30, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_464 = {F_30, 5, 25};
-static const tpl_loc L_465 = {F_30, 5, 28};
-static const tpl_loc L_466 = {F_30, 5, 33};
-static const tpl_loc L_467 = {F_30, 5, 45};
-static const tpl_loc L_468 = {F_30, 6, 4};
-static const tpl_loc L_469 = {F_30, 6, 7};
-static const tpl_loc L_470 = {F_30, 7, 31};
-static const tpl_loc L_471 = {F_30, 7, 51};
-static const tpl_loc L_472 = {F_30, 8, 5};
-static const tpl_loc L_473 = {F_30, 8, 13};
-static const tpl_loc L_474 = {F_30, 8, 41};
-static const tpl_loc L_475 = {F_30, 8, 67};
-static const tpl_loc L_476 = {F_30, 8, 75};
-static const tpl_loc L_477 = {F_30, 8, 108};
-static const tpl_loc L_478 = {F_30, 8, 116};
-static const tpl_loc L_479 = {F_30, 11, 42};
-static const tpl_loc L_480 = {F_30, 11, 103};
-static const tpl_loc L_481 = {F_30, 12, 1};
-static const tpl_loc L_482 = {F_30, 12, 9};
+static const tpl_loc L_469 = {F_30, 5, 25};
+static const tpl_loc L_470 = {F_30, 5, 28};
+static const tpl_loc L_471 = {F_30, 5, 33};
+static const tpl_loc L_472 = {F_30, 5, 45};
+static const tpl_loc L_473 = {F_30, 6, 4};
+static const tpl_loc L_474 = {F_30, 6, 7};
+static const tpl_loc L_475 = {F_30, 7, 31};
+static const tpl_loc L_476 = {F_30, 7, 51};
+static const tpl_loc L_477 = {F_30, 8, 5};
+static const tpl_loc L_478 = {F_30, 8, 13};
+static const tpl_loc L_479 = {F_30, 8, 41};
+static const tpl_loc L_480 = {F_30, 8, 67};
+static const tpl_loc L_481 = {F_30, 8, 75};
+static const tpl_loc L_482 = {F_30, 8, 108};
+static const tpl_loc L_483 = {F_30, 8, 116};
+static const tpl_loc L_484 = {F_30, 11, 42};
+static const tpl_loc L_485 = {F_30, 11, 103};
+static const tpl_loc L_486 = {F_30, 12, 1};
+static const tpl_loc L_487 = {F_30, 12, 9};
 static const char F_31[] = "title.md.twig";
-static const tpl_loc L_483 = {F_31, 3, 3};
-static const tpl_loc L_484 = {F_31, 3, 6};
-static const tpl_loc L_485 = {F_31, 3, 11};
-static const tpl_loc L_486 = {F_31, 3, 17};
-static const tpl_loc L_487 = {F_31, 5, 4};
-static const tpl_loc L_488 = {F_31, 5, 12};
-static const tpl_loc L_489 = {F_31, 6, 24};
-static const tpl_loc L_490 = {F_31, 6, 39};
-static const tpl_loc L_491 = {F_31, 9, 4};
-static const tpl_loc L_492 = {F_31, 9, 12};
-static const tpl_loc L_493 = {F_31, 10, 25};
-static const tpl_loc L_494 = {F_31, 10, 41};
+static const tpl_loc L_488 = {F_31, 3, 3};
+static const tpl_loc L_489 = {F_31, 3, 6};
+static const tpl_loc L_490 = {F_31, 3, 11};
+static const tpl_loc L_491 = {F_31, 3, 17};
+static const tpl_loc L_492 = {F_31, 5, 4};
+static const tpl_loc L_493 = {F_31, 5, 12};
+static const tpl_loc L_494 = {F_31, 6, 24};
+static const tpl_loc L_495 = {F_31, 6, 39};
+static const tpl_loc L_496 = {F_31, 9, 4};
+static const tpl_loc L_497 = {F_31, 9, 12};
+static const tpl_loc L_498 = {F_31, 10, 25};
+static const tpl_loc L_499 = {F_31, 10, 41};
 static const char F_32[] = "title.twig";
-static const tpl_loc L_495 = {F_32, 4, 4};
-static const tpl_loc L_496 = {F_32, 4, 18};
-static const tpl_loc L_497 = {F_32, 4, 23};
-static const tpl_loc L_498 = {F_32, 4, 47};
-static const tpl_loc L_499 = {F_32, 4, 51};
-static const tpl_loc L_500 = {F_32, 4, 84};
-static const tpl_loc L_501 = {F_32, 4, 89};
-static const tpl_loc L_502 = {F_32, 4, 95};
-static const tpl_loc L_503 = {F_32, 6, 9};
-static const tpl_loc L_504 = {F_32, 6, 12};
-static const tpl_loc L_505 = {F_32, 6, 17};
-static const tpl_loc L_506 = {F_32, 6, 26};
-static const tpl_loc L_507 = {F_32, 6, 29};
-static const tpl_loc L_508 = {F_32, 7, 1};
-static const tpl_loc L_509 = {F_32, 7, 9};
+static const tpl_loc L_500 = {F_32, 4, 4};
+static const tpl_loc L_501 = {F_32, 4, 18};
+static const tpl_loc L_502 = {F_32, 4, 23};
+static const tpl_loc L_503 = {F_32, 4, 47};
+static const tpl_loc L_504 = {F_32, 4, 51};
+static const tpl_loc L_505 = {F_32, 4, 84};
+static const tpl_loc L_506 = {F_32, 4, 89};
+static const tpl_loc L_507 = {F_32, 4, 95};
+static const tpl_loc L_508 = {F_32, 6, 9};
+static const tpl_loc L_509 = {F_32, 6, 12};
+static const tpl_loc L_510 = {F_32, 6, 17};
+static const tpl_loc L_511 = {F_32, 6, 26};
+static const tpl_loc L_512 = {F_32, 6, 29};
+static const tpl_loc L_513 = {F_32, 7, 1};
+static const tpl_loc L_514 = {F_32, 7, 9};
 static const char F_33[] = "toc.twig";
-static const tpl_loc L_510 = {F_33, 5, 11};
-static const tpl_loc L_511 = {F_33, 6, 4};
+static const tpl_loc L_515 = {F_33, 5, 11};
+static const tpl_loc L_516 = {F_33, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_512 = {F_33, 7, 4};
+static const tpl_loc L_517 = {F_33, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_513 = {F_33, 8, 4};
-static const tpl_loc L_514 = {F_33, 9, 4};
-static const tpl_loc L_515 = {F_33, 9, 17};
-static const tpl_loc L_516 = {F_33, 9, 21};
+static const tpl_loc L_518 = {F_33, 8, 4};
+static const tpl_loc L_519 = {F_33, 9, 4};
+static const tpl_loc L_520 = {F_33, 9, 17};
+static const tpl_loc L_521 = {F_33, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_517 = {F_33, 10, 4};
-static const tpl_loc L_518 = {F_33, 10, 7};
-static const tpl_loc L_519 = {F_33, 10, 13};
-static const tpl_loc L_520 = {F_33, 10, 20};
-static const tpl_loc L_521 = {F_33, 10, 31};
-static const tpl_loc L_522 = {F_33, 11, 4};
-static const tpl_loc L_523 = {F_33, 11, 46};
-static const tpl_loc L_524 = {F_33, 11, 55};
-static const tpl_loc L_525 = {F_33, 11, 32};
+static const tpl_loc L_522 = {F_33, 10, 4};
+static const tpl_loc L_523 = {F_33, 10, 7};
+static const tpl_loc L_524 = {F_33, 10, 13};
+static const tpl_loc L_525 = {F_33, 10, 20};
+static const tpl_loc L_526 = {F_33, 10, 31};
+static const tpl_loc L_527 = {F_33, 11, 4};
+static const tpl_loc L_528 = {F_33, 11, 46};
+static const tpl_loc L_529 = {F_33, 11, 55};
+static const tpl_loc L_530 = {F_33, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_526 = {F_33, 12, 4};
-static const tpl_loc L_527 = {F_33, 12, 7};
-static const tpl_loc L_528 = {F_33, 12, 14};
-static const tpl_loc L_529 = {F_33, 12, 25};
-static const tpl_loc L_530 = {F_33, 12, 31};
-static const tpl_loc L_531 = {F_33, 12, 46};
-static const tpl_loc L_532 = {F_33, 13, 4};
-static const tpl_loc L_533 = {F_33, 13, 33};
-static const tpl_loc L_534 = {F_33, 13, 39};
-static const tpl_loc L_535 = {F_33, 13, 59};
-static const tpl_loc L_536 = {F_33, 13, 77};
-static const tpl_loc L_537 = {F_33, 15, 4};
-static const tpl_loc L_538 = {F_33, 15, 18};
-static const tpl_loc L_539 = {F_33, 15, 32};
+static const tpl_loc L_531 = {F_33, 12, 4};
+static const tpl_loc L_532 = {F_33, 12, 7};
+static const tpl_loc L_533 = {F_33, 12, 14};
+static const tpl_loc L_534 = {F_33, 12, 25};
+static const tpl_loc L_535 = {F_33, 12, 31};
+static const tpl_loc L_536 = {F_33, 12, 46};
+static const tpl_loc L_537 = {F_33, 13, 4};
+static const tpl_loc L_538 = {F_33, 13, 33};
+static const tpl_loc L_539 = {F_33, 13, 39};
+static const tpl_loc L_540 = {F_33, 13, 59};
+static const tpl_loc L_541 = {F_33, 13, 77};
+static const tpl_loc L_542 = {F_33, 15, 4};
+static const tpl_loc L_543 = {F_33, 15, 18};
+static const tpl_loc L_544 = {F_33, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_540 = {F_33, 15, 62};
-static const tpl_loc L_541 = {F_33, 15, 68};
-static const tpl_loc L_542 = {F_33, 15, 47};
-static const tpl_loc L_543 = {F_33, 15, 36};
-static const tpl_loc L_544 = {F_33, 15, 26};
-static const tpl_loc L_545 = {F_33, 18, 1};
-static const tpl_loc L_546 = {F_33, 18, 14};
-static const tpl_loc L_547 = {F_33, 18, 23};
-static const tpl_loc L_548 = {F_33, 18, 28};
-static const tpl_loc L_549 = {F_33, 18, 40};
-static const tpl_loc L_550 = {F_33, 18, 46};
-static const tpl_loc L_551 = {F_33, 18, 4};
+static const tpl_loc L_545 = {F_33, 15, 62};
+static const tpl_loc L_546 = {F_33, 15, 68};
+static const tpl_loc L_547 = {F_33, 15, 47};
+static const tpl_loc L_548 = {F_33, 15, 36};
+static const tpl_loc L_549 = {F_33, 15, 26};
+static const tpl_loc L_550 = {F_33, 18, 1};
+static const tpl_loc L_551 = {F_33, 18, 14};
+static const tpl_loc L_552 = {F_33, 18, 23};
+static const tpl_loc L_553 = {F_33, 18, 28};
+static const tpl_loc L_554 = {F_33, 18, 40};
+static const tpl_loc L_555 = {F_33, 18, 46};
+static const tpl_loc L_556 = {F_33, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -714,6 +721,7 @@ static const tpl_template T41;
 static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
+static const tpl_template T45;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -744,28 +752,28 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -777,13 +785,15 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2253,10 +2263,78 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/clean/common/css/search.css.twig"
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/clean/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them). */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1738);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2303,7 +2381,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2381,7 +2459,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2456,7 +2534,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/clean/html/dedication.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2522,7 +2600,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2707,7 +2785,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 1 "themes/clean/html/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2723,7 +2801,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/clean/html/epilogue.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2739,7 +2817,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2905,7 +2983,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/clean/html/foreword.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2921,7 +2999,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/clean/html/glossary.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2937,7 +3015,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/clean/html/introduction.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2953,7 +3031,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- item.twig ---- */
 
 #line 6 "themes/clean/html/item.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3026,7 +3104,7 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/html/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3047,7 +3125,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/html/item.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3130,7 +3208,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3198,7 +3276,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/clean/html/license.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3214,7 +3292,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 1 "themes/clean/html/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3269,7 +3347,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 1 "themes/clean/html/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3324,7 +3402,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 1 "themes/clean/html/part.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3455,7 +3533,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3599,7 +3677,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3624,7 +3702,7 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3665,7 +3743,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -3772,7 +3850,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3965,7 +4043,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4019,7 +4097,7 @@ static void fn42(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4116,7 +4194,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4164,7 +4242,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4186,7 +4264,7 @@ static tpl_value fn46(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4291,7 +4369,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
                     rt->loc = &L_377;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn46, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k16)
                       k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_380);
@@ -4524,7 +4602,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4628,7 +4706,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4640,7 +4718,7 @@ static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/html/preface.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4656,7 +4734,7 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/html/prologue.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4672,7 +4750,7 @@ static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4687,7 +4765,7 @@ static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4702,7 +4780,7 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 8 "themes/clean/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4717,7 +4795,7 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/clean/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4732,7 +4810,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/clean/common/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4747,7 +4825,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/common/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4762,7 +4840,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 12 "themes/clean/common/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4777,7 +4855,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/clean/common/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4792,7 +4870,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 14 "themes/clean/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4807,7 +4885,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 15 "themes/clean/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4822,22 +4900,71 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
     rt->loc = &L_447;
-    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_447);
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_448);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_449, &ic0);
+    tpl_value v2 = tpl_str("html_chunked", 12u);
+    bool b3 = tpl_loose_eq(rt, v1, v2);
+    if (b3) {
+      tpl_value v7 = tpl_null();
+      bool b6 = tpl_var_probe(rt, ctx, self, &N_edition, &v7);
+      if (!b6)
+        v7 = tpl_null();
+      (void)b6;
+      tpl_value v8 = tpl_str("search", 6);
+      tpl_value v5 = tpl_null();
+      bool b4 = tpl_has_attr(rt, v7, v8, &v5);
+      if (!b4)
+        v5 = tpl_null();
+      tpl_value v9;
+      if (b4 && v5.type != TPL_NULL) {
+        v9 = v5;
+      } else {
+        tpl_value v10 = tpl_bool(true);
+        v9 = v10;
+      }
+      bool b11 = tpl_truthy(v9);
+      b3 = b11;
+    }
+    if (b3) {
+#line 16 "themes/clean/common/style.css.twig"
+      {
+        rt->loc = &L_450;
+        tpl_value v12 = tpl_str("css/search.css.twig", 19u);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_450);
+      }
+    }
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 17 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_451;
+    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_451);
+  }
+}
+
+#line 18 "themes/clean/common/style.css.twig"
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4846,7 +4973,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4855,70 +4982,75 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_448;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_448);
+    rt->loc = &L_452;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_452);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_449;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_449);
+    rt->loc = &L_453;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_453);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_450;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_450);
+    rt->loc = &L_454;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_454);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_451;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_451);
+    rt->loc = &L_455;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_455);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_452;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_452);
+    rt->loc = &L_456;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_456);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_453;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_453);
+    rt->loc = &L_457;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_457);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_454;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_454);
+    rt->loc = &L_458;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_458);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_455;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_455);
+    rt->loc = &L_459;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_459);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_456;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_456);
+    rt->loc = &L_460;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_460);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_457;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_457);
+    rt->loc = &L_461;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_461);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_458;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_458);
+    rt->loc = &L_462;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_462);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_459;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_459);
+    rt->loc = &L_463;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_463);
+  }
+#line 18 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_464;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_464);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4942,12 +5074,12 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_460;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_461);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_462, &ic0);
+    rt->loc = &L_465;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_466);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_467, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_463, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_468, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4958,16 +5090,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_464;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_465);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_466, &ic2);
+    rt->loc = &L_469;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_470);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_471, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_467;
+        rt->loc = &L_472;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -4978,22 +5110,22 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_468;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_469);
+    rt->loc = &L_473;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_474);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_470;
+        rt->loc = &L_475;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_471;
+            rt->loc = &L_476;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5004,23 +5136,23 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_472;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_473, &ic3);
+        rt->loc = &L_477;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_478, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_474;
+            rt->loc = &L_479;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_475;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_476, &ic4);
+            rt->loc = &L_480;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_481, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5031,8 +5163,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_477;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_478, &ic5);
+        rt->loc = &L_482;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_483, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5043,7 +5175,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_484;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5054,7 +5186,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_480;
+        rt->loc = &L_485;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5065,8 +5197,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_481;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_482, &ic6);
+    rt->loc = &L_486;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_487, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5076,7 +5208,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5092,26 +5224,26 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_483;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_484);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_485, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_486);
+    rt->loc = &L_488;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_489);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_490, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_491);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_487;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_488, &ic1);
+    rt->loc = &L_492;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_493, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_489;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_490);
+        rt->loc = &L_494;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_495);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5120,16 +5252,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_491;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_492, &ic2);
+    rt->loc = &L_496;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_497, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_493;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_494);
+        rt->loc = &L_498;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_499);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5141,7 +5273,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/clean/html/title.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5161,26 +5293,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_495;
+    rt->loc = &L_500;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_496);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_497, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_501);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_502, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_498);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_503);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_499);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_504);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_500);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_501, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_502);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_505);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_506, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_507);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5189,25 +5321,25 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_503;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_504);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_505, &ic2);
+    rt->loc = &L_508;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_509);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_510, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_506;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_507);
+    rt->loc = &L_511;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_512);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_508;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_509, &ic3);
+    rt->loc = &L_513;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_514, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5217,7 +5349,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/clean/html/toc.twig"
-static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5229,9 +5361,9 @@ static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_523, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_528, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_524);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_529);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5239,7 +5371,7 @@ static tpl_value fn68(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/clean/html/toc.twig"
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5257,20 +5389,20 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_540);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_545);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_541, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_546, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k23)
-    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_542);
-  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_542);
+    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_547);
+  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_547);
   return v7;
 }
 
 #line 1 "themes/clean/html/toc.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5310,13 +5442,13 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_515;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_510);
+    tpl_import(rt, self, 0, v0, &L_515);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_511;
+    rt->loc = &L_516;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5349,7 +5481,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_517;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5377,35 +5509,35 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_513;
+    rt->loc = &L_518;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_514;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_515);
+    rt->loc = &L_519;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_520);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_516);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_521);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_517;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_518);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_519, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_520, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_521);
+        rt->loc = &L_522;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_523);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_524, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_525, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_526);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_522;
+            rt->loc = &L_527;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5424,27 +5556,27 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn68, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_525);
-            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_525);
+              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_530);
+            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_530);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_526;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_527);
+            rt->loc = &L_531;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_532);
             const tpl_value a49[1] = {v48};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_528);
-            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_528));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_533);
+            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_533));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_529);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_530, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_534);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_535, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_531, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_536, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5453,20 +5585,20 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_532;
+                rt->loc = &L_537;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_533);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_534, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_538);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_539, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_535, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_540, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_536, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_541, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5478,18 +5610,18 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_537;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_538);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_539);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_542;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_543);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_544);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_543);
-            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_543);
+              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_548);
+            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_548);
             const tpl_value a74[2] = {v69, v73};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_544);
-            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_544);
+              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_549);
+            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_549);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5498,22 +5630,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_545;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_546);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_547);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_548, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_549, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_550);
+    rt->loc = &L_550;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_551);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_552);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_553, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_554, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_555);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_551);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_556);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5517 "clean_html.c"
+#line 5649 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -6359,8 +6491,76 @@ static const tpl_template T16 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T17_source[] =
+    "/* Website: the search box and its results (search.js fills them). */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T17 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn19,
+  .source = T17_source,
+  .source_len = 1738,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T18_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6397,17 +6597,17 @@ static const char T17_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T17_source,
+  .body = fn20,
+  .source = T18_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6475,17 +6675,17 @@ static const char T18_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T18_source,
+  .body = fn21,
+  .source = T19_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -6550,17 +6750,17 @@ static const char T19_source[] =
     "    --aside: #a59d8c;      --aside-bg: #222120;\n"
     "  }\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T19_source,
+  .body = fn22,
+  .source = T20_source,
   .source_len = 2135,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- A dedication shows no title: its heading is there for screen readers\n"
     "    and the document outline only. -#}\n"
     "<section class=\"item dedication\">\n"
@@ -6571,17 +6771,17 @@ static const char T20_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T20_source,
+  .body = fn23,
+  .source = T21_source,
   .source_len = 325,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6596,33 +6796,20 @@ static const char T21_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T21_source,
+  .body = fn24,
+  .source = T22_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const char T22_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T22 = {
-  .name = "edition.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T22_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* epilogue.twig */
 static const char T23_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T23 = {
-  .name = "epilogue.twig",
+  .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
@@ -6631,8 +6818,21 @@ static const tpl_template T23 = {
   .ast = NULL,
 };
 
-/* figure.twig */
+/* epilogue.twig */
 static const char T24_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T24 = {
+  .name = "epilogue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn26,
+  .source = T24_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* figure.twig */
+static const char T25_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -6646,33 +6846,20 @@ static const char T24_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T25_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T25 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T26_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T26 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn28,
   .source = T26_source,
@@ -6681,11 +6868,11 @@ static const tpl_template T26 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -6694,12 +6881,25 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T28_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn30, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn31, .owner = &T28, .node = NULL},
-};
+/* introduction.twig */
 static const char T28_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T28 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn30,
+  .source = T28_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T29_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
+};
+static const char T29_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. An item without\n"
     "    a title keeps its id on the section, for links to it. -#}\n"
@@ -6714,79 +6914,79 @@ static const char T28_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 2,
-  .blocks = T28_blocks,
-  .source = T28_source,
+  .blocks = T29_blocks,
+  .source = T29_source,
   .source_len = 643,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T29_source,
+  .body = fn34,
+  .source = T30_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- The list of images: each one's label and caption, linked. -#}\n"
     "<section class=\"item lof\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</section>\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 256,
   .ast = NULL,
 };
 
 /* lot.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of tables: each one's label and caption, linked. -#}\n"
     "<section class=\"item lot\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</section>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T32_source,
+  .body = fn37,
+  .source = T33_source,
   .source_len = 255,
   .ast = NULL,
 };
 
 /* part.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A part: \"<span class=label>…</span> Title\" as its heading (the label\n"
     "    shows when 'part' is in the edition's labels). -#}\n"
     "{% set has_heading = item.title or item.label %}\n"
@@ -6796,17 +6996,17 @@ static const char T33_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
-  .source = T33_source,
+  .body = fn38,
+  .source = T34_source,
   .source_len = 477,
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -6821,17 +7021,17 @@ static const char T34_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T34_source,
+  .body = fn39,
+  .source = T35_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -6844,17 +7044,17 @@ static const char T35_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T35_source,
+  .body = fn40,
+  .source = T36_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -6873,31 +7073,31 @@ static const char T36_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T36_source,
+  .body = fn42,
+  .source = T37_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T37_m0_params[1] = {
+static const tpl_name T38_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m1_params[1] = {
+static const tpl_name T38_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m2_params[1] = {
+static const tpl_name T38_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T37_m3_params[3] = {
+static const tpl_name T38_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T37_m4_params[6] = {
+static const tpl_name T38_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -6905,14 +7105,14 @@ static const tpl_name T37_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T37_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T37_m0_params, .fn = fn42, .owner = &T37, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T37_m1_params, .fn = fn43, .owner = &T37, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T37_m2_params, .fn = fn44, .owner = &T37, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T37_m3_params, .fn = fn45, .owner = &T37, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T37_m4_params, .fn = fn47, .owner = &T37, .node = NULL},
+static const tpl_macro_def T38_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn43, .owner = &T38, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn44, .owner = &T38, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn45, .owner = &T38, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn46, .owner = &T38, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn48, .owner = &T38, .node = NULL},
 };
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -6977,35 +7177,22 @@ static const char T37_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn48,
+  .body = fn49,
   .nmacros = 5,
-  .macros = T37_macros,
-  .source = T37_source,
+  .macros = T38_macros,
+  .source = T38_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T38_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T38 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn49,
-  .source = T38_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T39_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T39 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn50,
   .source = T39_source,
@@ -7014,22 +7201,36 @@ static const tpl_template T39 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T40_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn51, .owner = &T40, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn52, .owner = &T40, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn53, .owner = &T40, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn54, .owner = &T40, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn55, .owner = &T40, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn56, .owner = &T40, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn57, .owner = &T40, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn58, .owner = &T40, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn59, .owner = &T40, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn60, .owner = &T40, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn61, .owner = &T40, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T40, .node = NULL},
-};
+/* prologue.twig */
 static const char T40_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T40 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn51,
+  .source = T40_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T41_blocks[13] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T41, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T41, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T41, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T41, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T41, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T41, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T41, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T41, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T41, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T41, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn62, .owner = &T41, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T41, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T41, .node = NULL},
+};
+static const char T41_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7045,21 +7246,22 @@ static const char T40_source[] =
     "{% block items %}{% include 'css/items.css.twig' %}{% endblock %}\n"
     "{% block layout %}{% include 'css/layout.css.twig' %}{% endblock %}\n"
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
+    "{% block search %}{% if edition.format == 'html_chunked' and (edition.search ?\? true) %}{% include 'css/search.css.twig' %}{% endif %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T40 = {
+static const tpl_template T41 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .nblocks = 12,
-  .blocks = T40_blocks,
-  .source = T40_source,
-  .source_len = 1094,
+  .body = fn65,
+  .nblocks = 13,
+  .blocks = T41_blocks,
+  .source = T41_source,
+  .source_len = 1243,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T41_source[] =
+static const char T42_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7074,17 +7276,17 @@ static const char T41_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .source = T41_source,
+  .body = fn66,
+  .source = T42_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7096,17 +7298,17 @@ static const char T42_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T42_source,
+  .body = fn67,
+  .source = T43_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -7115,17 +7317,17 @@ static const char T43_source[] =
     "<h1 id=\"{{ item.slug }}\">{{ heading }}</h1>\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T43_source,
+  .body = fn68,
+  .source = T44_source,
   .source_len = 423,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The table of contents of book.html (which shows it in its sidebar),\n"
     "    by Easybook's rule: the items whose element is in edition.toc.elements\n"
     "    list their headings down to edition.toc.deep; an item without headings\n"
@@ -7144,16 +7346,16 @@ static const char T44_source[] =
     "{% endif %}\n"
     "{% endfor %}\n"
     "{{ m.toc_nav(entries, item.title, item.slug, root, '', 'item toc') }}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T44_source,
+  .body = fn69,
+  .source = T45_source,
   .source_len = 946,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_html_templates[45] = {
+const tpl_template *const octavo_theme_clean_html_templates[46] = {
   &T0,
   &T1,
   &T2,
@@ -7199,5 +7401,6 @@ const tpl_template *const octavo_theme_clean_html_templates[45] = {
   &T42,
   &T43,
   &T44,
+  &T45,
 };
-const size_t octavo_theme_clean_html_ntemplates = 45;
+const size_t octavo_theme_clean_html_ntemplates = 46;

@@ -58,643 +58,674 @@ static const tpl_loc L_27 = {F_0, 22, 51};
 static const tpl_loc L_28 = {F_0, 22, 54};
 static const tpl_loc L_29 = {F_0, 22, 59};
 static const tpl_loc L_30 = {F_0, 22, 65};
-static const tpl_loc L_31 = {F_0, 24, 4};
-static const tpl_loc L_32 = {F_0, 24, 7};
-static const tpl_loc L_33 = {F_0, 25, 27};
-static const tpl_loc L_34 = {F_0, 25, 37};
-static const tpl_loc L_35 = {F_0, 25, 49};
-static const tpl_loc L_36 = {F_0, 25, 104};
-static const tpl_loc L_37 = {F_0, 25, 107};
+static const tpl_loc L_31 = {F_0, 23, 12};
+static const tpl_loc L_32 = {F_0, 25, 4};
+static const tpl_loc L_33 = {F_0, 25, 7};
+static const tpl_loc L_34 = {F_0, 26, 27};
+static const tpl_loc L_35 = {F_0, 26, 37};
+static const tpl_loc L_36 = {F_0, 26, 49};
+static const tpl_loc L_37 = {F_0, 26, 104};
+static const tpl_loc L_38 = {F_0, 26, 107};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_38 = {F_0, 25, 111};
-static const tpl_loc L_39 = {F_0, 25, 132};
-static const tpl_loc L_40 = {F_0, 27, 56};
-static const tpl_loc L_41 = {F_0, 27, 59};
-static const tpl_loc L_42 = {F_0, 27, 63};
-static const tpl_loc L_43 = {F_0, 27, 84};
-static const tpl_loc L_44 = {F_0, 29, 4};
-static const tpl_loc L_45 = {F_0, 29, 7};
-static const tpl_loc L_46 = {F_0, 30, 23};
-static const tpl_loc L_47 = {F_0, 30, 33};
-static const tpl_loc L_48 = {F_0, 30, 41};
-static const tpl_loc L_49 = {F_0, 30, 60};
-static const tpl_loc L_50 = {F_0, 30, 63};
-static const tpl_loc L_51 = {F_0, 30, 67};
-static const tpl_loc L_52 = {F_0, 30, 84};
-static const tpl_loc L_53 = {F_0, 32, 48};
-static const tpl_loc L_54 = {F_0, 32, 51};
-static const tpl_loc L_55 = {F_0, 32, 55};
-static const tpl_loc L_56 = {F_0, 32, 72};
-static const tpl_loc L_57 = {F_0, 39, 4};
-static const tpl_loc L_58 = {F_0, 39, 19};
-static const tpl_loc L_59 = {F_0, 39, 23};
-static const tpl_loc L_60 = {F_0, 39, 61};
+static const tpl_loc L_39 = {F_0, 26, 111};
+static const tpl_loc L_40 = {F_0, 26, 132};
+static const tpl_loc L_41 = {F_0, 28, 56};
+static const tpl_loc L_42 = {F_0, 28, 59};
+static const tpl_loc L_43 = {F_0, 28, 63};
+static const tpl_loc L_44 = {F_0, 28, 84};
+static const tpl_loc L_45 = {F_0, 30, 4};
+static const tpl_loc L_46 = {F_0, 30, 7};
+static const tpl_loc L_47 = {F_0, 31, 23};
+static const tpl_loc L_48 = {F_0, 31, 33};
+static const tpl_loc L_49 = {F_0, 31, 41};
+static const tpl_loc L_50 = {F_0, 31, 60};
+static const tpl_loc L_51 = {F_0, 31, 63};
+static const tpl_loc L_52 = {F_0, 31, 67};
+static const tpl_loc L_53 = {F_0, 31, 84};
+static const tpl_loc L_54 = {F_0, 33, 48};
+static const tpl_loc L_55 = {F_0, 33, 51};
+static const tpl_loc L_56 = {F_0, 33, 55};
+static const tpl_loc L_57 = {F_0, 33, 72};
+static const tpl_loc L_58 = {F_0, 40, 4};
+static const tpl_loc L_59 = {F_0, 40, 19};
+static const tpl_loc L_60 = {F_0, 40, 23};
+static const tpl_loc L_61 = {F_0, 40, 61};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_61 = {F_0, 39, 68};
+static const tpl_loc L_62 = {F_0, 40, 68};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_62 = {F_0, 39, 47};
-static const tpl_loc L_63 = {F_0, 39, 86};
+static const tpl_loc L_63 = {F_0, 40, 47};
+static const tpl_loc L_64 = {F_0, 40, 86};
 static const tpl_name N_toc_item = {"toc_item", 8u, 0x7939094du};
-static const tpl_loc L_64 = {F_0, 40, 4};
-static const tpl_loc L_65 = {F_0, 40, 20};
-static const tpl_loc L_66 = {F_0, 40, 40};
-static const tpl_loc L_67 = {F_0, 40, 48};
-static const tpl_loc L_68 = {F_0, 40, 52};
+static const tpl_loc L_65 = {F_0, 41, 4};
+static const tpl_loc L_66 = {F_0, 41, 20};
+static const tpl_loc L_67 = {F_0, 41, 40};
+static const tpl_loc L_68 = {F_0, 41, 48};
+static const tpl_loc L_69 = {F_0, 41, 52};
 static const tpl_name N_toc_title = {"toc_title", 9u, 0xe3dcd768u};
-static const tpl_loc L_69 = {F_0, 41, 22};
-static const tpl_loc L_70 = {F_0, 41, 25};
+static const tpl_loc L_70 = {F_0, 42, 22};
+static const tpl_loc L_71 = {F_0, 42, 25};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_71 = {F_0, 41, 36};
-static const tpl_loc L_72 = {F_0, 42, 4};
-static const tpl_loc L_73 = {F_0, 42, 18};
-static const tpl_loc L_74 = {F_0, 45, 10};
-static const tpl_loc L_75 = {F_0, 45, 13};
-static const tpl_loc L_76 = {F_0, 46, 1};
-static const tpl_loc L_77 = {F_0, 46, 43};
-static const tpl_loc L_78 = {F_0, 46, 49};
-static const tpl_loc L_79 = {F_0, 46, 54};
-static const tpl_loc L_80 = {F_0, 46, 4};
+static const tpl_loc L_72 = {F_0, 42, 36};
+static const tpl_loc L_73 = {F_0, 43, 4};
+static const tpl_loc L_74 = {F_0, 43, 18};
+static const tpl_loc L_75 = {F_0, 46, 10};
+static const tpl_loc L_76 = {F_0, 46, 13};
+static const tpl_loc L_77 = {F_0, 47, 1};
+static const tpl_loc L_78 = {F_0, 47, 43};
+static const tpl_loc L_79 = {F_0, 47, 49};
+static const tpl_loc L_80 = {F_0, 47, 54};
+static const tpl_loc L_81 = {F_0, 47, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
-static const tpl_loc L_81 = {F_0, 51, 10};
+static const tpl_loc L_82 = {F_0, 52, 10};
 static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
-static const tpl_loc L_82 = {F_0, 73, 4};
-static const tpl_loc L_83 = {F_0, 73, 7};
-static const tpl_loc L_84 = {F_0, 73, 19};
-static const tpl_loc L_85 = {F_0, 74, 45};
-static const tpl_loc L_86 = {F_0, 74, 48};
-static const tpl_loc L_87 = {F_0, 74, 52};
-static const tpl_loc L_88 = {F_0, 74, 73};
-static const tpl_loc L_89 = {F_0, 74, 80};
-static const tpl_loc L_90 = {F_0, 74, 87};
-static const tpl_loc L_91 = {F_0, 74, 104};
-static const tpl_loc L_92 = {F_0, 75, 4};
-static const tpl_loc L_93 = {F_0, 76, 27};
-static const tpl_loc L_94 = {F_0, 76, 30};
-static const tpl_loc L_95 = {F_0, 76, 37};
-static const tpl_loc L_96 = {F_0, 76, 49};
-static const tpl_loc L_97 = {F_0, 76, 134};
-static const tpl_loc L_98 = {F_0, 76, 141};
-static const tpl_loc L_99 = {F_0, 76, 162};
-static const tpl_loc L_100 = {F_0, 76, 174};
-static const tpl_loc L_101 = {F_0, 76, 177};
+static const tpl_loc L_83 = {F_0, 74, 4};
+static const tpl_loc L_84 = {F_0, 74, 7};
+static const tpl_loc L_85 = {F_0, 74, 19};
+static const tpl_loc L_86 = {F_0, 75, 45};
+static const tpl_loc L_87 = {F_0, 75, 48};
+static const tpl_loc L_88 = {F_0, 75, 52};
+static const tpl_loc L_89 = {F_0, 75, 73};
+static const tpl_loc L_90 = {F_0, 75, 80};
+static const tpl_loc L_91 = {F_0, 75, 87};
+static const tpl_loc L_92 = {F_0, 75, 104};
+static const tpl_loc L_93 = {F_0, 76, 4};
+static const tpl_loc L_94 = {F_0, 77, 27};
+static const tpl_loc L_95 = {F_0, 77, 30};
+static const tpl_loc L_96 = {F_0, 77, 37};
+static const tpl_loc L_97 = {F_0, 77, 49};
+static const tpl_loc L_98 = {F_0, 77, 134};
+static const tpl_loc L_99 = {F_0, 77, 141};
+static const tpl_loc L_100 = {F_0, 77, 162};
+static const tpl_loc L_101 = {F_0, 77, 174};
+static const tpl_loc L_102 = {F_0, 77, 177};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_102 = {F_0, 78, 4};
-static const tpl_loc L_103 = {F_0, 78, 7};
-static const tpl_loc L_104 = {F_0, 79, 23};
-static const tpl_loc L_105 = {F_0, 79, 26};
-static const tpl_loc L_106 = {F_0, 79, 33};
-static const tpl_loc L_107 = {F_0, 79, 41};
-static const tpl_loc L_108 = {F_0, 79, 90};
-static const tpl_loc L_109 = {F_0, 79, 97};
-static const tpl_loc L_110 = {F_0, 79, 114};
-static const tpl_loc L_111 = {F_0, 79, 162};
-static const tpl_loc L_112 = {F_0, 79, 165};
-static const tpl_loc L_113 = {F_0, 52, 4};
-static const tpl_loc L_114 = {F_0, 55, 1};
-static const tpl_loc L_115 = {F_0, 55, 4};
-static const tpl_loc L_116 = {F_0, 55, 9};
-static const tpl_loc L_117 = {F_0, 57, 4};
+static const tpl_loc L_103 = {F_0, 79, 4};
+static const tpl_loc L_104 = {F_0, 79, 7};
+static const tpl_loc L_105 = {F_0, 80, 23};
+static const tpl_loc L_106 = {F_0, 80, 26};
+static const tpl_loc L_107 = {F_0, 80, 33};
+static const tpl_loc L_108 = {F_0, 80, 41};
+static const tpl_loc L_109 = {F_0, 80, 90};
+static const tpl_loc L_110 = {F_0, 80, 97};
+static const tpl_loc L_111 = {F_0, 80, 114};
+static const tpl_loc L_112 = {F_0, 80, 162};
+static const tpl_loc L_113 = {F_0, 80, 165};
+static const tpl_loc L_114 = {F_0, 53, 4};
+static const tpl_loc L_115 = {F_0, 56, 1};
+static const tpl_loc L_116 = {F_0, 56, 4};
+static const tpl_loc L_117 = {F_0, 56, 9};
+static const tpl_loc L_118 = {F_0, 58, 4};
 static const tpl_name N_section = {"section", 7u, 0xfcdd0cccu};
-static const tpl_loc L_118 = {F_0, 58, 22};
-static const tpl_loc L_119 = {F_0, 58, 25};
-static const tpl_loc L_120 = {F_0, 58, 30};
-static const tpl_loc L_121 = {F_0, 58, 37};
-static const tpl_loc L_122 = {F_0, 58, 45};
-static const tpl_loc L_123 = {F_0, 58, 49};
-static const tpl_loc L_124 = {F_0, 58, 52};
-static const tpl_loc L_125 = {F_0, 59, 4};
-static const tpl_loc L_126 = {F_0, 59, 24};
+static const tpl_loc L_119 = {F_0, 59, 22};
+static const tpl_loc L_120 = {F_0, 59, 25};
+static const tpl_loc L_121 = {F_0, 59, 30};
+static const tpl_loc L_122 = {F_0, 59, 37};
+static const tpl_loc L_123 = {F_0, 59, 45};
+static const tpl_loc L_124 = {F_0, 59, 49};
+static const tpl_loc L_125 = {F_0, 59, 52};
+static const tpl_loc L_126 = {F_0, 60, 4};
+static const tpl_loc L_127 = {F_0, 60, 24};
 static const tpl_name N_parent = {"parent", 6u, 0xeacdfcfdu};
-static const tpl_loc L_127 = {F_0, 60, 35};
-static const tpl_loc L_128 = {F_0, 60, 38};
-static const tpl_loc L_129 = {F_0, 60, 45};
-static const tpl_loc L_130 = {F_0, 60, 53};
-static const tpl_loc L_131 = {F_0, 60, 60};
-static const tpl_loc L_132 = {F_0, 60, 68};
-static const tpl_loc L_133 = {F_0, 60, 71};
-static const tpl_loc L_134 = {F_0, 61, 9};
-static const tpl_loc L_135 = {F_0, 61, 17};
+static const tpl_loc L_128 = {F_0, 61, 35};
+static const tpl_loc L_129 = {F_0, 61, 38};
+static const tpl_loc L_130 = {F_0, 61, 45};
+static const tpl_loc L_131 = {F_0, 61, 53};
+static const tpl_loc L_132 = {F_0, 61, 60};
+static const tpl_loc L_133 = {F_0, 61, 68};
+static const tpl_loc L_134 = {F_0, 61, 71};
+static const tpl_loc L_135 = {F_0, 62, 9};
+static const tpl_loc L_136 = {F_0, 62, 17};
 static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_136 = {F_0, 61, 26};
-static const tpl_loc L_137 = {F_0, 61, 29};
+static const tpl_loc L_137 = {F_0, 62, 26};
+static const tpl_loc L_138 = {F_0, 62, 29};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_138 = {F_0, 63, 33};
-static const tpl_loc L_139 = {F_0, 63, 41};
-static const tpl_loc L_140 = {F_0, 63, 50};
-static const tpl_loc L_141 = {F_0, 63, 58};
-static const tpl_loc L_142 = {F_0, 65, 9};
-static const tpl_loc L_143 = {F_0, 65, 17};
-static const tpl_loc L_144 = {F_0, 65, 26};
-static const tpl_loc L_145 = {F_0, 65, 34};
-static const tpl_loc L_146 = {F_0, 65, 58};
-static const tpl_loc L_147 = {F_0, 65, 62};
-static const tpl_loc L_148 = {F_0, 65, 95};
-static const tpl_loc L_149 = {F_0, 65, 100};
-static const tpl_loc L_150 = {F_0, 65, 106};
-static const tpl_loc L_151 = {F_0, 66, 16};
-static const tpl_loc L_152 = {F_0, 66, 30};
+static const tpl_loc L_139 = {F_0, 64, 33};
+static const tpl_loc L_140 = {F_0, 64, 41};
+static const tpl_loc L_141 = {F_0, 64, 50};
+static const tpl_loc L_142 = {F_0, 64, 58};
+static const tpl_loc L_143 = {F_0, 66, 9};
+static const tpl_loc L_144 = {F_0, 66, 17};
+static const tpl_loc L_145 = {F_0, 66, 26};
+static const tpl_loc L_146 = {F_0, 66, 34};
+static const tpl_loc L_147 = {F_0, 66, 58};
+static const tpl_loc L_148 = {F_0, 66, 62};
+static const tpl_loc L_149 = {F_0, 66, 95};
+static const tpl_loc L_150 = {F_0, 66, 100};
+static const tpl_loc L_151 = {F_0, 66, 106};
+static const tpl_loc L_152 = {F_0, 67, 16};
+static const tpl_loc L_153 = {F_0, 67, 30};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_153 = {F_0, 67, 9};
-static const tpl_loc L_154 = {F_0, 67, 17};
-static const tpl_loc L_155 = {F_0, 67, 37};
-static const tpl_loc L_156 = {F_0, 69, 1};
-static const tpl_loc L_157 = {F_0, 69, 9};
-static const tpl_loc L_158 = {F_0, 7, 11};
-static const tpl_loc L_159 = {F_0, 6, 12};
+static const tpl_loc L_154 = {F_0, 68, 9};
+static const tpl_loc L_155 = {F_0, 68, 17};
+static const tpl_loc L_156 = {F_0, 68, 37};
+static const tpl_loc L_157 = {F_0, 70, 1};
+static const tpl_loc L_158 = {F_0, 70, 9};
+static const tpl_loc L_159 = {F_0, 7, 11};
+static const tpl_loc L_160 = {F_0, 6, 12};
 static const char F_1[] = "code.twig";
-static const tpl_loc L_160 = {F_1, 10, 4};
-static const tpl_loc L_161 = {F_1, 10, 16};
-static const tpl_loc L_162 = {F_1, 10, 21};
-static const tpl_loc L_163 = {F_1, 10, 29};
-static const tpl_loc L_164 = {F_1, 10, 41};
-static const tpl_loc L_165 = {F_1, 10, 48};
+static const tpl_loc L_161 = {F_1, 10, 4};
+static const tpl_loc L_162 = {F_1, 10, 16};
+static const tpl_loc L_163 = {F_1, 10, 21};
+static const tpl_loc L_164 = {F_1, 10, 29};
+static const tpl_loc L_165 = {F_1, 10, 41};
+static const tpl_loc L_166 = {F_1, 10, 48};
 static const tpl_name N_lines = {"lines", 5u, 0xe1e4263cu};
-static const tpl_loc L_166 = {F_1, 11, 4};
+static const tpl_loc L_167 = {F_1, 11, 4};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
 static const tpl_name N_wanted = {"wanted", 6u, 0xcfe3bdeeu};
-static const tpl_loc L_167 = {F_1, 12, 4};
-static const tpl_loc L_168 = {F_1, 12, 19};
-static const tpl_loc L_169 = {F_1, 12, 34};
-static const tpl_loc L_170 = {F_1, 12, 44};
+static const tpl_loc L_168 = {F_1, 12, 4};
+static const tpl_loc L_169 = {F_1, 12, 19};
+static const tpl_loc L_170 = {F_1, 12, 34};
+static const tpl_loc L_171 = {F_1, 12, 44};
 static const tpl_name N_numbered = {"numbered", 8u, 0x183cb3a1u};
-static const tpl_loc L_171 = {F_1, 13, 20};
-static const tpl_loc L_172 = {F_1, 13, 23};
-static const tpl_loc L_173 = {F_1, 13, 28};
+static const tpl_loc L_172 = {F_1, 13, 20};
+static const tpl_loc L_173 = {F_1, 13, 23};
+static const tpl_loc L_174 = {F_1, 13, 28};
 static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_174 = {F_1, 13, 40};
-static const tpl_loc L_175 = {F_1, 13, 57};
-static const tpl_loc L_176 = {F_1, 13, 75};
-static const tpl_loc L_177 = {F_1, 13, 78};
-static const tpl_loc L_178 = {F_1, 14, 5};
-static const tpl_loc L_179 = {F_1, 14, 67};
-static const tpl_loc L_180 = {F_1, 14, 79};
-static const tpl_loc L_181 = {F_1, 14, 77};
+static const tpl_loc L_175 = {F_1, 13, 40};
+static const tpl_loc L_176 = {F_1, 13, 57};
+static const tpl_loc L_177 = {F_1, 13, 75};
+static const tpl_loc L_178 = {F_1, 13, 78};
+static const tpl_loc L_179 = {F_1, 14, 5};
+static const tpl_loc L_180 = {F_1, 14, 67};
+static const tpl_loc L_181 = {F_1, 14, 79};
+static const tpl_loc L_182 = {F_1, 14, 77};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_182 = {F_1, 14, 87};
-static const tpl_loc L_183 = {F_1, 14, 97};
-static const tpl_loc L_184 = {F_1, 14, 104};
+static const tpl_loc L_183 = {F_1, 14, 87};
+static const tpl_loc L_184 = {F_1, 14, 97};
+static const tpl_loc L_185 = {F_1, 14, 104};
 static const tpl_name N_loop = {"loop", 4u, 0xddef486bu};
-static const tpl_loc L_185 = {F_1, 14, 109};
+static const tpl_loc L_186 = {F_1, 14, 109};
 static const tpl_name N_last = {"last", 4u, 0x63e1d819u};
-static const tpl_loc L_186 = {F_1, 15, 1};
-static const tpl_loc L_187 = {F_1, 15, 9};
+static const tpl_loc L_187 = {F_1, 15, 1};
+static const tpl_loc L_188 = {F_1, 15, 9};
 static const char F_2[] = "edition.md.twig";
-static const tpl_loc L_188 = {F_2, 4, 3};
-static const tpl_loc L_189 = {F_2, 4, 6};
-static const tpl_loc L_190 = {F_2, 4, 11};
-static const tpl_loc L_191 = {F_2, 4, 17};
-static const tpl_loc L_192 = {F_2, 4, 26};
-static const tpl_loc L_193 = {F_2, 4, 34};
+static const tpl_loc L_189 = {F_2, 4, 3};
+static const tpl_loc L_190 = {F_2, 4, 6};
+static const tpl_loc L_191 = {F_2, 4, 11};
+static const tpl_loc L_192 = {F_2, 4, 17};
+static const tpl_loc L_193 = {F_2, 4, 26};
+static const tpl_loc L_194 = {F_2, 4, 34};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_194 = {F_2, 5, 1};
-static const tpl_loc L_195 = {F_2, 5, 16};
-static const tpl_loc L_196 = {F_2, 8, 4};
-static const tpl_loc L_197 = {F_2, 8, 12};
-static const tpl_loc L_198 = {F_2, 8, 22};
-static const tpl_loc L_199 = {F_2, 8, 38};
-static const tpl_loc L_200 = {F_2, 8, 55};
-static const tpl_loc L_201 = {F_2, 8, 100};
-static const tpl_loc L_202 = {F_2, 8, 104};
-static const tpl_loc L_203 = {F_2, 8, 95};
-static const tpl_loc L_204 = {F_2, 10, 4};
-static const tpl_loc L_205 = {F_2, 10, 7};
-static const tpl_loc L_206 = {F_2, 10, 15};
+static const tpl_loc L_195 = {F_2, 5, 1};
+static const tpl_loc L_196 = {F_2, 5, 16};
+static const tpl_loc L_197 = {F_2, 8, 4};
+static const tpl_loc L_198 = {F_2, 8, 12};
+static const tpl_loc L_199 = {F_2, 8, 22};
+static const tpl_loc L_200 = {F_2, 8, 38};
+static const tpl_loc L_201 = {F_2, 8, 55};
+static const tpl_loc L_202 = {F_2, 8, 100};
+static const tpl_loc L_203 = {F_2, 8, 104};
+static const tpl_loc L_204 = {F_2, 8, 95};
+static const tpl_loc L_205 = {F_2, 10, 4};
+static const tpl_loc L_206 = {F_2, 10, 7};
+static const tpl_loc L_207 = {F_2, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_207 = {F_2, 11, 6};
-static const tpl_loc L_208 = {F_2, 11, 22};
-static const tpl_loc L_209 = {F_2, 14, 1};
-static const tpl_loc L_210 = {F_2, 14, 120};
-static const tpl_loc L_211 = {F_2, 14, 8};
+static const tpl_loc L_208 = {F_2, 11, 6};
+static const tpl_loc L_209 = {F_2, 11, 22};
+static const tpl_loc L_210 = {F_2, 14, 1};
+static const tpl_loc L_211 = {F_2, 14, 120};
+static const tpl_loc L_212 = {F_2, 14, 8};
 static const char F_3[] = "figure.twig";
-static const tpl_loc L_212 = {F_3, 4, 4};
-static const tpl_loc L_213 = {F_3, 4, 18};
-static const tpl_loc L_214 = {F_3, 4, 23};
+static const tpl_loc L_213 = {F_3, 4, 4};
+static const tpl_loc L_214 = {F_3, 4, 18};
+static const tpl_loc L_215 = {F_3, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_215 = {F_3, 4, 74};
+static const tpl_loc L_216 = {F_3, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_216 = {F_3, 5, 23};
-static const tpl_loc L_217 = {F_3, 5, 26};
-static const tpl_loc L_218 = {F_3, 5, 31};
+static const tpl_loc L_217 = {F_3, 5, 23};
+static const tpl_loc L_218 = {F_3, 5, 26};
+static const tpl_loc L_219 = {F_3, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_219 = {F_3, 5, 55};
-static const tpl_loc L_220 = {F_3, 5, 63};
-static const tpl_loc L_221 = {F_3, 5, 75};
-static const tpl_loc L_222 = {F_3, 6, 1};
-static const tpl_loc L_223 = {F_3, 6, 9};
-static const tpl_loc L_224 = {F_3, 7, 4};
-static const tpl_loc L_225 = {F_3, 7, 12};
-static const tpl_loc L_226 = {F_3, 7, 26};
-static const tpl_loc L_227 = {F_3, 9, 5};
-static const tpl_loc L_228 = {F_3, 9, 41};
-static const tpl_loc L_229 = {F_3, 9, 67};
-static const tpl_loc L_230 = {F_3, 9, 75};
-static const tpl_loc L_231 = {F_3, 10, 5};
-static const tpl_loc L_232 = {F_3, 10, 8};
-static const tpl_loc L_233 = {F_3, 10, 43};
-static const tpl_loc L_234 = {F_3, 10, 51};
-static const tpl_loc L_235 = {F_3, 10, 78};
-static const tpl_loc L_236 = {F_3, 10, 86};
+static const tpl_loc L_220 = {F_3, 5, 55};
+static const tpl_loc L_221 = {F_3, 5, 63};
+static const tpl_loc L_222 = {F_3, 5, 75};
+static const tpl_loc L_223 = {F_3, 6, 1};
+static const tpl_loc L_224 = {F_3, 6, 9};
+static const tpl_loc L_225 = {F_3, 7, 4};
+static const tpl_loc L_226 = {F_3, 7, 12};
+static const tpl_loc L_227 = {F_3, 7, 26};
+static const tpl_loc L_228 = {F_3, 9, 5};
+static const tpl_loc L_229 = {F_3, 9, 41};
+static const tpl_loc L_230 = {F_3, 9, 67};
+static const tpl_loc L_231 = {F_3, 9, 75};
+static const tpl_loc L_232 = {F_3, 10, 5};
+static const tpl_loc L_233 = {F_3, 10, 8};
+static const tpl_loc L_234 = {F_3, 10, 43};
+static const tpl_loc L_235 = {F_3, 10, 51};
+static const tpl_loc L_236 = {F_3, 10, 78};
+static const tpl_loc L_237 = {F_3, 10, 86};
 static const char F_4[] = "index.twig";
-static const tpl_loc L_237 = {F_4, 5, 18};
-static const tpl_loc L_238 = {F_4, 5, 21};
-static const tpl_loc L_239 = {F_4, 5, 26};
-static const tpl_loc L_240 = {F_4, 5, 32};
-static const tpl_loc L_241 = {F_4, 9, 12};
-static const tpl_loc L_242 = {F_4, 13, 4};
-static const tpl_loc L_243 = {F_4, 13, 19};
+static const tpl_loc L_238 = {F_4, 5, 18};
+static const tpl_loc L_239 = {F_4, 5, 21};
+static const tpl_loc L_240 = {F_4, 5, 26};
+static const tpl_loc L_241 = {F_4, 5, 32};
+static const tpl_loc L_242 = {F_4, 9, 12};
+static const tpl_loc L_243 = {F_4, 13, 4};
+static const tpl_loc L_244 = {F_4, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_244 = {F_4, 13, 39};
-static const tpl_loc L_245 = {F_4, 13, 46};
-static const tpl_loc L_246 = {F_4, 13, 25};
-static const tpl_loc L_247 = {F_4, 13, 64};
-static const tpl_loc L_248 = {F_4, 14, 4};
-static const tpl_loc L_249 = {F_4, 14, 16};
-static const tpl_loc L_250 = {F_4, 14, 36};
-static const tpl_loc L_251 = {F_4, 14, 43};
-static const tpl_loc L_252 = {F_4, 14, 22};
-static const tpl_loc L_253 = {F_4, 14, 76};
+static const tpl_loc L_245 = {F_4, 13, 39};
+static const tpl_loc L_246 = {F_4, 13, 46};
+static const tpl_loc L_247 = {F_4, 13, 25};
+static const tpl_loc L_248 = {F_4, 13, 64};
+static const tpl_loc L_249 = {F_4, 14, 4};
+static const tpl_loc L_250 = {F_4, 14, 16};
+static const tpl_loc L_251 = {F_4, 14, 36};
+static const tpl_loc L_252 = {F_4, 14, 43};
+static const tpl_loc L_253 = {F_4, 14, 22};
+static const tpl_loc L_254 = {F_4, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_254 = {F_4, 17, 1};
-static const tpl_loc L_255 = {F_4, 17, 14};
-static const tpl_loc L_256 = {F_4, 17, 19};
-static const tpl_loc L_257 = {F_4, 17, 39};
-static const tpl_loc L_258 = {F_4, 17, 47};
-static const tpl_loc L_259 = {F_4, 17, 51};
-static const tpl_loc L_260 = {F_4, 17, 81};
-static const tpl_loc L_261 = {F_4, 17, 4};
-static const tpl_loc L_262 = {F_4, 18, 4};
-static const tpl_loc L_263 = {F_4, 18, 7};
-static const tpl_loc L_264 = {F_4, 19, 45};
-static const tpl_loc L_265 = {F_4, 19, 48};
-static const tpl_loc L_266 = {F_4, 19, 52};
-static const tpl_loc L_267 = {F_4, 19, 69};
-static const tpl_loc L_268 = {F_4, 20, 23};
-static const tpl_loc L_269 = {F_4, 20, 33};
-static const tpl_loc L_270 = {F_4, 20, 42};
-static const tpl_loc L_271 = {F_4, 20, 91};
-static const tpl_loc L_272 = {F_4, 20, 98};
-static const tpl_loc L_273 = {F_4, 20, 115};
-static const tpl_loc L_274 = {F_4, 20, 163};
-static const tpl_loc L_275 = {F_4, 20, 166};
-static const tpl_loc L_276 = {F_4, 4, 11};
-static const tpl_loc L_277 = {F_4, 3, 12};
+static const tpl_loc L_255 = {F_4, 17, 12};
+static const tpl_loc L_256 = {F_4, 18, 1};
+static const tpl_loc L_257 = {F_4, 18, 14};
+static const tpl_loc L_258 = {F_4, 18, 19};
+static const tpl_loc L_259 = {F_4, 18, 39};
+static const tpl_loc L_260 = {F_4, 18, 47};
+static const tpl_loc L_261 = {F_4, 18, 51};
+static const tpl_loc L_262 = {F_4, 18, 81};
+static const tpl_loc L_263 = {F_4, 18, 4};
+static const tpl_loc L_264 = {F_4, 19, 4};
+static const tpl_loc L_265 = {F_4, 19, 7};
+static const tpl_loc L_266 = {F_4, 20, 45};
+static const tpl_loc L_267 = {F_4, 20, 48};
+static const tpl_loc L_268 = {F_4, 20, 52};
+static const tpl_loc L_269 = {F_4, 20, 69};
+static const tpl_loc L_270 = {F_4, 21, 23};
+static const tpl_loc L_271 = {F_4, 21, 33};
+static const tpl_loc L_272 = {F_4, 21, 42};
+static const tpl_loc L_273 = {F_4, 21, 91};
+static const tpl_loc L_274 = {F_4, 21, 98};
+static const tpl_loc L_275 = {F_4, 21, 115};
+static const tpl_loc L_276 = {F_4, 21, 163};
+static const tpl_loc L_277 = {F_4, 21, 166};
+static const tpl_loc L_278 = {F_4, 4, 11};
+static const tpl_loc L_279 = {F_4, 3, 12};
 static const char F_5[] = "layout.twig";
-static const tpl_loc L_278 = {F_5, 4, 11};
-static const tpl_loc L_279 = {F_5, 6, 13};
-static const tpl_loc L_280 = {F_5, 6, 44};
-static const tpl_loc L_281 = {F_5, 6, 64};
-static const tpl_loc L_282 = {F_5, 8, 12};
-static const tpl_loc L_283 = {F_5, 8, 51};
-static const tpl_loc L_284 = {F_5, 8, 66};
-static const tpl_loc L_285 = {F_5, 9, 10};
+static const tpl_loc L_280 = {F_5, 4, 11};
+static const tpl_loc L_281 = {F_5, 6, 13};
+static const tpl_loc L_282 = {F_5, 6, 44};
+static const tpl_loc L_283 = {F_5, 6, 64};
+static const tpl_loc L_284 = {F_5, 8, 12};
+static const tpl_loc L_285 = {F_5, 8, 51};
+static const tpl_loc L_286 = {F_5, 8, 66};
+static const tpl_loc L_287 = {F_5, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_286 = {F_5, 11, 23};
+static const tpl_loc L_288 = {F_5, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_287 = {F_5, 12, 43};
-static const tpl_loc L_288 = {F_5, 12, 46};
-static const tpl_loc L_289 = {F_5, 12, 50};
-static const tpl_loc L_290 = {F_5, 13, 10};
+static const tpl_loc L_289 = {F_5, 12, 43};
+static const tpl_loc L_290 = {F_5, 12, 46};
+static const tpl_loc L_291 = {F_5, 12, 50};
+static const tpl_loc L_292 = {F_5, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_291 = {F_5, 14, 10};
+static const tpl_loc L_293 = {F_5, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_292 = {F_5, 16, 4};
-static const tpl_loc L_293 = {F_5, 16, 7};
-static const tpl_loc L_294 = {F_5, 16, 12};
-static const tpl_loc L_295 = {F_5, 16, 18};
-static const tpl_loc L_296 = {F_5, 16, 25};
-static const tpl_loc L_297 = {F_5, 16, 33};
-static const tpl_loc L_298 = {F_5, 16, 46};
-static const tpl_loc L_299 = {F_5, 16, 61};
-static const tpl_loc L_300 = {F_5, 16, 79};
-static const tpl_loc L_301 = {F_5, 16, 87};
-static const tpl_loc L_302 = {F_5, 16, 101};
-static const tpl_loc L_303 = {F_5, 16, 117};
+static const tpl_loc L_294 = {F_5, 16, 4};
+static const tpl_loc L_295 = {F_5, 16, 7};
+static const tpl_loc L_296 = {F_5, 16, 12};
+static const tpl_loc L_297 = {F_5, 16, 18};
+static const tpl_loc L_298 = {F_5, 16, 25};
+static const tpl_loc L_299 = {F_5, 16, 33};
+static const tpl_loc L_300 = {F_5, 16, 46};
+static const tpl_loc L_301 = {F_5, 16, 61};
+static const tpl_loc L_302 = {F_5, 16, 79};
+static const tpl_loc L_303 = {F_5, 16, 87};
+static const tpl_loc L_304 = {F_5, 16, 101};
+static const tpl_loc L_305 = {F_5, 16, 117};
 static const char F_6[] = "license.md.twig";
-static const tpl_loc L_304 = {F_6, 2, 4};
-static const tpl_loc L_305 = {F_6, 2, 44};
-static const tpl_loc L_306 = {F_6, 2, 57};
-static const tpl_loc L_307 = {F_6, 2, 60};
-static const tpl_loc L_308 = {F_6, 2, 65};
-static const tpl_loc L_309 = {F_6, 2, 72};
-static const tpl_loc L_310 = {F_6, 4, 1};
-static const tpl_loc L_311 = {F_6, 4, 4};
-static const tpl_loc L_312 = {F_6, 4, 8};
+static const tpl_loc L_306 = {F_6, 2, 4};
+static const tpl_loc L_307 = {F_6, 2, 44};
+static const tpl_loc L_308 = {F_6, 2, 57};
+static const tpl_loc L_309 = {F_6, 2, 60};
+static const tpl_loc L_310 = {F_6, 2, 65};
+static const tpl_loc L_311 = {F_6, 2, 72};
+static const tpl_loc L_312 = {F_6, 4, 1};
+static const tpl_loc L_313 = {F_6, 4, 4};
+static const tpl_loc L_314 = {F_6, 4, 8};
 static const char F_7[] = "lof.twig";
-static const tpl_loc L_313 = {F_7, 5, 9};
-static const tpl_loc L_314 = {F_7, 5, 12};
-static const tpl_loc L_315 = {F_7, 5, 17};
-static const tpl_loc L_316 = {F_7, 5, 26};
-static const tpl_loc L_317 = {F_7, 5, 34};
-static const tpl_loc L_318 = {F_7, 6, 12};
-static const tpl_loc L_319 = {F_7, 6, 52};
-static const tpl_loc L_320 = {F_7, 6, 56};
-static const tpl_loc L_321 = {F_7, 2, 12};
+static const tpl_loc L_315 = {F_7, 5, 9};
+static const tpl_loc L_316 = {F_7, 5, 12};
+static const tpl_loc L_317 = {F_7, 5, 17};
+static const tpl_loc L_318 = {F_7, 5, 26};
+static const tpl_loc L_319 = {F_7, 5, 34};
+static const tpl_loc L_320 = {F_7, 6, 12};
+static const tpl_loc L_321 = {F_7, 6, 52};
+static const tpl_loc L_322 = {F_7, 6, 56};
+static const tpl_loc L_323 = {F_7, 2, 12};
 static const char F_8[] = "lot.twig";
-static const tpl_loc L_322 = {F_8, 5, 9};
-static const tpl_loc L_323 = {F_8, 5, 12};
-static const tpl_loc L_324 = {F_8, 5, 17};
-static const tpl_loc L_325 = {F_8, 5, 26};
-static const tpl_loc L_326 = {F_8, 5, 34};
-static const tpl_loc L_327 = {F_8, 6, 12};
-static const tpl_loc L_328 = {F_8, 6, 52};
-static const tpl_loc L_329 = {F_8, 6, 56};
-static const tpl_loc L_330 = {F_8, 2, 12};
+static const tpl_loc L_324 = {F_8, 5, 9};
+static const tpl_loc L_325 = {F_8, 5, 12};
+static const tpl_loc L_326 = {F_8, 5, 17};
+static const tpl_loc L_327 = {F_8, 5, 26};
+static const tpl_loc L_328 = {F_8, 5, 34};
+static const tpl_loc L_329 = {F_8, 6, 12};
+static const tpl_loc L_330 = {F_8, 6, 52};
+static const tpl_loc L_331 = {F_8, 6, 56};
+static const tpl_loc L_332 = {F_8, 2, 12};
 static const char F_9[] = "partials/cover.twig";
-static const tpl_loc L_331 = {F_9, 3, 31};
-static const tpl_loc L_332 = {F_9, 3, 60};
-static const tpl_loc L_333 = {F_9, 3, 63};
-static const tpl_loc L_334 = {F_9, 3, 68};
-static const tpl_loc L_335 = {F_9, 4, 24};
-static const tpl_loc L_336 = {F_9, 4, 27};
-static const tpl_loc L_337 = {F_9, 4, 32};
-static const tpl_loc L_338 = {F_9, 4, 38};
-static const tpl_loc L_339 = {F_9, 5, 4};
-static const tpl_loc L_340 = {F_9, 6, 26};
-static const tpl_loc L_341 = {F_9, 6, 34};
+static const tpl_loc L_333 = {F_9, 3, 31};
+static const tpl_loc L_334 = {F_9, 3, 60};
+static const tpl_loc L_335 = {F_9, 3, 63};
+static const tpl_loc L_336 = {F_9, 3, 68};
+static const tpl_loc L_337 = {F_9, 4, 24};
+static const tpl_loc L_338 = {F_9, 4, 27};
+static const tpl_loc L_339 = {F_9, 4, 32};
+static const tpl_loc L_340 = {F_9, 4, 38};
+static const tpl_loc L_341 = {F_9, 5, 4};
+static const tpl_loc L_342 = {F_9, 6, 26};
+static const tpl_loc L_343 = {F_9, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_342 = {F_9, 6, 43};
-static const tpl_loc L_343 = {F_9, 8, 4};
-static const tpl_loc L_344 = {F_9, 8, 12};
-static const tpl_loc L_345 = {F_9, 9, 24};
-static const tpl_loc L_346 = {F_9, 9, 39};
-static const tpl_loc L_347 = {F_9, 11, 4};
-static const tpl_loc L_348 = {F_9, 11, 12};
-static const tpl_loc L_349 = {F_9, 12, 25};
-static const tpl_loc L_350 = {F_9, 12, 41};
+static const tpl_loc L_344 = {F_9, 6, 43};
+static const tpl_loc L_345 = {F_9, 8, 4};
+static const tpl_loc L_346 = {F_9, 8, 12};
+static const tpl_loc L_347 = {F_9, 9, 24};
+static const tpl_loc L_348 = {F_9, 9, 39};
+static const tpl_loc L_349 = {F_9, 11, 4};
+static const tpl_loc L_350 = {F_9, 11, 12};
+static const tpl_loc L_351 = {F_9, 12, 25};
+static const tpl_loc L_352 = {F_9, 12, 41};
 static const char F_10[] = "partials/float-list.twig";
-static const tpl_loc L_351 = {F_10, 4, 4};
+static const tpl_loc L_353 = {F_10, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_352 = {F_10, 4, 61};
-static const tpl_loc L_353 = {F_10, 4, 36};
+static const tpl_loc L_354 = {F_10, 4, 61};
+static const tpl_loc L_355 = {F_10, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_354 = {F_10, 5, 4};
-static const tpl_loc L_355 = {F_10, 5, 7};
-static const tpl_loc L_356 = {F_10, 5, 22};
-static const tpl_loc L_357 = {F_10, 7, 4};
+static const tpl_loc L_356 = {F_10, 5, 4};
+static const tpl_loc L_357 = {F_10, 5, 7};
+static const tpl_loc L_358 = {F_10, 5, 22};
+static const tpl_loc L_359 = {F_10, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_358 = {F_10, 8, 4};
-static const tpl_loc L_359 = {F_10, 8, 16};
-static const tpl_loc L_360 = {F_10, 8, 22};
+static const tpl_loc L_360 = {F_10, 8, 4};
+static const tpl_loc L_361 = {F_10, 8, 16};
+static const tpl_loc L_362 = {F_10, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_361 = {F_10, 9, 14};
-static const tpl_loc L_362 = {F_10, 9, 17};
-static const tpl_loc L_363 = {F_10, 9, 24};
-static const tpl_loc L_364 = {F_10, 9, 27};
-static const tpl_loc L_365 = {F_10, 9, 33};
-static const tpl_loc L_366 = {F_10, 9, 61};
-static const tpl_loc L_367 = {F_10, 9, 70};
-static const tpl_loc L_368 = {F_10, 9, 79};
-static const tpl_loc L_369 = {F_10, 9, 92};
+static const tpl_loc L_363 = {F_10, 9, 14};
+static const tpl_loc L_364 = {F_10, 9, 17};
+static const tpl_loc L_365 = {F_10, 9, 24};
+static const tpl_loc L_366 = {F_10, 9, 27};
+static const tpl_loc L_367 = {F_10, 9, 33};
+static const tpl_loc L_368 = {F_10, 9, 61};
+static const tpl_loc L_369 = {F_10, 9, 70};
+static const tpl_loc L_370 = {F_10, 9, 79};
+static const tpl_loc L_371 = {F_10, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_370 = {F_10, 9, 121};
-static const tpl_loc L_371 = {F_10, 9, 127};
-static const tpl_loc L_372 = {F_10, 9, 135};
-static const tpl_loc L_373 = {F_10, 9, 83};
-static const tpl_loc L_374 = {F_10, 9, 156};
-static const tpl_loc L_375 = {F_10, 9, 165};
-static const tpl_loc L_376 = {F_10, 9, 176};
+static const tpl_loc L_372 = {F_10, 9, 121};
+static const tpl_loc L_373 = {F_10, 9, 127};
+static const tpl_loc L_374 = {F_10, 9, 135};
+static const tpl_loc L_375 = {F_10, 9, 83};
+static const tpl_loc L_376 = {F_10, 9, 156};
+static const tpl_loc L_377 = {F_10, 9, 165};
+static const tpl_loc L_378 = {F_10, 9, 176};
 static const char F_11[] = "partials/head.twig";
-static const tpl_loc L_377 = {F_11, 4, 8};
-static const tpl_loc L_378 = {F_11, 4, 11};
+static const tpl_loc L_379 = {F_11, 4, 8};
+static const tpl_loc L_380 = {F_11, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_379 = {F_11, 5, 4};
-static const tpl_loc L_380 = {F_11, 5, 7};
-static const tpl_loc L_381 = {F_11, 5, 12};
-static const tpl_loc L_382 = {F_11, 6, 30};
-static const tpl_loc L_383 = {F_11, 6, 45};
-static const tpl_loc L_384 = {F_11, 8, 4};
-static const tpl_loc L_385 = {F_11, 8, 44};
+static const tpl_loc L_381 = {F_11, 5, 4};
+static const tpl_loc L_382 = {F_11, 5, 7};
+static const tpl_loc L_383 = {F_11, 5, 12};
+static const tpl_loc L_384 = {F_11, 6, 30};
+static const tpl_loc L_385 = {F_11, 6, 45};
+static const tpl_loc L_386 = {F_11, 8, 4};
+static const tpl_loc L_387 = {F_11, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_386 = {F_11, 9, 35};
-static const tpl_loc L_387 = {F_11, 9, 43};
-static const tpl_loc L_388 = {F_11, 9, 55};
-static const tpl_loc L_389 = {F_11, 11, 33};
-static const tpl_loc L_390 = {F_11, 11, 74};
-static const tpl_loc L_391 = {F_11, 11, 79};
-static const tpl_loc L_392 = {F_11, 11, 113};
-static const tpl_loc L_393 = {F_11, 11, 117};
-static const tpl_loc L_394 = {F_11, 11, 131};
-static const tpl_loc L_395 = {F_11, 13, 4};
-static const tpl_loc L_396 = {F_11, 13, 7};
-static const tpl_loc L_397 = {F_11, 13, 15};
+static const tpl_loc L_388 = {F_11, 9, 35};
+static const tpl_loc L_389 = {F_11, 9, 43};
+static const tpl_loc L_390 = {F_11, 9, 55};
+static const tpl_loc L_391 = {F_11, 11, 33};
+static const tpl_loc L_392 = {F_11, 11, 74};
+static const tpl_loc L_393 = {F_11, 11, 79};
+static const tpl_loc L_394 = {F_11, 11, 113};
+static const tpl_loc L_395 = {F_11, 11, 117};
+static const tpl_loc L_396 = {F_11, 11, 131};
+static const tpl_loc L_397 = {F_11, 13, 4};
+static const tpl_loc L_398 = {F_11, 13, 7};
+static const tpl_loc L_399 = {F_11, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_398 = {F_11, 14, 30};
-static const tpl_loc L_399 = {F_11, 14, 33};
-static const tpl_loc L_400 = {F_11, 16, 4};
-static const tpl_loc L_401 = {F_11, 16, 7};
+static const tpl_loc L_400 = {F_11, 14, 30};
+static const tpl_loc L_401 = {F_11, 14, 33};
+static const tpl_loc L_402 = {F_11, 16, 4};
+static const tpl_loc L_403 = {F_11, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_402 = {F_11, 17, 30};
-static const tpl_loc L_403 = {F_11, 17, 33};
+static const tpl_loc L_404 = {F_11, 17, 30};
+static const tpl_loc L_405 = {F_11, 17, 33};
 static const char F_12[] = "partials/heading.twig";
-static const tpl_loc L_404 = {F_12, 6, 4};
+static const tpl_loc L_406 = {F_12, 6, 4};
 static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_405 = {F_12, 7, 4};
-static const tpl_loc L_406 = {F_12, 7, 17};
-static const tpl_loc L_407 = {F_12, 7, 22};
-static const tpl_loc L_408 = {F_12, 7, 35};
+static const tpl_loc L_407 = {F_12, 7, 4};
+static const tpl_loc L_408 = {F_12, 7, 17};
+static const tpl_loc L_409 = {F_12, 7, 22};
+static const tpl_loc L_410 = {F_12, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_409 = {F_12, 8, 4};
-static const tpl_loc L_410 = {F_12, 8, 7};
-static const tpl_loc L_411 = {F_12, 8, 12};
-static const tpl_loc L_412 = {F_12, 8, 22};
-static const tpl_loc L_413 = {F_12, 8, 39};
-static const tpl_loc L_414 = {F_12, 8, 45};
-static const tpl_loc L_415 = {F_12, 8, 60};
-static const tpl_loc L_416 = {F_12, 8, 66};
-static const tpl_loc L_417 = {F_12, 8, 74};
-static const tpl_loc L_418 = {F_12, 9, 46};
-static const tpl_loc L_419 = {F_12, 9, 49};
-static const tpl_loc L_420 = {F_12, 9, 70};
-static const tpl_loc L_421 = {F_12, 9, 77};
-static const tpl_loc L_422 = {F_12, 9, 55};
-static const tpl_loc L_423 = {F_12, 9, 82};
-static const tpl_loc L_424 = {F_12, 9, 129};
-static const tpl_loc L_425 = {F_12, 9, 132};
-static const tpl_loc L_426 = {F_12, 9, 139};
-static const tpl_loc L_427 = {F_12, 11, 21};
-static const tpl_loc L_428 = {F_12, 13, 5};
-static const tpl_loc L_429 = {F_12, 13, 28};
-static const tpl_loc L_430 = {F_12, 14, 5};
-static const tpl_loc L_431 = {F_12, 14, 13};
-static const tpl_loc L_432 = {F_12, 14, 41};
+static const tpl_loc L_411 = {F_12, 8, 4};
+static const tpl_loc L_412 = {F_12, 8, 7};
+static const tpl_loc L_413 = {F_12, 8, 12};
+static const tpl_loc L_414 = {F_12, 8, 22};
+static const tpl_loc L_415 = {F_12, 8, 39};
+static const tpl_loc L_416 = {F_12, 8, 45};
+static const tpl_loc L_417 = {F_12, 8, 60};
+static const tpl_loc L_418 = {F_12, 8, 66};
+static const tpl_loc L_419 = {F_12, 8, 74};
+static const tpl_loc L_420 = {F_12, 9, 46};
+static const tpl_loc L_421 = {F_12, 9, 49};
+static const tpl_loc L_422 = {F_12, 9, 70};
+static const tpl_loc L_423 = {F_12, 9, 77};
+static const tpl_loc L_424 = {F_12, 9, 55};
+static const tpl_loc L_425 = {F_12, 9, 82};
+static const tpl_loc L_426 = {F_12, 9, 129};
+static const tpl_loc L_427 = {F_12, 9, 132};
+static const tpl_loc L_428 = {F_12, 9, 139};
+static const tpl_loc L_429 = {F_12, 11, 21};
+static const tpl_loc L_430 = {F_12, 13, 5};
+static const tpl_loc L_431 = {F_12, 13, 28};
+static const tpl_loc L_432 = {F_12, 14, 5};
+static const tpl_loc L_433 = {F_12, 14, 13};
+static const tpl_loc L_434 = {F_12, 14, 41};
 static const char F_13[] = "partials/macros.twig";
-static const tpl_loc L_433 = {F_13, 6, 4};
-static const tpl_loc L_434 = {F_13, 6, 7};
-static const tpl_loc L_435 = {F_13, 6, 13};
-static const tpl_loc L_436 = {F_13, 6, 41};
-static const tpl_loc L_437 = {F_13, 6, 68};
-static const tpl_loc L_438 = {F_13, 6, 77};
-static const tpl_loc L_439 = {F_13, 6, 108};
-static const tpl_loc L_440 = {F_13, 6, 117};
-static const tpl_loc L_441 = {F_13, 13, 4};
-static const tpl_loc L_442 = {F_13, 14, 4};
-static const tpl_loc L_443 = {F_13, 14, 16};
-static const tpl_loc L_444 = {F_13, 14, 46};
-static const tpl_loc L_445 = {F_13, 14, 64};
-static const tpl_loc L_446 = {F_13, 14, 74};
-static const tpl_loc L_447 = {F_13, 15, 1};
-static const tpl_loc L_448 = {F_13, 15, 57};
-static const tpl_loc L_449 = {F_13, 15, 5};
-static const tpl_loc L_450 = {F_13, 21, 1};
-static const tpl_loc L_451 = {F_13, 21, 28};
-static const tpl_loc L_452 = {F_13, 21, 34};
-static const tpl_loc L_453 = {F_13, 21, 49};
-static const tpl_loc L_454 = {F_13, 21, 4};
-static const tpl_loc L_455 = {F_13, 21, 57};
-static const tpl_loc L_456 = {F_13, 21, 67};
+static const tpl_loc L_435 = {F_13, 6, 4};
+static const tpl_loc L_436 = {F_13, 6, 7};
+static const tpl_loc L_437 = {F_13, 6, 13};
+static const tpl_loc L_438 = {F_13, 6, 41};
+static const tpl_loc L_439 = {F_13, 6, 68};
+static const tpl_loc L_440 = {F_13, 6, 77};
+static const tpl_loc L_441 = {F_13, 6, 108};
+static const tpl_loc L_442 = {F_13, 6, 117};
+static const tpl_loc L_443 = {F_13, 13, 4};
+static const tpl_loc L_444 = {F_13, 14, 4};
+static const tpl_loc L_445 = {F_13, 14, 16};
+static const tpl_loc L_446 = {F_13, 14, 46};
+static const tpl_loc L_447 = {F_13, 14, 64};
+static const tpl_loc L_448 = {F_13, 14, 74};
+static const tpl_loc L_449 = {F_13, 15, 1};
+static const tpl_loc L_450 = {F_13, 15, 57};
+static const tpl_loc L_451 = {F_13, 15, 5};
+static const tpl_loc L_452 = {F_13, 21, 1};
+static const tpl_loc L_453 = {F_13, 21, 28};
+static const tpl_loc L_454 = {F_13, 21, 34};
+static const tpl_loc L_455 = {F_13, 21, 49};
+static const tpl_loc L_456 = {F_13, 21, 4};
+static const tpl_loc L_457 = {F_13, 21, 57};
+static const tpl_loc L_458 = {F_13, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_457 = {F_13, 29, 4};
-static const tpl_loc L_458 = {F_13, 29, 7};
-static const tpl_loc L_459 = {F_13, 29, 22};
-static const tpl_loc L_460 = {F_13, 30, 4};
+static const tpl_loc L_459 = {F_13, 29, 4};
+static const tpl_loc L_460 = {F_13, 29, 7};
+static const tpl_loc L_461 = {F_13, 29, 22};
+static const tpl_loc L_462 = {F_13, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_461 = {F_13, 32, 4};
-static const tpl_loc L_462 = {F_13, 32, 17};
-static const tpl_loc L_463 = {F_13, 33, 4};
-static const tpl_loc L_464 = {F_13, 33, 7};
-static const tpl_loc L_465 = {F_13, 33, 19};
-static const tpl_loc L_466 = {F_13, 34, 4};
-static const tpl_loc L_467 = {F_13, 34, 7};
-static const tpl_loc L_468 = {F_13, 34, 13};
+static const tpl_loc L_463 = {F_13, 32, 4};
+static const tpl_loc L_464 = {F_13, 32, 17};
+static const tpl_loc L_465 = {F_13, 33, 4};
+static const tpl_loc L_466 = {F_13, 33, 7};
+static const tpl_loc L_467 = {F_13, 33, 19};
+static const tpl_loc L_468 = {F_13, 34, 4};
+static const tpl_loc L_469 = {F_13, 34, 7};
+static const tpl_loc L_470 = {F_13, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_469 = {F_13, 34, 26};
-static const tpl_loc L_470 = {F_13, 37, 4};
-static const tpl_loc L_471 = {F_13, 37, 40};
-static const tpl_loc L_472 = {F_13, 37, 46};
-static const tpl_loc L_473 = {F_13, 37, 23};
-static const tpl_loc L_474 = {F_13, 37, 53};
+static const tpl_loc L_471 = {F_13, 34, 26};
+static const tpl_loc L_472 = {F_13, 37, 4};
+static const tpl_loc L_473 = {F_13, 37, 40};
+static const tpl_loc L_474 = {F_13, 37, 46};
+static const tpl_loc L_475 = {F_13, 37, 23};
+static const tpl_loc L_476 = {F_13, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_475 = {F_13, 39, 4};
-static const tpl_loc L_476 = {F_13, 39, 7};
-static const tpl_loc L_477 = {F_13, 39, 24};
-static const tpl_loc L_478 = {F_13, 39, 34};
-static const tpl_loc L_479 = {F_13, 41, 4};
-static const tpl_loc L_480 = {F_13, 41, 15};
-static const tpl_loc L_481 = {F_13, 41, 34};
-static const tpl_loc L_482 = {F_13, 41, 41};
-static const tpl_loc L_483 = {F_13, 41, 20};
-static const tpl_loc L_484 = {F_13, 44, 4};
-static const tpl_loc L_485 = {F_13, 44, 15};
-static const tpl_loc L_486 = {F_13, 44, 27};
-static const tpl_loc L_487 = {F_13, 44, 33};
-static const tpl_loc L_488 = {F_13, 44, 20};
-static const tpl_loc L_489 = {F_13, 45, 4};
-static const tpl_loc L_490 = {F_13, 45, 34};
-static const tpl_loc L_491 = {F_13, 45, 40};
-static const tpl_loc L_492 = {F_13, 46, 15};
-static const tpl_loc L_493 = {F_13, 46, 50};
-static const tpl_loc L_494 = {F_13, 46, 53};
-static const tpl_loc L_495 = {F_13, 46, 59};
-static const tpl_loc L_496 = {F_13, 46, 66};
-static const tpl_loc L_497 = {F_13, 46, 74};
-static const tpl_loc L_498 = {F_13, 46, 96};
-static const tpl_loc L_499 = {F_13, 46, 99};
-static const tpl_loc L_500 = {F_13, 46, 105};
-static const tpl_loc L_501 = {F_13, 46, 124};
-static const tpl_loc L_502 = {F_13, 46, 127};
-static const tpl_loc L_503 = {F_13, 46, 134};
-static const tpl_loc L_504 = {F_13, 46, 137};
-static const tpl_loc L_505 = {F_13, 46, 147};
-static const tpl_loc L_506 = {F_13, 46, 150};
-static const tpl_loc L_507 = {F_13, 46, 211};
-static const tpl_loc L_508 = {F_13, 46, 214};
-static const tpl_loc L_509 = {F_13, 49, 4};
-static const tpl_loc L_510 = {F_13, 49, 7};
-static const tpl_loc L_511 = {F_13, 49, 12};
-static const tpl_loc L_512 = {F_13, 49, 28};
-static const tpl_loc L_513 = {F_13, 49, 46};
-static const tpl_loc L_514 = {F_13, 49, 38};
+static const tpl_loc L_477 = {F_13, 39, 4};
+static const tpl_loc L_478 = {F_13, 39, 7};
+static const tpl_loc L_479 = {F_13, 39, 24};
+static const tpl_loc L_480 = {F_13, 39, 34};
+static const tpl_loc L_481 = {F_13, 41, 4};
+static const tpl_loc L_482 = {F_13, 41, 15};
+static const tpl_loc L_483 = {F_13, 41, 34};
+static const tpl_loc L_484 = {F_13, 41, 41};
+static const tpl_loc L_485 = {F_13, 41, 20};
+static const tpl_loc L_486 = {F_13, 44, 4};
+static const tpl_loc L_487 = {F_13, 44, 15};
+static const tpl_loc L_488 = {F_13, 44, 27};
+static const tpl_loc L_489 = {F_13, 44, 33};
+static const tpl_loc L_490 = {F_13, 44, 20};
+static const tpl_loc L_491 = {F_13, 45, 4};
+static const tpl_loc L_492 = {F_13, 45, 34};
+static const tpl_loc L_493 = {F_13, 45, 40};
+static const tpl_loc L_494 = {F_13, 46, 15};
+static const tpl_loc L_495 = {F_13, 46, 50};
+static const tpl_loc L_496 = {F_13, 46, 53};
+static const tpl_loc L_497 = {F_13, 46, 59};
+static const tpl_loc L_498 = {F_13, 46, 66};
+static const tpl_loc L_499 = {F_13, 46, 74};
+static const tpl_loc L_500 = {F_13, 46, 96};
+static const tpl_loc L_501 = {F_13, 46, 99};
+static const tpl_loc L_502 = {F_13, 46, 105};
+static const tpl_loc L_503 = {F_13, 46, 124};
+static const tpl_loc L_504 = {F_13, 46, 127};
+static const tpl_loc L_505 = {F_13, 46, 134};
+static const tpl_loc L_506 = {F_13, 46, 137};
+static const tpl_loc L_507 = {F_13, 46, 147};
+static const tpl_loc L_508 = {F_13, 46, 150};
+static const tpl_loc L_509 = {F_13, 46, 211};
+static const tpl_loc L_510 = {F_13, 46, 214};
+static const tpl_loc L_511 = {F_13, 49, 4};
+static const tpl_loc L_512 = {F_13, 49, 7};
+static const tpl_loc L_513 = {F_13, 49, 12};
+static const tpl_loc L_514 = {F_13, 49, 28};
+static const tpl_loc L_515 = {F_13, 49, 46};
+static const tpl_loc L_516 = {F_13, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_515 = {F_13, 57, 4};
-static const tpl_loc L_516 = {F_13, 57, 7};
-static const tpl_loc L_517 = {F_13, 57, 22};
-static const tpl_loc L_518 = {F_13, 58, 13};
-static const tpl_loc L_519 = {F_13, 58, 58};
-static const tpl_loc L_520 = {F_13, 58, 61};
-static const tpl_loc L_521 = {F_13, 59, 27};
-static const tpl_loc L_522 = {F_13, 59, 37};
-static const tpl_loc L_523 = {F_13, 59, 40};
-static const tpl_loc L_524 = {F_13, 60, 1};
-static const tpl_loc L_525 = {F_13, 60, 28};
-static const tpl_loc L_526 = {F_13, 60, 34};
-static const tpl_loc L_527 = {F_13, 60, 4};
+static const tpl_loc L_517 = {F_13, 57, 4};
+static const tpl_loc L_518 = {F_13, 57, 7};
+static const tpl_loc L_519 = {F_13, 57, 22};
+static const tpl_loc L_520 = {F_13, 58, 13};
+static const tpl_loc L_521 = {F_13, 58, 58};
+static const tpl_loc L_522 = {F_13, 58, 61};
+static const tpl_loc L_523 = {F_13, 59, 27};
+static const tpl_loc L_524 = {F_13, 59, 37};
+static const tpl_loc L_525 = {F_13, 59, 40};
+static const tpl_loc L_526 = {F_13, 60, 1};
+static const tpl_loc L_527 = {F_13, 60, 28};
+static const tpl_loc L_528 = {F_13, 60, 34};
+static const tpl_loc L_529 = {F_13, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_14[] = "style.css.twig";
-static const tpl_loc L_528 = {F_14, 6, 33};
-static const tpl_loc L_529 = {F_14, 7, 28};
-static const tpl_loc L_530 = {F_14, 8, 34};
-static const tpl_loc L_531 = {F_14, 9, 31};
-static const tpl_loc L_532 = {F_14, 10, 28};
-static const tpl_loc L_533 = {F_14, 11, 31};
-static const tpl_loc L_534 = {F_14, 12, 30};
-static const tpl_loc L_535 = {F_14, 13, 29};
-static const tpl_loc L_536 = {F_14, 14, 30};
-static const tpl_loc L_537 = {F_14, 15, 34};
-static const tpl_loc L_538 = {F_14, 16, 29};
-static const tpl_loc L_539 = {F_14, 6, 10};
+static const char F_14[] = "partials/search.twig";
+static const tpl_loc L_530 = {F_14, 4, 4};
+static const tpl_loc L_531 = {F_14, 5, 53};
+static const tpl_loc L_532 = {F_14, 5, 56};
+static const tpl_loc L_533 = {F_14, 5, 76};
+static const tpl_loc L_534 = {F_14, 5, 79};
+static const tpl_loc L_535 = {F_14, 5, 83};
+static const tpl_loc L_536 = {F_14, 5, 129};
+static const tpl_loc L_537 = {F_14, 5, 145};
+static const tpl_loc L_538 = {F_14, 5, 152};
+static const tpl_loc L_539 = {F_14, 5, 195};
+static const tpl_loc L_540 = {F_14, 5, 212};
+static const tpl_loc L_541 = {F_14, 5, 219};
+static const tpl_loc L_542 = {F_14, 5, 265};
+static const tpl_loc L_543 = {F_14, 6, 51};
+static const tpl_loc L_544 = {F_14, 6, 58};
+static const tpl_loc L_545 = {F_14, 6, 95};
+static const tpl_loc L_546 = {F_14, 7, 74};
+static const tpl_loc L_547 = {F_14, 7, 81};
+static const tpl_loc L_548 = {F_14, 7, 118};
+static const tpl_loc L_549 = {F_14, 13, 14};
+static const tpl_loc L_550 = {F_14, 14, 14};
+static const char F_15[] = "style.css.twig";
+static const tpl_loc L_551 = {F_15, 6, 33};
+static const tpl_loc L_552 = {F_15, 7, 28};
+static const tpl_loc L_553 = {F_15, 8, 34};
+static const tpl_loc L_554 = {F_15, 9, 31};
+static const tpl_loc L_555 = {F_15, 10, 28};
+static const tpl_loc L_556 = {F_15, 11, 31};
+static const tpl_loc L_557 = {F_15, 12, 30};
+static const tpl_loc L_558 = {F_15, 13, 29};
+static const tpl_loc L_559 = {F_15, 14, 30};
+static const tpl_loc L_560 = {F_15, 15, 34};
+static const tpl_loc L_561 = {F_15, 16, 22};
+static const tpl_loc L_562 = {F_15, 16, 25};
+static const tpl_loc L_563 = {F_15, 16, 33};
+static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
+static const tpl_loc L_564 = {F_15, 16, 100};
+static const tpl_loc L_565 = {F_15, 17, 29};
+static const tpl_loc L_566 = {F_15, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_540 = {F_14, 7, 10};
+static const tpl_loc L_567 = {F_15, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_541 = {F_14, 8, 10};
+static const tpl_loc L_568 = {F_15, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_542 = {F_14, 9, 10};
-static const tpl_loc L_543 = {F_14, 10, 10};
+static const tpl_loc L_569 = {F_15, 9, 10};
+static const tpl_loc L_570 = {F_15, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_544 = {F_14, 11, 10};
+static const tpl_loc L_571 = {F_15, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_545 = {F_14, 12, 10};
+static const tpl_loc L_572 = {F_15, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_546 = {F_14, 13, 10};
-static const tpl_loc L_547 = {F_14, 14, 10};
+static const tpl_loc L_573 = {F_15, 13, 10};
+static const tpl_loc L_574 = {F_15, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_548 = {F_14, 15, 10};
+static const tpl_loc L_575 = {F_15, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_549 = {F_14, 16, 10};
+static const tpl_loc L_576 = {F_15, 16, 10};
+static const tpl_name N_search = {"search", 6u, 0x803328a9u};
+static const tpl_loc L_577 = {F_15, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_550 = {F_14, 17, 10};
+static const tpl_loc L_578 = {F_15, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_15[] = "table.twig";
-static const tpl_loc L_551 = {F_15, 4, 4};
-static const tpl_loc L_552 = {F_15, 4, 20};
-static const tpl_loc L_553 = {F_15, 4, 25};
-static const tpl_loc L_554 = {F_15, 4, 39};
+static const char F_16[] = "table.twig";
+static const tpl_loc L_579 = {F_16, 4, 4};
+static const tpl_loc L_580 = {F_16, 4, 20};
+static const tpl_loc L_581 = {F_16, 4, 25};
+static const tpl_loc L_582 = {F_16, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_555 = {F_15, 5, 25};
-static const tpl_loc L_556 = {F_15, 5, 28};
-static const tpl_loc L_557 = {F_15, 5, 33};
-static const tpl_loc L_558 = {F_15, 5, 45};
-static const tpl_loc L_559 = {F_15, 6, 4};
-static const tpl_loc L_560 = {F_15, 6, 7};
-static const tpl_loc L_561 = {F_15, 7, 31};
-static const tpl_loc L_562 = {F_15, 7, 51};
-static const tpl_loc L_563 = {F_15, 8, 5};
-static const tpl_loc L_564 = {F_15, 8, 13};
-static const tpl_loc L_565 = {F_15, 8, 41};
-static const tpl_loc L_566 = {F_15, 8, 67};
-static const tpl_loc L_567 = {F_15, 8, 75};
-static const tpl_loc L_568 = {F_15, 8, 108};
-static const tpl_loc L_569 = {F_15, 8, 116};
-static const tpl_loc L_570 = {F_15, 11, 42};
-static const tpl_loc L_571 = {F_15, 11, 103};
-static const tpl_loc L_572 = {F_15, 12, 1};
-static const tpl_loc L_573 = {F_15, 12, 9};
-static const char F_16[] = "title.md.twig";
-static const tpl_loc L_574 = {F_16, 3, 3};
-static const tpl_loc L_575 = {F_16, 3, 6};
-static const tpl_loc L_576 = {F_16, 3, 11};
-static const tpl_loc L_577 = {F_16, 3, 17};
-static const tpl_loc L_578 = {F_16, 5, 4};
-static const tpl_loc L_579 = {F_16, 5, 12};
-static const tpl_loc L_580 = {F_16, 6, 24};
-static const tpl_loc L_581 = {F_16, 6, 39};
-static const tpl_loc L_582 = {F_16, 9, 4};
-static const tpl_loc L_583 = {F_16, 9, 12};
-static const tpl_loc L_584 = {F_16, 10, 25};
-static const tpl_loc L_585 = {F_16, 10, 41};
+static const tpl_loc L_583 = {F_16, 5, 25};
+static const tpl_loc L_584 = {F_16, 5, 28};
+static const tpl_loc L_585 = {F_16, 5, 33};
+static const tpl_loc L_586 = {F_16, 5, 45};
+static const tpl_loc L_587 = {F_16, 6, 4};
+static const tpl_loc L_588 = {F_16, 6, 7};
+static const tpl_loc L_589 = {F_16, 7, 31};
+static const tpl_loc L_590 = {F_16, 7, 51};
+static const tpl_loc L_591 = {F_16, 8, 5};
+static const tpl_loc L_592 = {F_16, 8, 13};
+static const tpl_loc L_593 = {F_16, 8, 41};
+static const tpl_loc L_594 = {F_16, 8, 67};
+static const tpl_loc L_595 = {F_16, 8, 75};
+static const tpl_loc L_596 = {F_16, 8, 108};
+static const tpl_loc L_597 = {F_16, 8, 116};
+static const tpl_loc L_598 = {F_16, 11, 42};
+static const tpl_loc L_599 = {F_16, 11, 103};
+static const tpl_loc L_600 = {F_16, 12, 1};
+static const tpl_loc L_601 = {F_16, 12, 9};
+static const char F_17[] = "title.md.twig";
+static const tpl_loc L_602 = {F_17, 3, 3};
+static const tpl_loc L_603 = {F_17, 3, 6};
+static const tpl_loc L_604 = {F_17, 3, 11};
+static const tpl_loc L_605 = {F_17, 3, 17};
+static const tpl_loc L_606 = {F_17, 5, 4};
+static const tpl_loc L_607 = {F_17, 5, 12};
+static const tpl_loc L_608 = {F_17, 6, 24};
+static const tpl_loc L_609 = {F_17, 6, 39};
+static const tpl_loc L_610 = {F_17, 9, 4};
+static const tpl_loc L_611 = {F_17, 9, 12};
+static const tpl_loc L_612 = {F_17, 10, 25};
+static const tpl_loc L_613 = {F_17, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -724,6 +755,8 @@ static const tpl_template T24;
 static const tpl_template T25;
 static const tpl_template T26;
 static const tpl_template T27;
+static const tpl_template T28;
+static const tpl_template T29;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -745,37 +778,37 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -786,9 +819,12 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -927,14 +963,14 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
-  tpl_value v4 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
-  tpl_value v13 = tpl_null();
-  tpl_value v19 = tpl_null();
-  tpl_value v21 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v20 = tpl_null();
   tpl_value v22 = tpl_null();
-  tpl_value v28 = tpl_null();
+  tpl_value v23 = tpl_null();
+  tpl_value v29 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -957,116 +993,124 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     tpl_out_value(rt, v3);
   }
 #line 22 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "</a>\n<div class=\"pager pager-top\">\n", 35);
-#line 24 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "</a>\n", 5);
+#line 23 "themes/tech/html_chunked/chunk.twig"
   {
     rt->loc = &L_31;
-    v4 = tpl_var(rt, ctx, self, &N_previous, &L_32);
-    bool b5 = tpl_truthy(v4);
-    if (b5) {
+    tpl_value v4 = tpl_str("partials/search.twig", 20u);
+    tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_31);
+  }
+#line 24 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "<div class=\"pager pager-top\">\n", 30);
 #line 25 "themes/tech/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_32;
+    v5 = tpl_var(rt, ctx, self, &N_previous, &L_33);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 26 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 25 "themes/tech/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_33;
-        tpl_out_value(rt, v0);
-      }
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
       {
         rt->loc = &L_34;
-        v6 = tpl_getattr_name_ic(rt, v4, &N_url, &L_35, &ic1);
-        tpl_out_value(rt, v6);
+        tpl_out_value(rt, v0);
       }
-#line 25 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\" rel=\"prev\"><span aria-hidden=\"true\">←</span> ", 49);
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_36;
-        v7 = tpl_var(rt, ctx, self, &N_app, &L_37);
-        tpl_value v8 = tpl_str("getLabel", 8u);
-        tpl_value v9 = tpl_str("previous", 8u);
-        const tpl_value a10[1] = {v9};
-        tpl_value v11 = tpl_call_method(rt, v7, v8, 1, a10, &L_38);
-        tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_39);
-        tpl_out_value(rt, v12);
+        rt->loc = &L_35;
+        v7 = tpl_getattr_name_ic(rt, v5, &N_url, &L_36, &ic1);
+        tpl_out_value(rt, v7);
       }
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\" rel=\"prev\"><span aria-hidden=\"true\">←</span> ", 49);
+#line 26 "themes/tech/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_37;
+        v8 = tpl_var(rt, ctx, self, &N_app, &L_38);
+        tpl_value v9 = tpl_str("getLabel", 8u);
+        tpl_value v10 = tpl_str("previous", 8u);
+        const tpl_value a11[1] = {v10};
+        tpl_value v12 = tpl_call_method(rt, v8, v9, 1, a11, &L_39);
+        tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_40);
+        tpl_out_value(rt, v13);
+      }
+#line 26 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</a>\n", 5);
     } else {
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<span class=\"previous disabled\" aria-hidden=\"true\">← ", 55);
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_40;
-        v13 = tpl_var(rt, ctx, self, &N_app, &L_41);
-        tpl_value v14 = tpl_str("getLabel", 8u);
-        tpl_value v15 = tpl_str("previous", 8u);
-        const tpl_value a16[1] = {v15};
-        tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_42);
-        tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_43);
-        tpl_out_value(rt, v18);
+        rt->loc = &L_41;
+        v14 = tpl_var(rt, ctx, self, &N_app, &L_42);
+        tpl_value v15 = tpl_str("getLabel", 8u);
+        tpl_value v16 = tpl_str("previous", 8u);
+        const tpl_value a17[1] = {v16};
+        tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_43);
+        tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_44);
+        tpl_out_value(rt, v19);
       }
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</span>\n", 8);
     }
   }
-#line 29 "themes/tech/html_chunked/chunk.twig"
+#line 30 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_44;
-    v19 = tpl_var(rt, ctx, self, &N_next, &L_45);
-    bool b20 = tpl_truthy(v19);
-    if (b20) {
-#line 30 "themes/tech/html_chunked/chunk.twig"
+    rt->loc = &L_45;
+    v20 = tpl_var(rt, ctx, self, &N_next, &L_46);
+    bool b21 = tpl_truthy(v20);
+    if (b21) {
+#line 31 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 30 "themes/tech/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_46;
-        tpl_out_value(rt, v0);
-      }
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
       {
         rt->loc = &L_47;
-        v21 = tpl_getattr_name_ic(rt, v19, &N_url, &L_48, &ic2);
-        tpl_out_value(rt, v21);
+        tpl_out_value(rt, v0);
       }
-#line 30 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\" rel=\"next\">", 13);
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_49;
-        v22 = tpl_var(rt, ctx, self, &N_app, &L_50);
-        tpl_value v23 = tpl_str("getLabel", 8u);
-        tpl_value v24 = tpl_str("next", 4u);
-        const tpl_value a25[1] = {v24};
-        tpl_value v26 = tpl_call_method(rt, v22, v23, 1, a25, &L_51);
-        tpl_value v27 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_52);
-        tpl_out_value(rt, v27);
+        rt->loc = &L_48;
+        v22 = tpl_getattr_name_ic(rt, v20, &N_url, &L_49, &ic2);
+        tpl_out_value(rt, v22);
       }
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\" rel=\"next\">", 13);
+#line 31 "themes/tech/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_50;
+        v23 = tpl_var(rt, ctx, self, &N_app, &L_51);
+        tpl_value v24 = tpl_str("getLabel", 8u);
+        tpl_value v25 = tpl_str("next", 4u);
+        const tpl_value a26[1] = {v25};
+        tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_52);
+        tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_53);
+        tpl_out_value(rt, v28);
+      }
+#line 31 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></a>\n", 41);
     } else {
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<span class=\"next disabled\" aria-hidden=\"true\">", 47);
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_53;
-        v28 = tpl_var(rt, ctx, self, &N_app, &L_54);
-        tpl_value v29 = tpl_str("getLabel", 8u);
-        tpl_value v30 = tpl_str("next", 4u);
-        const tpl_value a31[1] = {v30};
-        tpl_value v32 = tpl_call_method(rt, v28, v29, 1, a31, &L_55);
-        tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_56);
-        tpl_out_value(rt, v33);
+        rt->loc = &L_54;
+        v29 = tpl_var(rt, ctx, self, &N_app, &L_55);
+        tpl_value v30 = tpl_str("getLabel", 8u);
+        tpl_value v31 = tpl_str("next", 4u);
+        const tpl_value a32[1] = {v31};
+        tpl_value v33 = tpl_call_method(rt, v29, v30, 1, a32, &L_56);
+        tpl_value v34 = tpl_escape_value(rt, v33, TPL_ESC_HTML, &L_57);
+        tpl_out_value(rt, v34);
       }
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " →</span>\n", 12);
     }
   }
-#line 34 "themes/tech/html_chunked/chunk.twig"
+#line 35 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "</div>\n</header>\n", 17);
 }
 
-#line 39 "themes/tech/html_chunked/chunk.twig"
+#line 40 "themes/tech/html_chunked/chunk.twig"
 static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -1080,15 +1124,15 @@ static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_60, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_61, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_61, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_62, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
   return v5;
 }
 
-#line 37 "themes/tech/html_chunked/chunk.twig"
+#line 38 "themes/tech/html_chunked/chunk.twig"
 static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1119,55 +1163,55 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
-#line 39 "themes/tech/html_chunked/chunk.twig"
+#line 40 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_57;
-    v0 = tpl_var(rt, ctx, self, &N_app, &L_58);
+    rt->loc = &L_58;
+    v0 = tpl_var(rt, ctx, self, &N_app, &L_59);
     tpl_value v1 = tpl_str("get", 3u);
     tpl_value v2 = tpl_str("publishing.items", 16u);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_method(rt, v0, v1, 1, a3, &L_59);
+    tpl_value v4 = tpl_call_method(rt, v0, v1, 1, a3, &L_60);
     tpl_value v5 = tpl_closure_new_slots(rt, fn4, ctx, self, blocks, 0, 2);
     const tpl_value a6[2] = {v4, v5};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_62);
-    tpl_value v7 = k1->fn(rt, ctx, 2, a6, &L_62);
+      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_63);
+    tpl_value v7 = k1->fn(rt, ctx, 2, a6, &L_63);
     const tpl_value a8[1] = {v7};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_63);
-    tpl_value v9 = k2->fn(rt, ctx, 1, a8, &L_63);
+      k2 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_64);
+    tpl_value v9 = k2->fn(rt, ctx, 1, a8, &L_64);
     tpl_ctx_set(rt, ctx, &N_toc_item, v9);
   }
-#line 40 "themes/tech/html_chunked/chunk.twig"
+#line 41 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_64;
+    rt->loc = &L_65;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_toc_item, &L_65);
+    v11 = tpl_var(rt, ctx, self, &N_toc_item, &L_66);
     bool b12 = tpl_truthy(v11);
     if (b12) {
-      v13 = tpl_getattr_name_ic(rt, v11, &N_title, &L_66, &ic0);
+      v13 = tpl_getattr_name_ic(rt, v11, &N_title, &L_67, &ic0);
       v10 = v13;
     } else {
-      v14 = tpl_var(rt, ctx, self, &N_app, &L_67);
+      v14 = tpl_var(rt, ctx, self, &N_app, &L_68);
       tpl_value v15 = tpl_str("getTitle", 8u);
       tpl_value v16 = tpl_str("toc", 3u);
       const tpl_value a17[1] = {v16};
-      tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_68);
+      tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_69);
       v10 = v18;
     }
     tpl_ctx_set(rt, ctx, &N_toc_title, v10);
   }
-#line 41 "themes/tech/html_chunked/chunk.twig"
+#line 42 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "<div class=\"book-body", 21);
-#line 41 "themes/tech/html_chunked/chunk.twig"
+#line 42 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_69;
+    rt->loc = &L_70;
     tpl_value v19;
-    v20 = tpl_var(rt, ctx, self, &N_toc, &L_70);
+    v20 = tpl_var(rt, ctx, self, &N_toc, &L_71);
     const tpl_value a21[1] = {v20};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_71);
-    bool b22 = !tpl_truthy(k3->fn(rt, ctx, 1, a21, &L_71));
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_72);
+    bool b22 = !tpl_truthy(k3->fn(rt, ctx, 1, a21, &L_72));
     if (b22) {
       tpl_value v23 = tpl_str(" with-toc", 9u);
       v19 = v23;
@@ -1176,187 +1220,187 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     }
     tpl_out_value(rt, v19);
   }
-#line 41 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "\">\n", 3);
 #line 42 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "\">\n", 3);
+#line 43 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_72;
+    rt->loc = &L_73;
     const tpl_value a24[1] = {v20};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_73);
-    bool b25 = !tpl_truthy(k3->fn(rt, ctx, 1, a24, &L_73));
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_74);
+    bool b25 = !tpl_truthy(k3->fn(rt, ctx, 1, a24, &L_74));
     if (b25) {
-#line 43 "themes/tech/html_chunked/chunk.twig"
+#line 44 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<div class=\"sidebar\">\n"
                  "<details class=\"toc-details\">\n"
                  "<summary>", 61);
-#line 45 "themes/tech/html_chunked/chunk.twig"
+#line 46 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_74;
-        v26 = tpl_var(rt, ctx, self, &N_toc_title, &L_75);
+        rt->loc = &L_75;
+        v26 = tpl_var(rt, ctx, self, &N_toc_title, &L_76);
         tpl_out_value(rt, v26);
       }
-#line 45 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "</summary>\n", 11);
 #line 46 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "</summary>\n", 11);
+#line 47 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_76;
+        rt->loc = &L_77;
         tpl_value v27 = tpl_str("toc_title", 9u);
-        v28 = tpl_var(rt, ctx, self, &N_root, &L_77);
-        v29 = tpl_var(rt, ctx, self, &N_item, &L_78);
-        v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_79, &ic1);
+        v28 = tpl_var(rt, ctx, self, &N_root, &L_78);
+        v29 = tpl_var(rt, ctx, self, &N_item, &L_79);
+        v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_80, &ic1);
         tpl_value v31 = tpl_str("toc", 3u);
         const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
-        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_80);
+        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
         tpl_out_value(rt, v33);
       }
-#line 46 "themes/tech/html_chunked/chunk.twig"
+#line 47 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n</details>\n</div>\n", 19);
     }
   }
-#line 50 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
 #line 51 "themes/tech/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_81;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_81);
-  }
-#line 73 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
+#line 52 "themes/tech/html_chunked/chunk.twig"
   {
     rt->loc = &L_82;
-    v34 = tpl_var(rt, ctx, self, &N_previous, &L_83);
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_82);
+  }
+#line 74 "themes/tech/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_83;
+    v34 = tpl_var(rt, ctx, self, &N_previous, &L_84);
     bool b35 = tpl_truthy(v34);
     if (!b35) {
-      v36 = tpl_var(rt, ctx, self, &N_next, &L_84);
+      v36 = tpl_var(rt, ctx, self, &N_next, &L_85);
       bool b37 = tpl_truthy(v36);
       b35 = b37;
     }
     if (b35) {
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_85;
-        v38 = tpl_var(rt, ctx, self, &N_app, &L_86);
+        rt->loc = &L_86;
+        v38 = tpl_var(rt, ctx, self, &N_app, &L_87);
         tpl_value v39 = tpl_str("getLabel", 8u);
         tpl_value v40 = tpl_str("previous", 8u);
         const tpl_value a41[1] = {v40};
-        tpl_value v42 = tpl_call_method(rt, v38, v39, 1, a41, &L_87);
-        tpl_value v43 = tpl_escape_value(rt, v42, TPL_ESC_HTML, &L_88);
+        tpl_value v42 = tpl_call_method(rt, v38, v39, 1, a41, &L_88);
+        tpl_value v43 = tpl_escape_value(rt, v42, TPL_ESC_HTML, &L_89);
         tpl_out_value(rt, v43);
       }
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " / ", 3);
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_89;
+        rt->loc = &L_90;
         tpl_value v44 = tpl_str("getLabel", 8u);
         tpl_value v45 = tpl_str("next", 4u);
         const tpl_value a46[1] = {v45};
-        tpl_value v47 = tpl_call_method(rt, v38, v44, 1, a46, &L_90);
-        tpl_value v48 = tpl_escape_value(rt, v47, TPL_ESC_HTML, &L_91);
+        tpl_value v47 = tpl_call_method(rt, v38, v44, 1, a46, &L_91);
+        tpl_value v48 = tpl_escape_value(rt, v47, TPL_ESC_HTML, &L_92);
         tpl_out_value(rt, v48);
       }
-#line 74 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\">\n", 3);
 #line 75 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\">\n", 3);
+#line 76 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_92;
+        rt->loc = &L_93;
         bool b49 = tpl_truthy(v34);
         if (b49) {
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_93;
-            v50 = tpl_var(rt, ctx, self, &N_root, &L_94);
+            rt->loc = &L_94;
+            v50 = tpl_var(rt, ctx, self, &N_root, &L_95);
             tpl_out_value(rt, v50);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_95;
-            v51 = tpl_getattr_name_ic(rt, v34, &N_url, &L_96, &ic2);
+            rt->loc = &L_96;
+            v51 = tpl_getattr_name_ic(rt, v34, &N_url, &L_97, &ic2);
             tpl_out_value(rt, v51);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"prev\"><span class=\"pager-direction\"><span aria-hidden=\"true\">←</span> ", 79);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_97;
+            rt->loc = &L_98;
             tpl_value v52 = tpl_str("getLabel", 8u);
             tpl_value v53 = tpl_str("previous", 8u);
             const tpl_value a54[1] = {v53};
-            tpl_value v55 = tpl_call_method(rt, v38, v52, 1, a54, &L_98);
-            tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_99);
+            tpl_value v55 = tpl_call_method(rt, v38, v52, 1, a54, &L_99);
+            tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_100);
             tpl_out_value(rt, v56);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</span> ", 8);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_100;
+            rt->loc = &L_101;
             const tpl_value a57[1] = {v34};
-            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_101);
+            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
             tpl_out_value(rt, v58);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 78 "themes/tech/html_chunked/chunk.twig"
+#line 79 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_102;
-        v59 = tpl_var(rt, ctx, self, &N_next, &L_103);
+        rt->loc = &L_103;
+        v59 = tpl_var(rt, ctx, self, &N_next, &L_104);
         bool b60 = tpl_truthy(v59);
         if (b60) {
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_104;
-            v61 = tpl_var(rt, ctx, self, &N_root, &L_105);
+            rt->loc = &L_105;
+            v61 = tpl_var(rt, ctx, self, &N_root, &L_106);
             tpl_out_value(rt, v61);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_106;
-            v62 = tpl_getattr_name_ic(rt, v59, &N_url, &L_107, &ic3);
+            rt->loc = &L_107;
+            v62 = tpl_getattr_name_ic(rt, v59, &N_url, &L_108, &ic3);
             tpl_out_value(rt, v62);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_108;
+            rt->loc = &L_109;
             tpl_value v63 = tpl_str("getLabel", 8u);
             tpl_value v64 = tpl_str("next", 4u);
             const tpl_value a65[1] = {v64};
-            tpl_value v66 = tpl_call_method(rt, v38, v63, 1, a65, &L_109);
-            tpl_value v67 = tpl_escape_value(rt, v66, TPL_ESC_HTML, &L_110);
+            tpl_value v66 = tpl_call_method(rt, v38, v63, 1, a65, &L_110);
+            tpl_value v67 = tpl_escape_value(rt, v66, TPL_ESC_HTML, &L_111);
             tpl_out_value(rt, v67);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_111;
+            rt->loc = &L_112;
             const tpl_value a68[1] = {v59};
-            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_112);
+            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
             tpl_out_value(rt, v69);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 81 "themes/tech/html_chunked/chunk.twig"
+#line 82 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</nav>\n", 7);
     }
   }
-#line 83 "themes/tech/html_chunked/chunk.twig"
+#line 84 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
-#line 51 "themes/tech/html_chunked/chunk.twig"
+#line 52 "themes/tech/html_chunked/chunk.twig"
 static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1401,9 +1445,9 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic13 = {0, NULL};
   tpl_ic ic14 = {0, NULL};
   tpl_ic ic15 = {0, NULL};
-#line 52 "themes/tech/html_chunked/chunk.twig"
+#line 53 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_113;
+    rt->loc = &L_114;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -1423,19 +1467,19 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     }
     bool b7 = tpl_truthy(v5);
     if (b7) {
-#line 55 "themes/tech/html_chunked/chunk.twig"
+#line 56 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_114;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_115);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_116, &ic0);
+        rt->loc = &L_115;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_116);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_117, &ic0);
         tpl_out_value(rt, v9);
       }
-#line 55 "themes/tech/html_chunked/chunk.twig"
+#line 56 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n", 1);
     } else {
-#line 57 "themes/tech/html_chunked/chunk.twig"
+#line 58 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_117;
+        rt->loc = &L_118;
         tpl_value v13 = tpl_null();
         bool b12 = tpl_var_probe(rt, ctx, self, &N_item, &v13);
         if (!b12)
@@ -1458,22 +1502,22 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         tpl_value v19 = tpl_bool(b18);
         tpl_ctx_set(rt, ctx, &N_section, v19);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<article class=\"item ", 21);
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_118;
-        v20 = tpl_var(rt, ctx, self, &N_item, &L_119);
-        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_120, &ic1);
-        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_121, &ic2);
-        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_122);
+        rt->loc = &L_119;
+        v20 = tpl_var(rt, ctx, self, &N_item, &L_120);
+        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_121, &ic1);
+        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_122, &ic2);
+        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_123);
         tpl_out_value(rt, v23);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_123;
+        rt->loc = &L_124;
         tpl_value v24;
-        v25 = tpl_var(rt, ctx, self, &N_section, &L_124);
+        v25 = tpl_var(rt, ctx, self, &N_section, &L_125);
         bool b26 = tpl_truthy(v25);
         if (b26) {
           tpl_value v27 = tpl_str(" section", 8u);
@@ -1483,166 +1527,166 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         }
         tpl_out_value(rt, v24);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\">\n", 3);
 #line 59 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\">\n", 3);
+#line 60 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_125;
+        rt->loc = &L_126;
         bool b28 = tpl_truthy(v25);
         if (b28) {
-          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_126, &ic3);
+          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_127, &ic3);
           bool b30 = tpl_truthy(v29);
           b28 = b30;
         }
         if (b28) {
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<h1 class=\"parent-title\"><a href=\"", 34);
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_127;
-            v31 = tpl_var(rt, ctx, self, &N_root, &L_128);
+            rt->loc = &L_128;
+            v31 = tpl_var(rt, ctx, self, &N_root, &L_129);
             tpl_out_value(rt, v31);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_129;
-            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_130, &ic4);
-            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_131, &ic5);
+            rt->loc = &L_130;
+            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_131, &ic4);
+            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_132, &ic5);
             tpl_out_value(rt, v33);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\">", 2);
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_132;
+            rt->loc = &L_133;
             const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_133);
+            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
             tpl_out_value(rt, v35);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
-          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
 #line 61 "themes/tech/html_chunked/chunk.twig"
+          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
+#line 62 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_134;
-            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_135, &ic6);
+            rt->loc = &L_135;
+            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_136, &ic6);
             tpl_out_value(rt, v36);
           }
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\">", 2);
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_136;
+            rt->loc = &L_137;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_137);
+            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
             tpl_out_value(rt, v38);
           }
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</h2>\n", 6);
         } else {
-#line 62 "themes/tech/html_chunked/chunk.twig"
+#line 63 "themes/tech/html_chunked/chunk.twig"
           tpl_value v39 = tpl_str("dedication", 10u);
           bool b40 = tpl_loose_eq(rt, v22, v39);
           if (b40) {
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             {
-              rt->loc = &L_138;
-              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_139, &ic7);
+              rt->loc = &L_139;
+              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_140, &ic7);
               tpl_out_value(rt, v41);
             }
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "\">", 2);
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             {
-              rt->loc = &L_140;
-              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_141, &ic8);
+              rt->loc = &L_141;
+              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_142, &ic8);
               tpl_out_value(rt, v42);
             }
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "</h1>\n", 6);
           } else {
-#line 64 "themes/tech/html_chunked/chunk.twig"
+#line 65 "themes/tech/html_chunked/chunk.twig"
             tpl_value v43 = tpl_str("title", 5u);
             bool b44 = tpl_loose_eq(rt, v22, v43);
             if (b44) {
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "<h1 id=\"", 8);
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               {
-                rt->loc = &L_142;
-                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_143, &ic9);
+                rt->loc = &L_143;
+                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_144, &ic9);
                 tpl_out_value(rt, v45);
               }
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "\">", 2);
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               {
-                rt->loc = &L_144;
+                rt->loc = &L_145;
                 tpl_value v46;
-                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_145, &ic10);
+                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_146, &ic10);
                 bool b48 = tpl_truthy(v47);
                 if (b48) {
-                  v49 = tpl_var(rt, ctx, self, &N_app, &L_146);
+                  v49 = tpl_var(rt, ctx, self, &N_app, &L_147);
                   tpl_value v50 = tpl_str("getTitle", 8u);
                   tpl_value v51 = tpl_str("title", 5u);
                   const tpl_value a52[1] = {v51};
-                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_147);
+                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_148);
                   bool b54 = !tpl_loose_eq(rt, v47, v53);
                   b48 = b54;
                 }
                 if (b48) {
                   v46 = v47;
                 } else {
-                  v55 = tpl_var(rt, ctx, self, &N_book, &L_148);
-                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_149, &ic11);
-                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_150);
+                  v55 = tpl_var(rt, ctx, self, &N_book, &L_149);
+                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_150, &ic11);
+                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_151);
                   v46 = v57;
                 }
                 tpl_out_value(rt, v46);
               }
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "</h1>\n", 6);
             } else {
-#line 66 "themes/tech/html_chunked/chunk.twig"
-              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_151, &ic12);
+#line 67 "themes/tech/html_chunked/chunk.twig"
+              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_152, &ic12);
               bool b59 = tpl_truthy(v58);
               if (!b59) {
-                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_152, &ic13);
+                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_153, &ic13);
                 bool b61 = tpl_truthy(v60);
                 b59 = b61;
               }
               if (b59) {
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "<h1 id=\"", 8);
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_153;
-                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_154, &ic14);
+                  rt->loc = &L_154;
+                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_155, &ic14);
                   tpl_out_value(rt, v62);
                 }
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "\">", 2);
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_155;
+                  rt->loc = &L_156;
                   tpl_value v63 = tpl_str("partials/heading.twig", 21u);
-                  tpl_include(rt, ctx, v63, tpl_null(), false, false, &L_155);
+                  tpl_include(rt, ctx, v63, tpl_null(), false, false, &L_156);
                 }
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "</h1>\n", 6);
               }
             }
           }
         }
       }
-#line 69 "themes/tech/html_chunked/chunk.twig"
+#line 70 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_156;
-        v64 = tpl_getattr_name_ic(rt, v20, &N_content, &L_157, &ic15);
+        rt->loc = &L_157;
+        v64 = tpl_getattr_name_ic(rt, v20, &N_content, &L_158, &ic15);
         tpl_out_value(rt, v64);
       }
-#line 69 "themes/tech/html_chunked/chunk.twig"
+#line 70 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n</article>\n", 12);
     }
   }
@@ -1656,15 +1700,15 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
 #line 7 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_158;
+    rt->loc = &L_159;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_158);
+    tpl_import(rt, self, 0, v0, &L_159);
   }
 #line 6 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_159;
+    rt->loc = &L_160;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_159);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_160);
   }
 }
 
@@ -1697,25 +1741,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic3 = {0, NULL};
 #line 10 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_160;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_161);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_162, &ic0);
+    rt->loc = &L_161;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_162);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_163, &ic0);
     tpl_value v2 = tpl_str("\n", 1u);
     const tpl_value a3[2] = {v1, v2};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_163);
-    tpl_value v4 = k4->fn(rt, ctx, 2, a3, &L_163);
+      k4 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_164);
+    tpl_value v4 = k4->fn(rt, ctx, 2, a3, &L_164);
     const tpl_value a5[1] = {v4};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_164);
-    tpl_value v6 = k5->fn(rt, ctx, 1, a5, &L_164);
+      k5 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_165);
+    tpl_value v6 = k5->fn(rt, ctx, 1, a5, &L_165);
     tpl_value v7 = tpl_int(INT64_C(1));
-    tpl_value v8 = tpl_op_sub(rt, v6, v7, &L_165);
+    tpl_value v8 = tpl_op_sub(rt, v6, v7, &L_166);
     tpl_ctx_set(rt, ctx, &N_lines, v8);
   }
 #line 11 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_166;
+    rt->loc = &L_167;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_edition, &v12);
     if (!b11)
@@ -1737,17 +1781,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 12 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_167;
-    v16 = tpl_var(rt, ctx, self, &N_lines, &L_168);
+    rt->loc = &L_168;
+    v16 = tpl_var(rt, ctx, self, &N_lines, &L_169);
     tpl_value v17 = tpl_int(INT64_C(0));
     bool b18 = tpl_compare(rt, v17, v16) < 0;
     if (b18) {
       tpl_value v19;
-      v20 = tpl_var(rt, ctx, self, &N_wanted, &L_169);
+      v20 = tpl_var(rt, ctx, self, &N_wanted, &L_170);
       const tpl_value a21[1] = {v20};
       if (!k6)
-        k6 = tplc_need(rt, tpl_find_test("null", 4), "test", "null", &L_170);
-      bool b22 = tpl_truthy(k6->fn(rt, ctx, 1, a21, &L_170));
+        k6 = tplc_need(rt, tpl_find_test("null", 4), "test", "null", &L_171);
+      bool b22 = tpl_truthy(k6->fn(rt, ctx, 1, a21, &L_171));
       if (b22) {
         tpl_value v23 = tpl_int(INT64_C(4));
         bool b24 = tpl_compare(rt, v23, v16) <= 0;
@@ -1766,25 +1810,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 13 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_171;
-    v28 = tpl_var(rt, ctx, self, &N_item, &L_172);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_language, &L_173, &ic1);
+    rt->loc = &L_172;
+    v28 = tpl_var(rt, ctx, self, &N_item, &L_173);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_language, &L_174, &ic1);
     bool b30 = tpl_truthy(v29);
     if (b30) {
 #line 13 "themes/tech/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 13 "themes/tech/common/code.twig"
       {
-        rt->loc = &L_174;
-        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_175);
+        rt->loc = &L_175;
+        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_176);
         tpl_out_value(rt, v31);
       }
     }
   }
 #line 13 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_176;
-    v32 = tpl_var(rt, ctx, self, &N_numbered, &L_177);
+    rt->loc = &L_177;
+    v32 = tpl_var(rt, ctx, self, &N_numbered, &L_178);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 13 "themes/tech/common/code.twig"
@@ -1795,17 +1839,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 14 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_178;
+    rt->loc = &L_179;
     bool b34 = tpl_truthy(v32);
     if (b34) {
 #line 14 "themes/tech/common/code.twig"
       tpl_out(rt, "<pre class=\"line-numbers\" aria-hidden=\"true\">", 45);
 #line 14 "themes/tech/common/code.twig"
       {
-        rt->loc = &L_179;
+        rt->loc = &L_180;
         tpl_value v35 = tpl_int(INT64_C(1));
-        v36 = tpl_var(rt, ctx, self, &N_lines, &L_180);
-        tpl_value v37 = tpl_op_range(rt, v35, v36, tpl_null(), &L_181);
+        v36 = tpl_var(rt, ctx, self, &N_lines, &L_181);
+        tpl_value v37 = tpl_op_range(rt, v35, v36, tpl_null(), &L_182);
         tpl_iter it38;
         tpl_for_begin(rt, &it38, ctx, v37, &N__key, &N_i, false);
         while (tpl_for_next(rt, &it38)) {
@@ -1814,14 +1858,14 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
           tpl_for_accept(rt, &it38);
 #line 14 "themes/tech/common/code.twig"
           {
-            rt->loc = &L_182;
+            rt->loc = &L_183;
             tpl_out_value(rt, v39);
           }
 #line 14 "themes/tech/common/code.twig"
           {
-            rt->loc = &L_183;
-            v40 = tpl_var(rt, it38.scope, self, &N_loop, &L_184);
-            v41 = tpl_getattr_name_ic(rt, v40, &N_last, &L_185, &ic2);
+            rt->loc = &L_184;
+            v40 = tpl_var(rt, it38.scope, self, &N_loop, &L_185);
+            v41 = tpl_getattr_name_ic(rt, v40, &N_last, &L_186, &ic2);
             bool b42 = tpl_truthy(v41);
             bool b43 = !b42;
             if (b43) {
@@ -1837,8 +1881,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 15 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_186;
-    v44 = tpl_getattr_name_ic(rt, v28, &N_content, &L_187, &ic3);
+    rt->loc = &L_187;
+    v44 = tpl_getattr_name_ic(rt, v28, &N_content, &L_188, &ic3);
     tpl_out_value(rt, v44);
   }
 #line 15 "themes/tech/common/code.twig"
@@ -2609,10 +2653,83 @@ static void fn15(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/tech/common/css/search.css.twig"
+static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/tech/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them); a\n"
+             "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  border-left: 3px solid transparent;\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus {\n"
+             "  border-left-color: var(--accent);\n"
+             "  background: var(--current);\n"
+             "}\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1921);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2659,7 +2776,7 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2750,7 +2867,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2847,7 +2964,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2868,26 +2985,26 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_188;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_189);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_190, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_191);
+    rt->loc = &L_189;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_190);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_191, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_192);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_192;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_193, &ic1);
+    rt->loc = &L_193;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_194, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_194;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_195);
+        rt->loc = &L_195;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_196);
         tpl_out_value(rt, v5);
       }
     }
@@ -2896,14 +3013,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_196;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_197, &ic2);
+    rt->loc = &L_197;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_198, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_198;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_199);
+        rt->loc = &L_199;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_200);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/contents/edition.md.twig"
@@ -2912,7 +3029,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_200;
+    rt->loc = &L_201;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -2930,32 +3047,32 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_201);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_202);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_202);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_203);
     const tpl_value a21[2] = {v14, v20};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_203);
-    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_203);
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_204);
+    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_204);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_204;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_205);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_206, &ic3);
+    rt->loc = &L_205;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_206);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_207, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_207;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_208);
+        rt->loc = &L_208;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_209);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/contents/edition.md.twig"
@@ -2964,7 +3081,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_209;
+    rt->loc = &L_210;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3015,14 +3132,14 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_210);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_211);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_211);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_212);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/contents/edition.md.twig"
@@ -3032,7 +3149,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3062,16 +3179,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_212;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_213);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_214, &ic0);
+    rt->loc = &L_213;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_214);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_215, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_215, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_216, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3082,10 +3199,10 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_216;
+    rt->loc = &L_217;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_217);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_218, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_218);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_219, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3098,15 +3215,15 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_219;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_220, &ic3);
+    rt->loc = &L_220;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_221, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_221;
+        rt->loc = &L_222;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3117,19 +3234,19 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_222;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_223, &ic4);
+    rt->loc = &L_223;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_224, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_224;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_225, &ic5);
+    rt->loc = &L_225;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_226, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_226, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_227, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3138,22 +3255,22 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_227;
+        rt->loc = &L_228;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_228;
+            rt->loc = &L_229;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_229;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_230, &ic7);
+            rt->loc = &L_230;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_231, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3164,16 +3281,16 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_231;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_232);
+        rt->loc = &L_232;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_233);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_233;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_234, &ic8);
+            rt->loc = &L_234;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_235, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3181,8 +3298,8 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_235;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_236, &ic9);
+            rt->loc = &L_236;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_237, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3198,7 +3315,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- index.twig ---- */
 
 #line 5 "themes/tech/html_chunked/index.twig"
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3209,16 +3326,16 @@ static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_237;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_238);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_239, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_240);
+    rt->loc = &L_238;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_239);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_240, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_241);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 6 "themes/tech/html_chunked/index.twig"
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3229,7 +3346,7 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/tech/html_chunked/index.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3239,7 +3356,7 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_241;
+    rt->loc = &L_242;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -3250,35 +3367,13 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_241);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_242);
   }
 #line 10 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
 }
 
 #line 13 "themes/tech/html_chunked/index.twig"
-static tpl_value fn25(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_244, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_245, &cl->ics[1]);
-  tpl_value v3 = tpl_str("toc", 3u);
-  bool b4 = tpl_loose_eq(rt, v2, v3);
-  tpl_value v5 = tpl_bool(b4);
-  return v5;
-}
-
-#line 14 "themes/tech/html_chunked/index.twig"
 static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -3292,8 +3387,30 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_250, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_251, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_245, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_246, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
+#line 14 "themes/tech/html_chunked/index.twig"
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_251, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_252, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -3306,7 +3423,7 @@ static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 12 "themes/tech/html_chunked/index.twig"
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3316,44 +3433,44 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_callable *k9 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v6 = tpl_null();
-  tpl_value v12 = tpl_null();
-  tpl_value v14 = tpl_null();
-  tpl_value v16 = tpl_null();
+  tpl_value v13 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_value v17 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v28 = tpl_null();
-  tpl_value v30 = tpl_null();
-  tpl_value v36 = tpl_null();
+  tpl_value v18 = tpl_null();
+  tpl_value v24 = tpl_null();
+  tpl_value v29 = tpl_null();
+  tpl_value v31 = tpl_null();
+  tpl_value v37 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_242;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_243);
-    tpl_value v1 = tpl_closure_new_slots(rt, fn25, ctx, self, blocks, 0, 2);
+    rt->loc = &L_243;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_244);
+    tpl_value v1 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_246);
-    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_246);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_247);
+    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_247);
     const tpl_value a4[1] = {v3};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_247);
-    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_247);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_248);
+    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_248);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_248;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_249);
-    tpl_value v7 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
+    rt->loc = &L_249;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_250);
+    tpl_value v7 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_252);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_252);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_253);
+    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_253);
     const tpl_value a10[1] = {v9};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_253);
-    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_253);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_254);
+    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_254);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/tech/html_chunked/index.twig"
@@ -3361,117 +3478,123 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_254;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_255);
-    tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_256);
-    bool b15 = tpl_truthy(v14);
-    if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_257, &ic0);
-      v13 = v16;
-    } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_258);
-      tpl_value v18 = tpl_str("getTitle", 8u);
-      tpl_value v19 = tpl_str("toc", 3u);
-      const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_259);
-      v13 = v21;
-    }
-    tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_260);
-    tpl_value v24 = tpl_str("", 0u);
-    tpl_value v25 = tpl_str("toc", 3u);
-    const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_261);
-    tpl_out_value(rt, v27);
+    rt->loc = &L_255;
+    tpl_value v12 = tpl_str("partials/search.twig", 20u);
+    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_255);
   }
-#line 17 "themes/tech/html_chunked/index.twig"
-  tpl_out(rt, "\n", 1);
 #line 18 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_262;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_263);
-    bool b29 = tpl_truthy(v28);
-    if (b29) {
+    rt->loc = &L_256;
+    v13 = tpl_var(rt, ctx, self, &N_toc, &L_257);
+    tpl_value v14;
+    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_258);
+    bool b16 = tpl_truthy(v15);
+    if (b16) {
+      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_259, &ic0);
+      v14 = v17;
+    } else {
+      v18 = tpl_var(rt, ctx, self, &N_app, &L_260);
+      tpl_value v19 = tpl_str("getTitle", 8u);
+      tpl_value v20 = tpl_str("toc", 3u);
+      const tpl_value a21[1] = {v20};
+      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_261);
+      v14 = v22;
+    }
+    tpl_value v23 = tpl_str("toc_title", 9u);
+    v24 = tpl_var(rt, ctx, self, &N_root, &L_262);
+    tpl_value v25 = tpl_str("", 0u);
+    tpl_value v26 = tpl_str("toc", 3u);
+    const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
+    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_263);
+    tpl_out_value(rt, v28);
+  }
+#line 18 "themes/tech/html_chunked/index.twig"
+  tpl_out(rt, "\n", 1);
 #line 19 "themes/tech/html_chunked/index.twig"
+  {
+    rt->loc = &L_264;
+    v29 = tpl_var(rt, ctx, self, &N_first, &L_265);
+    bool b30 = tpl_truthy(v29);
+    if (b30) {
+#line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 19 "themes/tech/html_chunked/index.twig"
-      {
-        rt->loc = &L_264;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_265);
-        tpl_value v31 = tpl_str("getLabel", 8u);
-        tpl_value v32 = tpl_str("next", 4u);
-        const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_266);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_267);
-        tpl_out_value(rt, v35);
-      }
-#line 19 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_268;
-        tpl_out_value(rt, v23);
-      }
-#line 20 "themes/tech/html_chunked/index.twig"
-      {
-        rt->loc = &L_269;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_270, &ic1);
+        rt->loc = &L_266;
+        v31 = tpl_var(rt, ctx, self, &N_app, &L_267);
+        tpl_value v32 = tpl_str("getLabel", 8u);
+        tpl_value v33 = tpl_str("next", 4u);
+        const tpl_value a34[1] = {v33};
+        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_268);
+        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_269);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 20 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
+#line 21 "themes/tech/html_chunked/index.twig"
+      {
+        rt->loc = &L_270;
+        tpl_out_value(rt, v24);
+      }
+#line 21 "themes/tech/html_chunked/index.twig"
       {
         rt->loc = &L_271;
-        tpl_value v37 = tpl_str("getLabel", 8u);
-        tpl_value v38 = tpl_str("next", 4u);
-        const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_272);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_273);
-        tpl_out_value(rt, v41);
+        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_272, &ic1);
+        tpl_out_value(rt, v37);
       }
-#line 20 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 20 "themes/tech/html_chunked/index.twig"
+#line 21 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
+#line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_274;
-        const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_275);
-        tpl_out_value(rt, v43);
+        rt->loc = &L_273;
+        tpl_value v38 = tpl_str("getLabel", 8u);
+        tpl_value v39 = tpl_str("next", 4u);
+        const tpl_value a40[1] = {v39};
+        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_274);
+        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_275);
+        tpl_out_value(rt, v42);
       }
-#line 20 "themes/tech/html_chunked/index.twig"
+#line 21 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
+#line 21 "themes/tech/html_chunked/index.twig"
+      {
+        rt->loc = &L_276;
+        const tpl_value a43[1] = {v29};
+        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_277);
+        tpl_out_value(rt, v44);
+      }
+#line 21 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "</a>\n</nav>\n", 12);
     }
   }
-#line 23 "themes/tech/html_chunked/index.twig"
+#line 24 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
 #line 1 "themes/tech/html_chunked/index.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_278;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_276);
+    tpl_import(rt, self, 0, v0, &L_278);
   }
 #line 3 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_277;
+    rt->loc = &L_279;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_277);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_279);
   }
 }
 
 /* ---- layout.twig ---- */
 
 #line 9 "themes/tech/html_chunked/layout.twig"
-static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3480,7 +3603,7 @@ static void fn28(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/html_chunked/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3491,15 +3614,6 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/tech/html_chunked/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 14 "themes/tech/html_chunked/layout.twig"
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3508,8 +3622,17 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
+#line 14 "themes/tech/html_chunked/layout.twig"
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
 #line 1 "themes/tech/html_chunked/layout.twig"
-static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3526,15 +3649,15 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_278;
+    rt->loc = &L_280;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_278);
+    tpl_import(rt, self, 0, v0, &L_280);
   }
 #line 5 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_279;
+    rt->loc = &L_281;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3559,103 +3682,103 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_280);
-    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_280);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_281);
+      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_282);
+    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_282);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_283);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_282;
+    rt->loc = &L_284;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_283);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_285);
     const tpl_value a20[1] = {v19};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_284);
-    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_284);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_286);
+    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_286);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_282);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_284);
   }
 #line 9 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_285;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_285);
+    rt->loc = &L_287;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_287);
   }
 #line 10 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_286;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_286);
+    rt->loc = &L_288;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_288);
   }
 #line 11 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_287;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_288);
+    rt->loc = &L_289;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_290);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_289);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_291);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_290;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_290);
+    rt->loc = &L_292;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_292);
   }
 #line 14 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_291;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_291);
+    rt->loc = &L_293;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_293);
   }
 #line 15 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_292;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_293);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_294, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_295);
+    rt->loc = &L_294;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_295);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_296, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_297);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_296;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_297, &ic1);
+    rt->loc = &L_298;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_299, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_298;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_299);
+        rt->loc = &L_300;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_301);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_300;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_301, &ic2);
+    rt->loc = &L_302;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_303, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_302;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_303);
+        rt->loc = &L_304;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_305);
         tpl_out_value(rt, v36);
       }
     }
@@ -3667,7 +3790,7 @@ static void fn32(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3681,7 +3804,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_304;
+    rt->loc = &L_306;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -3702,30 +3825,30 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_305);
-    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_305);
+      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_307);
+    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_307);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_306;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_308, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
+    rt->loc = &L_308;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_309);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_310, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_311);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_310;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_311);
+    rt->loc = &L_312;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_313);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_312);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_314);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -3735,7 +3858,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lof.twig"
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3751,61 +3874,61 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_313;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_314);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_315, &ic0);
+    rt->loc = &L_315;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_316);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_317, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_316;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_317, &ic1);
+    rt->loc = &L_318;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_319, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_320;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_319);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_321);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_320);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_322);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_318);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_320);
   }
 #line 7 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_321;
+    rt->loc = &L_323;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_321);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_323);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lot.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3821,61 +3944,61 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_322;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_323);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_324, &ic0);
+    rt->loc = &L_324;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_325);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_326, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_325;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_326, &ic1);
+    rt->loc = &L_327;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_328, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_329;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_328);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_330);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_329);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_331);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_327);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_329);
   }
 #line 7 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_330;
+    rt->loc = &L_332;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_330);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_332);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3896,7 +4019,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_331;
+    rt->loc = &L_333;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3920,9 +4043,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_332;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_333);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_334, &ic0);
+        rt->loc = &L_334;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_335);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_336, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -3933,17 +4056,17 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_335;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_336);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_337, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_338);
+    rt->loc = &L_337;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_338);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_339, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_340);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_339;
+    rt->loc = &L_341;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3967,9 +4090,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_340;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_341, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_342);
+        rt->loc = &L_342;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_343, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_344);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -3978,16 +4101,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_343;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_344, &ic3);
+    rt->loc = &L_345;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_346, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_345;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_346);
+        rt->loc = &L_347;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_348);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -3996,16 +4119,16 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_347;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_348, &ic4);
+    rt->loc = &L_349;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_350, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_349;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_350);
+        rt->loc = &L_351;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_352);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4019,7 +4142,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4038,13 +4161,13 @@ static tpl_value fn40(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_352);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_352);
+    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_354);
+  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_354);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4072,7 +4195,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_353;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4085,79 +4208,79 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn40, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_353);
-    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_353);
+      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_355);
+    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_355);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_354;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_355);
+    rt->loc = &L_356;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_357);
     const tpl_value a11[1] = {v10};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_356);
-    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_356));
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_358);
+    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_358));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_357;
+        rt->loc = &L_359;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_358;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_359);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_360, &ic0);
+            rt->loc = &L_360;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_361);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_362, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_361;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_362);
+            rt->loc = &L_363;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_364);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_363;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_364);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_365, &ic1);
+            rt->loc = &L_365;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_366);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_367, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_366;
+            rt->loc = &L_368;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_367, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_369, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_368);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_370);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_369);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_371);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_370);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_371, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_372, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_372);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_373, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_374, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_373);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_375);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4166,15 +4289,15 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_374;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_375, &ic5);
+            rt->loc = &L_376;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_377, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_376;
+                rt->loc = &L_378;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4192,7 +4315,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4218,25 +4341,25 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_377;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_378);
+    rt->loc = &L_379;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_380);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_379;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_380);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_381, &ic0);
+    rt->loc = &L_381;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_382);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_383, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_382;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_383);
+        rt->loc = &L_384;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_385);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4245,7 +4368,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_386;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4259,7 +4382,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_385, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_387, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4268,9 +4391,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_386;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_387, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_388);
+        rt->loc = &L_388;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_389, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_390);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4281,7 +4404,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_391;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4305,14 +4428,14 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_390);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_392);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_393;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4333,29 +4456,29 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_392);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_394);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_393);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_395);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_394);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_396);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_395;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_396);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_397, &ic3);
+    rt->loc = &L_397;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_398);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_399, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_398;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_399);
+        rt->loc = &L_400;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_401);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4364,16 +4487,16 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_400;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_401);
+    rt->loc = &L_402;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_403);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_402;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_403);
+        rt->loc = &L_404;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_405);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4385,7 +4508,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4413,7 +4536,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_404;
+    rt->loc = &L_406;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4443,10 +4566,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_405;
+    rt->loc = &L_407;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_406);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_407, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_408);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_409, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4456,39 +4579,39 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_408);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_408);
+      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_410);
+    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_410);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_409;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_410);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_411, &ic1);
+    rt->loc = &L_411;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_412);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_413, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_412);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_414);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_413);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_415);
       const tpl_value a26[1] = {v25};
       if (!k17)
-        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_414);
-      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_414);
+        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_416);
+      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_416);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_415);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_417);
       const tpl_value a31[1] = {v30};
       if (!k18)
-        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_416);
-      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_416);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_417);
+        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_418);
+      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_418);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_419);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4497,33 +4620,33 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_418;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_419);
+        rt->loc = &L_420;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_421);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_420);
-        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_420);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_422);
+        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_422);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_421);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_423);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_422);
-        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_422);
+          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_424);
+        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_424);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_423);
-        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_423);
+          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_425);
+        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_425);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_424;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_425);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_426);
+        rt->loc = &L_426;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_427);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_428);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4536,7 +4659,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_427;
+          rt->loc = &L_429;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4546,10 +4669,10 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_428;
+    rt->loc = &L_430;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_429, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_431, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4560,15 +4683,15 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_430;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_431, &ic3);
+    rt->loc = &L_432;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_433, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_432;
+        rt->loc = &L_434;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4580,7 +4703,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4599,24 +4722,24 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_433;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_434);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_435, &ic0);
+    rt->loc = &L_435;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_436);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_437, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_436;
+        rt->loc = &L_438;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_437;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_438, &ic1);
+        rt->loc = &L_439;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_440, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4627,14 +4750,14 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_439;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_440, &ic2);
+    rt->loc = &L_441;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_442, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4650,7 +4773,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_443;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4672,9 +4795,9 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_444;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_443);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_445);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4684,22 +4807,22 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_444;
+        rt->loc = &L_446;
         const tpl_value a12[1] = {v8};
         if (!k21)
-          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_445);
-        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_445);
+          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_447);
+        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_447);
         const tpl_value a14[1] = {v13};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_446);
-        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_446);
+          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_448);
+        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_448);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_447;
+    rt->loc = &L_449;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4721,17 +4844,17 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_448);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_450);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_449);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_451);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4750,36 +4873,36 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_450;
+    rt->loc = &L_452;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_451);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_452, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_453);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_454, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_453, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_455, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_454);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_456);
     const tpl_value a9[1] = {v8};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_455);
-    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_455);
+      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_457);
+    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_457);
     const tpl_value a11[1] = {v10};
     if (!k24)
-      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_456);
-    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_456);
+      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_458);
+    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_458);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4792,16 +4915,16 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_471);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_473);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_472, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_474, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4856,16 +4979,16 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_457;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
+    rt->loc = &L_459;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_460);
     const tpl_value a1[1] = {v0};
     if (!k25)
-      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
-    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_459));
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_461);
+    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_461));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_462;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4874,30 +4997,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_462);
+        rt->loc = &L_463;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_464);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_463;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_464);
+            rt->loc = &L_465;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_466);
             const tpl_value a8[1] = {v7};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_465);
-            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_465));
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_467);
+            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_467));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_466;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_467);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_468, &ic0);
+                rt->loc = &L_468;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_469);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_470, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k26)
-                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_469);
-                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_469);
+                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_471);
+                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_471);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -4905,32 +5028,32 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_470;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_472;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k27)
-                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_473);
-                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_473);
+                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_475);
+                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_475);
                     const tpl_value a18[1] = {v17};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_474);
-                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_474);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_476);
+                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_476);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_475;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_476);
+                    rt->loc = &L_477;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_478);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_477;
+                        rt->loc = &L_479;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_478);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_480);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4945,18 +5068,18 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_479;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_480);
+                    rt->loc = &L_481;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_482);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_481);
-                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_481);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_482);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_483);
+                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_483);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_484);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k29)
-                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_483);
-                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_483);
+                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_485);
+                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_485);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4965,22 +5088,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_484;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_485);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_486);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_487, &ic1);
+            rt->loc = &L_486;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_487);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_488);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_489, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_488);
-            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_488);
+              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_490);
+            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_490);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_489;
+            rt->loc = &L_491;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4996,8 +5119,8 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_490);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_491, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_492);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_493, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5007,7 +5130,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_492;
+            rt->loc = &L_494;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5035,11 +5158,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_493;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_494);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_495, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_496, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_497);
+                rt->loc = &L_495;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_496);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_497, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_498, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_499);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5050,31 +5173,31 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_498;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_499);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_500, &ic5);
+            rt->loc = &L_500;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_501);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_502, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_501;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_502);
+            rt->loc = &L_503;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_504);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_503;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_504);
+            rt->loc = &L_505;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_506);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_505;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_506);
+            rt->loc = &L_507;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_508);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5089,9 +5212,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_507;
+            rt->loc = &L_509;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_508);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_510);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5102,24 +5225,24 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_509;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_510);
+        rt->loc = &L_511;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_512);
         const tpl_value a76[1] = {v75};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_511);
-        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_511);
+          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_513);
+        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_513);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_512;
+            rt->loc = &L_514;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k28)
-              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_513);
-            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_513);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_514);
+              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_515);
+            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_515);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_516);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5139,7 +5262,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5177,18 +5300,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_515;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_516);
+    rt->loc = &L_517;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_518);
     const tpl_value a1[1] = {v0};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_517);
-    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_517));
+      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_519);
+    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_519));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_518;
+        rt->loc = &L_520;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5206,34 +5329,34 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_519;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_520);
+        rt->loc = &L_521;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_522);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_521;
+        rt->loc = &L_523;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_522;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_523);
+        rt->loc = &L_524;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_525);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_524;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_525);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_526);
+        rt->loc = &L_526;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_527);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_528);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_527);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_529);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5243,7 +5366,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5252,175 +5375,397 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n", 1);
 }
 
+/* ---- partials/search.twig ---- */
+
+#line 1 "themes/tech/html_chunked/partials/search.twig"
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v8 = tpl_null();
+  tpl_value v11 = tpl_null();
+#line 4 "themes/tech/html_chunked/partials/search.twig"
+  {
+    rt->loc = &L_530;
+    tpl_value v3 = tpl_null();
+    bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
+    if (!b2)
+      v3 = tpl_null();
+    (void)b2;
+    tpl_value v4 = tpl_str("search", 6);
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v5;
+    if (b0 && v1.type != TPL_NULL) {
+      v5 = v1;
+    } else {
+      tpl_value v6 = tpl_bool(true);
+      v5 = v6;
+    }
+    bool b7 = tpl_truthy(v5);
+    if (b7) {
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "<div class=\"search\" role=\"search\" hidden data-root=\"", 52);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_531;
+        v8 = tpl_var(rt, ctx, self, &N_root, &L_532);
+        tpl_out_value(rt, v8);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-none=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_533;
+        bool b9 = true;
+        v11 = tpl_var(rt, ctx, self, &N_app, &L_534);
+        tpl_value v12 = tpl_str("getLabel", 8u);
+        tpl_value v13 = tpl_str("search_none", 11u);
+        const tpl_value a14[1] = {v13};
+        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_535);
+        tpl_value v10 = v15;
+        tpl_value v16;
+        if (b9 && !tpl_is_empty(rt, v10)) {
+          v16 = v10;
+        } else {
+          tpl_value v17 = tpl_str("No results", 10u);
+          v16 = v17;
+        }
+        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_536);
+        tpl_out_value(rt, v18);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-one=\"", 12);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_537;
+        bool b19 = true;
+        tpl_value v21 = tpl_str("getLabel", 8u);
+        tpl_value v22 = tpl_str("search_one", 10u);
+        const tpl_value a23[1] = {v22};
+        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_538);
+        tpl_value v20 = v24;
+        tpl_value v25;
+        if (b19 && !tpl_is_empty(rt, v20)) {
+          v25 = v20;
+        } else {
+          tpl_value v26 = tpl_str("1 result", 8u);
+          v25 = v26;
+        }
+        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_539);
+        tpl_out_value(rt, v27);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-many=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_540;
+        bool b28 = true;
+        tpl_value v30 = tpl_str("getLabel", 8u);
+        tpl_value v31 = tpl_str("search_many", 11u);
+        const tpl_value a32[1] = {v31};
+        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_541);
+        tpl_value v29 = v33;
+        tpl_value v34;
+        if (b28 && !tpl_is_empty(rt, v29)) {
+          v34 = v29;
+        } else {
+          tpl_value v35 = tpl_str("%d results", 10u);
+          v34 = v35;
+        }
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_542);
+        tpl_out_value(rt, v36);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_543;
+        bool b37 = true;
+        tpl_value v39 = tpl_str("getLabel", 8u);
+        tpl_value v40 = tpl_str("search", 6u);
+        const tpl_value a41[1] = {v40};
+        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_544);
+        tpl_value v38 = v42;
+        tpl_value v43;
+        if (b37 && !tpl_is_empty(rt, v38)) {
+          v43 = v38;
+        } else {
+          tpl_value v44 = tpl_str("Search", 6u);
+          v43 = v44;
+        }
+        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_545);
+        tpl_out_value(rt, v45);
+      }
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_546;
+        bool b46 = true;
+        tpl_value v48 = tpl_str("getLabel", 8u);
+        tpl_value v49 = tpl_str("search", 6u);
+        const tpl_value a50[1] = {v49};
+        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_547);
+        tpl_value v47 = v51;
+        tpl_value v52;
+        if (b46 && !tpl_is_empty(rt, v47)) {
+          v52 = v47;
+        } else {
+          tpl_value v53 = tpl_str("Search", 6u);
+          v52 = v53;
+        }
+        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_548);
+        tpl_out_value(rt, v54);
+      }
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
+                 "<div class=\"search-panel\">\n"
+                 "<p class=\"search-count\" aria-live=\"polite\"></p>\n"
+                 "<ol class=\"search-results\" id=\"search-results\"></ol>\n"
+                 "</div>\n"
+                 "</div>\n"
+                 "<script src=\"", 227);
+#line 13 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_549;
+        tpl_out_value(rt, v8);
+      }
+#line 13 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
+#line 14 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_550;
+        tpl_out_value(rt, v8);
+      }
+#line 14 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "search.js\" defer></script>\n", 27);
+    }
+  }
+}
+
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn50(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 6 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_528;
-    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_528);
-  }
-}
-
-#line 7 "themes/tech/common/style.css.twig"
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_529;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_529);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_530;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_530);
+    rt->loc = &L_551;
+    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_531;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_531);
+    rt->loc = &L_552;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_552);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_532;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_532);
+    rt->loc = &L_553;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_553);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_533;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_533);
+    rt->loc = &L_554;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_554);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_534;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_534);
+    rt->loc = &L_555;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_555);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_535;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_535);
+    rt->loc = &L_556;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_556);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_536;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_536);
+    rt->loc = &L_557;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_557);
   }
 }
 
-#line 15 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 15 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_537;
-    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_537);
+    rt->loc = &L_558;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_558);
   }
 }
 
-#line 16 "themes/tech/common/style.css.twig"
+#line 14 "themes/tech/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_559;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_559);
+  }
+}
+
+#line 15 "themes/tech/common/style.css.twig"
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 15 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_560;
+    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_560);
+  }
+}
+
+#line 16 "themes/tech/common/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_538;
-    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_538);
+    rt->loc = &L_561;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_562);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_563, &ic0);
+    tpl_value v2 = tpl_str("html_chunked", 12u);
+    bool b3 = tpl_loose_eq(rt, v1, v2);
+    if (b3) {
+      tpl_value v7 = tpl_null();
+      bool b6 = tpl_var_probe(rt, ctx, self, &N_edition, &v7);
+      if (!b6)
+        v7 = tpl_null();
+      (void)b6;
+      tpl_value v8 = tpl_str("search", 6);
+      tpl_value v5 = tpl_null();
+      bool b4 = tpl_has_attr(rt, v7, v8, &v5);
+      if (!b4)
+        v5 = tpl_null();
+      tpl_value v9;
+      if (b4 && v5.type != TPL_NULL) {
+        v9 = v5;
+      } else {
+        tpl_value v10 = tpl_bool(true);
+        v9 = v10;
+      }
+      bool b11 = tpl_truthy(v9);
+      b3 = b11;
+    }
+    if (b3) {
+#line 16 "themes/tech/common/style.css.twig"
+      {
+        rt->loc = &L_564;
+        tpl_value v12 = tpl_str("css/search.css.twig", 19u);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_564);
+      }
+    }
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 17 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_565;
+    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_565);
+  }
+}
+
+#line 18 "themes/tech/common/style.css.twig"
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5429,7 +5774,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5438,70 +5783,75 @@ static void fn62(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_539;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_539);
+    rt->loc = &L_566;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_566);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_540;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_540);
+    rt->loc = &L_567;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_567);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_541;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_541);
+    rt->loc = &L_568;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_568);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_542;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_542);
+    rt->loc = &L_569;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_569);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_543;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_543);
+    rt->loc = &L_570;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_570);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_544;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_544);
+    rt->loc = &L_571;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_571);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_545;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_545);
+    rt->loc = &L_572;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_572);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_546;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_546);
+    rt->loc = &L_573;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_573);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_547;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_547);
+    rt->loc = &L_574;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_574);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_548;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_548);
+    rt->loc = &L_575;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_575);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_549;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_549);
+    rt->loc = &L_576;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_576);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_550;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_550);
+    rt->loc = &L_577;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_577);
+  }
+#line 18 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_578;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_578);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5525,12 +5875,12 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_551;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_552);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_553, &ic0);
+    rt->loc = &L_579;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_580);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_581, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_554, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_582, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5541,16 +5891,16 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_555;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_556);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_557, &ic2);
+    rt->loc = &L_583;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_584);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_585, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_558;
+        rt->loc = &L_586;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5561,22 +5911,22 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_559;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_560);
+    rt->loc = &L_587;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_588);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_561;
+        rt->loc = &L_589;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_562;
+            rt->loc = &L_590;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5587,23 +5937,23 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_563;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_564, &ic3);
+        rt->loc = &L_591;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_592, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_565;
+            rt->loc = &L_593;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_566;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_567, &ic4);
+            rt->loc = &L_594;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_595, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5614,8 +5964,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_568;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_569, &ic5);
+        rt->loc = &L_596;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_597, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5626,7 +5976,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_570;
+    rt->loc = &L_598;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5637,7 +5987,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_571;
+        rt->loc = &L_599;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5648,8 +5998,8 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_572;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_573, &ic6);
+    rt->loc = &L_600;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_601, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5659,7 +6009,7 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5675,26 +6025,26 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_574;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_575);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_576, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_577);
+    rt->loc = &L_602;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_603);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_604, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_605);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_578;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_579, &ic1);
+    rt->loc = &L_606;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_607, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_580;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_581);
+        rt->loc = &L_608;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_609);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -5703,16 +6053,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_582;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_583, &ic2);
+    rt->loc = &L_610;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_611, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_584;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_585);
+        rt->loc = &L_612;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_613);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -5720,7 +6070,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5724 "tech_html_chunked.c"
+#line 6074 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -5753,6 +6103,7 @@ static const char T0_source[] =
     "{% block header %}\n"
     "<header class=\"site-bar\">\n"
     "<a class=\"site-title\" href=\"{{ root }}index.html\">{{ book.title|e }}</a>\n"
+    "{% include 'partials/search.twig' %}\n"
     "<div class=\"pager pager-top\">\n"
     "{% if previous %}\n"
     "<a class=\"previous\" href=\"{{ root }}{{ previous.url }}\" rel=\"prev\"><span aria-hidden=\"true\">←</span> {{ app.getLabel('previous')|e }}</a>\n"
@@ -5823,7 +6174,7 @@ static const tpl_template T0 = {
   .nblocks = 5,
   .blocks = T0_blocks,
   .source = T0_source,
-  .source_len = 3624,
+  .source_len = 3661,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
@@ -6618,8 +6969,81 @@ static const tpl_template T9 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T10_source[] =
+    "/* Website: the search box and its results (search.js fills them); a\n"
+    "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  border-left: 3px solid transparent;\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus {\n"
+    "  border-left-color: var(--accent);\n"
+    "  background: var(--current);\n"
+    "}\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T10 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn16,
+  .source = T10_source,
+  .source_len = 1921,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T11_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6656,17 +7080,17 @@ static const char T10_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T10 = {
+static const tpl_template T11 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn16,
-  .source = T10_source,
+  .body = fn17,
+  .source = T11_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T11_source[] =
+static const char T12_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6747,17 +7171,17 @@ static const char T11_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T11_source,
+  .body = fn18,
+  .source = T12_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -6844,17 +7268,17 @@ static const char T12_source[] =
     "    --aside: #a4a9b3;      --aside-bg: #1c1f24;\n"
     "  }\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T12_source,
+  .body = fn19,
+  .source = T13_source,
   .source_len = 2868,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6869,17 +7293,17 @@ static const char T13_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T13_source,
+  .body = fn20,
+  .source = T14_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -6893,23 +7317,23 @@ static const char T14_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T14_source,
+  .body = fn21,
+  .source = T15_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* index.twig */
-static const tpl_block_def T15_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn21, .owner = &T15, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn22, .owner = &T15, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn23, .owner = &T15, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn24, .owner = &T15, .node = NULL},
+static const tpl_block_def T16_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn22, .owner = &T16, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn23, .owner = &T16, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn24, .owner = &T16, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn25, .owner = &T16, .node = NULL},
 };
-static const char T15_source[] =
+static const char T16_source[] =
     "{#- index.html: the cover block and the book's table of contents, then a\n"
     "    link to the first page. -#}\n"
     "{% extends 'layout.twig' %}\n"
@@ -6926,6 +7350,7 @@ static const char T15_source[] =
     "{% set first = items|filter(i => i.config.element not in ['cover', 'toc'])|first %}\n"
     "<div class=\"book-body\">\n"
     "<main id=\"main_content\" class=\"book-main\">\n"
+    "{% include 'partials/search.twig' %}\n"
     "{{ m.toc_nav(toc, toc_item ? toc_item.title : app.getTitle('toc'), 'toc_title', root, '', 'toc') }}\n"
     "{% if first %}\n"
     "<nav class=\"pager pager-bottom\" aria-label=\"{{ app.getLabel('next')|e }}\">\n"
@@ -6935,26 +7360,26 @@ static const char T15_source[] =
     "</main>\n"
     "</div>\n"
     "{% endblock %}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "index.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
+  .body = fn28,
   .nblocks = 4,
-  .blocks = T15_blocks,
-  .source = T15_source,
-  .source_len = 1082,
+  .blocks = T16_blocks,
+  .source = T16_source,
+  .source_len = 1119,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T16_blocks[4] = {
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn28, .owner = &T16, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn29, .owner = &T16, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn30, .owner = &T16, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn31, .owner = &T16, .node = NULL},
+static const tpl_block_def T17_blocks[4] = {
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn29, .owner = &T17, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn30, .owner = &T17, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn31, .owner = &T17, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn32, .owner = &T17, .node = NULL},
 };
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- The page every website page extends. Blocks: `title` (HTML text for\n"
     "    <title>), `head` (more <head> tags), `body_class`, `header` (above\n"
     "    the page's columns) and `body`. -#}\n"
@@ -6974,37 +7399,37 @@ static const char T16_source[] =
     "</footer>\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn32,
+  .body = fn33,
   .nblocks = 4,
-  .blocks = T16_blocks,
-  .source = T16_source,
+  .blocks = T17_blocks,
+  .source = T17_source,
   .source_len = 828,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
-  .source = T17_source,
+  .body = fn34,
+  .source = T18_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T18_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn34, .owner = &T18, .node = NULL},
+static const tpl_block_def T19_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T19, .node = NULL},
 };
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- The list of images's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7013,23 +7438,23 @@ static const char T18_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
+  .body = fn36,
   .nblocks = 1,
-  .blocks = T18_blocks,
-  .source = T18_source,
+  .blocks = T19_blocks,
+  .source = T19_source,
   .source_len = 327,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T19_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The list of tables's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7038,20 +7463,20 @@ static const char T19_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 326,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7066,17 +7491,17 @@ static const char T20_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T20_source,
+  .body = fn39,
+  .source = T21_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7089,17 +7514,17 @@ static const char T21_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T21_source,
+  .body = fn40,
+  .source = T22_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7118,17 +7543,17 @@ static const char T22_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
-  .source = T22_source,
+  .body = fn42,
+  .source = T23_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -7143,31 +7568,31 @@ static const char T23_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T23_source,
+  .body = fn43,
+  .source = T24_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T24_m0_params[1] = {
+static const tpl_name T25_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m1_params[1] = {
+static const tpl_name T25_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m2_params[1] = {
+static const tpl_name T25_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T24_m3_params[3] = {
+static const tpl_name T25_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T24_m4_params[6] = {
+static const tpl_name T25_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7175,14 +7600,14 @@ static const tpl_name T24_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T24_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T24_m0_params, .fn = fn43, .owner = &T24, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T24_m1_params, .fn = fn44, .owner = &T24, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T24_m2_params, .fn = fn45, .owner = &T24, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T24_m3_params, .fn = fn46, .owner = &T24, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T24_m4_params, .fn = fn48, .owner = &T24, .node = NULL},
+static const tpl_macro_def T25_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T25_m0_params, .fn = fn44, .owner = &T25, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T25_m1_params, .fn = fn45, .owner = &T25, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T25_m2_params, .fn = fn46, .owner = &T25, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T25_m3_params, .fn = fn47, .owner = &T25, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T25_m4_params, .fn = fn49, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7247,33 +7672,60 @@ static const char T24_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn49,
+  .body = fn50,
   .nmacros = 5,
-  .macros = T24_macros,
-  .source = T24_source,
+  .macros = T25_macros,
+  .source = T25_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T25_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn50, .owner = &T25, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn51, .owner = &T25, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn52, .owner = &T25, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn53, .owner = &T25, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn54, .owner = &T25, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn55, .owner = &T25, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn56, .owner = &T25, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn57, .owner = &T25, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn58, .owner = &T25, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn59, .owner = &T25, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn60, .owner = &T25, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn61, .owner = &T25, .node = NULL},
+/* partials/search.twig */
+static const char T26_source[] =
+    "{#- The search box (the edition option `search`, default true). search.js,\n"
+    "    written with the index search-index.js, fills the results and shows\n"
+    "    the box, which stays hidden where scripts do not run. -#}\n"
+    "{% if edition.search ?\? true %}\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
+    "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
+    "<div class=\"search-panel\">\n"
+    "<p class=\"search-count\" aria-live=\"polite\"></p>\n"
+    "<ol class=\"search-results\" id=\"search-results\"></ol>\n"
+    "</div>\n"
+    "</div>\n"
+    "<script src=\"{{ root }}search-index.js\" defer></script>\n"
+    "<script src=\"{{ root }}search.js\" defer></script>\n"
+    "{% endif %}\n";
+static const tpl_template T26 = {
+  .name = "partials/search.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn51,
+  .source = T26_source,
+  .source_len = 1072,
+  .ast = NULL,
 };
-static const char T25_source[] =
+
+/* style.css.twig */
+static const tpl_block_def T27_blocks[13] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T27, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T27, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T27, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T27, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T27, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T27, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T27, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T27, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T27, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T27, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn62, .owner = &T27, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T27, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T27, .node = NULL},
+};
+static const char T27_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7289,21 +7741,22 @@ static const char T25_source[] =
     "{% block items %}{% include 'css/items.css.twig' %}{% endblock %}\n"
     "{% block layout %}{% include 'css/layout.css.twig' %}{% endblock %}\n"
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
+    "{% block search %}{% if edition.format == 'html_chunked' and (edition.search ?\? true) %}{% include 'css/search.css.twig' %}{% endif %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T25 = {
+static const tpl_template T27 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn62,
-  .nblocks = 12,
-  .blocks = T25_blocks,
-  .source = T25_source,
-  .source_len = 1093,
+  .body = fn65,
+  .nblocks = 13,
+  .blocks = T27_blocks,
+  .source = T27_source,
+  .source_len = 1242,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T26_source[] =
+static const char T28_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7318,17 +7771,17 @@ static const char T26_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T26 = {
+static const tpl_template T28 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .source = T26_source,
+  .body = fn66,
+  .source = T28_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T27_source[] =
+static const char T29_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7340,16 +7793,16 @@ static const char T27_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T27 = {
+static const tpl_template T29 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .source = T27_source,
+  .body = fn67,
+  .source = T29_source,
   .source_len = 313,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_html_chunked_templates[28] = {
+const tpl_template *const octavo_theme_tech_html_chunked_templates[30] = {
   &T0,
   &T1,
   &T2,
@@ -7378,5 +7831,7 @@ const tpl_template *const octavo_theme_tech_html_chunked_templates[28] = {
   &T25,
   &T26,
   &T27,
+  &T28,
+  &T29,
 };
-const size_t octavo_theme_tech_html_chunked_ntemplates = 28;
+const size_t octavo_theme_tech_html_chunked_ntemplates = 30;
