@@ -19,15 +19,15 @@
 
 /* Caps: a hostile book makes a large index, not an unbounded one. */
 enum {
-  MAX_TERMS = 200000,       /* distinct stems */
-  MAX_FORMS = 400000,       /* distinct surface forms remembered */
-  MAX_POSTINGS = 4000000,   /* (term, section) pairs */
-  MAX_SECTIONS = 100000,    /* sections in the book */
-  MAX_WORD = 64,            /* bytes; longer tokens are not words */
-  FORMS_PER_TERM = 6,       /* surface forms kept per stem */
-  EXCERPT_MIN = 60,         /* code points of a section's excerpt: a */
-  EXCERPT_MAX = 160,        /* twelfth of its text, within these */
-  TITLE_MAX = 200,          /* code points of a section's title */
+  MAX_TERMS = 200000,     /* distinct stems */
+  MAX_FORMS = 400000,     /* distinct surface forms remembered */
+  MAX_POSTINGS = 4000000, /* (term, section) pairs */
+  MAX_SECTIONS = 100000,  /* sections in the book */
+  MAX_WORD = 64,          /* bytes; longer tokens are not words */
+  FORMS_PER_TERM = 6,     /* surface forms kept per stem */
+  EXCERPT_MIN = 60,       /* code points of a section's excerpt: a */
+  EXCERPT_MAX = 160,      /* twelfth of its text, within these */
+  TITLE_MAX = 200,        /* code points of a section's title */
 };
 
 typedef struct posting {
@@ -133,9 +133,8 @@ bk_search *bk_search_new(const char *language) {
    * its own names ("english"). */
   char code[32] = "";
   size_t n = 0;
-  for (const char *p = language ? language : ""; *p && *p != '_' &&
-                                                 *p != '-' && n + 1 < sizeof code;
-       p++)
+  for (const char *p = language ? language : "";
+       *p && *p != '_' && *p != '-' && n + 1 < sizeof code; p++)
     code[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32 : *p);
   code[n] = 0;
   if (n && strcmp(code, "porter") != 0)
@@ -143,16 +142,16 @@ bk_search *bk_search_new(const char *language) {
   if (s->stemmer) {
     /* The algorithm's own name, for the index and messages. */
     static const char *const codes[][2] = {
-        {"ar", "arabic"},     {"hy", "armenian"},  {"eu", "basque"},
-        {"ca", "catalan"},    {"da", "danish"},    {"nl", "dutch"},
-        {"en", "english"},    {"fi", "finnish"},   {"fr", "french"},
-        {"de", "german"},     {"el", "greek"},     {"hi", "hindi"},
-        {"hu", "hungarian"},  {"id", "indonesian"}, {"ga", "irish"},
-        {"it", "italian"},    {"lt", "lithuanian"}, {"ne", "nepali"},
-        {"no", "norwegian"},  {"nb", "norwegian"}, {"pt", "portuguese"},
-        {"ro", "romanian"},   {"ru", "russian"},   {"sr", "serbian"},
-        {"es", "spanish"},    {"sv", "swedish"},   {"ta", "tamil"},
-        {"tr", "turkish"},    {"yi", "yiddish"}};
+        {"ar", "arabic"},    {"hy", "armenian"},   {"eu", "basque"},
+        {"ca", "catalan"},   {"da", "danish"},     {"nl", "dutch"},
+        {"en", "english"},   {"fi", "finnish"},    {"fr", "french"},
+        {"de", "german"},    {"el", "greek"},      {"hi", "hindi"},
+        {"hu", "hungarian"}, {"id", "indonesian"}, {"ga", "irish"},
+        {"it", "italian"},   {"lt", "lithuanian"}, {"ne", "nepali"},
+        {"no", "norwegian"}, {"nb", "norwegian"},  {"pt", "portuguese"},
+        {"ro", "romanian"},  {"ru", "russian"},    {"sr", "serbian"},
+        {"es", "spanish"},   {"sv", "swedish"},    {"ta", "tamil"},
+        {"tr", "turkish"},   {"yi", "yiddish"}};
     s->stemmer_name = oc_arena_strndup(s->a, code, n);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
       if (!strcmp(codes[i][0], code))
@@ -193,12 +192,18 @@ static bool is_cjk(int32_t c) {
  * search.js's /[\p{L}\p{M}\p{N}\p{Pc}]/u. */
 static bool is_word(int32_t c) {
   switch (utf8proc_category(c)) {
-  case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
-  case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
-  case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN:
-  case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME:
-  case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL:
-  case UTF8PROC_CATEGORY_NO: case UTF8PROC_CATEGORY_PC:
+  case UTF8PROC_CATEGORY_LU:
+  case UTF8PROC_CATEGORY_LL:
+  case UTF8PROC_CATEGORY_LT:
+  case UTF8PROC_CATEGORY_LM:
+  case UTF8PROC_CATEGORY_LO:
+  case UTF8PROC_CATEGORY_MN:
+  case UTF8PROC_CATEGORY_MC:
+  case UTF8PROC_CATEGORY_ME:
+  case UTF8PROC_CATEGORY_ND:
+  case UTF8PROC_CATEGORY_NL:
+  case UTF8PROC_CATEGORY_NO:
+  case UTF8PROC_CATEGORY_PC:
     return true;
   default:
     return false;
@@ -253,8 +258,8 @@ static void add_word(bk_search *s, const char *w, size_t n, bool stem,
   const char *st = w;
   size_t sn = n;
   if (stem && s->stemmer) {
-    st = (const char *)sb_stemmer_stem(s->stemmer, (const sb_symbol *)w,
-                                       (int)n);
+    st =
+        (const char *)sb_stemmer_stem(s->stemmer, (const sb_symbol *)w, (int)n);
     sn = st ? (size_t)sb_stemmer_length(s->stemmer) : 0;
     if (!st || !sn)
       st = w, sn = n;
@@ -279,8 +284,8 @@ static size_t fold(const char *p, size_t n, char *buf, size_t cap) {
   bool ascii = true;
   for (size_t i = 0; i < n;) {
     utf8proc_int32_t c;
-    utf8proc_ssize_t k =
-        utf8proc_iterate((const utf8proc_uint8_t *)p + i, (utf8proc_ssize_t)(n - i), &c);
+    utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p + i,
+                                          (utf8proc_ssize_t)(n - i), &c);
     if (k <= 0)
       break;
     i += (size_t)k;
@@ -314,8 +319,7 @@ static size_t count_cps(const char *p, size_t n) {
 }
 
 /* Every word of text (NUL-terminated UTF-8, valid or not). */
-static void index_text(bk_search *s, const char *text, size_t len,
-                       bool title) {
+static void index_text(bk_search *s, const char *text, size_t len, bool title) {
   char buf[MAX_WORD * 2 + 8];
   size_t i = 0;
   int32_t prev_cjk = -1; /* the previous Han or kana character, or -1 */
@@ -334,7 +338,8 @@ static void index_text(bk_search *s, const char *text, size_t len,
       add_word(s, one, n1, false, title);
       if (prev_cjk >= 0) {
         char two[8];
-        size_t n2 = (size_t)utf8proc_encode_char(prev_cjk, (utf8proc_uint8_t *)two);
+        size_t n2 =
+            (size_t)utf8proc_encode_char(prev_cjk, (utf8proc_uint8_t *)two);
         memcpy(two + n2, one, n1);
         add_word(s, two, n2 + n1, false, title);
       }
@@ -372,8 +377,7 @@ static void index_text(bk_search *s, const char *text, size_t len,
 
 /* The first `max` code points of text, cut after a word when one ends in
  * the last fifth. */
-static const char *clip(oc_arena *a, const char *text, size_t len,
-                        size_t max) {
+static const char *clip(oc_arena *a, const char *text, size_t len, size_t max) {
   size_t i = 0, cps = 0, cut = 0;
   while (i < len && cps < max) {
     if (text[i] == ' ')
@@ -400,11 +404,12 @@ static void end_section(bk_search *s) {
   index_text(s, s->title.p ? s->title.p : "", s->title.len, true);
   index_text(s, s->text.p ? s->text.p : "", s->text.len, false);
   if (!sec->title)
-    sec->title = clip(s->a, s->title.p ? s->title.p : "", s->title.len,
-                      TITLE_MAX);
+    sec->title =
+        clip(s->a, s->title.p ? s->title.p : "", s->title.len, TITLE_MAX);
   size_t want = count_cps(s->text.p ? s->text.p : "", s->text.len) / 12;
-  want = want < EXCERPT_MIN ? EXCERPT_MIN : want > EXCERPT_MAX ? EXCERPT_MAX
-                                                              : want;
+  want = want < EXCERPT_MIN   ? EXCERPT_MIN
+         : want > EXCERPT_MAX ? EXCERPT_MAX
+                              : want;
   sec->excerpt = clip(s->a, s->text.p ? s->text.p : "", s->text.len, want);
   s->text.len = s->title.len = 0;
 }
@@ -503,10 +508,9 @@ static const char *attr(const char *p, const char *end, const char *name,
 /* Tags that sit inside words ("<em>un</em>done"); any other tag is a
  * space between words. */
 static bool inline_tag(const char *name, size_t n) {
-  static const char *const tags[] = {"a",    "abbr", "b",    "code", "em",
-                                     "i",    "kbd",  "mark", "s",    "small",
-                                     "span", "strong", "u", "del", "ins",
-                                     "var",  "samp", NULL};
+  static const char *const tags[] = {
+      "a",     "abbr", "b",      "code", "em",  "i",   "kbd", "mark", "s",
+      "small", "span", "strong", "u",    "del", "ins", "var", "samp", NULL};
   for (const char *const *t = tags; *t; t++)
     if (strlen(*t) == n && !memcmp(*t, name, n))
       return true;
@@ -552,8 +556,9 @@ void bk_search_add_page(bk_search *s, const char *file, const char *title,
              name[nl] != '/' && name[nl] != '\n')
         nl++;
       bool closing = p[1] == '/';
-      if (!closing && (!strncmp(name, "pre", 3) || !strncmp(name, "script", 6) ||
-                       !strncmp(name, "style", 5)) &&
+      if (!closing &&
+          (!strncmp(name, "pre", 3) || !strncmp(name, "script", 6) ||
+           !strncmp(name, "style", 5)) &&
           (nl == 3 || nl == 5 || nl == 6)) {
         /* Left out: code listings and what is not text. */
         char close[12];

@@ -51,15 +51,16 @@ static void test_english(void) {
   /* Two sections: the page's top (id "") and #later. */
   CHECK(strstr(js, "0,\"\",\"Publishing\",\"She publishes books; he "
                    "published a 2.\"") != NULL);
-  CHECK(strstr(js, "0,\"later\",\"Later\",\"Happy readers publish \\u0026 read. "
-                   "Undone\"") != NULL);
+  CHECK(strstr(js,
+               "0,\"later\",\"Later\",\"Happy readers publish \\u0026 read. "
+               "Undone\"") != NULL);
   /* publish: forms "ed", "es", "ing"; in section 0 (delta 1 from none:
    * 4, +2 in the title, +1 three times or more: 7, H) and section 1
    * (delta 1: 4, E). */
   CHECK_STR(entry(js, "publish"), "publish ed es ing:HE");
   /* A form that is not stem + suffix is written whole. */
   CHECK_STR(entry(js, "happi"), "happi =happy:I");
-  CHECK(entry(js, "undon") != NULL); /* "Un<em>done</em>" is one word */
+  CHECK(entry(js, "undon") != NULL);      /* "Un<em>done</em>" is one word */
   CHECK(entry(js, "secretword") == NULL); /* code blocks are left out */
   CHECK(entry(js, "a") == NULL && entry(js, "2") == NULL); /* one character */
   CHECK(entry(js, "he") != NULL);
@@ -78,13 +79,15 @@ static void test_sections_and_tf(void) {
   free(js);
   /* The last section of a page keeps its text when the next page comes. */
   bk_search *s = bk_search_new("en");
-  bk_search_add_page(s, "1.html", "One", "<p>first</p><h2 id=\"e\">E</h2>"
-                                         "<p>last words</p>");
+  bk_search_add_page(s, "1.html", "One",
+                     "<p>first</p><h2 id=\"e\">E</h2>"
+                     "<p>last words</p>");
   bk_search_add_page(s, "2.html", "Two", "<p>second</p>");
   size_t len;
   js = bk_search_write(s, &len);
   bk_search_free(s);
-  CHECK(strstr(js, "\n0,\"e\",\"E\",\"last words\",\n1,\"\",\"Two\",\"second\"") !=
+  CHECK(strstr(js,
+               "\n0,\"e\",\"E\",\"last words\",\n1,\"\",\"Two\",\"second\"") !=
         NULL);
   CHECK_STR(entry(js, "last"), "last:I"); /* section 1: (1 + 1) * 4 */
   free(js);
@@ -99,7 +102,7 @@ static void test_cjk(void) {
   CHECK(entry(js, "文排") != NULL);
   CHECK(entry(js, "排版") != NULL);
   CHECK(entry(js, "版。") == NULL);
-  CHECK(entry(js, "纸与") != NULL); /* the title's words too */
+  CHECK(entry(js, "纸与") != NULL);         /* the title's words too */
   CHECK_STR(entry(js, "hello"), "hello:E"); /* lower-cased, not stemmed */
   free(js);
   /* Kana, and kana next to Latin letters. */
