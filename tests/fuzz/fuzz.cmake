@@ -88,6 +88,9 @@ octavo_fuzz_target(book book SOURCES ${FUZZ_DIR}/fuzz_book.c LIBS octavo_book)
 octavo_fuzz_target(chapter book
                    SOURCES ${FUZZ_DIR}/fuzz_chapter.c ${FUZZ_DIR}/fuzz_tmpbook.c
                    LIBS octavo_publish)
+# A page's HTML through the website's search index.
+octavo_fuzz_target(search book SOURCES ${FUZZ_DIR}/fuzz_search.c
+                   LIBS octavo_book)
 # config.yml through the config reader and the model.
 octavo_fuzz_target(config book
                    SOURCES ${FUZZ_DIR}/fuzz_config.c ${FUZZ_DIR}/fuzz_tmpbook.c
