@@ -51,11 +51,17 @@ static int write_search(bk_edition *e, bk_out *o, site *s) {
   for (size_t i = 0; i < s->npages; i++)
     bk_search_add_page(idx, s->pages[i].file, s->pages[i].title,
                        s->pages[i].content);
-  if (bk_search_dropped(idx))
-    oc_report(e->rep, OC_WARNING, "config.yml", 0, 0,
+  if (bk_search_dropped(idx)) {
+    /* At the edition's `search` (or the edition): where to turn it off. */
+    bk_pos pos = {"config.yml", 0, 0};
+    bk_config_where(e->cfg,
+                    oc_arena_printf(e->a, "book.editions.%s.search", e->name),
+                    &pos);
+    oc_report(e->rep, OC_WARNING, pos.file, pos.line, pos.col,
               "edition '%s': the search index is full; %zu words or sections "
               "of the book are not in it",
               e->name, bk_search_dropped(idx));
+  }
   size_t len;
   char *js = bk_search_write(idx, &len);
   bk_search_free(idx);
