@@ -680,7 +680,8 @@ char *bk_search_write(bk_search *s, size_t *len) {
    * Forms are the stem's other surface forms, each the part after the
    * stem or "=" and the whole form. Words hold none of " :;=". */
   oc_sb_adds(&b, "],\n\"words\":\"");
-  qsort(s->terms, s->nterms, sizeof *s->terms, by_key);
+  if (s->nterms) /* qsort may not take NULL, even for nothing */
+    qsort(s->terms, s->nterms, sizeof *s->terms, by_key);
   for (size_t i = 0; i < s->nterms; i++) {
     term *t = &s->terms[i];
     if (i)
