@@ -414,6 +414,8 @@ static void end_section(bk_search *s) {
   s->text.len = s->title.len = 0;
 }
 
+static char *attr_text(oc_arena *a, const char *v, size_t n);
+
 static bool start_section(bk_search *s, const char *id, size_t n) {
   end_section(s);
   if (s->nsecs >= MAX_SECTIONS) {
@@ -422,8 +424,8 @@ static bool start_section(bk_search *s, const char *id, size_t n) {
   }
   s->secs = oc_arena_grow_array(s->a, s->secs, s->nsecs, &s->csecs,
                                 s->nsecs + 1, sizeof *s->secs);
-  s->secs[s->nsecs++] = (section){(uint32_t)(s->npages - 1),
-                                  oc_arena_strndup(s->a, id, n), NULL, NULL};
+  s->secs[s->nsecs++] =
+      (section){(uint32_t)(s->npages - 1), attr_text(s->a, id, n), NULL, NULL};
   s->pending = true;
   return true;
 }
@@ -444,9 +446,9 @@ static void put_text(bk_search *s, const char *p, size_t n) {
 
 static void put_space(bk_search *s) { put_text(s, " ", 1); }
 
-/* An entity at p (after '&'): its text into the section; returns the
- * bytes it took (0: not one, the '&' is text). */
-static size_t put_entity(bk_search *s, const char *p) {
+/* The entity at p (after '&'): its UTF-8 text into out (*n bytes);
+ * returns the bytes it took, 0 when it is not one (the '&' is text). */
+static size_t decode_entity(const char *p, char out[8], size_t *n) {
   static const struct {
     const char *name, *text;
   } named[] = {{"amp;", "&"},   {"lt;", "<"},    {"gt;", ">"},
@@ -454,22 +456,57 @@ static size_t put_entity(bk_search *s, const char *p) {
                {"ndash;", "–"}, {"mdash;", "—"}, {"hellip;", "…"}};
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
     if (!strncmp(p, named[i].name, strlen(named[i].name))) {
-      put_text(s, named[i].text, strlen(named[i].text));
+      *n = strlen(named[i].text);
+      memcpy(out, named[i].text, *n);
       return strlen(named[i].name);
     }
   if (*p != '#')
     return 0;
   bool hex = p[1] == 'x' || p[1] == 'X';
-  char *end;
-  unsigned long c = strtoul(p + 1 + hex, &end, hex ? 16 : 10);
-  if (*end != ';' || end == p + 1 + hex || end - p > 10)
+  const char *d = p + 1 + hex;
+  uint32_t c = 0;
+  size_t k = 0;
+  for (; k < 8; k++) {
+    int v = d[k] >= '0' && d[k] <= '9'          ? d[k] - '0'
+            : hex && d[k] >= 'a' && d[k] <= 'f' ? d[k] - 'a' + 10
+            : hex && d[k] >= 'A' && d[k] <= 'F' ? d[k] - 'A' + 10
+                                                : -1;
+    if (v < 0)
+      break;
+    c = c * (hex ? 16 : 10) + (uint32_t)v;
+  }
+  if (!k || d[k] != ';')
     return 0;
   if (c == 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
     c = 0xfffd;
-  char buf[4];
-  put_text(s, buf,
-           (size_t)utf8proc_encode_char((int32_t)c, (utf8proc_uint8_t *)buf));
-  return (size_t)(end - p) + 1;
+  *n = (size_t)utf8proc_encode_char((int32_t)c, (utf8proc_uint8_t *)out);
+  return (size_t)(d + k - p) + 1;
+}
+
+static size_t put_entity(bk_search *s, const char *p) {
+  char buf[8];
+  size_t n, k = decode_entity(p, buf, &n);
+  if (k)
+    put_text(s, buf, n);
+  return k;
+}
+
+/* An attribute's value as the browser reads it: entities decoded. */
+static char *attr_text(oc_arena *a, const char *v, size_t n) {
+  char *out = oc_arena_alloc(a, n + 1), *o = out;
+  for (size_t i = 0; i < n;) {
+    char buf[8];
+    size_t m, k = v[i] == '&' ? decode_entity(v + i + 1, buf, &m) : 0;
+    if (k && i + 1 + k <= n && m <= 1 + k) {
+      memcpy(o, buf, m);
+      o += m;
+      i += 1 + k;
+    } else {
+      *o++ = v[i++];
+    }
+  }
+  *o = 0;
+  return out;
 }
 
 /* Where the tag at p ('<') ends: after its '>' (quotes respected), or at
