@@ -593,10 +593,9 @@ void bk_search_add_page(bk_search *s, const char *file, const char *title,
              name[nl] != '/' && name[nl] != '\n')
         nl++;
       bool closing = p[1] == '/';
-      if (!closing &&
-          (!strncmp(name, "pre", 3) || !strncmp(name, "script", 6) ||
-           !strncmp(name, "style", 5)) &&
-          (nl == 3 || nl == 5 || nl == 6)) {
+      if (!closing && ((nl == 3 && !strncmp(name, "pre", 3)) ||
+                       (nl == 6 && !strncmp(name, "script", 6)) ||
+                       (nl == 5 && !strncmp(name, "style", 5)))) {
         /* Left out: code listings and what is not text. */
         char close[12];
         snprintf(close, sizeof close, "</%.*s", (int)nl, name);

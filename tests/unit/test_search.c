@@ -46,14 +46,15 @@ static void test_english(void) {
       "en", "Publishing",
       "<p>She <em>publishes</em> books; he published a 2.</p>\n"
       "<h2 id=\"later\">Later</h2>\n<p>Happy readers publish &amp; read.</p>"
-      "<pre><code>secretword</code></pre><p>Un<em>done</em></p>");
+      "<pre><code>secretword</code></pre><p>Un<em>done</em></p>"
+      "<prelude>overture</prelude>");
   CHECK(strstr(js, "\"stemmer\":\"english\"") != NULL);
   /* Two sections: the page's top (id "") and #later. */
   CHECK(strstr(js, "0,\"\",\"Publishing\",\"She publishes books; he "
                    "published a 2.\"") != NULL);
   CHECK(strstr(js,
                "0,\"later\",\"Later\",\"Happy readers publish \\u0026 read. "
-               "Undone\"") != NULL);
+               "Undone overture\"") != NULL);
   /* publish: forms "ed", "es", "ing"; in section 0 (delta 1 from none:
    * 4, +2 in the title, +1 three times or more: 7, H) and section 1
    * (delta 1: 4, E). */
@@ -62,6 +63,7 @@ static void test_english(void) {
   CHECK_STR(entry(js, "happi"), "happi =happy:I");
   CHECK(entry(js, "undon") != NULL);      /* "Un<em>done</em>" is one word */
   CHECK(entry(js, "secretword") == NULL); /* code blocks are left out */
+  CHECK(entry(js, "overtur") != NULL);    /* not <pre> */
   CHECK(entry(js, "a") == NULL && entry(js, "2") == NULL); /* one character */
   CHECK(entry(js, "he") != NULL);
   free(js);
