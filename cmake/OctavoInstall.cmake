@@ -111,11 +111,11 @@ foreach(t ${OCTAVO_INSTALL_LIBRARIES})
   string(APPEND OCTAVO_PC_LIBS " -l${t}")
 endforeach()
 # The system libraries, by the pkg-config names of Debian's -dev packages
-# (cmake/OctavoDeps.cmake looks them up); libharu and libhyphen ship no pc
-# file, hence -lhpdf and -lhyphen.
+# (cmake/OctavoDeps.cmake looks them up); libharu, libhyphen and
+# libstemmer ship no pc file, hence -lhpdf, -lhyphen and -lstemmer.
 set(OCTAVO_PC_REQUIRES_PRIVATE
     "libutf8proc libpcre2-8 yaml-0.1 libcmark-gfm icu-uc icu-i18n libzip libxml-2.0 fontconfig freetype2 harfbuzz harfbuzz-subset libqpdf librsvg-2.0 cairo gdk-pixbuf-2.0 libpng libjpeg zlib lua5.4")
-set(OCTAVO_PC_LIBS_PRIVATE "-lhpdf -lhyphen -pthread -lm")
+set(OCTAVO_PC_LIBS_PRIVATE "-lhpdf -lhyphen -lstemmer -pthread -lm")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/octavo.pc.in
                ${PROJECT_BINARY_DIR}/octavo.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/octavo.pc

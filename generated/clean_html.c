@@ -595,131 +595,138 @@ static const tpl_loc L_478 = {F_31, 12, 30};
 static const tpl_loc L_479 = {F_31, 13, 29};
 static const tpl_loc L_480 = {F_31, 14, 30};
 static const tpl_loc L_481 = {F_31, 15, 34};
-static const tpl_loc L_482 = {F_31, 16, 29};
-static const tpl_loc L_483 = {F_31, 6, 10};
+static const tpl_loc L_482 = {F_31, 16, 22};
+static const tpl_loc L_483 = {F_31, 16, 25};
+static const tpl_loc L_484 = {F_31, 16, 33};
+static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
+static const tpl_loc L_485 = {F_31, 16, 100};
+static const tpl_loc L_486 = {F_31, 17, 29};
+static const tpl_loc L_487 = {F_31, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_484 = {F_31, 7, 10};
+static const tpl_loc L_488 = {F_31, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_485 = {F_31, 8, 10};
+static const tpl_loc L_489 = {F_31, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_486 = {F_31, 9, 10};
-static const tpl_loc L_487 = {F_31, 10, 10};
+static const tpl_loc L_490 = {F_31, 9, 10};
+static const tpl_loc L_491 = {F_31, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_488 = {F_31, 11, 10};
+static const tpl_loc L_492 = {F_31, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_489 = {F_31, 12, 10};
+static const tpl_loc L_493 = {F_31, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_490 = {F_31, 13, 10};
-static const tpl_loc L_491 = {F_31, 14, 10};
+static const tpl_loc L_494 = {F_31, 13, 10};
+static const tpl_loc L_495 = {F_31, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_492 = {F_31, 15, 10};
+static const tpl_loc L_496 = {F_31, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_493 = {F_31, 16, 10};
+static const tpl_loc L_497 = {F_31, 16, 10};
+static const tpl_name N_search = {"search", 6u, 0x803328a9u};
+static const tpl_loc L_498 = {F_31, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_494 = {F_31, 17, 10};
+static const tpl_loc L_499 = {F_31, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_32[] = "table.twig";
-static const tpl_loc L_495 = {F_32, 4, 4};
-static const tpl_loc L_496 = {F_32, 4, 20};
-static const tpl_loc L_497 = {F_32, 4, 25};
-static const tpl_loc L_498 = {F_32, 4, 39};
+static const tpl_loc L_500 = {F_32, 4, 4};
+static const tpl_loc L_501 = {F_32, 4, 20};
+static const tpl_loc L_502 = {F_32, 4, 25};
+static const tpl_loc L_503 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_499 = {F_32, 5, 25};
-static const tpl_loc L_500 = {F_32, 5, 28};
-static const tpl_loc L_501 = {F_32, 5, 33};
-static const tpl_loc L_502 = {F_32, 5, 45};
-static const tpl_loc L_503 = {F_32, 6, 4};
-static const tpl_loc L_504 = {F_32, 6, 7};
-static const tpl_loc L_505 = {F_32, 7, 31};
-static const tpl_loc L_506 = {F_32, 7, 51};
-static const tpl_loc L_507 = {F_32, 8, 5};
-static const tpl_loc L_508 = {F_32, 8, 13};
-static const tpl_loc L_509 = {F_32, 8, 41};
-static const tpl_loc L_510 = {F_32, 8, 67};
-static const tpl_loc L_511 = {F_32, 8, 75};
-static const tpl_loc L_512 = {F_32, 8, 108};
-static const tpl_loc L_513 = {F_32, 8, 116};
-static const tpl_loc L_514 = {F_32, 11, 42};
-static const tpl_loc L_515 = {F_32, 11, 103};
-static const tpl_loc L_516 = {F_32, 12, 1};
-static const tpl_loc L_517 = {F_32, 12, 9};
+static const tpl_loc L_504 = {F_32, 5, 25};
+static const tpl_loc L_505 = {F_32, 5, 28};
+static const tpl_loc L_506 = {F_32, 5, 33};
+static const tpl_loc L_507 = {F_32, 5, 45};
+static const tpl_loc L_508 = {F_32, 6, 4};
+static const tpl_loc L_509 = {F_32, 6, 7};
+static const tpl_loc L_510 = {F_32, 7, 31};
+static const tpl_loc L_511 = {F_32, 7, 51};
+static const tpl_loc L_512 = {F_32, 8, 5};
+static const tpl_loc L_513 = {F_32, 8, 13};
+static const tpl_loc L_514 = {F_32, 8, 41};
+static const tpl_loc L_515 = {F_32, 8, 67};
+static const tpl_loc L_516 = {F_32, 8, 75};
+static const tpl_loc L_517 = {F_32, 8, 108};
+static const tpl_loc L_518 = {F_32, 8, 116};
+static const tpl_loc L_519 = {F_32, 11, 42};
+static const tpl_loc L_520 = {F_32, 11, 103};
+static const tpl_loc L_521 = {F_32, 12, 1};
+static const tpl_loc L_522 = {F_32, 12, 9};
 static const char F_33[] = "title.md.twig";
-static const tpl_loc L_518 = {F_33, 3, 3};
-static const tpl_loc L_519 = {F_33, 3, 6};
-static const tpl_loc L_520 = {F_33, 3, 11};
-static const tpl_loc L_521 = {F_33, 3, 17};
-static const tpl_loc L_522 = {F_33, 5, 4};
-static const tpl_loc L_523 = {F_33, 5, 12};
-static const tpl_loc L_524 = {F_33, 6, 24};
-static const tpl_loc L_525 = {F_33, 6, 39};
-static const tpl_loc L_526 = {F_33, 9, 4};
-static const tpl_loc L_527 = {F_33, 9, 12};
-static const tpl_loc L_528 = {F_33, 10, 25};
-static const tpl_loc L_529 = {F_33, 10, 41};
+static const tpl_loc L_523 = {F_33, 3, 3};
+static const tpl_loc L_524 = {F_33, 3, 6};
+static const tpl_loc L_525 = {F_33, 3, 11};
+static const tpl_loc L_526 = {F_33, 3, 17};
+static const tpl_loc L_527 = {F_33, 5, 4};
+static const tpl_loc L_528 = {F_33, 5, 12};
+static const tpl_loc L_529 = {F_33, 6, 24};
+static const tpl_loc L_530 = {F_33, 6, 39};
+static const tpl_loc L_531 = {F_33, 9, 4};
+static const tpl_loc L_532 = {F_33, 9, 12};
+static const tpl_loc L_533 = {F_33, 10, 25};
+static const tpl_loc L_534 = {F_33, 10, 41};
 static const char F_34[] = "title.twig";
-static const tpl_loc L_530 = {F_34, 4, 4};
-static const tpl_loc L_531 = {F_34, 4, 18};
-static const tpl_loc L_532 = {F_34, 4, 23};
-static const tpl_loc L_533 = {F_34, 4, 47};
-static const tpl_loc L_534 = {F_34, 4, 51};
-static const tpl_loc L_535 = {F_34, 4, 84};
-static const tpl_loc L_536 = {F_34, 4, 89};
-static const tpl_loc L_537 = {F_34, 4, 95};
-static const tpl_loc L_538 = {F_34, 6, 9};
-static const tpl_loc L_539 = {F_34, 6, 12};
-static const tpl_loc L_540 = {F_34, 6, 17};
-static const tpl_loc L_541 = {F_34, 6, 26};
-static const tpl_loc L_542 = {F_34, 6, 29};
-static const tpl_loc L_543 = {F_34, 7, 1};
-static const tpl_loc L_544 = {F_34, 7, 9};
+static const tpl_loc L_535 = {F_34, 4, 4};
+static const tpl_loc L_536 = {F_34, 4, 18};
+static const tpl_loc L_537 = {F_34, 4, 23};
+static const tpl_loc L_538 = {F_34, 4, 47};
+static const tpl_loc L_539 = {F_34, 4, 51};
+static const tpl_loc L_540 = {F_34, 4, 84};
+static const tpl_loc L_541 = {F_34, 4, 89};
+static const tpl_loc L_542 = {F_34, 4, 95};
+static const tpl_loc L_543 = {F_34, 6, 9};
+static const tpl_loc L_544 = {F_34, 6, 12};
+static const tpl_loc L_545 = {F_34, 6, 17};
+static const tpl_loc L_546 = {F_34, 6, 26};
+static const tpl_loc L_547 = {F_34, 6, 29};
+static const tpl_loc L_548 = {F_34, 7, 1};
+static const tpl_loc L_549 = {F_34, 7, 9};
 static const char F_35[] = "toc.twig";
-static const tpl_loc L_545 = {F_35, 5, 11};
-static const tpl_loc L_546 = {F_35, 6, 4};
+static const tpl_loc L_550 = {F_35, 5, 11};
+static const tpl_loc L_551 = {F_35, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_547 = {F_35, 7, 4};
+static const tpl_loc L_552 = {F_35, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_548 = {F_35, 8, 4};
-static const tpl_loc L_549 = {F_35, 9, 4};
-static const tpl_loc L_550 = {F_35, 9, 17};
-static const tpl_loc L_551 = {F_35, 9, 21};
+static const tpl_loc L_553 = {F_35, 8, 4};
+static const tpl_loc L_554 = {F_35, 9, 4};
+static const tpl_loc L_555 = {F_35, 9, 17};
+static const tpl_loc L_556 = {F_35, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_552 = {F_35, 10, 4};
-static const tpl_loc L_553 = {F_35, 10, 7};
-static const tpl_loc L_554 = {F_35, 10, 13};
-static const tpl_loc L_555 = {F_35, 10, 20};
-static const tpl_loc L_556 = {F_35, 10, 31};
-static const tpl_loc L_557 = {F_35, 11, 4};
-static const tpl_loc L_558 = {F_35, 11, 46};
-static const tpl_loc L_559 = {F_35, 11, 55};
-static const tpl_loc L_560 = {F_35, 11, 32};
+static const tpl_loc L_557 = {F_35, 10, 4};
+static const tpl_loc L_558 = {F_35, 10, 7};
+static const tpl_loc L_559 = {F_35, 10, 13};
+static const tpl_loc L_560 = {F_35, 10, 20};
+static const tpl_loc L_561 = {F_35, 10, 31};
+static const tpl_loc L_562 = {F_35, 11, 4};
+static const tpl_loc L_563 = {F_35, 11, 46};
+static const tpl_loc L_564 = {F_35, 11, 55};
+static const tpl_loc L_565 = {F_35, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_561 = {F_35, 12, 4};
-static const tpl_loc L_562 = {F_35, 12, 7};
-static const tpl_loc L_563 = {F_35, 12, 14};
-static const tpl_loc L_564 = {F_35, 12, 25};
-static const tpl_loc L_565 = {F_35, 12, 31};
-static const tpl_loc L_566 = {F_35, 12, 46};
-static const tpl_loc L_567 = {F_35, 13, 4};
-static const tpl_loc L_568 = {F_35, 13, 33};
-static const tpl_loc L_569 = {F_35, 13, 39};
-static const tpl_loc L_570 = {F_35, 13, 59};
-static const tpl_loc L_571 = {F_35, 13, 77};
-static const tpl_loc L_572 = {F_35, 15, 4};
-static const tpl_loc L_573 = {F_35, 15, 18};
-static const tpl_loc L_574 = {F_35, 15, 32};
+static const tpl_loc L_566 = {F_35, 12, 4};
+static const tpl_loc L_567 = {F_35, 12, 7};
+static const tpl_loc L_568 = {F_35, 12, 14};
+static const tpl_loc L_569 = {F_35, 12, 25};
+static const tpl_loc L_570 = {F_35, 12, 31};
+static const tpl_loc L_571 = {F_35, 12, 46};
+static const tpl_loc L_572 = {F_35, 13, 4};
+static const tpl_loc L_573 = {F_35, 13, 33};
+static const tpl_loc L_574 = {F_35, 13, 39};
+static const tpl_loc L_575 = {F_35, 13, 59};
+static const tpl_loc L_576 = {F_35, 13, 77};
+static const tpl_loc L_577 = {F_35, 15, 4};
+static const tpl_loc L_578 = {F_35, 15, 18};
+static const tpl_loc L_579 = {F_35, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_575 = {F_35, 15, 62};
-static const tpl_loc L_576 = {F_35, 15, 68};
-static const tpl_loc L_577 = {F_35, 15, 47};
-static const tpl_loc L_578 = {F_35, 15, 36};
-static const tpl_loc L_579 = {F_35, 15, 26};
-static const tpl_loc L_580 = {F_35, 18, 1};
-static const tpl_loc L_581 = {F_35, 18, 14};
-static const tpl_loc L_582 = {F_35, 18, 23};
-static const tpl_loc L_583 = {F_35, 18, 28};
-static const tpl_loc L_584 = {F_35, 18, 40};
-static const tpl_loc L_585 = {F_35, 18, 46};
-static const tpl_loc L_586 = {F_35, 18, 4};
+static const tpl_loc L_580 = {F_35, 15, 62};
+static const tpl_loc L_581 = {F_35, 15, 68};
+static const tpl_loc L_582 = {F_35, 15, 47};
+static const tpl_loc L_583 = {F_35, 15, 36};
+static const tpl_loc L_584 = {F_35, 15, 26};
+static const tpl_loc L_585 = {F_35, 18, 1};
+static const tpl_loc L_586 = {F_35, 18, 14};
+static const tpl_loc L_587 = {F_35, 18, 23};
+static const tpl_loc L_588 = {F_35, 18, 28};
+static const tpl_loc L_589 = {F_35, 18, 40};
+static const tpl_loc L_590 = {F_35, 18, 46};
+static const tpl_loc L_591 = {F_35, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -768,6 +775,7 @@ static const tpl_template T42;
 static const tpl_template T43;
 static const tpl_template T44;
 static const tpl_template T45;
+static const tpl_template T46;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -799,28 +807,28 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -832,13 +840,15 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2566,10 +2576,78 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/clean/common/css/search.css.twig"
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/clean/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them). */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1738);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/tables.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2616,7 +2694,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/clean/common/css/typography.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2694,7 +2772,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/clean/common/css/variables.css.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2778,7 +2856,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/clean/html/dedication.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2844,7 +2922,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/clean/contents/edition.md.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3029,7 +3107,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 1 "themes/clean/html/edition.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3045,7 +3123,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/clean/html/epilogue.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3061,7 +3139,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/clean/common/figure.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3227,7 +3305,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/clean/html/foreword.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3243,7 +3321,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/clean/html/glossary.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3259,7 +3337,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/clean/html/introduction.twig"
-static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3275,7 +3353,7 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- item.twig ---- */
 
 #line 6 "themes/clean/html/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3348,7 +3426,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/html/item.twig"
-static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3369,7 +3447,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/html/item.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3452,7 +3530,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/clean/contents/license.md.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3520,7 +3598,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/clean/html/license.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3536,7 +3614,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 1 "themes/clean/html/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3591,7 +3669,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 1 "themes/clean/html/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3646,7 +3724,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 1 "themes/clean/html/part.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3777,7 +3855,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/clean/common/partials/cover.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3921,7 +3999,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/clean/common/partials/float-list.twig"
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3946,7 +4024,7 @@ static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/clean/common/partials/float-list.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3987,7 +4065,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn42, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -4094,7 +4172,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/clean/common/partials/head.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4287,7 +4365,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/clean/common/partials/macros.twig"
-static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4341,7 +4419,7 @@ static void fn43(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/clean/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4438,7 +4516,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/clean/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4486,7 +4564,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/clean/common/partials/macros.twig"
-static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4508,7 +4586,7 @@ static tpl_value fn47(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/clean/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4613,7 +4691,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
                     rt->loc = &L_412;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn47, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k16)
                       k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_415);
@@ -4846,7 +4924,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/clean/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4950,7 +5028,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4962,7 +5040,7 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/html/preface.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4978,7 +5056,7 @@ static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/html/prologue.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4994,7 +5072,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5009,7 +5087,7 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5024,7 +5102,7 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 8 "themes/clean/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5039,7 +5117,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/clean/common/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5054,7 +5132,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/clean/common/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5069,7 +5147,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/clean/common/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5084,7 +5162,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 12 "themes/clean/common/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5099,7 +5177,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/clean/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5114,7 +5192,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 14 "themes/clean/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5129,7 +5207,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 15 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5144,22 +5222,71 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
     rt->loc = &L_482;
-    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_483);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_484, &ic0);
+    tpl_value v2 = tpl_str("html_chunked", 12u);
+    bool b3 = tpl_loose_eq(rt, v1, v2);
+    if (b3) {
+      tpl_value v7 = tpl_null();
+      bool b6 = tpl_var_probe(rt, ctx, self, &N_edition, &v7);
+      if (!b6)
+        v7 = tpl_null();
+      (void)b6;
+      tpl_value v8 = tpl_str("search", 6);
+      tpl_value v5 = tpl_null();
+      bool b4 = tpl_has_attr(rt, v7, v8, &v5);
+      if (!b4)
+        v5 = tpl_null();
+      tpl_value v9;
+      if (b4 && v5.type != TPL_NULL) {
+        v9 = v5;
+      } else {
+        tpl_value v10 = tpl_bool(true);
+        v9 = v10;
+      }
+      bool b11 = tpl_truthy(v9);
+      b3 = b11;
+    }
+    if (b3) {
+#line 16 "themes/clean/common/style.css.twig"
+      {
+        rt->loc = &L_485;
+        tpl_value v12 = tpl_str("css/search.css.twig", 19u);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_485);
+      }
+    }
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 17 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_486;
+    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
+  }
+}
+
+#line 18 "themes/clean/common/style.css.twig"
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5168,7 +5295,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5177,70 +5304,75 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_483);
+    rt->loc = &L_487;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_487);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_484);
+    rt->loc = &L_488;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_488);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_485);
+    rt->loc = &L_489;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_489);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_486);
+    rt->loc = &L_490;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_490);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_487);
+    rt->loc = &L_491;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_491);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_488);
+    rt->loc = &L_492;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_492);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_489);
+    rt->loc = &L_493;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_493);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_490);
+    rt->loc = &L_494;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_494);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_491);
+    rt->loc = &L_495;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_495);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_492);
+    rt->loc = &L_496;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_496);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_493);
+    rt->loc = &L_497;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_497);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_494);
+    rt->loc = &L_498;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_498);
+  }
+#line 18 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_499;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_499);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5264,12 +5396,12 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_495;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_496);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_497, &ic0);
+    rt->loc = &L_500;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_501);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_502, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_498, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_503, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5280,16 +5412,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_499;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_500);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_501, &ic2);
+    rt->loc = &L_504;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_505);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_506, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_502;
+        rt->loc = &L_507;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5300,22 +5432,22 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_503;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_504);
+    rt->loc = &L_508;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_509);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_505;
+        rt->loc = &L_510;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_506;
+            rt->loc = &L_511;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5326,23 +5458,23 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_507;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_508, &ic3);
+        rt->loc = &L_512;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_513, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_509;
+            rt->loc = &L_514;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_510;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_511, &ic4);
+            rt->loc = &L_515;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_516, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5353,8 +5485,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_512;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_513, &ic5);
+        rt->loc = &L_517;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_518, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5365,7 +5497,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_514;
+    rt->loc = &L_519;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5376,7 +5508,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_515;
+        rt->loc = &L_520;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5387,8 +5519,8 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_516;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_517, &ic6);
+    rt->loc = &L_521;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_522, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5398,7 +5530,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5414,26 +5546,26 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_518;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_519);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_520, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_521);
+    rt->loc = &L_523;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_524);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_525, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_526);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_522;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_523, &ic1);
+    rt->loc = &L_527;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_528, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_524;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_525);
+        rt->loc = &L_529;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_530);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5442,16 +5574,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_526;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_527, &ic2);
+    rt->loc = &L_531;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_532, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_528;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_529);
+        rt->loc = &L_533;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_534);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5463,7 +5595,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/clean/html/title.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5483,26 +5615,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_530;
+    rt->loc = &L_535;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_531);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_532, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_536);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_537, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_533);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_538);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_534);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_539);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_535);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_536, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_537);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_540);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_541, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_542);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5511,25 +5643,25 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_538;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_539);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_540, &ic2);
+    rt->loc = &L_543;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_544);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_545, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_541;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_542);
+    rt->loc = &L_546;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_547);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_543;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_544, &ic3);
+    rt->loc = &L_548;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_549, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5539,7 +5671,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/clean/html/toc.twig"
-static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5551,9 +5683,9 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_558, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_563, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_559);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_564);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5561,7 +5693,7 @@ static tpl_value fn69(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/clean/html/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5579,20 +5711,20 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_575);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_580);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_576, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_581, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k23)
-    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_577);
-  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_577);
+    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_582);
+  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_582);
   return v7;
 }
 
 #line 1 "themes/clean/html/toc.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5632,13 +5764,13 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_550;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_545);
+    tpl_import(rt, self, 0, v0, &L_550);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_551;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5671,7 +5803,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_547;
+    rt->loc = &L_552;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5699,35 +5831,35 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_548;
+    rt->loc = &L_553;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_549;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_550);
+    rt->loc = &L_554;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_555);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_551);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_556);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_552;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_553);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_554, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_555, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_556);
+        rt->loc = &L_557;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_558);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_559, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_560, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_561);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_557;
+            rt->loc = &L_562;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5746,27 +5878,27 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn69, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_560);
-            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_560);
+              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_565);
+            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_565);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_561;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_562);
+            rt->loc = &L_566;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_567);
             const tpl_value a49[1] = {v48};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
-            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_563));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_568);
+            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_568));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_564);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_565, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_569);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_570, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_566, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_571, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5775,20 +5907,20 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_567;
+                rt->loc = &L_572;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_568);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_569, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_573);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_574, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_570, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_575, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_571, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_576, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5800,18 +5932,18 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_572;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_573);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_574);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_577;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_578);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_579);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_578);
-            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_578);
+              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_583);
+            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_583);
             const tpl_value a74[2] = {v69, v73};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_579);
-            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_579);
+              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_584);
+            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_584);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5820,22 +5952,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_580;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_581);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_582);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_583, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_584, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_585);
+    rt->loc = &L_585;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_586);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_587);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_588, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_589, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_590);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_586);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_591);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5839 "clean_html.c"
+#line 5971 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -6728,8 +6860,76 @@ static const tpl_template T17 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T18_source[] =
+    "/* Website: the search box and its results (search.js fills them). */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus { background: var(--current); }\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T18 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn20,
+  .source = T18_source,
+  .source_len = 1738,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T19_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -6766,17 +6966,17 @@ static const char T18_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T18_source,
+  .body = fn21,
+  .source = T19_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -6844,17 +7044,17 @@ static const char T19_source[] =
     "}\n"
     "/* a section break, set as a row of asterisks */\n"
     "hr::after { content: \"*\\2003*\\2003*\"; }\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T19_source,
+  .body = fn22,
+  .source = T20_source,
   .source_len = 2111,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* Text colours reach 4.5:1 or more on every background they sit on, in\n"
@@ -6928,17 +7128,17 @@ static const char T20_source[] =
     "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T20_source,
+  .body = fn23,
+  .source = T21_source,
   .source_len = 2707,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- A dedication shows no title: its heading is there for screen readers\n"
     "    and the document outline only. -#}\n"
     "<section class=\"item dedication\">\n"
@@ -6949,17 +7149,17 @@ static const char T21_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T21_source,
+  .body = fn24,
+  .source = T22_source,
   .source_len = 325,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -6974,33 +7174,20 @@ static const char T22_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T22_source,
+  .body = fn25,
+  .source = T23_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const char T23_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T23 = {
-  .name = "edition.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T23_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* epilogue.twig */
 static const char T24_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T24 = {
-  .name = "epilogue.twig",
+  .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn26,
   .source = T24_source,
@@ -7009,8 +7196,21 @@ static const tpl_template T24 = {
   .ast = NULL,
 };
 
-/* figure.twig */
+/* epilogue.twig */
 static const char T25_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T25 = {
+  .name = "epilogue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn27,
+  .source = T25_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* figure.twig */
+static const char T26_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7024,33 +7224,20 @@ static const char T25_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
+  .body = fn28,
+  .source = T26_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T26_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T26 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T26_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -7059,11 +7246,11 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T28_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T28 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn30,
   .source = T28_source,
@@ -7072,12 +7259,25 @@ static const tpl_template T28 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T29_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
-};
+/* introduction.twig */
 static const char T29_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T29 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn31,
+  .source = T29_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T30_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn32, .owner = &T30, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn33, .owner = &T30, .node = NULL},
+};
+static const char T30_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. An item without\n"
     "    a title keeps its id on the section, for links to it. -#}\n"
@@ -7092,79 +7292,79 @@ static const char T29_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
+  .body = fn34,
   .nblocks = 2,
-  .blocks = T29_blocks,
-  .source = T29_source,
+  .blocks = T30_blocks,
+  .source = T30_source,
   .source_len = 643,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of images: each one's label and caption, linked. -#}\n"
     "<section class=\"item lof\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</section>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T32_source,
+  .body = fn37,
+  .source = T33_source,
   .source_len = 256,
   .ast = NULL,
 };
 
 /* lot.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The list of tables: each one's label and caption, linked. -#}\n"
     "<section class=\"item lot\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</section>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
-  .source = T33_source,
+  .body = fn38,
+  .source = T34_source,
   .source_len = 255,
   .ast = NULL,
 };
 
 /* part.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- A part: \"<span class=label>…</span> Title\" as its heading (the label\n"
     "    shows when 'part' is in the edition's labels). -#}\n"
     "{% set has_heading = item.title or item.label %}\n"
@@ -7174,17 +7374,17 @@ static const char T34_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T34_source,
+  .body = fn39,
+  .source = T35_source,
   .source_len = 477,
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7199,17 +7399,17 @@ static const char T35_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T35_source,
+  .body = fn40,
+  .source = T36_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7222,17 +7422,17 @@ static const char T36_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
-  .source = T36_source,
+  .body = fn41,
+  .source = T37_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7251,31 +7451,31 @@ static const char T37_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T37_source,
+  .body = fn43,
+  .source = T38_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T38_m0_params[1] = {
+static const tpl_name T39_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m1_params[1] = {
+static const tpl_name T39_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m2_params[1] = {
+static const tpl_name T39_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T38_m3_params[3] = {
+static const tpl_name T39_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T38_m4_params[6] = {
+static const tpl_name T39_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7283,14 +7483,14 @@ static const tpl_name T38_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T38_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T38_m0_params, .fn = fn43, .owner = &T38, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T38_m1_params, .fn = fn44, .owner = &T38, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T38_m2_params, .fn = fn45, .owner = &T38, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T38_m3_params, .fn = fn46, .owner = &T38, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T38_m4_params, .fn = fn48, .owner = &T38, .node = NULL},
+static const tpl_macro_def T39_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn44, .owner = &T39, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn45, .owner = &T39, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn46, .owner = &T39, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn47, .owner = &T39, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn49, .owner = &T39, .node = NULL},
 };
-static const char T38_source[] =
+static const char T39_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7355,35 +7555,22 @@ static const char T38_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T38 = {
+static const tpl_template T39 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn49,
+  .body = fn50,
   .nmacros = 5,
-  .macros = T38_macros,
-  .source = T38_source,
+  .macros = T39_macros,
+  .source = T39_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T39_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T39 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn50,
-  .source = T39_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T40_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T40 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn51,
   .source = T40_source,
@@ -7392,22 +7579,36 @@ static const tpl_template T40 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T41_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T41, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T41, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T41, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T41, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T41, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T41, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T41, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T41, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T41, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T41, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn62, .owner = &T41, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn63, .owner = &T41, .node = NULL},
-};
+/* prologue.twig */
 static const char T41_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T41 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn52,
+  .source = T41_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T42_blocks[13] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T42, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T42, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T42, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T42, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T42, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T42, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T42, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T42, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T42, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T42, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn63, .owner = &T42, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn64, .owner = &T42, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T42, .node = NULL},
+};
+static const char T42_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7423,21 +7624,22 @@ static const char T41_source[] =
     "{% block items %}{% include 'css/items.css.twig' %}{% endblock %}\n"
     "{% block layout %}{% include 'css/layout.css.twig' %}{% endblock %}\n"
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
+    "{% block search %}{% if edition.format == 'html_chunked' and (edition.search ?\? true) %}{% include 'css/search.css.twig' %}{% endif %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T41 = {
+static const tpl_template T42 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .nblocks = 12,
-  .blocks = T41_blocks,
-  .source = T41_source,
-  .source_len = 1094,
+  .body = fn66,
+  .nblocks = 13,
+  .blocks = T42_blocks,
+  .source = T42_source,
+  .source_len = 1243,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T42_source[] =
+static const char T43_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7452,17 +7654,17 @@ static const char T42_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T42_source,
+  .body = fn67,
+  .source = T43_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7474,17 +7676,17 @@ static const char T43_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T43_source,
+  .body = fn68,
+  .source = T44_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -7493,17 +7695,17 @@ static const char T44_source[] =
     "<h1 id=\"{{ item.slug }}\">{{ heading }}</h1>\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T44_source,
+  .body = fn69,
+  .source = T45_source,
   .source_len = 423,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const char T45_source[] =
+static const char T46_source[] =
     "{#- The table of contents of book.html (which shows it in its sidebar),\n"
     "    by Easybook's rule: the items whose element is in edition.toc.elements\n"
     "    list their headings down to edition.toc.deep; an item without headings\n"
@@ -7522,16 +7724,16 @@ static const char T45_source[] =
     "{% endif %}\n"
     "{% endfor %}\n"
     "{{ m.toc_nav(entries, item.title, item.slug, root, '', 'item toc') }}\n";
-static const tpl_template T45 = {
+static const tpl_template T46 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
-  .source = T45_source,
+  .body = fn70,
+  .source = T46_source,
   .source_len = 946,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_clean_html_templates[46] = {
+const tpl_template *const octavo_theme_clean_html_templates[47] = {
   &T0,
   &T1,
   &T2,
@@ -7578,5 +7780,6 @@ const tpl_template *const octavo_theme_clean_html_templates[46] = {
   &T43,
   &T44,
   &T45,
+  &T46,
 };
-const size_t octavo_theme_clean_html_ntemplates = 46;
+const size_t octavo_theme_clean_html_ntemplates = 47;

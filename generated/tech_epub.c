@@ -989,6 +989,7 @@ static const tpl_template T33;
 static const tpl_template T34;
 static const tpl_template T35;
 static const tpl_template T36;
+static const tpl_template T37;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -1019,45 +1020,45 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn47(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static tpl_value fn54(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn59(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn65(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn66(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -1066,12 +1067,13 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn83(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -3525,10 +3527,83 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/tech/common/css/search.css.twig"
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/tech/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them); a\n"
+             "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  border-left: 3px solid transparent;\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus {\n"
+             "  border-left-color: var(--accent);\n"
+             "  background: var(--current);\n"
+             "}\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1921);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3575,7 +3650,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3666,7 +3741,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3772,7 +3847,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/tech/epub/dedication.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3788,7 +3863,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/epub/edition.md.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3973,7 +4048,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4139,7 +4214,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- layout.twig ---- */
 
 #line 13 "themes/tech/epub/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4159,15 +4234,6 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 14 "themes/tech/epub/layout.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 22 "themes/tech/epub/layout.twig"
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -4176,8 +4242,17 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
-#line 23 "themes/tech/epub/layout.twig"
+#line 22 "themes/tech/epub/layout.twig"
 static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
+#line 23 "themes/tech/epub/layout.twig"
+static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4222,7 +4297,7 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 27 "themes/tech/epub/layout.twig"
-static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4231,7 +4306,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/layout.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4445,7 +4520,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4513,7 +4588,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/epub/lof.twig"
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4553,7 +4628,7 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/lof.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4569,7 +4644,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/epub/lot.twig"
-static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4609,7 +4684,7 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/lot.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4625,7 +4700,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- nav.xhtml.twig ---- */
 
 #line 8 "themes/tech/epub/nav.xhtml.twig"
-static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4667,7 +4742,7 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/tech/epub/nav.xhtml.twig"
-static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4678,7 +4753,7 @@ static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/tech/epub/nav.xhtml.twig"
-static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4689,7 +4764,7 @@ static void fn43(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/epub/nav.xhtml.twig"
-static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4881,7 +4956,7 @@ static void fn44(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/nav.xhtml.twig"
-static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4903,7 +4978,7 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 4 "themes/tech/epub/part.twig"
-static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4975,7 +5050,7 @@ static void fn46(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/part.twig"
-static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4991,7 +5066,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5135,7 +5210,7 @@ static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/epub.twig ---- */
 
 #line 7 "themes/tech/epub/partials/epub.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5218,7 +5293,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 19 "themes/tech/epub/partials/epub.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5389,7 +5464,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 36 "themes/tech/epub/partials/epub.twig"
-static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5429,7 +5504,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 54 "themes/tech/epub/partials/epub.twig"
-static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn54(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5451,7 +5526,7 @@ static tpl_value fn53(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 44 "themes/tech/epub/partials/epub.twig"
-static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5555,7 +5630,7 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 54 "themes/tech/epub/partials/epub.twig"
                   {
                     rt->loc = &L_468;
-                    tpl_value v16 = tpl_closure_new_slots(rt, fn53, it7.scope, self, blocks, 1, 1);
+                    tpl_value v16 = tpl_closure_new_slots(rt, fn54, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
                       k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_471);
@@ -5765,7 +5840,7 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 74 "themes/tech/epub/partials/epub.twig"
-static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5874,7 +5949,7 @@ static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 92 "themes/tech/epub/partials/epub.twig"
-static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6023,7 +6098,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/epub/partials/epub.twig"
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6033,7 +6108,7 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn59(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6058,7 +6133,7 @@ static tpl_value fn58(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6099,7 +6174,7 @@ static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn58, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn59, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -6206,7 +6281,7 @@ static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6399,7 +6474,7 @@ static void fn59(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6594,7 +6669,7 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6648,7 +6723,7 @@ static void fn61(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6745,7 +6820,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6793,7 +6868,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn65(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn66(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6815,7 +6890,7 @@ static tpl_value fn65(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -6920,7 +6995,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
                     rt->loc = &L_655;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn65, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn66, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k39)
                       k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_658);
@@ -7153,7 +7228,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -7257,7 +7332,7 @@ static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7269,7 +7344,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 13 "themes/tech/epub/style.css.twig"
-static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7285,7 +7360,7 @@ static void fn68(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 21 "themes/tech/epub/style.css.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7362,7 +7437,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 90 "themes/tech/epub/style.css.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7448,7 +7523,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 168 "themes/tech/epub/style.css.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7540,7 +7615,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 196 "themes/tech/epub/style.css.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7574,7 +7649,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 222 "themes/tech/epub/style.css.twig"
-static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7605,7 +7680,7 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 245 "themes/tech/epub/style.css.twig"
-static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7684,7 +7759,7 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 316 "themes/tech/epub/style.css.twig"
-static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7709,7 +7784,7 @@ static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 333 "themes/tech/epub/style.css.twig"
-static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7718,7 +7793,7 @@ static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/style.css.twig"
-static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7776,7 +7851,7 @@ static void fn77(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7934,7 +8009,7 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7999,7 +8074,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.ncx.twig ---- */
 
 #line 1 "themes/tech/epub/toc.ncx.twig"
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -8132,7 +8207,7 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 5 "themes/tech/epub/toc.twig"
-static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -8182,7 +8257,7 @@ static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/toc.twig"
-static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn83(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -8194,7 +8269,7 @@ static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_784);
   }
 }
-#line 8198 "tech_epub.c"
+#line 8273 "tech_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -9250,8 +9325,81 @@ static const tpl_template T13 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T14_source[] =
+    "/* Website: the search box and its results (search.js fills them); a\n"
+    "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  border-left: 3px solid transparent;\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus {\n"
+    "  border-left-color: var(--accent);\n"
+    "  background: var(--current);\n"
+    "}\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T14 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn24,
+  .source = T14_source,
+  .source_len = 1921,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T15_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -9288,17 +9436,17 @@ static const char T14_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T14_source,
+  .body = fn25,
+  .source = T15_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -9379,17 +9527,17 @@ static const char T15_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T15_source,
+  .body = fn26,
+  .source = T16_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T16_source[] =
+static const char T17_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -9485,32 +9633,32 @@ static const char T16_source[] =
     "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T16_source,
+  .body = fn27,
+  .source = T17_source,
   .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- A dedication: its words only. The section is named for screen\n"
     "    readers (aria-label) by the item's title, which is not shown. -#}\n"
     "{% extends 'chunk.twig' %}\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T17_source,
+  .body = fn28,
+  .source = T18_source,
   .source_len = 163,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- The default content of the `edition` element in EPUB: the same as\n"
     "    contents/edition.md.twig but for the line break, which must be XML\n"
     "    (`<br />`) in an EPUB's XHTML. -#}\n"
@@ -9525,17 +9673,17 @@ static const char T18_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T18_source,
+  .body = fn29,
+  .source = T19_source,
   .source_len = 594,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -9549,24 +9697,24 @@ static const char T19_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn29,
-  .source = T19_source,
+  .body = fn30,
+  .source = T20_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T20_blocks[5] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn30, .owner = &T20, .node = NULL},
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn31, .owner = &T20, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn32, .owner = &T20, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn33, .owner = &T20, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn34, .owner = &T20, .node = NULL},
+static const tpl_block_def T21_blocks[5] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn31, .owner = &T21, .node = NULL},
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn32, .owner = &T21, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn33, .owner = &T21, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn34, .owner = &T21, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn35, .owner = &T21, .node = NULL},
 };
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The XHTML page every content document extends. Blocks: `title` (text\n"
     "    for <title>, never empty), `head` (more <head> tags, before the style\n"
     "    sheets so that the book's own CSS wins), `body_class`, `matter`\n"
@@ -9596,86 +9744,86 @@ static const char T20_source[] =
     "{% block body %}{% endblock %}\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
+  .body = fn36,
   .nblocks = 5,
-  .blocks = T20_blocks,
-  .source = T20_source,
+  .blocks = T21_blocks,
+  .source = T21_source,
   .source_len = 1476,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T21_source,
+  .body = fn37,
+  .source = T22_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T22_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T22, .node = NULL},
+static const tpl_block_def T23_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T23, .node = NULL},
 };
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The list of figures: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
+  .body = fn39,
   .nblocks = 1,
-  .blocks = T22_blocks,
-  .source = T22_source,
+  .blocks = T23_blocks,
+  .source = T23_source,
   .source_len = 259,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T23_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn39, .owner = &T23, .node = NULL},
+static const tpl_block_def T24_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn40, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The list of tables: each one's label and caption, linked to it. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
     "{{ item.content }}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
+  .body = fn41,
   .nblocks = 1,
-  .blocks = T23_blocks,
-  .source = T23_source,
+  .blocks = T24_blocks,
+  .source = T24_source,
   .source_len = 257,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* nav.xhtml.twig */
-static const tpl_block_def T24_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn41, .owner = &T24, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn42, .owner = &T24, .node = NULL},
-  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn43, .owner = &T24, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn44, .owner = &T24, .node = NULL},
+static const tpl_block_def T25_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn42, .owner = &T25, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn43, .owner = &T25, .node = NULL},
+  {.name = {"matter", 6u, 0x89d95a28u}, .fn = fn44, .owner = &T25, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn45, .owner = &T25, .node = NULL},
 };
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- The EPUB 3 navigation document (nav.xhtml): the table of contents\n"
     "    the reading system shows, from `toc_tree` (nested {label, title, url,\n"
     "    children}), then the hidden landmarks ({type, title, url}) and, when\n"
@@ -9711,23 +9859,23 @@ static const char T24_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "nav.xhtml.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn45,
+  .body = fn46,
   .nblocks = 4,
-  .blocks = T24_blocks,
-  .source = T24_source,
+  .blocks = T25_blocks,
+  .source = T25_source,
   .source_len = 1349,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T25_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn46, .owner = &T25, .node = NULL},
+static const tpl_block_def T26_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn47, .owner = &T26, .node = NULL},
 };
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- A part's title page: the label (\"Part I\") on a line of its own above\n"
     "    the title, then the part's own content, if any. -#}\n"
     "{% extends 'chunk.twig' %}\n"
@@ -9737,20 +9885,20 @@ static const char T25_source[] =
     "{%- else %}{{ item.title }}{% endif -%}\n"
     "</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn47,
+  .body = fn48,
   .nblocks = 1,
-  .blocks = T25_blocks,
-  .source = T25_source,
+  .blocks = T26_blocks,
+  .source = T26_source,
   .source_len = 401,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T26_source[] =
+static const char T27_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -9765,44 +9913,44 @@ static const char T26_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T26 = {
+static const tpl_template T27 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn48,
-  .source = T26_source,
+  .body = fn49,
+  .source = T27_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/epub.twig */
-static const tpl_name T27_m0_params[1] = {
+static const tpl_name T28_m0_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T27_m1_params[1] = {
+static const tpl_name T28_m1_params[1] = {
   {"element", 7u, 0x4f4d3bf7u},
 };
-static const tpl_name T27_m2_params[1] = {
+static const tpl_name T28_m2_params[1] = {
   {"html", 4u, 0xd775a7d0u},
 };
-static const tpl_name T27_m3_params[2] = {
+static const tpl_name T28_m3_params[2] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
 };
-static const tpl_name T27_m4_params[1] = {
+static const tpl_name T28_m4_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_name T27_m5_params[1] = {
+static const tpl_name T28_m5_params[1] = {
   {"nodes", 5u, 0x514e905au},
 };
-static const tpl_macro_def T27_macros[6] = {
-  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T27_m0_params, .fn = fn49, .owner = &T27, .node = NULL},
-  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T27_m1_params, .fn = fn50, .owner = &T27, .node = NULL},
-  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T27_m2_params, .fn = fn51, .owner = &T27, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T27_m3_params, .fn = fn52, .owner = &T27, .node = NULL},
-  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T27_m4_params, .fn = fn54, .owner = &T27, .node = NULL},
-  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T27_m5_params, .fn = fn55, .owner = &T27, .node = NULL},
+static const tpl_macro_def T28_macros[6] = {
+  {.name = {"matter", 6u, 0x89d95a28u}, .nparams = 1, .params = T28_m0_params, .fn = fn50, .owner = &T28, .node = NULL},
+  {.name = {"semantics", 9u, 0x35991616u}, .nparams = 1, .params = T28_m1_params, .fn = fn51, .owner = &T28, .node = NULL},
+  {.name = {"attr_text", 9u, 0x30864230u}, .nparams = 1, .params = T28_m2_params, .fn = fn52, .owner = &T28, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 2, .params = T28_m3_params, .fn = fn53, .owner = &T28, .node = NULL},
+  {.name = {"nav_list", 8u, 0x3366d0dfu}, .nparams = 1, .params = T28_m4_params, .fn = fn55, .owner = &T28, .node = NULL},
+  {.name = {"ncx_points", 10u, 0x65cb753cu}, .nparams = 1, .params = T28_m5_params, .fn = fn56, .owner = &T28, .node = NULL},
 };
-static const char T27_source[] =
+static const char T28_source[] =
     "{#- Macros of the EPUB edition. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -9905,19 +10053,19 @@ static const char T27_source[] =
     "</navPoint>\n"
     "{% endfor %}\n"
     "{%- endmacro %}\n";
-static const tpl_template T27 = {
+static const tpl_template T28 = {
   .name = "partials/epub.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn56,
+  .body = fn57,
   .nmacros = 6,
-  .macros = T27_macros,
-  .source = T27_source,
+  .macros = T28_macros,
+  .source = T28_source,
   .source_len = 4329,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T28_source[] =
+static const char T29_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -9930,17 +10078,17 @@ static const char T28_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T28 = {
+static const tpl_template T29 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn57,
-  .source = T28_source,
+  .body = fn58,
+  .source = T29_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T29_source[] =
+static const char T30_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -9959,17 +10107,17 @@ static const char T29_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn59,
-  .source = T29_source,
+  .body = fn60,
+  .source = T30_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -9984,31 +10132,31 @@ static const char T30_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn60,
-  .source = T30_source,
+  .body = fn61,
+  .source = T31_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T31_m0_params[1] = {
+static const tpl_name T32_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T31_m1_params[1] = {
+static const tpl_name T32_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T31_m2_params[1] = {
+static const tpl_name T32_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T31_m3_params[3] = {
+static const tpl_name T32_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T31_m4_params[6] = {
+static const tpl_name T32_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -10016,14 +10164,14 @@ static const tpl_name T31_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T31_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T31_m0_params, .fn = fn61, .owner = &T31, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T31_m1_params, .fn = fn62, .owner = &T31, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T31_m2_params, .fn = fn63, .owner = &T31, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T31_m3_params, .fn = fn64, .owner = &T31, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T31_m4_params, .fn = fn66, .owner = &T31, .node = NULL},
+static const tpl_macro_def T32_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T32_m0_params, .fn = fn62, .owner = &T32, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T32_m1_params, .fn = fn63, .owner = &T32, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T32_m2_params, .fn = fn64, .owner = &T32, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T32_m3_params, .fn = fn65, .owner = &T32, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T32_m4_params, .fn = fn67, .owner = &T32, .node = NULL},
 };
-static const char T31_source[] =
+static const char T32_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -10088,30 +10236,30 @@ static const char T31_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .nmacros = 5,
-  .macros = T31_macros,
-  .source = T31_source,
+  .macros = T32_macros,
+  .source = T32_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* style.css.twig */
-static const tpl_block_def T32_blocks[9] = {
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn68, .owner = &T32, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn69, .owner = &T32, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn70, .owner = &T32, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn71, .owner = &T32, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn72, .owner = &T32, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn73, .owner = &T32, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn74, .owner = &T32, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn75, .owner = &T32, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn76, .owner = &T32, .node = NULL},
+static const tpl_block_def T33_blocks[9] = {
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn69, .owner = &T33, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn70, .owner = &T33, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn71, .owner = &T33, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn72, .owner = &T33, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn73, .owner = &T33, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn74, .owner = &T33, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn75, .owner = &T33, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn76, .owner = &T33, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn77, .owner = &T33, .node = NULL},
 };
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The stylesheet of the EPUB edition (css/easybook.css), for e-ink\n"
     "    readers, tablets and phones. The reader chooses the font, its size, the\n"
     "    margins and day or night: so no font family on the text, sizes in em\n"
@@ -10445,19 +10593,19 @@ static const char T32_source[] =
     ".float-list .label { font-weight: bold; }\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn77,
+  .body = fn78,
   .nblocks = 9,
-  .blocks = T32_blocks,
-  .source = T32_source,
+  .blocks = T33_blocks,
+  .source = T33_source,
   .source_len = 11235,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -10472,17 +10620,17 @@ static const char T33_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn78,
-  .source = T33_source,
+  .body = fn79,
+  .source = T34_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -10494,17 +10642,17 @@ static const char T34_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn79,
-  .source = T34_source,
+  .body = fn80,
+  .source = T35_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* toc.ncx.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The NCX (toc.ncx), the table of contents of EPUB 2 reading systems:\n"
     "    `identifier` (the package's dc:identifier), `depth`, `toc_tree` whose\n"
     "    nodes have `id` and `play_order` too. -#}\n"
@@ -10525,20 +10673,20 @@ static const char T35_source[] =
     "{{ epub.ncx_points(toc_tree ?\? []) -}}\n"
     "</navMap>\n"
     "</ncx>\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "toc.ncx.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn80,
-  .source = T35_source,
+  .body = fn81,
+  .source = T36_source,
   .source_len = 824,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T36_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn81, .owner = &T36, .node = NULL},
+static const tpl_block_def T37_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn82, .owner = &T37, .node = NULL},
 };
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- A table of contents page in the reading order, from `toc` (the book's\n"
     "    headings to edition.toc.deep, flattened) as nested ordered lists.\n"
     "    The reading system's own contents come from nav.xhtml. -#}\n"
@@ -10548,19 +10696,19 @@ static const char T36_source[] =
     "{{ item.content }}\n"
     "{{ epub.toc_list(toc ?\? [], root) }}\n"
     "{% endblock %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn82,
+  .body = fn83,
   .nblocks = 1,
-  .blocks = T36_blocks,
-  .source = T36_source,
+  .blocks = T37_blocks,
+  .source = T37_source,
   .source_len = 367,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_epub_templates[37] = {
+const tpl_template *const octavo_theme_tech_epub_templates[38] = {
   &T0,
   &T1,
   &T2,
@@ -10598,5 +10746,6 @@ const tpl_template *const octavo_theme_tech_epub_templates[37] = {
   &T34,
   &T35,
   &T36,
+  &T37,
 };
-const size_t octavo_theme_tech_epub_ntemplates = 37;
+const size_t octavo_theme_tech_epub_ntemplates = 38;

@@ -634,131 +634,138 @@ static const tpl_loc L_510 = {F_32, 12, 30};
 static const tpl_loc L_511 = {F_32, 13, 29};
 static const tpl_loc L_512 = {F_32, 14, 30};
 static const tpl_loc L_513 = {F_32, 15, 34};
-static const tpl_loc L_514 = {F_32, 16, 29};
-static const tpl_loc L_515 = {F_32, 6, 10};
+static const tpl_loc L_514 = {F_32, 16, 22};
+static const tpl_loc L_515 = {F_32, 16, 25};
+static const tpl_loc L_516 = {F_32, 16, 33};
+static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
+static const tpl_loc L_517 = {F_32, 16, 100};
+static const tpl_loc L_518 = {F_32, 17, 29};
+static const tpl_loc L_519 = {F_32, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_516 = {F_32, 7, 10};
+static const tpl_loc L_520 = {F_32, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_517 = {F_32, 8, 10};
+static const tpl_loc L_521 = {F_32, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_518 = {F_32, 9, 10};
-static const tpl_loc L_519 = {F_32, 10, 10};
+static const tpl_loc L_522 = {F_32, 9, 10};
+static const tpl_loc L_523 = {F_32, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_520 = {F_32, 11, 10};
+static const tpl_loc L_524 = {F_32, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_521 = {F_32, 12, 10};
+static const tpl_loc L_525 = {F_32, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_522 = {F_32, 13, 10};
-static const tpl_loc L_523 = {F_32, 14, 10};
+static const tpl_loc L_526 = {F_32, 13, 10};
+static const tpl_loc L_527 = {F_32, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_524 = {F_32, 15, 10};
+static const tpl_loc L_528 = {F_32, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_525 = {F_32, 16, 10};
+static const tpl_loc L_529 = {F_32, 16, 10};
+static const tpl_name N_search = {"search", 6u, 0x803328a9u};
+static const tpl_loc L_530 = {F_32, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_526 = {F_32, 17, 10};
+static const tpl_loc L_531 = {F_32, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_33[] = "table.twig";
-static const tpl_loc L_527 = {F_33, 4, 4};
-static const tpl_loc L_528 = {F_33, 4, 20};
-static const tpl_loc L_529 = {F_33, 4, 25};
-static const tpl_loc L_530 = {F_33, 4, 39};
+static const tpl_loc L_532 = {F_33, 4, 4};
+static const tpl_loc L_533 = {F_33, 4, 20};
+static const tpl_loc L_534 = {F_33, 4, 25};
+static const tpl_loc L_535 = {F_33, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_531 = {F_33, 5, 25};
-static const tpl_loc L_532 = {F_33, 5, 28};
-static const tpl_loc L_533 = {F_33, 5, 33};
-static const tpl_loc L_534 = {F_33, 5, 45};
-static const tpl_loc L_535 = {F_33, 6, 4};
-static const tpl_loc L_536 = {F_33, 6, 7};
-static const tpl_loc L_537 = {F_33, 7, 31};
-static const tpl_loc L_538 = {F_33, 7, 51};
-static const tpl_loc L_539 = {F_33, 8, 5};
-static const tpl_loc L_540 = {F_33, 8, 13};
-static const tpl_loc L_541 = {F_33, 8, 41};
-static const tpl_loc L_542 = {F_33, 8, 67};
-static const tpl_loc L_543 = {F_33, 8, 75};
-static const tpl_loc L_544 = {F_33, 8, 108};
-static const tpl_loc L_545 = {F_33, 8, 116};
-static const tpl_loc L_546 = {F_33, 11, 42};
-static const tpl_loc L_547 = {F_33, 11, 103};
-static const tpl_loc L_548 = {F_33, 12, 1};
-static const tpl_loc L_549 = {F_33, 12, 9};
+static const tpl_loc L_536 = {F_33, 5, 25};
+static const tpl_loc L_537 = {F_33, 5, 28};
+static const tpl_loc L_538 = {F_33, 5, 33};
+static const tpl_loc L_539 = {F_33, 5, 45};
+static const tpl_loc L_540 = {F_33, 6, 4};
+static const tpl_loc L_541 = {F_33, 6, 7};
+static const tpl_loc L_542 = {F_33, 7, 31};
+static const tpl_loc L_543 = {F_33, 7, 51};
+static const tpl_loc L_544 = {F_33, 8, 5};
+static const tpl_loc L_545 = {F_33, 8, 13};
+static const tpl_loc L_546 = {F_33, 8, 41};
+static const tpl_loc L_547 = {F_33, 8, 67};
+static const tpl_loc L_548 = {F_33, 8, 75};
+static const tpl_loc L_549 = {F_33, 8, 108};
+static const tpl_loc L_550 = {F_33, 8, 116};
+static const tpl_loc L_551 = {F_33, 11, 42};
+static const tpl_loc L_552 = {F_33, 11, 103};
+static const tpl_loc L_553 = {F_33, 12, 1};
+static const tpl_loc L_554 = {F_33, 12, 9};
 static const char F_34[] = "title.md.twig";
-static const tpl_loc L_550 = {F_34, 3, 3};
-static const tpl_loc L_551 = {F_34, 3, 6};
-static const tpl_loc L_552 = {F_34, 3, 11};
-static const tpl_loc L_553 = {F_34, 3, 17};
-static const tpl_loc L_554 = {F_34, 5, 4};
-static const tpl_loc L_555 = {F_34, 5, 12};
-static const tpl_loc L_556 = {F_34, 6, 24};
-static const tpl_loc L_557 = {F_34, 6, 39};
-static const tpl_loc L_558 = {F_34, 9, 4};
-static const tpl_loc L_559 = {F_34, 9, 12};
-static const tpl_loc L_560 = {F_34, 10, 25};
-static const tpl_loc L_561 = {F_34, 10, 41};
+static const tpl_loc L_555 = {F_34, 3, 3};
+static const tpl_loc L_556 = {F_34, 3, 6};
+static const tpl_loc L_557 = {F_34, 3, 11};
+static const tpl_loc L_558 = {F_34, 3, 17};
+static const tpl_loc L_559 = {F_34, 5, 4};
+static const tpl_loc L_560 = {F_34, 5, 12};
+static const tpl_loc L_561 = {F_34, 6, 24};
+static const tpl_loc L_562 = {F_34, 6, 39};
+static const tpl_loc L_563 = {F_34, 9, 4};
+static const tpl_loc L_564 = {F_34, 9, 12};
+static const tpl_loc L_565 = {F_34, 10, 25};
+static const tpl_loc L_566 = {F_34, 10, 41};
 static const char F_35[] = "title.twig";
-static const tpl_loc L_562 = {F_35, 4, 4};
-static const tpl_loc L_563 = {F_35, 4, 18};
-static const tpl_loc L_564 = {F_35, 4, 23};
-static const tpl_loc L_565 = {F_35, 4, 47};
-static const tpl_loc L_566 = {F_35, 4, 51};
-static const tpl_loc L_567 = {F_35, 4, 84};
-static const tpl_loc L_568 = {F_35, 4, 89};
-static const tpl_loc L_569 = {F_35, 4, 95};
-static const tpl_loc L_570 = {F_35, 6, 9};
-static const tpl_loc L_571 = {F_35, 6, 12};
-static const tpl_loc L_572 = {F_35, 6, 17};
-static const tpl_loc L_573 = {F_35, 6, 26};
-static const tpl_loc L_574 = {F_35, 6, 29};
-static const tpl_loc L_575 = {F_35, 7, 1};
-static const tpl_loc L_576 = {F_35, 7, 9};
+static const tpl_loc L_567 = {F_35, 4, 4};
+static const tpl_loc L_568 = {F_35, 4, 18};
+static const tpl_loc L_569 = {F_35, 4, 23};
+static const tpl_loc L_570 = {F_35, 4, 47};
+static const tpl_loc L_571 = {F_35, 4, 51};
+static const tpl_loc L_572 = {F_35, 4, 84};
+static const tpl_loc L_573 = {F_35, 4, 89};
+static const tpl_loc L_574 = {F_35, 4, 95};
+static const tpl_loc L_575 = {F_35, 6, 9};
+static const tpl_loc L_576 = {F_35, 6, 12};
+static const tpl_loc L_577 = {F_35, 6, 17};
+static const tpl_loc L_578 = {F_35, 6, 26};
+static const tpl_loc L_579 = {F_35, 6, 29};
+static const tpl_loc L_580 = {F_35, 7, 1};
+static const tpl_loc L_581 = {F_35, 7, 9};
 static const char F_36[] = "toc.twig";
-static const tpl_loc L_577 = {F_36, 5, 11};
-static const tpl_loc L_578 = {F_36, 6, 4};
+static const tpl_loc L_582 = {F_36, 5, 11};
+static const tpl_loc L_583 = {F_36, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_579 = {F_36, 7, 4};
+static const tpl_loc L_584 = {F_36, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_580 = {F_36, 8, 4};
-static const tpl_loc L_581 = {F_36, 9, 4};
-static const tpl_loc L_582 = {F_36, 9, 17};
-static const tpl_loc L_583 = {F_36, 9, 21};
+static const tpl_loc L_585 = {F_36, 8, 4};
+static const tpl_loc L_586 = {F_36, 9, 4};
+static const tpl_loc L_587 = {F_36, 9, 17};
+static const tpl_loc L_588 = {F_36, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_584 = {F_36, 10, 4};
-static const tpl_loc L_585 = {F_36, 10, 7};
-static const tpl_loc L_586 = {F_36, 10, 13};
-static const tpl_loc L_587 = {F_36, 10, 20};
-static const tpl_loc L_588 = {F_36, 10, 31};
-static const tpl_loc L_589 = {F_36, 11, 4};
-static const tpl_loc L_590 = {F_36, 11, 46};
-static const tpl_loc L_591 = {F_36, 11, 55};
-static const tpl_loc L_592 = {F_36, 11, 32};
+static const tpl_loc L_589 = {F_36, 10, 4};
+static const tpl_loc L_590 = {F_36, 10, 7};
+static const tpl_loc L_591 = {F_36, 10, 13};
+static const tpl_loc L_592 = {F_36, 10, 20};
+static const tpl_loc L_593 = {F_36, 10, 31};
+static const tpl_loc L_594 = {F_36, 11, 4};
+static const tpl_loc L_595 = {F_36, 11, 46};
+static const tpl_loc L_596 = {F_36, 11, 55};
+static const tpl_loc L_597 = {F_36, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_593 = {F_36, 12, 4};
-static const tpl_loc L_594 = {F_36, 12, 7};
-static const tpl_loc L_595 = {F_36, 12, 14};
-static const tpl_loc L_596 = {F_36, 12, 25};
-static const tpl_loc L_597 = {F_36, 12, 31};
-static const tpl_loc L_598 = {F_36, 12, 46};
-static const tpl_loc L_599 = {F_36, 13, 4};
-static const tpl_loc L_600 = {F_36, 13, 33};
-static const tpl_loc L_601 = {F_36, 13, 39};
-static const tpl_loc L_602 = {F_36, 13, 59};
-static const tpl_loc L_603 = {F_36, 13, 77};
-static const tpl_loc L_604 = {F_36, 15, 4};
-static const tpl_loc L_605 = {F_36, 15, 18};
-static const tpl_loc L_606 = {F_36, 15, 32};
+static const tpl_loc L_598 = {F_36, 12, 4};
+static const tpl_loc L_599 = {F_36, 12, 7};
+static const tpl_loc L_600 = {F_36, 12, 14};
+static const tpl_loc L_601 = {F_36, 12, 25};
+static const tpl_loc L_602 = {F_36, 12, 31};
+static const tpl_loc L_603 = {F_36, 12, 46};
+static const tpl_loc L_604 = {F_36, 13, 4};
+static const tpl_loc L_605 = {F_36, 13, 33};
+static const tpl_loc L_606 = {F_36, 13, 39};
+static const tpl_loc L_607 = {F_36, 13, 59};
+static const tpl_loc L_608 = {F_36, 13, 77};
+static const tpl_loc L_609 = {F_36, 15, 4};
+static const tpl_loc L_610 = {F_36, 15, 18};
+static const tpl_loc L_611 = {F_36, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_607 = {F_36, 15, 62};
-static const tpl_loc L_608 = {F_36, 15, 68};
-static const tpl_loc L_609 = {F_36, 15, 47};
-static const tpl_loc L_610 = {F_36, 15, 36};
-static const tpl_loc L_611 = {F_36, 15, 26};
-static const tpl_loc L_612 = {F_36, 18, 1};
-static const tpl_loc L_613 = {F_36, 18, 14};
-static const tpl_loc L_614 = {F_36, 18, 23};
-static const tpl_loc L_615 = {F_36, 18, 28};
-static const tpl_loc L_616 = {F_36, 18, 40};
-static const tpl_loc L_617 = {F_36, 18, 46};
-static const tpl_loc L_618 = {F_36, 18, 4};
+static const tpl_loc L_612 = {F_36, 15, 62};
+static const tpl_loc L_613 = {F_36, 15, 68};
+static const tpl_loc L_614 = {F_36, 15, 47};
+static const tpl_loc L_615 = {F_36, 15, 36};
+static const tpl_loc L_616 = {F_36, 15, 26};
+static const tpl_loc L_617 = {F_36, 18, 1};
+static const tpl_loc L_618 = {F_36, 18, 14};
+static const tpl_loc L_619 = {F_36, 18, 23};
+static const tpl_loc L_620 = {F_36, 18, 28};
+static const tpl_loc L_621 = {F_36, 18, 40};
+static const tpl_loc L_622 = {F_36, 18, 46};
+static const tpl_loc L_623 = {F_36, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -808,6 +815,7 @@ static const tpl_template T43;
 static const tpl_template T44;
 static const tpl_template T45;
 static const tpl_template T46;
+static const tpl_template T47;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -839,29 +847,29 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -873,13 +881,15 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2774,10 +2784,83 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/tech/common/css/search.css.twig"
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/tech/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them); a\n"
+             "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  border-left: 3px solid transparent;\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus {\n"
+             "  border-left-color: var(--accent);\n"
+             "  background: var(--current);\n"
+             "}\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1921);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2824,7 +2907,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2915,7 +2998,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3021,7 +3104,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 1 "themes/tech/html/dedication.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3087,7 +3170,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3272,7 +3355,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 1 "themes/tech/html/edition.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3288,7 +3371,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/tech/html/epilogue.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3304,7 +3387,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3470,7 +3553,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/tech/html/foreword.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3486,7 +3569,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/tech/html/glossary.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3502,7 +3585,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/tech/html/introduction.twig"
-static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3518,7 +3601,7 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- item.twig ---- */
 
 #line 6 "themes/tech/html/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3558,7 +3641,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/html/item.twig"
-static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3579,7 +3662,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/html/item.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3662,7 +3745,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3730,7 +3813,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/tech/html/license.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3746,7 +3829,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 1 "themes/tech/html/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3801,7 +3884,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 1 "themes/tech/html/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3856,7 +3939,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 1 "themes/tech/html/part.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3987,7 +4070,7 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4131,7 +4214,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4156,7 +4239,7 @@ static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4197,7 +4280,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn42, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -4304,7 +4387,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4497,7 +4580,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4692,7 +4775,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4746,7 +4829,7 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4843,7 +4926,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4891,7 +4974,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4913,7 +4996,7 @@ static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5018,7 +5101,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
                     rt->loc = &L_444;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k24)
                       k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_447);
@@ -5251,7 +5334,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5355,7 +5438,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5367,7 +5450,7 @@ static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/html/preface.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5383,7 +5466,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/html/prologue.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5399,7 +5482,7 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5414,7 +5497,7 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/tech/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5429,7 +5512,7 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 8 "themes/tech/common/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5444,7 +5527,7 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 9 "themes/tech/common/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5459,7 +5542,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 10 "themes/tech/common/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5474,7 +5557,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/common/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5489,7 +5572,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 12 "themes/tech/common/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5504,7 +5587,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/tech/common/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5519,7 +5602,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 14 "themes/tech/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5534,7 +5617,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 15 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5549,22 +5632,71 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 16 "themes/tech/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
     rt->loc = &L_514;
-    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_515);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_516, &ic0);
+    tpl_value v2 = tpl_str("html_chunked", 12u);
+    bool b3 = tpl_loose_eq(rt, v1, v2);
+    if (b3) {
+      tpl_value v7 = tpl_null();
+      bool b6 = tpl_var_probe(rt, ctx, self, &N_edition, &v7);
+      if (!b6)
+        v7 = tpl_null();
+      (void)b6;
+      tpl_value v8 = tpl_str("search", 6);
+      tpl_value v5 = tpl_null();
+      bool b4 = tpl_has_attr(rt, v7, v8, &v5);
+      if (!b4)
+        v5 = tpl_null();
+      tpl_value v9;
+      if (b4 && v5.type != TPL_NULL) {
+        v9 = v5;
+      } else {
+        tpl_value v10 = tpl_bool(true);
+        v9 = v10;
+      }
+      bool b11 = tpl_truthy(v9);
+      b3 = b11;
+    }
+    if (b3) {
+#line 16 "themes/tech/common/style.css.twig"
+      {
+        rt->loc = &L_517;
+        tpl_value v12 = tpl_str("css/search.css.twig", 19u);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_517);
+      }
+    }
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 17 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_518;
+    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
+  }
+}
+
+#line 18 "themes/tech/common/style.css.twig"
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5573,7 +5705,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5582,70 +5714,75 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_515;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_515);
+    rt->loc = &L_519;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_519);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_516;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_516);
+    rt->loc = &L_520;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_520);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_517;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_517);
+    rt->loc = &L_521;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_521);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_518;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_518);
+    rt->loc = &L_522;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_522);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_519;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_519);
+    rt->loc = &L_523;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_523);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_520;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_520);
+    rt->loc = &L_524;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_524);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_521;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_521);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_525);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_522;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_522);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_526);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_523;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_523);
+    rt->loc = &L_527;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_527);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_524;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_524);
+    rt->loc = &L_528;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_528);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_525;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_525);
+    rt->loc = &L_529;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_529);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_526;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_526);
+    rt->loc = &L_530;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_530);
+  }
+#line 18 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_531;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_531);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5669,12 +5806,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_527;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_528);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_529, &ic0);
+    rt->loc = &L_532;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_533);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_534, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_530, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_535, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5685,16 +5822,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_531;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_532);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_533, &ic2);
+    rt->loc = &L_536;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_537);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_538, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_534;
+        rt->loc = &L_539;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5705,22 +5842,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_535;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_536);
+    rt->loc = &L_540;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_541);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_537;
+        rt->loc = &L_542;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_538;
+            rt->loc = &L_543;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5731,23 +5868,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_539;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_540, &ic3);
+        rt->loc = &L_544;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_545, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_541;
+            rt->loc = &L_546;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_542;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_543, &ic4);
+            rt->loc = &L_547;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_548, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5758,8 +5895,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_544;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_545, &ic5);
+        rt->loc = &L_549;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_550, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5770,7 +5907,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_551;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5781,7 +5918,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_547;
+        rt->loc = &L_552;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5792,8 +5929,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_548;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_549, &ic6);
+    rt->loc = &L_553;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_554, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5803,7 +5940,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5819,26 +5956,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_550;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_551);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_552, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_553);
+    rt->loc = &L_555;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_556);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_557, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_558);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_554;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_555, &ic1);
+    rt->loc = &L_559;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_560, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_556;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_557);
+        rt->loc = &L_561;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_562);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -5847,16 +5984,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_558;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_559, &ic2);
+    rt->loc = &L_563;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_564, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_560;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_561);
+        rt->loc = &L_565;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_566);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -5868,7 +6005,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/tech/html/title.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5888,26 +6025,26 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_562;
+    rt->loc = &L_567;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_563);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_564, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_568);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_569, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_565);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_570);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_566);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_571);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_567);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_568, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_569);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_572);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_573, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_574);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5916,25 +6053,25 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_570;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_571);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_572, &ic2);
+    rt->loc = &L_575;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_576);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_577, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_573;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_574);
+    rt->loc = &L_578;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_579);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_575;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_576, &ic3);
+    rt->loc = &L_580;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_581, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/tech/html/title.twig"
@@ -5944,7 +6081,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/tech/html/toc.twig"
-static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5956,9 +6093,9 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_590, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_595, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_591);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_596);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5966,7 +6103,7 @@ static tpl_value fn70(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/tech/html/toc.twig"
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5984,20 +6121,20 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_607);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_612);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_608, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_613, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k31)
-    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_609);
-  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_609);
+    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_614);
+  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_614);
   return v7;
 }
 
 #line 1 "themes/tech/html/toc.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6037,13 +6174,13 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_577;
+    rt->loc = &L_582;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_577);
+    tpl_import(rt, self, 0, v0, &L_582);
   }
 #line 6 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_578;
+    rt->loc = &L_583;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6076,7 +6213,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_579;
+    rt->loc = &L_584;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6104,35 +6241,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_580;
+    rt->loc = &L_585;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_581;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_582);
+    rt->loc = &L_586;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_587);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_583);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_588);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/tech/html/toc.twig"
       {
-        rt->loc = &L_584;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_585);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_586, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_587, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_588);
+        rt->loc = &L_589;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_590);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_591, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_592, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_593);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_589;
+            rt->loc = &L_594;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6151,27 +6288,27 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn70, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k29)
-              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_592);
-            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_592);
+              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_597);
+            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_597);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_593;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_594);
+            rt->loc = &L_598;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_599);
             const tpl_value a49[1] = {v48};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_595);
-            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_595));
+              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_600);
+            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_600));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_596);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_597, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_601);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_602, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_598, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_603, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6180,20 +6317,20 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/tech/html/toc.twig"
               {
-                rt->loc = &L_599;
+                rt->loc = &L_604;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_600);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_601, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_605);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_606, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_602, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_607, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_603, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_608, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6205,18 +6342,18 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_604;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_605);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_606);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_609;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_610);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_611);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_610);
-            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_610);
+              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_615);
+            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_615);
             const tpl_value a74[2] = {v69, v73};
             if (!k33)
-              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_611);
-            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_611);
+              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_616);
+            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_616);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6225,22 +6362,22 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_612;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_613);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_614);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_615, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_616, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_617);
+    rt->loc = &L_617;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_618);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_619);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_620, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_621, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_622);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_618);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_623);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/tech/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 6244 "tech_html.c"
+#line 6381 "tech_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7244,8 +7381,81 @@ static const tpl_template T17 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T18_source[] =
+    "/* Website: the search box and its results (search.js fills them); a\n"
+    "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  border-left: 3px solid transparent;\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus {\n"
+    "  border-left-color: var(--accent);\n"
+    "  background: var(--current);\n"
+    "}\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T18 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn20,
+  .source = T18_source,
+  .source_len = 1921,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T19_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -7282,17 +7492,17 @@ static const char T18_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T18_source,
+  .body = fn21,
+  .source = T19_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -7373,17 +7583,17 @@ static const char T19_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T19_source,
+  .body = fn22,
+  .source = T20_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -7479,17 +7689,17 @@ static const char T20_source[] =
     "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
-  .source = T20_source,
+  .body = fn23,
+  .source = T21_source,
   .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- A dedication shows no title: its heading is there for screen readers\n"
     "    and the document outline only. -#}\n"
     "<section class=\"item dedication\">\n"
@@ -7500,17 +7710,17 @@ static const char T21_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T21_source,
+  .body = fn24,
+  .source = T22_source,
   .source_len = 325,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -7525,33 +7735,20 @@ static const char T22_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn24,
-  .source = T22_source,
+  .body = fn25,
+  .source = T23_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const char T23_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T23 = {
-  .name = "edition.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn25,
-  .source = T23_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* epilogue.twig */
 static const char T24_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T24 = {
-  .name = "epilogue.twig",
+  .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn26,
   .source = T24_source,
@@ -7560,8 +7757,21 @@ static const tpl_template T24 = {
   .ast = NULL,
 };
 
-/* figure.twig */
+/* epilogue.twig */
 static const char T25_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T25 = {
+  .name = "epilogue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn27,
+  .source = T25_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* figure.twig */
+static const char T26_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7575,33 +7785,20 @@ static const char T25_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
+  .body = fn28,
+  .source = T26_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T26_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T26 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T26_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -7610,11 +7807,11 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T28_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T28 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn30,
   .source = T28_source,
@@ -7623,12 +7820,25 @@ static const tpl_template T28 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T29_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
-};
+/* introduction.twig */
 static const char T29_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T29 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn31,
+  .source = T29_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T30_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn32, .owner = &T30, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn33, .owner = &T30, .node = NULL},
+};
+static const char T30_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. An item without\n"
     "    a title keeps its id on the section, for links to it. -#}\n"
@@ -7643,79 +7853,79 @@ static const char T29_source[] =
     "{{ item.content }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
+  .body = fn34,
   .nblocks = 2,
-  .blocks = T29_blocks,
-  .source = T29_source,
+  .blocks = T30_blocks,
+  .source = T30_source,
   .source_len = 560,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of images: each one's label and caption, linked. -#}\n"
     "<section class=\"item lof\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</section>\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
-  .source = T32_source,
+  .body = fn37,
+  .source = T33_source,
   .source_len = 256,
   .ast = NULL,
 };
 
 /* lot.twig */
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The list of tables: each one's label and caption, linked. -#}\n"
     "<section class=\"item lot\">\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title }}</h1>\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</section>\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
-  .source = T33_source,
+  .body = fn38,
+  .source = T34_source,
   .source_len = 255,
   .ast = NULL,
 };
 
 /* part.twig */
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- A part: \"<span class=label>…</span> Title\" as its heading (the label\n"
     "    shows when 'part' is in the edition's labels). -#}\n"
     "{% set has_heading = item.title or item.label %}\n"
@@ -7725,17 +7935,17 @@ static const char T34_source[] =
     "{% endif %}\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
-  .source = T34_source,
+  .body = fn39,
+  .source = T35_source,
   .source_len = 477,
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7750,17 +7960,17 @@ static const char T35_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T35_source,
+  .body = fn40,
+  .source = T36_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7773,17 +7983,17 @@ static const char T36_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
-  .source = T36_source,
+  .body = fn41,
+  .source = T37_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7802,17 +8012,17 @@ static const char T37_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T37_source,
+  .body = fn43,
+  .source = T38_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T38_source[] =
+static const char T39_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -7827,31 +8037,31 @@ static const char T38_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T38 = {
+static const tpl_template T39 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn43,
-  .source = T38_source,
+  .body = fn44,
+  .source = T39_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T39_m0_params[1] = {
+static const tpl_name T40_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m1_params[1] = {
+static const tpl_name T40_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m2_params[1] = {
+static const tpl_name T40_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m3_params[3] = {
+static const tpl_name T40_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T39_m4_params[6] = {
+static const tpl_name T40_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7859,14 +8069,14 @@ static const tpl_name T39_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T39_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn44, .owner = &T39, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn45, .owner = &T39, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn46, .owner = &T39, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn47, .owner = &T39, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn49, .owner = &T39, .node = NULL},
+static const tpl_macro_def T40_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T40_m0_params, .fn = fn45, .owner = &T40, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T40_m1_params, .fn = fn46, .owner = &T40, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T40_m2_params, .fn = fn47, .owner = &T40, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T40_m3_params, .fn = fn48, .owner = &T40, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T40_m4_params, .fn = fn50, .owner = &T40, .node = NULL},
 };
-static const char T39_source[] =
+static const char T40_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7931,35 +8141,22 @@ static const char T39_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T39 = {
+static const tpl_template T40 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn50,
+  .body = fn51,
   .nmacros = 5,
-  .macros = T39_macros,
-  .source = T39_source,
+  .macros = T40_macros,
+  .source = T40_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T40_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T40 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn51,
-  .source = T40_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T41_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T41 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn52,
   .source = T41_source,
@@ -7968,22 +8165,36 @@ static const tpl_template T41 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T42_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T42, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T42, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T42, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T42, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T42, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T42, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T42, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T42, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T42, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T42, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T42, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T42, .node = NULL},
-};
+/* prologue.twig */
 static const char T42_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T42 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn53,
+  .source = T42_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T43_blocks[13] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn54, .owner = &T43, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn55, .owner = &T43, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T43, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T43, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T43, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T43, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T43, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T43, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn62, .owner = &T43, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T43, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn64, .owner = &T43, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn65, .owner = &T43, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T43, .node = NULL},
+};
+static const char T43_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7999,21 +8210,22 @@ static const char T42_source[] =
     "{% block items %}{% include 'css/items.css.twig' %}{% endblock %}\n"
     "{% block layout %}{% include 'css/layout.css.twig' %}{% endblock %}\n"
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
+    "{% block search %}{% if edition.format == 'html_chunked' and (edition.search ?\? true) %}{% include 'css/search.css.twig' %}{% endif %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .nblocks = 12,
-  .blocks = T42_blocks,
-  .source = T42_source,
-  .source_len = 1093,
+  .body = fn67,
+  .nblocks = 13,
+  .blocks = T43_blocks,
+  .source = T43_source,
+  .source_len = 1242,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -8028,17 +8240,17 @@ static const char T43_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
-  .source = T43_source,
+  .body = fn68,
+  .source = T44_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -8050,17 +8262,17 @@ static const char T44_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T44_source,
+  .body = fn69,
+  .source = T45_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const char T45_source[] =
+static const char T46_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -8069,17 +8281,17 @@ static const char T45_source[] =
     "<h1 id=\"{{ item.slug }}\">{{ heading }}</h1>\n"
     "{{ item.content }}\n"
     "</section>\n";
-static const tpl_template T45 = {
+static const tpl_template T46 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
-  .source = T45_source,
+  .body = fn70,
+  .source = T46_source,
   .source_len = 423,
   .ast = NULL,
 };
 
 /* toc.twig */
-static const char T46_source[] =
+static const char T47_source[] =
     "{#- The table of contents of book.html (which shows it in its sidebar),\n"
     "    by Easybook's rule: the items whose element is in edition.toc.elements\n"
     "    list their headings down to edition.toc.deep; an item without headings\n"
@@ -8098,16 +8310,16 @@ static const char T46_source[] =
     "{% endif %}\n"
     "{% endfor %}\n"
     "{{ m.toc_nav(entries, item.title, item.slug, root, '', 'item toc') }}\n";
-static const tpl_template T46 = {
+static const tpl_template T47 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
-  .source = T46_source,
+  .body = fn71,
+  .source = T47_source,
   .source_len = 946,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_html_templates[47] = {
+const tpl_template *const octavo_theme_tech_html_templates[48] = {
   &T0,
   &T1,
   &T2,
@@ -8155,5 +8367,6 @@ const tpl_template *const octavo_theme_tech_html_templates[47] = {
   &T44,
   &T45,
   &T46,
+  &T47,
 };
-const size_t octavo_theme_tech_html_ntemplates = 47;
+const size_t octavo_theme_tech_html_ntemplates = 48;

@@ -58,695 +58,726 @@ static const tpl_loc L_27 = {F_0, 22, 51};
 static const tpl_loc L_28 = {F_0, 22, 54};
 static const tpl_loc L_29 = {F_0, 22, 59};
 static const tpl_loc L_30 = {F_0, 22, 65};
-static const tpl_loc L_31 = {F_0, 24, 4};
-static const tpl_loc L_32 = {F_0, 24, 7};
-static const tpl_loc L_33 = {F_0, 25, 27};
-static const tpl_loc L_34 = {F_0, 25, 37};
-static const tpl_loc L_35 = {F_0, 25, 49};
-static const tpl_loc L_36 = {F_0, 25, 104};
-static const tpl_loc L_37 = {F_0, 25, 107};
+static const tpl_loc L_31 = {F_0, 23, 12};
+static const tpl_loc L_32 = {F_0, 25, 4};
+static const tpl_loc L_33 = {F_0, 25, 7};
+static const tpl_loc L_34 = {F_0, 26, 27};
+static const tpl_loc L_35 = {F_0, 26, 37};
+static const tpl_loc L_36 = {F_0, 26, 49};
+static const tpl_loc L_37 = {F_0, 26, 104};
+static const tpl_loc L_38 = {F_0, 26, 107};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_38 = {F_0, 25, 111};
-static const tpl_loc L_39 = {F_0, 25, 132};
-static const tpl_loc L_40 = {F_0, 27, 56};
-static const tpl_loc L_41 = {F_0, 27, 59};
-static const tpl_loc L_42 = {F_0, 27, 63};
-static const tpl_loc L_43 = {F_0, 27, 84};
-static const tpl_loc L_44 = {F_0, 29, 4};
-static const tpl_loc L_45 = {F_0, 29, 7};
-static const tpl_loc L_46 = {F_0, 30, 23};
-static const tpl_loc L_47 = {F_0, 30, 33};
-static const tpl_loc L_48 = {F_0, 30, 41};
-static const tpl_loc L_49 = {F_0, 30, 60};
-static const tpl_loc L_50 = {F_0, 30, 63};
-static const tpl_loc L_51 = {F_0, 30, 67};
-static const tpl_loc L_52 = {F_0, 30, 84};
-static const tpl_loc L_53 = {F_0, 32, 48};
-static const tpl_loc L_54 = {F_0, 32, 51};
-static const tpl_loc L_55 = {F_0, 32, 55};
-static const tpl_loc L_56 = {F_0, 32, 72};
-static const tpl_loc L_57 = {F_0, 39, 4};
-static const tpl_loc L_58 = {F_0, 39, 19};
-static const tpl_loc L_59 = {F_0, 39, 23};
-static const tpl_loc L_60 = {F_0, 39, 61};
+static const tpl_loc L_39 = {F_0, 26, 111};
+static const tpl_loc L_40 = {F_0, 26, 132};
+static const tpl_loc L_41 = {F_0, 28, 56};
+static const tpl_loc L_42 = {F_0, 28, 59};
+static const tpl_loc L_43 = {F_0, 28, 63};
+static const tpl_loc L_44 = {F_0, 28, 84};
+static const tpl_loc L_45 = {F_0, 30, 4};
+static const tpl_loc L_46 = {F_0, 30, 7};
+static const tpl_loc L_47 = {F_0, 31, 23};
+static const tpl_loc L_48 = {F_0, 31, 33};
+static const tpl_loc L_49 = {F_0, 31, 41};
+static const tpl_loc L_50 = {F_0, 31, 60};
+static const tpl_loc L_51 = {F_0, 31, 63};
+static const tpl_loc L_52 = {F_0, 31, 67};
+static const tpl_loc L_53 = {F_0, 31, 84};
+static const tpl_loc L_54 = {F_0, 33, 48};
+static const tpl_loc L_55 = {F_0, 33, 51};
+static const tpl_loc L_56 = {F_0, 33, 55};
+static const tpl_loc L_57 = {F_0, 33, 72};
+static const tpl_loc L_58 = {F_0, 40, 4};
+static const tpl_loc L_59 = {F_0, 40, 19};
+static const tpl_loc L_60 = {F_0, 40, 23};
+static const tpl_loc L_61 = {F_0, 40, 61};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_61 = {F_0, 39, 68};
+static const tpl_loc L_62 = {F_0, 40, 68};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_62 = {F_0, 39, 47};
-static const tpl_loc L_63 = {F_0, 39, 86};
+static const tpl_loc L_63 = {F_0, 40, 47};
+static const tpl_loc L_64 = {F_0, 40, 86};
 static const tpl_name N_toc_item = {"toc_item", 8u, 0x7939094du};
-static const tpl_loc L_64 = {F_0, 40, 4};
-static const tpl_loc L_65 = {F_0, 40, 20};
-static const tpl_loc L_66 = {F_0, 40, 40};
-static const tpl_loc L_67 = {F_0, 40, 48};
-static const tpl_loc L_68 = {F_0, 40, 52};
+static const tpl_loc L_65 = {F_0, 41, 4};
+static const tpl_loc L_66 = {F_0, 41, 20};
+static const tpl_loc L_67 = {F_0, 41, 40};
+static const tpl_loc L_68 = {F_0, 41, 48};
+static const tpl_loc L_69 = {F_0, 41, 52};
 static const tpl_name N_toc_title = {"toc_title", 9u, 0xe3dcd768u};
-static const tpl_loc L_69 = {F_0, 41, 22};
-static const tpl_loc L_70 = {F_0, 41, 25};
+static const tpl_loc L_70 = {F_0, 42, 22};
+static const tpl_loc L_71 = {F_0, 42, 25};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_71 = {F_0, 41, 36};
-static const tpl_loc L_72 = {F_0, 42, 4};
-static const tpl_loc L_73 = {F_0, 42, 18};
-static const tpl_loc L_74 = {F_0, 45, 10};
-static const tpl_loc L_75 = {F_0, 45, 13};
-static const tpl_loc L_76 = {F_0, 46, 1};
-static const tpl_loc L_77 = {F_0, 46, 43};
-static const tpl_loc L_78 = {F_0, 46, 49};
-static const tpl_loc L_79 = {F_0, 46, 54};
-static const tpl_loc L_80 = {F_0, 46, 4};
+static const tpl_loc L_72 = {F_0, 42, 36};
+static const tpl_loc L_73 = {F_0, 43, 4};
+static const tpl_loc L_74 = {F_0, 43, 18};
+static const tpl_loc L_75 = {F_0, 46, 10};
+static const tpl_loc L_76 = {F_0, 46, 13};
+static const tpl_loc L_77 = {F_0, 47, 1};
+static const tpl_loc L_78 = {F_0, 47, 43};
+static const tpl_loc L_79 = {F_0, 47, 49};
+static const tpl_loc L_80 = {F_0, 47, 54};
+static const tpl_loc L_81 = {F_0, 47, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
-static const tpl_loc L_81 = {F_0, 51, 10};
+static const tpl_loc L_82 = {F_0, 52, 10};
 static const tpl_name N_content = {"content", 7u, 0x90bec3c2u};
-static const tpl_loc L_82 = {F_0, 73, 4};
-static const tpl_loc L_83 = {F_0, 73, 7};
-static const tpl_loc L_84 = {F_0, 73, 19};
-static const tpl_loc L_85 = {F_0, 74, 45};
-static const tpl_loc L_86 = {F_0, 74, 48};
-static const tpl_loc L_87 = {F_0, 74, 52};
-static const tpl_loc L_88 = {F_0, 74, 73};
-static const tpl_loc L_89 = {F_0, 74, 80};
-static const tpl_loc L_90 = {F_0, 74, 87};
-static const tpl_loc L_91 = {F_0, 74, 104};
-static const tpl_loc L_92 = {F_0, 75, 4};
-static const tpl_loc L_93 = {F_0, 76, 27};
-static const tpl_loc L_94 = {F_0, 76, 30};
-static const tpl_loc L_95 = {F_0, 76, 37};
-static const tpl_loc L_96 = {F_0, 76, 49};
-static const tpl_loc L_97 = {F_0, 76, 134};
-static const tpl_loc L_98 = {F_0, 76, 141};
-static const tpl_loc L_99 = {F_0, 76, 162};
-static const tpl_loc L_100 = {F_0, 76, 174};
-static const tpl_loc L_101 = {F_0, 76, 177};
+static const tpl_loc L_83 = {F_0, 74, 4};
+static const tpl_loc L_84 = {F_0, 74, 7};
+static const tpl_loc L_85 = {F_0, 74, 19};
+static const tpl_loc L_86 = {F_0, 75, 45};
+static const tpl_loc L_87 = {F_0, 75, 48};
+static const tpl_loc L_88 = {F_0, 75, 52};
+static const tpl_loc L_89 = {F_0, 75, 73};
+static const tpl_loc L_90 = {F_0, 75, 80};
+static const tpl_loc L_91 = {F_0, 75, 87};
+static const tpl_loc L_92 = {F_0, 75, 104};
+static const tpl_loc L_93 = {F_0, 76, 4};
+static const tpl_loc L_94 = {F_0, 77, 27};
+static const tpl_loc L_95 = {F_0, 77, 30};
+static const tpl_loc L_96 = {F_0, 77, 37};
+static const tpl_loc L_97 = {F_0, 77, 49};
+static const tpl_loc L_98 = {F_0, 77, 134};
+static const tpl_loc L_99 = {F_0, 77, 141};
+static const tpl_loc L_100 = {F_0, 77, 162};
+static const tpl_loc L_101 = {F_0, 77, 174};
+static const tpl_loc L_102 = {F_0, 77, 177};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_102 = {F_0, 78, 4};
-static const tpl_loc L_103 = {F_0, 78, 7};
-static const tpl_loc L_104 = {F_0, 79, 23};
-static const tpl_loc L_105 = {F_0, 79, 26};
-static const tpl_loc L_106 = {F_0, 79, 33};
-static const tpl_loc L_107 = {F_0, 79, 41};
-static const tpl_loc L_108 = {F_0, 79, 90};
-static const tpl_loc L_109 = {F_0, 79, 97};
-static const tpl_loc L_110 = {F_0, 79, 114};
-static const tpl_loc L_111 = {F_0, 79, 162};
-static const tpl_loc L_112 = {F_0, 79, 165};
-static const tpl_loc L_113 = {F_0, 52, 4};
-static const tpl_loc L_114 = {F_0, 55, 1};
-static const tpl_loc L_115 = {F_0, 55, 4};
-static const tpl_loc L_116 = {F_0, 55, 9};
-static const tpl_loc L_117 = {F_0, 57, 4};
+static const tpl_loc L_103 = {F_0, 79, 4};
+static const tpl_loc L_104 = {F_0, 79, 7};
+static const tpl_loc L_105 = {F_0, 80, 23};
+static const tpl_loc L_106 = {F_0, 80, 26};
+static const tpl_loc L_107 = {F_0, 80, 33};
+static const tpl_loc L_108 = {F_0, 80, 41};
+static const tpl_loc L_109 = {F_0, 80, 90};
+static const tpl_loc L_110 = {F_0, 80, 97};
+static const tpl_loc L_111 = {F_0, 80, 114};
+static const tpl_loc L_112 = {F_0, 80, 162};
+static const tpl_loc L_113 = {F_0, 80, 165};
+static const tpl_loc L_114 = {F_0, 53, 4};
+static const tpl_loc L_115 = {F_0, 56, 1};
+static const tpl_loc L_116 = {F_0, 56, 4};
+static const tpl_loc L_117 = {F_0, 56, 9};
+static const tpl_loc L_118 = {F_0, 58, 4};
 static const tpl_name N_section = {"section", 7u, 0xfcdd0cccu};
-static const tpl_loc L_118 = {F_0, 58, 22};
-static const tpl_loc L_119 = {F_0, 58, 25};
-static const tpl_loc L_120 = {F_0, 58, 30};
-static const tpl_loc L_121 = {F_0, 58, 37};
-static const tpl_loc L_122 = {F_0, 58, 45};
-static const tpl_loc L_123 = {F_0, 58, 49};
-static const tpl_loc L_124 = {F_0, 58, 52};
-static const tpl_loc L_125 = {F_0, 59, 4};
-static const tpl_loc L_126 = {F_0, 59, 24};
+static const tpl_loc L_119 = {F_0, 59, 22};
+static const tpl_loc L_120 = {F_0, 59, 25};
+static const tpl_loc L_121 = {F_0, 59, 30};
+static const tpl_loc L_122 = {F_0, 59, 37};
+static const tpl_loc L_123 = {F_0, 59, 45};
+static const tpl_loc L_124 = {F_0, 59, 49};
+static const tpl_loc L_125 = {F_0, 59, 52};
+static const tpl_loc L_126 = {F_0, 60, 4};
+static const tpl_loc L_127 = {F_0, 60, 24};
 static const tpl_name N_parent = {"parent", 6u, 0xeacdfcfdu};
-static const tpl_loc L_127 = {F_0, 60, 35};
-static const tpl_loc L_128 = {F_0, 60, 38};
-static const tpl_loc L_129 = {F_0, 60, 45};
-static const tpl_loc L_130 = {F_0, 60, 53};
-static const tpl_loc L_131 = {F_0, 60, 60};
-static const tpl_loc L_132 = {F_0, 60, 68};
-static const tpl_loc L_133 = {F_0, 60, 71};
-static const tpl_loc L_134 = {F_0, 61, 9};
-static const tpl_loc L_135 = {F_0, 61, 17};
+static const tpl_loc L_128 = {F_0, 61, 35};
+static const tpl_loc L_129 = {F_0, 61, 38};
+static const tpl_loc L_130 = {F_0, 61, 45};
+static const tpl_loc L_131 = {F_0, 61, 53};
+static const tpl_loc L_132 = {F_0, 61, 60};
+static const tpl_loc L_133 = {F_0, 61, 68};
+static const tpl_loc L_134 = {F_0, 61, 71};
+static const tpl_loc L_135 = {F_0, 62, 9};
+static const tpl_loc L_136 = {F_0, 62, 17};
 static const tpl_name N_slug = {"slug", 4u, 0x5dd5d0deu};
-static const tpl_loc L_136 = {F_0, 61, 26};
-static const tpl_loc L_137 = {F_0, 61, 29};
+static const tpl_loc L_137 = {F_0, 62, 26};
+static const tpl_loc L_138 = {F_0, 62, 29};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_138 = {F_0, 63, 33};
-static const tpl_loc L_139 = {F_0, 63, 41};
-static const tpl_loc L_140 = {F_0, 63, 50};
-static const tpl_loc L_141 = {F_0, 63, 58};
-static const tpl_loc L_142 = {F_0, 65, 9};
-static const tpl_loc L_143 = {F_0, 65, 17};
-static const tpl_loc L_144 = {F_0, 65, 26};
-static const tpl_loc L_145 = {F_0, 65, 34};
-static const tpl_loc L_146 = {F_0, 65, 58};
-static const tpl_loc L_147 = {F_0, 65, 62};
-static const tpl_loc L_148 = {F_0, 65, 95};
-static const tpl_loc L_149 = {F_0, 65, 100};
-static const tpl_loc L_150 = {F_0, 65, 106};
-static const tpl_loc L_151 = {F_0, 66, 16};
-static const tpl_loc L_152 = {F_0, 66, 30};
+static const tpl_loc L_139 = {F_0, 64, 33};
+static const tpl_loc L_140 = {F_0, 64, 41};
+static const tpl_loc L_141 = {F_0, 64, 50};
+static const tpl_loc L_142 = {F_0, 64, 58};
+static const tpl_loc L_143 = {F_0, 66, 9};
+static const tpl_loc L_144 = {F_0, 66, 17};
+static const tpl_loc L_145 = {F_0, 66, 26};
+static const tpl_loc L_146 = {F_0, 66, 34};
+static const tpl_loc L_147 = {F_0, 66, 58};
+static const tpl_loc L_148 = {F_0, 66, 62};
+static const tpl_loc L_149 = {F_0, 66, 95};
+static const tpl_loc L_150 = {F_0, 66, 100};
+static const tpl_loc L_151 = {F_0, 66, 106};
+static const tpl_loc L_152 = {F_0, 67, 16};
+static const tpl_loc L_153 = {F_0, 67, 30};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_153 = {F_0, 67, 9};
-static const tpl_loc L_154 = {F_0, 67, 17};
-static const tpl_loc L_155 = {F_0, 67, 37};
-static const tpl_loc L_156 = {F_0, 69, 1};
-static const tpl_loc L_157 = {F_0, 69, 9};
-static const tpl_loc L_158 = {F_0, 7, 11};
-static const tpl_loc L_159 = {F_0, 6, 12};
+static const tpl_loc L_154 = {F_0, 68, 9};
+static const tpl_loc L_155 = {F_0, 68, 17};
+static const tpl_loc L_156 = {F_0, 68, 37};
+static const tpl_loc L_157 = {F_0, 70, 1};
+static const tpl_loc L_158 = {F_0, 70, 9};
+static const tpl_loc L_159 = {F_0, 7, 11};
+static const tpl_loc L_160 = {F_0, 6, 12};
 static const char F_1[] = "code.twig";
-static const tpl_loc L_160 = {F_1, 10, 4};
-static const tpl_loc L_161 = {F_1, 10, 16};
-static const tpl_loc L_162 = {F_1, 10, 21};
-static const tpl_loc L_163 = {F_1, 10, 29};
-static const tpl_loc L_164 = {F_1, 10, 41};
-static const tpl_loc L_165 = {F_1, 10, 48};
+static const tpl_loc L_161 = {F_1, 10, 4};
+static const tpl_loc L_162 = {F_1, 10, 16};
+static const tpl_loc L_163 = {F_1, 10, 21};
+static const tpl_loc L_164 = {F_1, 10, 29};
+static const tpl_loc L_165 = {F_1, 10, 41};
+static const tpl_loc L_166 = {F_1, 10, 48};
 static const tpl_name N_lines = {"lines", 5u, 0xe1e4263cu};
-static const tpl_loc L_166 = {F_1, 11, 4};
+static const tpl_loc L_167 = {F_1, 11, 4};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
 static const tpl_name N_wanted = {"wanted", 6u, 0xcfe3bdeeu};
-static const tpl_loc L_167 = {F_1, 12, 4};
-static const tpl_loc L_168 = {F_1, 12, 19};
-static const tpl_loc L_169 = {F_1, 12, 34};
-static const tpl_loc L_170 = {F_1, 12, 44};
+static const tpl_loc L_168 = {F_1, 12, 4};
+static const tpl_loc L_169 = {F_1, 12, 19};
+static const tpl_loc L_170 = {F_1, 12, 34};
+static const tpl_loc L_171 = {F_1, 12, 44};
 static const tpl_name N_numbered = {"numbered", 8u, 0x183cb3a1u};
-static const tpl_loc L_171 = {F_1, 13, 20};
-static const tpl_loc L_172 = {F_1, 13, 23};
-static const tpl_loc L_173 = {F_1, 13, 28};
+static const tpl_loc L_172 = {F_1, 13, 20};
+static const tpl_loc L_173 = {F_1, 13, 23};
+static const tpl_loc L_174 = {F_1, 13, 28};
 static const tpl_name N_language = {"language", 8u, 0xb9ef387bu};
-static const tpl_loc L_174 = {F_1, 13, 40};
-static const tpl_loc L_175 = {F_1, 13, 57};
-static const tpl_loc L_176 = {F_1, 13, 75};
-static const tpl_loc L_177 = {F_1, 13, 78};
-static const tpl_loc L_178 = {F_1, 14, 5};
-static const tpl_loc L_179 = {F_1, 14, 67};
-static const tpl_loc L_180 = {F_1, 14, 79};
-static const tpl_loc L_181 = {F_1, 14, 77};
+static const tpl_loc L_175 = {F_1, 13, 40};
+static const tpl_loc L_176 = {F_1, 13, 57};
+static const tpl_loc L_177 = {F_1, 13, 75};
+static const tpl_loc L_178 = {F_1, 13, 78};
+static const tpl_loc L_179 = {F_1, 14, 5};
+static const tpl_loc L_180 = {F_1, 14, 67};
+static const tpl_loc L_181 = {F_1, 14, 79};
+static const tpl_loc L_182 = {F_1, 14, 77};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_182 = {F_1, 14, 87};
-static const tpl_loc L_183 = {F_1, 14, 97};
-static const tpl_loc L_184 = {F_1, 14, 104};
+static const tpl_loc L_183 = {F_1, 14, 87};
+static const tpl_loc L_184 = {F_1, 14, 97};
+static const tpl_loc L_185 = {F_1, 14, 104};
 static const tpl_name N_loop = {"loop", 4u, 0xddef486bu};
-static const tpl_loc L_185 = {F_1, 14, 109};
+static const tpl_loc L_186 = {F_1, 14, 109};
 static const tpl_name N_last = {"last", 4u, 0x63e1d819u};
-static const tpl_loc L_186 = {F_1, 15, 1};
-static const tpl_loc L_187 = {F_1, 15, 9};
+static const tpl_loc L_187 = {F_1, 15, 1};
+static const tpl_loc L_188 = {F_1, 15, 9};
 static const char F_2[] = "css/code.css.twig";
-static const tpl_loc L_188 = {F_2, 76, 12};
+static const tpl_loc L_189 = {F_2, 76, 12};
 static const char F_3[] = "css/highlight.css.twig";
-static const tpl_loc L_189 = {F_3, 10, 18};
-static const tpl_loc L_190 = {F_3, 10, 21};
+static const tpl_loc L_190 = {F_3, 10, 18};
+static const tpl_loc L_191 = {F_3, 10, 21};
 static const tpl_name N_hl = {"hl", 2u, 0x653af1e1u};
-static const tpl_loc L_191 = {F_3, 10, 24};
+static const tpl_loc L_192 = {F_3, 10, 24};
 static const tpl_name N_keyword = {"keyword", 7u, 0x1b01e204u};
-static const tpl_loc L_192 = {F_3, 11, 18};
-static const tpl_loc L_193 = {F_3, 11, 24};
+static const tpl_loc L_193 = {F_3, 11, 18};
+static const tpl_loc L_194 = {F_3, 11, 24};
 static const tpl_name N_type = {"type", 4u, 0x5127f14du};
-static const tpl_loc L_194 = {F_3, 12, 36};
-static const tpl_loc L_195 = {F_3, 12, 42};
+static const tpl_loc L_195 = {F_3, 12, 36};
+static const tpl_loc L_196 = {F_3, 12, 42};
 static const tpl_name N_name = {"name", 4u, 0x8d39bde6u};
-static const tpl_loc L_196 = {F_3, 13, 18};
-static const tpl_loc L_197 = {F_3, 13, 24};
+static const tpl_loc L_197 = {F_3, 13, 18};
+static const tpl_loc L_198 = {F_3, 13, 24};
 static const tpl_name N_function = {"function", 8u, 0x9ed64249u};
-static const tpl_loc L_198 = {F_3, 14, 27};
-static const tpl_loc L_199 = {F_3, 14, 33};
+static const tpl_loc L_199 = {F_3, 14, 27};
+static const tpl_loc L_200 = {F_3, 14, 33};
 static const tpl_name N_string = {"string", 6u, 0x17c16538u};
-static const tpl_loc L_200 = {F_3, 15, 27};
-static const tpl_loc L_201 = {F_3, 15, 33};
+static const tpl_loc L_201 = {F_3, 15, 27};
+static const tpl_loc L_202 = {F_3, 15, 33};
 static const tpl_name N_escape = {"escape", 6u, 0x9e212406u};
-static const tpl_loc L_202 = {F_3, 16, 18};
-static const tpl_loc L_203 = {F_3, 16, 24};
+static const tpl_loc L_203 = {F_3, 16, 18};
+static const tpl_loc L_204 = {F_3, 16, 24};
 static const tpl_name N_number = {"number", 6u, 0x1bd670a0u};
-static const tpl_loc L_204 = {F_3, 17, 27};
-static const tpl_loc L_205 = {F_3, 17, 33};
+static const tpl_loc L_205 = {F_3, 17, 27};
+static const tpl_loc L_206 = {F_3, 17, 33};
 static const tpl_name N_comment = {"comment", 7u, 0x67a6c45eu};
-static const tpl_loc L_206 = {F_3, 18, 18};
-static const tpl_loc L_207 = {F_3, 18, 24};
+static const tpl_loc L_207 = {F_3, 18, 18};
+static const tpl_loc L_208 = {F_3, 18, 24};
 static const tpl_name N_preproc = {"preproc", 7u, 0xbac7666au};
-static const tpl_loc L_208 = {F_3, 19, 18};
-static const tpl_loc L_209 = {F_3, 19, 24};
+static const tpl_loc L_209 = {F_3, 19, 18};
+static const tpl_loc L_210 = {F_3, 19, 24};
 static const tpl_name N_operator = {"operator", 8u, 0xfbd4eefdu};
-static const tpl_loc L_210 = {F_3, 21, 34};
-static const tpl_loc L_211 = {F_3, 21, 40};
+static const tpl_loc L_211 = {F_3, 21, 34};
+static const tpl_loc L_212 = {F_3, 21, 40};
 static const tpl_name N_hunk = {"hunk", 4u, 0x699ff3a9u};
-static const tpl_loc L_212 = {F_3, 23, 4};
-static const tpl_loc L_213 = {F_3, 23, 10};
+static const tpl_loc L_213 = {F_3, 23, 4};
+static const tpl_loc L_214 = {F_3, 23, 10};
 static const tpl_name N_add = {"add", 3u, 0x3b391274u};
-static const tpl_loc L_214 = {F_3, 25, 29};
-static const tpl_loc L_215 = {F_3, 26, 29};
-static const tpl_loc L_216 = {F_3, 26, 35};
+static const tpl_loc L_215 = {F_3, 25, 29};
+static const tpl_loc L_216 = {F_3, 26, 29};
+static const tpl_loc L_217 = {F_3, 26, 35};
 static const tpl_name N_del = {"del", 3u, 0xcf598e4au};
-static const tpl_loc L_217 = {F_3, 29, 32};
-static const tpl_loc L_218 = {F_3, 30, 32};
-static const tpl_loc L_219 = {F_3, 32, 21};
-static const tpl_loc L_220 = {F_3, 32, 27};
+static const tpl_loc L_218 = {F_3, 29, 32};
+static const tpl_loc L_219 = {F_3, 30, 32};
+static const tpl_loc L_220 = {F_3, 32, 21};
+static const tpl_loc L_221 = {F_3, 32, 27};
 static const tpl_name N_prompt = {"prompt", 6u, 0xdfe6493bu};
-static const tpl_loc L_221 = {F_3, 33, 18};
-static const tpl_loc L_222 = {F_3, 33, 24};
+static const tpl_loc L_222 = {F_3, 33, 18};
+static const tpl_loc L_223 = {F_3, 33, 24};
 static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
 static const char F_4[] = "edition.md.twig";
-static const tpl_loc L_223 = {F_4, 4, 3};
-static const tpl_loc L_224 = {F_4, 4, 6};
-static const tpl_loc L_225 = {F_4, 4, 11};
-static const tpl_loc L_226 = {F_4, 4, 17};
-static const tpl_loc L_227 = {F_4, 4, 26};
-static const tpl_loc L_228 = {F_4, 4, 34};
+static const tpl_loc L_224 = {F_4, 4, 3};
+static const tpl_loc L_225 = {F_4, 4, 6};
+static const tpl_loc L_226 = {F_4, 4, 11};
+static const tpl_loc L_227 = {F_4, 4, 17};
+static const tpl_loc L_228 = {F_4, 4, 26};
+static const tpl_loc L_229 = {F_4, 4, 34};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_229 = {F_4, 5, 1};
-static const tpl_loc L_230 = {F_4, 5, 16};
-static const tpl_loc L_231 = {F_4, 8, 4};
-static const tpl_loc L_232 = {F_4, 8, 12};
-static const tpl_loc L_233 = {F_4, 8, 22};
-static const tpl_loc L_234 = {F_4, 8, 38};
-static const tpl_loc L_235 = {F_4, 8, 55};
-static const tpl_loc L_236 = {F_4, 8, 100};
-static const tpl_loc L_237 = {F_4, 8, 104};
-static const tpl_loc L_238 = {F_4, 8, 95};
-static const tpl_loc L_239 = {F_4, 10, 4};
-static const tpl_loc L_240 = {F_4, 10, 7};
-static const tpl_loc L_241 = {F_4, 10, 15};
+static const tpl_loc L_230 = {F_4, 5, 1};
+static const tpl_loc L_231 = {F_4, 5, 16};
+static const tpl_loc L_232 = {F_4, 8, 4};
+static const tpl_loc L_233 = {F_4, 8, 12};
+static const tpl_loc L_234 = {F_4, 8, 22};
+static const tpl_loc L_235 = {F_4, 8, 38};
+static const tpl_loc L_236 = {F_4, 8, 55};
+static const tpl_loc L_237 = {F_4, 8, 100};
+static const tpl_loc L_238 = {F_4, 8, 104};
+static const tpl_loc L_239 = {F_4, 8, 95};
+static const tpl_loc L_240 = {F_4, 10, 4};
+static const tpl_loc L_241 = {F_4, 10, 7};
+static const tpl_loc L_242 = {F_4, 10, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_242 = {F_4, 11, 6};
-static const tpl_loc L_243 = {F_4, 11, 22};
-static const tpl_loc L_244 = {F_4, 14, 1};
-static const tpl_loc L_245 = {F_4, 14, 120};
-static const tpl_loc L_246 = {F_4, 14, 8};
+static const tpl_loc L_243 = {F_4, 11, 6};
+static const tpl_loc L_244 = {F_4, 11, 22};
+static const tpl_loc L_245 = {F_4, 14, 1};
+static const tpl_loc L_246 = {F_4, 14, 120};
+static const tpl_loc L_247 = {F_4, 14, 8};
 static const char F_5[] = "figure.twig";
-static const tpl_loc L_247 = {F_5, 4, 4};
-static const tpl_loc L_248 = {F_5, 4, 18};
-static const tpl_loc L_249 = {F_5, 4, 23};
+static const tpl_loc L_248 = {F_5, 4, 4};
+static const tpl_loc L_249 = {F_5, 4, 18};
+static const tpl_loc L_250 = {F_5, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_250 = {F_5, 4, 74};
+static const tpl_loc L_251 = {F_5, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_251 = {F_5, 5, 23};
-static const tpl_loc L_252 = {F_5, 5, 26};
-static const tpl_loc L_253 = {F_5, 5, 31};
+static const tpl_loc L_252 = {F_5, 5, 23};
+static const tpl_loc L_253 = {F_5, 5, 26};
+static const tpl_loc L_254 = {F_5, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_254 = {F_5, 5, 55};
-static const tpl_loc L_255 = {F_5, 5, 63};
-static const tpl_loc L_256 = {F_5, 5, 75};
-static const tpl_loc L_257 = {F_5, 6, 1};
-static const tpl_loc L_258 = {F_5, 6, 9};
-static const tpl_loc L_259 = {F_5, 7, 4};
-static const tpl_loc L_260 = {F_5, 7, 12};
-static const tpl_loc L_261 = {F_5, 7, 26};
-static const tpl_loc L_262 = {F_5, 9, 5};
-static const tpl_loc L_263 = {F_5, 9, 41};
-static const tpl_loc L_264 = {F_5, 9, 67};
-static const tpl_loc L_265 = {F_5, 9, 75};
-static const tpl_loc L_266 = {F_5, 10, 5};
-static const tpl_loc L_267 = {F_5, 10, 8};
-static const tpl_loc L_268 = {F_5, 10, 43};
-static const tpl_loc L_269 = {F_5, 10, 51};
-static const tpl_loc L_270 = {F_5, 10, 78};
-static const tpl_loc L_271 = {F_5, 10, 86};
+static const tpl_loc L_255 = {F_5, 5, 55};
+static const tpl_loc L_256 = {F_5, 5, 63};
+static const tpl_loc L_257 = {F_5, 5, 75};
+static const tpl_loc L_258 = {F_5, 6, 1};
+static const tpl_loc L_259 = {F_5, 6, 9};
+static const tpl_loc L_260 = {F_5, 7, 4};
+static const tpl_loc L_261 = {F_5, 7, 12};
+static const tpl_loc L_262 = {F_5, 7, 26};
+static const tpl_loc L_263 = {F_5, 9, 5};
+static const tpl_loc L_264 = {F_5, 9, 41};
+static const tpl_loc L_265 = {F_5, 9, 67};
+static const tpl_loc L_266 = {F_5, 9, 75};
+static const tpl_loc L_267 = {F_5, 10, 5};
+static const tpl_loc L_268 = {F_5, 10, 8};
+static const tpl_loc L_269 = {F_5, 10, 43};
+static const tpl_loc L_270 = {F_5, 10, 51};
+static const tpl_loc L_271 = {F_5, 10, 78};
+static const tpl_loc L_272 = {F_5, 10, 86};
 static const char F_6[] = "index.twig";
-static const tpl_loc L_272 = {F_6, 5, 18};
-static const tpl_loc L_273 = {F_6, 5, 21};
-static const tpl_loc L_274 = {F_6, 5, 26};
-static const tpl_loc L_275 = {F_6, 5, 32};
-static const tpl_loc L_276 = {F_6, 9, 12};
-static const tpl_loc L_277 = {F_6, 13, 4};
-static const tpl_loc L_278 = {F_6, 13, 19};
+static const tpl_loc L_273 = {F_6, 5, 18};
+static const tpl_loc L_274 = {F_6, 5, 21};
+static const tpl_loc L_275 = {F_6, 5, 26};
+static const tpl_loc L_276 = {F_6, 5, 32};
+static const tpl_loc L_277 = {F_6, 9, 12};
+static const tpl_loc L_278 = {F_6, 13, 4};
+static const tpl_loc L_279 = {F_6, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_279 = {F_6, 13, 39};
-static const tpl_loc L_280 = {F_6, 13, 46};
-static const tpl_loc L_281 = {F_6, 13, 25};
-static const tpl_loc L_282 = {F_6, 13, 64};
-static const tpl_loc L_283 = {F_6, 14, 4};
-static const tpl_loc L_284 = {F_6, 14, 16};
-static const tpl_loc L_285 = {F_6, 14, 36};
-static const tpl_loc L_286 = {F_6, 14, 43};
-static const tpl_loc L_287 = {F_6, 14, 22};
-static const tpl_loc L_288 = {F_6, 14, 76};
+static const tpl_loc L_280 = {F_6, 13, 39};
+static const tpl_loc L_281 = {F_6, 13, 46};
+static const tpl_loc L_282 = {F_6, 13, 25};
+static const tpl_loc L_283 = {F_6, 13, 64};
+static const tpl_loc L_284 = {F_6, 14, 4};
+static const tpl_loc L_285 = {F_6, 14, 16};
+static const tpl_loc L_286 = {F_6, 14, 36};
+static const tpl_loc L_287 = {F_6, 14, 43};
+static const tpl_loc L_288 = {F_6, 14, 22};
+static const tpl_loc L_289 = {F_6, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_289 = {F_6, 17, 1};
-static const tpl_loc L_290 = {F_6, 17, 14};
-static const tpl_loc L_291 = {F_6, 17, 19};
-static const tpl_loc L_292 = {F_6, 17, 39};
-static const tpl_loc L_293 = {F_6, 17, 47};
-static const tpl_loc L_294 = {F_6, 17, 51};
-static const tpl_loc L_295 = {F_6, 17, 81};
-static const tpl_loc L_296 = {F_6, 17, 4};
-static const tpl_loc L_297 = {F_6, 18, 4};
-static const tpl_loc L_298 = {F_6, 18, 7};
-static const tpl_loc L_299 = {F_6, 19, 45};
-static const tpl_loc L_300 = {F_6, 19, 48};
-static const tpl_loc L_301 = {F_6, 19, 52};
-static const tpl_loc L_302 = {F_6, 19, 69};
-static const tpl_loc L_303 = {F_6, 20, 23};
-static const tpl_loc L_304 = {F_6, 20, 33};
-static const tpl_loc L_305 = {F_6, 20, 42};
-static const tpl_loc L_306 = {F_6, 20, 91};
-static const tpl_loc L_307 = {F_6, 20, 98};
-static const tpl_loc L_308 = {F_6, 20, 115};
-static const tpl_loc L_309 = {F_6, 20, 163};
-static const tpl_loc L_310 = {F_6, 20, 166};
-static const tpl_loc L_311 = {F_6, 4, 11};
-static const tpl_loc L_312 = {F_6, 3, 12};
+static const tpl_loc L_290 = {F_6, 17, 12};
+static const tpl_loc L_291 = {F_6, 18, 1};
+static const tpl_loc L_292 = {F_6, 18, 14};
+static const tpl_loc L_293 = {F_6, 18, 19};
+static const tpl_loc L_294 = {F_6, 18, 39};
+static const tpl_loc L_295 = {F_6, 18, 47};
+static const tpl_loc L_296 = {F_6, 18, 51};
+static const tpl_loc L_297 = {F_6, 18, 81};
+static const tpl_loc L_298 = {F_6, 18, 4};
+static const tpl_loc L_299 = {F_6, 19, 4};
+static const tpl_loc L_300 = {F_6, 19, 7};
+static const tpl_loc L_301 = {F_6, 20, 45};
+static const tpl_loc L_302 = {F_6, 20, 48};
+static const tpl_loc L_303 = {F_6, 20, 52};
+static const tpl_loc L_304 = {F_6, 20, 69};
+static const tpl_loc L_305 = {F_6, 21, 23};
+static const tpl_loc L_306 = {F_6, 21, 33};
+static const tpl_loc L_307 = {F_6, 21, 42};
+static const tpl_loc L_308 = {F_6, 21, 91};
+static const tpl_loc L_309 = {F_6, 21, 98};
+static const tpl_loc L_310 = {F_6, 21, 115};
+static const tpl_loc L_311 = {F_6, 21, 163};
+static const tpl_loc L_312 = {F_6, 21, 166};
+static const tpl_loc L_313 = {F_6, 4, 11};
+static const tpl_loc L_314 = {F_6, 3, 12};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_313 = {F_7, 4, 11};
-static const tpl_loc L_314 = {F_7, 6, 13};
-static const tpl_loc L_315 = {F_7, 6, 44};
-static const tpl_loc L_316 = {F_7, 6, 64};
-static const tpl_loc L_317 = {F_7, 8, 12};
-static const tpl_loc L_318 = {F_7, 8, 51};
-static const tpl_loc L_319 = {F_7, 8, 66};
-static const tpl_loc L_320 = {F_7, 9, 10};
+static const tpl_loc L_315 = {F_7, 4, 11};
+static const tpl_loc L_316 = {F_7, 6, 13};
+static const tpl_loc L_317 = {F_7, 6, 44};
+static const tpl_loc L_318 = {F_7, 6, 64};
+static const tpl_loc L_319 = {F_7, 8, 12};
+static const tpl_loc L_320 = {F_7, 8, 51};
+static const tpl_loc L_321 = {F_7, 8, 66};
+static const tpl_loc L_322 = {F_7, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_321 = {F_7, 11, 23};
+static const tpl_loc L_323 = {F_7, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_322 = {F_7, 12, 43};
-static const tpl_loc L_323 = {F_7, 12, 46};
-static const tpl_loc L_324 = {F_7, 12, 50};
-static const tpl_loc L_325 = {F_7, 13, 10};
+static const tpl_loc L_324 = {F_7, 12, 43};
+static const tpl_loc L_325 = {F_7, 12, 46};
+static const tpl_loc L_326 = {F_7, 12, 50};
+static const tpl_loc L_327 = {F_7, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_326 = {F_7, 14, 10};
+static const tpl_loc L_328 = {F_7, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_327 = {F_7, 16, 4};
-static const tpl_loc L_328 = {F_7, 16, 7};
-static const tpl_loc L_329 = {F_7, 16, 12};
-static const tpl_loc L_330 = {F_7, 16, 18};
-static const tpl_loc L_331 = {F_7, 16, 25};
-static const tpl_loc L_332 = {F_7, 16, 33};
-static const tpl_loc L_333 = {F_7, 16, 46};
-static const tpl_loc L_334 = {F_7, 16, 61};
-static const tpl_loc L_335 = {F_7, 16, 79};
-static const tpl_loc L_336 = {F_7, 16, 87};
-static const tpl_loc L_337 = {F_7, 16, 101};
-static const tpl_loc L_338 = {F_7, 16, 117};
+static const tpl_loc L_329 = {F_7, 16, 4};
+static const tpl_loc L_330 = {F_7, 16, 7};
+static const tpl_loc L_331 = {F_7, 16, 12};
+static const tpl_loc L_332 = {F_7, 16, 18};
+static const tpl_loc L_333 = {F_7, 16, 25};
+static const tpl_loc L_334 = {F_7, 16, 33};
+static const tpl_loc L_335 = {F_7, 16, 46};
+static const tpl_loc L_336 = {F_7, 16, 61};
+static const tpl_loc L_337 = {F_7, 16, 79};
+static const tpl_loc L_338 = {F_7, 16, 87};
+static const tpl_loc L_339 = {F_7, 16, 101};
+static const tpl_loc L_340 = {F_7, 16, 117};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_339 = {F_8, 2, 4};
-static const tpl_loc L_340 = {F_8, 2, 44};
-static const tpl_loc L_341 = {F_8, 2, 57};
-static const tpl_loc L_342 = {F_8, 2, 60};
-static const tpl_loc L_343 = {F_8, 2, 65};
-static const tpl_loc L_344 = {F_8, 2, 72};
-static const tpl_loc L_345 = {F_8, 4, 1};
-static const tpl_loc L_346 = {F_8, 4, 4};
-static const tpl_loc L_347 = {F_8, 4, 8};
+static const tpl_loc L_341 = {F_8, 2, 4};
+static const tpl_loc L_342 = {F_8, 2, 44};
+static const tpl_loc L_343 = {F_8, 2, 57};
+static const tpl_loc L_344 = {F_8, 2, 60};
+static const tpl_loc L_345 = {F_8, 2, 65};
+static const tpl_loc L_346 = {F_8, 2, 72};
+static const tpl_loc L_347 = {F_8, 4, 1};
+static const tpl_loc L_348 = {F_8, 4, 4};
+static const tpl_loc L_349 = {F_8, 4, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_348 = {F_9, 5, 9};
-static const tpl_loc L_349 = {F_9, 5, 12};
-static const tpl_loc L_350 = {F_9, 5, 17};
-static const tpl_loc L_351 = {F_9, 5, 26};
-static const tpl_loc L_352 = {F_9, 5, 34};
-static const tpl_loc L_353 = {F_9, 6, 12};
-static const tpl_loc L_354 = {F_9, 6, 52};
-static const tpl_loc L_355 = {F_9, 6, 56};
-static const tpl_loc L_356 = {F_9, 2, 12};
+static const tpl_loc L_350 = {F_9, 5, 9};
+static const tpl_loc L_351 = {F_9, 5, 12};
+static const tpl_loc L_352 = {F_9, 5, 17};
+static const tpl_loc L_353 = {F_9, 5, 26};
+static const tpl_loc L_354 = {F_9, 5, 34};
+static const tpl_loc L_355 = {F_9, 6, 12};
+static const tpl_loc L_356 = {F_9, 6, 52};
+static const tpl_loc L_357 = {F_9, 6, 56};
+static const tpl_loc L_358 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_357 = {F_10, 5, 9};
-static const tpl_loc L_358 = {F_10, 5, 12};
-static const tpl_loc L_359 = {F_10, 5, 17};
-static const tpl_loc L_360 = {F_10, 5, 26};
-static const tpl_loc L_361 = {F_10, 5, 34};
-static const tpl_loc L_362 = {F_10, 6, 12};
-static const tpl_loc L_363 = {F_10, 6, 52};
-static const tpl_loc L_364 = {F_10, 6, 56};
-static const tpl_loc L_365 = {F_10, 2, 12};
+static const tpl_loc L_359 = {F_10, 5, 9};
+static const tpl_loc L_360 = {F_10, 5, 12};
+static const tpl_loc L_361 = {F_10, 5, 17};
+static const tpl_loc L_362 = {F_10, 5, 26};
+static const tpl_loc L_363 = {F_10, 5, 34};
+static const tpl_loc L_364 = {F_10, 6, 12};
+static const tpl_loc L_365 = {F_10, 6, 52};
+static const tpl_loc L_366 = {F_10, 6, 56};
+static const tpl_loc L_367 = {F_10, 2, 12};
 static const char F_11[] = "partials/cover.twig";
-static const tpl_loc L_366 = {F_11, 3, 31};
-static const tpl_loc L_367 = {F_11, 3, 60};
-static const tpl_loc L_368 = {F_11, 3, 63};
-static const tpl_loc L_369 = {F_11, 3, 68};
-static const tpl_loc L_370 = {F_11, 4, 24};
-static const tpl_loc L_371 = {F_11, 4, 27};
-static const tpl_loc L_372 = {F_11, 4, 32};
-static const tpl_loc L_373 = {F_11, 4, 38};
-static const tpl_loc L_374 = {F_11, 5, 4};
-static const tpl_loc L_375 = {F_11, 6, 26};
-static const tpl_loc L_376 = {F_11, 6, 34};
+static const tpl_loc L_368 = {F_11, 3, 31};
+static const tpl_loc L_369 = {F_11, 3, 60};
+static const tpl_loc L_370 = {F_11, 3, 63};
+static const tpl_loc L_371 = {F_11, 3, 68};
+static const tpl_loc L_372 = {F_11, 4, 24};
+static const tpl_loc L_373 = {F_11, 4, 27};
+static const tpl_loc L_374 = {F_11, 4, 32};
+static const tpl_loc L_375 = {F_11, 4, 38};
+static const tpl_loc L_376 = {F_11, 5, 4};
+static const tpl_loc L_377 = {F_11, 6, 26};
+static const tpl_loc L_378 = {F_11, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_377 = {F_11, 6, 43};
-static const tpl_loc L_378 = {F_11, 8, 4};
-static const tpl_loc L_379 = {F_11, 8, 12};
-static const tpl_loc L_380 = {F_11, 9, 24};
-static const tpl_loc L_381 = {F_11, 9, 39};
-static const tpl_loc L_382 = {F_11, 11, 4};
-static const tpl_loc L_383 = {F_11, 11, 12};
-static const tpl_loc L_384 = {F_11, 12, 25};
-static const tpl_loc L_385 = {F_11, 12, 41};
+static const tpl_loc L_379 = {F_11, 6, 43};
+static const tpl_loc L_380 = {F_11, 8, 4};
+static const tpl_loc L_381 = {F_11, 8, 12};
+static const tpl_loc L_382 = {F_11, 9, 24};
+static const tpl_loc L_383 = {F_11, 9, 39};
+static const tpl_loc L_384 = {F_11, 11, 4};
+static const tpl_loc L_385 = {F_11, 11, 12};
+static const tpl_loc L_386 = {F_11, 12, 25};
+static const tpl_loc L_387 = {F_11, 12, 41};
 static const char F_12[] = "partials/float-list.twig";
-static const tpl_loc L_386 = {F_12, 4, 4};
+static const tpl_loc L_388 = {F_12, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_387 = {F_12, 4, 61};
-static const tpl_loc L_388 = {F_12, 4, 36};
+static const tpl_loc L_389 = {F_12, 4, 61};
+static const tpl_loc L_390 = {F_12, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_389 = {F_12, 5, 4};
-static const tpl_loc L_390 = {F_12, 5, 7};
-static const tpl_loc L_391 = {F_12, 5, 22};
-static const tpl_loc L_392 = {F_12, 7, 4};
+static const tpl_loc L_391 = {F_12, 5, 4};
+static const tpl_loc L_392 = {F_12, 5, 7};
+static const tpl_loc L_393 = {F_12, 5, 22};
+static const tpl_loc L_394 = {F_12, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_393 = {F_12, 8, 4};
-static const tpl_loc L_394 = {F_12, 8, 16};
-static const tpl_loc L_395 = {F_12, 8, 22};
+static const tpl_loc L_395 = {F_12, 8, 4};
+static const tpl_loc L_396 = {F_12, 8, 16};
+static const tpl_loc L_397 = {F_12, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_396 = {F_12, 9, 14};
-static const tpl_loc L_397 = {F_12, 9, 17};
-static const tpl_loc L_398 = {F_12, 9, 24};
-static const tpl_loc L_399 = {F_12, 9, 27};
-static const tpl_loc L_400 = {F_12, 9, 33};
-static const tpl_loc L_401 = {F_12, 9, 61};
-static const tpl_loc L_402 = {F_12, 9, 70};
-static const tpl_loc L_403 = {F_12, 9, 79};
-static const tpl_loc L_404 = {F_12, 9, 92};
+static const tpl_loc L_398 = {F_12, 9, 14};
+static const tpl_loc L_399 = {F_12, 9, 17};
+static const tpl_loc L_400 = {F_12, 9, 24};
+static const tpl_loc L_401 = {F_12, 9, 27};
+static const tpl_loc L_402 = {F_12, 9, 33};
+static const tpl_loc L_403 = {F_12, 9, 61};
+static const tpl_loc L_404 = {F_12, 9, 70};
+static const tpl_loc L_405 = {F_12, 9, 79};
+static const tpl_loc L_406 = {F_12, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_405 = {F_12, 9, 121};
-static const tpl_loc L_406 = {F_12, 9, 127};
-static const tpl_loc L_407 = {F_12, 9, 135};
-static const tpl_loc L_408 = {F_12, 9, 83};
-static const tpl_loc L_409 = {F_12, 9, 156};
-static const tpl_loc L_410 = {F_12, 9, 165};
-static const tpl_loc L_411 = {F_12, 9, 176};
+static const tpl_loc L_407 = {F_12, 9, 121};
+static const tpl_loc L_408 = {F_12, 9, 127};
+static const tpl_loc L_409 = {F_12, 9, 135};
+static const tpl_loc L_410 = {F_12, 9, 83};
+static const tpl_loc L_411 = {F_12, 9, 156};
+static const tpl_loc L_412 = {F_12, 9, 165};
+static const tpl_loc L_413 = {F_12, 9, 176};
 static const char F_13[] = "partials/head.twig";
-static const tpl_loc L_412 = {F_13, 4, 8};
-static const tpl_loc L_413 = {F_13, 4, 11};
+static const tpl_loc L_414 = {F_13, 4, 8};
+static const tpl_loc L_415 = {F_13, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_414 = {F_13, 5, 4};
-static const tpl_loc L_415 = {F_13, 5, 7};
-static const tpl_loc L_416 = {F_13, 5, 12};
-static const tpl_loc L_417 = {F_13, 6, 30};
-static const tpl_loc L_418 = {F_13, 6, 45};
-static const tpl_loc L_419 = {F_13, 8, 4};
-static const tpl_loc L_420 = {F_13, 8, 44};
+static const tpl_loc L_416 = {F_13, 5, 4};
+static const tpl_loc L_417 = {F_13, 5, 7};
+static const tpl_loc L_418 = {F_13, 5, 12};
+static const tpl_loc L_419 = {F_13, 6, 30};
+static const tpl_loc L_420 = {F_13, 6, 45};
+static const tpl_loc L_421 = {F_13, 8, 4};
+static const tpl_loc L_422 = {F_13, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_421 = {F_13, 9, 35};
-static const tpl_loc L_422 = {F_13, 9, 43};
-static const tpl_loc L_423 = {F_13, 9, 55};
-static const tpl_loc L_424 = {F_13, 11, 33};
-static const tpl_loc L_425 = {F_13, 11, 74};
-static const tpl_loc L_426 = {F_13, 11, 79};
-static const tpl_loc L_427 = {F_13, 11, 113};
-static const tpl_loc L_428 = {F_13, 11, 117};
-static const tpl_loc L_429 = {F_13, 11, 131};
-static const tpl_loc L_430 = {F_13, 13, 4};
-static const tpl_loc L_431 = {F_13, 13, 7};
-static const tpl_loc L_432 = {F_13, 13, 15};
+static const tpl_loc L_423 = {F_13, 9, 35};
+static const tpl_loc L_424 = {F_13, 9, 43};
+static const tpl_loc L_425 = {F_13, 9, 55};
+static const tpl_loc L_426 = {F_13, 11, 33};
+static const tpl_loc L_427 = {F_13, 11, 74};
+static const tpl_loc L_428 = {F_13, 11, 79};
+static const tpl_loc L_429 = {F_13, 11, 113};
+static const tpl_loc L_430 = {F_13, 11, 117};
+static const tpl_loc L_431 = {F_13, 11, 131};
+static const tpl_loc L_432 = {F_13, 13, 4};
+static const tpl_loc L_433 = {F_13, 13, 7};
+static const tpl_loc L_434 = {F_13, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_433 = {F_13, 14, 30};
-static const tpl_loc L_434 = {F_13, 14, 33};
-static const tpl_loc L_435 = {F_13, 16, 4};
-static const tpl_loc L_436 = {F_13, 16, 7};
+static const tpl_loc L_435 = {F_13, 14, 30};
+static const tpl_loc L_436 = {F_13, 14, 33};
+static const tpl_loc L_437 = {F_13, 16, 4};
+static const tpl_loc L_438 = {F_13, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_437 = {F_13, 17, 30};
-static const tpl_loc L_438 = {F_13, 17, 33};
+static const tpl_loc L_439 = {F_13, 17, 30};
+static const tpl_loc L_440 = {F_13, 17, 33};
 static const char F_14[] = "partials/heading.twig";
-static const tpl_loc L_439 = {F_14, 6, 4};
-static const tpl_loc L_440 = {F_14, 7, 4};
-static const tpl_loc L_441 = {F_14, 7, 17};
-static const tpl_loc L_442 = {F_14, 7, 22};
-static const tpl_loc L_443 = {F_14, 7, 35};
+static const tpl_loc L_441 = {F_14, 6, 4};
+static const tpl_loc L_442 = {F_14, 7, 4};
+static const tpl_loc L_443 = {F_14, 7, 17};
+static const tpl_loc L_444 = {F_14, 7, 22};
+static const tpl_loc L_445 = {F_14, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_444 = {F_14, 8, 4};
-static const tpl_loc L_445 = {F_14, 8, 7};
-static const tpl_loc L_446 = {F_14, 8, 12};
-static const tpl_loc L_447 = {F_14, 8, 22};
-static const tpl_loc L_448 = {F_14, 8, 39};
-static const tpl_loc L_449 = {F_14, 8, 45};
-static const tpl_loc L_450 = {F_14, 8, 60};
-static const tpl_loc L_451 = {F_14, 8, 66};
-static const tpl_loc L_452 = {F_14, 8, 74};
-static const tpl_loc L_453 = {F_14, 9, 46};
-static const tpl_loc L_454 = {F_14, 9, 49};
-static const tpl_loc L_455 = {F_14, 9, 70};
-static const tpl_loc L_456 = {F_14, 9, 77};
-static const tpl_loc L_457 = {F_14, 9, 55};
-static const tpl_loc L_458 = {F_14, 9, 82};
-static const tpl_loc L_459 = {F_14, 9, 129};
-static const tpl_loc L_460 = {F_14, 9, 132};
-static const tpl_loc L_461 = {F_14, 9, 139};
-static const tpl_loc L_462 = {F_14, 11, 21};
-static const tpl_loc L_463 = {F_14, 13, 5};
-static const tpl_loc L_464 = {F_14, 13, 28};
-static const tpl_loc L_465 = {F_14, 14, 5};
-static const tpl_loc L_466 = {F_14, 14, 13};
-static const tpl_loc L_467 = {F_14, 14, 41};
+static const tpl_loc L_446 = {F_14, 8, 4};
+static const tpl_loc L_447 = {F_14, 8, 7};
+static const tpl_loc L_448 = {F_14, 8, 12};
+static const tpl_loc L_449 = {F_14, 8, 22};
+static const tpl_loc L_450 = {F_14, 8, 39};
+static const tpl_loc L_451 = {F_14, 8, 45};
+static const tpl_loc L_452 = {F_14, 8, 60};
+static const tpl_loc L_453 = {F_14, 8, 66};
+static const tpl_loc L_454 = {F_14, 8, 74};
+static const tpl_loc L_455 = {F_14, 9, 46};
+static const tpl_loc L_456 = {F_14, 9, 49};
+static const tpl_loc L_457 = {F_14, 9, 70};
+static const tpl_loc L_458 = {F_14, 9, 77};
+static const tpl_loc L_459 = {F_14, 9, 55};
+static const tpl_loc L_460 = {F_14, 9, 82};
+static const tpl_loc L_461 = {F_14, 9, 129};
+static const tpl_loc L_462 = {F_14, 9, 132};
+static const tpl_loc L_463 = {F_14, 9, 139};
+static const tpl_loc L_464 = {F_14, 11, 21};
+static const tpl_loc L_465 = {F_14, 13, 5};
+static const tpl_loc L_466 = {F_14, 13, 28};
+static const tpl_loc L_467 = {F_14, 14, 5};
+static const tpl_loc L_468 = {F_14, 14, 13};
+static const tpl_loc L_469 = {F_14, 14, 41};
 static const char F_15[] = "partials/macros.twig";
-static const tpl_loc L_468 = {F_15, 6, 4};
-static const tpl_loc L_469 = {F_15, 6, 7};
-static const tpl_loc L_470 = {F_15, 6, 13};
-static const tpl_loc L_471 = {F_15, 6, 41};
-static const tpl_loc L_472 = {F_15, 6, 68};
-static const tpl_loc L_473 = {F_15, 6, 77};
-static const tpl_loc L_474 = {F_15, 6, 108};
-static const tpl_loc L_475 = {F_15, 6, 117};
-static const tpl_loc L_476 = {F_15, 13, 4};
-static const tpl_loc L_477 = {F_15, 14, 4};
-static const tpl_loc L_478 = {F_15, 14, 16};
-static const tpl_loc L_479 = {F_15, 14, 46};
-static const tpl_loc L_480 = {F_15, 14, 64};
-static const tpl_loc L_481 = {F_15, 14, 74};
-static const tpl_loc L_482 = {F_15, 15, 1};
-static const tpl_loc L_483 = {F_15, 15, 57};
-static const tpl_loc L_484 = {F_15, 15, 5};
-static const tpl_loc L_485 = {F_15, 21, 1};
-static const tpl_loc L_486 = {F_15, 21, 28};
-static const tpl_loc L_487 = {F_15, 21, 34};
-static const tpl_loc L_488 = {F_15, 21, 49};
-static const tpl_loc L_489 = {F_15, 21, 4};
-static const tpl_loc L_490 = {F_15, 21, 57};
-static const tpl_loc L_491 = {F_15, 21, 67};
+static const tpl_loc L_470 = {F_15, 6, 4};
+static const tpl_loc L_471 = {F_15, 6, 7};
+static const tpl_loc L_472 = {F_15, 6, 13};
+static const tpl_loc L_473 = {F_15, 6, 41};
+static const tpl_loc L_474 = {F_15, 6, 68};
+static const tpl_loc L_475 = {F_15, 6, 77};
+static const tpl_loc L_476 = {F_15, 6, 108};
+static const tpl_loc L_477 = {F_15, 6, 117};
+static const tpl_loc L_478 = {F_15, 13, 4};
+static const tpl_loc L_479 = {F_15, 14, 4};
+static const tpl_loc L_480 = {F_15, 14, 16};
+static const tpl_loc L_481 = {F_15, 14, 46};
+static const tpl_loc L_482 = {F_15, 14, 64};
+static const tpl_loc L_483 = {F_15, 14, 74};
+static const tpl_loc L_484 = {F_15, 15, 1};
+static const tpl_loc L_485 = {F_15, 15, 57};
+static const tpl_loc L_486 = {F_15, 15, 5};
+static const tpl_loc L_487 = {F_15, 21, 1};
+static const tpl_loc L_488 = {F_15, 21, 28};
+static const tpl_loc L_489 = {F_15, 21, 34};
+static const tpl_loc L_490 = {F_15, 21, 49};
+static const tpl_loc L_491 = {F_15, 21, 4};
+static const tpl_loc L_492 = {F_15, 21, 57};
+static const tpl_loc L_493 = {F_15, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_492 = {F_15, 29, 4};
-static const tpl_loc L_493 = {F_15, 29, 7};
-static const tpl_loc L_494 = {F_15, 29, 22};
-static const tpl_loc L_495 = {F_15, 30, 4};
+static const tpl_loc L_494 = {F_15, 29, 4};
+static const tpl_loc L_495 = {F_15, 29, 7};
+static const tpl_loc L_496 = {F_15, 29, 22};
+static const tpl_loc L_497 = {F_15, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_496 = {F_15, 32, 4};
-static const tpl_loc L_497 = {F_15, 32, 17};
-static const tpl_loc L_498 = {F_15, 33, 4};
-static const tpl_loc L_499 = {F_15, 33, 7};
-static const tpl_loc L_500 = {F_15, 33, 19};
-static const tpl_loc L_501 = {F_15, 34, 4};
-static const tpl_loc L_502 = {F_15, 34, 7};
-static const tpl_loc L_503 = {F_15, 34, 13};
+static const tpl_loc L_498 = {F_15, 32, 4};
+static const tpl_loc L_499 = {F_15, 32, 17};
+static const tpl_loc L_500 = {F_15, 33, 4};
+static const tpl_loc L_501 = {F_15, 33, 7};
+static const tpl_loc L_502 = {F_15, 33, 19};
+static const tpl_loc L_503 = {F_15, 34, 4};
+static const tpl_loc L_504 = {F_15, 34, 7};
+static const tpl_loc L_505 = {F_15, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_504 = {F_15, 34, 26};
-static const tpl_loc L_505 = {F_15, 37, 4};
-static const tpl_loc L_506 = {F_15, 37, 40};
-static const tpl_loc L_507 = {F_15, 37, 46};
-static const tpl_loc L_508 = {F_15, 37, 23};
-static const tpl_loc L_509 = {F_15, 37, 53};
+static const tpl_loc L_506 = {F_15, 34, 26};
+static const tpl_loc L_507 = {F_15, 37, 4};
+static const tpl_loc L_508 = {F_15, 37, 40};
+static const tpl_loc L_509 = {F_15, 37, 46};
+static const tpl_loc L_510 = {F_15, 37, 23};
+static const tpl_loc L_511 = {F_15, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_510 = {F_15, 39, 4};
-static const tpl_loc L_511 = {F_15, 39, 7};
-static const tpl_loc L_512 = {F_15, 39, 24};
-static const tpl_loc L_513 = {F_15, 39, 34};
-static const tpl_loc L_514 = {F_15, 41, 4};
-static const tpl_loc L_515 = {F_15, 41, 15};
-static const tpl_loc L_516 = {F_15, 41, 34};
-static const tpl_loc L_517 = {F_15, 41, 41};
-static const tpl_loc L_518 = {F_15, 41, 20};
-static const tpl_loc L_519 = {F_15, 44, 4};
-static const tpl_loc L_520 = {F_15, 44, 15};
-static const tpl_loc L_521 = {F_15, 44, 27};
-static const tpl_loc L_522 = {F_15, 44, 33};
-static const tpl_loc L_523 = {F_15, 44, 20};
-static const tpl_loc L_524 = {F_15, 45, 4};
-static const tpl_loc L_525 = {F_15, 45, 34};
-static const tpl_loc L_526 = {F_15, 45, 40};
-static const tpl_loc L_527 = {F_15, 46, 15};
-static const tpl_loc L_528 = {F_15, 46, 50};
-static const tpl_loc L_529 = {F_15, 46, 53};
-static const tpl_loc L_530 = {F_15, 46, 59};
-static const tpl_loc L_531 = {F_15, 46, 66};
-static const tpl_loc L_532 = {F_15, 46, 74};
-static const tpl_loc L_533 = {F_15, 46, 96};
-static const tpl_loc L_534 = {F_15, 46, 99};
-static const tpl_loc L_535 = {F_15, 46, 105};
-static const tpl_loc L_536 = {F_15, 46, 124};
-static const tpl_loc L_537 = {F_15, 46, 127};
-static const tpl_loc L_538 = {F_15, 46, 134};
-static const tpl_loc L_539 = {F_15, 46, 137};
-static const tpl_loc L_540 = {F_15, 46, 147};
-static const tpl_loc L_541 = {F_15, 46, 150};
-static const tpl_loc L_542 = {F_15, 46, 211};
-static const tpl_loc L_543 = {F_15, 46, 214};
-static const tpl_loc L_544 = {F_15, 49, 4};
-static const tpl_loc L_545 = {F_15, 49, 7};
-static const tpl_loc L_546 = {F_15, 49, 12};
-static const tpl_loc L_547 = {F_15, 49, 28};
-static const tpl_loc L_548 = {F_15, 49, 46};
-static const tpl_loc L_549 = {F_15, 49, 38};
+static const tpl_loc L_512 = {F_15, 39, 4};
+static const tpl_loc L_513 = {F_15, 39, 7};
+static const tpl_loc L_514 = {F_15, 39, 24};
+static const tpl_loc L_515 = {F_15, 39, 34};
+static const tpl_loc L_516 = {F_15, 41, 4};
+static const tpl_loc L_517 = {F_15, 41, 15};
+static const tpl_loc L_518 = {F_15, 41, 34};
+static const tpl_loc L_519 = {F_15, 41, 41};
+static const tpl_loc L_520 = {F_15, 41, 20};
+static const tpl_loc L_521 = {F_15, 44, 4};
+static const tpl_loc L_522 = {F_15, 44, 15};
+static const tpl_loc L_523 = {F_15, 44, 27};
+static const tpl_loc L_524 = {F_15, 44, 33};
+static const tpl_loc L_525 = {F_15, 44, 20};
+static const tpl_loc L_526 = {F_15, 45, 4};
+static const tpl_loc L_527 = {F_15, 45, 34};
+static const tpl_loc L_528 = {F_15, 45, 40};
+static const tpl_loc L_529 = {F_15, 46, 15};
+static const tpl_loc L_530 = {F_15, 46, 50};
+static const tpl_loc L_531 = {F_15, 46, 53};
+static const tpl_loc L_532 = {F_15, 46, 59};
+static const tpl_loc L_533 = {F_15, 46, 66};
+static const tpl_loc L_534 = {F_15, 46, 74};
+static const tpl_loc L_535 = {F_15, 46, 96};
+static const tpl_loc L_536 = {F_15, 46, 99};
+static const tpl_loc L_537 = {F_15, 46, 105};
+static const tpl_loc L_538 = {F_15, 46, 124};
+static const tpl_loc L_539 = {F_15, 46, 127};
+static const tpl_loc L_540 = {F_15, 46, 134};
+static const tpl_loc L_541 = {F_15, 46, 137};
+static const tpl_loc L_542 = {F_15, 46, 147};
+static const tpl_loc L_543 = {F_15, 46, 150};
+static const tpl_loc L_544 = {F_15, 46, 211};
+static const tpl_loc L_545 = {F_15, 46, 214};
+static const tpl_loc L_546 = {F_15, 49, 4};
+static const tpl_loc L_547 = {F_15, 49, 7};
+static const tpl_loc L_548 = {F_15, 49, 12};
+static const tpl_loc L_549 = {F_15, 49, 28};
+static const tpl_loc L_550 = {F_15, 49, 46};
+static const tpl_loc L_551 = {F_15, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_550 = {F_15, 57, 4};
-static const tpl_loc L_551 = {F_15, 57, 7};
-static const tpl_loc L_552 = {F_15, 57, 22};
-static const tpl_loc L_553 = {F_15, 58, 13};
-static const tpl_loc L_554 = {F_15, 58, 58};
-static const tpl_loc L_555 = {F_15, 58, 61};
-static const tpl_loc L_556 = {F_15, 59, 27};
-static const tpl_loc L_557 = {F_15, 59, 37};
-static const tpl_loc L_558 = {F_15, 59, 40};
-static const tpl_loc L_559 = {F_15, 60, 1};
-static const tpl_loc L_560 = {F_15, 60, 28};
-static const tpl_loc L_561 = {F_15, 60, 34};
-static const tpl_loc L_562 = {F_15, 60, 4};
+static const tpl_loc L_552 = {F_15, 57, 4};
+static const tpl_loc L_553 = {F_15, 57, 7};
+static const tpl_loc L_554 = {F_15, 57, 22};
+static const tpl_loc L_555 = {F_15, 58, 13};
+static const tpl_loc L_556 = {F_15, 58, 58};
+static const tpl_loc L_557 = {F_15, 58, 61};
+static const tpl_loc L_558 = {F_15, 59, 27};
+static const tpl_loc L_559 = {F_15, 59, 37};
+static const tpl_loc L_560 = {F_15, 59, 40};
+static const tpl_loc L_561 = {F_15, 60, 1};
+static const tpl_loc L_562 = {F_15, 60, 28};
+static const tpl_loc L_563 = {F_15, 60, 34};
+static const tpl_loc L_564 = {F_15, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
-static const char F_16[] = "style.css.twig";
-static const tpl_loc L_563 = {F_16, 6, 33};
-static const tpl_loc L_564 = {F_16, 7, 28};
-static const tpl_loc L_565 = {F_16, 8, 34};
-static const tpl_loc L_566 = {F_16, 9, 31};
-static const tpl_loc L_567 = {F_16, 10, 28};
-static const tpl_loc L_568 = {F_16, 11, 31};
-static const tpl_loc L_569 = {F_16, 12, 30};
-static const tpl_loc L_570 = {F_16, 13, 29};
-static const tpl_loc L_571 = {F_16, 14, 30};
-static const tpl_loc L_572 = {F_16, 15, 34};
-static const tpl_loc L_573 = {F_16, 16, 29};
-static const tpl_loc L_574 = {F_16, 6, 10};
+static const char F_16[] = "partials/search.twig";
+static const tpl_loc L_565 = {F_16, 4, 4};
+static const tpl_loc L_566 = {F_16, 5, 53};
+static const tpl_loc L_567 = {F_16, 5, 56};
+static const tpl_loc L_568 = {F_16, 5, 76};
+static const tpl_loc L_569 = {F_16, 5, 79};
+static const tpl_loc L_570 = {F_16, 5, 83};
+static const tpl_loc L_571 = {F_16, 5, 129};
+static const tpl_loc L_572 = {F_16, 5, 145};
+static const tpl_loc L_573 = {F_16, 5, 152};
+static const tpl_loc L_574 = {F_16, 5, 195};
+static const tpl_loc L_575 = {F_16, 5, 212};
+static const tpl_loc L_576 = {F_16, 5, 219};
+static const tpl_loc L_577 = {F_16, 5, 265};
+static const tpl_loc L_578 = {F_16, 6, 51};
+static const tpl_loc L_579 = {F_16, 6, 58};
+static const tpl_loc L_580 = {F_16, 6, 95};
+static const tpl_loc L_581 = {F_16, 7, 74};
+static const tpl_loc L_582 = {F_16, 7, 81};
+static const tpl_loc L_583 = {F_16, 7, 118};
+static const tpl_loc L_584 = {F_16, 13, 14};
+static const tpl_loc L_585 = {F_16, 14, 14};
+static const char F_17[] = "style.css.twig";
+static const tpl_loc L_586 = {F_17, 6, 33};
+static const tpl_loc L_587 = {F_17, 7, 28};
+static const tpl_loc L_588 = {F_17, 8, 34};
+static const tpl_loc L_589 = {F_17, 9, 31};
+static const tpl_loc L_590 = {F_17, 10, 28};
+static const tpl_loc L_591 = {F_17, 11, 31};
+static const tpl_loc L_592 = {F_17, 12, 30};
+static const tpl_loc L_593 = {F_17, 13, 29};
+static const tpl_loc L_594 = {F_17, 14, 30};
+static const tpl_loc L_595 = {F_17, 15, 34};
+static const tpl_loc L_596 = {F_17, 16, 22};
+static const tpl_loc L_597 = {F_17, 16, 25};
+static const tpl_loc L_598 = {F_17, 16, 33};
+static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
+static const tpl_loc L_599 = {F_17, 16, 100};
+static const tpl_loc L_600 = {F_17, 17, 29};
+static const tpl_loc L_601 = {F_17, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_575 = {F_16, 7, 10};
+static const tpl_loc L_602 = {F_17, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_576 = {F_16, 8, 10};
+static const tpl_loc L_603 = {F_17, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_577 = {F_16, 9, 10};
-static const tpl_loc L_578 = {F_16, 10, 10};
+static const tpl_loc L_604 = {F_17, 9, 10};
+static const tpl_loc L_605 = {F_17, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_579 = {F_16, 11, 10};
+static const tpl_loc L_606 = {F_17, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_580 = {F_16, 12, 10};
+static const tpl_loc L_607 = {F_17, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_581 = {F_16, 13, 10};
-static const tpl_loc L_582 = {F_16, 14, 10};
+static const tpl_loc L_608 = {F_17, 13, 10};
+static const tpl_loc L_609 = {F_17, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_583 = {F_16, 15, 10};
+static const tpl_loc L_610 = {F_17, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_584 = {F_16, 16, 10};
+static const tpl_loc L_611 = {F_17, 16, 10};
+static const tpl_name N_search = {"search", 6u, 0x803328a9u};
+static const tpl_loc L_612 = {F_17, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_585 = {F_16, 17, 10};
+static const tpl_loc L_613 = {F_17, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
-static const char F_17[] = "table.twig";
-static const tpl_loc L_586 = {F_17, 4, 4};
-static const tpl_loc L_587 = {F_17, 4, 20};
-static const tpl_loc L_588 = {F_17, 4, 25};
-static const tpl_loc L_589 = {F_17, 4, 39};
+static const char F_18[] = "table.twig";
+static const tpl_loc L_614 = {F_18, 4, 4};
+static const tpl_loc L_615 = {F_18, 4, 20};
+static const tpl_loc L_616 = {F_18, 4, 25};
+static const tpl_loc L_617 = {F_18, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_590 = {F_17, 5, 25};
-static const tpl_loc L_591 = {F_17, 5, 28};
-static const tpl_loc L_592 = {F_17, 5, 33};
-static const tpl_loc L_593 = {F_17, 5, 45};
-static const tpl_loc L_594 = {F_17, 6, 4};
-static const tpl_loc L_595 = {F_17, 6, 7};
-static const tpl_loc L_596 = {F_17, 7, 31};
-static const tpl_loc L_597 = {F_17, 7, 51};
-static const tpl_loc L_598 = {F_17, 8, 5};
-static const tpl_loc L_599 = {F_17, 8, 13};
-static const tpl_loc L_600 = {F_17, 8, 41};
-static const tpl_loc L_601 = {F_17, 8, 67};
-static const tpl_loc L_602 = {F_17, 8, 75};
-static const tpl_loc L_603 = {F_17, 8, 108};
-static const tpl_loc L_604 = {F_17, 8, 116};
-static const tpl_loc L_605 = {F_17, 11, 42};
-static const tpl_loc L_606 = {F_17, 11, 103};
-static const tpl_loc L_607 = {F_17, 12, 1};
-static const tpl_loc L_608 = {F_17, 12, 9};
-static const char F_18[] = "title.md.twig";
-static const tpl_loc L_609 = {F_18, 3, 3};
-static const tpl_loc L_610 = {F_18, 3, 6};
-static const tpl_loc L_611 = {F_18, 3, 11};
-static const tpl_loc L_612 = {F_18, 3, 17};
-static const tpl_loc L_613 = {F_18, 5, 4};
-static const tpl_loc L_614 = {F_18, 5, 12};
-static const tpl_loc L_615 = {F_18, 6, 24};
-static const tpl_loc L_616 = {F_18, 6, 39};
-static const tpl_loc L_617 = {F_18, 9, 4};
-static const tpl_loc L_618 = {F_18, 9, 12};
-static const tpl_loc L_619 = {F_18, 10, 25};
-static const tpl_loc L_620 = {F_18, 10, 41};
+static const tpl_loc L_618 = {F_18, 5, 25};
+static const tpl_loc L_619 = {F_18, 5, 28};
+static const tpl_loc L_620 = {F_18, 5, 33};
+static const tpl_loc L_621 = {F_18, 5, 45};
+static const tpl_loc L_622 = {F_18, 6, 4};
+static const tpl_loc L_623 = {F_18, 6, 7};
+static const tpl_loc L_624 = {F_18, 7, 31};
+static const tpl_loc L_625 = {F_18, 7, 51};
+static const tpl_loc L_626 = {F_18, 8, 5};
+static const tpl_loc L_627 = {F_18, 8, 13};
+static const tpl_loc L_628 = {F_18, 8, 41};
+static const tpl_loc L_629 = {F_18, 8, 67};
+static const tpl_loc L_630 = {F_18, 8, 75};
+static const tpl_loc L_631 = {F_18, 8, 108};
+static const tpl_loc L_632 = {F_18, 8, 116};
+static const tpl_loc L_633 = {F_18, 11, 42};
+static const tpl_loc L_634 = {F_18, 11, 103};
+static const tpl_loc L_635 = {F_18, 12, 1};
+static const tpl_loc L_636 = {F_18, 12, 9};
+static const char F_19[] = "title.md.twig";
+static const tpl_loc L_637 = {F_19, 3, 3};
+static const tpl_loc L_638 = {F_19, 3, 6};
+static const tpl_loc L_639 = {F_19, 3, 11};
+static const tpl_loc L_640 = {F_19, 3, 17};
+static const tpl_loc L_641 = {F_19, 5, 4};
+static const tpl_loc L_642 = {F_19, 5, 12};
+static const tpl_loc L_643 = {F_19, 6, 24};
+static const tpl_loc L_644 = {F_19, 6, 39};
+static const tpl_loc L_645 = {F_19, 9, 4};
+static const tpl_loc L_646 = {F_19, 9, 12};
+static const tpl_loc L_647 = {F_19, 10, 25};
+static const tpl_loc L_648 = {F_19, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -777,6 +808,8 @@ static const tpl_template T25;
 static const tpl_template T26;
 static const tpl_template T27;
 static const tpl_template T28;
+static const tpl_template T29;
+static const tpl_template T30;
 static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -799,37 +832,37 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn28(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -840,9 +873,12 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -981,14 +1017,14 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v2 = tpl_null();
-  tpl_value v4 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v5 = tpl_null();
   tpl_value v7 = tpl_null();
-  tpl_value v13 = tpl_null();
-  tpl_value v19 = tpl_null();
-  tpl_value v21 = tpl_null();
+  tpl_value v8 = tpl_null();
+  tpl_value v14 = tpl_null();
+  tpl_value v20 = tpl_null();
   tpl_value v22 = tpl_null();
-  tpl_value v28 = tpl_null();
+  tpl_value v23 = tpl_null();
+  tpl_value v29 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
@@ -1011,116 +1047,124 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     tpl_out_value(rt, v3);
   }
 #line 22 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "</a>\n<div class=\"pager pager-top\">\n", 35);
-#line 24 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "</a>\n", 5);
+#line 23 "themes/tech/html_chunked/chunk.twig"
   {
     rt->loc = &L_31;
-    v4 = tpl_var(rt, ctx, self, &N_previous, &L_32);
-    bool b5 = tpl_truthy(v4);
-    if (b5) {
+    tpl_value v4 = tpl_str("partials/search.twig", 20u);
+    tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_31);
+  }
+#line 24 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "<div class=\"pager pager-top\">\n", 30);
 #line 25 "themes/tech/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_32;
+    v5 = tpl_var(rt, ctx, self, &N_previous, &L_33);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 26 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 25 "themes/tech/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_33;
-        tpl_out_value(rt, v0);
-      }
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
       {
         rt->loc = &L_34;
-        v6 = tpl_getattr_name_ic(rt, v4, &N_url, &L_35, &ic1);
-        tpl_out_value(rt, v6);
+        tpl_out_value(rt, v0);
       }
-#line 25 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\" rel=\"prev\"><span aria-hidden=\"true\">←</span> ", 49);
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_36;
-        v7 = tpl_var(rt, ctx, self, &N_app, &L_37);
-        tpl_value v8 = tpl_str("getLabel", 8u);
-        tpl_value v9 = tpl_str("previous", 8u);
-        const tpl_value a10[1] = {v9};
-        tpl_value v11 = tpl_call_method(rt, v7, v8, 1, a10, &L_38);
-        tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_39);
-        tpl_out_value(rt, v12);
+        rt->loc = &L_35;
+        v7 = tpl_getattr_name_ic(rt, v5, &N_url, &L_36, &ic1);
+        tpl_out_value(rt, v7);
       }
-#line 25 "themes/tech/html_chunked/chunk.twig"
+#line 26 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\" rel=\"prev\"><span aria-hidden=\"true\">←</span> ", 49);
+#line 26 "themes/tech/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_37;
+        v8 = tpl_var(rt, ctx, self, &N_app, &L_38);
+        tpl_value v9 = tpl_str("getLabel", 8u);
+        tpl_value v10 = tpl_str("previous", 8u);
+        const tpl_value a11[1] = {v10};
+        tpl_value v12 = tpl_call_method(rt, v8, v9, 1, a11, &L_39);
+        tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_40);
+        tpl_out_value(rt, v13);
+      }
+#line 26 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</a>\n", 5);
     } else {
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<span class=\"previous disabled\" aria-hidden=\"true\">← ", 55);
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_40;
-        v13 = tpl_var(rt, ctx, self, &N_app, &L_41);
-        tpl_value v14 = tpl_str("getLabel", 8u);
-        tpl_value v15 = tpl_str("previous", 8u);
-        const tpl_value a16[1] = {v15};
-        tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_42);
-        tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_43);
-        tpl_out_value(rt, v18);
+        rt->loc = &L_41;
+        v14 = tpl_var(rt, ctx, self, &N_app, &L_42);
+        tpl_value v15 = tpl_str("getLabel", 8u);
+        tpl_value v16 = tpl_str("previous", 8u);
+        const tpl_value a17[1] = {v16};
+        tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_43);
+        tpl_value v19 = tpl_escape_value(rt, v18, TPL_ESC_HTML, &L_44);
+        tpl_out_value(rt, v19);
       }
-#line 27 "themes/tech/html_chunked/chunk.twig"
+#line 28 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</span>\n", 8);
     }
   }
-#line 29 "themes/tech/html_chunked/chunk.twig"
+#line 30 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_44;
-    v19 = tpl_var(rt, ctx, self, &N_next, &L_45);
-    bool b20 = tpl_truthy(v19);
-    if (b20) {
-#line 30 "themes/tech/html_chunked/chunk.twig"
+    rt->loc = &L_45;
+    v20 = tpl_var(rt, ctx, self, &N_next, &L_46);
+    bool b21 = tpl_truthy(v20);
+    if (b21) {
+#line 31 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 30 "themes/tech/html_chunked/chunk.twig"
-      {
-        rt->loc = &L_46;
-        tpl_out_value(rt, v0);
-      }
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
       {
         rt->loc = &L_47;
-        v21 = tpl_getattr_name_ic(rt, v19, &N_url, &L_48, &ic2);
-        tpl_out_value(rt, v21);
+        tpl_out_value(rt, v0);
       }
-#line 30 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\" rel=\"next\">", 13);
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_49;
-        v22 = tpl_var(rt, ctx, self, &N_app, &L_50);
-        tpl_value v23 = tpl_str("getLabel", 8u);
-        tpl_value v24 = tpl_str("next", 4u);
-        const tpl_value a25[1] = {v24};
-        tpl_value v26 = tpl_call_method(rt, v22, v23, 1, a25, &L_51);
-        tpl_value v27 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_52);
-        tpl_out_value(rt, v27);
+        rt->loc = &L_48;
+        v22 = tpl_getattr_name_ic(rt, v20, &N_url, &L_49, &ic2);
+        tpl_out_value(rt, v22);
       }
-#line 30 "themes/tech/html_chunked/chunk.twig"
+#line 31 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\" rel=\"next\">", 13);
+#line 31 "themes/tech/html_chunked/chunk.twig"
+      {
+        rt->loc = &L_50;
+        v23 = tpl_var(rt, ctx, self, &N_app, &L_51);
+        tpl_value v24 = tpl_str("getLabel", 8u);
+        tpl_value v25 = tpl_str("next", 4u);
+        const tpl_value a26[1] = {v25};
+        tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_52);
+        tpl_value v28 = tpl_escape_value(rt, v27, TPL_ESC_HTML, &L_53);
+        tpl_out_value(rt, v28);
+      }
+#line 31 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></a>\n", 41);
     } else {
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<span class=\"next disabled\" aria-hidden=\"true\">", 47);
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_53;
-        v28 = tpl_var(rt, ctx, self, &N_app, &L_54);
-        tpl_value v29 = tpl_str("getLabel", 8u);
-        tpl_value v30 = tpl_str("next", 4u);
-        const tpl_value a31[1] = {v30};
-        tpl_value v32 = tpl_call_method(rt, v28, v29, 1, a31, &L_55);
-        tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_56);
-        tpl_out_value(rt, v33);
+        rt->loc = &L_54;
+        v29 = tpl_var(rt, ctx, self, &N_app, &L_55);
+        tpl_value v30 = tpl_str("getLabel", 8u);
+        tpl_value v31 = tpl_str("next", 4u);
+        const tpl_value a32[1] = {v31};
+        tpl_value v33 = tpl_call_method(rt, v29, v30, 1, a32, &L_56);
+        tpl_value v34 = tpl_escape_value(rt, v33, TPL_ESC_HTML, &L_57);
+        tpl_out_value(rt, v34);
       }
-#line 32 "themes/tech/html_chunked/chunk.twig"
+#line 33 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " →</span>\n", 12);
     }
   }
-#line 34 "themes/tech/html_chunked/chunk.twig"
+#line 35 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "</div>\n</header>\n", 17);
 }
 
-#line 39 "themes/tech/html_chunked/chunk.twig"
+#line 40 "themes/tech/html_chunked/chunk.twig"
 static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -1134,15 +1178,15 @@ static tpl_value fn4(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_valu
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_60, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_61, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_61, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_62, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
   return v5;
 }
 
-#line 37 "themes/tech/html_chunked/chunk.twig"
+#line 38 "themes/tech/html_chunked/chunk.twig"
 static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1173,55 +1217,55 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
-#line 39 "themes/tech/html_chunked/chunk.twig"
+#line 40 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_57;
-    v0 = tpl_var(rt, ctx, self, &N_app, &L_58);
+    rt->loc = &L_58;
+    v0 = tpl_var(rt, ctx, self, &N_app, &L_59);
     tpl_value v1 = tpl_str("get", 3u);
     tpl_value v2 = tpl_str("publishing.items", 16u);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_method(rt, v0, v1, 1, a3, &L_59);
+    tpl_value v4 = tpl_call_method(rt, v0, v1, 1, a3, &L_60);
     tpl_value v5 = tpl_closure_new_slots(rt, fn4, ctx, self, blocks, 0, 2);
     const tpl_value a6[2] = {v4, v5};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_62);
-    tpl_value v7 = k1->fn(rt, ctx, 2, a6, &L_62);
+      k1 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_63);
+    tpl_value v7 = k1->fn(rt, ctx, 2, a6, &L_63);
     const tpl_value a8[1] = {v7};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_63);
-    tpl_value v9 = k2->fn(rt, ctx, 1, a8, &L_63);
+      k2 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_64);
+    tpl_value v9 = k2->fn(rt, ctx, 1, a8, &L_64);
     tpl_ctx_set(rt, ctx, &N_toc_item, v9);
   }
-#line 40 "themes/tech/html_chunked/chunk.twig"
+#line 41 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_64;
+    rt->loc = &L_65;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_toc_item, &L_65);
+    v11 = tpl_var(rt, ctx, self, &N_toc_item, &L_66);
     bool b12 = tpl_truthy(v11);
     if (b12) {
-      v13 = tpl_getattr_name_ic(rt, v11, &N_title, &L_66, &ic0);
+      v13 = tpl_getattr_name_ic(rt, v11, &N_title, &L_67, &ic0);
       v10 = v13;
     } else {
-      v14 = tpl_var(rt, ctx, self, &N_app, &L_67);
+      v14 = tpl_var(rt, ctx, self, &N_app, &L_68);
       tpl_value v15 = tpl_str("getTitle", 8u);
       tpl_value v16 = tpl_str("toc", 3u);
       const tpl_value a17[1] = {v16};
-      tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_68);
+      tpl_value v18 = tpl_call_method(rt, v14, v15, 1, a17, &L_69);
       v10 = v18;
     }
     tpl_ctx_set(rt, ctx, &N_toc_title, v10);
   }
-#line 41 "themes/tech/html_chunked/chunk.twig"
+#line 42 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "<div class=\"book-body", 21);
-#line 41 "themes/tech/html_chunked/chunk.twig"
+#line 42 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_69;
+    rt->loc = &L_70;
     tpl_value v19;
-    v20 = tpl_var(rt, ctx, self, &N_toc, &L_70);
+    v20 = tpl_var(rt, ctx, self, &N_toc, &L_71);
     const tpl_value a21[1] = {v20};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_71);
-    bool b22 = !tpl_truthy(k3->fn(rt, ctx, 1, a21, &L_71));
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_72);
+    bool b22 = !tpl_truthy(k3->fn(rt, ctx, 1, a21, &L_72));
     if (b22) {
       tpl_value v23 = tpl_str(" with-toc", 9u);
       v19 = v23;
@@ -1230,187 +1274,187 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     }
     tpl_out_value(rt, v19);
   }
-#line 41 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "\">\n", 3);
 #line 42 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "\">\n", 3);
+#line 43 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_72;
+    rt->loc = &L_73;
     const tpl_value a24[1] = {v20};
     if (!k3)
-      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_73);
-    bool b25 = !tpl_truthy(k3->fn(rt, ctx, 1, a24, &L_73));
+      k3 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_74);
+    bool b25 = !tpl_truthy(k3->fn(rt, ctx, 1, a24, &L_74));
     if (b25) {
-#line 43 "themes/tech/html_chunked/chunk.twig"
+#line 44 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<div class=\"sidebar\">\n"
                  "<details class=\"toc-details\">\n"
                  "<summary>", 61);
-#line 45 "themes/tech/html_chunked/chunk.twig"
+#line 46 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_74;
-        v26 = tpl_var(rt, ctx, self, &N_toc_title, &L_75);
+        rt->loc = &L_75;
+        v26 = tpl_var(rt, ctx, self, &N_toc_title, &L_76);
         tpl_out_value(rt, v26);
       }
-#line 45 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "</summary>\n", 11);
 #line 46 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "</summary>\n", 11);
+#line 47 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_76;
+        rt->loc = &L_77;
         tpl_value v27 = tpl_str("toc_title", 9u);
-        v28 = tpl_var(rt, ctx, self, &N_root, &L_77);
-        v29 = tpl_var(rt, ctx, self, &N_item, &L_78);
-        v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_79, &ic1);
+        v28 = tpl_var(rt, ctx, self, &N_root, &L_78);
+        v29 = tpl_var(rt, ctx, self, &N_item, &L_79);
+        v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_80, &ic1);
         tpl_value v31 = tpl_str("toc", 3u);
         const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
-        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_80);
+        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
         tpl_out_value(rt, v33);
       }
-#line 46 "themes/tech/html_chunked/chunk.twig"
+#line 47 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n</details>\n</div>\n", 19);
     }
   }
-#line 50 "themes/tech/html_chunked/chunk.twig"
-  tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
 #line 51 "themes/tech/html_chunked/chunk.twig"
-  {
-    rt->loc = &L_81;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_81);
-  }
-#line 73 "themes/tech/html_chunked/chunk.twig"
+  tpl_out(rt, "<main id=\"main_content\" class=\"book-main\">\n", 43);
+#line 52 "themes/tech/html_chunked/chunk.twig"
   {
     rt->loc = &L_82;
-    v34 = tpl_var(rt, ctx, self, &N_previous, &L_83);
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_82);
+  }
+#line 74 "themes/tech/html_chunked/chunk.twig"
+  {
+    rt->loc = &L_83;
+    v34 = tpl_var(rt, ctx, self, &N_previous, &L_84);
     bool b35 = tpl_truthy(v34);
     if (!b35) {
-      v36 = tpl_var(rt, ctx, self, &N_next, &L_84);
+      v36 = tpl_var(rt, ctx, self, &N_next, &L_85);
       bool b37 = tpl_truthy(v36);
       b35 = b37;
     }
     if (b35) {
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_85;
-        v38 = tpl_var(rt, ctx, self, &N_app, &L_86);
+        rt->loc = &L_86;
+        v38 = tpl_var(rt, ctx, self, &N_app, &L_87);
         tpl_value v39 = tpl_str("getLabel", 8u);
         tpl_value v40 = tpl_str("previous", 8u);
         const tpl_value a41[1] = {v40};
-        tpl_value v42 = tpl_call_method(rt, v38, v39, 1, a41, &L_87);
-        tpl_value v43 = tpl_escape_value(rt, v42, TPL_ESC_HTML, &L_88);
+        tpl_value v42 = tpl_call_method(rt, v38, v39, 1, a41, &L_88);
+        tpl_value v43 = tpl_escape_value(rt, v42, TPL_ESC_HTML, &L_89);
         tpl_out_value(rt, v43);
       }
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, " / ", 3);
-#line 74 "themes/tech/html_chunked/chunk.twig"
+#line 75 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_89;
+        rt->loc = &L_90;
         tpl_value v44 = tpl_str("getLabel", 8u);
         tpl_value v45 = tpl_str("next", 4u);
         const tpl_value a46[1] = {v45};
-        tpl_value v47 = tpl_call_method(rt, v38, v44, 1, a46, &L_90);
-        tpl_value v48 = tpl_escape_value(rt, v47, TPL_ESC_HTML, &L_91);
+        tpl_value v47 = tpl_call_method(rt, v38, v44, 1, a46, &L_91);
+        tpl_value v48 = tpl_escape_value(rt, v47, TPL_ESC_HTML, &L_92);
         tpl_out_value(rt, v48);
       }
-#line 74 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\">\n", 3);
 #line 75 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\">\n", 3);
+#line 76 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_92;
+        rt->loc = &L_93;
         bool b49 = tpl_truthy(v34);
         if (b49) {
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"previous\" href=\"", 26);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_93;
-            v50 = tpl_var(rt, ctx, self, &N_root, &L_94);
+            rt->loc = &L_94;
+            v50 = tpl_var(rt, ctx, self, &N_root, &L_95);
             tpl_out_value(rt, v50);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_95;
-            v51 = tpl_getattr_name_ic(rt, v34, &N_url, &L_96, &ic2);
+            rt->loc = &L_96;
+            v51 = tpl_getattr_name_ic(rt, v34, &N_url, &L_97, &ic2);
             tpl_out_value(rt, v51);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"prev\"><span class=\"pager-direction\"><span aria-hidden=\"true\">←</span> ", 79);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_97;
+            rt->loc = &L_98;
             tpl_value v52 = tpl_str("getLabel", 8u);
             tpl_value v53 = tpl_str("previous", 8u);
             const tpl_value a54[1] = {v53};
-            tpl_value v55 = tpl_call_method(rt, v38, v52, 1, a54, &L_98);
-            tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_99);
+            tpl_value v55 = tpl_call_method(rt, v38, v52, 1, a54, &L_99);
+            tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_100);
             tpl_out_value(rt, v56);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</span> ", 8);
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_100;
+            rt->loc = &L_101;
             const tpl_value a57[1] = {v34};
-            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_101);
+            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
             tpl_out_value(rt, v58);
           }
-#line 76 "themes/tech/html_chunked/chunk.twig"
+#line 77 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 78 "themes/tech/html_chunked/chunk.twig"
+#line 79 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_102;
-        v59 = tpl_var(rt, ctx, self, &N_next, &L_103);
+        rt->loc = &L_103;
+        v59 = tpl_var(rt, ctx, self, &N_next, &L_104);
         bool b60 = tpl_truthy(v59);
         if (b60) {
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<a class=\"next\" href=\"", 22);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_104;
-            v61 = tpl_var(rt, ctx, self, &N_root, &L_105);
+            rt->loc = &L_105;
+            v61 = tpl_var(rt, ctx, self, &N_root, &L_106);
             tpl_out_value(rt, v61);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_106;
-            v62 = tpl_getattr_name_ic(rt, v59, &N_url, &L_107, &ic3);
+            rt->loc = &L_107;
+            v62 = tpl_getattr_name_ic(rt, v59, &N_url, &L_108, &ic3);
             tpl_out_value(rt, v62);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_108;
+            rt->loc = &L_109;
             tpl_value v63 = tpl_str("getLabel", 8u);
             tpl_value v64 = tpl_str("next", 4u);
             const tpl_value a65[1] = {v64};
-            tpl_value v66 = tpl_call_method(rt, v38, v63, 1, a65, &L_109);
-            tpl_value v67 = tpl_escape_value(rt, v66, TPL_ESC_HTML, &L_110);
+            tpl_value v66 = tpl_call_method(rt, v38, v63, 1, a65, &L_110);
+            tpl_value v67 = tpl_escape_value(rt, v66, TPL_ESC_HTML, &L_111);
             tpl_out_value(rt, v67);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_111;
+            rt->loc = &L_112;
             const tpl_value a68[1] = {v59};
-            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_112);
+            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
             tpl_out_value(rt, v69);
           }
-#line 79 "themes/tech/html_chunked/chunk.twig"
+#line 80 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</a>\n", 5);
         }
       }
-#line 81 "themes/tech/html_chunked/chunk.twig"
+#line 82 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "</nav>\n", 7);
     }
   }
-#line 83 "themes/tech/html_chunked/chunk.twig"
+#line 84 "themes/tech/html_chunked/chunk.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
-#line 51 "themes/tech/html_chunked/chunk.twig"
+#line 52 "themes/tech/html_chunked/chunk.twig"
 static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -1455,9 +1499,9 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic13 = {0, NULL};
   tpl_ic ic14 = {0, NULL};
   tpl_ic ic15 = {0, NULL};
-#line 52 "themes/tech/html_chunked/chunk.twig"
+#line 53 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_113;
+    rt->loc = &L_114;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -1477,19 +1521,19 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     }
     bool b7 = tpl_truthy(v5);
     if (b7) {
-#line 55 "themes/tech/html_chunked/chunk.twig"
+#line 56 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_114;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_115);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_116, &ic0);
+        rt->loc = &L_115;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_116);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_content, &L_117, &ic0);
         tpl_out_value(rt, v9);
       }
-#line 55 "themes/tech/html_chunked/chunk.twig"
+#line 56 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n", 1);
     } else {
-#line 57 "themes/tech/html_chunked/chunk.twig"
+#line 58 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_117;
+        rt->loc = &L_118;
         tpl_value v13 = tpl_null();
         bool b12 = tpl_var_probe(rt, ctx, self, &N_item, &v13);
         if (!b12)
@@ -1512,22 +1556,22 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         tpl_value v19 = tpl_bool(b18);
         tpl_ctx_set(rt, ctx, &N_section, v19);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "<article class=\"item ", 21);
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_118;
-        v20 = tpl_var(rt, ctx, self, &N_item, &L_119);
-        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_120, &ic1);
-        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_121, &ic2);
-        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_122);
+        rt->loc = &L_119;
+        v20 = tpl_var(rt, ctx, self, &N_item, &L_120);
+        v21 = tpl_getattr_name_ic(rt, v20, &N_config, &L_121, &ic1);
+        v22 = tpl_getattr_name_ic(rt, v21, &N_element, &L_122, &ic2);
+        tpl_value v23 = tpl_escape_value(rt, v22, TPL_ESC_HTML, &L_123);
         tpl_out_value(rt, v23);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
+#line 59 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_123;
+        rt->loc = &L_124;
         tpl_value v24;
-        v25 = tpl_var(rt, ctx, self, &N_section, &L_124);
+        v25 = tpl_var(rt, ctx, self, &N_section, &L_125);
         bool b26 = tpl_truthy(v25);
         if (b26) {
           tpl_value v27 = tpl_str(" section", 8u);
@@ -1537,166 +1581,166 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         }
         tpl_out_value(rt, v24);
       }
-#line 58 "themes/tech/html_chunked/chunk.twig"
-      tpl_out(rt, "\">\n", 3);
 #line 59 "themes/tech/html_chunked/chunk.twig"
+      tpl_out(rt, "\">\n", 3);
+#line 60 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_125;
+        rt->loc = &L_126;
         bool b28 = tpl_truthy(v25);
         if (b28) {
-          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_126, &ic3);
+          v29 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_127, &ic3);
           bool b30 = tpl_truthy(v29);
           b28 = b30;
         }
         if (b28) {
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "<h1 class=\"parent-title\"><a href=\"", 34);
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_127;
-            v31 = tpl_var(rt, ctx, self, &N_root, &L_128);
+            rt->loc = &L_128;
+            v31 = tpl_var(rt, ctx, self, &N_root, &L_129);
             tpl_out_value(rt, v31);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_129;
-            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_130, &ic4);
-            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_131, &ic5);
+            rt->loc = &L_130;
+            v32 = tpl_getattr_name_ic(rt, v20, &N_parent, &L_131, &ic4);
+            v33 = tpl_getattr_name_ic(rt, v32, &N_url, &L_132, &ic5);
             tpl_out_value(rt, v33);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\">", 2);
-#line 60 "themes/tech/html_chunked/chunk.twig"
+#line 61 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_132;
+            rt->loc = &L_133;
             const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_133);
+            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
             tpl_out_value(rt, v35);
           }
-#line 60 "themes/tech/html_chunked/chunk.twig"
-          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
 #line 61 "themes/tech/html_chunked/chunk.twig"
+          tpl_out(rt, "</a></h1>\n<h2 id=\"", 18);
+#line 62 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_134;
-            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_135, &ic6);
+            rt->loc = &L_135;
+            v36 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_136, &ic6);
             tpl_out_value(rt, v36);
           }
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "\">", 2);
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           {
-            rt->loc = &L_136;
+            rt->loc = &L_137;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_137);
+            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
             tpl_out_value(rt, v38);
           }
-#line 61 "themes/tech/html_chunked/chunk.twig"
+#line 62 "themes/tech/html_chunked/chunk.twig"
           tpl_out(rt, "</h2>\n", 6);
         } else {
-#line 62 "themes/tech/html_chunked/chunk.twig"
+#line 63 "themes/tech/html_chunked/chunk.twig"
           tpl_value v39 = tpl_str("dedication", 10u);
           bool b40 = tpl_loose_eq(rt, v22, v39);
           if (b40) {
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "<h1 class=\"visually-hidden\" id=\"", 32);
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             {
-              rt->loc = &L_138;
-              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_139, &ic7);
+              rt->loc = &L_139;
+              v41 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_140, &ic7);
               tpl_out_value(rt, v41);
             }
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "\">", 2);
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             {
-              rt->loc = &L_140;
-              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_141, &ic8);
+              rt->loc = &L_141;
+              v42 = tpl_getattr_name_ic(rt, v20, &N_title, &L_142, &ic8);
               tpl_out_value(rt, v42);
             }
-#line 63 "themes/tech/html_chunked/chunk.twig"
+#line 64 "themes/tech/html_chunked/chunk.twig"
             tpl_out(rt, "</h1>\n", 6);
           } else {
-#line 64 "themes/tech/html_chunked/chunk.twig"
+#line 65 "themes/tech/html_chunked/chunk.twig"
             tpl_value v43 = tpl_str("title", 5u);
             bool b44 = tpl_loose_eq(rt, v22, v43);
             if (b44) {
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "<h1 id=\"", 8);
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               {
-                rt->loc = &L_142;
-                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_143, &ic9);
+                rt->loc = &L_143;
+                v45 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_144, &ic9);
                 tpl_out_value(rt, v45);
               }
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "\">", 2);
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               {
-                rt->loc = &L_144;
+                rt->loc = &L_145;
                 tpl_value v46;
-                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_145, &ic10);
+                v47 = tpl_getattr_name_ic(rt, v20, &N_title, &L_146, &ic10);
                 bool b48 = tpl_truthy(v47);
                 if (b48) {
-                  v49 = tpl_var(rt, ctx, self, &N_app, &L_146);
+                  v49 = tpl_var(rt, ctx, self, &N_app, &L_147);
                   tpl_value v50 = tpl_str("getTitle", 8u);
                   tpl_value v51 = tpl_str("title", 5u);
                   const tpl_value a52[1] = {v51};
-                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_147);
+                  tpl_value v53 = tpl_call_method(rt, v49, v50, 1, a52, &L_148);
                   bool b54 = !tpl_loose_eq(rt, v47, v53);
                   b48 = b54;
                 }
                 if (b48) {
                   v46 = v47;
                 } else {
-                  v55 = tpl_var(rt, ctx, self, &N_book, &L_148);
-                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_149, &ic11);
-                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_150);
+                  v55 = tpl_var(rt, ctx, self, &N_book, &L_149);
+                  v56 = tpl_getattr_name_ic(rt, v55, &N_title, &L_150, &ic11);
+                  tpl_value v57 = tpl_escape_value(rt, v56, TPL_ESC_HTML, &L_151);
                   v46 = v57;
                 }
                 tpl_out_value(rt, v46);
               }
-#line 65 "themes/tech/html_chunked/chunk.twig"
+#line 66 "themes/tech/html_chunked/chunk.twig"
               tpl_out(rt, "</h1>\n", 6);
             } else {
-#line 66 "themes/tech/html_chunked/chunk.twig"
-              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_151, &ic12);
+#line 67 "themes/tech/html_chunked/chunk.twig"
+              v58 = tpl_getattr_name_ic(rt, v20, &N_title, &L_152, &ic12);
               bool b59 = tpl_truthy(v58);
               if (!b59) {
-                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_152, &ic13);
+                v60 = tpl_getattr_name_ic(rt, v20, &N_label, &L_153, &ic13);
                 bool b61 = tpl_truthy(v60);
                 b59 = b61;
               }
               if (b59) {
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "<h1 id=\"", 8);
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_153;
-                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_154, &ic14);
+                  rt->loc = &L_154;
+                  v62 = tpl_getattr_name_ic(rt, v20, &N_slug, &L_155, &ic14);
                   tpl_out_value(rt, v62);
                 }
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "\">", 2);
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 {
-                  rt->loc = &L_155;
+                  rt->loc = &L_156;
                   tpl_value v63 = tpl_str("partials/heading.twig", 21u);
-                  tpl_include(rt, ctx, v63, tpl_null(), false, false, &L_155);
+                  tpl_include(rt, ctx, v63, tpl_null(), false, false, &L_156);
                 }
-#line 67 "themes/tech/html_chunked/chunk.twig"
+#line 68 "themes/tech/html_chunked/chunk.twig"
                 tpl_out(rt, "</h1>\n", 6);
               }
             }
           }
         }
       }
-#line 69 "themes/tech/html_chunked/chunk.twig"
+#line 70 "themes/tech/html_chunked/chunk.twig"
       {
-        rt->loc = &L_156;
-        v64 = tpl_getattr_name_ic(rt, v20, &N_content, &L_157, &ic15);
+        rt->loc = &L_157;
+        v64 = tpl_getattr_name_ic(rt, v20, &N_content, &L_158, &ic15);
         tpl_out_value(rt, v64);
       }
-#line 69 "themes/tech/html_chunked/chunk.twig"
+#line 70 "themes/tech/html_chunked/chunk.twig"
       tpl_out(rt, "\n</article>\n", 12);
     }
   }
@@ -1710,15 +1754,15 @@ static void fn6(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   (void)blocks;
 #line 7 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_158;
+    rt->loc = &L_159;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_158);
+    tpl_import(rt, self, 0, v0, &L_159);
   }
 #line 6 "themes/tech/html_chunked/chunk.twig"
   {
-    rt->loc = &L_159;
+    rt->loc = &L_160;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_159);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_160);
   }
 }
 
@@ -1751,25 +1795,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_ic ic3 = {0, NULL};
 #line 10 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_160;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_161);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_162, &ic0);
+    rt->loc = &L_161;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_162);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_163, &ic0);
     tpl_value v2 = tpl_str("\n", 1u);
     const tpl_value a3[2] = {v1, v2};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_163);
-    tpl_value v4 = k4->fn(rt, ctx, 2, a3, &L_163);
+      k4 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_164);
+    tpl_value v4 = k4->fn(rt, ctx, 2, a3, &L_164);
     const tpl_value a5[1] = {v4};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_164);
-    tpl_value v6 = k5->fn(rt, ctx, 1, a5, &L_164);
+      k5 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_165);
+    tpl_value v6 = k5->fn(rt, ctx, 1, a5, &L_165);
     tpl_value v7 = tpl_int(INT64_C(1));
-    tpl_value v8 = tpl_op_sub(rt, v6, v7, &L_165);
+    tpl_value v8 = tpl_op_sub(rt, v6, v7, &L_166);
     tpl_ctx_set(rt, ctx, &N_lines, v8);
   }
 #line 11 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_166;
+    rt->loc = &L_167;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_edition, &v12);
     if (!b11)
@@ -1791,17 +1835,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 12 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_167;
-    v16 = tpl_var(rt, ctx, self, &N_lines, &L_168);
+    rt->loc = &L_168;
+    v16 = tpl_var(rt, ctx, self, &N_lines, &L_169);
     tpl_value v17 = tpl_int(INT64_C(0));
     bool b18 = tpl_compare(rt, v17, v16) < 0;
     if (b18) {
       tpl_value v19;
-      v20 = tpl_var(rt, ctx, self, &N_wanted, &L_169);
+      v20 = tpl_var(rt, ctx, self, &N_wanted, &L_170);
       const tpl_value a21[1] = {v20};
       if (!k6)
-        k6 = tplc_need(rt, tpl_find_test("null", 4), "test", "null", &L_170);
-      bool b22 = tpl_truthy(k6->fn(rt, ctx, 1, a21, &L_170));
+        k6 = tplc_need(rt, tpl_find_test("null", 4), "test", "null", &L_171);
+      bool b22 = tpl_truthy(k6->fn(rt, ctx, 1, a21, &L_171));
       if (b22) {
         tpl_value v23 = tpl_int(INT64_C(4));
         bool b24 = tpl_compare(rt, v23, v16) <= 0;
@@ -1820,25 +1864,25 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "<div class=\"code", 16);
 #line 13 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_171;
-    v28 = tpl_var(rt, ctx, self, &N_item, &L_172);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_language, &L_173, &ic1);
+    rt->loc = &L_172;
+    v28 = tpl_var(rt, ctx, self, &N_item, &L_173);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_language, &L_174, &ic1);
     bool b30 = tpl_truthy(v29);
     if (b30) {
 #line 13 "themes/tech/common/code.twig"
       tpl_out(rt, " ", 1);
 #line 13 "themes/tech/common/code.twig"
       {
-        rt->loc = &L_174;
-        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_175);
+        rt->loc = &L_175;
+        tpl_value v31 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_176);
         tpl_out_value(rt, v31);
       }
     }
   }
 #line 13 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_176;
-    v32 = tpl_var(rt, ctx, self, &N_numbered, &L_177);
+    rt->loc = &L_177;
+    v32 = tpl_var(rt, ctx, self, &N_numbered, &L_178);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 13 "themes/tech/common/code.twig"
@@ -1849,17 +1893,17 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   tpl_out(rt, "\" tabindex=\"0\">", 15);
 #line 14 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_178;
+    rt->loc = &L_179;
     bool b34 = tpl_truthy(v32);
     if (b34) {
 #line 14 "themes/tech/common/code.twig"
       tpl_out(rt, "<pre class=\"line-numbers\" aria-hidden=\"true\">", 45);
 #line 14 "themes/tech/common/code.twig"
       {
-        rt->loc = &L_179;
+        rt->loc = &L_180;
         tpl_value v35 = tpl_int(INT64_C(1));
-        v36 = tpl_var(rt, ctx, self, &N_lines, &L_180);
-        tpl_value v37 = tpl_op_range(rt, v35, v36, tpl_null(), &L_181);
+        v36 = tpl_var(rt, ctx, self, &N_lines, &L_181);
+        tpl_value v37 = tpl_op_range(rt, v35, v36, tpl_null(), &L_182);
         tpl_iter it38;
         tpl_for_begin(rt, &it38, ctx, v37, &N__key, &N_i, false);
         while (tpl_for_next(rt, &it38)) {
@@ -1868,14 +1912,14 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
           tpl_for_accept(rt, &it38);
 #line 14 "themes/tech/common/code.twig"
           {
-            rt->loc = &L_182;
+            rt->loc = &L_183;
             tpl_out_value(rt, v39);
           }
 #line 14 "themes/tech/common/code.twig"
           {
-            rt->loc = &L_183;
-            v40 = tpl_var(rt, it38.scope, self, &N_loop, &L_184);
-            v41 = tpl_getattr_name_ic(rt, v40, &N_last, &L_185, &ic2);
+            rt->loc = &L_184;
+            v40 = tpl_var(rt, it38.scope, self, &N_loop, &L_185);
+            v41 = tpl_getattr_name_ic(rt, v40, &N_last, &L_186, &ic2);
             bool b42 = tpl_truthy(v41);
             bool b43 = !b42;
             if (b43) {
@@ -1891,8 +1935,8 @@ static void fn7(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
   }
 #line 15 "themes/tech/common/code.twig"
   {
-    rt->loc = &L_186;
-    v44 = tpl_getattr_name_ic(rt, v28, &N_content, &L_187, &ic3);
+    rt->loc = &L_187;
+    v44 = tpl_getattr_name_ic(rt, v28, &N_content, &L_188, &ic3);
     tpl_out_value(rt, v44);
   }
 #line 15 "themes/tech/common/code.twig"
@@ -2047,7 +2091,7 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
              "}\n", 2019);
 #line 76 "themes/tech/common/css/code.css.twig"
   {
-    rt->loc = &L_188;
+    rt->loc = &L_189;
     tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("hl", 2u);
@@ -2100,7 +2144,7 @@ static void fn9(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_bl
     tpl_value v34 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v34);
     tpl_value v35 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v35, false, false, &L_188);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_189);
   }
 #line 77 "themes/tech/common/css/code.css.twig"
   tpl_out(rt, "/* a prompt is not copied with the command */\n"
@@ -2322,81 +2366,81 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              ".hl-kwa { color: ", 94);
 #line 10 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_189;
-    v0 = tpl_var(rt, ctx, self, &N_hl, &L_190);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_191, &ic0);
+    rt->loc = &L_190;
+    v0 = tpl_var(rt, ctx, self, &N_hl, &L_191);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_keyword, &L_192, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 10 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; font-weight: bold; }\n.hl-kwb { color: ", 40);
 #line 11 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_192;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_193, &ic1);
+    rt->loc = &L_193;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_type, &L_194, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 11 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-kwc, .hl-kwe, .hl-kwf { color: ", 39);
 #line 12 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_194;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_195, &ic2);
+    rt->loc = &L_195;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_name, &L_196, &ic2);
     tpl_out_value(rt, v3);
   }
 #line 12 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-kwd { color: ", 21);
 #line 13 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_196;
-    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_197, &ic3);
+    rt->loc = &L_197;
+    v4 = tpl_getattr_name_ic(rt, v0, &N_function, &L_198, &ic3);
     tpl_out_value(rt, v4);
   }
 #line 13 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-str, .hl-pps { color: ", 30);
 #line 14 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_198;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_199, &ic4);
+    rt->loc = &L_199;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_string, &L_200, &ic4);
     tpl_out_value(rt, v5);
   }
 #line 14 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-esc, .hl-ipl { color: ", 30);
 #line 15 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_200;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_201, &ic5);
+    rt->loc = &L_201;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_escape, &L_202, &ic5);
     tpl_out_value(rt, v6);
   }
 #line 15 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-num { color: ", 21);
 #line 16 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_202;
-    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_203, &ic6);
+    rt->loc = &L_203;
+    v7 = tpl_getattr_name_ic(rt, v0, &N_number, &L_204, &ic6);
     tpl_out_value(rt, v7);
   }
 #line 16 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-slc, .hl-com { color: ", 30);
 #line 17 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_204;
-    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_205, &ic7);
+    rt->loc = &L_205;
+    v8 = tpl_getattr_name_ic(rt, v0, &N_comment, &L_206, &ic7);
     tpl_out_value(rt, v8);
   }
 #line 17 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; font-style: italic; }\n.hl-ppc { color: ", 41);
 #line 18 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_206;
-    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_207, &ic8);
+    rt->loc = &L_207;
+    v9 = tpl_getattr_name_ic(rt, v0, &N_preproc, &L_208, &ic8);
     tpl_out_value(rt, v9);
   }
 #line 18 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-opt { color: ", 21);
 #line 19 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_208;
-    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_209, &ic9);
+    rt->loc = &L_209;
+    v10 = tpl_getattr_name_ic(rt, v0, &N_operator, &L_210, &ic9);
     tpl_out_value(rt, v10);
   }
 #line 19 "themes/tech/common/css/highlight.css.twig"
@@ -2405,16 +2449,16 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              ".hl-hunk, .hl-hunk span { color: ", 108);
 #line 21 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_210;
-    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_211, &ic10);
+    rt->loc = &L_211;
+    v11 = tpl_getattr_name_ic(rt, v0, &N_hunk, &L_212, &ic10);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-file, .hl-file span { font-weight: bold; }\n", 51);
 #line 23 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_212;
-    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_213, &ic11);
+    rt->loc = &L_213;
+    v12 = tpl_getattr_name_ic(rt, v0, &N_add, &L_214, &ic11);
     bool b13 = tpl_truthy(v12);
     if (b13) {
 #line 24 "themes/tech/common/css/highlight.css.twig"
@@ -2422,15 +2466,15 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  ".hl-add { background-color: ", 89);
 #line 25 "themes/tech/common/css/highlight.css.twig"
       {
-        rt->loc = &L_214;
+        rt->loc = &L_215;
         tpl_out_value(rt, v12);
       }
 #line 25 "themes/tech/common/css/highlight.css.twig"
       tpl_out(rt, "; }\n.hl-del { background-color: ", 32);
 #line 26 "themes/tech/common/css/highlight.css.twig"
       {
-        rt->loc = &L_215;
-        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_216, &ic12);
+        rt->loc = &L_216;
+        v14 = tpl_getattr_name_ic(rt, v0, &N_del, &L_217, &ic12);
         tpl_out_value(rt, v14);
       }
 #line 26 "themes/tech/common/css/highlight.css.twig"
@@ -2441,14 +2485,14 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ".hl-add, .hl-add span { color: ", 31);
 #line 29 "themes/tech/common/css/highlight.css.twig"
       {
-        rt->loc = &L_217;
+        rt->loc = &L_218;
         tpl_out_value(rt, v1);
       }
 #line 29 "themes/tech/common/css/highlight.css.twig"
       tpl_out(rt, "; font-weight: bold; }\n.hl-del, .hl-del span { color: ", 54);
 #line 30 "themes/tech/common/css/highlight.css.twig"
       {
-        rt->loc = &L_218;
+        rt->loc = &L_219;
         tpl_out_value(rt, v8);
       }
 #line 30 "themes/tech/common/css/highlight.css.twig"
@@ -2459,16 +2503,16 @@ static void fn12(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ".hl-prompt { color: ", 20);
 #line 32 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_219;
-    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_220, &ic13);
+    rt->loc = &L_220;
+    v15 = tpl_getattr_name_ic(rt, v0, &N_prompt, &L_221, &ic13);
     tpl_out_value(rt, v15);
   }
 #line 32 "themes/tech/common/css/highlight.css.twig"
   tpl_out(rt, "; }\n.hl-out { color: ", 21);
 #line 33 "themes/tech/common/css/highlight.css.twig"
   {
-    rt->loc = &L_221;
-    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_222, &ic14);
+    rt->loc = &L_222;
+    v16 = tpl_getattr_name_ic(rt, v0, &N_output, &L_223, &ic14);
     tpl_out_value(rt, v16);
   }
 #line 33 "themes/tech/common/css/highlight.css.twig"
@@ -2921,10 +2965,83 @@ static void fn16(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/tech/common/css/search.css.twig"
+static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/tech/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them); a\n"
+             "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  border-left: 3px solid transparent;\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus {\n"
+             "  border-left-color: var(--accent);\n"
+             "  background: var(--current);\n"
+             "}\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1921);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2971,7 +3088,7 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3062,7 +3179,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3168,7 +3285,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3189,26 +3306,26 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_223;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_224);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_225, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_226);
+    rt->loc = &L_224;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_225);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_226, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_227);
     tpl_out_value(rt, v2);
   }
 #line 4 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "**", 2);
 #line 4 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_227;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_228, &ic1);
+    rt->loc = &L_228;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_229, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 4 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_229;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_230);
+        rt->loc = &L_230;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_231);
         tpl_out_value(rt, v5);
       }
     }
@@ -3217,14 +3334,14 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n\n", 2);
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_231;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_232, &ic2);
+    rt->loc = &L_232;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_233, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 8 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_233;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_234);
+        rt->loc = &L_234;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_235);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/tech/contents/edition.md.twig"
@@ -3233,7 +3350,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_235;
+    rt->loc = &L_236;
     tpl_value v12 = tpl_null();
     bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
     if (!b11)
@@ -3251,32 +3368,32 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v15 = tpl_str("now", 3u);
       v14 = v15;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_236);
+    v16 = tpl_var(rt, ctx, self, &N_app, &L_237);
     tpl_value v17 = tpl_str("getLabel", 8u);
     tpl_value v18 = tpl_str("date_format", 11u);
     const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_237);
+    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_238);
     const tpl_value a21[2] = {v14, v20};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_238);
-    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_238);
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_239);
+    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_239);
     tpl_out_value(rt, v22);
   }
 #line 8 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 10 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_239;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_240);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_241, &ic3);
+    rt->loc = &L_240;
+    v23 = tpl_var(rt, ctx, self, &N_edition, &L_241);
+    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_242, &ic3);
     bool b25 = tpl_truthy(v24);
     if (b25) {
 #line 11 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
 #line 11 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_242;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_243);
+        rt->loc = &L_243;
+        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_244);
         tpl_out_value(rt, v26);
       }
 #line 11 "themes/tech/contents/edition.md.twig"
@@ -3285,7 +3402,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_244;
+    rt->loc = &L_245;
     tpl_value v27 = tpl_str("getLabel", 8u);
     tpl_value v28 = tpl_str("published_with", 14u);
     tpl_map *m29 = tpl_map_new(rt->arena, 1);
@@ -3336,14 +3453,14 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v51 = v44;
     } else {
       tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_245);
+      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_246);
       v51 = v53;
     }
     tpl_value v54 = tpl_op_concat(rt, v42, v51);
     tpl_map_set(rt->arena, m29, v30, v54);
     tpl_value v55 = tpl_map_or_list(rt->arena, m29);
     const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_246);
+    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_247);
     tpl_out_value(rt, v57);
   }
 #line 14 "themes/tech/contents/edition.md.twig"
@@ -3353,7 +3470,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3383,16 +3500,16 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_247;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_248);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_249, &ic0);
+    rt->loc = &L_248;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_249);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_250, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_250, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_251, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3403,10 +3520,10 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_251;
+    rt->loc = &L_252;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_252);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_253, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_253);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_254, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3419,15 +3536,15 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_254;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_255, &ic3);
+    rt->loc = &L_255;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_256, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_256;
+        rt->loc = &L_257;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3438,19 +3555,19 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_257;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_258, &ic4);
+    rt->loc = &L_258;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_259, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_259;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_260, &ic5);
+    rt->loc = &L_260;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_261, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_261, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3459,22 +3576,22 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_262;
+        rt->loc = &L_263;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_263;
+            rt->loc = &L_264;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_264;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_265, &ic7);
+            rt->loc = &L_265;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_266, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3485,16 +3602,16 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_266;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_267);
+        rt->loc = &L_267;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_268);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_268;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_269, &ic8);
+            rt->loc = &L_269;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_270, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3502,8 +3619,8 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_270;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_271, &ic9);
+            rt->loc = &L_271;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_272, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3519,7 +3636,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- index.twig ---- */
 
 #line 5 "themes/tech/html_chunked/index.twig"
-static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3530,16 +3647,16 @@ static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_272;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_273);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_274, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_275);
+    rt->loc = &L_273;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_274);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_275, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_276);
     tpl_out_value(rt, v2);
   }
 }
 
 #line 6 "themes/tech/html_chunked/index.twig"
-static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3550,7 +3667,7 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 7 "themes/tech/html_chunked/index.twig"
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3560,7 +3677,7 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_277;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -3571,35 +3688,13 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_276);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_277);
   }
 #line 10 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
 }
 
 #line 13 "themes/tech/html_chunked/index.twig"
-static tpl_value fn26(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
-  (void)rt;
-  (void)cl;
-  (void)argc;
-  (void)argv;
-  const tpl_template *self = cl->self;
-  (void)self;
-  const tpl_blocks *blocks = cl->blocks;
-  (void)blocks;
-  tpl_value v1 = tpl_null();
-  tpl_value v2 = tpl_null();
-  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
-  (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_279, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_280, &cl->ics[1]);
-  tpl_value v3 = tpl_str("toc", 3u);
-  bool b4 = tpl_loose_eq(rt, v2, v3);
-  tpl_value v5 = tpl_bool(b4);
-  return v5;
-}
-
-#line 14 "themes/tech/html_chunked/index.twig"
 static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
@@ -3613,8 +3708,30 @@ static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_285, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_286, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_280, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_281, &cl->ics[1]);
+  tpl_value v3 = tpl_str("toc", 3u);
+  bool b4 = tpl_loose_eq(rt, v2, v3);
+  tpl_value v5 = tpl_bool(b4);
+  return v5;
+}
+
+#line 14 "themes/tech/html_chunked/index.twig"
+static tpl_value fn28(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+  (void)rt;
+  (void)cl;
+  (void)argc;
+  (void)argv;
+  const tpl_template *self = cl->self;
+  (void)self;
+  const tpl_blocks *blocks = cl->blocks;
+  (void)blocks;
+  tpl_value v1 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
+  (void)v0;
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_286, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_287, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -3627,7 +3744,7 @@ static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 12 "themes/tech/html_chunked/index.twig"
-static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3637,44 +3754,44 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   const tpl_callable *k9 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v6 = tpl_null();
-  tpl_value v12 = tpl_null();
-  tpl_value v14 = tpl_null();
-  tpl_value v16 = tpl_null();
+  tpl_value v13 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_value v17 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v28 = tpl_null();
-  tpl_value v30 = tpl_null();
-  tpl_value v36 = tpl_null();
+  tpl_value v18 = tpl_null();
+  tpl_value v24 = tpl_null();
+  tpl_value v29 = tpl_null();
+  tpl_value v31 = tpl_null();
+  tpl_value v37 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_277;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_278);
-    tpl_value v1 = tpl_closure_new_slots(rt, fn26, ctx, self, blocks, 0, 2);
+    rt->loc = &L_278;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_279);
+    tpl_value v1 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_281);
-    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_281);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_282);
+    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_282);
     const tpl_value a4[1] = {v3};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_282);
-    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_282);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_283);
+    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_283);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_283;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_284);
-    tpl_value v7 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
+    rt->loc = &L_284;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_285);
+    tpl_value v7 = tpl_closure_new_slots(rt, fn28, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_287);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_287);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_288);
+    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_288);
     const tpl_value a10[1] = {v9};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_288);
-    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_288);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_289);
+    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_289);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/tech/html_chunked/index.twig"
@@ -3682,117 +3799,123 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_289;
-    v12 = tpl_var(rt, ctx, self, &N_toc, &L_290);
-    tpl_value v13;
-    v14 = tpl_var(rt, ctx, self, &N_toc_item, &L_291);
-    bool b15 = tpl_truthy(v14);
-    if (b15) {
-      v16 = tpl_getattr_name_ic(rt, v14, &N_title, &L_292, &ic0);
-      v13 = v16;
-    } else {
-      v17 = tpl_var(rt, ctx, self, &N_app, &L_293);
-      tpl_value v18 = tpl_str("getTitle", 8u);
-      tpl_value v19 = tpl_str("toc", 3u);
-      const tpl_value a20[1] = {v19};
-      tpl_value v21 = tpl_call_method(rt, v17, v18, 1, a20, &L_294);
-      v13 = v21;
-    }
-    tpl_value v22 = tpl_str("toc_title", 9u);
-    v23 = tpl_var(rt, ctx, self, &N_root, &L_295);
-    tpl_value v24 = tpl_str("", 0u);
-    tpl_value v25 = tpl_str("toc", 3u);
-    const tpl_value a26[6] = {v12, v13, v22, v23, v24, v25};
-    tpl_value v27 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a26, NULL, &L_296);
-    tpl_out_value(rt, v27);
+    rt->loc = &L_290;
+    tpl_value v12 = tpl_str("partials/search.twig", 20u);
+    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_290);
   }
-#line 17 "themes/tech/html_chunked/index.twig"
-  tpl_out(rt, "\n", 1);
 #line 18 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_297;
-    v28 = tpl_var(rt, ctx, self, &N_first, &L_298);
-    bool b29 = tpl_truthy(v28);
-    if (b29) {
+    rt->loc = &L_291;
+    v13 = tpl_var(rt, ctx, self, &N_toc, &L_292);
+    tpl_value v14;
+    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_293);
+    bool b16 = tpl_truthy(v15);
+    if (b16) {
+      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_294, &ic0);
+      v14 = v17;
+    } else {
+      v18 = tpl_var(rt, ctx, self, &N_app, &L_295);
+      tpl_value v19 = tpl_str("getTitle", 8u);
+      tpl_value v20 = tpl_str("toc", 3u);
+      const tpl_value a21[1] = {v20};
+      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_296);
+      v14 = v22;
+    }
+    tpl_value v23 = tpl_str("toc_title", 9u);
+    v24 = tpl_var(rt, ctx, self, &N_root, &L_297);
+    tpl_value v25 = tpl_str("", 0u);
+    tpl_value v26 = tpl_str("toc", 3u);
+    const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
+    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_298);
+    tpl_out_value(rt, v28);
+  }
+#line 18 "themes/tech/html_chunked/index.twig"
+  tpl_out(rt, "\n", 1);
 #line 19 "themes/tech/html_chunked/index.twig"
+  {
+    rt->loc = &L_299;
+    v29 = tpl_var(rt, ctx, self, &N_first, &L_300);
+    bool b30 = tpl_truthy(v29);
+    if (b30) {
+#line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
-#line 19 "themes/tech/html_chunked/index.twig"
-      {
-        rt->loc = &L_299;
-        v30 = tpl_var(rt, ctx, self, &N_app, &L_300);
-        tpl_value v31 = tpl_str("getLabel", 8u);
-        tpl_value v32 = tpl_str("next", 4u);
-        const tpl_value a33[1] = {v32};
-        tpl_value v34 = tpl_call_method(rt, v30, v31, 1, a33, &L_301);
-        tpl_value v35 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_302);
-        tpl_out_value(rt, v35);
-      }
-#line 19 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_303;
-        tpl_out_value(rt, v23);
-      }
-#line 20 "themes/tech/html_chunked/index.twig"
-      {
-        rt->loc = &L_304;
-        v36 = tpl_getattr_name_ic(rt, v28, &N_url, &L_305, &ic1);
+        rt->loc = &L_301;
+        v31 = tpl_var(rt, ctx, self, &N_app, &L_302);
+        tpl_value v32 = tpl_str("getLabel", 8u);
+        tpl_value v33 = tpl_str("next", 4u);
+        const tpl_value a34[1] = {v33};
+        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_303);
+        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_304);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
-#line 20 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
+#line 21 "themes/tech/html_chunked/index.twig"
+      {
+        rt->loc = &L_305;
+        tpl_out_value(rt, v24);
+      }
+#line 21 "themes/tech/html_chunked/index.twig"
       {
         rt->loc = &L_306;
-        tpl_value v37 = tpl_str("getLabel", 8u);
-        tpl_value v38 = tpl_str("next", 4u);
-        const tpl_value a39[1] = {v38};
-        tpl_value v40 = tpl_call_method(rt, v30, v37, 1, a39, &L_307);
-        tpl_value v41 = tpl_escape_value(rt, v40, TPL_ESC_HTML, &L_308);
-        tpl_out_value(rt, v41);
+        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_307, &ic1);
+        tpl_out_value(rt, v37);
       }
-#line 20 "themes/tech/html_chunked/index.twig"
-      tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
-#line 20 "themes/tech/html_chunked/index.twig"
+#line 21 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
+#line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_309;
-        const tpl_value a42[1] = {v28};
-        tpl_value v43 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a42, NULL, &L_310);
-        tpl_out_value(rt, v43);
+        rt->loc = &L_308;
+        tpl_value v38 = tpl_str("getLabel", 8u);
+        tpl_value v39 = tpl_str("next", 4u);
+        const tpl_value a40[1] = {v39};
+        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_309);
+        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_310);
+        tpl_out_value(rt, v42);
       }
-#line 20 "themes/tech/html_chunked/index.twig"
+#line 21 "themes/tech/html_chunked/index.twig"
+      tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
+#line 21 "themes/tech/html_chunked/index.twig"
+      {
+        rt->loc = &L_311;
+        const tpl_value a43[1] = {v29};
+        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_312);
+        tpl_out_value(rt, v44);
+      }
+#line 21 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "</a>\n</nav>\n", 12);
     }
   }
-#line 23 "themes/tech/html_chunked/index.twig"
+#line 24 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</main>\n</div>\n", 15);
 }
 
 #line 1 "themes/tech/html_chunked/index.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_311;
+    rt->loc = &L_313;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_311);
+    tpl_import(rt, self, 0, v0, &L_313);
   }
 #line 3 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_312;
+    rt->loc = &L_314;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_312);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_314);
   }
 }
 
 /* ---- layout.twig ---- */
 
 #line 9 "themes/tech/html_chunked/layout.twig"
-static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3801,7 +3924,7 @@ static void fn29(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 11 "themes/tech/html_chunked/layout.twig"
-static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3812,15 +3935,6 @@ static void fn30(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 13 "themes/tech/html_chunked/layout.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-}
-
-#line 14 "themes/tech/html_chunked/layout.twig"
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
@@ -3829,8 +3943,17 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 }
 
+#line 14 "themes/tech/html_chunked/layout.twig"
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+}
+
 #line 1 "themes/tech/html_chunked/layout.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3847,15 +3970,15 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_315;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_313);
+    tpl_import(rt, self, 0, v0, &L_315);
   }
 #line 5 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_314;
+    rt->loc = &L_316;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3880,103 +4003,103 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_315);
-    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_315);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_316);
+      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_317);
+    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_317);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_318);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_317;
+    rt->loc = &L_319;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_318);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_320);
     const tpl_value a20[1] = {v19};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_319);
-    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_319);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_321);
+    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_321);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_317);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_319);
   }
 #line 9 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_320;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_320);
+    rt->loc = &L_322;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_322);
   }
 #line 10 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_321;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_321);
+    rt->loc = &L_323;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_323);
   }
 #line 11 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_322;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_323);
+    rt->loc = &L_324;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_325);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_324);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_326);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_325;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_325);
+    rt->loc = &L_327;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_327);
   }
 #line 14 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_326;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_326);
+    rt->loc = &L_328;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_328);
   }
 #line 15 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_327;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_328);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_329, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_330);
+    rt->loc = &L_329;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_330);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_331, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_332);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_331;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_332, &ic1);
+    rt->loc = &L_333;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_334, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_333;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_334);
+        rt->loc = &L_335;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_336);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_335;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_336, &ic2);
+    rt->loc = &L_337;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_338, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_337;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_338);
+        rt->loc = &L_339;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_340);
         tpl_out_value(rt, v36);
       }
     }
@@ -3988,7 +4111,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4002,7 +4125,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "© ", 3);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_339;
+    rt->loc = &L_341;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -4023,30 +4146,30 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_str("Y", 1u);
     const tpl_value a8[2] = {v5, v7};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_340);
-    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_340);
+      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_342);
+    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_342);
     tpl_out_value(rt, v9);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_341;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_342);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_343, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_344);
+    rt->loc = &L_343;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_344);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_345, &ic0);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_346);
     tpl_out_value(rt, v12);
   }
 #line 2 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 4 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_345;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_346);
+    rt->loc = &L_347;
+    v13 = tpl_var(rt, ctx, self, &N_app, &L_348);
     tpl_value v14 = tpl_str("getLabel", 8u);
     tpl_value v15 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_347);
+    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_349);
     tpl_out_value(rt, v17);
   }
 #line 4 "themes/tech/contents/license.md.twig"
@@ -4056,7 +4179,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lof.twig"
-static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4072,61 +4195,61 @@ static void fn35(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_348;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_349);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_350, &ic0);
+    rt->loc = &L_350;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_351);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_352, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_351;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_352, &ic1);
+    rt->loc = &L_353;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_354, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_353;
+    rt->loc = &L_355;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_354);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_356);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_355);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_357);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_353);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_355);
   }
 #line 7 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_356;
+    rt->loc = &L_358;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_356);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_358);
   }
 }
 
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/html_chunked/lot.twig"
-static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4142,61 +4265,61 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_357;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_358);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_359, &ic0);
+    rt->loc = &L_359;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_360);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_361, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_360;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_361, &ic1);
+    rt->loc = &L_362;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_363, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_362;
+    rt->loc = &L_364;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_363);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_365);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_364);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_366);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_362);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_364);
   }
 #line 7 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
 }
 
 #line 1 "themes/tech/html_chunked/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_365;
+    rt->loc = &L_367;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_365);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_367);
   }
 }
 
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4217,7 +4340,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_366;
+    rt->loc = &L_368;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4241,9 +4364,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_367;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_368);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_369, &ic0);
+        rt->loc = &L_369;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_370);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_371, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4254,17 +4377,17 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_370;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_371);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_372, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_373);
+    rt->loc = &L_372;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_373);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_374, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_375);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_374;
+    rt->loc = &L_376;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4288,9 +4411,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_375;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_376, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_377);
+        rt->loc = &L_377;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_378, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_379);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4299,16 +4422,16 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_378;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_379, &ic3);
+    rt->loc = &L_380;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_381, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_380;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_381);
+        rt->loc = &L_382;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_383);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4317,16 +4440,16 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_382;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_383, &ic4);
+    rt->loc = &L_384;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_385, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_384;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_385);
+        rt->loc = &L_386;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_387);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4340,7 +4463,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4359,13 +4482,13 @@ static tpl_value fn41(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_387);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_387);
+    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_389);
+  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_389);
   return v3;
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4393,7 +4516,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_386;
+    rt->loc = &L_388;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4406,79 +4529,79 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn41, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn42, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_388);
-    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_388);
+      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_390);
+    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_390);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_389;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_390);
+    rt->loc = &L_391;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_392);
     const tpl_value a11[1] = {v10};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_391);
-    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_391));
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_393);
+    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_393));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_392;
+        rt->loc = &L_394;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_393;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_394);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_395, &ic0);
+            rt->loc = &L_395;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_396);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_397, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_396;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_397);
+            rt->loc = &L_398;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_399);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_398;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_399);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_400, &ic1);
+            rt->loc = &L_400;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_401);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_402, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_401;
+            rt->loc = &L_403;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_402, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_404, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_403);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_405);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_404);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_406);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_405);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_406, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_407, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_407);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_408, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_409, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_408);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_410);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4487,15 +4610,15 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_409;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_410, &ic5);
+            rt->loc = &L_411;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_412, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_411;
+                rt->loc = &L_413;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4513,7 +4636,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4539,25 +4662,25 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_412;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_413);
+    rt->loc = &L_414;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_415);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_414;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_415);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_416, &ic0);
+    rt->loc = &L_416;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_417);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_418, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_417;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_418);
+        rt->loc = &L_419;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_420);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4566,7 +4689,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_419;
+    rt->loc = &L_421;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4580,7 +4703,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_420, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_422, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4589,9 +4712,9 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_421;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_422, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_423);
+        rt->loc = &L_423;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_424, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_425);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4602,7 +4725,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_424;
+    rt->loc = &L_426;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4626,14 +4749,14 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_425);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_427);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_426;
+    rt->loc = &L_428;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4654,29 +4777,29 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_427);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_429);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_428);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_430);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_429);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_431);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_430;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_431);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_432, &ic3);
+    rt->loc = &L_432;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_433);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_434, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_433;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_434);
+        rt->loc = &L_435;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_436);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4685,16 +4808,16 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_435;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_436);
+    rt->loc = &L_437;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_438);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_437;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_438);
+        rt->loc = &L_439;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_440);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4706,7 +4829,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4734,7 +4857,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_441;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4764,10 +4887,10 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_440;
+    rt->loc = &L_442;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_441);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_442, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_443);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_444, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4777,39 +4900,39 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_443);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_443);
+      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_445);
+    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_445);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_444;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_445);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_446, &ic1);
+    rt->loc = &L_446;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_447);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_448, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_447);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_449);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_448);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_450);
       const tpl_value a26[1] = {v25};
       if (!k17)
-        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_449);
-      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_449);
+        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
+      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_451);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_450);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_452);
       const tpl_value a31[1] = {v30};
       if (!k18)
-        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_451);
-      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_451);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_452);
+        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_453);
+      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_453);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_454);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4818,33 +4941,33 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_453;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_454);
+        rt->loc = &L_455;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_456);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_455);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_457);
+        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_457);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_456);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_458);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_457);
-        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_457);
+          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_459);
+        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_459);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_458);
-        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_458);
+          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_460);
+        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_460);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_459;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_460);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_461);
+        rt->loc = &L_461;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_462);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_463);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4857,7 +4980,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_462;
+          rt->loc = &L_464;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4867,10 +4990,10 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_463;
+    rt->loc = &L_465;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_464, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_466, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4881,15 +5004,15 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_465;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_466, &ic3);
+    rt->loc = &L_467;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_468, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_467;
+        rt->loc = &L_469;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4901,7 +5024,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4920,24 +5043,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_468;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_469);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_470, &ic0);
+    rt->loc = &L_470;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_471);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_472, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_471;
+        rt->loc = &L_473;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_472;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_473, &ic1);
+        rt->loc = &L_474;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_475, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4948,14 +5071,14 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_474;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_475, &ic2);
+    rt->loc = &L_476;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_477, &ic2);
     tpl_out_value(rt, v5);
   }
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4971,7 +5094,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_476;
+    rt->loc = &L_478;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4993,9 +5116,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_477;
+    rt->loc = &L_479;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_478);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_480);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -5005,22 +5128,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_479;
+        rt->loc = &L_481;
         const tpl_value a12[1] = {v8};
         if (!k21)
-          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_480);
-        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_480);
+          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_482);
+        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_482);
         const tpl_value a14[1] = {v13};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_481);
-        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_481);
+          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_483);
+        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_483);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_482;
+    rt->loc = &L_484;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -5042,17 +5165,17 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_483);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_485);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_484);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_486);
     tpl_out_value(rt, v29);
   }
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5071,36 +5194,36 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_485;
+    rt->loc = &L_487;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_486);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_487, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_488);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_489, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_488, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_490, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_489);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_491);
     const tpl_value a9[1] = {v8};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_490);
-    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_490);
+      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_492);
+    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_492);
     const tpl_value a11[1] = {v10};
     if (!k24)
-      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_491);
-    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_491);
+      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_493);
+    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_493);
     tpl_out_value(rt, v12);
   }
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5113,16 +5236,16 @@ static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_506);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_508);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_507, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_509, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5177,16 +5300,16 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_492;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_493);
+    rt->loc = &L_494;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_495);
     const tpl_value a1[1] = {v0};
     if (!k25)
-      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
-    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_494));
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_496);
+    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_496));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_495;
+        rt->loc = &L_497;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -5195,30 +5318,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_496;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_497);
+        rt->loc = &L_498;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_499);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_498;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_499);
+            rt->loc = &L_500;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_501);
             const tpl_value a8[1] = {v7};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_500);
-            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_500));
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_502);
+            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_502));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_501;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_502);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_503, &ic0);
+                rt->loc = &L_503;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_504);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_505, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k26)
-                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_504);
-                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_504);
+                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_506);
+                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_506);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -5226,32 +5349,32 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_505;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
+                    rt->loc = &L_507;
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k27)
-                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_508);
-                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_508);
+                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_510);
+                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_510);
                     const tpl_value a18[1] = {v17};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_509);
-                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_509);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_511);
+                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_511);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_510;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_511);
+                    rt->loc = &L_512;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_513);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_512;
+                        rt->loc = &L_514;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_513);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_515);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -5266,18 +5389,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_514;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_515);
+                    rt->loc = &L_516;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_517);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_516);
-                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_516);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_517);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_518);
+                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_518);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_519);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k29)
-                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_518);
-                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_518);
+                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_520);
+                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_520);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -5286,22 +5409,22 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_519;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_520);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_521);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_522, &ic1);
+            rt->loc = &L_521;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_522);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_523);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_524, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_523);
-            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_523);
+              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_525);
+            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_525);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_524;
+            rt->loc = &L_526;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -5317,8 +5440,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_525);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_526, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_527);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_528, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5328,7 +5451,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_527;
+            rt->loc = &L_529;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5356,11 +5479,11 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_528;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_529);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_530, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_531, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_532);
+                rt->loc = &L_530;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_531);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_532, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_533, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_534);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5371,31 +5494,31 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_533;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_534);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_535, &ic5);
+            rt->loc = &L_535;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_536);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_537, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_536;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_537);
+            rt->loc = &L_538;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_539);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_538;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_539);
+            rt->loc = &L_540;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_541);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_540;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_541);
+            rt->loc = &L_542;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_543);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5410,9 +5533,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_542;
+            rt->loc = &L_544;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_543);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_545);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5423,24 +5546,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_544;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_545);
+        rt->loc = &L_546;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_547);
         const tpl_value a76[1] = {v75};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_546);
-        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_546);
+          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_548);
+        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_548);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_547;
+            rt->loc = &L_549;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k28)
-              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_548);
-            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_548);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_549);
+              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_550);
+            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_550);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_551);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5460,7 +5583,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5498,18 +5621,18 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_550;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_551);
+    rt->loc = &L_552;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_553);
     const tpl_value a1[1] = {v0};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_552);
-    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_552));
+      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_554);
+    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_554));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_553;
+        rt->loc = &L_555;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5527,34 +5650,34 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_554;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_555);
+        rt->loc = &L_556;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_557);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_556;
+        rt->loc = &L_558;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_557;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_558);
+        rt->loc = &L_559;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_560);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_559;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_560);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_561);
+        rt->loc = &L_561;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_562);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_563);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_562);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_564);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5564,7 +5687,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5573,175 +5696,397 @@ static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n", 1);
 }
 
+/* ---- partials/search.twig ---- */
+
+#line 1 "themes/tech/html_chunked/partials/search.twig"
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+  tpl_value v8 = tpl_null();
+  tpl_value v11 = tpl_null();
+#line 4 "themes/tech/html_chunked/partials/search.twig"
+  {
+    rt->loc = &L_565;
+    tpl_value v3 = tpl_null();
+    bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
+    if (!b2)
+      v3 = tpl_null();
+    (void)b2;
+    tpl_value v4 = tpl_str("search", 6);
+    tpl_value v1 = tpl_null();
+    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
+    if (!b0)
+      v1 = tpl_null();
+    tpl_value v5;
+    if (b0 && v1.type != TPL_NULL) {
+      v5 = v1;
+    } else {
+      tpl_value v6 = tpl_bool(true);
+      v5 = v6;
+    }
+    bool b7 = tpl_truthy(v5);
+    if (b7) {
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "<div class=\"search\" role=\"search\" hidden data-root=\"", 52);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_566;
+        v8 = tpl_var(rt, ctx, self, &N_root, &L_567);
+        tpl_out_value(rt, v8);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-none=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_568;
+        bool b9 = true;
+        v11 = tpl_var(rt, ctx, self, &N_app, &L_569);
+        tpl_value v12 = tpl_str("getLabel", 8u);
+        tpl_value v13 = tpl_str("search_none", 11u);
+        const tpl_value a14[1] = {v13};
+        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_570);
+        tpl_value v10 = v15;
+        tpl_value v16;
+        if (b9 && !tpl_is_empty(rt, v10)) {
+          v16 = v10;
+        } else {
+          tpl_value v17 = tpl_str("No results", 10u);
+          v16 = v17;
+        }
+        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_571);
+        tpl_out_value(rt, v18);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-one=\"", 12);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_572;
+        bool b19 = true;
+        tpl_value v21 = tpl_str("getLabel", 8u);
+        tpl_value v22 = tpl_str("search_one", 10u);
+        const tpl_value a23[1] = {v22};
+        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_573);
+        tpl_value v20 = v24;
+        tpl_value v25;
+        if (b19 && !tpl_is_empty(rt, v20)) {
+          v25 = v20;
+        } else {
+          tpl_value v26 = tpl_str("1 result", 8u);
+          v25 = v26;
+        }
+        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_574);
+        tpl_out_value(rt, v27);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-many=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_575;
+        bool b28 = true;
+        tpl_value v30 = tpl_str("getLabel", 8u);
+        tpl_value v31 = tpl_str("search_many", 11u);
+        const tpl_value a32[1] = {v31};
+        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_576);
+        tpl_value v29 = v33;
+        tpl_value v34;
+        if (b28 && !tpl_is_empty(rt, v29)) {
+          v34 = v29;
+        } else {
+          tpl_value v35 = tpl_str("%d results", 10u);
+          v34 = v35;
+        }
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_577);
+        tpl_out_value(rt, v36);
+      }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_578;
+        bool b37 = true;
+        tpl_value v39 = tpl_str("getLabel", 8u);
+        tpl_value v40 = tpl_str("search", 6u);
+        const tpl_value a41[1] = {v40};
+        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_579);
+        tpl_value v38 = v42;
+        tpl_value v43;
+        if (b37 && !tpl_is_empty(rt, v38)) {
+          v43 = v38;
+        } else {
+          tpl_value v44 = tpl_str("Search", 6u);
+          v43 = v44;
+        }
+        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_580);
+        tpl_out_value(rt, v45);
+      }
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_581;
+        bool b46 = true;
+        tpl_value v48 = tpl_str("getLabel", 8u);
+        tpl_value v49 = tpl_str("search", 6u);
+        const tpl_value a50[1] = {v49};
+        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_582);
+        tpl_value v47 = v51;
+        tpl_value v52;
+        if (b46 && !tpl_is_empty(rt, v47)) {
+          v52 = v47;
+        } else {
+          tpl_value v53 = tpl_str("Search", 6u);
+          v52 = v53;
+        }
+        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_583);
+        tpl_out_value(rt, v54);
+      }
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
+                 "<div class=\"search-panel\">\n"
+                 "<p class=\"search-count\" aria-live=\"polite\"></p>\n"
+                 "<ol class=\"search-results\" id=\"search-results\"></ol>\n"
+                 "</div>\n"
+                 "</div>\n"
+                 "<script src=\"", 227);
+#line 13 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_584;
+        tpl_out_value(rt, v8);
+      }
+#line 13 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
+#line 14 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_585;
+        tpl_out_value(rt, v8);
+      }
+#line 14 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "search.js\" defer></script>\n", 27);
+    }
+  }
+}
+
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn51(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 6 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_563;
-    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_563);
-  }
-}
-
-#line 7 "themes/tech/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_564;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_564);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_565;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_565);
+    rt->loc = &L_586;
+    tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_586);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_566;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_566);
+    rt->loc = &L_587;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_587);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_567;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_567);
+    rt->loc = &L_588;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_588);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_568;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_568);
+    rt->loc = &L_589;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_589);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_569;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_569);
+    rt->loc = &L_590;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_590);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_570;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_570);
+    rt->loc = &L_591;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_591);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 14 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_571;
-    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_571);
+    rt->loc = &L_592;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
   }
 }
 
-#line 15 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 15 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_572;
-    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_572);
+    rt->loc = &L_593;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
   }
 }
 
-#line 16 "themes/tech/common/style.css.twig"
+#line 14 "themes/tech/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 14 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_594;
+    tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
+  }
+}
+
+#line 15 "themes/tech/common/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 15 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_595;
+    tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
+  }
+}
+
+#line 16 "themes/tech/common/style.css.twig"
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+  tpl_value v0 = tpl_null();
+  tpl_value v1 = tpl_null();
+  tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_573;
-    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_573);
+    rt->loc = &L_596;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_597);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_598, &ic0);
+    tpl_value v2 = tpl_str("html_chunked", 12u);
+    bool b3 = tpl_loose_eq(rt, v1, v2);
+    if (b3) {
+      tpl_value v7 = tpl_null();
+      bool b6 = tpl_var_probe(rt, ctx, self, &N_edition, &v7);
+      if (!b6)
+        v7 = tpl_null();
+      (void)b6;
+      tpl_value v8 = tpl_str("search", 6);
+      tpl_value v5 = tpl_null();
+      bool b4 = tpl_has_attr(rt, v7, v8, &v5);
+      if (!b4)
+        v5 = tpl_null();
+      tpl_value v9;
+      if (b4 && v5.type != TPL_NULL) {
+        v9 = v5;
+      } else {
+        tpl_value v10 = tpl_bool(true);
+        v9 = v10;
+      }
+      bool b11 = tpl_truthy(v9);
+      b3 = b11;
+    }
+    if (b3) {
+#line 16 "themes/tech/common/style.css.twig"
+      {
+        rt->loc = &L_599;
+        tpl_value v12 = tpl_str("css/search.css.twig", 19u);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_599);
+      }
+    }
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
+#line 17 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_600;
+    tpl_value v0 = tpl_str("css/print.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
+  }
+}
+
+#line 18 "themes/tech/common/style.css.twig"
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5750,7 +6095,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5759,70 +6104,75 @@ static void fn63(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_574;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_574);
+    rt->loc = &L_601;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_601);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_575;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_575);
+    rt->loc = &L_602;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_602);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_576;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_576);
+    rt->loc = &L_603;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_603);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_577;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_577);
+    rt->loc = &L_604;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_604);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_578;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_578);
+    rt->loc = &L_605;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_605);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_579;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_579);
+    rt->loc = &L_606;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_606);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_580;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_580);
+    rt->loc = &L_607;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_607);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_581;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_581);
+    rt->loc = &L_608;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_608);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_582;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_582);
+    rt->loc = &L_609;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_609);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_583;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_583);
+    rt->loc = &L_610;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_610);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_584;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_584);
+    rt->loc = &L_611;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_611);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_585;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_585);
+    rt->loc = &L_612;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_612);
+  }
+#line 18 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_613;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_613);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5846,12 +6196,12 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_586;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_587);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_588, &ic0);
+    rt->loc = &L_614;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_615);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_616, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_589, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_617, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5862,16 +6212,16 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_590;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_591);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_592, &ic2);
+    rt->loc = &L_618;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_619);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_620, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_593;
+        rt->loc = &L_621;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5882,22 +6232,22 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_594;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_595);
+    rt->loc = &L_622;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_623);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_596;
+        rt->loc = &L_624;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_597;
+            rt->loc = &L_625;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5908,23 +6258,23 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_598;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_599, &ic3);
+        rt->loc = &L_626;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_627, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_600;
+            rt->loc = &L_628;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_601;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_602, &ic4);
+            rt->loc = &L_629;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_630, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5935,8 +6285,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_603;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_604, &ic5);
+        rt->loc = &L_631;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_632, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5947,7 +6297,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_605;
+    rt->loc = &L_633;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5958,7 +6308,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_606;
+        rt->loc = &L_634;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5969,8 +6319,8 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_607;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_608, &ic6);
+    rt->loc = &L_635;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_636, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5980,7 +6330,7 @@ static void fn64(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5996,26 +6346,26 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_609;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_610);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_611, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_612);
+    rt->loc = &L_637;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_638);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_639, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_640);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_613;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_614, &ic1);
+    rt->loc = &L_641;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_642, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_615;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_616);
+        rt->loc = &L_643;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_644);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -6024,16 +6374,16 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_617;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_618, &ic2);
+    rt->loc = &L_645;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_646, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_619;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_620);
+        rt->loc = &L_647;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_648);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -6041,7 +6391,7 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 6045 "tech_html_chunked.c"
+#line 6395 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -6074,6 +6424,7 @@ static const char T0_source[] =
     "{% block header %}\n"
     "<header class=\"site-bar\">\n"
     "<a class=\"site-title\" href=\"{{ root }}index.html\">{{ book.title|e }}</a>\n"
+    "{% include 'partials/search.twig' %}\n"
     "<div class=\"pager pager-top\">\n"
     "{% if previous %}\n"
     "<a class=\"previous\" href=\"{{ root }}{{ previous.url }}\" rel=\"prev\"><span aria-hidden=\"true\">←</span> {{ app.getLabel('previous')|e }}</a>\n"
@@ -6144,7 +6495,7 @@ static const tpl_template T0 = {
   .nblocks = 5,
   .blocks = T0_blocks,
   .source = T0_source,
-  .source_len = 3624,
+  .source_len = 3661,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
@@ -6986,8 +7337,81 @@ static const tpl_template T10 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T11_source[] =
+    "/* Website: the search box and its results (search.js fills them); a\n"
+    "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  border-left: 3px solid transparent;\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus {\n"
+    "  border-left-color: var(--accent);\n"
+    "  background: var(--current);\n"
+    "}\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T11 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn17,
+  .source = T11_source,
+  .source_len = 1921,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T12_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -7024,17 +7448,17 @@ static const char T11_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T11 = {
+static const tpl_template T12 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn17,
-  .source = T11_source,
+  .body = fn18,
+  .source = T12_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T12_source[] =
+static const char T13_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -7115,17 +7539,17 @@ static const char T12_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T12 = {
+static const tpl_template T13 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T12_source,
+  .body = fn19,
+  .source = T13_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T13_source[] =
+static const char T14_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -7221,17 +7645,17 @@ static const char T13_source[] =
     "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T13 = {
+static const tpl_template T14 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T13_source,
+  .body = fn20,
+  .source = T14_source,
   .source_len = 3440,
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T14_source[] =
+static const char T15_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -7246,17 +7670,17 @@ static const char T14_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T14 = {
+static const tpl_template T15 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T14_source,
+  .body = fn21,
+  .source = T15_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T15_source[] =
+static const char T16_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -7270,23 +7694,23 @@ static const char T15_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T15 = {
+static const tpl_template T16 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn21,
-  .source = T15_source,
+  .body = fn22,
+  .source = T16_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* index.twig */
-static const tpl_block_def T16_blocks[4] = {
-  {.name = {"title", 5u, 0x9865b509u}, .fn = fn22, .owner = &T16, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn23, .owner = &T16, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn24, .owner = &T16, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn25, .owner = &T16, .node = NULL},
+static const tpl_block_def T17_blocks[4] = {
+  {.name = {"title", 5u, 0x9865b509u}, .fn = fn23, .owner = &T17, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn24, .owner = &T17, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn25, .owner = &T17, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn26, .owner = &T17, .node = NULL},
 };
-static const char T16_source[] =
+static const char T17_source[] =
     "{#- index.html: the cover block and the book's table of contents, then a\n"
     "    link to the first page. -#}\n"
     "{% extends 'layout.twig' %}\n"
@@ -7303,6 +7727,7 @@ static const char T16_source[] =
     "{% set first = items|filter(i => i.config.element not in ['cover', 'toc'])|first %}\n"
     "<div class=\"book-body\">\n"
     "<main id=\"main_content\" class=\"book-main\">\n"
+    "{% include 'partials/search.twig' %}\n"
     "{{ m.toc_nav(toc, toc_item ? toc_item.title : app.getTitle('toc'), 'toc_title', root, '', 'toc') }}\n"
     "{% if first %}\n"
     "<nav class=\"pager pager-bottom\" aria-label=\"{{ app.getLabel('next')|e }}\">\n"
@@ -7312,26 +7737,26 @@ static const char T16_source[] =
     "</main>\n"
     "</div>\n"
     "{% endblock %}\n";
-static const tpl_template T16 = {
+static const tpl_template T17 = {
   .name = "index.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn28,
+  .body = fn29,
   .nblocks = 4,
-  .blocks = T16_blocks,
-  .source = T16_source,
-  .source_len = 1082,
+  .blocks = T17_blocks,
+  .source = T17_source,
+  .source_len = 1119,
   .parent_name = "layout.twig",
   .ast = NULL,
 };
 
 /* layout.twig */
-static const tpl_block_def T17_blocks[4] = {
-  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn29, .owner = &T17, .node = NULL},
-  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn30, .owner = &T17, .node = NULL},
-  {.name = {"header", 6u, 0xe488d460u}, .fn = fn31, .owner = &T17, .node = NULL},
-  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn32, .owner = &T17, .node = NULL},
+static const tpl_block_def T18_blocks[4] = {
+  {.name = {"head", 4u, 0x32694bc3u}, .fn = fn30, .owner = &T18, .node = NULL},
+  {.name = {"body_class", 10u, 0xa9c7cd7eu}, .fn = fn31, .owner = &T18, .node = NULL},
+  {.name = {"header", 6u, 0xe488d460u}, .fn = fn32, .owner = &T18, .node = NULL},
+  {.name = {"body", 4u, 0xdbaa7975u}, .fn = fn33, .owner = &T18, .node = NULL},
 };
-static const char T17_source[] =
+static const char T18_source[] =
     "{#- The page every website page extends. Blocks: `title` (HTML text for\n"
     "    <title>), `head` (more <head> tags), `body_class`, `header` (above\n"
     "    the page's columns) and `body`. -#}\n"
@@ -7351,37 +7776,37 @@ static const char T17_source[] =
     "</footer>\n"
     "</body>\n"
     "</html>\n";
-static const tpl_template T17 = {
+static const tpl_template T18 = {
   .name = "layout.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
+  .body = fn34,
   .nblocks = 4,
-  .blocks = T17_blocks,
-  .source = T17_source,
+  .blocks = T18_blocks,
+  .source = T18_source,
   .source_len = 828,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T18_source[] =
+static const char T19_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T18_source,
+  .body = fn35,
+  .source = T19_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T19_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn35, .owner = &T19, .node = NULL},
+static const tpl_block_def T20_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T20, .node = NULL},
 };
-static const char T19_source[] =
+static const char T20_source[] =
     "{#- The list of images's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7390,23 +7815,23 @@ static const char T19_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn36,
+  .body = fn37,
   .nblocks = 1,
-  .blocks = T19_blocks,
-  .source = T19_source,
+  .blocks = T20_blocks,
+  .source = T20_source,
   .source_len = 327,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T20_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T20, .node = NULL},
+static const tpl_block_def T21_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T21, .node = NULL},
 };
-static const char T20_source[] =
+static const char T21_source[] =
     "{#- The list of tables's page: a chunk page whose content is the list. -#}\n"
     "{% extends 'chunk.twig' %}\n"
     "{% block content %}\n"
@@ -7415,20 +7840,20 @@ static const char T20_source[] =
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "</article>\n"
     "{% endblock %}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn38,
+  .body = fn39,
   .nblocks = 1,
-  .blocks = T20_blocks,
-  .source = T20_source,
+  .blocks = T21_blocks,
+  .source = T21_source,
   .source_len = 326,
   .parent_name = "chunk.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -7443,17 +7868,17 @@ static const char T21_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
-  .source = T21_source,
+  .body = fn40,
+  .source = T22_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -7466,17 +7891,17 @@ static const char T22_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn40,
-  .source = T22_source,
+  .body = fn41,
+  .source = T23_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -7495,17 +7920,17 @@ static const char T23_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T23_source,
+  .body = fn43,
+  .source = T24_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T24_source[] =
+static const char T25_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -7520,31 +7945,31 @@ static const char T24_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn43,
-  .source = T24_source,
+  .body = fn44,
+  .source = T25_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T25_m0_params[1] = {
+static const tpl_name T26_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T25_m1_params[1] = {
+static const tpl_name T26_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T25_m2_params[1] = {
+static const tpl_name T26_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T25_m3_params[3] = {
+static const tpl_name T26_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T25_m4_params[6] = {
+static const tpl_name T26_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -7552,14 +7977,14 @@ static const tpl_name T25_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T25_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T25_m0_params, .fn = fn44, .owner = &T25, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T25_m1_params, .fn = fn45, .owner = &T25, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T25_m2_params, .fn = fn46, .owner = &T25, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T25_m3_params, .fn = fn47, .owner = &T25, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T25_m4_params, .fn = fn49, .owner = &T25, .node = NULL},
+static const tpl_macro_def T26_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T26_m0_params, .fn = fn45, .owner = &T26, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T26_m1_params, .fn = fn46, .owner = &T26, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T26_m2_params, .fn = fn47, .owner = &T26, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T26_m3_params, .fn = fn48, .owner = &T26, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T26_m4_params, .fn = fn50, .owner = &T26, .node = NULL},
 };
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -7624,33 +8049,60 @@ static const char T25_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn50,
+  .body = fn51,
   .nmacros = 5,
-  .macros = T25_macros,
-  .source = T25_source,
+  .macros = T26_macros,
+  .source = T26_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T26_blocks[12] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn51, .owner = &T26, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn52, .owner = &T26, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn53, .owner = &T26, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn54, .owner = &T26, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn55, .owner = &T26, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn56, .owner = &T26, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn57, .owner = &T26, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn58, .owner = &T26, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn59, .owner = &T26, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn60, .owner = &T26, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn61, .owner = &T26, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn62, .owner = &T26, .node = NULL},
+/* partials/search.twig */
+static const char T27_source[] =
+    "{#- The search box (the edition option `search`, default true). search.js,\n"
+    "    written with the index search-index.js, fills the results and shows\n"
+    "    the box, which stays hidden where scripts do not run. -#}\n"
+    "{% if edition.search ?\? true %}\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
+    "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
+    "<div class=\"search-panel\">\n"
+    "<p class=\"search-count\" aria-live=\"polite\"></p>\n"
+    "<ol class=\"search-results\" id=\"search-results\"></ol>\n"
+    "</div>\n"
+    "</div>\n"
+    "<script src=\"{{ root }}search-index.js\" defer></script>\n"
+    "<script src=\"{{ root }}search.js\" defer></script>\n"
+    "{% endif %}\n";
+static const tpl_template T27 = {
+  .name = "partials/search.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn52,
+  .source = T27_source,
+  .source_len = 1072,
+  .ast = NULL,
 };
-static const char T26_source[] =
+
+/* style.css.twig */
+static const tpl_block_def T28_blocks[13] = {
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T28, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T28, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T28, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T28, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T28, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T28, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T28, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T28, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T28, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T28, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn63, .owner = &T28, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn64, .owner = &T28, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T28, .node = NULL},
+};
+static const char T28_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
     "    block, so that a book's own style.css.twig can extend this one\n"
     "    ({% extends '@theme/style.css.twig' %}) and replace or add to a part\n"
@@ -7666,21 +8118,22 @@ static const char T26_source[] =
     "{% block items %}{% include 'css/items.css.twig' %}{% endblock %}\n"
     "{% block layout %}{% include 'css/layout.css.twig' %}{% endblock %}\n"
     "{% block navigation %}{% include 'css/navigation.css.twig' %}{% endblock %}\n"
+    "{% block search %}{% if edition.format == 'html_chunked' and (edition.search ?\? true) %}{% include 'css/search.css.twig' %}{% endif %}{% endblock %}\n"
     "{% block print %}{% include 'css/print.css.twig' %}{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T26 = {
+static const tpl_template T28 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn63,
-  .nblocks = 12,
-  .blocks = T26_blocks,
-  .source = T26_source,
-  .source_len = 1093,
+  .body = fn66,
+  .nblocks = 13,
+  .blocks = T28_blocks,
+  .source = T28_source,
+  .source_len = 1242,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T27_source[] =
+static const char T29_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -7695,17 +8148,17 @@ static const char T27_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T27 = {
+static const tpl_template T29 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn64,
-  .source = T27_source,
+  .body = fn67,
+  .source = T29_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T28_source[] =
+static const char T30_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -7717,16 +8170,16 @@ static const char T28_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T28 = {
+static const tpl_template T30 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
-  .source = T28_source,
+  .body = fn68,
+  .source = T30_source,
   .source_len = 313,
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_html_chunked_templates[29] = {
+const tpl_template *const octavo_theme_tech_html_chunked_templates[31] = {
   &T0,
   &T1,
   &T2,
@@ -7756,5 +8209,7 @@ const tpl_template *const octavo_theme_tech_html_chunked_templates[29] = {
   &T26,
   &T27,
   &T28,
+  &T29,
+  &T30,
 };
-const size_t octavo_theme_tech_html_chunked_ntemplates = 29;
+const size_t octavo_theme_tech_html_chunked_ntemplates = 31;

@@ -820,6 +820,7 @@ static const tpl_template T43;
 static const tpl_template T44;
 static const tpl_template T45;
 static const tpl_template T46;
+static const tpl_template T47;
 static void fn0(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn1(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn2(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -841,42 +842,42 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -886,15 +887,16 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2386,10 +2388,83 @@ static void fn17(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "}\n", 1570);
 }
 
+/* ---- css/search.css.twig ---- */
+
+#line 1 "themes/tech/common/css/search.css.twig"
+static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)self;
+  (void)ctx;
+  (void)blocks;
+#line 1 "themes/tech/common/css/search.css.twig"
+  tpl_out(rt, "/* Website: the search box and its results (search.js fills them); a\n"
+             "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+             ".search {\n"
+             "  position: relative;\n"
+             "  flex: 0 1 18rem;\n"
+             "  min-width: 8rem;\n"
+             "  font-family: var(--font-ui);\n"
+             "  font-size: .9rem;\n"
+             "}\n"
+             ".search[hidden] { display: none; }\n"
+             ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+             ".search-input {\n"
+             "  box-sizing: border-box;\n"
+             "  width: 100%;\n"
+             "  padding: .3em .6em;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  color: var(--fg);\n"
+             "  font: inherit;\n"
+             "}\n"
+             ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+             ".search-panel {\n"
+             "  display: none;\n"
+             "  position: absolute;\n"
+             "  z-index: 10;\n"
+             "  top: 100%;\n"
+             "  right: 0;\n"
+             "  width: min(32rem, 92vw);\n"
+             "  margin-top: .3rem;\n"
+             "  border: 1px solid var(--rule);\n"
+             "  border-radius: 4px;\n"
+             "  background: var(--bg);\n"
+             "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+             "}\n"
+             ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+             ".searching .search-panel { display: block; }\n"
+             ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+             ".search-results {\n"
+             "  max-height: 70vh;\n"
+             "  overflow-y: auto;\n"
+             "  margin: 0;\n"
+             "  padding: 0;\n"
+             "  list-style: none;\n"
+             "}\n"
+             ".search-result {\n"
+             "  display: block;\n"
+             "  padding: .5em .75em;\n"
+             "  border-top: 1px solid var(--rule);\n"
+             "  border-left: 3px solid transparent;\n"
+             "  color: var(--fg);\n"
+             "  text-decoration: none;\n"
+             "}\n"
+             ".search-result:visited { color: var(--fg); }\n"
+             ".search-result:hover, .search-result:focus {\n"
+             "  border-left-color: var(--accent);\n"
+             "  background: var(--current);\n"
+             "}\n"
+             ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+             ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+             ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+             ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n", 1921);
+}
+
 /* ---- css/tables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/tables.css.twig"
-static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2436,7 +2511,7 @@ static void fn18(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/typography.css.twig ---- */
 
 #line 1 "themes/tech/common/css/typography.css.twig"
-static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2527,7 +2602,7 @@ static void fn19(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- css/variables.css.twig ---- */
 
 #line 1 "themes/tech/common/css/variables.css.twig"
-static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2633,7 +2708,7 @@ static void fn20(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- dedication.twig ---- */
 
 #line 4 "themes/tech/pdf/dedication.twig"
-static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn22(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2656,7 +2731,7 @@ static void fn21(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/dedication.twig"
-static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2672,7 +2747,7 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.md.twig ---- */
 
 #line 1 "themes/tech/contents/edition.md.twig"
-static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2857,7 +2932,7 @@ static void fn23(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- edition.twig ---- */
 
 #line 5 "themes/tech/pdf/edition.twig"
-static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -2905,7 +2980,7 @@ static void fn24(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/edition.twig"
-static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2921,7 +2996,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- epilogue.twig ---- */
 
 #line 1 "themes/tech/pdf/epilogue.twig"
-static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -2937,7 +3012,7 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- figure.twig ---- */
 
 #line 1 "themes/tech/common/figure.twig"
-static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3103,7 +3178,7 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- foreword.twig ---- */
 
 #line 1 "themes/tech/pdf/foreword.twig"
-static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3119,7 +3194,7 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- glossary.twig ---- */
 
 #line 1 "themes/tech/pdf/glossary.twig"
-static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3135,7 +3210,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- introduction.twig ---- */
 
 #line 1 "themes/tech/pdf/introduction.twig"
-static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3151,7 +3226,7 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- item.twig ---- */
 
 #line 13 "themes/tech/pdf/item.twig"
-static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3191,7 +3266,7 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 18 "themes/tech/pdf/item.twig"
-static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3228,7 +3303,7 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/item.twig"
-static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3428,7 +3503,7 @@ static void fn33(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.md.twig ---- */
 
 #line 1 "themes/tech/contents/license.md.twig"
-static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3496,7 +3571,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- license.twig ---- */
 
 #line 1 "themes/tech/pdf/license.twig"
-static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3512,7 +3587,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lof.twig ---- */
 
 #line 3 "themes/tech/pdf/lof.twig"
-static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3540,7 +3615,7 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/lof.twig"
-static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3556,7 +3631,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- lot.twig ---- */
 
 #line 3 "themes/tech/pdf/lot.twig"
-static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3584,7 +3659,7 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/lot.twig"
-static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3600,7 +3675,7 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- part.twig ---- */
 
 #line 5 "themes/tech/pdf/part.twig"
-static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -3686,7 +3761,7 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/part.twig"
-static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3702,7 +3777,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/cover.twig ---- */
 
 #line 1 "themes/tech/common/partials/cover.twig"
-static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3846,7 +3921,7 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/float-list.twig ---- */
 
 #line 4 "themes/tech/common/partials/float-list.twig"
-static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -3871,7 +3946,7 @@ static tpl_value fn44(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 1 "themes/tech/common/partials/float-list.twig"
-static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -3912,7 +3987,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v4 = tpl_list_value(l3);
       v2 = v4;
     }
-    tpl_value v5 = tpl_closure_new_slots(rt, fn44, ctx, self, blocks, 0, 0);
+    tpl_value v5 = tpl_closure_new_slots(rt, fn45, ctx, self, blocks, 0, 0);
     tpl_list *l6 = tpl_list_new(rt->arena, 0);
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
@@ -4019,7 +4094,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/head.twig ---- */
 
 #line 1 "themes/tech/common/partials/head.twig"
-static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4212,7 +4287,7 @@ static void fn45(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/heading.twig ---- */
 
 #line 1 "themes/tech/common/partials/heading.twig"
-static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -4407,7 +4482,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- partials/macros.twig ---- */
 
 #line 5 "themes/tech/common/partials/macros.twig"
-static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4461,7 +4536,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 12 "themes/tech/common/partials/macros.twig"
-static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4558,7 +4633,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 20 "themes/tech/common/partials/macros.twig"
-static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4606,7 +4681,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 37 "themes/tech/common/partials/macros.twig"
-static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -4628,7 +4703,7 @@ static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 28 "themes/tech/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -4733,7 +4808,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
                     rt->loc = &L_371;
-                    tpl_value v15 = tpl_closure_new_slots(rt, fn51, it6.scope, self, blocks, 1, 1);
+                    tpl_value v15 = tpl_closure_new_slots(rt, fn52, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k23)
                       k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_374);
@@ -4966,7 +5041,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 56 "themes/tech/common/partials/macros.twig"
-static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   (void)ctx;
   const tpl_template *self = def->owner;
   (void)self;
@@ -5070,7 +5145,7 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
 }
 
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5082,7 +5157,7 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/pdf/preface.twig"
-static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5098,7 +5173,7 @@ static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/pdf/prologue.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5114,7 +5189,7 @@ static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 21 "themes/tech/pdf/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5390,7 +5465,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 92 "themes/tech/pdf/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5522,7 +5597,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 161 "themes/tech/pdf/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5693,7 +5768,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 269 "themes/tech/pdf/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5814,7 +5889,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 300 "themes/tech/pdf/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5852,7 +5927,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 321 "themes/tech/pdf/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5889,7 +5964,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 350 "themes/tech/pdf/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6165,7 +6240,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 437 "themes/tech/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6202,7 +6277,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 457 "themes/tech/pdf/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6254,7 +6329,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 467 "themes/tech/pdf/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6263,7 +6338,7 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6413,7 +6488,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6571,7 +6646,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6636,7 +6711,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/tech/pdf/title.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6692,7 +6767,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/title.twig"
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6708,7 +6783,7 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 14 "themes/tech/pdf/toc.twig"
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6730,7 +6805,7 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/tech/pdf/toc.twig"
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6761,7 +6836,7 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 7 "themes/tech/pdf/toc.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6922,7 +6997,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k29)
               k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_588);
@@ -6979,7 +7054,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             rt->loc = &L_600;
             v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_601);
             v70 = tpl_var(rt, it31.scope, self, &N_own, &L_602);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k32)
               k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_606);
@@ -7087,7 +7162,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/toc.twig"
-static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7099,7 +7174,7 @@ static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_display_parent(rt, self, ctx, blocks, v0, &L_625);
   }
 }
-#line 7103 "tech_pdf.c"
+#line 7178 "tech_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -8073,8 +8148,81 @@ static const tpl_template T17 = {
   .ast = NULL,
 };
 
-/* css/tables.css.twig */
+/* css/search.css.twig */
 static const char T18_source[] =
+    "/* Website: the search box and its results (search.js fills them); a\n"
+    "   result is marked by the accent on its left, as the TOC marks pages. */\n"
+    ".search {\n"
+    "  position: relative;\n"
+    "  flex: 0 1 18rem;\n"
+    "  min-width: 8rem;\n"
+    "  font-family: var(--font-ui);\n"
+    "  font-size: .9rem;\n"
+    "}\n"
+    ".search[hidden] { display: none; }\n"
+    ".book-main > .search { margin: 0 0 1.5rem; max-width: 28rem; }\n"
+    ".search-input {\n"
+    "  box-sizing: border-box;\n"
+    "  width: 100%;\n"
+    "  padding: .3em .6em;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  color: var(--fg);\n"
+    "  font: inherit;\n"
+    "}\n"
+    ".search-input:focus { outline: 2px solid var(--focus); outline-offset: 1px; }\n"
+    ".search-panel {\n"
+    "  display: none;\n"
+    "  position: absolute;\n"
+    "  z-index: 10;\n"
+    "  top: 100%;\n"
+    "  right: 0;\n"
+    "  width: min(32rem, 92vw);\n"
+    "  margin-top: .3rem;\n"
+    "  border: 1px solid var(--rule);\n"
+    "  border-radius: 4px;\n"
+    "  background: var(--bg);\n"
+    "  box-shadow: 0 .3rem 1rem rgb(0 0 0 / .18);\n"
+    "}\n"
+    ".book-main > .search .search-panel { left: 0; right: auto; }\n"
+    ".searching .search-panel { display: block; }\n"
+    ".search-count { margin: 0; padding: .4em .75em; color: var(--muted); font-size: .85em; }\n"
+    ".search-results {\n"
+    "  max-height: 70vh;\n"
+    "  overflow-y: auto;\n"
+    "  margin: 0;\n"
+    "  padding: 0;\n"
+    "  list-style: none;\n"
+    "}\n"
+    ".search-result {\n"
+    "  display: block;\n"
+    "  padding: .5em .75em;\n"
+    "  border-top: 1px solid var(--rule);\n"
+    "  border-left: 3px solid transparent;\n"
+    "  color: var(--fg);\n"
+    "  text-decoration: none;\n"
+    "}\n"
+    ".search-result:visited { color: var(--fg); }\n"
+    ".search-result:hover, .search-result:focus {\n"
+    "  border-left-color: var(--accent);\n"
+    "  background: var(--current);\n"
+    "}\n"
+    ".search-result:focus { outline: 2px solid var(--focus); outline-offset: -2px; }\n"
+    ".search-result-title { display: block; font-family: var(--font-display); font-weight: 650; color: var(--link); }\n"
+    ".search-result-text { display: block; color: var(--muted); font-size: .9em; line-height: 1.4; }\n"
+    ".search mark { padding: 0 .1em; background: var(--highlight); color: var(--fg); }\n";
+static const tpl_template T18 = {
+  .name = "css/search.css.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn18,
+  .source = T18_source,
+  .source_len = 1921,
+  .ast = NULL,
+};
+
+/* css/tables.css.twig */
+static const char T19_source[] =
     "\n"
     "/* ---- Tables --------------------------------------------------------- */\n"
     "\n"
@@ -8111,17 +8259,17 @@ static const char T18_source[] =
     "th:not([align]):not([style]) { text-align: start; }\n"
     "thead th { border-bottom: 2px solid var(--muted); vertical-align: bottom; }\n"
     "tbody tr:nth-child(even) { background: var(--zebra); }\n";
-static const tpl_template T18 = {
+static const tpl_template T19 = {
   .name = "css/tables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn18,
-  .source = T18_source,
+  .body = fn19,
+  .source = T19_source,
   .source_len = 1434,
   .ast = NULL,
 };
 
 /* css/typography.css.twig */
-static const char T19_source[] =
+static const char T20_source[] =
     "\n"
     "/* ---- Typography ----------------------------------------------------- */\n"
     "\n"
@@ -8202,17 +8350,17 @@ static const char T19_source[] =
     "  margin: 0 auto;\n"
     "  border-top: 3px solid var(--accent);\n"
     "}\n";
-static const tpl_template T19 = {
+static const tpl_template T20 = {
   .name = "css/typography.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn19,
-  .source = T19_source,
+  .body = fn20,
+  .source = T20_source,
   .source_len = 2434,
   .ast = NULL,
 };
 
 /* css/variables.css.twig */
-static const char T20_source[] =
+static const char T21_source[] =
     "/* ---- Colours, fonts, measure ---------------------------------------- */\n"
     "\n"
     "/* A technical book: headings, labels and the interface in a sans-serif,\n"
@@ -8308,38 +8456,38 @@ static const char T20_source[] =
     "    --hl-add: #1e3320; --hl-del: #3a1f1f;\n"
     "  }\n"
     "}\n";
-static const tpl_template T20 = {
+static const tpl_template T21 = {
   .name = "css/variables.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn20,
-  .source = T20_source,
+  .body = fn21,
+  .source = T21_source,
   .source_len = 3440,
   .ast = NULL,
 };
 
 /* dedication.twig */
-static const tpl_block_def T21_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn21, .owner = &T21, .node = NULL},
+static const tpl_block_def T22_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn22, .owner = &T22, .node = NULL},
 };
-static const char T21_source[] =
+static const char T22_source[] =
     "{#- A dedication: its text alone, high on a right-hand page; no heading\n"
     "    is printed (an empty anchor keeps the item's id). -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block heading %}<span class=\"anchor\" id=\"{{ item.slug }}\"></span>{% endblock %}\n";
-static const tpl_template T21 = {
+static const tpl_template T22 = {
   .name = "dedication.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn22,
+  .body = fn23,
   .nblocks = 1,
-  .blocks = T21_blocks,
-  .source = T21_source,
+  .blocks = T22_blocks,
+  .source = T22_source,
   .source_len = 239,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* edition.md.twig */
-static const char T22_source[] =
+static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
@@ -8354,20 +8502,20 @@ static const char T22_source[] =
     "\n"
     "{% endif %}\n"
     "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
-static const tpl_template T22 = {
+static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn23,
-  .source = T22_source,
+  .body = fn24,
+  .source = T23_source,
   .source_len = 633,
   .ast = NULL,
 };
 
 /* edition.twig */
-static const tpl_block_def T23_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn24, .owner = &T23, .node = NULL},
+static const tpl_block_def T24_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn25, .owner = &T24, .node = NULL},
 };
-static const char T23_source[] =
+static const char T24_source[] =
     "{#- The edition notice (the default content is contents/edition.md.twig).\n"
     "    The edition's ISBN is printed when `edition.isbn` is set and the\n"
     "    content does not print it already, as Easybook's edition.twig did. -#}\n"
@@ -8378,33 +8526,33 @@ static const char T23_source[] =
     "<p class=\"isbn\">ISBN {{ edition.isbn|e }}</p>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T23 = {
+static const tpl_template T24 = {
   .name = "edition.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn25,
+  .body = fn26,
   .nblocks = 1,
-  .blocks = T23_blocks,
-  .source = T23_source,
+  .blocks = T24_blocks,
+  .source = T24_source,
   .source_len = 409,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* epilogue.twig */
-static const char T24_source[] =
+static const char T25_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T24 = {
+static const tpl_template T25 = {
   .name = "epilogue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn26,
-  .source = T24_source,
+  .body = fn27,
+  .source = T25_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* figure.twig */
-static const char T25_source[] =
+static const char T26_source[] =
     "{#- A figure: item.content is the <img>, item.caption its alt text as\n"
     "    HTML. When the caption repeats the alt text, screen readers hear it\n"
     "    once: from the image (as pandoc does). -#}\n"
@@ -8418,33 +8566,20 @@ static const char T25_source[] =
     "</figcaption>\n"
     "{% endif %}\n"
     "</figure>\n";
-static const tpl_template T25 = {
+static const tpl_template T26 = {
   .name = "figure.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn27,
-  .source = T25_source,
+  .body = fn28,
+  .source = T26_source,
   .source_len = 712,
   .ast = NULL,
 };
 
 /* foreword.twig */
-static const char T26_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T26 = {
-  .name = "foreword.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn28,
-  .source = T26_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* glossary.twig */
 static const char T27_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T27 = {
-  .name = "glossary.twig",
+  .name = "foreword.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T27_source,
@@ -8453,11 +8588,11 @@ static const tpl_template T27 = {
   .ast = NULL,
 };
 
-/* introduction.twig */
+/* glossary.twig */
 static const char T28_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T28 = {
-  .name = "introduction.twig",
+  .name = "glossary.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn30,
   .source = T28_source,
@@ -8466,12 +8601,25 @@ static const tpl_template T28 = {
   .ast = NULL,
 };
 
-/* item.twig */
-static const tpl_block_def T29_blocks[2] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn31, .owner = &T29, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn32, .owner = &T29, .node = NULL},
-};
+/* introduction.twig */
 static const char T29_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T29 = {
+  .name = "introduction.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn31,
+  .source = T29_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* item.twig */
+static const tpl_block_def T30_blocks[2] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn32, .owner = &T30, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn33, .owner = &T30, .node = NULL},
+};
+static const char T30_source[] =
     "{#- The layout most elements extend: a section with the item's title\n"
     "    (label and title) as its heading, then the content. The section's\n"
     "    classes: `item`, the element, `front` or `body` (item.matter: front\n"
@@ -8495,94 +8643,94 @@ static const char T29_source[] =
     "{{ item.content|replace({'<a href=\"#': '<a class=\"xref\" href=\"#', '<a href=\"#fn-': '<a href=\"#fn-', '<a href=\"#fnref-': '<a href=\"#fnref-'}) }}\n"
     "{% endblock %}\n"
     "</section>\n";
-static const tpl_template T29 = {
+static const tpl_template T30 = {
   .name = "item.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn33,
+  .body = fn34,
   .nblocks = 2,
-  .blocks = T29_blocks,
-  .source = T29_source,
+  .blocks = T30_blocks,
+  .source = T30_source,
   .source_len = 1378,
   .ast = NULL,
 };
 
 /* license.md.twig */
-static const char T30_source[] =
+static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
     "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
-static const tpl_template T30 = {
+static const tpl_template T31 = {
   .name = "license.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn34,
-  .source = T30_source,
+  .body = fn35,
+  .source = T31_source,
   .source_len = 173,
   .ast = NULL,
 };
 
 /* license.twig */
-static const char T31_source[] =
+static const char T32_source[] =
     "{% extends 'item.twig' %}\n";
-static const tpl_template T31 = {
+static const tpl_template T32 = {
   .name = "license.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn35,
-  .source = T31_source,
+  .body = fn36,
+  .source = T32_source,
   .source_len = 26,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lof.twig */
-static const tpl_block_def T32_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn36, .owner = &T32, .node = NULL},
+static const tpl_block_def T33_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn37, .owner = &T33, .node = NULL},
 };
-static const char T32_source[] =
+static const char T33_source[] =
     "{#- The list of figures: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.images'), kind: 'figure'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T32 = {
+static const tpl_template T33 = {
   .name = "lof.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn37,
+  .body = fn38,
   .nblocks = 1,
-  .blocks = T32_blocks,
-  .source = T32_source,
+  .blocks = T33_blocks,
+  .source = T33_source,
   .source_len = 240,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* lot.twig */
-static const tpl_block_def T33_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn38, .owner = &T33, .node = NULL},
+static const tpl_block_def T34_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn39, .owner = &T34, .node = NULL},
 };
-static const char T33_source[] =
+static const char T34_source[] =
     "{#- The list of tables: each one's label and caption, with its page. -#}\n"
     "{% extends 'item.twig' %}\n"
     "{% block content %}\n"
     "{% include 'partials/float-list.twig' with {lists: app.get('publishing.list.tables'), kind: 'table'} %}\n"
     "{% endblock %}\n";
-static const tpl_template T33 = {
+static const tpl_template T34 = {
   .name = "lot.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn39,
+  .body = fn40,
   .nblocks = 1,
-  .blocks = T33_blocks,
-  .source = T33_source,
+  .blocks = T34_blocks,
+  .source = T34_source,
   .source_len = 238,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* part.twig */
-static const tpl_block_def T34_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn40, .owner = &T34, .node = NULL},
+static const tpl_block_def T35_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn41, .owner = &T35, .node = NULL},
 };
-static const char T34_source[] =
+static const char T35_source[] =
     "{#- A part's title page: the label (\"Part I\") above the title, alone on a\n"
     "    right-hand page; then the part's own content, if any. The title is not\n"
     "    a running head (`.part-title`, not `.title`). -#}\n"
@@ -8592,20 +8740,20 @@ static const char T34_source[] =
     "<h1 id=\"{{ item.slug }}\">{% if item.label %}<span class=\"label\">{{ item.label }}</span>{% if item.title %} {% endif %}{% endif %}{% if item.title %}<span class=\"part-title\">{{ item.title }}</span>{% endif %}</h1>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T34 = {
+static const tpl_template T35 = {
   .name = "part.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn41,
+  .body = fn42,
   .nblocks = 1,
-  .blocks = T34_blocks,
-  .source = T34_source,
+  .blocks = T35_blocks,
+  .source = T35_source,
   .source_len = 523,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* partials/cover.twig */
-static const char T35_source[] =
+static const char T36_source[] =
     "{#- The cover block: the book's title, subtitle (a key of your own),\n"
     "    author and edition, plain text from config.yml. -#}\n"
     "<section class=\"item cover\"{% if item.slug ?\? false %} id=\"{{ item.slug }}\"{% endif %}>\n"
@@ -8620,17 +8768,17 @@ static const char T35_source[] =
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n"
     "</section>\n";
-static const tpl_template T35 = {
+static const tpl_template T36 = {
   .name = "partials/cover.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn42,
-  .source = T35_source,
+  .body = fn43,
+  .source = T36_source,
   .source_len = 529,
   .ast = NULL,
 };
 
 /* partials/float-list.twig */
-static const char T36_source[] =
+static const char T37_source[] =
     "{#- The entries of a list of figures or tables: `lists` holds one list per\n"
     "    item of {item: figure or table, element: the item}; `kind` is 'figure'\n"
     "    or 'table'. Nothing when the book has none. -#}\n"
@@ -8643,17 +8791,17 @@ static const char T36_source[] =
     "{% endfor %}\n"
     "</ul>\n"
     "{% endif %}\n";
-static const tpl_template T36 = {
+static const tpl_template T37 = {
   .name = "partials/float-list.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn43,
-  .source = T36_source,
+  .body = fn44,
+  .source = T37_source,
   .source_len = 637,
   .ast = NULL,
 };
 
 /* partials/head.twig */
-static const char T37_source[] =
+static const char T38_source[] =
     "{#- The <head> of every page; `page_title` is HTML text (escaped). -#}\n"
     "<meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -8672,17 +8820,17 @@ static const char T37_source[] =
     "{% if has_custom_css %}\n"
     "<link rel=\"stylesheet\" href=\"{{ root }}css/styles.css\">\n"
     "{% endif %}\n";
-static const tpl_template T37 = {
+static const tpl_template T38 = {
   .name = "partials/head.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn45,
-  .source = T37_source,
+  .body = fn46,
+  .source = T38_source,
   .source_len = 789,
   .ast = NULL,
 };
 
 /* partials/heading.twig */
-static const char T38_source[] =
+static const char T39_source[] =
     "{#- The inside of an item's <h1>: the label, then the title. A label that\n"
     "    ends with the item's number (\"Chapter 1\", \"Appendix A\") is split into\n"
     "    its word and its number, so that the chapter opener can set the\n"
@@ -8697,31 +8845,31 @@ static const char T38_source[] =
     "{%- endif -%}\n"
     "{%- if item.label and item.title %} {% endif -%}\n"
     "{%- if item.title %}<span class=\"title\">{{ item.title }}</span>{% endif -%}\n";
-static const tpl_template T38 = {
+static const tpl_template T39 = {
   .name = "partials/heading.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn46,
-  .source = T38_source,
+  .body = fn47,
+  .source = T39_source,
   .source_len = 903,
   .ast = NULL,
 };
 
 /* partials/macros.twig */
-static const tpl_name T39_m0_params[1] = {
+static const tpl_name T40_m0_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m1_params[1] = {
+static const tpl_name T40_m1_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m2_params[1] = {
+static const tpl_name T40_m2_params[1] = {
   {"entry", 5u, 0xcac3d793u},
 };
-static const tpl_name T39_m3_params[3] = {
+static const tpl_name T40_m3_params[3] = {
   {"entries", 7u, 0x6f5882f3u},
   {"root", 4u, 0x20fd0e45u},
   {"current", 7u, 0xd965bbdau},
 };
-static const tpl_name T39_m4_params[6] = {
+static const tpl_name T40_m4_params[6] = {
   {"entries", 7u, 0x6f5882f3u},
   {"title", 5u, 0x9865b509u},
   {"id", 2u, 0x37386ae0u},
@@ -8729,14 +8877,14 @@ static const tpl_name T39_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T39_macros[5] = {
-  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn47, .owner = &T39, .node = NULL},
-  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn48, .owner = &T39, .node = NULL},
-  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn49, .owner = &T39, .node = NULL},
-  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn50, .owner = &T39, .node = NULL},
-  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn52, .owner = &T39, .node = NULL},
+static const tpl_macro_def T40_macros[5] = {
+  {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T40_m0_params, .fn = fn48, .owner = &T40, .node = NULL},
+  {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T40_m1_params, .fn = fn49, .owner = &T40, .node = NULL},
+  {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T40_m2_params, .fn = fn50, .owner = &T40, .node = NULL},
+  {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T40_m3_params, .fn = fn51, .owner = &T40, .node = NULL},
+  {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T40_m4_params, .fn = fn53, .owner = &T40, .node = NULL},
 };
-static const char T39_source[] =
+static const char T40_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
     "    (titles, labels, URLs the publisher made); plain text is escaped. -#}\n"
     "\n"
@@ -8801,35 +8949,22 @@ static const char T39_source[] =
     "{% endif %}\n"
     "{%- endmacro %}\n"
     "\n";
-static const tpl_template T39 = {
+static const tpl_template T40 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn53,
+  .body = fn54,
   .nmacros = 5,
-  .macros = T39_macros,
-  .source = T39_source,
+  .macros = T40_macros,
+  .source = T40_source,
   .source_len = 2710,
   .ast = NULL,
 };
 
 /* preface.twig */
-static const char T40_source[] =
-    "{% extends 'item.twig' %}\n";
-static const tpl_template T40 = {
-  .name = "preface.twig",
-  .autoescape = TPL_ESC_NONE,
-  .body = fn54,
-  .source = T40_source,
-  .source_len = 26,
-  .parent_name = "item.twig",
-  .ast = NULL,
-};
-
-/* prologue.twig */
 static const char T41_source[] =
     "{% extends 'item.twig' %}\n";
 static const tpl_template T41 = {
-  .name = "prologue.twig",
+  .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn55,
   .source = T41_source,
@@ -8838,20 +8973,33 @@ static const tpl_template T41 = {
   .ast = NULL,
 };
 
-/* style.css.twig */
-static const tpl_block_def T42_blocks[10] = {
-  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn56, .owner = &T42, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn57, .owner = &T42, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn58, .owner = &T42, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn59, .owner = &T42, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn60, .owner = &T42, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn61, .owner = &T42, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn62, .owner = &T42, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T42, .node = NULL},
-  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn64, .owner = &T42, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T42, .node = NULL},
-};
+/* prologue.twig */
 static const char T42_source[] =
+    "{% extends 'item.twig' %}\n";
+static const tpl_template T42 = {
+  .name = "prologue.twig",
+  .autoescape = TPL_ESC_NONE,
+  .body = fn56,
+  .source = T42_source,
+  .source_len = 26,
+  .parent_name = "item.twig",
+  .ast = NULL,
+};
+
+/* style.css.twig */
+static const tpl_block_def T43_blocks[10] = {
+  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn57, .owner = &T43, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn58, .owner = &T43, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn59, .owner = &T43, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn60, .owner = &T43, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn61, .owner = &T43, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn62, .owner = &T43, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn63, .owner = &T43, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn64, .owner = &T43, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn65, .owner = &T43, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T43, .node = NULL},
+};
+static const char T43_source[] =
     "{#- The stylesheet of the tech theme's PDF edition, read by Octavo's\n"
     "    typesetter (the CSS subset of docs/theme-reference.md): a technical\n"
     "    book's page. Noto Serif for the text, Noto Sans for headings, running\n"
@@ -9319,19 +9467,19 @@ static const char T42_source[] =
     "}\n"
     "{% endblock %}\n"
     "{% block custom %}{% endblock %}\n";
-static const tpl_template T42 = {
+static const tpl_template T43 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .nblocks = 10,
-  .blocks = T42_blocks,
-  .source = T42_source,
+  .blocks = T43_blocks,
+  .source = T43_source,
   .source_len = 17655,
   .ast = NULL,
 };
 
 /* table.twig */
-static const char T43_source[] =
+static const char T44_source[] =
     "{#- A table: item.content is the <table>. The wrapper scrolls it sideways\n"
     "    when it is wider than the screen; tabindex lets the keyboard scroll it\n"
     "    too, and the caption names it. -#}\n"
@@ -9346,17 +9494,17 @@ static const char T43_source[] =
     "{{ item.content }}\n"
     "</div>\n"
     "</figure>\n";
-static const tpl_template T43 = {
+static const tpl_template T44 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
-  .source = T43_source,
+  .body = fn68,
+  .source = T44_source,
   .source_len = 744,
   .ast = NULL,
 };
 
 /* title.md.twig */
-static const char T44_source[] =
+static const char T45_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
     "# {{ book.title|e }}\n"
@@ -9368,20 +9516,20 @@ static const char T44_source[] =
     "{% if book.edition %}\n"
     "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
     "{% endif %}\n";
-static const tpl_template T44 = {
+static const tpl_template T45 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
-  .source = T44_source,
+  .body = fn69,
+  .source = T45_source,
   .source_len = 313,
   .ast = NULL,
 };
 
 /* title.twig */
-static const tpl_block_def T45_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn69, .owner = &T45, .node = NULL},
+static const tpl_block_def T46_blocks[1] = {
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn70, .owner = &T46, .node = NULL},
 };
-static const char T45_source[] =
+static const char T46_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
     "    with the book's title as `# …`, which becomes item.title; without one\n"
     "    the item gets the default title \"Title\", replaced by the book's. -#}\n"
@@ -9389,23 +9537,23 @@ static const char T45_source[] =
     "{% block heading %}\n"
     "<h1 id=\"{{ item.slug }}\">{{ item.title and item.title != app.getTitle('title') ? item.title : book.title|e }}</h1>\n"
     "{% endblock %}\n";
-static const tpl_template T45 = {
+static const tpl_template T46 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn70,
+  .body = fn71,
   .nblocks = 1,
-  .blocks = T45_blocks,
-  .source = T45_source,
+  .blocks = T46_blocks,
+  .source = T46_source,
   .source_len = 397,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
 /* toc.twig */
-static const tpl_block_def T46_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn71, .owner = &T46, .node = NULL},
+static const tpl_block_def T47_blocks[1] = {
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn72, .owner = &T47, .node = NULL},
 };
-static const char T46_source[] =
+static const char T47_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
     "    in edition.toc.elements list their headings down to edition.toc.deep;\n"
     "    an item without headings gets one entry from its label and title.\n"
@@ -9435,19 +9583,19 @@ static const char T46_source[] =
     "</ul>\n"
     "{% endif %}\n"
     "{% endblock %}\n";
-static const tpl_template T46 = {
+static const tpl_template T47 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn74,
+  .body = fn75,
   .nblocks = 1,
-  .blocks = T46_blocks,
-  .source = T46_source,
+  .blocks = T47_blocks,
+  .source = T47_source,
   .source_len = 1269,
   .parent_name = "item.twig",
   .ast = NULL,
 };
 
-const tpl_template *const octavo_theme_tech_pdf_templates[47] = {
+const tpl_template *const octavo_theme_tech_pdf_templates[48] = {
   &T0,
   &T1,
   &T2,
@@ -9495,5 +9643,6 @@ const tpl_template *const octavo_theme_tech_pdf_templates[47] = {
   &T44,
   &T45,
   &T46,
+  &T47,
 };
-const size_t octavo_theme_tech_pdf_ntemplates = 47;
+const size_t octavo_theme_tech_pdf_ntemplates = 48;

@@ -695,6 +695,7 @@ static const char *const edition_keys[] = {"format",
                                            "toc",
                                            "images_base_dir",
                                            "chunk_level",
+                                           "search",
                                            "isbn",
                                            "page_size",
                                            "two_sided",
@@ -922,7 +923,7 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
       must_path(k, kid->key, v);
     } else if (key_is(kid, "include_styles") || key_is(kid, "highlight_code") ||
                key_is(kid, "highlight_cache") || key_is(kid, "two_sided") ||
-               key_is(kid, "pdf_tagged")) {
+               key_is(kid, "pdf_tagged") || key_is(kid, "search")) {
       must_bool(k, kid->key, v);
     } else if (key_is(kid, "template_max_iterations") ||
                key_is(kid, "template_max_output_mb") ||
@@ -1174,6 +1175,7 @@ static const char edition_defaults[] =
     "toc: {deep: 2, elements: [appendix, chapter]}\n"
     "images_base_dir: images/\n"
     "chunk_level: 1\n"
+    "search: true\n"
     "isbn: ~\n"
     "page_size: A4\n"
     "two_sided: true\n"

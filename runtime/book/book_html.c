@@ -1,5 +1,6 @@
 /* The two HTML writers: `html` (one page, book.html) and `html_chunked` (a
  * website under book/, one page per item or per section). */
+#include "book_search.h"
 #include "book_site.h"
 
 #include <stdio.h>
@@ -40,6 +41,39 @@ int bk_write_html(bk_edition *e, bk_out *o) {
 }
 
 /* ---- html_chunked ---------------------------------------------------- */
+
+/* search-index.js from every page, and the script that reads it (the
+ * theme's search.js.twig when it has one, else the built-in one). */
+static int write_search(bk_edition *e, bk_out *o, site *s) {
+  tpl_value lang = bk_get(e->book, "language");
+  bk_search *idx = bk_search_new(
+      lang.type == TPL_STR ? oc_arena_strndup(e->a, lang.u.s, lang.len) : "");
+  for (size_t i = 0; i < s->npages; i++)
+    bk_search_add_page(idx, s->pages[i].file, s->pages[i].title,
+                       s->pages[i].content);
+  if (bk_search_dropped(idx)) {
+    /* At the edition's `search` (or the edition): where to turn it off. */
+    bk_pos pos = {"config.yml", 0, 0};
+    bk_config_where(e->cfg,
+                    oc_arena_printf(e->a, "book.editions.%s.search", e->name),
+                    &pos);
+    oc_report(e->rep, OC_WARNING, pos.file, pos.line, pos.col,
+              "edition '%s': the search index is full; %zu words or sections "
+              "of the book are not in it",
+              e->name, bk_search_dropped(idx));
+  }
+  size_t len;
+  char *js = bk_search_write(idx, &len);
+  bk_search_free(idx);
+  int rc = bk_out_write(e, o, "book/search-index.js", js, len);
+  free(js);
+  if (rc != 0)
+    return -1;
+  const char *script = bk_has_template(e, "search.js.twig")
+                           ? bk_render(e, "search.js.twig", tpl_null(), &len)
+                           : bk_search_script(&len);
+  return script ? bk_out_write(e, o, "book/search.js", script, len) : -1;
+}
 
 static tpl_value nav_entry(bk_edition *e, const char *title, const char *label,
                            const char *url) {
@@ -121,6 +155,9 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
       return -1;
   }
   tpl_env_set_global(env, "root", tpl_cstr(""));
+  tpl_value search = bk_get(e->edition, "search");
+  if ((search.type != TPL_BOOL || search.u.b) && write_search(e, o, &s) != 0)
+    return -1;
   bk_sink sink = bk_folder_sink(e, o);
   if (bk_put_styles(e, &sink, "book/") != 0)
     return -1;

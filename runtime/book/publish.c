@@ -621,7 +621,8 @@ static const char skeleton_config[] =
     "        website:                   # a website, one page per chapter\n"
     "            extends:        web    # every option of web, then these\n"
     "            format:         html_chunked\n"
-    "            chunk_level:    1      # 2: one page per section as well\n";
+    "            chunk_level:    1      # 2: one page per section as well\n"
+    "            search:         true   # a search box on every page\n";
 
 static const char skeleton_chapter[] =
     "# The title of the %s chapter #\n"

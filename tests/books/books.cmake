@@ -16,6 +16,9 @@ octavo_require(req_golden books_golden ${need_py})
 octavo_require(req_html_valid books_html_valid ${need_py} ${OCTAVO_NEEDS_VNU})
 octavo_require(req_corpus books_corpus_large ${need_py})
 octavo_require(req_signals books_signals ${need_py})
+octavo_require(req_search books_search ${need_py}
+               chromedriver=chromium-driver chromium=chromium
+               /usr/lib/python3/dist-packages/selenium/__init__.py=python3-selenium)
 octavo_require(req_mistakes books_mistakes ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
                ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_VNU}
                ${OCTAVO_NEEDS_PDF_BOOKS})
@@ -54,6 +57,11 @@ add_test(NAME books_interpreted_theme
 add_test(NAME books_signals
          COMMAND ${req_signals} ${OCTAVO_PY} ${BOOKS_DIR}/test_signals.py
                  $<TARGET_FILE:publish>)
+# The website's search box in headless Chromium over file:// (the search
+# book, the guide, the Chinese book), and the index's size and bytes.
+add_test(NAME books_search
+         COMMAND ${req_search} ${OCTAVO_PY} ${BOOKS_DIR}/test_search.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
 # A book full of author mistakes (books/mistakes/): one warning each,
 # valid output in every edition, --strict an error.
 add_test(NAME books_mistakes
@@ -72,7 +80,7 @@ add_test(NAME books_sandbox
          COMMAND sh ${BOOKS_DIR}/test_sandbox.sh $<TARGET_FILE:publish-planted>)
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
     books_cli books_interpreted_theme books_signals books_mistakes
-    books_sandbox)
+    books_sandbox books_search)
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)

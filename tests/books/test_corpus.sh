@@ -1,6 +1,7 @@
 #!/bin/sh
 # Publishes the large synthetic book (40 chapters, ~200,000 words) as one
-# page and as a website, and checks the links of both.
+# page and as a website, and checks the links of both and the size of the
+# website's search index.
 #
 # usage: test_corpus.sh PUBLISH MAKE_CORPUS
 # Exit status 77 (skipped) when MAKE_CORPUS does not exist.
@@ -61,6 +62,17 @@ pages=$(find "$SITE" -maxdepth 1 -name 'chapter-*.html' | wc -l)
 for n in 1 20 40; do
   [ -f "$SITE/chapter-$n.html" ] || fail "the website has no chapter-$n.html"
 done
+# The search index: at most 30 % of the chapters' Markdown (docs/design.md,
+# "Search on the website", has the measures against the pages' text).
+if [ -f "$SITE/search-index.js" ]; then
+  index=$(wc -c <"$SITE/search-index.js")
+  text=$(cat "$T"/large/Contents/*.md | wc -c)
+  echo "test_corpus: search-index.js is $index bytes for $text bytes of Markdown"
+  [ $((index * 100)) -le $((text * 30)) ] ||
+    fail "search-index.js is more than 30 % of the Markdown"
+else
+  fail "the website has no search-index.js"
+fi
 # Every chapter's images were copied, and only those.
 used=$(cat "$T"/large/Contents/chapter*.md | grep -o 'images/[A-Za-z0-9_./-]*' | sort -u | wc -l)
 copied=$(find "$T/large/Output/web/images" -type f 2>/dev/null | wc -l)

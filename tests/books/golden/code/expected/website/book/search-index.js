@@ -1,0 +1,15 @@
+window.octavoSearchIndex={"version":1,"stemmer":"english",
+"pages":["chapter-1.html","chapter-2.html","chapter-3.html"],
+"sections":[
+0,"","The web","",
+0,"php","1.1 PHP","Easybook's indented blocks name their language on the first",
+0,"twig","1.2 Twig","",
+0,"html-css-and-javascript","1.3 HTML, CSS and JavaScript","",
+0,"data","1.4 Data","",
+1,"","Programs","",
+1,"scripts","2.1 Scripts","",
+1,"compiled","2.2 Compiled","",
+2,"","Configuration","",
+2,"changes","3.1 Changes","",
+2,"settings-files","3.2 Settings files",""],
+"words":"and:IK;block s:I;chang es:hK;code:I;compil ed:hC;configur ation:hG;css:S;data:W;document ation:I;easybook:I;file s:hO;first:I;html:S;indent ed:I;javascript:S;languag e:I;line:I;name:I;on:I;php:K;program s:a;script s:e;set tings:hO;the:GE;their:I;twig:O;web:G;write s:I;xml:I"};

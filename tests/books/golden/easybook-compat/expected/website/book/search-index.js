@@ -1,0 +1,15 @@
+window.octavoSearchIndex={"version":1,"stemmer":"english",
+"pages":["about-this-edition.html","lesson-1.html","lesson-1/ut-enim-ad-minim-veniam.html","lesson-1/excepteur-sint-occaecat.html","lesson-2.html","lesson-2/section-two.html","lesson-2/section-three.html","appendix-a.html"],
+"sections":[
+0,"","About this edition","Easybook Compatible Javier Tester Edition from the command",
+1,"","The title of the first chapter","Lorem ipsum dolor sit amet, consectetur adipisicing elit.",
+2,"","Ut enim ad minim veniam","Picture 1-1 The flow Picture 1-2 A beach",
+2,"third-level","1.1.1 A third level","Duis aute irure dolor in reprehenderit.",
+3,"","Excepteur sint occaecat","See the third level and the appendix.",
+4,"","The title of the second chapter","",
+4,"section-one","2.1 Section one","",
+5,"","Section two","Column Value a 1",
+6,"","Section three","Back to the flow figure.",
+7,"","The Appendix","",
+7,"appendix-section","A.1 Appendix section","Appendices get letters."],
+"words":"06:E;13:E;2016:E;about:G;ad:O;adipis icing:I;amet:I;and:U;appendic es:hM;appendix:UWG;aut e:Q;back:hE;beach:M;chapter:KS;column:hA;command:E;compat ible:E;consectetur:I;dolor:II;dui s:Q;easybook:E;edit ion:G;elit:I;enim:O;excepteur:W;figur e:hE;first:K;flow:MY;from:E;get:hM;golden:E;in:Q;ipsum:I;irur e:Q;javier:E;letter s:hM;level:SE;line:E;lorem:I;minim:O;occaecat:W;octavo:E;of:KS;one:e;pictur e:M;publish ed:E;reprehenderit:Q;second:a;section:eGGK;see:U;sint:W;sit:I;tester:E;the:EGEIGMG;third:SE;this:G;three:hG;titl e:KS;to:hE;two:hC;ut:O;valu e:hA;veniam:O;with:E"};

@@ -1,0 +1,15 @@
+window.octavoSearchIndex={"version":1,"stemmer":"spanish",
+"pages":["un-libro-en-espanol.html","prefacio.html","capitulo-1.html","capitulo-2.html","apendice-a.html","indice-de-figuras.html","indice-de-tablas.html","sobre-esta-edicion.html","licencia.html"],
+"sections":[
+0,"","Un libro en español","Ana Pruebas Primera edición",
+1,"","Prefacio","Este prefacio no tiene título propio: recibe el del idioma,",
+2,"","Capítulo de introducción","",
+2,"ano-nino-y-pinguino","1.1 Año, niño y pingüino","Figura 1.1 Un gráfico Tabla 1.1 Los días de febrero Mes",
+3,"","¿Qué es esto? ¡Una prueba!","",
+3,"nandu","2.1 Ñandú","Texto con acentos: árbol, canción, útil. 1 Una nota al pie.",
+4,"","Apéndice de datos","Volver al capítulo 1.",
+5,"","Índice de figuras","",
+6,"","Índice de tablas","",
+7,"","Sobre esta edición","Un libro en español Ana Pruebas Primera edición, 29/02/2024",
+8,"","Licencia","© 2024 Ana Pruebas Todos los derechos reservados. Ninguna"],
+"words":"02:hI;2024:hIE;29:QY;acent os:Y;al:YE;ana:EhEE;apendic =apéndice:QO;arbol =árbol:Y;año:S;cancion =canción:Y;capitul =capítulo:OQ;con:YQ;dat os:e;de:OEOGGJ;del:IhE;derech os:hM;dias =días:Q;edicion =edición:EhG;el:IIc;en:GMY;es:W;escrit o:hM;español:GMY;esta:hK;este:IhE;esto:W;febrer o:Q;figur a as:QS;form a:hM;gold en:hI;grafic =gráfico:Q;idiom a:I;indic =índice:hCG;introduccion =introducción:O;la:Q;libr o:GhEE;licenci a:hO;los:Qc;mes:Q;ningun a:hM;niñ o:S;no:I;not a:QI;octav o:hI;part e:hM;permis o:hM;pie:Y;pingüin o:S;por:hM;prefaci o:L;primer a:EhE;propi o:I;prueb a as:ESUE;public ado:hI;pued e:hM;que =qué:W;recib e:I;reproduc irse:hM;reserv ados:hM;sin:hM;sobr e:hK;tabl a as:QW;text o:Y;tien e:I;titul ar =título:IhE;tod os:hM;un:GMY;una:QGE;util =útil:Y;veas =véase:Q;volv er:c;ñandu =ñandú:a"};
