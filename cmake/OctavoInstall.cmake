@@ -114,7 +114,7 @@ endforeach()
 # (cmake/OctavoDeps.cmake looks them up); libharu and libhyphen ship no pc
 # file, hence -lhpdf and -lhyphen.
 set(OCTAVO_PC_REQUIRES_PRIVATE
-    "libutf8proc libpcre2-8 yaml-0.1 libcmark-gfm icu-uc icu-i18n libzip libxml-2.0 fontconfig freetype2 harfbuzz harfbuzz-subset libqpdf librsvg-2.0 cairo gdk-pixbuf-2.0 libpng libjpeg zlib")
+    "libutf8proc libpcre2-8 yaml-0.1 libcmark-gfm icu-uc icu-i18n libzip libxml-2.0 libmicrohttpd fontconfig freetype2 harfbuzz harfbuzz-subset libqpdf librsvg-2.0 cairo gdk-pixbuf-2.0 libpng libjpeg zlib")
 set(OCTAVO_PC_LIBS_PRIVATE "-lhpdf -lhyphen -pthread -lm")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/octavo.pc.in
                ${PROJECT_BINARY_DIR}/octavo.pc @ONLY)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,12 @@ static bool parent_is_output(bk_edition *e, const char *path) {
   return same;
 }
 
+/* Readers: a server's requests; writers: the renames of commits. */
+static pthread_rwlock_t g_swap = PTHREAD_RWLOCK_INITIALIZER;
+
+void bk_out_read_lock(void) { pthread_rwlock_rdlock(&g_swap); }
+void bk_out_read_unlock(void) { pthread_rwlock_unlock(&g_swap); }
+
 int bk_out_commit(bk_edition *e, bk_out *o) {
   if (!parent_is_output(e, o->final_dir)) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0,
@@ -256,7 +263,10 @@ int bk_out_commit(bk_edition *e, bk_out *o) {
   snprintf(old, sizeof old, "%s.old", o->tmp_dir);
   struct stat st;
   bool had = lstat(o->final_dir, &st) == 0;
-  if (bk_guard_commit(o->tmp_dir, o->final_dir, old, had) != 0) {
+  pthread_rwlock_wrlock(&g_swap);
+  int moved = bk_guard_commit(o->tmp_dir, o->final_dir, old, had);
+  pthread_rwlock_unlock(&g_swap);
+  if (moved != 0) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0, "cannot move output to %s: %s",
               o->final_dir, strerror(errno));
     return -1;
@@ -277,8 +287,11 @@ int bk_out_rollback(bk_edition *e, bk_out *o) {
   char failed[PATH_MAX];
   snprintf(failed, sizeof failed, "%s.failed", o->final_dir);
   bk_rmtree(failed);
-  if (rename(o->final_dir, failed) != 0 ||
-      (o->old_dir && rename(o->old_dir, o->final_dir) != 0)) {
+  pthread_rwlock_wrlock(&g_swap);
+  bool moved = rename(o->final_dir, failed) == 0 &&
+               (!o->old_dir || rename(o->old_dir, o->final_dir) == 0);
+  pthread_rwlock_unlock(&g_swap);
+  if (!moved) {
     oc_report(e->rep, OC_ERROR, "Output", 0, 0,
               "cannot put the previous output back in %s: %s", o->final_dir,
               strerror(errno));
