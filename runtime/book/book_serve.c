@@ -154,9 +154,12 @@ static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status,
   oc_sb_add(&sb, html, at);
   oc_sb_adds(&sb, bk_serve_script);
   oc_sb_add(&sb, html + at, len - at);
-  enum MHD_Result ok = send_buffer(c, status, type, sb.p, sb.len);
-  oc_sb_free(&sb);
-  return ok;
+  size_t n = sb.len;
+  /* handed over, not copied: a one-page book is megabytes */
+  return queue(c, status,
+               MHD_create_response_from_buffer(n, oc_sb_take(&sb),
+                                               MHD_RESPMEM_MUST_FREE),
+               "Content-Type", type);
 }
 
 static enum MHD_Result not_found(struct MHD_Connection *c, const char *url) {

@@ -3,6 +3,7 @@
  * problem in the book, 2 bad usage. */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -745,6 +746,11 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     editions = (char **)&edition;
     neditions = 1;
   }
+  /* Each publish makes and frees the same few hundred megabytes: kept by
+     malloc rather than given back to the kernel, they are not faulted in
+     again page by page (a third of a warm publish's time before). */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
   opt.md_cache = bk_md_cache_new();
   int last = publish_again(book_dir, editions, neditions, &opt, &st, NULL);
   if (args.serve) {
