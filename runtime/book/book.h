@@ -69,6 +69,11 @@ void bk_md_cache_free(bk_md_cache *c);
 /* Renders served from the cache, and rendered, since it was made. */
 void bk_md_cache_counts(const bk_md_cache *c, size_t *hits, size_t *misses);
 
+/* What a process that publishes again and again wrote last (book_fs.h):
+ * the files an edition's next output shares with its current one are
+ * linked, not written. */
+typedef struct bk_out_memo bk_out_memo;
+
 typedef struct bk_options {
   const char *json; /* --configuration */
   bool strict;      /* warnings are errors */
@@ -80,6 +85,7 @@ typedef struct bk_options {
                               edition */
   const char *theme_shown; /* the same, as given, for messages */
   bk_md_cache *md_cache;   /* NULL: every content file rendered */
+  bk_out_memo *out_memo;   /* NULL: every output file written */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */

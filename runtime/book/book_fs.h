@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "book.h"
 
@@ -31,7 +32,13 @@ typedef struct bk_out {
 } bk_out;
 
 int bk_out_begin(bk_edition *e, bk_out *o);
-/* Writes data to tmp_dir/rel, creating folders. */
+/* Writes data to tmp_dir/rel, creating folders. With the options'
+ * out_memo, a file whose bytes are those written last time at the same
+ * place, and which is still there in the current output as written (same
+ * inode, size and modification time), is hard-linked from there instead:
+ * the folder swap stays whole, but a publish that changes one chapter
+ * makes one new file, not one per page (creating and removing inodes
+ * was a third of a warm website publish). */
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
                  size_t len);
 /* Renames the temporary folder into place, keeping the previous output
@@ -49,6 +56,17 @@ void bk_out_read_unlock(void);
 /* Removes the temporary folder (on failure). */
 void bk_out_abort(bk_out *o);
 int bk_rmtree(const char *path);
+
+bk_out_memo *bk_out_memo_new(void);
+void bk_out_memo_free(bk_out_memo *m);
+/* Files linked and written since the memo was made. */
+void bk_out_memo_counts(const bk_out_memo *m, size_t *linked,
+                        size_t *written);
+
+/* Two 64-bit FNV-1a hashes from different starts (h[0], h[1], set by
+ * the caller to any two values), fed with n more bytes: the 128-bit keys
+ * of the caches of publish serve. */
+void bk_hash_feed(uint64_t h[2], const void *p, size_t n);
 int bk_mkdirs(const char *path);
 
 #endif

@@ -982,20 +982,8 @@ void bk_md_cache_counts(const bk_md_cache *c, size_t *hits, size_t *misses) {
   *misses = c->misses;
 }
 
-/* Two FNV-1a hashes of 64 bits from different starts, fed at once. */
-static void key_feed(uint64_t k[2], const void *p, size_t n) {
-  const unsigned char *u = p;
-  uint64_t a = k[0], b = k[1];
-  for (size_t i = 0; i < n; i++) {
-    a = (a ^ u[i]) * 0x100000001b3ULL;
-    b = (b ^ u[i]) * 0x100000001b3ULL;
-  }
-  k[0] = a;
-  k[1] = b;
-}
-
 static void key_str(uint64_t k[2], const char *s) {
-  key_feed(k, s ? s : "", s ? strlen(s) + 1 : 1);
+  bk_hash_feed(k, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
 /* Counts what a render reports, passing it on. */
@@ -1022,7 +1010,7 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   uint64_t where[2] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
   key_str(where, e->name);
   uint64_t idx = i;
-  key_feed(where, &idx, sizeof idx);
+  bk_hash_feed(where, &idx, sizeof idx);
   uint64_t key[2] = {where[0], where[1]};
   key_str(key, e->format);
   key_str(key, mo->file);
@@ -1030,11 +1018,11 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   key_str(key, mo->images_base_dir);
   key_str(key, mo->backref_label);
   bool flags[3] = {mo->extract_title, mo->epub, mo->page_notes};
-  key_feed(key, flags, sizeof flags);
-  key_feed(key, &before, sizeof before);
+  bk_hash_feed(key, flags, sizeof flags);
+  bk_hash_feed(key, &before, sizeof before);
   uint64_t n = len;
-  key_feed(key, &n, sizeof n);
-  key_feed(key, src, len);
+  bk_hash_feed(key, &n, sizeof n);
+  bk_hash_feed(key, src, len);
   md_slot *slot = NULL;
   for (size_t k = 0; k < c->n && !slot; k++)
     if (c->slots[k].where == where[0])

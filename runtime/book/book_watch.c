@@ -181,7 +181,8 @@ static int64_t now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int bk_watch_wait(bk_watch *w, int settle_ms, bool *content_only) {
+int bk_watch_wait(bk_watch *w, int settle_ms, int stop_fd,
+                  bool *content_only) {
   *content_only = true;
   int seen = 0;
   int64_t first = 0;
@@ -193,13 +194,15 @@ int bk_watch_wait(bk_watch *w, int settle_ms, bool *content_only) {
         return 1;
       timeout = left < settle_ms ? (int)left : settle_ms;
     }
-    struct pollfd pfd = {w->fd, POLLIN, 0};
-    int r = poll(&pfd, 1, timeout);
+    struct pollfd pfd[2] = {{w->fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+    int r = poll(pfd, stop_fd >= 0 ? 2 : 1, timeout);
     if (r < 0) {
       if (errno == EINTR)
         continue;
       return -1;
     }
+    if (stop_fd >= 0 && pfd[1].revents)
+      return 0;
     if (r == 0)
       return 1; /* settled */
     int n = drain(w, content_only);

@@ -20,8 +20,10 @@ bk_watch *bk_watch_new(const char *content_dir);
 int bk_watch_add_tree(bk_watch *w, const char *dir, const char *skip);
 /* Waits for a change, then until settle_ms pass without another (at most
  * a second in all). 1 after changes, with *content_only true when every
- * one was to a .md file under content_dir; -1 with errno on an error. */
-int bk_watch_wait(bk_watch *w, int settle_ms, bool *content_only);
+ * one was to a .md file under content_dir; 0 when stop_fd (>= 0) became
+ * readable first; -1 with errno on an error. */
+int bk_watch_wait(bk_watch *w, int settle_ms, int stop_fd,
+                  bool *content_only);
 void bk_watch_free(bk_watch *w);
 
 #endif

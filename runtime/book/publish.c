@@ -2,6 +2,7 @@
  * lists them, and writes starter style sheets. Exit codes: 0 success, 1 a
  * problem in the book, 2 bad usage. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdint.h>
@@ -679,7 +680,14 @@ static int publish_again(const char *book_dir, char **editions, int neditions,
   st->errors = st->warnings = st->usage_errors = 0;
   st->capture->len = 0;
   oc_reporter rep = {print_diag, st};
+  size_t linked0, written0, linked, written;
+  bk_out_memo_counts(opt->out_memo, &linked0, &written0);
   int rc = publish_book(book_dir, editions, neditions, opt, &rep, st, false);
+  bk_out_memo_counts(opt->out_memo, &linked, &written);
+  if (opt->verbosity > 0)
+    printf("wrote %zu files, linked %zu unchanged ones from the output "
+           "before\n",
+           written - written0, linked - linked0);
   fflush(stdout);
   if (server && rc == 0)
     bk_serve_reload(server);
@@ -752,6 +760,7 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   opt.md_cache = bk_md_cache_new();
+  opt.out_memo = bk_out_memo_new();
   int last = publish_again(book_dir, editions, neditions, &opt, &st, NULL);
   if (args.serve) {
     char root[PATH_MAX + 64];
@@ -784,9 +793,27 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     printf("watching %s for changes (Ctrl-C stops)\n", book_dir);
   }
   fflush(stdout);
+  /* Ctrl-C while waiting: the loop ends and everything is let go */
+  int stop[2];
+  if (pipe(stop) != 0 || fcntl(stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
+      fcntl(stop[1], F_SETFD, FD_CLOEXEC) != 0) {
+    fprintf(stderr, "publish: error: %s\n", strerror(errno));
+    goto out;
+  }
   for (;;) {
     bool content_only;
-    if (bk_watch_wait(watch, 50, &content_only) < 0) {
+    bk_guard_idle(stop[1]);
+    int r = bk_watch_wait(watch, 50, stop[0], &content_only);
+    bk_guard_idle(-1);
+    if (r == 0) {
+      unsigned char sig = 0;
+      if (read(stop[0], &sig, 1) == 1)
+        rc = 128 + sig;
+      if (opt.verbosity >= 0)
+        printf("stopped\n");
+      break;
+    }
+    if (r < 0) {
       fprintf(stderr, "publish: error: cannot watch %s: %s\n", book_dir,
               strerror(errno));
       break;
@@ -800,12 +827,15 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
              content_only ? " in content files" : "");
     publish_again(book_dir, editions, neditions, &opt, &st, server);
   }
+  close(stop[0]);
+  close(stop[1]);
 out:
   if (lfd >= 0)
     close(lfd);
   bk_serve_stop(server);
   bk_watch_free(watch);
   bk_md_cache_free(opt.md_cache);
+  bk_out_memo_free(opt.out_memo);
   bk_guard_uninstall();
   oc_shell_stop();
   free((char *)edition);

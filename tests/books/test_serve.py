@@ -64,7 +64,7 @@ def wait_for(cond, timeout):
 
 def main():
     tmp = tempfile.mkdtemp(prefix="octavo-serve-test-")
-    server = driver = None
+    server = driver = log = None
     try:
         subprocess.run([PUBLISH, "new", "Serve Test", "--dir", tmp],
                        check=True, stdout=subprocess.DEVNULL)
@@ -181,10 +181,17 @@ def main():
         if server:
             server.send_signal(2)
             try:
-                server.wait(10)
+                rc = server.wait(10)
+                if rc != 130:
+                    fail("publish serve stopped by SIGINT exited with %d, "
+                         "not 130" % rc)
             except subprocess.TimeoutExpired:
                 server.kill()
                 fail("publish serve did not stop on SIGINT")
+            log.seek(0)
+            err = log.read()
+            if "Sanitizer" in err or "runtime error:" in err:
+                fail("the sanitizers reported:\n" + err)
             leftovers = [n for n in os.listdir(os.path.join(
                 tmp, "serve-test", "Output")) if n.startswith(".")]
             if leftovers:

@@ -7,7 +7,9 @@ On a book `publish new` writes (two chapters sharing a heading, so the
 second one's id is "ut-enim-ad-minim-veniam-2") and, when MAKE_CORPUS is
 given and exists, on the small corpus book, the web and website editions
 are watched (-v) while a sequence of edits is made: a paragraph added
-(only that chapter is rendered again: the others come from the cache), a
+(only that chapter is rendered again: the others come from the cache,
+and only the pages that changed are written, the others linked from the
+previous output; a page changed by hand there is written again), a
 heading removed and put back (the next chapter's generated ids change
 while its bytes do not: it must not come from the cache), a heading id
 added that a later chapter's heading would take, config.yml changed, a
@@ -153,7 +155,11 @@ def run(book, tmp, chapters):
                 fail("%s: not published again" % what)
                 continue
             compare(book, tmp, what)
-        # the cache was used: one chapter changed, the others hit
+        # the cache was used: one chapter changed, the others hit; and a
+        # page changed by hand in Output/ is written again, not linked
+        with open(os.path.join(book, "Output", "website", "book",
+                               "chapter-1.html"), "w") as f:
+            f.write("changed by hand")
         edit(second, lambda t: t + "\nLast words.\n")
         got = w.until(r"^published website", 1) or []
         if not any(re.search(r"\(([1-9]\d*) from the cache\)", line)
