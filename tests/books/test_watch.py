@@ -13,7 +13,8 @@ previous output; a page changed by hand there is written again), a
 heading removed and put back (the next chapter's generated ids change
 while its bytes do not: it must not come from the cache), a heading id
 added that a later chapter's heading would take, config.yml changed, a
-chapter's file removed (the previous output stays) and restored. After
+chapter's file removed (the previous output stays) and restored, a style
+sheet and a file in folders made after the start. After
 each, Output/ is compared with a cold publish of a copy.
 
 usage: test_watch.py PUBLISH [MAKE_CORPUS]
@@ -60,10 +61,13 @@ class Watcher:
             [PUBLISH, "--watch", book] + EDITIONS + ["-v"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = queue.Queue()
-        threading.Thread(target=self.read, daemon=True).start()
+        self.all = []
+        self.reader = threading.Thread(target=self.read, daemon=True)
+        self.reader.start()
 
     def read(self):
         for line in self.p.stdout:
+            self.all.append(line)
             self.lines.put(line)
 
     def until(self, pattern, count=1, timeout=20):
@@ -84,13 +88,23 @@ class Watcher:
     def stop(self):
         self.p.send_signal(2)
         try:
-            self.p.wait(10)
+            rc = self.p.wait(10)
+            if rc != 130:
+                fail("publish --watch stopped by SIGINT exited with %d, not "
+                     "130" % rc)
         except subprocess.TimeoutExpired:
             self.p.kill()
             fail("publish --watch did not stop on SIGINT")
+        self.reader.join(5)
+        out = "".join(self.all)
+        if "Sanitizer" in out or "runtime error:" in out:
+            fail("the sanitizers reported:\n" + out[-3000:])
 
 
 def compare(book, tmp, what):
+    """Output/ against a cold publish of a copy; on a loaded machine a
+    publish of a second burst may still be under way, so a difference is
+    looked at again for up to two seconds before it fails."""
     cold = os.path.join(tmp, "cold")
     shutil.rmtree(cold, ignore_errors=True)
     shutil.copytree(book, cold, ignore=shutil.ignore_patterns("Output"))
@@ -101,7 +115,11 @@ def compare(book, tmp, what):
         if not os.path.isdir(cold_dir):
             fail("%s: the cold publish wrote no Output/%s" % (what, ed))
             continue
-        diff = differences(warm_dir, cold_dir)
+        for _ in range(10):
+            diff = differences(warm_dir, cold_dir)
+            if not diff:
+                break
+            time.sleep(0.2)
         if diff:
             fail("%s: Output/%s differs from a cold publish: %s"
                  % (what, ed, diff[:5]))
@@ -155,6 +173,27 @@ def run(book, tmp, chapters):
                 fail("%s: not published again" % what)
                 continue
             compare(book, tmp, what)
+        # folders made after the start are watched too: the book's own
+        # templates (Resources/Templates/web/style.css, which empties the
+        # cache), and a new folder of Contents
+        def in_new_folder(folder, name, text, what):
+            """Makes folder (a publish), then a file in it (another)."""
+            os.makedirs(folder)
+            w.until(r"^published website", 1, timeout=3)
+            with open(os.path.join(folder, name), "w") as f:
+                f.write(text)
+            if w.until(r"^published website", 1) is None:
+                fail("%s in a new folder was not seen" % what)
+
+        in_new_folder(os.path.join(book, "Resources", "Templates", "web"),
+                      "style.css", "body { color: #123; }\n",
+                      "a style sheet")
+        compare(book, tmp, "a style sheet in Resources/Templates/web/")
+        if not os.path.exists(os.path.join(book, "Output", "web", "css",
+                                           "styles.css")):
+            fail("the new style sheet is not in Output/web/css/")
+        in_new_folder(os.path.join(book, "Contents", "more", "deeper"),
+                      "notes.txt", "not in the book\n", "a file of Contents")
         # the cache was used: one chapter changed, the others hit; and a
         # page changed by hand in Output/ is written again, not linked
         with open(os.path.join(book, "Output", "website", "book",
