@@ -237,22 +237,24 @@ static bool is_html(const char *type) {
 }
 
 /* The page "/" shows when the entry is no web page. */
-static enum MHD_Result wrapper(bk_server *s, struct MHD_Connection *c) {
+static enum MHD_Result wrapper(const char *entry, struct MHD_Connection *c) {
   oc_sb sb;
   oc_sb_init(&sb, NULL, 0);
-  const char *name = strrchr(s->entry, '/');
-  name = name ? name + 1 : s->entry;
+  const char *name = !entry ? "publish serve" : strrchr(entry, '/');
+  name = !entry ? name : name ? name + 1 : entry;
   oc_sb_printf(&sb,
                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
                "<title>%s</title><style>html,body{margin:0;height:100%%}"
                "embed{display:block;width:100%%;height:100%%;border:0}"
                "p{font-family:sans-serif;margin:2em}</style></head><body>",
                name);
-  if (ends_with(s->entry, ".pdf"))
-    oc_sb_printf(&sb, "<embed src=\"/%s\" type=\"application/pdf\">",
-                 s->entry);
+  if (!entry)
+    oc_sb_adds(&sb, "<p>The book could not be read yet: see the messages "
+                    "below, or in the terminal.</p>");
+  else if (ends_with(entry, ".pdf"))
+    oc_sb_printf(&sb, "<embed src=\"/%s\" type=\"application/pdf\">", entry);
   else
-    oc_sb_printf(&sb, "<p><a href=\"/%s\">%s</a></p>", s->entry, name);
+    oc_sb_printf(&sb, "<p><a href=\"/%s\">%s</a></p>", entry, name);
   oc_sb_adds(&sb, "</body></html>\n");
   enum MHD_Result ok =
       send_page(c, MHD_HTTP_OK, "text/html; charset=utf-8", sb.p, sb.len);
@@ -287,7 +289,7 @@ static int open_inside(const char *root, const char *rel, bool *dir,
   return fd;
 }
 
-static enum MHD_Result send_file(bk_server *s, struct MHD_Connection *c,
+static enum MHD_Result send_file(const char *root, struct MHD_Connection *c,
                                  const char *url) {
   const char *rel = url + 1;
   char buf[OC_PATH_MAX + 16];
@@ -303,7 +305,9 @@ static enum MHD_Result send_file(bk_server *s, struct MHD_Connection *c,
     return not_found(c, url);
   bool dir;
   struct stat st;
-  int fd = open_inside(s->root, buf, &dir, &st);
+  int fd = root ? open_inside(root, buf, &dir, &st) : -1;
+  if (!root)
+    dir = false;
   if (fd < 0) {
     if (dir) {
       char *to = oc_malloc(strlen(url) + 2);
@@ -455,17 +459,25 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
     return not_found(c, url);
   if (!strcmp(url, EVENTS_PATH))
     return events(s, c);
-  if (!strcmp(url, "/")) {
-    if (ends_with(s->entry, ".html")) {
-      char *to = oc_malloc(strlen(s->entry) + 2);
-      sprintf(to, "/%s", s->entry);
-      enum MHD_Result ok = redirect(c, to);
-      free(to);
-      return ok;
-    }
-    return wrapper(s, c);
+  /* what is served may change (bk_serve_set): a copy for this request */
+  pthread_mutex_lock(&s->mu);
+  char *root = s->root ? oc_strdup(s->root) : NULL;
+  char *entry = s->entry ? oc_strdup(s->entry) : NULL;
+  pthread_mutex_unlock(&s->mu);
+  enum MHD_Result ok;
+  if (!strcmp(url, "/") && entry && ends_with(entry, ".html")) {
+    char *to = oc_malloc(strlen(entry) + 2);
+    sprintf(to, "/%s", entry);
+    ok = redirect(c, to);
+    free(to);
+  } else if (!strcmp(url, "/")) {
+    ok = wrapper(entry, c);
+  } else {
+    ok = send_file(root, c, url);
   }
-  return send_file(s, c, url);
+  free(root);
+  free(entry);
+  return ok;
 }
 
 static void quiet(void *cls, const char *fmt, va_list ap) {
@@ -477,8 +489,8 @@ static void quiet(void *cls, const char *fmt, va_list ap) {
 bk_server *bk_serve_start(int fd, const char *root, const char *entry,
                           char *why, size_t nwhy) {
   bk_server *s = oc_calloc(1, sizeof *s);
-  s->root = oc_strdup(root);
-  s->entry = oc_strdup(entry);
+  s->root = root ? oc_strdup(root) : NULL;
+  s->entry = entry ? oc_strdup(entry) : NULL;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
   s->d = MHD_start_daemon(
@@ -493,6 +505,15 @@ bk_server *bk_serve_start(int fd, const char *root, const char *entry,
     return NULL;
   }
   return s;
+}
+
+void bk_serve_set(bk_server *s, const char *root, const char *entry) {
+  pthread_mutex_lock(&s->mu);
+  free(s->root);
+  free(s->entry);
+  s->root = oc_strdup(root);
+  s->entry = oc_strdup(entry);
+  pthread_mutex_unlock(&s->mu);
 }
 
 void bk_serve_reload(bk_server *s) {

@@ -37,10 +37,15 @@ typedef struct bk_server bk_server;
  * socket fd (bk_serve_listen's, taken over). `entry` is the page "/"
  * leads to, relative to root ("book.html", "book/index.html"); one not
  * ending in .html ("book.pdf", "book.epub") is shown in a page of the
- * server's own, embedding a PDF, linking anything else. NULL with why
- * when the server cannot start (the socket is then closed). */
+ * server's own, embedding a PDF, linking anything else. Both NULL: not
+ * known yet (a book whose config.yml does not read): "/" is a page of the
+ * server's own, where the overlay shows why, and nothing else is served.
+ * NULL with why when the server cannot start (the socket is then
+ * closed). */
 bk_server *bk_serve_start(int fd, const char *root, const char *entry,
                           char *why, size_t nwhy);
+/* What is served from now on (as bk_serve_start's, not NULL). */
+void bk_serve_set(bk_server *s, const char *root, const char *entry);
 /* The edition was published again: the open pages reload. */
 void bk_serve_reload(bk_server *s);
 /* A publish failed: the open pages (and those opened until the next

@@ -599,14 +599,17 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
 
 /* The edition publish serve shows: the one named, else the book's first
  * html edition, else its first html_chunked one, else its first with a
- * format. NULL after saying why. */
+ * format. NULL after saying why; *readable false when config.yml could
+ * not be read (then serve waits for it to be fixed). */
 static const char *serve_edition(const char *book_dir, const char *named,
                                  const bk_options *opt, oc_reporter *rep,
-                                 report_state *st, const char **entry) {
+                                 report_state *st, const char **entry,
+                                 bool *readable) {
   oc_arena *a = oc_arena_new();
   const char *found = NULL;
   bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
-  if (!cfg || st->errors)
+  *readable = cfg && !st->errors;
+  if (!*readable)
     goto out;
   size_t n = bk_config_nedition(cfg);
   static const char *const prefer[] = {"html", "html_chunked", NULL};
@@ -671,14 +674,18 @@ typedef struct loop_args {
 
 /* One publish of the loop: the messages said anew (a warning said before
  * is said again), and the server told. */
-static int publish_again(const char *book_dir, char **editions, int neditions,
-                         const bk_options *opt, report_state *st,
-                         bk_server *server) {
+static void report_again(report_state *st) {
   free(st->seen);
   st->seen = NULL;
   st->nseen = st->cseen = 0;
   st->errors = st->warnings = st->usage_errors = 0;
   st->capture->len = 0;
+}
+
+static int publish_again(const char *book_dir, char **editions, int neditions,
+                         const bk_options *opt, report_state *st,
+                         bk_server *server) {
+  report_again(st);
   oc_reporter rep = {print_diag, st};
   size_t linked0, written0, linked, written;
   bk_out_memo_counts(opt->out_memo, &linked0, &written0);
@@ -746,11 +753,21 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     goto out;
   }
   const char *entry = NULL;
+  char root[PATH_MAX + 64];
+  bool readable = true;
   if (args.serve) {
     edition = serve_edition(book_dir, neditions ? editions[0] : NULL, &opt,
-                            &rep, &st, &entry);
-    if (!edition)
+                            &rep, &st, &entry, &readable);
+    /* an edition that is not there is a mistake of the command line; a
+       config.yml that does not read is a moment of the writing: served
+       with its messages until it is fixed */
+    if (!edition && readable)
       goto out;
+    snprintf(root, sizeof root, "%s/Output/%s", book_dir,
+             edition ? edition : "");
+  }
+  const char *named = neditions ? editions[0] : NULL;
+  if (edition) {
     editions = (char **)&edition;
     neditions = 1;
   }
@@ -761,11 +778,11 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   opt.md_cache = bk_md_cache_new();
   opt.out_memo = bk_out_memo_new();
-  int last = publish_again(book_dir, editions, neditions, &opt, &st, NULL);
+  int last = 1;
+  if (!args.serve || edition)
+    last = publish_again(book_dir, editions, neditions, &opt, &st, NULL);
   if (args.serve) {
-    char root[PATH_MAX + 64];
-    snprintf(root, sizeof root, "%s/Output/%s", book_dir, edition);
-    server = bk_serve_start(lfd, root, entry, why, sizeof why);
+    server = bk_serve_start(lfd, edition ? root : NULL, entry, why, sizeof why);
     lfd = -1;
     if (!server) {
       fprintf(stderr, "publish: error: %s\n", why);
@@ -773,8 +790,13 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     }
     if (last != 0)
       bk_serve_failure(server, oc_sb_cstr(&capture));
-    printf("serving edition '%s' at http://127.0.0.1:%u/ (Ctrl-C stops)\n",
-           edition, port);
+    if (edition)
+      printf("serving edition '%s' at http://127.0.0.1:%u/ (Ctrl-C stops)\n",
+             edition, port);
+    else
+      printf("serving at http://127.0.0.1:%u/ once config.yml is fixed "
+             "(Ctrl-C stops)\n",
+             port);
     fflush(stdout);
     if (args.open && opener) {
       char cmd[PATH_MAX + 128];
@@ -825,6 +847,20 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     if (opt.verbosity > 0)
       printf("changes seen%s: publishing again\n",
              content_only ? " in content files" : "");
+    if (args.serve && !edition) {
+      report_again(&st);
+      edition = serve_edition(book_dir, named, &opt, &rep, &st, &entry,
+                              &readable);
+      if (!edition) {
+        bk_serve_failure(server, oc_sb_cstr(&capture));
+        continue;
+      }
+      snprintf(root, sizeof root, "%s/Output/%s", book_dir, edition);
+      bk_serve_set(server, root, entry);
+      editions = (char **)&edition;
+      neditions = 1;
+      printf("serving edition '%s' at http://127.0.0.1:%u/\n", edition, port);
+    }
     publish_again(book_dir, editions, neditions, &opt, &st, server);
   }
   close(stop[0]);

@@ -10,7 +10,9 @@ Selenium on a book `publish new` writes, in a temporary folder.
      fixing them removes the overlay;
   3. the script is in the served page, not in the published file;
   4. paths out of the output folder (.., %2e%2e, absolute, hidden names,
-     a symbolic link out) get 404.
+     a symbolic link out) get 404;
+  5. started on a book whose config.yml does not read, it serves a page
+     saying so, then the book once config.yml is fixed.
 
 usage: test_serve.py PUBLISH
 """
@@ -60,6 +62,38 @@ def wait_for(cond, timeout):
             return v
         time.sleep(0.02)
     return cond()
+
+
+def broken_at_start(tmp):
+    """5. serve started on a book whose config.yml does not read: "/" is a
+    page that says so, and once config.yml is fixed the edition is served."""
+    subprocess.run([PUBLISH, "new", "Broken Start", "--dir", tmp],
+                   check=True, stdout=subprocess.DEVNULL)
+    book = os.path.join(tmp, "broken-start")
+    config = os.path.join(book, "config.yml")
+    good = open(config).read()
+    open(config, "w").write(good + "\n  title: [unclosed\n")
+    p = subprocess.Popen([PUBLISH, "serve", book, "--port", "0"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True)
+    try:
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", p.stdout.readline())
+        if not m:
+            fail("serve on a broken book printed no URL")
+            return
+        port = int(m.group(1))
+        status, body = raw_get(port, "/")
+        if status != 200 or "could not be read" not in body:
+            fail("serve on a broken book: / gave %d %r" % (status, body[:200]))
+        open(config, "w").write(good)
+        if not wait_for(lambda: raw_get(port, "/")[0] == 302, 3):
+            fail("serve on a broken book: fixed, / does not lead to the book")
+        status, body = raw_get(port, "/book.html")
+        if status != 200 or "Broken Start" not in body:
+            fail("serve on a broken book: fixed, /book.html gave %d" % status)
+    finally:
+        p.send_signal(2)
+        p.wait(10)
 
 
 def main():
@@ -175,6 +209,7 @@ def main():
         err = log.read()
         if not re.search(r"config\.yml:\d+:\d+: error: ", err):
             fail("the terminal did not get the gcc-form message:\n" + err)
+        broken_at_start(tmp)
     finally:
         if driver:
             driver.quit()
