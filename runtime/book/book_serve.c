@@ -536,13 +536,6 @@ void bk_serve_failure(bk_server *s, const char *text) {
   pthread_mutex_unlock(&s->mu);
 }
 
-size_t bk_serve_listeners(bk_server *s) {
-  pthread_mutex_lock(&s->mu);
-  size_t n = s->listeners;
-  pthread_mutex_unlock(&s->mu);
-  return n;
-}
-
 void bk_serve_stop(bk_server *s) {
   if (!s)
     return;

@@ -51,8 +51,6 @@ void bk_serve_reload(bk_server *s);
 /* A publish failed: the open pages (and those opened until the next
  * success) show text, the messages, over the last good output. */
 void bk_serve_failure(bk_server *s, const char *text);
-/* Pages connected to the events channel now (for tests and -v). */
-size_t bk_serve_listeners(bk_server *s);
 void bk_serve_stop(bk_server *s);
 
 /* The script added to served HTML pages (also for tests: the published

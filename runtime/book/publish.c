@@ -388,7 +388,7 @@ done:
 /* Before the book is read: reads only the book and the system folders,
  * writes only in Output/ (book_sandbox.h); -v says which. */
 static void confine(const char *book_dir, const bk_options *opt, bool list,
-                    bool runner, const oc_reporter *rep) {
+                    bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
   int abi = 0;
   if (!opt->no_sandbox)
@@ -402,8 +402,9 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
   else if (abi)
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "confined by Landlock (ABI %d): reads the book and the system "
-              "folders, writes %s, no network",
-              abi, list ? "nothing" : "only in Output/");
+              "folders, writes %s, no network%s",
+              abi, list ? "nothing" : "only in Output/",
+              serving ? " (but the socket it listens on, taken before)" : "");
   else
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "Landlock not available (%s): running unconfined", why);
@@ -577,7 +578,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   /* Before any thread (Landlock confines the calling thread and those it
    * starts) and before the signals are blocked (the script runner forks
    * then). */
-  confine(book_dir, opt, list, false, &rep);
+  confine(book_dir, opt, list, false, false, &rep);
   /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
   if (!list)
     bk_guard_install();
@@ -736,7 +737,7 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
       fprintf(stderr, "publish: note: port %u is taken; serving on port %u\n",
               args.port, port);
   }
-  confine(book_dir, &opt, false, opener != NULL, &rep);
+  confine(book_dir, &opt, false, opener != NULL, args.serve, &rep);
   bk_guard_install();
   if (chdir(book_dir) != 0) {
     fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
