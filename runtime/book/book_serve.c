@@ -28,20 +28,30 @@
 
 #define EVENTS_PATH "/__octavo/events"
 
-/* No '<' or '&': the pages may be XHTML. */
-const char bk_serve_script[] =
+/* No '<' or '&': the pages may be XHTML. %lu: the generation of the
+ * output the page was served from, so that a publish that ends between
+ * the page's request and its connection to the channel still reloads it. */
+static const char script_format[] =
     "<script>/* publish serve: reloads this page when the book is published "
     "again */\n"
-    "(function(){var es=new EventSource('" EVENTS_PATH "');var box=null;\n"
+    "(function(){var es=new EventSource('" EVENTS_PATH "?g=%lu');"
+    "var box=null;\n"
     "function show(t){if(!box){box=document.createElement('div');"
     "box.id='octavo-serve-overlay';box.setAttribute('style','position:fixed;"
-    "left:0;right:0;bottom:0;max-height:60%;overflow:auto;margin:0;"
+    "left:0;right:0;bottom:0;max-height:60%%;overflow:auto;margin:0;"
     "padding:1em;background:#3b0d0d;color:#ffe4e4;font:13px/1.4 monospace;"
     "white-space:pre-wrap;z-index:2147483647;border-top:3px solid #e33');"
     "document.body.appendChild(box);}box.textContent=t;}\n"
     "es.addEventListener('reload',function(){location.reload();});\n"
     "es.addEventListener('failure',function(e){show(e.data);});\n"
     "})();</script>\n";
+
+/* A request: its connection, and the generation read before its file was
+ * opened. */
+typedef struct req {
+  struct MHD_Connection *c;
+  unsigned long gen;
+} req;
 
 struct bk_server {
   struct MHD_Daemon *d;
@@ -53,7 +63,6 @@ struct bk_server {
   bool failed;       /* the last publish failed: text is its messages */
   char *text;
   bool quit;
-  size_t listeners;
 };
 
 static void say(char *why, size_t n, const char *fmt, ...)
@@ -140,9 +149,10 @@ static enum MHD_Result send_buffer(struct MHD_Connection *c, unsigned status,
 }
 
 /* html with the script before its last </body> (at its end when none). */
-static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status,
+static enum MHD_Result send_page(const req *r, unsigned status,
                                  const char *type, const char *html,
                                  size_t len) {
+  struct MHD_Connection *c = r->c;
   size_t at = len;
   for (size_t i = len; i >= 7; i--)
     if (!strncasecmp(html + i - 7, "</body>", 7)) {
@@ -152,7 +162,7 @@ static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status,
   oc_sb sb;
   oc_sb_init(&sb, NULL, 0);
   oc_sb_add(&sb, html, at);
-  oc_sb_adds(&sb, bk_serve_script);
+  oc_sb_printf(&sb, script_format, r->gen);
   oc_sb_add(&sb, html + at, len - at);
   size_t n = sb.len;
   /* handed over, not copied: a one-page book is megabytes */
@@ -162,7 +172,7 @@ static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status,
                "Content-Type", type);
 }
 
-static enum MHD_Result not_found(struct MHD_Connection *c, const char *url) {
+static enum MHD_Result not_found(const req *r, const char *url) {
   oc_sb sb;
   oc_sb_init(&sb, NULL, 0);
   oc_sb_adds(&sb, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
@@ -179,7 +189,7 @@ static enum MHD_Result not_found(struct MHD_Connection *c, const char *url) {
   oc_sb_adds(&sb, "</code> in this edition. <a href=\"/\">The book</a></p>"
                   "</body></html>\n");
   enum MHD_Result ok =
-      send_page(c, MHD_HTTP_NOT_FOUND, "text/html; charset=utf-8", sb.p,
+      send_page(r, MHD_HTTP_NOT_FOUND, "text/html; charset=utf-8", sb.p,
                 sb.len);
   oc_sb_free(&sb);
   return ok;
@@ -237,7 +247,7 @@ static bool is_html(const char *type) {
 }
 
 /* The page "/" shows when the entry is no web page. */
-static enum MHD_Result wrapper(const char *entry, struct MHD_Connection *c) {
+static enum MHD_Result wrapper(const char *entry, const req *r) {
   oc_sb sb;
   oc_sb_init(&sb, NULL, 0);
   const char *name = !entry ? "publish serve" : strrchr(entry, '/');
@@ -257,7 +267,7 @@ static enum MHD_Result wrapper(const char *entry, struct MHD_Connection *c) {
     oc_sb_printf(&sb, "<p><a href=\"/%s\">%s</a></p>", entry, name);
   oc_sb_adds(&sb, "</body></html>\n");
   enum MHD_Result ok =
-      send_page(c, MHD_HTTP_OK, "text/html; charset=utf-8", sb.p, sb.len);
+      send_page(r, MHD_HTTP_OK, "text/html; charset=utf-8", sb.p, sb.len);
   oc_sb_free(&sb);
   return ok;
 }
@@ -289,20 +299,21 @@ static int open_inside(const char *root, const char *rel, bool *dir,
   return fd;
 }
 
-static enum MHD_Result send_file(const char *root, struct MHD_Connection *c,
+static enum MHD_Result send_file(const char *root, const req *r,
                                  const char *url) {
+  struct MHD_Connection *c = r->c;
   const char *rel = url + 1;
   char buf[OC_PATH_MAX + 16];
   size_t n = strlen(rel);
   if (n + 11 >= sizeof buf)
-    return not_found(c, url);
+    return not_found(r, url);
   memcpy(buf, rel, n + 1);
   if (!n || buf[n - 1] == '/')
     memcpy(buf + n, "index.html", 11);
   /* the project's rule for names that become paths: no "..", no hidden
      names, no empty component, no control character */
   if (oc_relpath_problem(buf, strlen(buf)))
-    return not_found(c, url);
+    return not_found(r, url);
   bool dir;
   struct stat st;
   int fd = root ? open_inside(root, buf, &dir, &st) : -1;
@@ -316,7 +327,7 @@ static enum MHD_Result send_file(const char *root, struct MHD_Connection *c,
       free(to);
       return ok;
     }
-    return not_found(c, url);
+    return not_found(r, url);
   }
   const char *type = type_of(buf);
   if (is_html(type)) {
@@ -329,15 +340,15 @@ static enum MHD_Result send_file(const char *root, struct MHD_Connection *c,
       got += (size_t)r;
     }
     close(fd);
-    enum MHD_Result ok = send_page(c, MHD_HTTP_OK, type, html, got);
+    enum MHD_Result ok = send_page(r, MHD_HTTP_OK, type, html, got);
     free(html);
     return ok;
   }
-  struct MHD_Response *r =
+  struct MHD_Response *resp =
       MHD_create_response_from_fd64((uint64_t)st.st_size, fd);
-  if (!r)
+  if (!resp)
     close(fd);
-  return queue(c, MHD_HTTP_OK, r, "Content-Type", type);
+  return queue(c, MHD_HTTP_OK, resp, "Content-Type", type);
 }
 
 /* ---- the events channel ---------------------------------------------- */
@@ -345,6 +356,7 @@ static enum MHD_Result send_file(const char *root, struct MHD_Connection *c,
 typedef struct channel {
   bk_server *s;
   unsigned long seen;
+  bool given; /* seen came with the request */
   bool started;
   oc_sb out; /* what is still to be sent */
   size_t off;
@@ -389,7 +401,8 @@ static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
     }
     if (!ch->started) {
       ch->started = true;
-      ch->seen = s->gen;
+      if (!ch->given || ch->seen > s->gen)
+        ch->seen = s->gen;
       oc_sb_adds(&ch->out, "retry: 300\n\n");
       if (s->failed)
         event(&ch->out, "failure", s->text ? s->text : "");
@@ -413,9 +426,6 @@ static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
 
 static void channel_free(void *cls) {
   channel *ch = cls;
-  pthread_mutex_lock(&ch->s->mu);
-  ch->s->listeners--;
-  pthread_mutex_unlock(&ch->s->mu);
   oc_sb_free(&ch->out);
   free(ch);
 }
@@ -423,10 +433,14 @@ static void channel_free(void *cls) {
 static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
   channel *ch = oc_calloc(1, sizeof *ch);
   ch->s = s;
+  /* the generation of the page that connects, when it says */
+  const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "g");
+  char *end;
+  if (g && *g) {
+    ch->seen = strtoul(g, &end, 10);
+    ch->given = !*end;
+  }
   oc_sb_init(&ch->out, NULL, 0);
-  pthread_mutex_lock(&s->mu);
-  s->listeners++;
-  pthread_mutex_unlock(&s->mu);
   struct MHD_Response *r = MHD_create_response_from_callback(
       MHD_SIZE_UNKNOWN, 4096, channel_read, ch, channel_free);
   if (!r)
@@ -439,12 +453,12 @@ static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
                               const char *url, const char *method,
                               const char *version, const char *upload,
-                              size_t *upload_size, void **req) {
+                              size_t *upload_size, void **state) {
   (void)version;
   (void)upload;
   bk_server *s = cls;
-  if (!*req) { /* headers only so far: answer when the request is whole */
-    *req = s;
+  if (!*state) { /* headers only so far: answer when the request is whole */
+    *state = s;
     return MHD_YES;
   }
   if (*upload_size) {
@@ -455,15 +469,21 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
     return send_buffer(c, MHD_HTTP_METHOD_NOT_ALLOWED,
                        "text/plain; charset=utf-8",
                        "publish serve only reads\n", 25);
-  if (url[0] != '/')
-    return not_found(c, url);
   if (!strcmp(url, EVENTS_PATH))
     return events(s, c);
-  /* what is served may change (bk_serve_set): a copy for this request */
+  /* what is served may change (bk_serve_set): a copy for this request;
+     the generation read before the file is opened */
+  req r = {c, 0};
   pthread_mutex_lock(&s->mu);
   char *root = s->root ? oc_strdup(s->root) : NULL;
   char *entry = s->entry ? oc_strdup(s->entry) : NULL;
+  r.gen = s->gen;
   pthread_mutex_unlock(&s->mu);
+  if (url[0] != '/') {
+    free(root);
+    free(entry);
+    return not_found(&r, url);
+  }
   enum MHD_Result ok;
   if (!strcmp(url, "/") && entry && ends_with(entry, ".html")) {
     char *to = oc_malloc(strlen(entry) + 2);
@@ -471,9 +491,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
     ok = redirect(c, to);
     free(to);
   } else if (!strcmp(url, "/")) {
-    ok = wrapper(entry, c);
+    ok = wrapper(entry, &r);
   } else {
-    ok = send_file(root, c, url);
+    ok = send_file(root, &r, url);
   }
   free(root);
   free(entry);

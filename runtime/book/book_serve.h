@@ -53,8 +53,4 @@ void bk_serve_reload(bk_server *s);
 void bk_serve_failure(bk_server *s, const char *text);
 void bk_serve_stop(bk_server *s);
 
-/* The script added to served HTML pages (also for tests: the published
- * files must not hold it). */
-extern const char bk_serve_script[];
-
 #endif
