@@ -683,9 +683,13 @@ static void report_again(report_state *st) {
   st->capture->len = 0;
 }
 
+/* root and entry: what the server serves from now on (NULL: as it was),
+ * set once the publish is over, so that "/" never leads to a page not
+ * written yet. */
 static int publish_again(const char *book_dir, char **editions, int neditions,
                          const bk_options *opt, report_state *st,
-                         bk_server *server) {
+                         bk_server *server, const char *root,
+                         const char *entry) {
   report_again(st);
   oc_reporter rep = {print_diag, st};
   size_t linked0, written0, linked, written;
@@ -697,6 +701,8 @@ static int publish_again(const char *book_dir, char **editions, int neditions,
            "before\n",
            written - written0, linked - linked0);
   fflush(stdout);
+  if (server && root)
+    bk_serve_set(server, root, entry);
   if (server && rc == 0)
     bk_serve_reload(server);
   else if (server) {
@@ -781,7 +787,8 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
   opt.out_memo = bk_out_memo_new();
   int last = 1;
   if (!args.serve || edition)
-    last = publish_again(book_dir, editions, neditions, &opt, &st, NULL);
+    last = publish_again(book_dir, editions, neditions, &opt, &st, NULL, NULL,
+                         NULL);
   if (args.serve) {
     server = bk_serve_start(lfd, edition ? root : NULL, entry, why, sizeof why);
     lfd = -1;
@@ -857,12 +864,15 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
         continue;
       }
       snprintf(root, sizeof root, "%s/Output/%s", book_dir, edition);
-      bk_serve_set(server, root, entry);
       editions = (char **)&edition;
       neditions = 1;
       printf("serving edition '%s' at http://127.0.0.1:%u/\n", edition, port);
+      publish_again(book_dir, editions, neditions, &opt, &st, server, root,
+                    entry);
+      continue;
     }
-    publish_again(book_dir, editions, neditions, &opt, &st, server);
+    publish_again(book_dir, editions, neditions, &opt, &st, server, NULL,
+                  NULL);
   }
   close(stop[0]);
   close(stop[1]);
