@@ -55,6 +55,7 @@ typedef struct req {
 
 struct bk_server {
   struct MHD_Daemon *d;
+  unsigned port;
   char *root;
   char *entry;
   pthread_mutex_t mu;
@@ -450,6 +451,28 @@ static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
 
 /* ---- requests -------------------------------------------------------- */
 
+static const char read_only[] = "publish serve only reads\n";
+static const char forbidden[] =
+    "publish serve answers to 127.0.0.1 and localhost only\n";
+
+/* host is 127.0.0.1 or localhost, with this server's port or none. */
+static bool host_ok(const bk_server *s, const char *host) {
+  if (!host)
+    return false;
+  size_t n;
+  if (!strncasecmp(host, "127.0.0.1", 9))
+    n = 9;
+  else if (!strncasecmp(host, "localhost", 9))
+    n = 9;
+  else
+    return false;
+  if (!host[n])
+    return true;
+  char port[16];
+  snprintf(port, sizeof port, ":%u", s->port);
+  return !strcmp(host + n, port);
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
                               const char *url, const char *method,
                               const char *version, const char *upload,
@@ -465,10 +488,16 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
     *upload_size = 0;
     return MHD_YES;
   }
+  /* A page of another site may not read the book through a name that
+     it makes point at 127.0.0.1 (DNS rebinding): the Host must be this
+     machine's. */
+  if (!host_ok(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
+    return send_buffer(c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",
+                       forbidden, sizeof forbidden - 1);
   if (strcmp(method, "GET") && strcmp(method, "HEAD"))
     return send_buffer(c, MHD_HTTP_METHOD_NOT_ALLOWED,
                        "text/plain; charset=utf-8",
-                       "publish serve only reads\n", 25);
+                       read_only, sizeof read_only - 1);
   if (!strcmp(url, EVENTS_PATH))
     return events(s, c);
   /* what is served may change (bk_serve_set): a copy for this request;
@@ -513,6 +542,10 @@ bk_server *bk_serve_start(int fd, const char *root, const char *entry,
   s->entry = entry ? oc_strdup(entry) : NULL;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
+  struct sockaddr_in sa;
+  socklen_t len = sizeof sa;
+  if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
+    s->port = ntohs(sa.sin_port);
   s->d = MHD_start_daemon(
       MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL,
       NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,

@@ -10,7 +10,8 @@ Selenium on a book `publish new` writes, in a temporary folder.
      fixing them removes the overlay;
   3. the script is in the served page, not in the published file;
   4. paths out of the output folder (.., %2e%2e, absolute, hidden names,
-     a symbolic link out) get 404;
+     a symbolic link out) get 404, and a Host that is not 127.0.0.1 or
+     localhost (DNS rebinding) 403;
   5. started on a book whose config.yml does not read, it serves a page
      saying so, then the book once config.yml is fixed.
 
@@ -38,11 +39,11 @@ def fail(msg):
     failures.append(msg)
 
 
-def raw_get(port, path):
+def raw_get(port, path, host=None):
     """The status of GET path sent as is (no client normalises it)."""
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-               % path).encode())
+    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"
+               % (path, host or "127.0.0.1:%d" % port)).encode())
     data = b""
     while True:
         chunk = s.recv(65536)
@@ -145,6 +146,15 @@ def main():
         status, _ = raw_get(port, "/nothing-here.html")
         if status != 404:
             fail("a missing page gave %d" % status)
+        # DNS rebinding: another site's name pointed at 127.0.0.1
+        for host in ["evil.example", "evil.example:%d" % port,
+                     "127.0.0.1.evil.example"]:
+            status, _ = raw_get(port, "/book.html", host)
+            if status != 403:
+                fail("Host: %s gave %d, not 403" % (host, status))
+        status, _ = raw_get(port, "/book.html", "localhost:%d" % port)
+        if status != 200:
+            fail("Host: localhost gave %d" % status)
 
         # 1. an edit shows within a second
         opts = webdriver.ChromeOptions()
