@@ -331,7 +331,7 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
     return -1;
   }
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
-  bk_out_memo *m = e->opt->out_memo;
+  bk_out_memo *m = e->opt ? e->opt->out_memo : NULL;
   memo_entry *en = NULL;
   uint64_t hash[2] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
   if (m) {

@@ -1003,7 +1003,7 @@ static void count_diag(void *user, oc_severity sev, const char *file,
 /* bk_md_render through the edition's cache when it has one. */
 static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
                      bk_md_options *mo, bk_md_result *out) {
-  bk_md_cache *c = e->opt->md_cache;
+  bk_md_cache *c = e->opt ? e->opt->md_cache : NULL;
   if (!c)
     return bk_md_render(e->a, src, len, mo, out);
   uint64_t before = bk_idset_digest(e->ids);
