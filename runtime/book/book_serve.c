@@ -288,8 +288,9 @@ static int open_inside(const char *root, const char *rel, bool *dir,
   size_t bl = base ? strlen(base) : 0;
   if (real && base && !strncmp(real, base, bl) && real[bl] == '/') {
     fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
-      *dir = S_ISDIR(st->st_mode);
+    bool known = fd >= 0 && fstat(fd, st) == 0;
+    if (fd >= 0 && (!known || !S_ISREG(st->st_mode))) {
+      *dir = known && S_ISDIR(st->st_mode);
       close(fd);
       fd = -1;
     }
@@ -335,10 +336,10 @@ static enum MHD_Result send_file(const char *root, const req *r,
     size_t len = (size_t)st.st_size, got = 0;
     char *html = oc_malloc(len + 1);
     while (got < len) {
-      ssize_t r = read(fd, html + got, len - got);
-      if (r <= 0)
+      ssize_t k = read(fd, html + got, len - got);
+      if (k <= 0)
         break;
-      got += (size_t)r;
+      got += (size_t)k;
     }
     close(fd);
     enum MHD_Result ok = send_page(r, MHD_HTTP_OK, type, html, got);
