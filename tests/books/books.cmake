@@ -19,7 +19,7 @@ octavo_require(req_signals books_signals ${need_py})
 octavo_require(req_mistakes books_mistakes ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
                ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_VNU}
                ${OCTAVO_NEEDS_PDF_BOOKS})
-octavo_require(req_valgrind books_valgrind valgrind=valgrind
+octavo_require(req_valgrind books_valgrind valgrind=valgrind ${need_py}
                ${OCTAVO_NEEDS_PDF_BOOKS})
 octavo_require(req_epub books_epub ${need_py} ${OCTAVO_NEEDS_EPUBCHECK})
 octavo_require(req_pdf books_pdf ${need_py} ${need_yaml}
