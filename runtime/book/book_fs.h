@@ -63,9 +63,10 @@ void bk_out_memo_free(bk_out_memo *m);
 void bk_out_memo_counts(const bk_out_memo *m, size_t *linked,
                         size_t *written);
 
-/* Two 64-bit FNV-1a hashes from different starts (h[0], h[1], set by
- * the caller to any two values), fed with n more bytes: the 128-bit keys
- * of the caches of publish serve. */
+/* A 128-bit hash in two independent 64-bit chains (h[0], h[1], started
+ * by the caller at any two values), fed with n more bytes eight at a time:
+ * the keys of the caches of publish serve. Not for adversaries: a book
+ * made to collide would only show a stale page. */
 void bk_hash_feed(uint64_t h[2], const void *p, size_t n);
 int bk_mkdirs(const char *path);
 
