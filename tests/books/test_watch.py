@@ -5,8 +5,8 @@ same book writes.
 
 On a book `publish new` writes (two chapters sharing a heading, so the
 second one's id is "ut-enim-ad-minim-veniam-2") and, when MAKE_CORPUS is
-given and exists, on the small corpus book, the web and website editions
-are watched (-v) while a sequence of edits is made: a paragraph added
+given and exists, on the small corpus book, the web, website and ebook
+(EPUB) editions are watched (-v) while a sequence of edits is made: a paragraph added
 (only that chapter is rendered again: the others come from the cache,
 and only the pages that changed are written, the others linked from the
 previous output; a page changed by hand there is written again), a
@@ -32,7 +32,7 @@ import time
 
 PUBLISH = os.path.abspath(sys.argv[1])
 MAKE_CORPUS = sys.argv[2] if len(sys.argv) > 2 else None
-EDITIONS = ["web", "website"]
+EDITIONS = ["web", "website", "ebook"]
 failures = []
 
 
@@ -168,7 +168,7 @@ def run(book, tmp, chapters):
         ]
         for what, change, ok in steps:
             change()
-            got = w.until(r"^published website", 1)
+            got = w.until(r"^published ebook", 1)
             if got is None:
                 fail("%s: not published again" % what)
                 continue
@@ -179,10 +179,10 @@ def run(book, tmp, chapters):
         def in_new_folder(folder, name, text, what):
             """Makes folder (a publish), then a file in it (another)."""
             os.makedirs(folder)
-            w.until(r"^published website", 1, timeout=3)
+            w.until(r"^published ebook", 1, timeout=3)
             with open(os.path.join(folder, name), "w") as f:
                 f.write(text)
-            if w.until(r"^published website", 1) is None:
+            if w.until(r"^published ebook", 1) is None:
                 fail("%s in a new folder was not seen" % what)
 
         in_new_folder(os.path.join(book, "Resources", "Templates", "web"),
@@ -200,7 +200,7 @@ def run(book, tmp, chapters):
                                "chapter-1.html"), "w") as f:
             f.write("changed by hand")
         edit(second, lambda t: t + "\nLast words.\n")
-        got = w.until(r"^published website", 1) or []
+        got = w.until(r"^published ebook", 1) or []
         if not any(re.search(r"\(([1-9]\d*) from the cache\)", line)
                    for line in got):
             fail("no content file came from the cache:\n" + "".join(got))
@@ -215,7 +215,7 @@ def run(book, tmp, chapters):
                              "book.html")).read() != before:
             fail("a failed publish changed Output/web")
         os.rename(second + ".away", second)
-        if w.until(r"^published website", 1) is None:
+        if w.until(r"^published ebook", 1) is None:
             fail("not published again after the chapter came back")
         compare(book, tmp, "the chapter restored")
     finally:
