@@ -114,7 +114,7 @@ endforeach()
 # (cmake/OctavoDeps.cmake looks them up); libharu, libhyphen and
 # libstemmer ship no pc file, hence -lhpdf, -lhyphen and -lstemmer.
 set(OCTAVO_PC_REQUIRES_PRIVATE
-    "libutf8proc libpcre2-8 yaml-0.1 libcmark-gfm icu-uc icu-i18n libzip libxml-2.0 fontconfig freetype2 harfbuzz harfbuzz-subset libqpdf librsvg-2.0 cairo gdk-pixbuf-2.0 libpng libjpeg zlib lua5.4")
+    "libutf8proc libpcre2-8 yaml-0.1 libcmark-gfm icu-uc icu-i18n libzip libxml-2.0 libmicrohttpd fontconfig freetype2 harfbuzz harfbuzz-subset libqpdf librsvg-2.0 cairo gdk-pixbuf-2.0 libpng libjpeg zlib lua5.4")
 set(OCTAVO_PC_LIBS_PRIVATE "-lhpdf -lhyphen -lstemmer -pthread -lm")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/octavo.pc.in
                ${PROJECT_BINARY_DIR}/octavo.pc @ONLY)

@@ -39,7 +39,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
 # What themec build (a new publish linked with the installed libraries)
 # needs: a C compiler, pkg-config and the -dev packages octavo.pc names.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "gcc, libc6-dev, pkg-config, libyaml-dev, libutf8proc-dev, libpcre2-dev, libcmark-gfm-dev, libcmark-gfm-extensions-dev, libicu-dev, libzip-dev, libxml2-dev, libhyphen-dev, libhpdf-dev, libpng-dev, libjpeg-dev, librsvg2-dev, libfontconfig-dev, libfreetype-dev, libharfbuzz-dev, libqpdf-dev, libbz2-dev, liblua5.4-dev")
+    "gcc, libc6-dev, pkg-config, libyaml-dev, libutf8proc-dev, libpcre2-dev, libcmark-gfm-dev, libcmark-gfm-extensions-dev, libicu-dev, libzip-dev, libxml2-dev, libhyphen-dev, libhpdf-dev, libpng-dev, libjpeg-dev, librsvg2-dev, libfontconfig-dev, libfreetype-dev, libharfbuzz-dev, libqpdf-dev, libbz2-dev, libunistring-dev, liblua5.4-dev, libmicrohttpd-dev, libstemmer-dev")
 # Reproducible where CPack allows: the guide inside is dated by the last
 # commit (docs/CMakeLists.txt), and the archive's times by
 # SOURCE_DATE_EPOCH when the environment sets it (the Makefile does).

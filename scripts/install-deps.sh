@@ -16,7 +16,9 @@ set -eu
 # highlighter's grammars, libmicrohttpd serves `publish serve`, libstemmer
 # stems the website's search index); libbz2-dev because
 # libzip's pc file names -lbz2 for a static link (octavo.pc with --static,
-# as a program built against the installed libraries links).
+# as a program built against the installed libraries links), and
+# libunistring-dev because GnuTLS's (under libmicrohttpd's) names
+# -lunistring.
 BUILD="
   make cmake pkg-config gcc libc6-dev re2c bison
   libyaml-dev libutf8proc-dev libpcre2-dev
@@ -24,7 +26,7 @@ BUILD="
   libzip-dev libxml2-dev
   libhyphen-dev libhpdf-dev libpng-dev libjpeg-dev librsvg2-dev
   libfontconfig-dev libfreetype-dev libharfbuzz-dev libqpdf-dev
-  libbz2-dev
+  libbz2-dev libunistring-dev
   liblua5.4-dev libmicrohttpd-dev libstemmer-dev
 "
 # Running: what publish reads at run time. The clean theme's PDF faces

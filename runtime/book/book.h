@@ -50,6 +50,30 @@ typedef struct bk_item {
   tpl_map *record;       /* what templates see as `item` */
 } bk_item;
 
+/* The Markdown cache of a process that publishes a book again and again
+ * (publish serve, publish --watch; book_model.c). Per edition and item it
+ * keeps the result of the item's content file, keyed by a 128-bit hash of
+ * everything that result depends on besides the book's configuration,
+ * templates and images: the source's bytes (a .twig content file's once
+ * rendered), the item's place, the edition's name and format, the
+ * rendering options, and the ids the items before it claimed (a digest of
+ * the book's id set, which decides the generated ids). Only results whose
+ * render reported nothing are kept (so every warning is said again), and
+ * a hit claims the result's ids as the render did. The caller clears it
+ * when anything but a content file changes. Thread-compatible: one
+ * publish at a time. */
+typedef struct bk_md_cache bk_md_cache;
+bk_md_cache *bk_md_cache_new(void);
+void bk_md_cache_clear(bk_md_cache *c);
+void bk_md_cache_free(bk_md_cache *c);
+/* Renders served from the cache, and rendered, since it was made. */
+void bk_md_cache_counts(const bk_md_cache *c, size_t *hits, size_t *misses);
+
+/* What a process that publishes again and again wrote last (book_fs.h):
+ * the files an edition's next output shares with its current one are
+ * linked, not written. */
+typedef struct bk_out_memo bk_out_memo;
+
 typedef struct bk_options {
   const char *json; /* --configuration */
   bool strict;      /* warnings are errors */
@@ -60,6 +84,8 @@ typedef struct bk_options {
   const char *theme_dir;   /* --theme: a theme folder, canonical, for every
                               edition */
   const char *theme_shown; /* the same, as given, for messages */
+  bk_md_cache *md_cache;   /* NULL: every content file rendered */
+  bk_out_memo *out_memo;   /* NULL: every output file written */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "book.h"
 
@@ -31,7 +32,13 @@ typedef struct bk_out {
 } bk_out;
 
 int bk_out_begin(bk_edition *e, bk_out *o);
-/* Writes data to tmp_dir/rel, creating folders. */
+/* Writes data to tmp_dir/rel, creating folders. With the options'
+ * out_memo, a file whose bytes are those written last time at the same
+ * place, and which is still there in the current output as written (same
+ * inode, size and modification time), is hard-linked from there instead:
+ * the folder swap stays whole, but a publish that changes one chapter
+ * makes one new file, not one per page (creating and removing inodes
+ * was a third of a warm website publish). */
 int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
                  size_t len);
 /* Renames the temporary folder into place, keeping the previous output
@@ -40,9 +47,27 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
 int bk_out_commit(bk_edition *e, bk_out *o);
 void bk_out_finish(bk_out *o);
 int bk_out_rollback(bk_edition *e, bk_out *o);
+/* For a server of the output (publish serve, book_serve.h): between
+ * these no commit or rollback moves an edition's folder (they take the
+ * lock for writing around their renames), so a file opened there is one
+ * of a whole output, never looked for between the two renames. */
+void bk_out_read_lock(void);
+void bk_out_read_unlock(void);
 /* Removes the temporary folder (on failure). */
 void bk_out_abort(bk_out *o);
 int bk_rmtree(const char *path);
+
+bk_out_memo *bk_out_memo_new(void);
+void bk_out_memo_free(bk_out_memo *m);
+/* Files linked and written since the memo was made. */
+void bk_out_memo_counts(const bk_out_memo *m, size_t *linked,
+                        size_t *written);
+
+/* A 128-bit hash in two independent 64-bit chains (h[0], h[1], started
+ * by the caller at any two values), fed with n more bytes eight at a time:
+ * the keys of the caches of publish serve. Not for adversaries: a book
+ * made to collide would only show a stale page. */
+void bk_hash_feed(uint64_t h[2], const void *p, size_t n);
 int bk_mkdirs(const char *path);
 
 #endif

@@ -56,26 +56,46 @@ static void remove_held(guard_dir *d) {
   d->path[0] = 0;
 }
 
+static int g_idle_fd = -1; /* bk_guard_idle's */
+
 static void *watch(void *arg) {
   (void)arg;
-  int sig = 0;
-  while (sigwait(&g_signals, &sig) != 0)
-    ;
-  pthread_mutex_lock(&g_mutex);
-  if (g_quit) {
-    pthread_mutex_unlock(&g_mutex);
-    return NULL;
+  for (;;) {
+    int sig = 0;
+    while (sigwait(&g_signals, &sig) != 0)
+      ;
+    pthread_mutex_lock(&g_mutex);
+    if (g_quit) {
+      pthread_mutex_unlock(&g_mutex);
+      return NULL;
+    }
+    if (g_idle_fd >= 0) { /* the run stops by itself; a second signal
+                             while it does is taken as below */
+      unsigned char b = (unsigned char)sig;
+      if (write(g_idle_fd, &b, 1) != 1) {
+        /* nothing to do: the pipe is the run's own */
+      }
+      g_idle_fd = -1;
+      pthread_mutex_unlock(&g_mutex);
+      continue;
+    }
+    remove_held(&g_dirs[BK_GUARD_TMP]);
+    remove_held(&g_dirs[BK_GUARD_OLD]);
+    /* The mutex stays taken: the main thread must not write again. */
+    signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    raise(sig);
+    _exit(128 + sig); /* not reached: the default action ends the process */
   }
-  remove_held(&g_dirs[BK_GUARD_TMP]);
-  remove_held(&g_dirs[BK_GUARD_OLD]);
-  /* The mutex stays taken: the main thread must not write again. */
-  signal(sig, SIG_DFL);
-  sigset_t one;
-  sigemptyset(&one);
-  sigaddset(&one, sig);
-  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-  raise(sig);
-  _exit(128 + sig); /* not reached: the default action ends the process */
+}
+
+void bk_guard_idle(int fd) {
+  pthread_mutex_lock(&g_mutex);
+  g_idle_fd = fd;
+  pthread_mutex_unlock(&g_mutex);
 }
 
 void bk_guard_install(void) {

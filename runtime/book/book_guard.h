@@ -25,6 +25,11 @@ typedef enum bk_guard_slot { BK_GUARD_TMP, BK_GUARD_OLD } bk_guard_slot;
  * any other thread exists; bk_guard_uninstall stops it. */
 void bk_guard_install(void);
 void bk_guard_uninstall(void);
+/* publish serve and --watch: while fd >= 0 (the run is idle, waiting for
+ * changes, and holds no folder), a signal writes its number (one byte)
+ * to fd and the run stops by itself, cleanly; with fd -1 (publishing)
+ * it ends the run as above. A second signal ends it as above. */
+void bk_guard_idle(int fd);
 /* In a forked child before exec: the signals unblocked again, so that a
  * script can be interrupted as any program. */
 void bk_guard_child(void);

@@ -1961,3 +1961,60 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   out->nimages = m.nimages;
   return 0;
 }
+
+/* ---- copying a result ------------------------------------------------ */
+
+static const char *dup_str(oc_arena *a, const char *s) {
+  return s ? oc_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+static void *dup_array(oc_arena *a, const void *p, size_t n, size_t size) {
+  if (!n)
+    return NULL;
+  void *q = oc_arena_alloc(a, oc_size_mul(n, size));
+  memcpy(q, p, n * size);
+  return q;
+}
+
+void bk_md_result_copy(oc_arena *a, const bk_md_result *from,
+                       bk_md_result *to) {
+  *to = *from;
+  to->html = oc_arena_strndup(a, from->html ? from->html : "", from->html_len);
+  to->title = dup_str(a, from->title);
+  to->title_text = dup_str(a, from->title_text);
+  to->title_id = dup_str(a, from->title_id);
+  to->headings =
+      dup_array(a, from->headings, from->nheadings, sizeof *from->headings);
+  for (size_t i = 0; i < from->nheadings; i++) {
+    bk_md_heading *h = &to->headings[i];
+    h->id = dup_str(a, h->id);
+    h->title = dup_str(a, h->title);
+    h->text = dup_str(a, h->text);
+    h->label = dup_str(a, h->label);
+  }
+  to->figures = dup_array(a, from->figures, from->nfigures, sizeof *from->figures);
+  for (size_t i = 0; i < from->nfigures; i++) {
+    bk_md_figure *f = &to->figures[i];
+    f->id = dup_str(a, f->id);
+    f->caption = dup_str(a, f->caption);
+    f->label = dup_str(a, f->label);
+    f->align = dup_str(a, f->align);
+    f->src = dup_str(a, f->src);
+  }
+  to->tables = dup_array(a, from->tables, from->ntables, sizeof *from->tables);
+  for (size_t i = 0; i < from->ntables; i++) {
+    bk_md_table *t = &to->tables[i];
+    t->id = dup_str(a, t->id);
+    t->caption = dup_str(a, t->caption);
+    t->label = dup_str(a, t->label);
+  }
+  to->ids = dup_array(a, from->ids, from->nids, sizeof *from->ids);
+  for (size_t i = 0; i < from->nids; i++)
+    to->ids[i] = dup_str(a, to->ids[i]);
+  to->links = dup_array(a, from->links, from->nlinks, sizeof *from->links);
+  for (size_t i = 0; i < from->nlinks; i++)
+    to->links[i].target = dup_str(a, to->links[i].target);
+  to->images = dup_array(a, from->images, from->nimages, sizeof *from->images);
+  for (size_t i = 0; i < from->nimages; i++)
+    to->images[i].target = dup_str(a, to->images[i].target);
+}

@@ -186,6 +186,11 @@ typedef struct bk_md_result {
 int bk_md_render(oc_arena *a, const char *src, size_t len,
                  const bk_md_options *opt, bk_md_result *out);
 
+/* A deep copy of a result into arena a (the Markdown cache of book.h keeps
+ * results across publishes). */
+void bk_md_result_copy(oc_arena *a, const bk_md_result *from,
+                       bk_md_result *to);
+
 /* html with the links to the ids dead() names (href="#id") made plain
  * text: their <a …> and </a> tags left out, what they held kept. Returns
  * html itself when it has none; else a copy in the arena. */

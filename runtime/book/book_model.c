@@ -15,6 +15,7 @@
 #include "book_highlight.h"
 #include "book_writers.h" /* bk_find_theme */
 #include "ts_image.h"
+#include "oc_alloc.h"
 #include "oc_file.h"
 #include "tpl_interp.h"
 
@@ -969,6 +970,125 @@ static tpl_map *toc_entry(bk_edition *e, int level, const char *title,
   return m;
 }
 
+/* ---- the Markdown cache (book.h) ----------------------------------- */
+
+typedef struct md_slot {
+  uint64_t where;  /* the edition and the item's index */
+  uint64_t key[2]; /* what the result depends on */
+  oc_arena *a;     /* the result's */
+  bk_md_result md;
+} md_slot;
+
+struct bk_md_cache {
+  md_slot *slots;
+  size_t n, cap;
+  size_t hits, misses;
+};
+
+bk_md_cache *bk_md_cache_new(void) { return oc_calloc(1, sizeof(bk_md_cache)); }
+
+void bk_md_cache_clear(bk_md_cache *c) {
+  for (size_t i = 0; i < c->n; i++)
+    oc_arena_free(c->slots[i].a);
+  c->n = 0;
+}
+
+void bk_md_cache_free(bk_md_cache *c) {
+  if (!c)
+    return;
+  bk_md_cache_clear(c);
+  free(c->slots);
+  free(c);
+}
+
+void bk_md_cache_counts(const bk_md_cache *c, size_t *hits, size_t *misses) {
+  *hits = c->hits;
+  *misses = c->misses;
+}
+
+static void key_str(uint64_t k[2], const char *s) {
+  bk_hash_feed(k, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+/* Counts what a render reports, passing it on. */
+typedef struct count_rep {
+  const oc_reporter *next;
+  unsigned n;
+} count_rep;
+
+static void count_diag(void *user, oc_severity sev, const char *file,
+                       unsigned line, unsigned col, const char *msg) {
+  count_rep *c = user;
+  c->n++;
+  if (c->next && c->next->fn)
+    c->next->fn(c->next->user, sev, file, line, col, msg);
+}
+
+/* bk_md_render through the edition's cache when it has one. */
+static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
+                     bk_md_options *mo, bk_md_result *out) {
+  bk_md_cache *c = e->opt ? e->opt->md_cache : NULL;
+  if (!c)
+    return bk_md_render(e->a, src, len, mo, out);
+  uint64_t before = bk_idset_digest(e->ids);
+  uint64_t where[2] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+  key_str(where, e->name);
+  uint64_t idx = i;
+  bk_hash_feed(where, &idx, sizeof idx);
+  uint64_t key[2] = {where[0], where[1]};
+  key_str(key, e->format);
+  key_str(key, mo->file);
+  key_str(key, mo->id_prefix);
+  key_str(key, mo->images_base_dir);
+  key_str(key, mo->backref_label);
+  bool flags[3] = {mo->extract_title, mo->epub, mo->page_notes};
+  bk_hash_feed(key, flags, sizeof flags);
+  bk_hash_feed(key, &before, sizeof before);
+  uint64_t n = len;
+  bk_hash_feed(key, &n, sizeof n);
+  bk_hash_feed(key, src, len);
+  md_slot *slot = NULL;
+  for (size_t k = 0; k < c->n && !slot; k++)
+    if (c->slots[k].where == where[0])
+      slot = &c->slots[k];
+  if (slot && slot->key[0] == key[0] && slot->key[1] == key[1]) {
+    c->hits++;
+    *out = slot->md;
+    for (size_t k = 0; k < out->nids; k++)
+      bk_idset_add(e->ids, out->ids[k]);
+    return 0;
+  }
+  c->misses++;
+  count_rep counted = {e->rep, 0};
+  oc_reporter wrap = {count_diag, &counted};
+  const oc_reporter *saved = e->rep;
+  e->rep = &wrap;
+  mo->report = &wrap;
+  int rc = bk_md_render(e->a, src, len, mo, out);
+  e->rep = saved;
+  mo->report = saved;
+  /* kept only when nothing was said, and when its ids are all the render
+     claimed (what a hit claims again) */
+  uint64_t after = before;
+  for (size_t k = 0; rc == 0 && k < out->nids; k++)
+    after = bk_idset_digest_with(after, out->ids[k]);
+  bool keep = rc == 0 && !counted.n && after == bk_idset_digest(e->ids);
+  if (slot) {
+    oc_arena_free(slot->a);
+    *slot = c->slots[--c->n];
+  }
+  if (keep) {
+    OC_GROW(c->slots, c->cap, c->n + 1);
+    slot = &c->slots[c->n++];
+    slot->where = where[0];
+    slot->key[0] = key[0];
+    slot->key[1] = key[1];
+    slot->a = oc_arena_new();
+    bk_md_result_copy(slot->a, out, &slot->md);
+  }
+  return rc;
+}
+
 static int load_item(bk_edition *e, bk_item *it, size_t i) {
   char path[64];
   snprintf(path, sizeof path, "book.contents.%zu.element", i);
@@ -1021,7 +1141,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_highlight};
   memset(&it->md, 0, sizeof it->md);
   if (src) {
-    if (bk_md_render(e->a, src, len, &mo, &it->md) != 0) {
+    if (render_md(e, i, src, len, &mo, &it->md) != 0) {
       e->errors++;
       return -1;
     }

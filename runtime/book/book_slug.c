@@ -292,7 +292,15 @@ struct bk_idset {
   oc_arena *a;
   bk_id_slot *slots;
   size_t cap, len; /* cap: a power of two */
+  uint64_t digest; /* the sum of the members' 64-bit hashes */
 };
+
+static uint64_t id_hash64(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  return h ^ (h >> 29);
+}
 
 static uint32_t id_hash(const char *s) {
   uint32_t h = 2166136261u;
@@ -306,6 +314,7 @@ bk_idset *bk_idset_new(oc_arena *a) {
   set->a = a;
   set->cap = 64;
   set->len = 0;
+  set->digest = 0;
   set->slots = oc_arena_calloc(a, set->cap, sizeof(bk_id_slot));
   return set;
 }
@@ -347,7 +356,14 @@ static bk_id_slot *id_add(bk_idset *set, const char *id, bool owned) {
   slot->hash = h;
   slot->next_suffix = 0;
   set->len++;
+  set->digest += id_hash64(slot->id);
   return slot;
+}
+
+uint64_t bk_idset_digest(const bk_idset *set) { return set->digest; }
+
+uint64_t bk_idset_digest_with(uint64_t digest, const char *id) {
+  return digest + id_hash64(id);
 }
 
 bool bk_idset_add(bk_idset *set, const char *id) {

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tpl_value.h"
 
@@ -41,5 +42,11 @@ bool bk_idset_add(bk_idset *set, const char *id);
 /* base when free, else the first free of base-2, base-3, …; the result is
  * added to the set. An empty base counts as "section". */
 const char *bk_idset_unique(bk_idset *set, const char *base);
+/* What the set holds, in 64 bits: the sum of a hash of each member, so the
+ * same members give the same digest whatever order they came in (the
+ * Markdown cache of book.h keys a content file's result by it). */
+uint64_t bk_idset_digest(const bk_idset *set);
+/* digest with id added (id not a member). */
+uint64_t bk_idset_digest_with(uint64_t digest, const char *id);
 
 #endif

@@ -2,7 +2,9 @@
  * lists them, and writes starter style sheets. Exit codes: 0 success, 1 a
  * problem in the book, 2 bad usage. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +16,11 @@
 
 #include "book_guard.h"
 #include "book_sandbox.h"
+#include "book_serve.h"
+#include "book_watch.h"
 #include "book_writers.h"
 #include "oc_alloc.h"
+#include "oc_sb.h"
 #include "oc_shell.h"
 #include "octavo_publish.h"
 
@@ -27,6 +32,8 @@ static const char usage_text[] =
     "usage: publish BOOK_DIR [EDITION...] [--configuration JSON] [--strict]\n"
     "               [--theme DIR] [--no-scripts] [--no-sandbox] [--xhtml]\n"
     "               [-q | -v]\n"
+    "       publish --watch BOOK_DIR [EDITION...] [options]\n"
+    "       publish serve BOOK_DIR [EDITION] [--port N] [--open] [options]\n"
     "       publish --list BOOK_DIR\n"
     "       publish --themes\n"
     "       publish new TITLE [--dir DIR]\n"
@@ -40,6 +47,15 @@ static const char help_text[] =
     "  publish BOOK_DIR [EDITION...]   publish the editions named (all\n"
     "                                  editions with a format when none is)\n"
     "                                  into BOOK_DIR/Output/<edition>/\n"
+    "  publish --watch BOOK_DIR [EDITION...]\n"
+    "                                  publish, then again at every change\n"
+    "                                  of the book or its theme folder\n"
+    "  publish serve BOOK_DIR [EDITION]\n"
+    "                                  the same, serving the edition (the\n"
+    "                                  first html one, else html_chunked)\n"
+    "                                  on http://127.0.0.1:PORT/; its pages\n"
+    "                                  reload when it is published again\n"
+    "                                  and show the errors when it fails\n"
     "  publish --list BOOK_DIR         list the book's editions\n"
     "  publish --themes                list the themes compiled in\n"
     "  publish new TITLE [--dir DIR]   create a new book in DIR (default: .)\n"
@@ -62,6 +78,9 @@ static const char help_text[] =
     "  --xhtml               pdf editions: also write book.xhtml, theme.css\n"
     "                        and style.css beside book.pdf, the document and\n"
     "                        style sheets the typesetter read (for themes)\n"
+    "  --port N              serve: the port (default 8000; 0 or a taken\n"
+    "                        port: a free one, printed)\n"
+    "  --open                serve: open the page with xdg-open\n"
     "  -q, --quiet           print errors only\n"
     "  -v, --verbose         print what is done and how long it takes\n"
     "  --help, --version\n"
@@ -89,6 +108,7 @@ typedef struct report_state {
    * broken link is one problem however many editions are published. */
   uint64_t *seen;
   size_t nseen, cseen;
+  oc_sb *capture; /* publish serve: the messages, for the page's overlay */
 } report_state;
 
 /* True when this warning was printed before (and remembers it). */
@@ -149,14 +169,17 @@ static void print_diag(void *user, oc_severity sev, const char *file,
   const char *kind = sev == OC_ERROR     ? "error"
                      : sev == OC_WARNING ? "warning"
                                          : "note";
+  char where[PATH_MAX + 32];
   if (file && line && col)
-    fprintf(stderr, "%s:%u:%u: %s: %s\n", file, line, col, kind, msg);
+    snprintf(where, sizeof where, "%s:%u:%u", file, line, col);
   else if (file && line)
-    fprintf(stderr, "%s:%u: %s: %s\n", file, line, kind, msg);
-  else if (file)
-    fprintf(stderr, "%s: %s: %s\n", file, kind, msg);
+    snprintf(where, sizeof where, "%s:%u", file, line);
   else
-    fprintf(stderr, "publish: %s: %s\n", kind, msg);
+    snprintf(where, sizeof where, "%s", file ? file : "publish");
+  fprintf(stderr, "%s: %s: %s\n", where, kind, msg);
+  /* the page's overlay: the same lines, up to 64 KiB */
+  if (st->capture && st->capture->len < 65536)
+    oc_sb_printf(st->capture, "%s: %s: %s\n", where, kind, msg);
 }
 
 static double now_seconds(void) {
@@ -304,9 +327,17 @@ static int publish_edition(bk_config *cfg, const char *book_dir,
   e.pages_in = pages.in;
   if (!pages.only && run_scripts(&e, "before_publish") != 0)
     goto done;
+  size_t hits0 = 0, misses0 = 0, hits = 0, misses = 0;
+  if (opt->md_cache)
+    bk_md_cache_counts(opt->md_cache, &hits0, &misses0);
   if (bk_edition_load_items(&e) != 0 || st->errors != errors_before)
     goto done;
-  if (opt->verbosity > 0)
+  if (opt->md_cache)
+    bk_md_cache_counts(opt->md_cache, &hits, &misses);
+  if (opt->verbosity > 0 && opt->md_cache)
+    printf("%s: read %zu items in %.3f s (%zu from the cache)\n", name,
+           e.nitems, now_seconds() - t0, hits - hits0);
+  else if (opt->verbosity > 0)
     printf("%s: read %zu items in %.3f s\n", name, e.nitems,
            now_seconds() - t0);
   if (bk_out_begin(&e, &out) != 0)
@@ -357,12 +388,13 @@ done:
 /* Before the book is read: reads only the book and the system folders,
  * writes only in Output/ (book_sandbox.h); -v says which. */
 static void confine(const char *book_dir, const bk_options *opt, bool list,
-                    const oc_reporter *rep) {
+                    bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
   int abi = 0;
   if (!opt->no_sandbox)
     abi = bk_sandbox_enter(book_dir, opt->theme_dir, !list,
-                           !list && !opt->no_scripts, why, sizeof why);
+                           (!list && !opt->no_scripts) || runner, why,
+                           sizeof why);
   if (opt->verbosity <= 0)
     return;
   if (opt->no_sandbox)
@@ -370,8 +402,9 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
   else if (abi)
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "confined by Landlock (ABI %d): reads the book and the system "
-              "folders, writes %s, no network",
-              abi, list ? "nothing" : "only in Output/");
+              "folders, writes %s, no network%s",
+              abi, list ? "nothing" : "only in Output/",
+              serving ? " (but the socket it listens on, taken before)" : "");
   else
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "Landlock not available (%s): running unconfined", why);
@@ -389,35 +422,22 @@ static char *book_folder(const char *arg) {
   return real;
 }
 
-static int cmd_publish(const char *dir, char **editions, int neditions,
-                       const bk_options *opt, bool list) {
-  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0};
-  oc_reporter rep = {print_diag, &st};
-  char *book_dir = book_folder(dir);
-  if (!book_dir)
-    return 1;
-  /* Before any thread (Landlock confines the calling thread and those it
-   * starts) and before the signals are blocked (the script runner forks
-   * then). */
-  confine(book_dir, opt, list, &rep);
-  /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
-  if (!list)
-    bk_guard_install();
+/* Reads config.yml and publishes the editions named (all with a format
+ * when none is), or lists them; the exit status. Run in the book's
+ * folder, confined. */
+static int publish_book(const char *book_dir, char **editions, int neditions,
+                        const bk_options *opt, oc_reporter *rep,
+                        report_state *st, bool list) {
   int rc = 0;
   oc_arena *a = oc_arena_new();
-  if (chdir(book_dir) != 0) {
-    fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
-    rc = 1;
-    goto out;
-  }
-  bk_config *cfg = bk_config_load(a, book_dir, opt->json, &rep);
-  if (!cfg || st.errors) {
+  bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
+  if (!cfg || st->errors) {
     /* A --configuration that does not parse is a bad command line. */
-    rc = st.usage_errors ? 2 : 1;
+    rc = st->usage_errors ? 2 : 1;
     if (opt->verbosity >= 0)
       fprintf(stderr, "publish: %u error%s, %u warning%s; nothing published\n",
-              st.errors, st.errors == 1 ? "" : "s", st.warnings,
-              st.warnings == 1 ? "" : "s");
+              st->errors, st->errors == 1 ? "" : "s", st->warnings,
+              st->warnings == 1 ? "" : "s");
     goto out;
   }
   size_t n = bk_config_nedition(cfg);
@@ -450,14 +470,14 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
     tpl_value ed = bk_config_edition(cfg, editions[i]);
     if (ed.type != TPL_MAP) {
       /* Through the reporter, which escapes what a terminal would act on. */
-      oc_report(&rep, OC_ERROR, NULL, 0, 0,
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
                 "the book has no edition '%s' (publish --list shows them)",
                 editions[i]);
       rc = 1;
       goto out;
     }
     if (!bk_get_str(a, ed, "format", "")[0]) {
-      oc_report(&rep, OC_ERROR, NULL, 0, 0,
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
                 "edition '%s' has no format; it can only be extended by "
                 "other editions",
                 editions[i]);
@@ -493,7 +513,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
     done[i] = true;
     if (!format_supported(format)) {
       bk_pos pos = format_pos(cfg, name);
-      oc_report(&rep, OC_ERROR, pos.file, pos.line, pos.col,
+      oc_report(rep, OC_ERROR, pos.file, pos.line, pos.col,
                 "edition '%s': the %s format is not available in this "
                 "version of Octavo yet (html, html_chunked, epub and pdf are)",
                 name, format);
@@ -502,7 +522,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
     }
     if (!strcmp(format, "mobi")) {
       bk_pos pos = format_pos(cfg, name);
-      oc_report(&rep, OC_NOTE, pos.file, pos.line, pos.col,
+      oc_report(rep, OC_NOTE, pos.file, pos.line, pos.col,
                 "edition '%s': mobi needed Amazon's KindleGen, which is "
                 "discontinued; Kindle takes EPUB now, so Octavo publishes "
                 "book.epub",
@@ -524,7 +544,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
             src.only = false;
             done[k] = true;
           }
-        if (publish_edition(cfg, book_dir, source, opt, &rep, &st, src) != 0) {
+        if (publish_edition(cfg, book_dir, source, opt, rep, st, src) != 0) {
           rc = 1;
           if (opt->verbosity >= 0)
             fprintf(stderr,
@@ -536,18 +556,339 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
       }
       pages.in = pp;
     }
-    if (publish_edition(cfg, book_dir, name, opt, &rep, &st, pages) != 0)
+    if (publish_edition(cfg, book_dir, name, opt, rep, st, pages) != 0)
       rc = 1;
   }
-  if (opt->verbosity >= 0 && (st.warnings || st.errors))
-    fprintf(stderr, "publish: %u error%s, %u warning%s\n", st.errors,
-            st.errors == 1 ? "" : "s", st.warnings,
-            st.warnings == 1 ? "" : "s");
+  if (opt->verbosity >= 0 && (st->warnings || st->errors))
+    fprintf(stderr, "publish: %u error%s, %u warning%s\n", st->errors,
+            st->errors == 1 ? "" : "s", st->warnings,
+            st->warnings == 1 ? "" : "s");
 out:
+  oc_arena_free(a);
+  return rc;
+}
+
+static int cmd_publish(const char *dir, char **editions, int neditions,
+                       const bk_options *opt, bool list) {
+  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0, NULL};
+  oc_reporter rep = {print_diag, &st};
+  char *book_dir = book_folder(dir);
+  if (!book_dir)
+    return 1;
+  /* Before any thread (Landlock confines the calling thread and those it
+   * starts) and before the signals are blocked (the script runner forks
+   * then). */
+  confine(book_dir, opt, list, false, false, &rep);
+  /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
+  if (!list)
+    bk_guard_install();
+  int rc;
+  if (chdir(book_dir) != 0) {
+    fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
+    rc = 1;
+  } else {
+    rc = publish_book(book_dir, editions, neditions, opt, &rep, &st, list);
+  }
   bk_guard_uninstall();
   oc_shell_stop();
   free(st.seen);
+  free(book_dir);
+  return rc;
+}
+
+/* ---- publish serve, publish --watch ---------------------------------- */
+
+/* The edition publish serve shows: the one named, else the book's first
+ * html edition, else its first html_chunked one, else its first with a
+ * format. NULL after saying why; *readable false when config.yml could
+ * not be read (then serve waits for it to be fixed). */
+static const char *serve_edition(const char *book_dir, const char *named,
+                                 const bk_options *opt, oc_reporter *rep,
+                                 report_state *st, const char **entry,
+                                 bool *readable) {
+  oc_arena *a = oc_arena_new();
+  const char *found = NULL;
+  bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
+  *readable = cfg && !st->errors;
+  if (!*readable)
+    goto out;
+  size_t n = bk_config_nedition(cfg);
+  static const char *const prefer[] = {"html", "html_chunked", NULL};
+  for (size_t k = 0; k < 3 && !found && !named; k++)
+    for (size_t i = 0; i < n && !found; i++) {
+      const char *name = bk_config_edition_name(cfg, i);
+      const char *f =
+          bk_get_str(a, bk_config_edition(cfg, name), "format", "");
+      if (prefer[k] ? !strcmp(f, prefer[k]) : format_supported(f))
+        found = name;
+    }
+  if (named)
+    found = named;
+  if (!found) {
+    oc_report(rep, OC_ERROR, "config.yml", 0, 0,
+              "the book has no edition publish serve can show");
+    goto out;
+  }
+  tpl_value ed = bk_config_edition(cfg, found);
+  const char *f = bk_get_str(a, ed, "format", "");
+  if (ed.type != TPL_MAP || !format_supported(f)) {
+    oc_report(rep, OC_ERROR, NULL, 0, 0,
+              ed.type != TPL_MAP
+                  ? "the book has no edition '%s' (publish --list shows them)"
+                  : "edition '%s' has no format publish can publish",
+              found);
+    found = NULL;
+    goto out;
+  }
+  found = oc_strdup(found);
+  *entry = !strcmp(f, "html")           ? "book.html"
+            : !strcmp(f, "html_chunked") ? "book/index.html"
+            : !strcmp(f, "pdf")          ? "book.pdf"
+                                         : "book.epub";
+out:
   oc_arena_free(a);
+  return found;
+}
+
+/* The folder of the PATH that holds program name, NULL when none. */
+static char *find_program(const char *name) {
+  const char *path = getenv("PATH");
+  if (!path)
+    return NULL;
+  for (const char *p = path; *p;) {
+    const char *q = strchr(p, ':');
+    size_t n = q ? (size_t)(q - p) : strlen(p);
+    char full[PATH_MAX];
+    if (n && snprintf(full, sizeof full, "%.*s/%s", (int)n, p, name) <
+                 (int)sizeof full &&
+        access(full, X_OK) == 0)
+      return oc_strdup(full);
+    p += n + (q ? 1 : 0);
+  }
+  return NULL;
+}
+
+typedef struct loop_args {
+  bool serve, open;
+  unsigned port;
+} loop_args;
+
+/* One publish of the loop: the messages said anew (a warning said before
+ * is said again), and the server told. */
+static void report_again(report_state *st) {
+  free(st->seen);
+  st->seen = NULL;
+  st->nseen = st->cseen = 0;
+  st->errors = st->warnings = st->usage_errors = 0;
+  st->capture->len = 0;
+}
+
+/* root and entry: what the server serves from now on (NULL: as it was),
+ * set once the publish is over, so that "/" never leads to a page not
+ * written yet. */
+static int publish_again(const char *book_dir, char **editions, int neditions,
+                         const bk_options *opt, report_state *st,
+                         bk_server *server, const char *root,
+                         const char *entry) {
+  report_again(st);
+  oc_reporter rep = {print_diag, st};
+  size_t linked0, written0, linked, written;
+  bk_out_memo_counts(opt->out_memo, &linked0, &written0);
+  int rc = publish_book(book_dir, editions, neditions, opt, &rep, st, false);
+  bk_out_memo_counts(opt->out_memo, &linked, &written);
+  if (opt->verbosity > 0)
+    printf("wrote %zu files, linked %zu unchanged ones from the output "
+           "before\n",
+           written - written0, linked - linked0);
+  fflush(stdout);
+  if (server && root)
+    bk_serve_set(server, root, entry);
+  if (server && rc == 0)
+    bk_serve_reload(server);
+  else if (server) {
+    oc_sb_adds(st->capture, "publish: the edition was not published; the "
+                            "last good output is still served\n");
+    bk_serve_failure(server, oc_sb_cstr(st->capture));
+  }
+  return rc;
+}
+
+static int cmd_loop(const char *dir, char **editions, int neditions,
+                    const bk_options *given, loop_args args) {
+  oc_sb capture;
+  oc_sb_init(&capture, NULL, 0);
+  report_state st = {given->strict, given->verbosity, 0, 0, 0, NULL, 0, 0,
+                     &capture};
+  oc_reporter rep = {print_diag, &st};
+  bk_options opt = *given;
+  char *book_dir = book_folder(dir);
+  if (!book_dir)
+    return 1;
+  int rc = 1, lfd = -1;
+  char why[512];
+  bk_server *server = NULL;
+  bk_watch *watch = NULL;
+  const char *edition = NULL;
+  char *opener = args.open ? find_program("xdg-open") : NULL;
+  /* The port is taken before the sandbox, which refuses every bind. */
+  unsigned port = 0;
+  if (args.serve) {
+    bool moved;
+    lfd = bk_serve_listen(args.port, &port, &moved, why, sizeof why);
+    if (lfd < 0) {
+      fprintf(stderr, "publish: error: %s\n", why);
+      goto out;
+    }
+    if (moved)
+      fprintf(stderr, "publish: note: port %u is taken; serving on port %u\n",
+              args.port, port);
+  }
+  confine(book_dir, &opt, false, opener != NULL, args.serve, &rep);
+  bk_guard_install();
+  if (chdir(book_dir) != 0) {
+    fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
+    goto out;
+  }
+  char content_dir[PATH_MAX], output_dir[PATH_MAX];
+  snprintf(content_dir, sizeof content_dir, "%s/Contents", book_dir);
+  snprintf(output_dir, sizeof output_dir, "%s/Output", book_dir);
+  watch = bk_watch_new(content_dir);
+  if (!watch || bk_watch_add_tree(watch, book_dir, output_dir) != 0 ||
+      (opt.theme_dir && bk_watch_add_tree(watch, opt.theme_dir, NULL) != 0)) {
+    fprintf(stderr, "publish: error: cannot watch %s: %s\n", book_dir,
+            strerror(errno));
+    goto out;
+  }
+  const char *entry = NULL;
+  char root[PATH_MAX + 64];
+  bool readable = true;
+  if (args.serve) {
+    edition = serve_edition(book_dir, neditions ? editions[0] : NULL, &opt,
+                            &rep, &st, &entry, &readable);
+    /* an edition that is not there is a mistake of the command line; a
+       config.yml that does not read is a moment of the writing: served
+       with its messages until it is fixed */
+    if (!edition && readable)
+      goto out;
+    snprintf(root, sizeof root, "%s/Output/%s", book_dir,
+             edition ? edition : "");
+  }
+  const char *named = neditions ? editions[0] : NULL;
+  if (edition) {
+    editions = (char **)&edition;
+    neditions = 1;
+  }
+  /* Each publish makes and frees the same few hundred megabytes: kept by
+     malloc rather than given back to the kernel, they are not faulted in
+     again page by page (a third of a warm publish's time before). */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  opt.md_cache = bk_md_cache_new();
+  opt.out_memo = bk_out_memo_new();
+  int last = 1;
+  if (!args.serve || edition)
+    last = publish_again(book_dir, editions, neditions, &opt, &st, NULL, NULL,
+                         NULL);
+  if (args.serve) {
+    server = bk_serve_start(lfd, edition ? root : NULL, entry, why, sizeof why);
+    lfd = -1;
+    if (!server) {
+      fprintf(stderr, "publish: error: %s\n", why);
+      goto out;
+    }
+    if (last != 0)
+      bk_serve_failure(server, oc_sb_cstr(&capture));
+    if (edition)
+      printf("serving edition '%s' at http://127.0.0.1:%u/ (Ctrl-C stops)\n",
+             edition, port);
+    else
+      printf("serving at http://127.0.0.1:%u/ once config.yml is fixed "
+             "(Ctrl-C stops)\n",
+             port);
+    fflush(stdout);
+    if (args.open && opener) {
+      char cmd[PATH_MAX + 128];
+      snprintf(cmd, sizeof cmd, "'%s' 'http://127.0.0.1:%u/' >/dev/null 2>&1 &",
+               opener, port);
+      int status;
+      if (oc_shell_run(book_dir, cmd, &status) != 0)
+        fprintf(stderr, "publish: note: cannot run xdg-open: %s\n",
+                strerror(errno));
+    } else if (args.open) {
+      printf("xdg-open is not installed: open http://127.0.0.1:%u/ in a "
+             "browser\n",
+             port);
+    }
+  } else {
+    printf("watching %s for changes (Ctrl-C stops)\n", book_dir);
+  }
+  fflush(stdout);
+  /* Ctrl-C while waiting: the loop ends and everything is let go */
+  int stop[2];
+  if (pipe(stop) != 0 || fcntl(stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
+      fcntl(stop[1], F_SETFD, FD_CLOEXEC) != 0) {
+    fprintf(stderr, "publish: error: %s\n", strerror(errno));
+    goto out;
+  }
+  for (;;) {
+    bool content_only;
+    bk_guard_idle(stop[1]);
+    int r = bk_watch_wait(watch, 50, stop[0], &content_only);
+    bk_guard_idle(-1);
+    if (r == 0) {
+      unsigned char sig = 0;
+      if (read(stop[0], &sig, 1) == 1)
+        rc = 128 + sig;
+      if (opt.verbosity >= 0)
+        printf("stopped\n");
+      break;
+    }
+    if (r < 0) {
+      fprintf(stderr, "publish: error: cannot watch %s: %s\n", book_dir,
+              strerror(errno));
+      break;
+    }
+    /* a content file changed: the cache finds what did; anything else
+       (config.yml, a template, an image, a folder) empties it */
+    if (!content_only)
+      bk_md_cache_clear(opt.md_cache);
+    if (opt.verbosity > 0)
+      printf("changes seen%s: publishing again\n",
+             content_only ? " in content files" : "");
+    if (args.serve && !edition) {
+      report_again(&st);
+      edition = serve_edition(book_dir, named, &opt, &rep, &st, &entry,
+                              &readable);
+      if (!edition) {
+        bk_serve_failure(server, oc_sb_cstr(&capture));
+        continue;
+      }
+      snprintf(root, sizeof root, "%s/Output/%s", book_dir, edition);
+      editions = (char **)&edition;
+      neditions = 1;
+      printf("serving edition '%s' at http://127.0.0.1:%u/\n", edition, port);
+      publish_again(book_dir, editions, neditions, &opt, &st, server, root,
+                    entry);
+      continue;
+    }
+    publish_again(book_dir, editions, neditions, &opt, &st, server, NULL,
+                  NULL);
+  }
+  close(stop[0]);
+  close(stop[1]);
+out:
+  if (lfd >= 0)
+    close(lfd);
+  bk_serve_stop(server);
+  bk_watch_free(watch);
+  bk_md_cache_free(opt.md_cache);
+  bk_out_memo_free(opt.out_memo);
+  bk_guard_uninstall();
+  oc_shell_stop();
+  free((char *)edition);
+  free(opener);
+  free(st.seen);
+  oc_sb_free(&capture);
   free(book_dir);
   return rc;
 }
@@ -833,7 +1174,7 @@ static const char starter_print_css[] =
     ".toc-list a::after { }\n";
 
 static int cmd_customize(const char *dir, const char *edition) {
-  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0};
+  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0, NULL};
   oc_reporter rep = {print_diag, &st};
   char *book_dir = book_folder(dir);
   if (!book_dir)
@@ -884,7 +1225,9 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
                         size_t nthemes, const char *default_theme) {
   bk_themes_set(themes, nthemes, default_theme);
   bk_options opt = {0};
-  bool list = false, list_themes = false;
+  bool list = false, list_themes = false, watch = false;
+  loop_args loop = {false, false, 8000};
+  bool port_given = false;
   char *theme_dir = NULL;
   const char *dir_opt = NULL;
   char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
@@ -922,6 +1265,23 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
       opt.verbosity = 1;
     } else if (!strcmp(a, "--list")) {
       list = true;
+    } else if (!strcmp(a, "--watch")) {
+      watch = true;
+    } else if (!strcmp(a, "--open")) {
+      loop.open = true;
+    } else if ((!strcmp(a, "--port") && i + 1 < argc) ||
+               !strncmp(a, "--port=", 7)) {
+      const char *v = a[6] == '=' ? a + 7 : argv[++i];
+      char *end;
+      errno = 0;
+      unsigned long p = strtoul(v, &end, 10);
+      if (!*v || *end || errno || p > 65535 || v[0] == '-') {
+        fprintf(stderr, "publish: --port %s: not a port (0 to 65535)\n", v);
+        rc = usage(NULL);
+        goto out;
+      }
+      loop.port = (unsigned)p;
+      port_given = true;
     } else if (!strcmp(a, "--themes")) {
       list_themes = true;
     } else if (!strcmp(a, "--theme") && i + 1 < argc) {
@@ -929,7 +1289,7 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
     } else if (!strncmp(a, "--theme=", 8)) {
       opt.theme_dir = a + 8;
     } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir") ||
-               !strcmp(a, "--theme")) {
+               !strcmp(a, "--theme") || !strcmp(a, "--port")) {
       fprintf(stderr, "publish: option '%s' needs a value\n", a);
       rc = usage(NULL);
       goto out;
@@ -982,6 +1342,28 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
   }
   if (dir_opt) {
     rc = usage("--dir goes with `publish new`");
+    goto out;
+  }
+  bool serve = npos >= 1 && !strcmp(pos[0], "serve") && !list && !watch;
+  if ((loop.open || port_given) && !serve) {
+    rc = usage("--port and --open go with `publish serve`");
+    goto out;
+  }
+  if (serve) {
+    if (npos < 2 || npos > 3) {
+      rc = usage("serve takes BOOK_DIR and at most one EDITION");
+      goto out;
+    }
+    loop.serve = true;
+    rc = cmd_loop(pos[1], pos + 2, npos - 2, &opt, loop);
+    goto out;
+  }
+  if (watch) {
+    if (npos < 1 || list) {
+      rc = usage(list ? "--watch and --list do not go together" : NULL);
+      goto out;
+    }
+    rc = cmd_loop(pos[0], pos + 1, npos - 1, &opt, loop);
     goto out;
   }
   if (npos < 1) {

@@ -22,7 +22,7 @@ octavo_require(req_search books_search ${need_py}
 octavo_require(req_mistakes books_mistakes ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
                ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_VNU}
                ${OCTAVO_NEEDS_PDF_BOOKS})
-octavo_require(req_valgrind books_valgrind valgrind=valgrind
+octavo_require(req_valgrind books_valgrind valgrind=valgrind ${need_py}
                ${OCTAVO_NEEDS_PDF_BOOKS})
 octavo_require(req_epub books_epub ${need_py} ${OCTAVO_NEEDS_EPUBCHECK})
 octavo_require(req_pdf books_pdf ${need_py} ${need_yaml}
@@ -78,9 +78,25 @@ target_compile_definitions(publish-planted PRIVATE OCTAVO_TEST_PLANT_ESCAPE
                            OCTAVO_VERSION="${PROJECT_VERSION}")
 add_test(NAME books_sandbox
          COMMAND sh ${BOOKS_DIR}/test_sandbox.sh $<TARGET_FILE:publish-planted>)
+# publish serve in headless Chromium (test_serve.py): an edit shows in the
+# open page within a second, broken edits show the overlay over the last
+# good page, the served script is not in the published files, no path
+# leaves the output folder.
+octavo_require(req_serve books_serve ${need_py}
+               chromedriver=chromium-driver chromium=chromium
+               /usr/lib/python3/dist-packages/selenium/__init__.py=python3-selenium)
+add_test(NAME books_serve
+         COMMAND ${req_serve} ${OCTAVO_PY} ${BOOKS_DIR}/test_serve.py
+                 $<TARGET_FILE:publish>)
+# publish --watch (test_watch.py): a change republishes, and every warm,
+# incremental publish equals a cold one byte for byte.
+octavo_require(req_watch books_watch ${need_py})
+add_test(NAME books_watch
+         COMMAND ${req_watch} ${OCTAVO_PY} ${BOOKS_DIR}/test_watch.py
+                 $<TARGET_FILE:publish> ${OCTAVO_MAKE_CORPUS})
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
     books_cli books_interpreted_theme books_signals books_mistakes
-    books_sandbox books_search)
+    books_sandbox books_search books_serve books_watch)
 set_tests_properties(${book_tests} PROPERTIES
                      LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 if(OCTAVO_VALGRIND_TESTS)

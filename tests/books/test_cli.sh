@@ -195,6 +195,28 @@ has no-args err "^usage:"
 empty no-args out
 run bad-option 2 books/my-title --nope
 has bad-option err "'--nope'"
+has help out "publish serve BOOK_DIR"
+has help out "--watch"
+
+# ---- serve and --watch: their usage (tests/books/test_serve.py and
+# test_watch.py run them) ----------------------------------------------------
+run serve-no-book 2 serve
+has serve-no-book err "serve takes BOOK_DIR"
+run serve-two-editions 2 serve books/my-title web website
+has serve-two-editions err "at most one EDITION"
+run serve-bad-port 2 serve books/my-title --port 70000
+has serve-bad-port err "not a port"
+run serve-port-word 2 serve books/my-title --port eighty
+has serve-port-word err "not a port"
+run port-without-serve 2 books/my-title --port 8080
+has port-without-serve err "go with .publish serve."
+run open-without-serve 2 --watch books/my-title --open
+has open-without-serve err "go with .publish serve."
+run watch-list 2 --watch --list books/my-title
+run serve-no-edition 1 serve books/my-title nosuch --port 0
+has serve-no-edition err "no edition 'nosuch'"
+run serve-missing-book 1 serve books/nowhere --port 0
+has serve-missing-book err "no such book folder"
 
 echo "test_cli: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

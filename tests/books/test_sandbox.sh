@@ -6,7 +6,8 @@
 # outside, the edition is published and the scripts (which run outside the
 # sandbox) still write where they like; with --no-sandbox the same bug
 # escapes, so the test is not vacuous; with --no-scripts it is stopped
-# too. Skipped (77) where the kernel has no Landlock.
+# too, and so is it in `publish serve`. Skipped (77) where the kernel has
+# no Landlock.
 #
 # usage: test_sandbox.sh PUBLISH_PLANTED
 set -u
@@ -83,6 +84,31 @@ run no-scripts --no-scripts "$T/book" web
 has "$T/no-scripts.err" "planted escape: write $T/outside/escaped.txt: Permission denied"
 [ ! -e "$T/outside/escaped.txt" ] || fail "no-scripts: the bug wrote outside"
 [ ! -e "$T/outside/before.txt" ] || fail "no-scripts: before_publish ran"
+
+# publish serve: confined the same, with its listening socket taken before
+# the sandbox (the planted connect is still refused); Ctrl-C stops it.
+rm -f "$T/outside/escaped.txt"
+OCTAVO_TEST_PLANT_ESCAPE="$T/outside" "$P" -v serve "$T/book" web --port 0 \
+  >"$T/serve.out" 2>"$T/serve.err" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "serving edition" "$T/serve.out"; do
+  sleep 0.1
+  i=$((i + 1))
+done
+grep -q "serving edition 'web' at http://127.0.0.1:" "$T/serve.out" ||
+  fail "serve: no address printed"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "serve: stopped by SIGINT with status $rc, not 130"
+has "$T/serve.err" "the socket it listens on, taken before"
+has "$T/serve.err" "planted escape: write $T/outside/escaped.txt: Permission denied"
+has "$T/serve.err" "planted escape: read $T/outside/secret.txt: Permission denied"
+if [ "${abi:-0}" -ge 4 ]; then
+  has "$T/serve.err" "planted escape: connect 127.0.0.1:9: Permission denied"
+fi
+[ ! -e "$T/outside/escaped.txt" ] || fail "serve: the bug wrote outside"
 
 if [ "$failures" -ne 0 ]; then
   for f in "$T"/*.err; do sed "s|^|    $(basename "$f"): |" "$f"; done
