@@ -28,8 +28,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+import browser  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -94,14 +93,9 @@ def check_size(site, name):
              f"than {100 * MAX_INDEX_SHARE:.0f} %")
 
 
-def browser():
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-              "--allow-file-access-from-files"):
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
-                            options=opts)
+def browser_open():
+    return browser.chrome("--disable-gpu", "--allow-file-access-from-files",
+                          capabilities={"goog:loggingPrefs": {"browser": "ALL"}})
 
 
 def results(drv, page, query):
@@ -242,7 +236,7 @@ def main(argv):
             if fh.read() != first:
                 fail("search-index.js differs when published again")
         check_size(os.path.join(guide, "website", "book"), "guide")
-        drv = browser()
+        drv = browser_open()
         try:
             check_search_book(drv, out)
             gsite = os.path.join(guide, "website", "book")

@@ -27,8 +27,9 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
 
 PUBLISH = os.path.abspath(sys.argv[1])
 failures = []
@@ -157,11 +158,7 @@ def main():
             fail("Host: localhost gave %d" % status)
 
         # 1. an edit shows within a second
-        opts = webdriver.ChromeOptions()
-        opts.add_argument("--headless=new")
-        opts.add_argument("--no-sandbox")
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
-                                  options=opts)
+        driver = browser.chrome()
         driver.get("http://127.0.0.1:%d/" % port)
         if not wait_for(lambda: "Lorem ipsum" in driver.page_source, 5):
             fail("the page did not open")
