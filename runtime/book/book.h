@@ -86,6 +86,9 @@ typedef struct bk_options {
   const char *theme_shown; /* the same, as given, for messages */
   bk_md_cache *md_cache;   /* NULL: every content file rendered */
   bk_out_memo *out_memo;   /* NULL: every output file written */
+  struct bk_hl *hl;        /* the code highlighter of every edition (its
+                              grammars read once); NULL: each edition
+                              makes its own */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */
@@ -133,7 +136,8 @@ typedef struct bk_edition {
   bk_print_pages *pages_out;
   const bk_print_pages *pages_in;
   /* code highlighting (book_highlight.h): on unless the edition says
-     highlight_code: false; the highlighter is made for the first block */
+     highlight_code: false; opt->hl highlights, or without it the
+     edition's own, made for the first block */
   bool highlight;
   struct bk_hl *hl;
 } bk_edition;

@@ -955,7 +955,6 @@ typedef struct hl_run {
   int cls;                   /* the open span's class, C_STD for none */
   bool diff;                 /* wrap lines as diff lines */
   bool line_open;
-  unsigned long steps;
 } hl_run;
 
 static void run_add_keyword(hl_run *r, const char *w, int group) {
@@ -1252,7 +1251,6 @@ static void emit_newline(hl_run *r) {
 
 /* Takes the token: moves past it, to the next line after an EOL. */
 static void take(hl_run *r, const tok *t) {
-  r->steps++;
   if (t->state == S_EOL) {
     emit_newline(r);
     start_line(r, r->line_end + 1);

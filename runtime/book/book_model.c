@@ -778,12 +778,13 @@ static const char *hook_highlight(void *user, const char *lang,
   bk_edition *e = c->e;
   if (!e->highlight)
     return NULL;
-  if (!e->hl)
-    e->hl = bk_hl_new(NULL, NULL);
+  bk_hl *hl = e->opt->hl;
+  if (!hl)
+    hl = e->hl ? e->hl : (e->hl = bk_hl_new(NULL, NULL));
   oc_sb b;
   oc_sb_init(&b, e->a, len + len / 2 + 64);
   const char *why;
-  if (!bk_hl_html(e->hl, lang, code, len, &b, &why)) {
+  if (!bk_hl_html(hl, lang, code, len, &b, &why)) {
     oc_report(e->rep, OC_NOTE, c->it->file ? c->it->file : "config.yml",
               line, 0, "code in '%s' is set plain: %s", lang, why);
     return NULL;
