@@ -26,7 +26,8 @@
  * grammars of highlighted code (highlight-common),
  * time zones the templates' dates read, the sRGB profile of PDF/A,
  * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), what
- * glibc and libselinux read in /proc, and the process's own /proc/<pid>
+ * glibc and libselinux read in /proc, the inotify limit the watch of
+ * publish serve and --watch stays under, and the process's own /proc/<pid>
  * (LeakSanitizer lists its threads there at exit, in the ASan build). */
 static const char *const system_reads[] = {
     "/usr/lib",
@@ -49,6 +50,7 @@ static const char *const system_reads[] = {
     "/proc/self",
     "/proc/filesystems",
     "/proc/sys/vm/overcommit_memory",
+    "/proc/sys/fs/inotify/max_user_watches",
     "/dev/null",
     "/dev/urandom",
 };

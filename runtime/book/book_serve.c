@@ -1,12 +1,15 @@
-/* publish serve's web server (book_serve.h), on libmicrohttpd: one thread
- * per connection, so that an events channel may wait on a condition
- * variable until there is something to say. */
+/* publish serve's web server (book_serve.h), on libmicrohttpd's own
+ * polling thread (epoll): connections cost a descriptor and a small
+ * buffer each, not a thread; an events channel with nothing to say is
+ * suspended until a publish (or the heartbeat) resumes it. */
+#define _GNU_SOURCE /* O_PATH */
 #include "book_serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -16,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +32,10 @@
 #include "oc_sb.h"
 
 #define EVENTS_PATH "/__octavo/events"
+
+/* Descriptors kept aside from the connections' (the inotify watch,
+ * the files a publish has open, libraries). */
+#define SPARE_FDS 128
 
 /* No '<' or '&': the pages may be XHTML. %lu: the generation of the
  * output the page was served from, so that a publish that ends between
@@ -53,17 +62,25 @@ typedef struct req {
   unsigned long gen;
 } req;
 
+typedef struct channel channel;
+
 struct bk_server {
   struct MHD_Daemon *d;
   unsigned port;
-  char *root;
+  unsigned max_connections;
+  int book_fd; /* the book's folder, O_PATH: what is served is beneath */
+  char *edition;
   char *entry;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  unsigned long gen; /* one more at each publish, good or not */
-  bool failed;       /* the last publish failed: text is its messages */
+  unsigned long gen;  /* one more at each publish, good or not */
+  unsigned long beat; /* one more every 15 s: the channels' comment */
+  bool failed;        /* the last publish failed: text is its messages */
   char *text;
   bool quit;
+  channel *waiting; /* the suspended channels, a list through next/prev */
+  pthread_t heart;
+  bool heart_started;
 };
 
 static void say(char *why, size_t n, const char *fmt, ...)
@@ -88,7 +105,8 @@ static int bind_loopback(unsigned port) {
   sa.sin_family = AF_INET;
   sa.sin_port = htons((uint16_t)port);
   sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0) {
+  if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+      listen(fd, 512) != 0) {
     int err = errno;
     close(fd);
     errno = err;
@@ -273,36 +291,213 @@ static enum MHD_Result wrapper(const char *entry, const req *r) {
   return ok;
 }
 
-/* Opens root/rel when it is a regular file inside root, links followed;
- * -1 else. *dir set when it is a folder inside root. */
-static int open_inside(const char *root, const char *rel, bool *dir,
-                       struct stat *st) {
-  *dir = false;
-  char path[PATH_MAX];
-  if (snprintf(path, sizeof path, "%s/%s", root, rel) >= (int)sizeof path)
-    return -1;
-  int fd = -1;
-  bk_out_read_lock();
-  char *real = realpath(path, NULL);
-  char *base = realpath(root, NULL);
-  size_t bl = base ? strlen(base) : 0;
-  if (real && base && !strncmp(real, base, bl) && real[bl] == '/') {
-    fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    bool known = fd >= 0 && fstat(fd, st) == 0;
-    if (fd >= 0 && (!known || !S_ISREG(st->st_mode))) {
-      *dir = known && S_ISDIR(st->st_mode);
-      close(fd);
-      fd = -1;
+/* ---- what is served: beneath the book ------------------------------ */
+
+/* Opens rel beneath dir: no absolute path, no ".." out, no symbolic link
+ * that leads out of dir (openat2's RESOLVE_BENEATH). Where the kernel has
+ * no openat2 (before 5.6, or a filter that says ENOSYS), component by
+ * component with O_NOFOLLOW: no symbolic link at all. -1 with errno
+ * (EXDEV or ELOOP for a way out). */
+static int open_beneath(int dir, const char *rel, int flags) {
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = (uint64_t)(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  long fd = syscall(SYS_openat2, dir, rel, &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS)
+    return (int)fd;
+  char part[NAME_MAX + 1];
+  int at = dir;
+  for (const char *p = rel;;) {
+    const char *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (!n || n > NAME_MAX || (n <= 2 && !strncmp(p, "..", n))) {
+      if (at != dir)
+        close(at);
+      errno = EXDEV;
+      return -1;
     }
+    memcpy(part, p, n);
+    part[n] = 0;
+    /* O_PATH with O_NOFOLLOW opens a link itself: refused here */
+    int next = slash || (flags & O_PATH)
+                   ? openat(at, part, O_PATH | O_NOFOLLOW | O_CLOEXEC)
+                   : openat(at, part, flags | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    int err = next < 0                ? errno
+              : fstat(next, &st) != 0 ? errno
+              : S_ISLNK(st.st_mode)   ? ELOOP
+              : (slash || (flags & O_DIRECTORY)) && !S_ISDIR(st.st_mode)
+                  ? ENOTDIR
+                  : 0;
+    if (at != dir)
+      close(at);
+    if (err) {
+      if (next >= 0)
+        close(next);
+      errno = err;
+      return -1;
+    }
+    if (!slash)
+      return next;
+    at = next;
+    p = slash + 1;
+  }
+}
+
+/* Why the folder served is not, or ROOT_OK when it is (or is missing). */
+enum {
+  ROOT_OK,
+  ROOT_OUTPUT_OUT = BK_SERVE_OUTPUT_OUT,
+  ROOT_EDITION_OUT = BK_SERVE_EDITION_OUT
+};
+
+/* BOOK/Output/<edition>, beneath the book and beneath Output: a folder
+ * descriptor, or -1 with *why. Called under bk_out_read_lock. */
+static int open_root(const bk_server *s, const char *edition, int *why) {
+  *why = ROOT_OK;
+  int out = open_beneath(s->book_fd, "Output", O_PATH | O_DIRECTORY);
+  if (out < 0) {
+    if (errno == EXDEV || errno == ELOOP)
+      *why = ROOT_OUTPUT_OUT;
+    return -1;
+  }
+  int root = edition && oc_safe_name(edition, strlen(edition))
+                 ? open_beneath(out, edition, O_PATH | O_DIRECTORY)
+                 : -1;
+  if (root < 0 && (errno == EXDEV || errno == ELOOP))
+    *why = ROOT_EDITION_OUT;
+  close(out);
+  return root;
+}
+
+int bk_serve_check(bk_server *s, char *why, size_t nwhy) {
+  pthread_mutex_lock(&s->mu);
+  char *edition = s->edition ? oc_strdup(s->edition) : NULL;
+  pthread_mutex_unlock(&s->mu);
+  int problem = ROOT_OK;
+  if (edition) {
+    bk_out_read_lock();
+    int fd = open_root(s, edition, &problem);
+    bk_out_read_unlock();
+    if (fd >= 0)
+      close(fd);
+  }
+  if (problem == ROOT_OUTPUT_OUT)
+    say(why, nwhy,
+        "Output is a symbolic link that leads out of the book's folder");
+  else if (problem == ROOT_EDITION_OUT)
+    say(why, nwhy,
+        "Output/%s is a symbolic link that leads out of the book's Output "
+        "folder: nothing is served from it",
+        edition);
+  free(edition);
+  return problem;
+}
+
+/* Opens rel beneath the served folder when it is a regular file; -1
+ * else, *dir set when it is a folder. */
+static int open_inside(const bk_server *s, const char *edition, const char *rel,
+                       bool *dir, struct stat *st) {
+  *dir = false;
+  int fd = -1, problem;
+  bk_out_read_lock();
+  int root = open_root(s, edition, &problem);
+  if (root >= 0) {
+    fd = open_beneath(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    close(root);
   }
   bk_out_read_unlock();
-  free(real);
-  free(base);
+  bool known = fd >= 0 && fstat(fd, st) == 0;
+  if (fd >= 0 && (!known || !S_ISREG(st->st_mode))) {
+    *dir = known && S_ISDIR(st->st_mode);
+    close(fd);
+    fd = -1;
+  }
   return fd;
 }
 
-static enum MHD_Result send_file(const char *root, const req *r,
-                                 const char *url) {
+/* An HTML file sent as it is read, with the script before its last
+ * </body>: what a connection holds is the descriptor and MHD's block. */
+typedef struct page {
+  int fd;
+  uint64_t size, at; /* the file's size; where the script goes */
+  size_t nscript;
+  char script[sizeof script_format + 24];
+} page;
+
+/* Where the last </body> of the file starts (its end when none), read
+ * backwards a block at a time. */
+static uint64_t body_end(int fd, uint64_t size) {
+  char buf[8192];
+  uint64_t end = size;
+  while (end > 0) {
+    /* 6 bytes again, in case "</body>" straddles two blocks */
+    uint64_t start = end > sizeof buf ? end - sizeof buf : 0;
+    size_t n = (size_t)(end - start);
+    ssize_t got = pread(fd, buf, n, (off_t)start);
+    if (got != (ssize_t)n)
+      return size;
+    for (size_t i = n; i >= 7; i--)
+      if (!strncasecmp(buf + i - 7, "</body>", 7))
+        return start + i - 7;
+    if (start == 0)
+      break;
+    end = start + 6;
+  }
+  return size;
+}
+
+static ssize_t page_read(void *cls, uint64_t pos, char *buf, size_t max) {
+  page *p = cls;
+  uint64_t total = p->size + p->nscript;
+  size_t n = 0;
+  while (n < max && pos < total) {
+    size_t want = max - n;
+    ssize_t got;
+    if (pos < p->at) {
+      if (want > p->at - pos)
+        want = (size_t)(p->at - pos);
+      got = pread(p->fd, buf + n, want, (off_t)pos);
+    } else if (pos < p->at + p->nscript) {
+      if (want > p->at + p->nscript - pos)
+        want = (size_t)(p->at + p->nscript - pos);
+      memcpy(buf + n, p->script + (pos - p->at), want);
+      got = (ssize_t)want;
+    } else {
+      got = pread(p->fd, buf + n, want, (off_t)(pos - p->nscript));
+    }
+    if (got <= 0) /* the file shrank under us (changed by hand) */
+      return n ? (ssize_t)n : MHD_CONTENT_READER_END_WITH_ERROR;
+    n += (size_t)got;
+    pos += (uint64_t)got;
+  }
+  return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void page_free(void *cls) {
+  page *p = cls;
+  close(p->fd);
+  free(p);
+}
+
+static enum MHD_Result send_html(const req *r, int fd, const struct stat *st,
+                                 const char *type) {
+  page *p = oc_calloc(1, sizeof *p);
+  p->fd = fd;
+  p->size = (uint64_t)st->st_size;
+  p->at = body_end(fd, p->size);
+  int n = snprintf(p->script, sizeof p->script, script_format, r->gen);
+  p->nscript = n > 0 && (size_t)n < sizeof p->script ? (size_t)n : 0;
+  struct MHD_Response *resp = MHD_create_response_from_callback(
+      p->size + p->nscript, 16384, page_read, p, page_free);
+  if (!resp)
+    page_free(p);
+  return queue(r->c, MHD_HTTP_OK, resp, "Content-Type", type);
+}
+
+static enum MHD_Result send_file(const bk_server *s, const char *edition,
+                                 const req *r, const char *url) {
   struct MHD_Connection *c = r->c;
   const char *rel = url + 1;
   char buf[OC_PATH_MAX + 16];
@@ -316,11 +511,9 @@ static enum MHD_Result send_file(const char *root, const req *r,
      names, no empty component, no control character */
   if (oc_relpath_problem(buf, strlen(buf)))
     return not_found(r, url);
-  bool dir;
+  bool dir = false;
   struct stat st;
-  int fd = root ? open_inside(root, buf, &dir, &st) : -1;
-  if (!root)
-    dir = false;
+  int fd = edition ? open_inside(s, edition, buf, &dir, &st) : -1;
   if (fd < 0) {
     if (dir) {
       char *to = oc_malloc(strlen(url) + 2);
@@ -332,20 +525,9 @@ static enum MHD_Result send_file(const char *root, const req *r,
     return not_found(r, url);
   }
   const char *type = type_of(buf);
-  if (is_html(type)) {
-    size_t len = (size_t)st.st_size, got = 0;
-    char *html = oc_malloc(len + 1);
-    while (got < len) {
-      ssize_t k = read(fd, html + got, len - got);
-      if (k <= 0)
-        break;
-      got += (size_t)k;
-    }
-    close(fd);
-    enum MHD_Result ok = send_page(r, MHD_HTTP_OK, type, html, got);
-    free(html);
-    return ok;
-  }
+  if (is_html(type))
+    return send_html(r, fd, &st, type);
+  /* sent from the descriptor (sendfile), which the response closes */
   struct MHD_Response *resp =
       MHD_create_response_from_fd64((uint64_t)st.st_size, fd);
   if (!resp)
@@ -355,14 +537,17 @@ static enum MHD_Result send_file(const char *root, const req *r,
 
 /* ---- the events channel ---------------------------------------------- */
 
-typedef struct channel {
+struct channel {
   bk_server *s;
-  unsigned long seen;
+  struct MHD_Connection *c;
+  unsigned long seen, beat;
   bool given; /* seen came with the request */
   bool started;
+  bool waiting; /* suspended, or about to be: in s->waiting */
+  channel *next, *prev;
   oc_sb out; /* what is still to be sent */
   size_t off;
-} channel;
+};
 
 static void event(oc_sb *sb, const char *name, const char *data) {
   oc_sb_printf(sb, "event: %s\n", name);
@@ -378,6 +563,28 @@ static void event(oc_sb *sb, const char *name, const char *data) {
     p = nl ? nl + 1 : p + n;
   } while (*p);
   oc_sb_addc(sb, '\n');
+}
+
+static void unlist(bk_server *s, channel *ch) {
+  if (ch->prev)
+    ch->prev->next = ch->next;
+  else
+    s->waiting = ch->next;
+  if (ch->next)
+    ch->next->prev = ch->prev;
+  ch->next = ch->prev = NULL;
+  ch->waiting = false;
+}
+
+/* Resumes every suspended channel: each then finds something to send
+ * (an event, the comment, or the end), so none is resumed for nothing.
+ * Under s->mu. */
+static void wake_all(bk_server *s) {
+  while (s->waiting) {
+    channel *ch = s->waiting;
+    unlist(s, ch);
+    MHD_resume_connection(ch->c);
+  }
 }
 
 static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
@@ -403,6 +610,7 @@ static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
     }
     if (!ch->started) {
       ch->started = true;
+      ch->beat = s->beat;
       if (!ch->given || ch->seen > s->gen)
         ch->seen = s->gen;
       oc_sb_adds(&ch->out, "retry: 300\n\n");
@@ -418,16 +626,33 @@ static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
         event(&ch->out, "reload", "published");
       continue;
     }
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 15;
-    if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT)
+    if (ch->beat != s->beat) {
+      ch->beat = s->beat;
       oc_sb_adds(&ch->out, ": still here\n\n");
+      continue;
+    }
+    /* Nothing to say: suspended until wake_all. A wake between the
+       unlock and the suspension is not lost: libmicrohttpd then cancels
+       the suspension, and calls again. */
+    ch->waiting = true;
+    ch->prev = NULL;
+    ch->next = s->waiting;
+    if (s->waiting)
+      s->waiting->prev = ch;
+    s->waiting = ch;
+    pthread_mutex_unlock(&s->mu);
+    MHD_suspend_connection(ch->c);
+    return 0;
   }
 }
 
 static void channel_free(void *cls) {
   channel *ch = cls;
+  bk_server *s = ch->s;
+  pthread_mutex_lock(&s->mu);
+  if (ch->waiting)
+    unlist(s, ch);
+  pthread_mutex_unlock(&s->mu);
   oc_sb_free(&ch->out);
   free(ch);
 }
@@ -435,6 +660,7 @@ static void channel_free(void *cls) {
 static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
   channel *ch = oc_calloc(1, sizeof *ch);
   ch->s = s;
+  ch->c = c;
   /* the generation of the page that connects, when it says */
   const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "g");
   char *end;
@@ -448,6 +674,26 @@ static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
   if (!r)
     channel_free(ch);
   return queue(c, MHD_HTTP_OK, r, "Content-Type", "text/event-stream");
+}
+
+/* Every 15 s, a comment on every channel: a page closed while its
+   channel was suspended is noticed when the comment cannot be sent. */
+static void *heartbeat(void *cls) {
+  bk_server *s = cls;
+  pthread_mutex_lock(&s->mu);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 15;
+  while (!s->quit) {
+    if (pthread_cond_timedwait(&s->cv, &s->mu, &until) != ETIMEDOUT)
+      continue;
+    s->beat++;
+    wake_all(s);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 15;
+  }
+  pthread_mutex_unlock(&s->mu);
+  return NULL;
 }
 
 /* ---- requests -------------------------------------------------------- */
@@ -505,12 +751,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
      the generation read before the file is opened */
   req r = {c, 0};
   pthread_mutex_lock(&s->mu);
-  char *root = s->root ? oc_strdup(s->root) : NULL;
+  char *edition = s->edition ? oc_strdup(s->edition) : NULL;
   char *entry = s->entry ? oc_strdup(s->entry) : NULL;
   r.gen = s->gen;
   pthread_mutex_unlock(&s->mu);
   if (url[0] != '/') {
-    free(root);
+    free(edition);
     free(entry);
     return not_found(&r, url);
   }
@@ -523,9 +769,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
   } else if (!strcmp(url, "/")) {
     ok = wrapper(entry, &r);
   } else {
-    ok = send_file(root, &r, url);
+    ok = send_file(s, edition, &r, url);
   }
-  free(root);
+  free(edition);
   free(entry);
   return ok;
 }
@@ -536,20 +782,52 @@ static void quiet(void *cls, const char *fmt, va_list ap) {
   (void)ap;
 }
 
-bk_server *bk_serve_start(int fd, const char *root, const char *entry,
-                          char *why, size_t nwhy) {
+/* How many connections the file limit allows: each may hold its socket
+ * and a file being sent. The soft limit is raised first, within the hard
+ * one. */
+static unsigned connection_limit(void) {
+  rlim_t want = 2 * (rlim_t)BK_SERVE_MAX_CONNECTIONS + SPARE_FDS;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+    return 64;
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+    struct rlimit up = rl;
+    up.rlim_cur =
+        rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+      rl = up;
+  }
+  rlim_t have =
+      rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > want ? want : rl.rlim_cur;
+  rlim_t n = have > SPARE_FDS + 2 * 16 ? (have - SPARE_FDS) / 2 : 16;
+  return (unsigned)n;
+}
+
+bk_server *bk_serve_start(int fd, const char *book_dir, const char *edition,
+                          const char *entry, char *why, size_t nwhy) {
   bk_server *s = oc_calloc(1, sizeof *s);
-  s->root = root ? oc_strdup(root) : NULL;
+  s->edition = edition ? oc_strdup(edition) : NULL;
   s->entry = entry ? oc_strdup(entry) : NULL;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
+  s->book_fd = open(book_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (s->book_fd < 0) {
+    say(why, nwhy, "cannot open %s: %s", book_dir, strerror(errno));
+    close(fd);
+    bk_serve_stop(s);
+    return NULL;
+  }
   struct sockaddr_in sa;
   socklen_t len = sizeof sa;
   if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0)
     s->port = ntohs(sa.sin_port);
+  s->max_connections = connection_limit();
   s->d = MHD_start_daemon(
-      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL,
-      NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+      MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
+      answer, s, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+      MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)BK_SERVE_IDLE_SECONDS,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
       MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL, MHD_OPTION_END);
   if (!s->d) {
     say(why, nwhy, "libmicrohttpd could not start a server: %s",
@@ -558,14 +836,25 @@ bk_server *bk_serve_start(int fd, const char *root, const char *entry,
     bk_serve_stop(s);
     return NULL;
   }
+  int err = pthread_create(&s->heart, NULL, heartbeat, s);
+  if (err) {
+    say(why, nwhy, "cannot start a thread: %s", strerror(err));
+    bk_serve_stop(s);
+    return NULL;
+  }
+  s->heart_started = true;
   return s;
 }
 
-void bk_serve_set(bk_server *s, const char *root, const char *entry) {
+unsigned bk_serve_max_connections(const bk_server *s) {
+  return s->max_connections;
+}
+
+void bk_serve_set(bk_server *s, const char *edition, const char *entry) {
   pthread_mutex_lock(&s->mu);
-  free(s->root);
+  free(s->edition);
   free(s->entry);
-  s->root = oc_strdup(root);
+  s->edition = oc_strdup(edition);
   s->entry = oc_strdup(entry);
   pthread_mutex_unlock(&s->mu);
 }
@@ -576,7 +865,7 @@ void bk_serve_reload(bk_server *s) {
   s->failed = false;
   free(s->text);
   s->text = NULL;
-  pthread_cond_broadcast(&s->cv);
+  wake_all(s);
   pthread_mutex_unlock(&s->mu);
 }
 
@@ -586,23 +875,30 @@ void bk_serve_failure(bk_server *s, const char *text) {
   s->failed = true;
   free(s->text);
   s->text = oc_strdup(text);
-  pthread_cond_broadcast(&s->cv);
+  wake_all(s);
   pthread_mutex_unlock(&s->mu);
 }
 
 void bk_serve_stop(bk_server *s) {
   if (!s)
     return;
+  /* libmicrohttpd may not stop with a connection suspended: every
+     channel resumed, to end its stream */
   pthread_mutex_lock(&s->mu);
   s->quit = true;
+  wake_all(s);
   pthread_cond_broadcast(&s->cv);
   pthread_mutex_unlock(&s->mu);
+  if (s->heart_started)
+    pthread_join(s->heart, NULL);
   if (s->d)
     MHD_stop_daemon(s->d);
+  if (s->book_fd >= 0)
+    close(s->book_fd);
   pthread_cond_destroy(&s->cv);
   pthread_mutex_destroy(&s->mu);
   free(s->text);
-  free(s->root);
+  free(s->edition);
   free(s->entry);
   free(s);
 }

@@ -1,7 +1,7 @@
 /* Folder trees watched with inotify (book_watch.h). inotify watches one
  * folder, not its tree: each folder gets its watch, and a folder created
  * or moved in later gets its own (and those below it) when its event is
- * read. */
+ * read, while the limit lasts; past it, folders are only counted. */
 #include "book_watch.h"
 
 #include <dirent.h>
@@ -30,6 +30,8 @@ struct bk_watch {
   char *skip;
   watched *dirs;
   size_t n, cap;
+  size_t limit;     /* folders watched at most */
+  size_t unwatched; /* folders found past it, or refused */
 };
 
 enum {
@@ -45,8 +47,21 @@ bk_watch *bk_watch_new(const char *content_dir) {
   bk_watch *w = oc_calloc(1, sizeof *w);
   w->fd = fd;
   w->content_dir = oc_strdup(content_dir);
+  /* the kernel's limit is the user's, shared with every other program
+     that watches: a quarter of it at most */
+  w->limit = BK_WATCH_MAX_FOLDERS;
+  FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "re");
+  unsigned long max;
+  if (f && fscanf(f, "%lu", &max) == 1 && max / 4 < w->limit)
+    w->limit = max / 4;
+  if (f)
+    fclose(f);
   return w;
 }
+
+size_t bk_watch_limit(const bk_watch *w) { return w->limit; }
+
+size_t bk_watch_unwatched(const bk_watch *w) { return w->unwatched; }
 
 void bk_watch_free(bk_watch *w) {
   if (!w)
@@ -72,14 +87,20 @@ static bool ignored_name(const char *name) {
   return name[0] == '.' || (n && name[n - 1] == '~');
 }
 
-static int add_dir(bk_watch *w, const char *dir, int depth) {
-  if (w->skip && !strcmp(dir, w->skip))
+/* Watches dir, or counts it when past the limit. -1 when dir cannot be
+ * watched for another reason. */
+static int watch_one(bk_watch *w, const char *dir) {
+  if (w->n >= w->limit) {
+    w->unwatched++;
     return 0;
-  if (depth > 64)
-    return 0;
+  }
   int wd = inotify_add_watch(w->fd, dir, MASK);
-  if (wd < 0)
-    return -1;
+  if (wd < 0) {
+    if (errno != ENOSPC) /* ENOSPC: the user's watches are all taken */
+      return -1;
+    w->unwatched++;
+    return 0;
+  }
   watched *old = find(w, wd);
   if (old) { /* the same folder again (moved back): its new path */
     free(old->path);
@@ -90,29 +111,57 @@ static int add_dir(bk_watch *w, const char *dir, int depth) {
     w->dirs[w->n].path = oc_strdup(dir);
     w->n++;
   }
-  DIR *d = opendir(dir);
-  if (!d)
+  return 0;
+}
+
+/* dir and the folders below it, breadth first, so that when the limit
+ * is reached the folders nearest the top (Contents, templates) are the
+ * ones watched. */
+static int add_dir(bk_watch *w, const char *dir) {
+  if (w->skip && !strcmp(dir, w->skip))
     return 0;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (ignored_name(de->d_name))
-      continue;
-    char sub[PATH_MAX];
-    if (snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name) >= (int)sizeof sub)
-      continue;
-    struct stat st;
-    /* lstat: a link to a folder is not followed (it may lead anywhere) */
-    if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-      add_dir(w, sub, depth + 1);
+  if (watch_one(w, dir) != 0)
+    return -1;
+  typedef struct pending {
+    char *path;
+    int depth;
+  } pending;
+  pending *q = NULL;
+  size_t head = 0, nq = 0, cq = 0;
+  OC_GROW(q, cq, 1);
+  q[nq++] = (pending){oc_strdup(dir), 0};
+  while (head < nq) {
+    pending at = q[head++];
+    DIR *d = at.depth < 64 ? opendir(at.path) : NULL;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+      if (ignored_name(de->d_name))
+        continue;
+      char sub[PATH_MAX];
+      if (snprintf(sub, sizeof sub, "%s/%s", at.path, de->d_name) >=
+          (int)sizeof sub)
+        continue;
+      struct stat st;
+      /* lstat: a link to a folder is not followed (it may lead anywhere) */
+      if (lstat(sub, &st) != 0 || !S_ISDIR(st.st_mode) ||
+          (w->skip && !strcmp(sub, w->skip)))
+        continue;
+      watch_one(w, sub);
+      OC_GROW(q, cq, nq + 1);
+      q[nq++] = (pending){oc_strdup(sub), at.depth + 1};
+    }
+    if (d)
+      closedir(d);
+    free(at.path);
   }
-  closedir(d);
+  free(q);
   return 0;
 }
 
 int bk_watch_add_tree(bk_watch *w, const char *dir, const char *skip) {
   if (skip && !w->skip)
     w->skip = oc_strdup(skip);
-  return add_dir(w, dir, 0);
+  return add_dir(w, dir);
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -164,7 +213,7 @@ static int drain(bk_watch *w, bool *content_only) {
       if (ev->mask & IN_ISDIR) {
         *content_only = false;
         if (ev->mask & (IN_CREATE | IN_MOVED_TO))
-          add_dir(w, path, 0);
+          add_dir(w, path);
         continue;
       }
       size_t cl = strlen(w->content_dir);

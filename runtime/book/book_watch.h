@@ -3,17 +3,29 @@
  * next burst of changes to settle.
  *
  * Hidden names (editors' swap and lock files: ".x.swp", ".#x") and
- * backups ("x~") are not changes. Nothing here prints. */
+ * backups ("x~") are not changes. inotify's watches are the user's, a
+ * few thousand to a few hundred thousand for all the programs that
+ * watch: at most bk_watch_limit folders are watched, and those past it
+ * (or refused by the kernel) counted, not watched. Nothing here prints. */
 #ifndef OCTAVO_BOOK_WATCH_H
 #define OCTAVO_BOOK_WATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct bk_watch bk_watch;
+
+enum { BK_WATCH_MAX_FOLDERS = 4096 };
 
 /* content_dir: canonical; a change to a .md file under it is a "content"
  * change (bk_watch_wait). NULL with errno when inotify is not there. */
 bk_watch *bk_watch_new(const char *content_dir);
+/* How many folders are watched at most: BK_WATCH_MAX_FOLDERS, or a
+ * quarter of the kernel's max_user_watches when that is less. */
+size_t bk_watch_limit(const bk_watch *w);
+/* How many folders found so far are not watched (past the limit, or
+ * refused by the kernel): changes in them are not seen. */
+size_t bk_watch_unwatched(const bk_watch *w);
 /* Watches dir (canonical) and every folder below it, but skip (a
  * canonical folder, or NULL) and what is below it. 0, or -1 with errno
  * when dir itself cannot be watched. */

@@ -387,7 +387,9 @@ done:
 }
 
 /* Before the book is read: reads only the book and the system folders,
- * writes only in Output/ (book_sandbox.h); -v says which. */
+ * writes only in Output/ (book_sandbox.h); -v says which. A kernel
+ * without Landlock is said without -v (but not with -q): the book is
+ * then read with every right of the user. */
 static void confine(const char *book_dir, const bk_options *opt, bool list,
                     bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
@@ -396,19 +398,24 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
     abi = bk_sandbox_enter(book_dir, opt->theme_dir, !list,
                            (!list && !opt->no_scripts) || runner, why,
                            sizeof why);
+  if (!opt->no_sandbox && !abi) {
+    if (opt->verbosity >= 0)
+      fprintf(stderr,
+              "publish: warning: Landlock not available (%s): running "
+              "unconfined\n",
+              why);
+    return;
+  }
   if (opt->verbosity <= 0)
     return;
   if (opt->no_sandbox)
     oc_report(rep, OC_NOTE, NULL, 0, 0, "--no-sandbox: running unconfined");
-  else if (abi)
+  else
     oc_report(rep, OC_NOTE, NULL, 0, 0,
               "confined by Landlock (ABI %d): reads the book and the system "
               "folders, writes %s, no network%s",
               abi, list ? "nothing" : "only in Output/",
               serving ? " (but the socket it listens on, taken before)" : "");
-  else
-    oc_report(rep, OC_NOTE, NULL, 0, 0,
-              "Landlock not available (%s): running unconfined", why);
 }
 
 /* The book folder made absolute and canonical. */
@@ -674,6 +681,19 @@ static char *find_program(const char *name) {
   return NULL;
 }
 
+/* Folders not watched (past the watch's limit), said once. */
+static void say_unwatched(const bk_watch *w, bool *said) {
+  size_t n = bk_watch_unwatched(w);
+  if (!n || *said)
+    return;
+  *said = true;
+  fprintf(stderr,
+          "publish: warning: %zu folder%s of the book %s not watched "
+          "(publish watches %zu at most): a change there does not publish "
+          "again\n",
+          n, n == 1 ? "" : "s", n == 1 ? "is" : "are", bk_watch_limit(w));
+}
+
 typedef struct loop_args {
   bool serve, open;
   unsigned port;
@@ -689,12 +709,25 @@ static void report_again(report_state *st) {
   st->capture->len = 0;
 }
 
-/* root and entry: what the server serves from now on (NULL: as it was),
- * set once the publish is over, so that "/" never leads to a page not
- * written yet. */
+/* After a publish (rc its status): a served folder that leads out of
+ * Output (a link a failed publish left) is an error, said unless the
+ * publish said it. */
+static int check_served(bk_server *server, oc_reporter *rep, int rc) {
+  char why[512];
+  int out = bk_serve_check(server, why, sizeof why);
+  if (out == BK_SERVE_EDITION_OUT || (out && rc == 0)) {
+    oc_report(rep, OC_ERROR, "Output", 0, 0, "%s", why);
+    return 1;
+  }
+  return rc;
+}
+
+/* edition and entry: what the server serves from now on (NULL: as it
+ * was), set once the publish is over, so that "/" never leads to a page
+ * not written yet. */
 static int publish_again(const char *book_dir, char **editions, int neditions,
                          const bk_options *opt, report_state *st,
-                         bk_server *server, const char *root,
+                         bk_server *server, const char *edition,
                          const char *entry) {
   report_again(st);
   oc_reporter rep = {print_diag, st};
@@ -707,8 +740,10 @@ static int publish_again(const char *book_dir, char **editions, int neditions,
            "before\n",
            written - written0, linked - linked0);
   fflush(stdout);
-  if (server && root)
-    bk_serve_set(server, root, entry);
+  if (server && edition)
+    bk_serve_set(server, edition, entry);
+  if (server)
+    rc = check_served(server, &rep, rc);
   if (server && rc == 0)
     bk_serve_reload(server);
   else if (server) {
@@ -765,8 +800,9 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
             strerror(errno));
     goto out;
   }
+  bool unwatched_said = opt.verbosity < 0; /* -q: errors only */
+  say_unwatched(watch, &unwatched_said);
   const char *entry = NULL;
-  char root[PATH_MAX + 64];
   bool readable = true;
   if (args.serve) {
     edition = serve_edition(book_dir, neditions ? editions[0] : NULL, &opt,
@@ -776,8 +812,6 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
        with its messages until it is fixed */
     if (!edition && readable)
       goto out;
-    snprintf(root, sizeof root, "%s/Output/%s", book_dir,
-             edition ? edition : "");
   }
   const char *named = neditions ? editions[0] : NULL;
   if (edition) {
@@ -797,12 +831,14 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
     last = publish_again(book_dir, editions, neditions, &opt, &st, NULL, NULL,
                          NULL);
   if (args.serve) {
-    server = bk_serve_start(lfd, edition ? root : NULL, entry, why, sizeof why);
+    server = bk_serve_start(lfd, book_dir, edition, entry, why, sizeof why);
     lfd = -1;
     if (!server) {
       fprintf(stderr, "publish: error: %s\n", why);
       goto out;
     }
+    if (edition)
+      last = check_served(server, &rep, last);
     if (last != 0)
       bk_serve_failure(server, oc_sb_cstr(&capture));
     if (edition)
@@ -855,6 +891,7 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
               strerror(errno));
       break;
     }
+    say_unwatched(watch, &unwatched_said);
     /* a content file changed: the cache finds what did; anything else
        (config.yml, a template, an image, a folder) empties it */
     if (!content_only)
@@ -870,11 +907,10 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
         bk_serve_failure(server, oc_sb_cstr(&capture));
         continue;
       }
-      snprintf(root, sizeof root, "%s/Output/%s", book_dir, edition);
       editions = (char **)&edition;
       neditions = 1;
       printf("serving edition '%s' at http://127.0.0.1:%u/\n", edition, port);
-      publish_again(book_dir, editions, neditions, &opt, &st, server, root,
+      publish_again(book_dir, editions, neditions, &opt, &st, server, edition,
                     entry);
       continue;
     }

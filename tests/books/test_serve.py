@@ -21,7 +21,6 @@ import http.client
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
+from served import raw_get  # noqa: E402
 
 PUBLISH = os.path.abspath(sys.argv[1])
 failures = []
@@ -38,22 +38,6 @@ failures = []
 def fail(msg):
     print("FAIL: " + msg)
     failures.append(msg)
-
-
-def raw_get(port, path, host=None):
-    """The status of GET path sent as is (no client normalises it)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
-    s.sendall(("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n"
-               % (path, host or "127.0.0.1:%d" % port)).encode())
-    data = b""
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body.decode("utf-8", "replace")
 
 
 def wait_for(cond, timeout):

@@ -17,6 +17,12 @@ chapter's file removed (the previous output stays) and restored, a style
 sheet and a file in folders made after the start. After
 each, Output/ is compared with a cold publish of a copy.
 
+Then the limit of watches: a book with 4,400 folders more is watched
+with at most the limit (4,096, or a quarter of the kernel's
+max_user_watches; counted in /proc/PID/fdinfo), one warning names how
+many folders are not, and a chapter's edit still publishes again (the
+folders nearest the top are the ones watched).
+
 usage: test_watch.py PUBLISH [MAKE_CORPUS]
 """
 import filecmp
@@ -222,6 +228,53 @@ def run(book, tmp, chapters):
         w.stop()
 
 
+def watch_limit(tmp):
+    subprocess.run([PUBLISH, "new", "Many Folders", "--dir", tmp],
+                   check=True, stdout=subprocess.DEVNULL)
+    book = os.path.join(tmp, "many-folders")
+    many = os.path.join(book, "Resources", "many")
+    for i in range(44):
+        for j in range(100):
+            os.makedirs(os.path.join(many, "d%02d" % i, "e%02d" % j))
+    limit = 4096
+    with open("/proc/sys/fs/inotify/max_user_watches") as f:
+        limit = min(limit, int(f.read()) // 4)
+    total = 0
+    for d, dirs, _ in os.walk(book):
+        dirs[:] = [n for n in dirs if not n.startswith(".") and
+                   not n.endswith("~") and
+                   os.path.join(d, n) != os.path.join(book, "Output")]
+        total += 1
+    w = Watcher(book)
+    try:
+        got = w.until(r"^watching ")
+        if got is None:
+            fail("--watch on %d folders did not start" % total)
+            return
+        said = [ln for ln in got if "not watched" in ln]
+        want = "publish: warning: %d folders of the book are not watched " \
+            "(publish watches %d at most)" % (total - limit, limit)
+        if len(said) != 1 or not said[0].startswith(want):
+            fail("%d folders: %r, not one %r" % (total, said, want))
+        watches = 0
+        fdinfo = "/proc/%d/fdinfo" % w.p.pid
+        for fd in os.listdir(fdinfo):
+            with open(os.path.join(fdinfo, fd)) as f:
+                watches += sum(1 for ln in f if ln.startswith("inotify wd:"))
+        if watches > limit:
+            fail("%d inotify watches, more than %d" % (watches, limit))
+        print("test_watch: %d folders, %d watched" % (total, watches))
+        edit(os.path.join(book, "Contents", "chapter1.md"),
+             lambda t: t + "\nA sentence past the limit.\n")
+        if w.until(r"^wrote \d+ files", timeout=20) is None:
+            fail("past the limit, an edit of a chapter was not published")
+        time.sleep(0.5)  # back to waiting: Ctrl-C then stops it cleanly
+    finally:
+        w.stop()
+    if sum("not watched" in ln for ln in w.all) != 1:
+        fail("the warning of folders not watched was said more than once")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="octavo-watch-test-")
     try:
@@ -239,6 +292,7 @@ def main():
             c = os.path.join(small, "Contents")
             run(small, tmp, [os.path.join(c, "chapter1.md"),
                              os.path.join(c, "chapter2.md")])
+        watch_limit(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
