@@ -25,7 +25,8 @@
  * fontconfig's configuration and caches, hyphenation dictionaries, the
  * grammars of highlighted code (highlight-common),
  * time zones the templates' dates read, the sRGB profile of PDF/A,
- * glib's MIME database, /etc (ld.so.cache, localtime, fonts/), what
+ * glib's MIME database, of /etc only what those read (never all of it:
+ * a path bug would reach shadow and the keys of ssh and TLS), what
  * glibc and libselinux read in /proc, the inotify limit the watch of
  * publish serve and --watch stays under, and the process's own /proc/<pid>
  * (LeakSanitizer lists its threads there at exit, in the ASan build). */
@@ -46,7 +47,19 @@ static const char *const system_reads[] = {
     "/usr/share/zoneinfo",
     "/usr/share/color/icc",
     "/usr/share/mime",
-    "/etc",
+    /* /etc: fontconfig's configuration, the time zone (the link's
+       target is /usr/share/zoneinfo's; a copy is the file itself),
+       highlight's file types, the dynamic loader's cache (a module
+       dlopen()ed by name), OpenSSL's, GnuTLS's and libxml2's
+       configuration (catalogs) */
+    "/etc/fonts",
+    "/etc/localtime",
+    "/etc/timezone",
+    "/etc/highlight",
+    "/etc/ld.so.cache",
+    "/etc/ssl/openssl.cnf",
+    "/etc/gnutls",
+    "/etc/xml",
     "/proc/self",
     "/proc/filesystems",
     "/proc/sys/vm/overcommit_memory",

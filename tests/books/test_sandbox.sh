@@ -4,12 +4,14 @@
 # write outside it. Confined, the planted bug's write and read outside the
 # book and its TCP connect get "Permission denied", nothing is written
 # outside, the edition is published and the scripts (which run outside the
-# sandbox) still write where they like; with --no-sandbox the same bug
-# escapes, so the test is not vacuous; with --no-scripts it is stopped
-# too, and so is it in `publish serve`. Skipped (77) where the kernel has
-# no Landlock. First, on any kernel: under NOSYS (Landlock's system calls
-# answering ENOSYS, as a kernel without Landlock), publish says once,
-# without -v, that it runs unconfined (not with -q nor --no-sandbox).
+# sandbox) still write where they like, and a read of /etc/passwd is
+# refused too (of /etc, only what the libraries read is granted); with
+# --no-sandbox the same bug escapes, so the test is not vacuous; with
+# --no-scripts it is stopped too, and so is it in `publish serve`.
+# Skipped (77) where the kernel has no Landlock. First, on any kernel:
+# under NOSYS (Landlock's system calls answering ENOSYS, as a kernel
+# without Landlock), publish says once, without -v, that it runs
+# unconfined (not with -q nor --no-sandbox).
 #
 # usage: test_sandbox.sh PUBLISH_PLANTED NOSYS
 set -u
@@ -60,7 +62,8 @@ run() {
   shift
   rm -f "$T/outside/escaped.txt" "$T/outside/before.txt" \
     "$T/outside/after.txt"
-  OCTAVO_TEST_PLANT_ESCAPE="$T/outside" "$P" -v "$@" \
+  OCTAVO_TEST_PLANT_ESCAPE="$T/outside" \
+    OCTAVO_TEST_PLANT_ESCAPE_READ=/etc/passwd "$P" -v "$@" \
     >"$T/$name.out" 2>"$T/$name.err"
   rc=$?
   [ "$rc" -eq 0 ] || fail "$name: exit status $rc"
@@ -104,6 +107,7 @@ abi=$(sed -n 's/.*confined by Landlock (ABI \([0-9]*\)).*/\1/p' \
 [ -n "$abi" ] || fail "confined: no note naming the Landlock ABI"
 has "$T/confined.err" "planted escape: write $T/outside/escaped.txt: Permission denied"
 has "$T/confined.err" "planted escape: read $T/outside/secret.txt: Permission denied"
+has "$T/confined.err" "planted escape: read /etc/passwd: Permission denied"
 if [ "${abi:-0}" -ge 4 ]; then
   has "$T/confined.err" "planted escape: connect 127.0.0.1:9: Permission denied"
 fi
@@ -116,6 +120,7 @@ run unconfined --no-sandbox "$T/book" web
 has "$T/unconfined.err" "publish: note: --no-sandbox: running unconfined"
 has "$T/unconfined.err" "planted escape: write $T/outside/escaped.txt: done"
 has "$T/unconfined.err" "planted escape: read $T/outside/secret.txt: done"
+has "$T/unconfined.err" "planted escape: read /etc/passwd: done"
 lacks "$T/unconfined.err" "connect 127.0.0.1:9: Permission denied"
 [ -f "$T/outside/escaped.txt" ] || fail "unconfined: the planted bug did nothing"
 

@@ -64,10 +64,15 @@ class Serve:
     def stop(self):
         self.p.send_signal(2)
         try:
-            self.p.wait(10)
+            rc = self.p.wait(10)
+            if rc != 130:
+                fail("publish serve stopped by SIGINT exited with %d" % rc)
         except subprocess.TimeoutExpired:
             self.p.kill()
             fail("publish serve did not stop on SIGINT")
+        err = self.err()
+        if "Sanitizer" in err or "runtime error:" in err:
+            fail("the sanitizers reported:\n" + err)
         self.log.close()
 
 
@@ -213,8 +218,6 @@ def inside_and_swapped(tmp, prefix, mode, beneath):
         if get(s.port, "/book.html")[0] != 200:
             fail("%s: Output back, the book is not served" % mode)
         unread(outside, mode)
-        if "Sanitizer" in s.err() or "runtime error:" in s.err():
-            fail("%s: the sanitizers reported:\n%s" % (mode, s.err()))
     finally:
         s.stop()
 

@@ -102,9 +102,10 @@ def main():
             f.write("# A large chapter\n\n")
             for i in range(9000):
                 f.write(para + "\n\n")
+        log = open(os.path.join(tmp, "serve.log"), "w+")
         server = subprocess.Popen([PUBLISH, "serve", book, "web", "--port",
                                    "0"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True)
+                                  stderr=log, text=True)
         port = None
         for line in server.stdout:
             m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -226,6 +227,10 @@ def main():
             fail("publish serve did not stop on SIGINT, channels open")
         for ch in channels:
             ch[0].close()
+        log.seek(0)
+        err = log.read()
+        if "Sanitizer" in err or "runtime error:" in err:
+            fail("the sanitizers reported:\n" + err)
     finally:
         for s in keep:
             s.close()
