@@ -12,8 +12,9 @@
  * absolute), the theme folder of publish --theme (canonical, or NULL)
  * and the system folders publishing reads (shared libraries,
  * fonts and fontconfig, hyphenation, ICU, locales, time zones, colour
- * profiles, /etc), and to writing in BOOK/Output only, which it creates
- * first when `publishing` (false: --list, which writes nothing). With
+ * profiles, the files of /etc those read), and to writing in BOOK/Output
+ * only, which it creates first when `publishing` (false: --list, which
+ * writes nothing). With
  * `scripts`, the shell runner for before_publish and after_publish
  * (oc_shell.h) is started first, so scripts run unconfined.
  * Returns the Landlock ABI used, or 0 when the process is left as it was,
