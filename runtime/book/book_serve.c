@@ -353,7 +353,9 @@ enum {
 };
 
 /* BOOK/Output/<edition>, beneath the book and beneath Output: a folder
- * descriptor, or -1 with *why. Called under bk_out_read_lock. */
+ * descriptor, or -1 with *why, and errno (EXDEV: a link leads out; ELOOP:
+ * a link not followed, without openat2, or one that loops). Called under
+ * bk_out_read_lock. */
 static int open_root(const bk_server *s, const char *edition, int *why) {
   *why = ROOT_OK;
   int out = open_beneath(s->book_fd, "Output", O_PATH | O_DIRECTORY);
@@ -362,12 +364,15 @@ static int open_root(const bk_server *s, const char *edition, int *why) {
       *why = ROOT_OUTPUT_OUT;
     return -1;
   }
+  errno = EINVAL;
   int root = edition && oc_safe_name(edition, strlen(edition))
                  ? open_beneath(out, edition, O_PATH | O_DIRECTORY)
                  : -1;
-  if (root < 0 && (errno == EXDEV || errno == ELOOP))
+  int err = errno;
+  if (root < 0 && (err == EXDEV || err == ELOOP))
     *why = ROOT_EDITION_OUT;
   close(out);
+  errno = err;
   return root;
 }
 
@@ -375,22 +380,26 @@ int bk_serve_check(bk_server *s, char *why, size_t nwhy) {
   pthread_mutex_lock(&s->mu);
   char *edition = s->edition ? oc_strdup(s->edition) : NULL;
   pthread_mutex_unlock(&s->mu);
-  int problem = ROOT_OK;
+  int problem = ROOT_OK, err = 0;
   if (edition) {
     bk_out_read_lock();
     int fd = open_root(s, edition, &problem);
+    err = errno;
     bk_out_read_unlock();
     if (fd >= 0)
       close(fd);
   }
+  /* ELOOP: a link that may stay inside, but cannot be followed safely
+     here (no openat2), or that loops */
+  const char *how = err == ELOOP ? "that publish serve cannot follow safely "
+                                   "(it loops, or the kernel has no openat2)"
+                                 : "that leads out of the book's folder";
   if (problem == ROOT_OUTPUT_OUT)
-    say(why, nwhy,
-        "Output is a symbolic link that leads out of the book's folder");
+    say(why, nwhy, "Output is a symbolic link %s", how);
   else if (problem == ROOT_EDITION_OUT)
-    say(why, nwhy,
-        "Output/%s is a symbolic link that leads out of the book's Output "
-        "folder: nothing is served from it",
-        edition);
+    say(why, nwhy, "Output/%s is a symbolic link %s: nothing is served from it",
+        edition,
+        err == ELOOP ? how : "that leads out of the book's Output folder");
   free(edition);
   return problem;
 }

@@ -71,7 +71,8 @@ void bk_serve_set(bk_server *s, const char *edition, const char *entry);
  * BK_SERVE_OUTPUT_OUT ("Output is a symbolic link that leads out of the
  * book's folder", which a publish has said already) or
  * BK_SERVE_EDITION_OUT (Output/<edition> is such a link, which a
- * publish that fails leaves in place). Nothing is served from either. */
+ * publish that fails leaves in place). Without openat2 a link there is
+ * not followed at all, and why says so. Nothing is served from either. */
 enum { BK_SERVE_OUTPUT_OUT = 1, BK_SERVE_EDITION_OUT };
 int bk_serve_check(bk_server *s, char *why, size_t nwhy);
 /* How many connections are served at most (the limit of

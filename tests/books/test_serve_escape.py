@@ -5,7 +5,8 @@ symbolic link a book (or someone, later) puts in its way:
   1. Output -> / with an edition named `etc`: the publish refuses Output
      with its own message, and GET /passwd is a 404;
   2. Output/web -> /etc, left in place by a publish that fails: said in
-     the terminal (Output/web ... leads out), GET /passwd and /shadow 404;
+     the terminal (Output/web ... leads out; without openat2, a link that
+     cannot be followed safely), GET /passwd and /shadow 404;
   3. links inside the served folder that lead out (to a file, to a
      folder, absolute and relative) 404; one that stays inside is served;
   4. links swapped in after the start, while serving (Output/web, then
@@ -143,7 +144,7 @@ def output_to_root(tmp, prefix, mode):
         s.stop()
 
 
-def edition_to_etc(tmp, prefix, mode):
+def edition_to_etc(tmp, prefix, mode, beneath):
     """2. Output/web -> /etc, and a publish that fails leaves it."""
     book = new_book(tmp, "Etc Link")
     os.remove(os.path.join(book, "Contents", "chapter1.md"))
@@ -157,9 +158,10 @@ def edition_to_etc(tmp, prefix, mode):
             return
         no_leak(s, ["/passwd", "/shadow", "/hostname", "/os-release"],
                 mode + ": Output/web -> /etc")
+        how = ("that leads out of the book's Output folder" if beneath else
+               "that publish serve cannot follow safely")
         if not re.search(r"(?m)^Output: error: Output/web is a symbolic link "
-                         r"that leads out of the book's Output folder",
-                         s.err()):
+                         + how, s.err()):
             fail("%s: Output/web -> /etc not said:\n%s" % (mode, s.err()))
         if os.readlink(os.path.join(book, "Output", "web")) != "/etc":
             fail("%s: the failed publish replaced Output/web" % mode)
@@ -234,7 +236,7 @@ def main():
         tmp = tempfile.mkdtemp(prefix="octavo-serve-escape-")
         try:
             output_to_root(tmp, prefix, mode)
-            edition_to_etc(tmp, prefix, mode)
+            edition_to_etc(tmp, prefix, mode, beneath)
             inside_and_swapped(tmp, prefix, mode, beneath)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
