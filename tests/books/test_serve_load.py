@@ -8,7 +8,7 @@ stopped by itself (an alarm ends it after two minutes):
      make the server grow by less than 64 MiB (a copy of the page each
      would be 800), and a normal request is still answered;
   3. 100 events channels open: an edit reaches every one (`reload`), with
-     no thread for each;
+     no thread for each, and idle they cost no CPU (no busy loop);
   4. an idle connection is closed by the server after its timeout
      (30 s); Ctrl-C then stops the server, channels open (status 130).
 
@@ -48,6 +48,13 @@ def status_of(pid):
             elif line.startswith("Threads:"):
                 threads = int(line.split()[1])
     return rss, threads
+
+
+def cpu_of(pid):
+    """The seconds of CPU pid used so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def connect(port):
@@ -203,6 +210,15 @@ def main():
                                          (time.monotonic() - t0) * 1000))
         if waiting:
             fail("%d of %d channels got no reload" % (len(waiting), CHANNELS))
+        # the channels wait suspended: no thread polls them
+        cpu0 = cpu_of(server.pid)
+        time.sleep(3)
+        idle_cpu = cpu_of(server.pid) - cpu0
+        print("test_serve_load: idle with %d channels: %.2f s of CPU in 3 s"
+              % (CHANNELS, idle_cpu))
+        if idle_cpu > 0.5:
+            fail("idle with %d channels open, the server used %.2f s of CPU "
+                 "in 3 s" % (CHANNELS, idle_cpu))
 
         # 4. the idle connections kept are closed after the timeout
         time.sleep(max(0, t_idle + 33 - time.monotonic()))
