@@ -28,6 +28,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import book_messages  # noqa: E402
+
 TIMEOUT = 30 if not os.environ.get("OCTAVO_TEST_WRAPPER") else 300
 # e.g. OCTAVO_TEST_WRAPPER="valgrind -q --error-exitcode=99": a memory
 # error then fails the run (exit code 99 is not 0, 1 or 2).
@@ -207,7 +211,7 @@ def check_run(run, publish, work, verbose=False, atimes=False):
         p = subprocess.run(cmd, cwd=work, capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return [f"publish hung (killed after {TIMEOUT} s)"]
-    err = p.stderr.decode("utf-8", "replace")
+    err = book_messages(p.stderr.decode("utf-8", "replace"))
     out = p.stdout.decode("utf-8", "replace")
     fails = []
     # Outside the book: nothing read (atime first: hashing reads), written

@@ -24,6 +24,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import book_messages  # noqa: E402
+
 TIMEOUT = 60
 MAX_DIFF_LINES = 40
 
@@ -61,7 +65,7 @@ def publish(publish_bin, book, args, env_extra=None):
                            cwd=os.path.dirname(book))
     except subprocess.TimeoutExpired:
         return [f"publish hung (killed after {TIMEOUT} s)"]
-    err = p.stderr.decode("utf-8", "replace")
+    err = book_messages(p.stderr.decode("utf-8", "replace"))
     fails = []
     if p.returncode != 0:
         fails.append(f"publish exited with {p.returncode}" if p.returncode > 0

@@ -11,6 +11,10 @@ import sys
 import tempfile
 import zipfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import book_messages  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Words a mistake used to lose, which every edition's text must hold.
@@ -47,8 +51,8 @@ def main():
         with open(os.path.join(HERE, "mistakes", "expected-warnings"),
                   encoding="utf-8") as f:
             want = sorted(l for l in f.read().splitlines() if l)
-        got = sorted(l for l in p.stderr.splitlines() if ": warning: " in l
-                     or ": error: " in l)
+        got = sorted(l for l in book_messages(p.stderr).splitlines()
+                     if ": warning: " in l or ": error: " in l)
         if p.returncode != 0:
             failed.append(f"publish exited with {p.returncode}")
         if got != want:
