@@ -31,6 +31,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from machine import book_messages  # noqa: E402
 
 CJK = re.compile(r"[\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3031-\u303a"
                  r"\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3105-\u312f"
@@ -170,7 +172,7 @@ def main():
             shutil.copytree(book, copy,
                             ignore=shutil.ignore_patterns("Output"))
             r = run([publish, copy])
-            if r.returncode != 0 or "warning:" in r.stderr:
+            if r.returncode != 0 or "warning:" in book_messages(r.stderr):
                 fail(msgs, name, 0, f"publish exited {r.returncode}:\n"
                      f"{r.stderr}")
                 continue

@@ -41,7 +41,9 @@ echo "test_corpus: publish web website took $(echo "$end - $start" | bc 2>/dev/n
 if [ "$rc" -ne 0 ]; then
   fail "publish exited with $rc"
 fi
-if grep -Eq "(error|warning):" "$T/err"; then
+# (publish's warning of a kernel without Landlock is the machine's)
+if grep -v "^publish: warning: Landlock not available" "$T/err" |
+  grep -Eq "(error|warning):"; then
   fail "publish printed errors or warnings:"
   head -20 "$T/err" | sed 's/^/    /'
 fi

@@ -61,6 +61,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run_golden import first_diff  # noqa: E402
 import themed  # noqa: E402
+from machine import book_messages  # noqa: E402
 
 TIMEOUT = 120
 MAX_PROBLEMS = 30  # per check, so that one bad book does not flood the log
@@ -145,7 +146,7 @@ def publish(publish_bin, book, editions, env_extra):
                            timeout=TIMEOUT, env=env, cwd=os.path.dirname(book))
     except subprocess.TimeoutExpired:
         return [f"publish hung (killed after {TIMEOUT} s)"]
-    err = p.stderr.decode("utf-8", "replace")
+    err = book_messages(p.stderr.decode("utf-8", "replace"))
     fails = []
     if p.returncode != 0:
         fails.append(f"publish exited with {p.returncode}")

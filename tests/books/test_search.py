@@ -29,6 +29,7 @@ import tempfile
 sys.dont_write_bytecode = True
 
 import browser  # noqa: E402
+from machine import book_messages  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -47,7 +48,8 @@ def publish(publish_bin, src, tmp, name, args):
     shutil.copytree(src, book, ignore=shutil.ignore_patterns("Output"))
     p = subprocess.run([publish_bin, book] + args, capture_output=True,
                        text=True, timeout=120)
-    if p.returncode != 0 or "warning:" in p.stderr or "error:" in p.stderr:
+    err = book_messages(p.stderr)
+    if p.returncode != 0 or "warning:" in err or "error:" in err:
         fail(f"publish {name} exited with {p.returncode}: {p.stderr.strip()}")
     return os.path.join(book, "Output")
 
