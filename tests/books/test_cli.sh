@@ -44,9 +44,12 @@ has() {
     { fail "$1: $2 does not match /$3/:"; sed 's/^/    /' "$T/$1.$2"; }
 }
 
+# empty NAME STREAM: nothing in it (but publish's warning of a kernel
+# without Landlock, which is the machine's).
 empty() {
   checks=$((checks + 1))
-  [ -s "$T/$1.$2" ] && { fail "$1: $2 should be empty:"; sed 's/^/    /' "$T/$1.$2"; }
+  grep -qv "^publish: warning: Landlock not available" "$T/$1.$2" &&
+    { fail "$1: $2 should be empty:"; sed 's/^/    /' "$T/$1.$2"; }
   return 0
 }
 
