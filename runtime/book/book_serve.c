@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -25,6 +24,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(SYS_openat2) && __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define HAVE_OPENAT2 1 /* else (headers before Linux 5.6): the walk alone */
+#endif
 
 #include "book_fs.h"
 #include "oc_alloc.h"
@@ -299,6 +302,7 @@ static enum MHD_Result wrapper(const char *entry, const req *r) {
  * component with O_NOFOLLOW: no symbolic link at all. -1 with errno
  * (EXDEV or ELOOP for a way out). */
 static int open_beneath(int dir, const char *rel, int flags) {
+#ifdef HAVE_OPENAT2
   struct open_how how;
   memset(&how, 0, sizeof how);
   how.flags = (uint64_t)(flags | O_CLOEXEC);
@@ -306,6 +310,7 @@ static int open_beneath(int dir, const char *rel, int flags) {
   long fd = syscall(SYS_openat2, dir, rel, &how, sizeof how);
   if (fd >= 0 || errno != ENOSYS)
     return (int)fd;
+#endif
   char part[NAME_MAX + 1];
   int at = dir;
   for (const char *p = rel;;) {

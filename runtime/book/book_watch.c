@@ -146,7 +146,8 @@ static int add_dir(bk_watch *w, const char *dir) {
       if (lstat(sub, &st) != 0 || !S_ISDIR(st.st_mode) ||
           (w->skip && !strcmp(sub, w->skip)))
         continue;
-      watch_one(w, sub);
+      if (watch_one(w, sub) != 0) /* gone, or not ours to read */
+        w->unwatched++;
       OC_GROW(q, cq, nq + 1);
       q[nq++] = (pending){oc_strdup(sub), at.depth + 1};
     }

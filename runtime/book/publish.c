@@ -841,6 +841,11 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
       last = check_served(server, &rep, last);
     if (last != 0)
       bk_serve_failure(server, oc_sb_cstr(&capture));
+    if (opt.verbosity > 0)
+      oc_report(&rep, OC_NOTE, NULL, 0, 0,
+                "serving at most %u connections at once, each closed after "
+                "%d s without traffic",
+                bk_serve_max_connections(server), BK_SERVE_IDLE_SECONDS);
     if (edition)
       printf("serving edition '%s' at http://127.0.0.1:%u/ (Ctrl-C stops)\n",
              edition, port);
