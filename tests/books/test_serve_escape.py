@@ -13,8 +13,11 @@ symbolic link a book (or someone, later) puts in its way:
      Output itself, replaced by links to a folder outside with the same
      files) 404, and serving comes back when the real folder does.
 
-Nothing outside the book is read: the files outside have their access
-time set in the past, and it must not move (a read would set it: the
+Nothing outside the book is written (a publish runs while Output/web is
+such a link, and replaces it; the folder outside is compared before and
+after) nor read:
+the files outside have their access time set in the past, and it must
+not move (a read would set it: the
 kernel's relatime updates an access time older than the modification).
 Run twice: as is (openat2's RESOLVE_BENEATH), and under NOSYS openat2,
 as on a kernel without openat2 (every path walked with O_NOFOLLOW).
@@ -104,6 +107,17 @@ def unread(folder, what):
                 fail("%s: %s outside the book was read" % (what, p))
 
 
+def snapshot(folder):
+    """Every name under folder with its size and modification time."""
+    out = {}
+    for d, dirs, files in os.walk(folder):
+        for n in dirs + files:
+            st = os.lstat(os.path.join(d, n))
+            out[os.path.relpath(os.path.join(d, n), folder)] = (
+                st.st_size, st.st_mtime_ns)
+    return out
+
+
 def no_leak(serve, paths, what):
     for path in paths:
         status, body = get(serve.port, path)
@@ -173,6 +187,7 @@ def inside_and_swapped(tmp, prefix, mode, beneath):
     """3. links in the served folder, 4. links swapped in while serving."""
     book = new_book(tmp, "Swap Links")
     outside = outside_folder(tmp)
+    before = snapshot(outside)
     web = os.path.join(book, "Output", "web")
     s = Serve(book, "web", prefix, os.path.join(tmp, "swap.log"))
     try:
@@ -219,7 +234,26 @@ def inside_and_swapped(tmp, prefix, mode, beneath):
         os.rename(out + ".away", out)
         if get(s.port, "/book.html")[0] != 200:
             fail("%s: Output back, the book is not served" % mode)
+        # an edit while Output/web leads out: the publish writes nothing
+        # there, but replaces the link with the edition
+        os.rename(web, web + ".away")
+        os.symlink(outside, web)
+        chapter = os.path.join(book, "Contents", "chapter1.md")
+        with open(chapter, "a") as f:
+            f.write("\nOne more sentence.\n")
+        end = time.monotonic() + 10
+        while os.path.islink(web) and time.monotonic() < end:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        status, body = get(s.port, "/book.html")
+        if os.path.islink(web) or status != 200 or \
+                "One more sentence." not in body:
+            fail("%s: the publish did not replace the link Output/web (%d)"
+                 % (mode, status))
+        shutil.rmtree(web + ".away")
         unread(outside, mode)
+        if snapshot(outside) != before:
+            fail("%s: something outside the book was written" % mode)
     finally:
         s.stop()
 
