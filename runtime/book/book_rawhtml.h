@@ -57,4 +57,12 @@ void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c);
 /* True when src is a local path (no URL scheme, not //host/…). */
 bool bk_rawhtml_is_local(const char *url);
 
+/* NULL when an edition can use url (after the entity decoding the caller
+ * did, ignoring the spaces and control characters a browser ignores);
+ * otherwise why not: "a script URL", "a data: URL", "a file: URL", "a URL
+ * of the scheme 'x'" (any but http, https, mailto, tel, ftp, sms, geo,
+ * irc, ircs, news, urn, xmpp), "an absolute path". The text is static or
+ * in a. Markdown's links and images are held to it as raw HTML's are. */
+const char *bk_rawhtml_refused_url(oc_arena *a, const char *url);
+
 #endif

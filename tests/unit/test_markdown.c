@@ -478,9 +478,13 @@ static void test_figures(void) {
             "<figure class=\"figure\" id=\"figure-1-5\"><img src=\"../up.png\" "
             "alt=\"\" /><figcaption class=\"caption\"><strong "
             "class=\"label\">Figure 1.5</strong></figcaption></figure>\n"
-            "<p><img src=\"data:image/png;base64,AAAA\" alt=\"x\" /> <img "
-            "src=\"//cdn/y.png\" alt=\"y\" /> <img src=\"https://h/z.png\" "
-            "alt=\"z\" /></p>\n");
+            /* a data: URL is refused in every edition: its alt text */
+            "<p>x <img src=\"//cdn/y.png\" alt=\"y\" /> <img "
+            "src=\"https://h/z.png\" alt=\"z\" /></p>\n");
+  CHECK(strstr(f.log, "chapter1.md:15:1: warning: the image "
+                      "'data:image/png;base64,AAAA' is a data: URL, which "
+                      "cannot be part of a book: its alternative text stands "
+                      "in\n") != NULL);
   CHECK(f.r.nfigures == 5);
   if (f.r.nfigures == 5) {
     bk_md_figure *g = f.r.figures;
@@ -993,11 +997,13 @@ static void test_mistakes(void) {
                    "than 16 deep: what is deeper is set at level 16\n");
   f.log[0] = '\0';
   /* Upper-case names are not XHTML: written again, silently; SVG keeps
-   * its camelCase. */
-  CHECK_STR(html_of(&f, "<DIV CLASS=\"x\">Upper</DIV>\n\n"
-                        "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
+   * its camelCase and gets its namespace. */
+  CHECK_STR(html_of(&f,
+                    "<DIV CLASS=\"x\">Upper</DIV>\n\n"
+                    "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
             "<div class=\"x\">Upper</div>\n"
-            "<p>An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg></p>\n");
+            "<p>An <svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1 "
+            "1\"><circle r=\"1\"/></svg></p>\n");
   CHECK_STR(f.log, "");
   /* Dead links: their text. */
   CHECK_STR(bk_md_unlink(f.a, "<p><a href=\"#x\">x</a> <a href=\"#ok\">ok</a>"
