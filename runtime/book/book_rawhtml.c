@@ -952,6 +952,24 @@ static const char *animated(const char *v) {
   return as;
 }
 
+/* Whether text can stand in foreign element p: a drawing shows it only in
+ * its text elements (an <a> among them), a formula in its tokens. */
+static bool takes_text(xmlNodePtr p) {
+  static const char *const svg_text[] = {"desc", "text", "textPath", "title",
+                                         "tspan"};
+  static const char *const math_text[] = {"annotation", "mi", "mn",
+                                          "mo",         "ms", "mtext"};
+  for (; p && p->type == XML_ELEMENT_NODE && (intptr_t)p->_private == M_FOREIGN;
+       p = p->parent) {
+    const char *name = (const char *)p->name;
+    if (IN(name, svg_text) || IN(name, math_text))
+      return true;
+    if (strcmp(name, "a"))
+      return false;
+  }
+  return false;
+}
+
 /* An SVG or MathML element: its name as the language spells it, its
  * attributes to the list; what is not in the list goes. */
 static enum act visit_foreign(cl *s, xmlNodePtr n, bool svg) {
@@ -964,17 +982,22 @@ static enum act visit_foreign(cl *s, xmlNodePtr n, bool svg) {
     const char *local = strchr(name, ':') ? strchr(name, ':') + 1 : name;
     if (IN(local, dropped) || !strcmp(local, "annotation-xml")) {
       warn_at(s, (unsigned)n->line, needle,
-              "<%s> is removed with its content: a book's pages may not "
-              "hold it (an EPUB reader would refuse the page)",
-              name);
+              "<%s> is removed with its content: %s", name,
+              IN(local, dropped) ? "a book's pages may not hold it (an EPUB "
+                                   "reader would refuse the page)"
+                                 : "a formula keeps its MathML only");
       mark_changed(s);
       return A_REMOVE;
     }
-    warn_at(s, (unsigned)n->line, needle,
-            "<%s> is not %s element: its tags are removed, its content kept",
-            name, svg ? "an SVG" : "a MathML");
+    /* (where no text can stand, its content would be left out word by
+     * word) */
+    bool keep = takes_text(n->parent);
+    warn_at(s, (unsigned)n->line, needle, "<%s> is not %s element: %s", name,
+            svg ? "an SVG" : "a MathML",
+            keep ? "its tags are removed, its content kept"
+                 : "it is removed with its content");
     mark_changed(s);
-    return A_UNWRAP;
+    return keep ? A_UNWRAP : A_REMOVE;
   }
   if (svg && animates(as)) {
     const char *target = get_attr(n, "attributename");
@@ -995,15 +1018,55 @@ static enum act visit_foreign(cl *s, xmlNodePtr n, bool svg) {
   return A_DESCEND;
 }
 
+/* Text in a drawing or formula outside the elements that show it, and
+ * Markdown inside them: left out (reported), as neither SVG nor MathML can
+ * hold it. */
+static enum act visit_stray(cl *s, xmlNodePtr n) {
+  xmlNodePtr up = n->parent;
+  if (!up || up->type != XML_ELEMENT_NODE ||
+      (intptr_t)up->_private != M_FOREIGN || takes_text(up) ||
+      !strcmp((const char *)up->name, "foreignObject"))
+    return A_SKIP;
+  const char *t = (const char *)n->content;
+  if (n->type == XML_TEXT_NODE && t && t[strspn(t, " \t\r\n\f")]) {
+    t += strspn(t, " \t\r\n\f");
+    char needle[41];
+    snprintf(needle, sizeof needle, "%.*s", (int)strcspn(t, "\n<&"), t);
+    warn_at(s, (unsigned)n->line, needle,
+            "the text '%s' in <%s> is left out: a drawing shows text only "
+            "in <text>, a formula in its tokens (<mi>, <mn>, <mo>, <mtext>)",
+            shown(s->a, t), up->name);
+    mark_changed(s);
+    return A_REMOVE;
+  }
+  return A_SKIP;
+}
+
 static enum act visit(cl *s, xmlNodePtr n) {
   if (n->type != XML_ELEMENT_NODE)
-    return A_SKIP;
+    return visit_stray(s, n);
   const char *name = (const char *)n->name;
   if (!strncmp(name, MARK, strlen(MARK))) {
     long i = strtol(name + strlen(MARK), NULL, 10);
-    if (i > s->last_mark && (size_t)i < s->nkids)
-      s->last_mark = i;
-    return A_SKIP;
+    if (i <= s->last_mark || (size_t)i >= s->nkids)
+      return A_SKIP;
+    s->last_mark = i;
+    kid *k = &s->kids[i];
+    cmark_node_type t = cmark_node_get_type(k->n);
+    xmlNodePtr up = n->parent;
+    if (k->raw || up->type != XML_ELEMENT_NODE ||
+        (intptr_t)up->_private != M_FOREIGN ||
+        !strcmp((const char *)up->name, "foreignObject") ||
+        ((t == CMARK_NODE_TEXT || t == CMARK_NODE_SOFTBREAK) && takes_text(up)))
+      return A_SKIP;
+    oc_report(s->c->report, OC_WARNING, s->c->file,
+              s->c->line_of(s->c->user, k->n),
+              (unsigned)cmark_node_get_start_column(k->n),
+              "this Markdown is inside <%s>, where SVG and MathML cannot "
+              "hold it: it is left out",
+              up->name);
+    mark_changed(s);
+    return A_REMOVE;
   }
   xmlNodePtr up = n->parent;
   enum ctx in = C_HTML;
