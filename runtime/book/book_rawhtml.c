@@ -819,8 +819,9 @@ static void clean_html_attrs(cl *s, xmlNodePtr n) {
     const char *name = (const char *)at->name, *v = attr_text(at);
     if (is_xmlns(name))
       drop_attr(s, n, at, NULL);
-    else if (strchr(name, ':') && strncmp(name, "xml:", 4) &&
-             strncmp(name, "epub:", 5))
+    else if (strchr(name, ':') && strcmp(name, "xml:lang") &&
+             strcmp(name, "xml:space") && strncmp(name, "epub:", 5))
+      /* (xml:base too: it would change where the page's links lead) */
       drop_attr(s, n, at,
                 "its prefix is not a namespace the book's pages declare");
     else if (!strcmp(name, "srcset")) {
