@@ -189,8 +189,19 @@ bool bk_rawhtml_is_local(const char *url) {
 #define ROOT "octavo-root"
 
 /* What enter() made of an element (its _private). M_FOREIGN is set before,
- * by clean_tree(): an SVG or MathML element written as it is. */
-enum mode { M_ELEM = 1, M_TEXT, M_UNWRAP, M_SKIP, M_MARK, M_FOREIGN };
+ * by clean_tree(): an SVG or MathML element written as it is; so is
+ * M_IN_FOREIGN_OBJECT, an HTML element in a foreignObject that is not
+ * written as one (unwrapped, printed as text), whose children stand in
+ * the foreignObject (enter() replaces it). */
+enum mode {
+  M_ELEM = 1,
+  M_TEXT,
+  M_UNWRAP,
+  M_SKIP,
+  M_MARK,
+  M_FOREIGN,
+  M_IN_FOREIGN_OBJECT
+};
 
 typedef struct kid {
   cmark_node *n;
@@ -722,7 +733,7 @@ static const char *css_plain(oc_arena *a, const char *v, size_t len) {
 static bool css_fetches(oc_arena *a, const char *v, size_t len) {
   const char *t = css_plain(a, v, len);
   static const char *const fetchers[] = {"image(", "image-set(", "src(",
-                                         "expression(", "binding"};
+                                         "expression(", "-moz-binding"};
   for (size_t i = 0; i < sizeof fetchers / sizeof *fetchers; i++)
     if (strstr(t, fetchers[i]))
       return true;
@@ -1075,6 +1086,8 @@ static enum act visit(cl *s, xmlNodePtr n) {
     in = !strcmp((const char *)up->name, "foreignObject") ? C_FOREIGN_OBJECT
          : LISTED((const char *)up->name, svg_elements)   ? C_SVG
                                                           : C_MATH;
+  else if (up && (intptr_t)up->_private == M_IN_FOREIGN_OBJECT)
+    in = C_FOREIGN_OBJECT;
   /* svg in MathML and math in SVG are new drawings and formulas, in
    * their own namespace */
   if (!strcmp(name, "svg") || !strcmp(name, "math")) {
@@ -1086,10 +1099,14 @@ static enum act visit(cl *s, xmlNodePtr n) {
   }
   if (in == C_SVG || in == C_MATH)
     return visit_foreign(s, n, in == C_SVG);
-  if (IN(name, dropped) || !IN(name, known))
-    return IN(name, dropped) ? A_SKIP : A_DESCEND;
-  if (!IN(name, unwrapped))
-    clean_html_attrs(s, n);
+  if (IN(name, dropped))
+    return A_SKIP;
+  if (!IN(name, known) || IN(name, unwrapped)) {
+    if (in == C_FOREIGN_OBJECT)
+      n->_private = (void *)(intptr_t)M_IN_FOREIGN_OBJECT;
+    return A_DESCEND;
+  }
+  clean_html_attrs(s, n);
   if (in == C_FOREIGN_OBJECT) {
     declare(n, "xmlns", NS_XHTML);
     mark_changed(s);

@@ -1143,6 +1143,17 @@ static void test_foreign_raw_html(void) {
       "which cannot be part of a book: its text stands without it\n"
       "chapter1.md:1:188: warning: the image 'data:image/png,x' is a data: "
       "URL, which cannot be part of a book: its alternative text stands in\n");
+  f.log[0] = '\0';
+  /* HTML in a foreignObject is in XHTML's namespace, under an element
+   * left out too. */
+  CHECK(strstr(html_of(&f, "<svg><foreignObject><center><p>x</p></center>"
+                           "</foreignObject></svg>\n"),
+               "<foreignObject><p xmlns=\"http://www.w3.org/1999/xhtml\">x"
+               "</p></foreignObject>") != NULL);
+  /* a style's -moz-binding fetches; a font's name is no binding */
+  CHECK_STR(html_of(&f, "<span style=\"font-family: Binding; -moz-binding: "
+                        "url(#b)\">x</span>\n"),
+            "<p><span style=\"font-family: Binding;\">x</span></p>\n");
   fx_close(&f);
 }
 
