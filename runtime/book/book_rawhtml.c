@@ -1251,6 +1251,20 @@ static bool xml_well_formed(const char *s, size_t len) {
 
 /* Whether text is well-formed XML by itself (in a root element). */
 static bool self_contained(cl *s, const char *text) {
+  /* Most pieces of a paragraph's HTML open or close a tag (<mfrac>): as
+   * many start tags as end tags and empty ones is needed, and cheaper to
+   * count than a parser to start (a comment holding '<' only costs the
+   * piece its bytes as written). */
+  size_t opened = 0, closed = 0;
+  for (const char *p = text; (p = strchr(p, '<')); p++)
+    if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z'))
+      opened++;
+    else if (p[1] == '/')
+      closed++;
+  for (const char *p = text; (p = strstr(p, "/>")); p++)
+    closed++;
+  if (opened != closed)
+    return false;
   const char *doc = oc_arena_printf(s->a, "<" ROOT ">%s</" ROOT ">", text);
   return xml_well_formed(doc, strlen(doc));
 }
