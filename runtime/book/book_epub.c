@@ -163,7 +163,9 @@ static bool well_formed(epub *p, const bk_item *it, const char *name,
                                     XML_PARSE_NONET | XML_PARSE_NOERROR |
                                         XML_PARSE_NOWARNING | XML_PARSE_HUGE);
   xmlSetStructuredErrorFunc(NULL, NULL);
-  bool ok = doc != NULL && ctxt->wellFormed;
+  /* an undeclared prefix (xlink:href) breaks XML's namespaces only, which
+   * readers refuse as well */
+  bool ok = doc != NULL && ctxt->wellFormed && ctxt->nsWellFormed;
   if (!ok && !p->failed_xml) {
     p->failed_xml = true;
     oc_report(p->e->rep, OC_ERROR, it && it->file ? it->file : name, 0, 0,
@@ -315,6 +317,13 @@ static int put_css_resources(epub *p) {
   }
   free(css);
   return rc;
+}
+
+/* The manifest properties of a content document: EPUB requires "svg" and
+ * "mathml" on the pages that hold them. */
+static const char *page_properties(const char *html) {
+  bool svg = strstr(html, "<svg") != NULL, math = strstr(html, "<math") != NULL;
+  return svg && math ? "mathml svg" : svg ? "svg" : math ? "mathml" : NULL;
 }
 
 /* An EPUB holds its images: one from the web (src="http…") would make
@@ -602,7 +611,7 @@ static int put_pages(epub *p, site *s) {
     epub_put(p, oc_arena_printf(e->a, "OEBPS/%s", pg->file), html, len);
     const char *id = oc_arena_printf(e->a, "page-%zu", i + 1);
     manifest_add(p, id, pg->file, "application/xhtml+xml",
-                 strstr(html, "<svg") ? "svg" : NULL);
+                 page_properties(html));
     p->spine->items[i + 1] = spine_ref(e, id, true);
     if (!strcmp(pg->item->element, "toc") && !p->toc_page)
       p->toc_page = pg->file;

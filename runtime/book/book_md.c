@@ -954,30 +954,65 @@ static bool md_is_decorative(md *m, cmark_node *img) {
 /* Local images: not a URL with a scheme, not protocol-relative. */
 static bool md_is_local(const char *url) { return bk_rawhtml_is_local(url); }
 
-/* Whether the image hook keeps a local image. */
+/* A URL as a message shows it: at most 60 bytes (a data: URL can be
+ * long), cut between characters. */
+static const char *md_shown_url(md *m, const char *url) {
+  size_t n = 0;
+  while (url[n] && (n < 60 || ((unsigned char)url[n] & 0xC0) == 0x80))
+    n++;
+  return url[n] ? oc_arena_printf(m->a, "%.*s\xe2\x80\xa6", (int)n, url) : url;
+}
+
+/* Whether an image can be kept: a URL no edition can use is refused here
+ * (reported), a local image by the image hook. */
 static bool md_image_ok(md *m, const char *url, unsigned line, unsigned col) {
   const bk_md_hooks *hk = &m->opt->hooks;
-  return !hk->image_ok || !md_is_local(url) ||
-         hk->image_ok(hk->user, url, line, col);
+  if (!md_is_local(url)) {
+    const char *why = bk_rawhtml_refused_url(m->a, url);
+    if (why)
+      oc_report(m->opt->report, OC_WARNING, md_file(m), line, col,
+                "the image '%s' is %s, which cannot be part of a book: its "
+                "alternative text stands in",
+                md_shown_url(m, url), why);
+    return !why;
+  }
+  return !hk->image_ok || hk->image_ok(hk->user, url, line, col);
+}
+
+/* An inline node replaced by its children (kept or not); returns an empty
+ * text node put where it was, before them, for the walk to go on from. */
+static cmark_node *md_unwrap_inline(cmark_node *n, bool keep) {
+  cmark_node *at = cmark_node_new(CMARK_NODE_TEXT);
+  cmark_node_set_literal(at, "");
+  cmark_node_insert_before(n, at);
+  cmark_node *c;
+  while ((c = cmark_node_first_child(n))) {
+    if (keep)
+      cmark_node_insert_before(n, c);
+    else
+      cmark_node_free(c);
+  }
+  cmark_node_free(n);
+  return at;
 }
 
 /* An image refused: its alt text takes its place (none for a decorative
  * one). Returns an empty text node put where it was, before the alt text,
  * for the walk to go on from. */
 static cmark_node *md_image_to_alt(md *m, cmark_node *img) {
-  cmark_node *at = cmark_node_new(CMARK_NODE_TEXT);
-  cmark_node_set_literal(at, "");
-  cmark_node_insert_before(img, at);
-  cmark_node *c;
-  bool decorative = md_is_decorative(m, img);
-  while ((c = cmark_node_first_child(img))) {
-    if (decorative)
-      cmark_node_free(c);
-    else
-      cmark_node_insert_before(img, c);
-  }
-  cmark_node_free(img);
-  return at;
+  return md_unwrap_inline(img, !md_is_decorative(m, img));
+}
+
+/* A link whose URL no edition can use (a script, a file): its text stays,
+ * the link goes (reported); the walk goes on into the text. */
+static cmark_node *md_link_to_text(md *m, cmark_node *link, const char *why) {
+  const char *url = cmark_node_get_url(link);
+  oc_report(m->opt->report, OC_WARNING, md_file(m), md_node_line(m, link),
+            (unsigned)cmark_node_get_start_column(link),
+            "the link '%s' is %s, which cannot be part of a book: its text "
+            "stands without it",
+            md_shown_url(m, url), why);
+  return md_unwrap_inline(link, true);
 }
 
 static cmark_node *md_visit_paragraph(md *m, cmark_node *n, bool *descend) {
@@ -1224,10 +1259,10 @@ static const char *md_image_url(md *m, const char *url) {
 
 static cmark_node *md_visit_image(md *m, cmark_node *n) {
   const char *url = cmark_node_get_url(n);
+  if (!md_image_ok(m, url, md_node_line(m, n),
+                   (unsigned)cmark_node_get_start_column(n)))
+    return md_image_to_alt(m, n);
   if (md_is_local(url)) {
-    if (!md_image_ok(m, url, md_node_line(m, n),
-                     (unsigned)cmark_node_get_start_column(n)))
-      return md_image_to_alt(m, n);
     bk_md_ref *r = MD_PUSH(m, m->images, m->nimages, m->cap_images);
     r->target = oc_arena_strndup(m->a, url, strlen(url));
     r->line = md_node_line(m, n);
@@ -1352,6 +1387,9 @@ static cmark_node *md_visit(md *m, cmark_node *n, bool *descend) {
   }
   case CMARK_NODE_LINK: {
     const char *url = cmark_node_get_url(n);
+    const char *why = bk_rawhtml_refused_url(m->a, url);
+    if (why)
+      return md_link_to_text(m, n, why);
     if (url[0] == '#' && url[1])
       md_add_link(m, url + 1, strlen(url + 1), md_node_line(m, n),
                   (unsigned)cmark_node_get_start_column(n));

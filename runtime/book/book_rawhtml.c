@@ -74,6 +74,102 @@ static const char *const url_attrs[] = {"action", "background", "cite",
                                         "longdesc", "poster", "src",
                                         "xlink:href"};
 
+/* ---- what SVG and MathML have ---------------------------------------- */
+
+/* Allow-lists, as DOMPurify keeps them: what is not listed goes (with a
+ * warning), so a name no list foresaw cannot carry a script. libxml2's
+ * HTML parser gives names in lower case; the lists give them back as SVG
+ * spells them (viewBox, linearGradient), which XHTML needs. */
+static int cmp_nocase(const void *k, const void *e) {
+  return strcasecmp(k, *(const char *const *)e);
+}
+
+/* The name as listed, or NULL. */
+static const char *listed(const char *name, const char *const *list, size_t n) {
+  const char *const *e = bsearch(name, list, n, sizeof *list, cmp_nocase);
+  return e ? *e : NULL;
+}
+#define LISTED(name, list) listed(name, list, sizeof list / sizeof list[0])
+
+/* clang-format off */
+/* SVG's elements a book's drawings may use (sorted without case; as SVG
+ * spells them). */
+static const char *const svg_elements[] = {
+    "a", "animate", "animateMotion", "animateTransform", "circle", "clipPath",
+    "defs", "desc", "ellipse", "feBlend", "feColorMatrix",
+    "feComponentTransfer", "feComposite", "feConvolveMatrix",
+    "feDiffuseLighting", "feDisplacementMap", "feDistantLight",
+    "feDropShadow", "feFlood", "feFuncA", "feFuncB", "feFuncG", "feFuncR",
+    "feGaussianBlur", "feImage", "feMerge", "feMergeNode", "feMorphology",
+    "feOffset", "fePointLight", "feSpecularLighting", "feSpotLight", "feTile",
+    "feTurbulence", "filter", "foreignObject", "g", "image", "line",
+    "linearGradient", "marker", "mask", "metadata", "mpath", "path",
+    "pattern", "polygon", "polyline", "radialGradient", "rect", "set", "stop",
+    "svg", "switch", "symbol", "text", "textPath", "title", "tspan", "use",
+    "view"};
+
+/* Their attributes (the same order), beside aria-* and data-*. */
+static const char *const svg_attrs[] = {
+    "accumulate", "additive", "alignment-baseline", "amplitude",
+    "attributeName", "attributeType", "azimuth", "baseFrequency",
+    "baseline-shift", "begin", "bias", "by", "calcMode", "class", "clip",
+    "clip-path", "clip-rule", "clipPathUnits", "color", "color-interpolation",
+    "color-interpolation-filters", "cx", "cy", "d", "diffuseConstant",
+    "direction", "display", "divisor", "dominant-baseline", "dur", "dx", "dy",
+    "edgeMode", "elevation", "end", "exponent", "fill", "fill-opacity",
+    "fill-rule", "filter", "filterUnits", "flood-color", "flood-opacity",
+    "font-family", "font-size", "font-size-adjust", "font-stretch",
+    "font-style", "font-variant", "font-weight", "fr", "from", "fx", "fy",
+    "gradientTransform", "gradientUnits", "height", "href", "id",
+    "image-rendering", "in", "in2", "intercept", "isolation", "k1", "k2",
+    "k3", "k4", "kernelMatrix", "kernelUnitLength", "keyPoints", "keySplines",
+    "keyTimes", "lang", "lengthAdjust", "letter-spacing", "lighting-color",
+    "limitingConeAngle", "marker-end", "marker-mid", "marker-start",
+    "markerHeight", "markerUnits", "markerWidth", "mask", "mask-type",
+    "maskContentUnits", "maskUnits", "max", "method", "min", "mix-blend-mode",
+    "mode", "numOctaves", "offset", "opacity", "operator", "order", "orient",
+    "overflow", "paint-order", "path", "pathLength", "patternContentUnits",
+    "patternTransform", "patternUnits", "points", "pointsAtX", "pointsAtY",
+    "pointsAtZ", "preserveAlpha", "preserveAspectRatio", "primitiveUnits",
+    "r", "radius", "refX", "refY", "repeatCount", "repeatDur",
+    "requiredExtensions", "restart", "result", "role", "rotate", "rx", "ry",
+    "scale", "seed", "shape-rendering", "side", "slope", "spacing",
+    "specularConstant", "specularExponent", "spreadMethod", "startOffset",
+    "stdDeviation", "stitchTiles", "stop-color", "stop-opacity", "stroke",
+    "stroke-dasharray", "stroke-dashoffset", "stroke-linecap",
+    "stroke-linejoin", "stroke-miterlimit", "stroke-opacity", "stroke-width",
+    "style", "surfaceScale", "systemLanguage", "tabindex", "tableValues",
+    "target", "targetX", "targetY", "text-anchor", "text-decoration",
+    "text-rendering", "textLength", "to", "transform", "transform-origin",
+    "type", "unicode-bidi", "values", "vector-effect", "version", "viewBox",
+    "visibility", "width", "word-spacing", "writing-mode", "x", "x1", "x2",
+    "xChannelSelector", "xlink:href", "xml:lang", "xml:space", "y", "y1",
+    "y2", "yChannelSelector", "z"};
+
+/* MathML's elements (MathML Core's, and mfenced, semantics and annotation). */
+static const char *const math_elements[] = {
+    "annotation", "maction", "math", "menclose", "merror", "mfenced", "mfrac",
+    "mi", "mlabeledtr", "mmultiscripts", "mn", "mo", "mover", "mpadded",
+    "mphantom", "mprescripts", "mroot", "mrow", "ms", "mspace", "msqrt",
+    "mstyle", "msub", "msubsup", "msup", "mtable", "mtd", "mtext", "mtr",
+    "munder", "munderover", "none", "semantics"};
+
+/* Their attributes, beside aria-* and data-*. */
+static const char *const math_attrs[] = {
+    "accent", "accentunder", "actiontype", "align", "alttext", "arg",
+    "bevelled", "class", "close", "columnalign", "columnlines",
+    "columnspacing", "columnspan", "denomalign", "depth", "dir", "display",
+    "displaystyle", "encoding", "equalcolumns", "equalrows", "fence", "form",
+    "frame", "framespacing", "height", "id", "intent", "lang", "largeop",
+    "linethickness", "lquote", "lspace", "mathbackground", "mathcolor",
+    "mathsize", "mathvariant", "maxsize", "minsize", "movablelimits",
+    "notation", "numalign", "open", "role", "rowalign", "rowlines",
+    "rowspacing", "rowspan", "rquote", "rspace", "scriptlevel",
+    "scriptminsize", "scriptsizemultiplier", "selection", "separator",
+    "separators", "stretchy", "style", "subscriptshift", "superscriptshift",
+    "symmetric", "tabindex", "voffset", "width", "xml:lang", "xml:space"};
+/* clang-format on */
+
 bool bk_rawhtml_is_local(const char *url) {
   if (!*url || (url[0] == '/' && url[1] == '/'))
     return false;
@@ -92,7 +188,20 @@ bool bk_rawhtml_is_local(const char *url) {
 #define RAW_MAX_DEPTH 64
 #define ROOT "octavo-root"
 
-enum mode { M_ELEM = 1, M_TEXT, M_UNWRAP, M_SKIP, M_MARK };
+/* What enter() made of an element (its _private). M_FOREIGN is set before,
+ * by clean_tree(): an SVG or MathML element written as it is; so is
+ * M_IN_FOREIGN_OBJECT, an HTML element in a foreignObject that is not
+ * written as one (unwrapped, printed as text), whose children stand in
+ * the foreignObject (enter() replaces it). */
+enum mode {
+  M_ELEM = 1,
+  M_TEXT,
+  M_UNWRAP,
+  M_SKIP,
+  M_MARK,
+  M_FOREIGN,
+  M_IN_FOREIGN_OBJECT
+};
 
 typedef struct kid {
   cmark_node *n;
@@ -117,7 +226,6 @@ typedef struct cl {
   oc_sb out;
   long last_mark;
   bool changed;
-  int foreign; /* inside svg or math */
   bool emitting;
   int depth;        /* elements open in the output */
   bool deep_warned; /* one warning a container for deep nesting */
@@ -152,24 +260,27 @@ static kid *kid_at(cl *s, unsigned line) {
   return lo ? &s->kids[s->raw[lo - 1]] : NULL;
 }
 
-/* Reports at stream line `line`, where needle (a tag's start) is. */
-static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
-                    ...) __attribute__((format(printf, 4, 5)));
-static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
-                    ...) {
-  /* While writing, the part being written is the kid's whose tag this is
-   * (several kids can share a line of the stream). */
-  kid *k = NULL;
+/* The kid whose tag at stream line `line` is being written: while
+ * writing, the last marker's (several kids can share a line of the
+ * stream). */
+static kid *kid_of_tag(cl *s, unsigned line) {
   if (s->emitting && s->last_mark >= 0 && (size_t)s->last_mark < s->nkids &&
       s->kids[s->last_mark].raw && s->kids[s->last_mark].sline <= line) {
     unsigned last = s->kids[s->last_mark].sline;
     for (const char *p = s->kids[s->last_mark].text; *p; p++)
       last += *p == '\n';
     if (line <= last)
-      k = &s->kids[s->last_mark];
+      return &s->kids[s->last_mark];
   }
-  if (!k)
-    k = kid_at(s, line);
+  return kid_at(s, line);
+}
+
+/* Reports at stream line `line`, where needle (a tag's start) is. */
+static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+static void warn_at(cl *s, unsigned line, const char *needle, const char *fmt,
+                    ...) {
+  kid *k = kid_of_tag(s, line);
   unsigned fline = 0, col = 0;
   if (k) {
     unsigned rel = line - k->sline;
@@ -225,19 +336,84 @@ static const char *get_attr(xmlNodePtr n, const char *name) {
   return NULL;
 }
 
-/* A URL no edition can use: a script, a file: URL, an absolute path. */
-static const char *refused_url(const char *v) {
-  while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
-    v++;
-  if (!strncasecmp(v, "javascript:", 11) || !strncasecmp(v, "vbscript:", 9))
+/* URL schemes a book's links may use; any other (javascript:, data:,
+ * file:, blob:…) is refused. */
+static const char *const schemes[] = {"ftp", "geo",  "http",   "https",
+                                      "irc", "ircs", "mailto", "news",
+                                      "sms", "tel",  "urn",    "xmpp"};
+
+/* Whether c is what a browser drops from a URL before reading its scheme:
+ * tabs and newlines anywhere, other controls and spaces at the ends.
+ * Skipping them anywhere is stricter: it can only find a scheme where a
+ * browser sees none. */
+static bool url_blank(char c) { return (unsigned char)c <= ' '; }
+
+/* A URL's scheme in lower case ("" when it has none), as a browser reads
+ * it once entities are decoded (libxml2 has). */
+static const char *url_scheme(const char *v, char buf[24]) {
+  size_t n = 0;
+  for (; *v; v++) {
+    if (url_blank(*v))
+      continue;
+    char c = *v;
+    if (c == ':')
+      break;
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alpha &&
+        !(n && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')))
+      return "";
+    if (n + 1 < 24)
+      buf[n++] = (char)(c | 0x20);
+    else
+      return "?"; /* longer than any scheme allowed */
+  }
+  if (!*v || !n)
+    return "";
+  buf[n] = 0;
+  return buf;
+}
+
+/* A URL no edition can use: a script, data: or file: URL, another scheme
+ * than a link's, an absolute path. NULL: usable. */
+static const char *refused_url(oc_arena *a, const char *v) {
+  char buf[24];
+  const char *sc = url_scheme(v, buf);
+  if (!strcmp(sc, "javascript") || !strcmp(sc, "vbscript") ||
+      !strcmp(sc, "livescript"))
     return "a script URL";
-  if (!strncasecmp(v, "file:", 5))
-    return "a file: URL";
-  if (v[0] == '/' && v[1] != '/')
-    return "an absolute path";
-  if (v[0] == '\\')
+  if (!strcmp(sc, "file") || !strcmp(sc, "data"))
+    return oc_arena_printf(a, "a %s: URL", sc);
+  if (sc[0] && !IN(sc, schemes))
+    return oc_arena_printf(a, "a URL of the scheme '%.20s'", sc);
+  while (url_blank(*v))
+    v++;
+  if (!sc[0] && ((v[0] == '/' && v[1] != '/') || v[0] == '\\'))
     return "an absolute path";
   return NULL;
+}
+
+const char *bk_rawhtml_refused_url(oc_arena *a, const char *url) {
+  return refused_url(a, url);
+}
+
+/* How a refused value is shown: at most 60 bytes (a data: URL can be
+ * long), control characters as character references. */
+static const char *shown(oc_arena *a, const char *v) {
+  oc_sb b;
+  oc_sb_init(&b, a, 80);
+  size_t i = 0;
+  /* past 60 only to end the character */
+  for (; v[i] && (i < 60 || ((unsigned char)v[i] & 0xC0) == 0x80); i++) {
+    if ((unsigned char)v[i] < ' ') {
+      char ref[8];
+      snprintf(ref, sizeof ref, "&#%d;", v[i]);
+      oc_sb_adds(&b, ref);
+    } else
+      oc_sb_add(&b, v + i, 1);
+  }
+  if (v[i])
+    oc_sb_adds(&b, "\xe2\x80\xa6");
+  return oc_sb_cstr(&b);
 }
 
 /* The attributes of an element, written as name="value"; the refused ones
@@ -250,7 +426,7 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
       mark_changed(s);
       continue;
     }
-    if (report && !s->foreign && !strncasecmp(name, "on", 2)) {
+    if (report && !strncasecmp(name, "on", 2)) {
       warn_at(s, (unsigned)n->line, name,
               "the event attribute '%s' of <%s> is removed: a book's pages "
               "run no scripts",
@@ -258,11 +434,11 @@ static void add_attrs(cl *s, xmlNodePtr n, oc_sb *b, bool report) {
       mark_changed(s);
       continue;
     }
-    const char *why = IN(name, url_attrs) ? refused_url(v) : NULL;
+    const char *why = IN(name, url_attrs) ? refused_url(s->a, v) : NULL;
     if (report && why) {
       warn_at(s, (unsigned)n->line, name,
-              "%s='%s' of <%s> is removed: %s cannot be part of a book",
-              name, v, n->name, why);
+              "%s='%s' of <%s> is removed: %s cannot be part of a book", name,
+              shown(s->a, v), n->name, why);
       mark_changed(s);
       continue;
     }
@@ -349,9 +525,8 @@ static bool enter(cl *s, xmlNodePtr n) {
   unsigned line = (unsigned)n->line;
   char needle[80];
   snprintf(needle, sizeof needle, "<%s", name);
-  if (s->foreign) {
+  if ((intptr_t)n->_private == M_FOREIGN) {
     s->depth++;
-    n->_private = (void *)(intptr_t)M_ELEM;
     oc_sb_adds(b, "<");
     oc_sb_adds(b, name);
     add_attrs(s, n, b, false);
@@ -394,19 +569,19 @@ static bool enter(cl *s, xmlNodePtr n) {
   }
   if (!strcmp(name, "img")) {
     const char *src = get_attr(n, "src");
-    const char *why = src ? refused_url(src) : NULL;
+    const char *why = src ? refused_url(s->a, src) : NULL;
     bool bad = !src || !src[0] || why;
     if (why)
       warn_at(s, line, needle,
               "the image '%s' is %s, which cannot be part of a book: its "
               "alternative text stands in",
-              src, why);
+              shown(s->a, src), why);
     else if (bad)
       warn_at(s, line, needle,
               "<img> has no src: its alternative text stands in");
     else if (bk_rawhtml_is_local(src) && s->c->image) {
       /* the hook reports at the image's line */
-      kid *k = kid_at(s, line);
+      kid *k = kid_of_tag(s, line);
       unsigned fline =
           k ? s->c->line_of(s->c->user, k->n) + line - k->sline : 0;
       unsigned fcol =
@@ -440,8 +615,6 @@ static bool enter(cl *s, xmlNodePtr n) {
     n->_private = (void *)(intptr_t)M_UNWRAP;
     return true;
   }
-  if (!strcmp(name, "svg") || !strcmp(name, "math"))
-    s->foreign++;
   s->depth++;
   n->_private = (void *)(intptr_t)M_ELEM;
   oc_sb_adds(b, "<");
@@ -461,15 +634,17 @@ static void leave(cl *s, xmlNodePtr n) {
     return;
   intptr_t mode = (intptr_t)n->_private;
   const char *name = (const char *)n->name;
-  if (mode == M_ELEM) {
-    if (!IN(name, voids) || s->foreign)
-      s->depth--;
-    if (s->foreign && (!strcmp(name, "svg") || !strcmp(name, "math")))
-      s->foreign--;
-    else if (s->foreign && !n->children)
+  if (mode == M_FOREIGN) {
+    s->depth--;
+    if (!n->children)
       return; /* written as <x /> */
-    if (!s->foreign && IN(name, voids))
+    oc_sb_adds(&s->out, "</");
+    oc_sb_adds(&s->out, name);
+    oc_sb_adds(&s->out, ">");
+  } else if (mode == M_ELEM) {
+    if (IN(name, voids))
       return;
+    s->depth--;
     oc_sb_adds(&s->out, "</");
     oc_sb_adds(&s->out, name);
     oc_sb_adds(&s->out, ">");
@@ -489,9 +664,9 @@ static void emit(cl *s, xmlNodePtr root) {
       n = n->children;
       continue;
     }
-    if (n->type == XML_ELEMENT_NODE && (intptr_t)n->_private == M_ELEM)
-      leave(s, n);
-    else if (n->type == XML_ELEMENT_NODE && (intptr_t)n->_private == M_TEXT)
+    intptr_t mode = (intptr_t)n->_private;
+    if (n->type == XML_ELEMENT_NODE &&
+        (mode == M_ELEM || mode == M_TEXT || mode == M_FOREIGN))
       leave(s, n);
     while (n && !n->next) {
       n = n->parent;
@@ -501,6 +676,484 @@ static void emit(cl *s, xmlNodePtr root) {
     }
     n = n->next;
   }
+}
+
+/* ---- SVG, MathML, styles and srcset: clean_tree() --------------------- */
+
+/* Before the tree is written, one walk over it: SVG and MathML kept to
+ * their allow-lists and put in their namespaces (their elements marked
+ * M_FOREIGN, for enter() to write as they are), foreignObject's content
+ * cleaned as HTML, and on HTML's own elements what enter() does not look
+ * at: style's url()s, srcset, namespace declarations and prefixes. */
+
+#define NS_SVG "http://www.w3.org/2000/svg"
+#define NS_MATH "http://www.w3.org/1998/Math/MathML"
+#define NS_XLINK "http://www.w3.org/1999/xlink"
+#define NS_XHTML "http://www.w3.org/1999/xhtml"
+
+/* What a node's children are: where the tree is. */
+enum ctx { C_HTML, C_SVG, C_MATH, C_FOREIGN_OBJECT };
+
+/* CSS as a browser reads it, for looking only: comments out, escapes
+ * decoded (u\72l( is url(), ASCII in lower case. */
+static const char *css_plain(oc_arena *a, const char *v, size_t len) {
+  oc_sb b;
+  oc_sb_init(&b, a, len + 1);
+  for (size_t i = 0; i < len;) {
+    if (v[i] == '/' && i + 1 < len && v[i + 1] == '*') {
+      const char *e = strstr(v + i + 2, "*/");
+      i = e && (size_t)(e - v) < len ? (size_t)(e - v) + 2 : len;
+      continue;
+    }
+    unsigned c = (unsigned char)v[i++];
+    if (c == '\\' && i < len) {
+      size_t h = 0;
+      unsigned cp = 0;
+      while (h < 6 && i < len && strchr("0123456789abcdefABCDEF", v[i]) &&
+             v[i]) {
+        char d = v[i++];
+        cp = cp * 16 + (unsigned)(d <= '9' ? d - '0' : (d | 0x20) - 'a' + 10);
+        h++;
+      }
+      if (h) {
+        if (i < len && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n'))
+          i++;
+        c = cp < 0x80 ? cp : '?';
+      } else
+        c = (unsigned char)v[i++];
+    }
+    char ch = (char)(c >= 'A' && c <= 'Z' ? c | 0x20 : c);
+    oc_sb_add(&b, &ch, 1);
+  }
+  return oc_sb_cstr(&b);
+}
+
+/* Whether CSS text fetches something other than an element of its page
+ * (url(#id)): an image, a font, a script of old browsers. */
+static bool css_fetches(oc_arena *a, const char *v, size_t len) {
+  const char *t = css_plain(a, v, len);
+  static const char *const fetchers[] = {"image(", "image-set(", "src(",
+                                         "expression(", "-moz-binding"};
+  for (size_t i = 0; i < sizeof fetchers / sizeof *fetchers; i++)
+    if (strstr(t, fetchers[i]))
+      return true;
+  for (const char *p = t; (p = strstr(p, "url(")); p += 4) {
+    const char *q = p + 4;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\'' || *q == '"')
+      q++;
+    if (*q != '#')
+      return true;
+  }
+  return false;
+}
+
+/* A style attribute without the declarations that fetch (one warning
+ * each); NULL when none is left. */
+static const char *clean_style(cl *s, xmlNodePtr n, const char *v) {
+  oc_sb keep;
+  oc_sb_init(&keep, s->a, strlen(v) + 1);
+  const char *d = v;
+  char quote = 0;
+  int depth = 0;
+  for (const char *p = v;; p++) {
+    if (*p && quote) {
+      if (*p == '\\' && p[1])
+        p++;
+      else if (*p == quote)
+        quote = 0;
+      continue;
+    }
+    if (*p == '\\' && p[1]) {
+      p++;
+      continue;
+    }
+    if (*p == '"' || *p == '\'')
+      quote = *p;
+    depth += *p == '(' ? 1 : *p == ')' && depth ? -1 : 0;
+    if (*p && (*p != ';' || depth))
+      continue;
+    size_t len = (size_t)(p - d) + (*p == ';');
+    if (css_fetches(s->a, d, len)) {
+      const char *t = oc_arena_strndup(s->a, d, (size_t)(p - d));
+      while (*t == ' ' || *t == '\t' || *t == '\n')
+        t++;
+      warn_at(s, (unsigned)n->line, "style",
+              "the style '%s' of <%s> is removed: a style attribute's "
+              "url() can name only an element of its page (url(#id)); "
+              "images go in the text as images",
+              shown(s->a, t), n->name);
+      mark_changed(s);
+    } else
+      oc_sb_add(&keep, d, len);
+    if (!*p)
+      break;
+    d = p + 1;
+  }
+  const char *k = oc_sb_cstr(&keep);
+  return k[strspn(k, " \t\r\n;")] ? k : NULL;
+}
+
+/* Removes attribute at, reporting why (fmt gets the attribute's name and
+ * the element's). */
+static void drop_attr(cl *s, xmlNodePtr n, xmlAttrPtr at, const char *why) {
+  if (why)
+    warn_at(s, (unsigned)n->line, (const char *)at->name,
+            "the attribute '%s' of <%s> is removed: %s", at->name, n->name,
+            why);
+  mark_changed(s);
+  xmlRemoveProp(at);
+}
+
+/* A namespace declaration: written by clean_tree() where one is needed,
+ * never as the text had it (xmlns="…xhtml" on an <svg> would make its
+ * drawing HTML in an EPUB). */
+static bool is_xmlns(const char *name) {
+  return !strcmp(name, "xmlns") || !strncmp(name, "xmlns:", 6);
+}
+
+/* Puts name="value" first among n's attributes. */
+static void declare(xmlNodePtr n, const char *name, const char *value) {
+  xmlAttrPtr at = xmlNewProp(n, BAD_CAST name, BAD_CAST value);
+  if (!at || at == n->properties)
+    return;
+  at->prev->next = NULL;
+  at->prev = NULL;
+  at->next = n->properties;
+  n->properties->prev = at;
+  n->properties = at;
+}
+
+/* The style and srcset of an HTML element, and its namespace tricks. */
+static void clean_html_attrs(cl *s, xmlNodePtr n) {
+  for (xmlAttrPtr at = n->properties, next; at; at = next) {
+    next = at->next;
+    const char *name = (const char *)at->name, *v = attr_text(at);
+    if (is_xmlns(name))
+      drop_attr(s, n, at, NULL);
+    else if (strchr(name, ':') && strcmp(name, "xml:lang") &&
+             strcmp(name, "xml:space") && strncmp(name, "epub:", 5))
+      /* (xml:base too: it would change where the page's links lead) */
+      drop_attr(s, n, at,
+                "its prefix is not a namespace the book's pages declare");
+    else if (!strcmp(name, "srcset")) {
+      warn_at(s, (unsigned)n->line, name,
+              "srcset='%s' of <%s> is removed: the editions hold the "
+              "images of src only",
+              shown(s->a, v), n->name);
+      drop_attr(s, n, at, NULL);
+      xmlAttrPtr sizes = xmlHasProp(n, BAD_CAST "sizes");
+      if (sizes) {
+        if (next == sizes)
+          next = sizes->next;
+        xmlRemoveProp(sizes);
+      }
+    } else if (!strcmp(name, "style")) {
+      const char *k = clean_style(s, n, v);
+      if (!k)
+        xmlRemoveProp(at);
+      else if (strcmp(k, v))
+        xmlSetProp(n, at->name, BAD_CAST k);
+    }
+  }
+}
+
+/* The animation elements, which can set another element's attribute. */
+static bool animates(const char *name) {
+  return !strcmp(name, "set") || !strncmp(name, "animate", 7);
+}
+
+/* Elements that are nothing without their reference. */
+static const char *const referers[] = {"feImage", "image", "use"};
+
+/* An SVG or MathML element's attributes kept to its list; false when the
+ * element itself goes (reported): one of referers whose reference does. */
+static bool clean_foreign_attrs(cl *s, xmlNodePtr n, bool svg) {
+  const char *el = (const char *)n->name;
+  for (xmlAttrPtr at = n->properties, next; at; at = next) {
+    next = at->next;
+    const char *name = (const char *)at->name, *v = attr_text(at);
+    const char *as = svg ? LISTED(name, svg_attrs) : LISTED(name, math_attrs);
+    if (!strncmp(name, "aria-", 5) || !strncmp(name, "data-", 5))
+      as = name;
+    if (is_xmlns(name)) {
+      drop_attr(s, n, at, NULL);
+      continue;
+    }
+    if (!strncasecmp(name, "on", 2)) {
+      warn_at(s, (unsigned)n->line, name,
+              "the event attribute '%s' of <%s> is removed: a book's pages "
+              "run no scripts",
+              name, el);
+      drop_attr(s, n, at, NULL);
+      continue;
+    }
+    if (!as) {
+      drop_attr(s, n, at,
+                oc_arena_printf(s->a,
+                                "it is not one of the %s attributes a "
+                                "book keeps",
+                                svg ? "SVG" : "MathML"));
+      continue;
+    }
+    const char *why = NULL;
+    if (!strcmp(as, "href") || !strcmp(as, "xlink:href")) {
+      /* a link goes where an <a>'s can; anything else refers to a part
+       * of the drawing, which must be on the page */
+      const char *t = v + strspn(v, " \t\r\n\f");
+      why = !strcmp(el, "a") ? refused_url(s->a, v)
+            : t[0] != '#'    ? "a drawing in the text can refer only to "
+                               "elements of its page (#id)"
+                             : NULL;
+      if (why && !strcmp(el, "a"))
+        why = oc_arena_printf(s->a, "%s cannot be part of a book", why);
+    } else if (strcmp(as, "style") && css_fetches(s->a, v, strlen(v)))
+      why = "a drawing in the text can refer only to elements of its page "
+            "(url(#id))";
+    if (why && svg && IN(el, referers)) {
+      char needle[80];
+      snprintf(needle, sizeof needle, "<%s", el);
+      warn_at(s, (unsigned)n->line, needle, "<%s %s='%s'> is removed: %s", el,
+              name, shown(s->a, v), why);
+      mark_changed(s);
+      return false;
+    }
+    if (why) {
+      warn_at(s, (unsigned)n->line, name, "%s='%s' of <%s> is removed: %s",
+              name, shown(s->a, v), el, why);
+      drop_attr(s, n, at, NULL);
+      continue;
+    }
+    if (!strcmp(as, "style")) {
+      const char *k = clean_style(s, n, v);
+      if (!k) {
+        xmlRemoveProp(at);
+        continue;
+      }
+      if (strcmp(k, v))
+        xmlSetProp(n, at->name, BAD_CAST k);
+    }
+    if (strcmp(name, as))
+      xmlNodeSetName((xmlNodePtr)at, BAD_CAST as);
+    if (!strncmp(as, "xlink:", 6))
+      for (xmlNodePtr p = n; p && p->type == XML_ELEMENT_NODE; p = p->parent)
+        if (!strcmp((const char *)p->name, "svg")) {
+          if (!xmlHasProp(p, BAD_CAST "xmlns:xlink"))
+            xmlSetProp(p, BAD_CAST "xmlns:xlink", BAD_CAST NS_XLINK);
+          break;
+        }
+  }
+  return true;
+}
+
+/* What to do with a node of the walk. */
+enum act { A_DESCEND, A_SKIP, A_REMOVE, A_UNWRAP };
+
+/* The attribute an animation element changes, as SVG names it: NULL when
+ * it is one that can hold a URL or run a script (or none SVG has). */
+static const char *animated(const char *v) {
+  const char *t = v + strspn(v, " \t\r\n\f");
+  size_t n = strcspn(t, " \t\r\n\f");
+  char name[64];
+  if (!n || n >= sizeof name)
+    return NULL;
+  memcpy(name, t, n);
+  name[n] = 0;
+  const char *as = LISTED(name, svg_attrs);
+  if (!as || !strcmp(as, "style") || strstr(as, "href"))
+    return NULL;
+  return as;
+}
+
+/* Whether text can stand in foreign element p: a drawing shows it only in
+ * its text elements (an <a> among them), a formula in its tokens. */
+static bool takes_text(xmlNodePtr p) {
+  static const char *const svg_text[] = {"desc", "text", "textPath", "title",
+                                         "tspan"};
+  static const char *const math_text[] = {"annotation", "mi", "mn",
+                                          "mo",         "ms", "mtext"};
+  for (; p && p->type == XML_ELEMENT_NODE && (intptr_t)p->_private == M_FOREIGN;
+       p = p->parent) {
+    const char *name = (const char *)p->name;
+    if (IN(name, svg_text) || IN(name, math_text))
+      return true;
+    if (strcmp(name, "a"))
+      return false;
+  }
+  return false;
+}
+
+/* An SVG or MathML element: its name as the language spells it, its
+ * attributes to the list; what is not in the list goes. */
+static enum act visit_foreign(cl *s, xmlNodePtr n, bool svg) {
+  const char *name = (const char *)n->name;
+  char needle[80];
+  snprintf(needle, sizeof needle, "<%s", name);
+  const char *as =
+      svg ? LISTED(name, svg_elements) : LISTED(name, math_elements);
+  if (!as) {
+    const char *local = strchr(name, ':') ? strchr(name, ':') + 1 : name;
+    if (IN(local, dropped) || !strcmp(local, "annotation-xml")) {
+      warn_at(s, (unsigned)n->line, needle,
+              "<%s> is removed with its content: %s", name,
+              IN(local, dropped) ? "a book's pages may not hold it (an EPUB "
+                                   "reader would refuse the page)"
+                                 : "a formula keeps its MathML only");
+      mark_changed(s);
+      return A_REMOVE;
+    }
+    /* (where no text can stand, its content would be left out word by
+     * word) */
+    bool keep = takes_text(n->parent);
+    warn_at(s, (unsigned)n->line, needle, "<%s> is not %s element: %s", name,
+            svg ? "an SVG" : "a MathML",
+            keep ? "its tags are removed, its content kept"
+                 : "it is removed with its content");
+    mark_changed(s);
+    return keep ? A_UNWRAP : A_REMOVE;
+  }
+  if (svg && animates(as)) {
+    const char *target = get_attr(n, "attributename");
+    if (target && !animated(target)) {
+      warn_at(s, (unsigned)n->line, needle,
+              "<%s attributeName='%s'> is removed: a drawing in a book may "
+              "animate neither links nor scripts",
+              as, shown(s->a, target));
+      mark_changed(s);
+      return A_REMOVE;
+    }
+  }
+  if (strcmp(name, as))
+    xmlNodeSetName(n, BAD_CAST as);
+  if (!clean_foreign_attrs(s, n, svg))
+    return A_REMOVE;
+  n->_private = (void *)(intptr_t)M_FOREIGN;
+  return A_DESCEND;
+}
+
+/* Text in a drawing or formula outside the elements that show it, and
+ * Markdown inside them: left out (reported), as neither SVG nor MathML can
+ * hold it. */
+static enum act visit_stray(cl *s, xmlNodePtr n) {
+  xmlNodePtr up = n->parent;
+  if (!up || up->type != XML_ELEMENT_NODE ||
+      (intptr_t)up->_private != M_FOREIGN || takes_text(up) ||
+      !strcmp((const char *)up->name, "foreignObject"))
+    return A_SKIP;
+  const char *t = (const char *)n->content;
+  if (n->type == XML_TEXT_NODE && t && t[strspn(t, " \t\r\n\f")]) {
+    t += strspn(t, " \t\r\n\f");
+    char needle[41];
+    snprintf(needle, sizeof needle, "%.*s", (int)strcspn(t, "\n<&"), t);
+    warn_at(s, (unsigned)n->line, needle,
+            "the text '%s' in <%s> is left out: a drawing shows text only "
+            "in <text>, a formula in its tokens (<mi>, <mn>, <mo>, <mtext>)",
+            shown(s->a, t), up->name);
+    mark_changed(s);
+    return A_REMOVE;
+  }
+  return A_SKIP;
+}
+
+static enum act visit(cl *s, xmlNodePtr n) {
+  if (n->type != XML_ELEMENT_NODE)
+    return visit_stray(s, n);
+  const char *name = (const char *)n->name;
+  if (!strncmp(name, MARK, strlen(MARK))) {
+    long i = strtol(name + strlen(MARK), NULL, 10);
+    if (i <= s->last_mark || (size_t)i >= s->nkids)
+      return A_SKIP;
+    s->last_mark = i;
+    kid *k = &s->kids[i];
+    cmark_node_type t = cmark_node_get_type(k->n);
+    xmlNodePtr up = n->parent;
+    if (k->raw || up->type != XML_ELEMENT_NODE ||
+        (intptr_t)up->_private != M_FOREIGN ||
+        !strcmp((const char *)up->name, "foreignObject") ||
+        ((t == CMARK_NODE_TEXT || t == CMARK_NODE_SOFTBREAK) && takes_text(up)))
+      return A_SKIP;
+    oc_report(s->c->report, OC_WARNING, s->c->file,
+              s->c->line_of(s->c->user, k->n),
+              (unsigned)cmark_node_get_start_column(k->n),
+              "this Markdown is inside <%s>, where SVG and MathML cannot "
+              "hold it: it is left out",
+              up->name);
+    mark_changed(s);
+    return A_REMOVE;
+  }
+  xmlNodePtr up = n->parent;
+  enum ctx in = C_HTML;
+  if (up && up->type == XML_ELEMENT_NODE && (intptr_t)up->_private == M_FOREIGN)
+    in = !strcmp((const char *)up->name, "foreignObject") ? C_FOREIGN_OBJECT
+         : LISTED((const char *)up->name, svg_elements)   ? C_SVG
+                                                          : C_MATH;
+  else if (up && (intptr_t)up->_private == M_IN_FOREIGN_OBJECT)
+    in = C_FOREIGN_OBJECT;
+  /* svg in MathML and math in SVG are new drawings and formulas, in
+   * their own namespace */
+  if (!strcmp(name, "svg") || !strcmp(name, "math")) {
+    bool svg = name[0] == 's';
+    enum act a = visit_foreign(s, n, svg);
+    declare(n, "xmlns", svg ? NS_SVG : NS_MATH);
+    mark_changed(s);
+    return a;
+  }
+  if (in == C_SVG || in == C_MATH)
+    return visit_foreign(s, n, in == C_SVG);
+  if (IN(name, dropped))
+    return A_SKIP;
+  if (!IN(name, known) || IN(name, unwrapped)) {
+    if (in == C_FOREIGN_OBJECT)
+      n->_private = (void *)(intptr_t)M_IN_FOREIGN_OBJECT;
+    return A_DESCEND;
+  }
+  clean_html_attrs(s, n);
+  if (in == C_FOREIGN_OBJECT) {
+    declare(n, "xmlns", NS_XHTML);
+    mark_changed(s);
+  }
+  return A_DESCEND;
+}
+
+/* The node after n in document order, n's children left out (NULL at the
+ * end of root). */
+static xmlNodePtr after(xmlNodePtr root, xmlNodePtr n) {
+  while (n && n != root && !n->next)
+    n = n->parent;
+  return n && n != root ? n->next : NULL;
+}
+
+/* One walk over the tree, without recursion (raw HTML may nest deeply). */
+static void clean_tree(cl *s, xmlNodePtr root) {
+  s->emitting = true; /* for warn_at: the part is the last marker's */
+  xmlNodePtr n = root->children;
+  while (n) {
+    enum act a = visit(s, n);
+    if (a == A_DESCEND && n->children) {
+      n = n->children;
+      continue;
+    }
+    if (a == A_DESCEND || a == A_SKIP) {
+      n = after(root, n);
+      continue;
+    }
+    xmlNodePtr prev = n->prev, parent = n->parent;
+    xmlNodePtr next = a == A_REMOVE ? after(root, n) : NULL;
+    /* (a text child may merge into a text before n: the walk goes on
+     * from what stands after prev once n is gone) */
+    for (xmlNodePtr c = a == A_UNWRAP ? n->children : NULL, cn; c; c = cn) {
+      cn = c->next;
+      xmlUnlinkNode(c);
+      xmlAddPrevSibling(n, c);
+    }
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+    if (a == A_UNWRAP)
+      next = prev ? (prev->next ? prev->next : after(root, prev))
+                  : (parent->children ? parent->children : after(root, parent));
+    n = next;
+  }
+  s->emitting = false;
+  s->last_mark = -1;
 }
 
 static void keep_err(void *user, xmlErrorPtr err) {
@@ -598,8 +1251,55 @@ static bool xml_well_formed(const char *s, size_t len) {
 
 /* Whether text is well-formed XML by itself (in a root element). */
 static bool self_contained(cl *s, const char *text) {
+  /* Most pieces of a paragraph's HTML open or close a tag (<mfrac>): as
+   * many start tags as end tags and empty ones is needed, and cheaper to
+   * count than a parser to start (a comment holding '<' only costs the
+   * piece its bytes as written). */
+  size_t opened = 0, closed = 0;
+  for (const char *p = text; (p = strchr(p, '<')); p++)
+    if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z'))
+      opened++;
+    else if (p[1] == '/')
+      closed++;
+  for (const char *p = text; (p = strstr(p, "/>")); p++)
+    closed++;
+  if (opened != closed)
+    return false;
   const char *doc = oc_arena_printf(s->a, "<" ROOT ">%s</" ROOT ">", text);
   return xml_well_formed(doc, strlen(doc));
+}
+
+/* Adds a raw literal to the parser's stream, a character reference to a
+ * control character (&#14;) as a space: XML has no such character, and
+ * libxml2 would cut the attribute value there without a word, where a
+ * browser drops it from a URL (" &#14;javascript:…" is a script). */
+static void add_fed(oc_sb *st, const char *text) {
+  const char *from = text;
+  for (const char *p = text; (p = strstr(p, "&#"));) {
+    const char *q = p + 2;
+    bool hex = *q == 'x' || *q == 'X';
+    q += hex;
+    unsigned long v = 0;
+    size_t digits = 0;
+    while (digits < 8 &&
+           (hex ? strchr("0123456789abcdefABCDEF", *q)
+                : strchr("0123456789", *q)) &&
+           *q) {
+      v = v * (hex ? 16 : 10) +
+          (unsigned long)(*q <= '9' ? *q - '0' : (*q | 0x20) - 'a' + 10);
+      q++, digits++;
+    }
+    q += *q == ';';
+    /* (tab, newline and carriage return are XML's) */
+    bool control = digits && v < 0x20 && v != '\t' && v != '\n' && v != '\r';
+    if (control) {
+      oc_sb_add(st, from, (size_t)(p - from));
+      oc_sb_adds(st, "&#32;");
+      from = q;
+    }
+    p = q > p + 2 ? q : p + 2;
+  }
+  oc_sb_adds(st, from);
 }
 
 static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
@@ -641,7 +1341,7 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
     const char *lit = kd->text;
     kd->text = close_comment(&s, kd->text, line);
     kd->changed = kd->text != lit;
-    oc_sb_adds(&st, kd->text);
+    add_fed(&st, kd->text);
     for (const char *p = kd->text; *p; p++)
       line += *p == '\n';
   }
@@ -684,6 +1384,7 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
       }
     return;
   }
+  clean_tree(&s, root);
   oc_sb_init(&s.out, s.a, slen + 64);
   s.emitting = true;
   emit(&s, root);

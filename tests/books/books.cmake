@@ -67,6 +67,19 @@ add_test(NAME books_search
 add_test(NAME books_mistakes
          COMMAND ${req_mistakes} ${OCTAVO_PY} ${BOOKS_DIR}/test_mistakes.py
                  $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+# Raw HTML that tries to run a script (books/rawhtml/): nothing runs in
+# headless Chromium in any edition, one warning per removal, valid
+# outputs, honest SVG and MathML kept.
+octavo_require(req_rawhtml books_rawhtml ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_EPUBCHECK} ${OCTAVO_NEEDS_VNU}
+               ${OCTAVO_NEEDS_PDF_BOOKS}
+               chromedriver=chromium-driver chromium=chromium
+               /usr/lib/python3/dist-packages/selenium/__init__.py=python3-selenium)
+add_test(NAME books_rawhtml
+         COMMAND ${req_rawhtml} ${OCTAVO_PY} ${BOOKS_DIR}/test_rawhtml.py
+                 $<TARGET_FILE:publish> ${PROJECT_SOURCE_DIR})
+set_tests_properties(books_rawhtml PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 # Confinement (test_sandbox.sh): publish-planted, publish with an escape
 # bug planted after each writer (plant_escape.c), is stopped by the
 # sandbox and not without it; scripts still run unconfined. Under nosys

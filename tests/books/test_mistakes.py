@@ -21,7 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MUST_SHOW = ["<your-project-dir>", "More text after the comment",
              "The second chapter, still here", "a list forty deep",
              "a quote forty deep", "A missing image", "missing too",
-             "dead link", "The end of chapter two", "a dead heading link"]
+             "dead link", "The end of chapter two", "a dead heading link",
+             "the hosts file", "styled word", "file link",
+             "a file image in Markdown"]
 
 
 def run(cmd, **kw):

@@ -478,9 +478,13 @@ static void test_figures(void) {
             "<figure class=\"figure\" id=\"figure-1-5\"><img src=\"../up.png\" "
             "alt=\"\" /><figcaption class=\"caption\"><strong "
             "class=\"label\">Figure 1.5</strong></figcaption></figure>\n"
-            "<p><img src=\"data:image/png;base64,AAAA\" alt=\"x\" /> <img "
-            "src=\"//cdn/y.png\" alt=\"y\" /> <img src=\"https://h/z.png\" "
-            "alt=\"z\" /></p>\n");
+            /* a data: URL is refused in every edition: its alt text */
+            "<p>x <img src=\"//cdn/y.png\" alt=\"y\" /> <img "
+            "src=\"https://h/z.png\" alt=\"z\" /></p>\n");
+  CHECK(strstr(f.log, "chapter1.md:15:1: warning: the image "
+                      "'data:image/png;base64,AAAA' is a data: URL, which "
+                      "cannot be part of a book: its alternative text stands "
+                      "in\n") != NULL);
   CHECK(f.r.nfigures == 5);
   if (f.r.nfigures == 5) {
     bk_md_figure *g = f.r.figures;
@@ -993,17 +997,163 @@ static void test_mistakes(void) {
                    "than 16 deep: what is deeper is set at level 16\n");
   f.log[0] = '\0';
   /* Upper-case names are not XHTML: written again, silently; SVG keeps
-   * its camelCase. */
-  CHECK_STR(html_of(&f, "<DIV CLASS=\"x\">Upper</DIV>\n\n"
-                        "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
+   * its camelCase and gets its namespace. */
+  CHECK_STR(html_of(&f,
+                    "<DIV CLASS=\"x\">Upper</DIV>\n\n"
+                    "An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg>\n"),
             "<div class=\"x\">Upper</div>\n"
-            "<p>An <svg viewBox=\"0 0 1 1\"><circle r=\"1\"/></svg></p>\n");
+            "<p>An <svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1 "
+            "1\"><circle r=\"1\"/></svg></p>\n");
   CHECK_STR(f.log, "");
   /* Dead links: their text. */
   CHECK_STR(bk_md_unlink(f.a, "<p><a href=\"#x\">x</a> <a href=\"#ok\">ok</a>"
                               "<!-- <a href=\"#x\"> --></p>",
                          dead_x, NULL),
             "<p>x <a href=\"#ok\">ok</a><!-- <a href=\"#x\"> --></p>");
+  fx_close(&f);
+}
+
+/* ---- SVG, MathML and URLs in raw HTML ------------------------------ */
+
+/* Raw HTML's SVG, MathML and URLs, and Markdown's URLs: what is kept,
+ * what goes, a warning for each removal at its column. */
+static void test_foreign_raw_html(void) {
+  fixture f;
+  fx_open(&f);
+  /* An honest drawing: names as SVG spells them, its namespaces. */
+  CHECK_STR(html_of(&f, "<svg viewBox=\"0 0 9 9\">\n"
+                        "<linearGradient id=\"g\"><stop offset=\"0\"/>"
+                        "</linearGradient>\n"
+                        "<use xlink:href=\"#p\" fill=\"url(#g)\"/>"
+                        "<text>T</text>\n</svg>\n"),
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 9 9\" "
+            "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+            "<linearGradient id=\"g\"><stop offset=\"0\" /></linearGradient>\n"
+            "<use xlink:href=\"#p\" fill=\"url(#g)\" /><text>T</text>\n"
+            "</svg>\n");
+  CHECK_STR(f.log, "");
+  f.log[0] = '\0';
+  /* Scripts, events, animations of links, references outside. */
+  CHECK_STR(html_of(&f,
+                    "<svg onload=\"x()\"><script>x()</script>"
+                    "<animate onbegin=\"x()\" attributeName=\"x\"/>"
+                    "<set attributeName=\" XLINK:HREF\" to=\"javascript:x()\"/>"
+                    "<use href=\"o.svg#a\"/><rect fill=\"url(o.svg#g)\"/>"
+                    "<a xlink:href=\"javascript:x()\"><text>a</text></a>"
+                    "</svg>\n"),
+            "<p><svg xmlns=\"http://www.w3.org/2000/svg\"><animate "
+            "attributeName=\"x\" /><rect /><a><text>a</text></a></svg></p>\n");
+  CHECK_STR(
+      f.log,
+      "chapter1.md:1:6: warning: the event attribute 'onload' of <svg> is "
+      "removed: a book's pages run no scripts\n"
+      "chapter1.md:1:19: warning: <script> is removed with its content: a "
+      "book's pages may not hold it (an EPUB reader would refuse the page)\n"
+      "chapter1.md:1:48: warning: the event attribute 'onbegin' of <animate> "
+      "is removed: a book's pages run no scripts\n"
+      "chapter1.md:1:81: warning: <set attributeName=' XLINK:HREF'> is "
+      "removed: a drawing in a book may animate neither links nor scripts\n"
+      "chapter1.md:1:135: warning: <use href='o.svg#a'> is removed: a drawing "
+      "in the text can refer only to elements of its page (#id)\n"
+      "chapter1.md:1:162: warning: fill='url(o.svg#g)' of <rect> is removed: a "
+      "drawing in the text can refer only to elements of its page (url(#id))\n"
+      "chapter1.md:1:186: warning: xlink:href='javascript:x()' of <a> is "
+      "removed: a script URL cannot be part of a book\n");
+  f.log[0] = '\0';
+  /* foreignObject's content is HTML, cleaned as HTML; MathML. */
+  CHECK_STR(html_of(&f, "<svg><foreignObject><p onclick=\"x()\">Hi</p>"
+                        "</foreignObject></svg> <math><maction "
+                        "xlink:href=\"javascript:x()\"><mi>x</mi></maction>"
+                        "<annotation-xml><b>y</b></annotation-xml></math>\n"),
+            "<p><svg xmlns=\"http://www.w3.org/2000/svg\"><foreignObject><p "
+            "xmlns=\"http://www.w3.org/1999/xhtml\">Hi</p></foreignObject></"
+            "svg> <math "
+            "xmlns=\"http://www.w3.org/1998/Math/MathML\"><maction><mi>x</mi></"
+            "maction></math></p>\n");
+  CHECK_STR(
+      f.log,
+      "chapter1.md:1:82: warning: the attribute 'xlink:href' of <maction> is "
+      "removed: it is not one of the MathML attributes a book keeps\n"
+      "chapter1.md:1:130: warning: <annotation-xml> is removed with its "
+      "content: a formula keeps its MathML only\n"
+      "chapter1.md:1:24: warning: the event attribute 'onclick' of <p> is "
+      "removed: a book's pages run no scripts\n");
+  f.log[0] = '\0';
+  /* Names that are not SVG's, text where SVG shows none, a namespace
+   * that would make the drawing HTML. */
+  CHECK_STR(html_of(&f,
+                    "<svg xmlns=\"http://www.w3.org/1999/xhtml\">"
+                    "stray<b>bold</b><text><tspan>in</tspan><i>it</i>"
+                    "</text><circle r=\"1\" bad=\"1\" data-x=\"1\"/></svg>\n"),
+            "<p><svg "
+            "xmlns=\"http://www.w3.org/2000/svg\"><text><tspan>in</tspan>it</"
+            "text><circle r=\"1\" data-x=\"1\" /></svg></p>\n");
+  CHECK_STR(f.log,
+            "chapter1.md:1:43: warning: this Markdown is inside <svg>, where "
+            "SVG and MathML cannot hold it: it is left out\n"
+            "chapter1.md:1:48: warning: <b> is not an SVG element: it is "
+            "removed with its content\n"
+            "chapter1.md:1:82: warning: <i> is not an SVG element: its tags "
+            "are removed, its content kept\n"
+            "chapter1.md:1:112: warning: the attribute 'bad' of <circle> is "
+            "removed: it is not one of the SVG attributes a book keeps\n");
+  f.log[0] = '\0';
+  /* URLs as a browser reads them. */
+  CHECK_STR(html_of(&f, "<a href=\"jav&#x09;ascript:x()\">1</a> "
+                        "<a href=\" &#14;javascript:x()\">2</a> "
+                        "<a href=\"&#x6A;avascript:x()\">3</a> "
+                        "<a href=\"data:text/html,x\">4</a> "
+                        "<a href=\"intent:x\">5</a> "
+                        "<a href=\"https://e.org/\">6</a> "
+                        "<a href=\"mailto:a@e.org\">7</a> "
+                        "<a href=\"other.html#x\">8</a>\n"),
+            "<p><a>1</a> <a>2</a> <a>3</a> <a>4</a> <a>5</a> <a "
+            "href=\"https://e.org/\">6</a> <a href=\"mailto:a@e.org\">7</a> <a "
+            "href=\"other.html#x\">8</a></p>\n");
+  CHECK_STR(f.log,
+            "chapter1.md:1:4: warning: href='jav&#9;ascript:x()' of <a> is "
+            "removed: a script URL cannot be part of a book\n"
+            "chapter1.md:1:41: warning: href='  javascript:x()' of <a> is "
+            "removed: a script URL cannot be part of a book\n"
+            "chapter1.md:1:78: warning: href='javascript:x()' of <a> is "
+            "removed: a script URL cannot be part of a book\n"
+            "chapter1.md:1:114: warning: href='data:text/html,x' of <a> is "
+            "removed: a data: URL cannot be part of a book\n"
+            "chapter1.md:1:147: warning: href='intent:x' of <a> is removed: a "
+            "URL of the scheme 'intent' cannot be part of a book\n");
+  f.log[0] = '\0';
+  /* Styles that fetch, srcset, prefixes; Markdown's links. */
+  CHECK_STR(html_of(&f, "<span style=\"color: red; background: "
+                        "u\\72l(x.png)\">a</span> <span style=\"filter: "
+                        "url(#f)\" foo:bar=\"1\">b</span> <img src=\"x.png\" "
+                        "srcset=\"y.png 2x\" sizes=\"1px\" alt=\"c\"> "
+                        "[d](javascript:x()) ![e](data:image/png,x)\n"),
+            "<p><span style=\"color: red;\">a</span> <span style=\"filter: "
+            "url(#f)\">b</span> <img src=\"x.png\" alt=\"c\" /> d e</p>\n");
+  CHECK_STR(
+      f.log,
+      "chapter1.md:1:7: warning: the style 'background: u\\72l(x.png)' of "
+      "<span> is removed: a style attribute's url() can name only an element "
+      "of its page (url(#id)); images go in the text as images\n"
+      "chapter1.md:1:91: warning: the attribute 'foo:bar' of <span> is "
+      "removed: its prefix is not a namespace the book's pages declare\n"
+      "chapter1.md:1:129: warning: srcset='y.png 2x' of <img> is removed: the "
+      "editions hold the images of src only\n"
+      "chapter1.md:1:168: warning: the link 'javascript:x()' is a script URL, "
+      "which cannot be part of a book: its text stands without it\n"
+      "chapter1.md:1:188: warning: the image 'data:image/png,x' is a data: "
+      "URL, which cannot be part of a book: its alternative text stands in\n");
+  f.log[0] = '\0';
+  /* HTML in a foreignObject is in XHTML's namespace, under an element
+   * left out too. */
+  CHECK(strstr(html_of(&f, "<svg><foreignObject><center><p>x</p></center>"
+                           "</foreignObject></svg>\n"),
+               "<foreignObject><p xmlns=\"http://www.w3.org/1999/xhtml\">x"
+               "</p></foreignObject>") != NULL);
+  /* a style's -moz-binding fetches; a font's name is no binding */
+  CHECK_STR(html_of(&f, "<span style=\"font-family: Binding; -moz-binding: "
+                        "url(#b)\">x</span>\n"),
+            "<p><span style=\"font-family: Binding;\">x</span></p>\n");
   fx_close(&f);
 }
 
@@ -1021,6 +1171,7 @@ int main(void) {
   test_footnotes_epub();
   test_without_book();
   test_links_and_raw_html();
+  test_foreign_raw_html();
   test_inline_work();
   test_invalid_utf8();
   test_mistakes();
