@@ -500,6 +500,8 @@ static int setup_env(bk_edition *e) {
      * contents/). */
     tpl_loader *tl = tpl_loader_new(e->env);
     tpl_loader_theme_names(tl);
+    /* Its folders may share templates through links, within the theme. */
+    tpl_loader_set_root(tl, e->theme.dir, "the theme's folder");
     for (size_t i = 0; theme_subdir(e, i); i++)
       tpl_loader_add_dir(tl, oc_arena_printf(e->a, "%s/%s", e->theme.dir,
                                              theme_subdir(e, i)));
