@@ -791,10 +791,9 @@ static cn *check_budget(ck *k, const cn_kid *kid) {
               "'%s' is %lld, above its ceiling of %lld, which applies: a "
               "book may lower this budget but not lift it past that",
               kid->key, (long long)v->v.u.i, (long long)budgets[i].ceiling);
-    return cn_scalar(k->a, tpl_int(budgets[i].ceiling),
-                     oc_arena_printf(k->a, "%lld",
-                                     (long long)budgets[i].ceiling),
-                     v->pos);
+    return cn_scalar(
+        k->a, tpl_int(budgets[i].ceiling),
+        oc_arena_printf(k->a, "%lld", (long long)budgets[i].ceiling), v->pos);
   }
   return NULL;
 }

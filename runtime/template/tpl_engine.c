@@ -261,11 +261,13 @@ struct tpl_env {
    * renders of similar pages do not grow it step by step. */
   size_t out_hint;
   size_t memory_limit; /* per render: arena plus output, 0 for none */
-  uint64_t work_limit;  /* per render: steps (tpl_work), 0 for none */
-  size_t output_limit;  /* per render: bytes of output, 0 for none */
+  /* per render, or the renders' together (budgets_shared): */
+  uint64_t work_limit;  /* steps (tpl_work), 0 for none */
+  size_t output_limit;  /* bytes of output, 0 for none */
   const char *work_setting, *output_setting; /* named in the errors */
-  /* tpl_env_set_budgets_shared: the two budgets are the renders' together;
-   * what they spent so far (counted whether shared or not). */
+  /* tpl_env_set_budgets_shared, tpl_env_set_nul_forbidden, whether a
+   * render failed for want of a shared budget, and what the renders spent
+   * (shared or not). */
   bool budgets_shared, nul_forbidden, budget_exhausted;
   uint64_t work_spent;
   size_t output_spent;

@@ -115,7 +115,12 @@ static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
  * root or to nothing. Either way it is not taken for missing: the next
  * folder's template (a theme's) standing in for it would hide the
  * author's mistake, or an attempt to make Octavo read elsewhere. */
-typedef enum ld_refusal { LD_READ_OK, LD_SPECIAL, LD_OUTSIDE, LD_DANGLING } ld_refusal;
+typedef enum ld_refusal {
+  LD_READ_OK,
+  LD_SPECIAL,
+  LD_OUTSIDE,
+  LD_DANGLING
+} ld_refusal;
 
 /* Whether canonical path `real` lies inside canonical folder `dir`. */
 static bool ld_inside(const char *real, const char *dir) {
@@ -185,15 +190,15 @@ static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
                    "folder): refusing to read it",
                    e->name);
     else
-      tpl_diag_set(e->diag, &at,
-                   "'%s' is a symbolic link that leads %s: refusing to "
-                   "read it",
-                   e->name,
-                   refused == LD_DANGLING
-                       ? "to nothing"
-                       : oc_arena_printf(l->arena, "out of %s",
-                                         l->root_what ? l->root_what
-                                                      : "its folder"));
+      tpl_diag_set(
+          e->diag, &at,
+          "'%s' is a symbolic link that leads %s: refusing to "
+          "read it",
+          e->name,
+          refused == LD_DANGLING
+              ? "to nothing"
+              : oc_arena_printf(l->arena, "out of %s",
+                                l->root_what ? l->root_what : "its folder"));
     e->state = LD_BROKEN;
     break;
   }

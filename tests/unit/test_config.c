@@ -425,23 +425,23 @@ static void test_warnings(void) {
  * warning at the value, and the ceiling is what the edition gets), from
  * the file, from --configuration and through `extends`. */
 static void test_budget_ceilings(void) {
-  bk_config *c = load(
-      "budgets",
-      "book:\n" CONTENTS                                    /* 1-3 */
-      "  editions:\n"                                       /* 4 */
-      "    base:\n"                                         /* 5 */
-      "      template_max_iterations: 9000000000000000000\n" /* 6 */
-      "      template_max_output_mb: 4097\n"                /* 7 */
-      "    web:\n"                                          /* 8 */
-      "      format: html\n"                                /* 9 */
-      "      extends: base\n"                               /* 10 */
-      "      image_max_megapixels: 401\n"                   /* 11 */
-      "      image_max_ppi: 2400\n"                         /* 12 */
-      "    low:\n"                                          /* 13 */
-      "      format: html\n"                                /* 14 */
-      "      template_max_iterations: 1000\n"               /* 15 */
-      "      template_max_output_mb: 1\n",                  /* 16 */
-      "{\"book\": {\"editions\": {\"low\": {\"image_max_ppi\": 2401}}}}");
+  bk_config *c =
+      load("budgets",
+           "book:\n" CONTENTS                                     /* 1-3 */
+           "  editions:\n"                                        /* 4 */
+           "    base:\n"                                          /* 5 */
+           "      template_max_iterations: 9000000000000000000\n" /* 6 */
+           "      template_max_output_mb: 4097\n"                 /* 7 */
+           "    web:\n"                                           /* 8 */
+           "      format: html\n"                                 /* 9 */
+           "      extends: base\n"                                /* 10 */
+           "      image_max_megapixels: 401\n"                    /* 11 */
+           "      image_max_ppi: 2400\n"                          /* 12 */
+           "    low:\n"                                           /* 13 */
+           "      format: html\n"                                 /* 14 */
+           "      template_max_iterations: 1000\n"                /* 15 */
+           "      template_max_output_mb: 1\n",                   /* 16 */
+           "{\"book\": {\"editions\": {\"low\": {\"image_max_ppi\": 2401}}}}");
   CHECK(c != NULL);
   CHECK(diags.errors == 0 && diags.warnings == 4);
   CHECK_SAID("config.yml:6:32: warning: 'template_max_iterations' is "
