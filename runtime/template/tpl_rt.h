@@ -207,16 +207,16 @@ void tpl_env_set_debug(tpl_env *env, bool debug);
  * instead of exhausting the machine. 0 removes the cap. */
 #define TPL_DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
 void tpl_env_set_memory_limit(tpl_env *env, size_t bytes);
-/* The work budget of one render: loop iterations, calls of macros, arrow
- * functions, includes and blocks, and elements made by range() or walked
- * by join count one step each. Past `steps` the render fails at the
- * template's line naming the cap and, when given, `setting` (what the user
- * changes to raise it, e.g. "the edition option template_max_iterations").
- * 0 removes the cap. */
+/* The work budget of one render (or of all, tpl_env_set_budgets_shared):
+ * loop iterations, calls of macros, arrow functions, includes and blocks,
+ * and elements made by range() or walked by join count one step each.
+ * Past `steps` the render fails at the template's line naming the cap and,
+ * when given, `setting` (what the user changes to raise it, e.g. "the
+ * edition option template_max_iterations"). 0 removes the cap. */
 #define TPL_DEFAULT_WORK_LIMIT ((uint64_t)50000000)
 void tpl_env_set_work_limit(tpl_env *env, uint64_t steps, const char *setting);
-/* The most output one render may write (captures included); past it the
- * render fails the same way. 0 removes the cap. */
+/* The most output one render (or all) may write (captures included); past
+ * it the render fails the same way. 0 removes the cap. */
 #define TPL_DEFAULT_OUTPUT_LIMIT ((size_t)256 << 20)
 void tpl_env_set_output_limit(tpl_env *env, size_t bytes, const char *setting);
 /* Makes the two budgets above those of all the environment's renders
