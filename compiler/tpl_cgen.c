@@ -1523,6 +1523,10 @@ static bool const_output(const tpl_node *n, oc_sb *out) {
   char num[32];
   switch (e->value.type) {
   case TPL_STR:
+    /* A NUL byte is printed at run time, where the env may refuse it
+     * (tpl_env_set_nul_forbidden), as the interpreter does. */
+    if (e->value.len && memchr(e->value.u.s, 0, e->value.len))
+      return false;
     oc_sb_add(out, e->value.u.s ? e->value.u.s : "", e->value.len);
     return true;
   case TPL_NULL:

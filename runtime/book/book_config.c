@@ -766,6 +766,38 @@ static void must_positive_int(ck *k, const char *name, const cn *v) {
               name, describe(k, v));
 }
 
+/* The budgets of an edition and their ceilings (book_config.h). */
+static const struct {
+  const char *name;
+  int64_t ceiling;
+} budgets[] = {{"template_max_iterations", BK_MAX_TEMPLATE_ITERATIONS},
+               {"template_max_output_mb", BK_MAX_TEMPLATE_OUTPUT_MB},
+               {"image_max_megapixels", BK_MAX_IMAGE_MEGAPIXELS},
+               {"image_max_ppi", BK_MAX_IMAGE_PPI}};
+
+/* A budget: a whole number above 0, and at most its ceiling: a book may
+ * lower what Octavo spends on it, never lift the bound (a warning, and the
+ * ceiling is what the edition gets). NULL when name is no budget. */
+static cn *check_budget(ck *k, const cn_kid *kid) {
+  for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+    if (!key_is(kid, budgets[i].name))
+      continue;
+    cn *v = kid->val;
+    must_positive_int(k, kid->key, v);
+    if (v->kind != CN_SCALAR || v->v.type != TPL_INT ||
+        v->v.u.i <= budgets[i].ceiling)
+      return v;
+    ck_report(k, OC_WARNING, v->pos,
+              "'%s' is %lld, above its ceiling of %lld, which applies: a "
+              "book may lower this budget but not lift it past that",
+              kid->key, (long long)v->v.u.i, (long long)budgets[i].ceiling);
+    return cn_scalar(
+        k->a, tpl_int(budgets[i].ceiling),
+        oc_arena_printf(k->a, "%lld", (long long)budgets[i].ceiling), v->pos);
+  }
+  return NULL;
+}
+
 /* null, or a list of strings. */
 static void must_string_list(ck *k, const char *name, const cn *v) {
   if (cn_is_null(v))
@@ -906,7 +938,7 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
   cn *out = cn_new(k->a, CN_MAP, raw->pos);
   for (size_t i = 0; i < raw->n; i++) {
     const cn_kid *kid = &raw->kid[i];
-    cn *v = kid->val;
+    cn *v = kid->val, *budget;
     if (key_is(kid, "format")) {
       v = check_format(k, v);
     } else if (key_is(kid, "extends")) {
@@ -925,11 +957,8 @@ static cn *check_edition(ck *k, const char *name, cn *raw) {
                key_is(kid, "highlight_cache") || key_is(kid, "two_sided") ||
                key_is(kid, "pdf_tagged") || key_is(kid, "search")) {
       must_bool(k, kid->key, v);
-    } else if (key_is(kid, "template_max_iterations") ||
-               key_is(kid, "template_max_output_mb") ||
-               key_is(kid, "image_max_megapixels") ||
-               key_is(kid, "image_max_ppi")) {
-      must_positive_int(k, kid->key, v);
+    } else if ((budget = check_budget(k, kid))) {
+      v = budget;
     } else if (key_is(kid, "labels")) {
       must_string_list(k, "labels", v);
     } else if (key_is(kid, "toc")) {

@@ -27,6 +27,20 @@ typedef struct bk_pos {
 
 typedef struct bk_config bk_config;
 
+/* The budgets an edition may set, which bound what a book's templates and
+ * images may cost (a book is untrusted): a book may lower each, and raise
+ * it up to its ceiling only. A value above a ceiling is a warning at its
+ * place in config.yml, and the ceiling applies; neither --configuration
+ * nor any other option raises one. The template budgets count all of an
+ * edition's renders together (see setup_env in book_model.c); the image
+ * defaults are the typesetter's (ts_image.h: 100 megapixels, 300 ppi). */
+#define BK_DEFAULT_TEMPLATE_ITERATIONS ((int64_t)50000000)
+#define BK_MAX_TEMPLATE_ITERATIONS ((int64_t)500000000)
+#define BK_DEFAULT_TEMPLATE_OUTPUT_MB ((int64_t)1024)
+#define BK_MAX_TEMPLATE_OUTPUT_MB ((int64_t)4096)
+#define BK_MAX_IMAGE_MEGAPIXELS ((int64_t)400)
+#define BK_MAX_IMAGE_PPI ((int64_t)2400)
+
 /* Reads BOOK_DIR/config.yml, merges defaults ← file ← json (the
  * --configuration text, may be NULL), checks it. Every problem is
  * reported (errors and warnings: a misspelt known option gets "did you

@@ -154,8 +154,9 @@ static const char *template_file(bk_edition *e, const char *name) {
       continue;
     const char *rel = oc_arena_printf(e->a, "Resources/Templates/%s%s%s",
                                       dirs[i], dirs[i][0] ? "/" : "", name);
+    /* lstat: a symbolic link to nothing is the template refused there. */
     struct stat st;
-    if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
+    if (lstat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
       return rel;
   }
   if (e->theme.dir) {
@@ -199,8 +200,9 @@ const char *bk_render(bk_edition *e, const char *name, tpl_value data,
   size_t n = 0;
   tpl_diag diag;
   memset(&diag, 0, sizeof diag);
-  if (tpl_map_get_str(e->failed, name, strlen(name), NULL)) {
-    e->errors++; /* reported the first time */
+  if (tpl_map_get_str(e->failed, name, strlen(name), NULL) ||
+      tpl_env_budget_exhausted(e->env)) {
+    e->errors++; /* reported the first time (the budget: by its render) */
     return NULL;
   }
   if (tpl_render(e->env, name, data, &out, &n, &diag) != 0) {
@@ -464,19 +466,29 @@ static int setup_env(bk_edition *e) {
     if (!*end && t >= 0)
       tpl_env_set_now(e->env, (int64_t)t);
   }
-  /* The work and output budgets of each render (issue 13). */
+  /* The work and output budgets of the edition's templates (issue 13),
+   * for all of its renders together (issue 24): two hundred pages that
+   * each stay under a per-page cap would still take minutes. Each publish
+   * makes its editions anew, so each has a whole budget. */
   tpl_env_set_work_limit(
       e->env,
       (uint64_t)bk_get_int(e->edition, "template_max_iterations",
-                           (int64_t)TPL_DEFAULT_WORK_LIMIT),
-      "the edition option template_max_iterations");
+                           BK_DEFAULT_TEMPLATE_ITERATIONS),
+      "the edition option template_max_iterations, for all of the "
+      "edition's pages together");
   tpl_env_set_output_limit(
       e->env,
       (size_t)bk_get_int(e->edition, "template_max_output_mb",
-                         (int64_t)(TPL_DEFAULT_OUTPUT_LIMIT >> 20))
+                         BK_DEFAULT_TEMPLATE_OUTPUT_MB)
           << 20,
-      "the edition option template_max_output_mb");
+      "the edition option template_max_output_mb, for all of the edition's "
+      "pages together");
+  tpl_env_set_budgets_shared(e->env, true);
+  /* A NUL byte would end the page for every reader of it (and for the
+   * writers, which take pages as C strings). */
+  tpl_env_set_nul_forbidden(e->env, true);
   e->loader = tpl_loader_new(e->env);
+  tpl_loader_set_root(e->loader, e->book_dir, "the book's folder");
   add_template_dir(e, e->name);
   add_template_dir(e, e->format);
   if (bk_format_alias(e)[0])
@@ -488,6 +500,8 @@ static int setup_env(bk_edition *e) {
      * contents/). */
     tpl_loader *tl = tpl_loader_new(e->env);
     tpl_loader_theme_names(tl);
+    /* Its folders may share templates through links, within the theme. */
+    tpl_loader_set_root(tl, e->theme.dir, "the theme's folder");
     for (size_t i = 0; theme_subdir(e, i); i++)
       tpl_loader_add_dir(tl, oc_arena_printf(e->a, "%s/%s", e->theme.dir,
                                              theme_subdir(e, i)));

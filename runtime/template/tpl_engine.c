@@ -261,9 +261,16 @@ struct tpl_env {
    * renders of similar pages do not grow it step by step. */
   size_t out_hint;
   size_t memory_limit; /* per render: arena plus output, 0 for none */
-  uint64_t work_limit;  /* per render: steps (tpl_work), 0 for none */
-  size_t output_limit;  /* per render: bytes of output, 0 for none */
+  /* per render, or the renders' together (budgets_shared): */
+  uint64_t work_limit;  /* steps (tpl_work), 0 for none */
+  size_t output_limit;  /* bytes of output, 0 for none */
   const char *work_setting, *output_setting; /* named in the errors */
+  /* tpl_env_set_budgets_shared, tpl_env_set_nul_forbidden, whether a
+   * render failed for want of a shared budget, and what the renders spent
+   * (shared or not). */
+  bool budgets_shared, nul_forbidden, budget_exhausted;
+  uint64_t work_spent;
+  size_t output_spent;
   /* Resolved block tables per template, keyed by address (malloc'd). */
   tpl_tinfo **tinfo;
   size_t tinfo_n, tinfo_cap;
@@ -294,12 +301,35 @@ void tpl_env_set_output_limit(tpl_env *env, size_t bytes, const char *setting) {
   env->output_setting = setting;
 }
 
+void tpl_env_set_budgets_shared(tpl_env *env, bool shared) {
+  env->budgets_shared = shared;
+}
+
+uint64_t tpl_env_work_spent(const tpl_env *env) { return env->work_spent; }
+
+size_t tpl_env_output_spent(const tpl_env *env) { return env->output_spent; }
+
+bool tpl_env_budget_exhausted(const tpl_env *env) {
+  return env->budget_exhausted;
+}
+
+void tpl_env_set_nul_forbidden(tpl_env *env, bool forbidden) {
+  env->nul_forbidden = forbidden;
+}
+
+void tpl_out_nul(tpl_rt *rt) {
+  tpl_fail(rt, NULL,
+           "the template prints a NUL byte, which would cut the page short "
+           "there");
+}
+
 void tpl_work_over(tpl_rt *rt, const tpl_loc *loc) {
   if (!rt->work_limit) {
     rt->work_left = UINT64_MAX;
     return;
   }
   const char *set = rt->env->work_setting;
+  rt->env->budget_exhausted = rt->env->budgets_shared;
   tpl_fail(rt, loc,
            "the template's work budget is exhausted: more than %llu loop "
            "iterations and calls%s%s%s",
@@ -309,6 +339,7 @@ void tpl_work_over(tpl_rt *rt, const tpl_loc *loc) {
 
 static _Noreturn void tpl_output_over(tpl_rt *rt) {
   const char *set = rt->env->output_setting;
+  rt->env->budget_exhausted = rt->env->budgets_shared;
   size_t mb = rt->env->output_limit >> 20;
   tpl_fail(rt, NULL,
            "the template's output budget is exhausted: more than %zu %s of "
@@ -526,12 +557,12 @@ void tpl_out_grow(tpl_rt *rt, size_t need) {
       tpl_fail(rt, NULL, "out of memory");
     cap *= 2;
   }
-  size_t olimit = rt->env->output_limit;
-  if (olimit && want - 1 > olimit)
+  size_t omax = rt->out_max;
+  if (omax && want > omax)
     tpl_output_over(rt);
   size_t limit = rt->env->memory_limit / 2;
-  if (olimit && (!limit || olimit + 1 < limit))
-    limit = olimit + 1;
+  if (omax && (!limit || omax < limit))
+    limit = omax;
   if (limit && cap > limit) {
     if (want > limit)
       tpl_render_over_limit(rt);
@@ -584,6 +615,11 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
     tpl_diag_set(diag, NULL, "template \"%s\" not found", name);
     return -1;
   }
+  if (env->budget_exhausted) {
+    tpl_diag_set(diag, &(tpl_loc){t->name, 0, 0},
+                 "the budget was exhausted by an earlier render");
+    return -1;
+  }
   oc_arena *arena = oc_arena_new();
   /* The render state lives in the arena, not in this frame: longjmp leaves
    * non-volatile locals changed after setjmp indeterminate. */
@@ -605,12 +641,26 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
   rt->stack_budget = tpl_stack_budget();
   rt->work_limit = env->work_limit;
   rt->work_left = env->work_limit ? env->work_limit : UINT64_MAX;
+  size_t room = env->output_limit;
+  if (env->budgets_shared) {
+    if (env->work_limit)
+      rt->work_left = env->work_limit > env->work_spent
+                          ? env->work_limit - env->work_spent
+                          : 0;
+    if (env->output_limit)
+      room = env->output_limit > env->output_spent
+                 ? env->output_limit - env->output_spent
+                 : 0;
+  }
+  rt->out_max = !env->output_limit ? 0 : room < SIZE_MAX ? room + 1 : room;
+  uint64_t work_start = rt->work_left;
+  rt->nul_forbidden = env->nul_forbidden;
   /* Half the cap for values, half for the output (which may double). */
   if (env->memory_limit)
     oc_arena_set_limit(arena, env->memory_limit / 2, tpl_render_over_limit, rt);
   rt->out_cap = env->out_hint > 16384 ? env->out_hint : 16384;
-  if (env->output_limit && rt->out_cap > env->output_limit + 1)
-    rt->out_cap = env->output_limit + 1;
+  if (rt->out_max && rt->out_cap > rt->out_max)
+    rt->out_cap = rt->out_max;
   rt->out = oc_malloc(rt->out_cap);
   int rc;
   if (setjmp(*jb) == 0) {
@@ -629,6 +679,10 @@ int tpl_render(tpl_env *env, const char *name, tpl_value data, char **out,
     free(rt->out);
     rc = -1;
   }
+  /* A failed render spent what it spent too: it counts. */
+  if (rt->work_limit)
+    env->work_spent += work_start - rt->work_left;
+  env->output_spent += rt->out_len;
   oc_arena_free(arena);
   return rc;
 }

@@ -37,6 +37,12 @@ void tpl_loader_add_string_as(tpl_loader *l, const char *name,
                               tpl_escape autoescape);
 /* Adds an include folder (`-I DIR`); the path is copied. */
 void tpl_loader_add_dir(tpl_loader *l, const char *dir);
+/* The folder (copied) that no template of the include folders may lead
+ * out of through a symbolic link, and what messages call it ("the book's
+ * folder"): such a template, or a link to nothing, is an error where it is
+ * looked up, not a template the next folder may give. Without a root,
+ * each include folder is its own. */
+void tpl_loader_set_root(tpl_loader *l, const char *dir, const char *what);
 /* Makes the loader find `@theme/name` (tpl_theme_prefix) as `name`: the
  * loader of a theme folder. */
 void tpl_loader_theme_names(tpl_loader *l);

@@ -43,6 +43,9 @@ struct tpl_loader {
   const char **dirs;
   size_t ndirs, cdirs;
   bool theme_names; /* tpl_loader_theme_names */
+  /* tpl_loader_set_root: the folder no file may lead out of (canonical),
+   * and what messages call it; NULL: each include folder is its own. */
+  const char *root, *root_what;
 };
 
 /* `name` without its theme prefix, for a theme folder's loader. */
@@ -107,32 +110,55 @@ static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
   return e;
 }
 
-/* Reads dir/name into the arena; false when there is no such file.
- * *special is set when dir/name exists but is not a regular file (a FIFO,
- * a device, a folder): it is not read, and not taken for missing. */
+/* Why dir/name exists but is not read: it is not a regular file (a FIFO,
+ * a device, a folder), or it is a symbolic link that leads out of the
+ * root or to nothing. Either way it is not taken for missing: the next
+ * folder's template (a theme's) standing in for it would hide the
+ * author's mistake, or an attempt to make Octavo read elsewhere. */
+typedef enum ld_refusal {
+  LD_READ_OK,
+  LD_SPECIAL,
+  LD_OUTSIDE,
+  LD_DANGLING
+} ld_refusal;
+
+/* Whether canonical path `real` lies inside canonical folder `dir`. */
+static bool ld_inside(const char *real, const char *dir) {
+  size_t dl = strlen(dir);
+  return strncmp(real, dir, dl) == 0 && (real[dl] == '/' || dl == 1);
+}
+
+/* Reads dir/name into the arena; false when there is no such file, or
+ * when it is refused (*refused says why). */
 static bool ld_read(tpl_loader *l, const char *dir, const char *name,
-                    const char **text, size_t *len, bool *special) {
+                    const char **text, size_t *len, ld_refusal *refused) {
   size_t dl = strlen(dir), nl = strlen(name);
   char *path = oc_malloc(oc_size_add(dl, nl + 2));
   memcpy(path, dir, dl);
   path[dl] = '/';
   memcpy(path + dl + 1, name, nl + 1);
-  /* The folder is canonical (tpl_loader_add_dir): a file whose real path
-   * lies outside it, through a symbolic link, is not found, so that a
-   * theme or book cannot make Octavo read elsewhere. */
+  /* The folders are canonical (tpl_loader_add_dir): a file whose real path
+   * lies outside the root (or its own folder, without one), through a
+   * symbolic link, is refused, so that a theme or book cannot make Octavo
+   * read elsewhere. */
   char *real = realpath(path, NULL);
+  struct stat st;
+  if (!real && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    *refused = LD_DANGLING;
   free(path);
   if (!real)
     return false;
-  if (strncmp(real, dir, dl) != 0 || (real[dl] != '/' && dl != 1)) {
+  if (!ld_inside(real, l->root ? l->root : dir)) {
     free(real);
+    *refused = LD_OUTSIDE;
     return false;
   }
   size_t n;
   char *buf = oc_read_file(real, &n);
   free(real);
   if (!buf) {
-    *special = errno == EISDIR;
+    if (errno == EISDIR)
+      *refused = LD_SPECIAL;
     return false;
   }
   *text = oc_arena_strndup(l->arena, buf, n);
@@ -149,20 +175,32 @@ static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
     return e;
   e = ld_insert(l, name, len, hash);
   for (size_t i = 0; i < l->ndirs; i++) {
-    bool special = false;
-    if (ld_read(l, l->dirs[i], e->name, &e->text, &e->text_len, &special)) {
+    ld_refusal refused = LD_READ_OK;
+    if (ld_read(l, l->dirs[i], e->name, &e->text, &e->text_len, &refused)) {
       e->state = LD_UNPARSED;
       break;
     }
-    if (special) {
-      e->diag = oc_arena_alloc(l->arena, sizeof *e->diag);
-      tpl_diag_set(e->diag, &(tpl_loc){e->name, 0, 0},
+    if (refused == LD_READ_OK)
+      continue;
+    e->diag = oc_arena_alloc(l->arena, sizeof *e->diag);
+    const tpl_loc at = {e->name, 0, 0};
+    if (refused == LD_SPECIAL)
+      tpl_diag_set(e->diag, &at,
                    "'%s' is not a regular file (a FIFO, a device or a "
                    "folder): refusing to read it",
                    e->name);
-      e->state = LD_BROKEN;
-      break;
-    }
+    else
+      tpl_diag_set(
+          e->diag, &at,
+          "'%s' is a symbolic link that leads %s: refusing to "
+          "read it",
+          e->name,
+          refused == LD_DANGLING
+              ? "to nothing"
+              : oc_arena_printf(l->arena, "out of %s",
+                                l->root_what ? l->root_what : "its folder"));
+    e->state = LD_BROKEN;
+    break;
   }
   return e;
 }
@@ -421,6 +459,14 @@ void tpl_loader_add_dir(tpl_loader *l, const char *dir) {
 }
 
 void tpl_loader_theme_names(tpl_loader *l) { l->theme_names = true; }
+
+void tpl_loader_set_root(tpl_loader *l, const char *dir, const char *what) {
+  char *real = realpath(dir, NULL);
+  const char *d = real ? real : dir;
+  l->root = oc_arena_strndup(l->arena, d, strlen(d));
+  l->root_what = oc_arena_strndup(l->arena, what, strlen(what));
+  free(real);
+}
 
 int tpl_loader_check(tpl_loader *l, const char *name, tpl_diag *diags,
                      size_t max_diags, size_t *ndiags) {

@@ -52,11 +52,18 @@ void tpl_diag_set(tpl_diag *d, const tpl_loc *loc, const char *fmt, ...) {
 /* ---- printing ------------------------------------------------------- */
 
 static void tpl_out_number(tpl_rt *rt, tpl_value v) {
-  if (rt->out_cap - rt->out_len < 40)
-    tpl_out_grow(rt, 40);
-  char *p = rt->out + rt->out_len;
-  rt->out_len +=
-      v.type == TPL_INT ? oc_format_int(v.u.i, p) : tpl_format_float(v.u.f, p);
+  if (rt->out_cap - rt->out_len >= 40) {
+    char *p = rt->out + rt->out_len;
+    rt->out_len += v.type == TPL_INT ? oc_format_int(v.u.i, p)
+                                     : tpl_format_float(v.u.f, p);
+    return;
+  }
+  /* Near the end of the buffer, which may be near the output budget: the
+   * number's own length, not the most a number may take, is what counts. */
+  char buf[40];
+  size_t n = v.type == TPL_INT ? oc_format_int(v.u.i, buf)
+                               : tpl_format_float(v.u.f, buf);
+  tpl_out(rt, buf, n);
 }
 
 void tpl_out_value_slow(tpl_rt *rt, tpl_value v) {
@@ -76,6 +83,7 @@ void tpl_out_value_slow(tpl_rt *rt, tpl_value v) {
     return;
   default: {
     tpl_value s = tpl_to_str(rt, v);
+    tpl_out_check(rt, s.u.s, s.len);
     tpl_out(rt, s.u.s, s.len);
   }
   }
@@ -98,6 +106,7 @@ void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy) {
    * null and arrays print as they are; only objects become strings. */
   if (v.type == TPL_OBJ && strategy != TPL_ESC_NONE) {
     tpl_value s = tpl_to_str(rt, v);
+    tpl_out_check(rt, s.u.s, s.len);
     if (s.safe)
       tpl_out(rt, s.u.s, s.len);
     else

@@ -207,18 +207,36 @@ void tpl_env_set_debug(tpl_env *env, bool debug);
  * instead of exhausting the machine. 0 removes the cap. */
 #define TPL_DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
 void tpl_env_set_memory_limit(tpl_env *env, size_t bytes);
-/* The work budget of one render: loop iterations, calls of macros, arrow
- * functions, includes and blocks, and elements made by range() or walked
- * by join count one step each. Past `steps` the render fails at the
- * template's line naming the cap and, when given, `setting` (what the user
- * changes to raise it, e.g. "the edition option template_max_iterations").
- * 0 removes the cap. */
+/* The work budget of one render (or of all, tpl_env_set_budgets_shared):
+ * loop iterations, calls of macros, arrow functions, includes and blocks,
+ * and elements made by range() or walked by join count one step each.
+ * Past `steps` the render fails at the template's line naming the cap and,
+ * when given, `setting` (what the user changes to raise it, e.g. "the
+ * edition option template_max_iterations"). 0 removes the cap. */
 #define TPL_DEFAULT_WORK_LIMIT ((uint64_t)50000000)
 void tpl_env_set_work_limit(tpl_env *env, uint64_t steps, const char *setting);
-/* The most output one render may write (captures included); past it the
- * render fails the same way. 0 removes the cap. */
+/* The most output one render (or all) may write (captures included); past
+ * it the render fails the same way. 0 removes the cap. */
 #define TPL_DEFAULT_OUTPUT_LIMIT ((size_t)256 << 20)
 void tpl_env_set_output_limit(tpl_env *env, size_t bytes, const char *setting);
+/* Makes the two budgets above those of all the environment's renders
+ * together (a publish's, however many pages it has): each render starts
+ * with what the renders before it left, failed ones included, so many
+ * renders that each stay under the cap still stop at it. Off by default:
+ * each render has the whole budget. */
+void tpl_env_set_budgets_shared(tpl_env *env, bool shared);
+/* What the environment's renders have spent so far (steps while a work
+ * cap is set, and bytes), and whether a render failed for want of a
+ * shared budget: every render after it fails at once, at no place ("the
+ * budget was exhausted by an earlier render"), which a caller that
+ * reported the first may keep quiet. */
+uint64_t tpl_env_work_spent(const tpl_env *env);
+size_t tpl_env_output_spent(const tpl_env *env);
+bool tpl_env_budget_exhausted(const tpl_env *env);
+/* A printed value holding a NUL byte ({{ "\x00" }}, a filter's result) fails
+ * the render at its line: a caller whose output is text (a page) would lose
+ * everything after it. Off by default, as in Twig. */
+void tpl_env_set_nul_forbidden(tpl_env *env, bool forbidden);
 /* Overrides the per-name default escaping strategy for every template
  * (themec render --autoescape). -1 restores the per-name default. */
 void tpl_env_set_autoescape(tpl_env *env, int strategy);
@@ -281,6 +299,11 @@ struct tpl_rt {
    * as a level's frames are larger in a sanitizer's build. */
   const char *stack_base;
   size_t stack_budget;
+  /* One more than the most output this render may write (room for the
+   * final NUL byte; 0: no cap, as in a tpl_rt made without tpl_render),
+   * and whether a printed NUL byte fails it (tpl_env_set_nul_forbidden). */
+  size_t out_max;
+  bool nul_forbidden;
 };
 
 /* Records the error and unwinds the render. */
@@ -321,19 +344,29 @@ static inline void tpl_out(tpl_rt *rt, const char *s, size_t n) {
   }
   rt->out_len += n;
 }
+/* Fails the render when a NUL byte is printed and the env forbids it. */
+_Noreturn void tpl_out_nul(tpl_rt *rt);
+static inline void tpl_out_check(tpl_rt *rt, const char *s, size_t n) {
+  if (__builtin_expect(rt->nul_forbidden, 0) && memchr(s, 0, n))
+    tpl_out_nul(rt);
+}
 /* Prints a value with no escaping (raw output, autoescape off). */
 void tpl_out_value_slow(tpl_rt *rt, tpl_value v);
 static inline void tpl_out_value(tpl_rt *rt, tpl_value v) {
-  if (v.type == TPL_STR)
+  if (v.type == TPL_STR) {
+    tpl_out_check(rt, v.u.s, v.len);
     tpl_out(rt, v.u.s, v.len);
-  else
+  } else {
     tpl_out_value_slow(rt, v);
+  }
 }
 /* Prints a value escaped with `strategy`, unless it is marked safe. This is
  * what autoescaping inserts around {{ }} (Twig's escape(..., autoescape)). */
 void tpl_out_escaped_slow(tpl_rt *rt, tpl_value v, tpl_escape strategy);
 static inline void tpl_out_escaped(tpl_rt *rt, tpl_value v,
                                    tpl_escape strategy) {
+  if (v.type == TPL_STR)
+    tpl_out_check(rt, v.u.s, v.len);
   if (v.type == TPL_STR &&
       ((v.safe && strategy != TPL_ESC_SH) || strategy == TPL_ESC_NONE))
     tpl_out(rt, v.u.s, v.len);

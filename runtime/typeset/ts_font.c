@@ -14,6 +14,7 @@
 
 #include <fontconfig/fontconfig.h>
 #include <hb-ot.h>
+#include <hb-subset.h>
 #include <hb.h>
 
 #include "oc_file.h"
@@ -650,6 +651,24 @@ ts_face *ts_fonts_small_caps(ts_fonts *f, const ts_face *face) {
 
 /* ---- @font-face --------------------------------------------------------- */
 
+/* Whether HarfBuzz subsets the face whole, as the PDF writer will subset
+ * the glyphs it uses (ts_pdffont_finish): a font damaged past what the
+ * checks above see would otherwise fail only when the PDF is written,
+ * too late for its text to take another font. Whole, because the damage
+ * may lie in any glyph; it costs one subset of each @font-face file. */
+static bool subsets(hb_face_t *face) {
+  hb_subset_input_t *in = hb_subset_input_create_or_fail();
+  if (!in)
+    return false;
+  hb_set_add_range(hb_subset_input_glyph_set(in), 0,
+                   hb_face_get_glyph_count(face) - 1);
+  hb_subset_input_set_flags(in, HB_SUBSET_FLAGS_NO_HINTING);
+  hb_face_t *sub = hb_subset_or_fail(face, in);
+  hb_subset_input_destroy(in);
+  hb_face_destroy(sub);
+  return sub != NULL;
+}
+
 ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
                            const char *family, int weight, bool italic,
                            const char *file, unsigned line, unsigned col) {
@@ -684,6 +703,8 @@ ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
   bool usable = data && ts_font_data_usable(data, n);
   hb_face_t *probe = usable ? hb_face_create(blob, 0) : NULL;
   bool outlines = false, cff2 = false;
+  if (probe && hb_face_get_glyph_count(probe) && !subsets(probe))
+    usable = false;
   if (probe) {
     static const hb_tag_t tags[] = {HB_TAG('g', 'l', 'y', 'f'),
                                     HB_TAG('C', 'F', 'F', ' '),

@@ -661,6 +661,14 @@ const cgen_source cgen_sources[] = {
     {"random_seeded.twig",
      "{{ random(100) }}{{ random(['a', 'b', 'c']) }}{{ random('xyz') }}{{ "
      "random() > 0 ? 'p' : 'z' }}"},
+    /* For test_cgen's budgets shared by renders and printed NUL bytes. */
+    {"budget_loops.twig",
+     "<{{ a }}>\n{% for i in list %}{% for j in list %}{{ i }}{{ j }}{% "
+     "endfor %}{% endfor %}"},
+    {"nul_escaped.twig", "ok\n  {{ \"b\\x00c\" }}"},
+    {"nul_raw.twig",
+     "ok\n{% autoescape false %}{{ 'x' }}{{ \"b\\x00\" ~ a }}{% "
+     "endautoescape %}"},
 };
 const size_t cgen_nsources = sizeof cgen_sources / sizeof *cgen_sources;
 

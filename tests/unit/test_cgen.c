@@ -152,6 +152,105 @@ static void test_sources(void) {
   oc_arena_free(a);
 }
 
+/* The environment of one back end for test_limits: compiled, or the
+ * sources interpreted. */
+static tpl_env *limits_env(bool compiled, interp_set *set) {
+  tpl_env *env = tpl_env_new();
+  if (compiled)
+    tpl_env_add_compiled(env, cgen_diff_templates, cgen_diff_ntemplates);
+  else
+    tpl_env_add_source(env, (tpl_source){interp_find, set});
+  return env;
+}
+
+/* Renders `name` `times` times in env (then frees it): the outcomes, one
+ * a line, must be `want`. */
+static void check_runs(tpl_env *env, const char *name, int times,
+                       const char *want, const char *what) {
+  char got[4096];
+  size_t used = 0;
+  got[0] = 0;
+  for (int i = 0; i < times; i++) {
+    char *out, err[1200];
+    size_t len;
+    render_diff(env, name, &out, &len, err, sizeof err);
+    int n = snprintf(got + used, sizeof got - used, "%d: %s\n", i,
+                     err[0] ? err : "ok");
+    if (n > 0 && (size_t)n < sizeof got - used)
+      used += (size_t)n;
+    free(out);
+  }
+  tpl_env_free(env);
+  check(!strcmp(got, want), what);
+  if (strcmp(got, want))
+    printf("  got:\n%s", got);
+}
+
+/* Budgets shared by an environment's renders, and printed NUL bytes: the
+ * compiled and the interpreted template fail on the same render, at the
+ * same place, with the same words. */
+static void test_limits(void) {
+  oc_arena *a = oc_arena_new();
+  tpl_ast_template *asts[64];
+  size_t n = cgen_parse_sources(a, asts, 64);
+  interp_set set = {.n = n};
+  for (size_t i = 0; i < n; i++)
+    set.t[i] = tpl_interp_build(a, asts[i]);
+  for (int compiled = 0; compiled < 2; compiled++) {
+    char what[200];
+    const char *how = compiled ? "compiled" : "interpreted";
+    /* Thirteen steps a render (the template, three iterations of the outer
+     * loop, nine of the inner): two renders fit in thirty steps, not the
+     * third, and the fourth fails before it starts. */
+    tpl_env *env = limits_env(compiled, &set);
+    tpl_env_set_work_limit(env, 30, "the test's");
+    tpl_env_set_budgets_shared(env, true);
+    char *out;
+    size_t len;
+    render_diff(env, "budget_loops.twig", &out, &len, what, sizeof what);
+    free(out);
+    check(tpl_env_work_spent(env) == 13 && !tpl_env_budget_exhausted(env),
+          "the work spent is counted");
+    snprintf(what, sizeof what, "%s: the work budget is all renders'", how);
+    check_runs(env, "budget_loops.twig", 3,
+               "0: ok\n1: budget_loops.twig:2:23: error: the template's work "
+               "budget is exhausted: more than 30 loop iterations and calls "
+               "(the cap is the test's)\n2: budget_loops.twig:0:0: error: the "
+               "budget was exhausted by an earlier render\n",
+               what);
+    /* Not shared: each render has the whole budget. */
+    env = limits_env(compiled, &set);
+    tpl_env_set_work_limit(env, 30, "the test's");
+    snprintf(what, sizeof what, "%s: the work budget is per render", how);
+    check_runs(env, "budget_loops.twig", 4, "0: ok\n1: ok\n2: ok\n3: ok\n",
+               what);
+    /* Output: 22 bytes a render ("<1>\n" and nine pairs). */
+    env = limits_env(compiled, &set);
+    tpl_env_set_output_limit(env, 50, "the test's");
+    tpl_env_set_budgets_shared(env, true);
+    snprintf(what, sizeof what, "%s: the output budget is all renders'", how);
+    check_runs(env, "budget_loops.twig", 3,
+               "0: ok\n1: ok\n2: budget_loops.twig:2:46: error: the "
+               "template's output budget is exhausted: more than 50 bytes of "
+               "output (the cap is the test's)\n",
+               what);
+    /* A printed NUL byte, escaped and raw. */
+    static const char *const nul[][2] = {
+        {"nul_escaped.twig", "0: nul_escaped.twig:2:3: error: the template "
+                             "prints a NUL byte, which would cut the page "
+                             "short there\n"},
+        {"nul_raw.twig", "0: nul_raw.twig:2:32: error: the template prints a "
+                         "NUL byte, which would cut the page short there\n"}};
+    for (size_t i = 0; i < 2; i++) {
+      snprintf(what, sizeof what, "%s: %s fails", how, nul[i][0]);
+      env = limits_env(compiled, &set);
+      tpl_env_set_nul_forbidden(env, true);
+      check_runs(env, nul[i][0], 1, nul[i][1], what);
+    }
+  }
+  oc_arena_free(a);
+}
+
 int main(void) {
   test_helpers();
 
@@ -205,6 +304,7 @@ int main(void) {
   }
   oc_arena_free(a);
   test_sources();
+  test_limits();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

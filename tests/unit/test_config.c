@@ -421,6 +421,55 @@ static void test_warnings(void) {
   CHECK_INT(get(e, "toc.deep"), 2);
 }
 
+/* The budgets: lowered freely, lifted up to their ceilings only (a
+ * warning at the value, and the ceiling is what the edition gets), from
+ * the file, from --configuration and through `extends`. */
+static void test_budget_ceilings(void) {
+  bk_config *c =
+      load("budgets",
+           "book:\n" CONTENTS                                     /* 1-3 */
+           "  editions:\n"                                        /* 4 */
+           "    base:\n"                                          /* 5 */
+           "      template_max_iterations: 9000000000000000000\n" /* 6 */
+           "      template_max_output_mb: 4097\n"                 /* 7 */
+           "    web:\n"                                           /* 8 */
+           "      format: html\n"                                 /* 9 */
+           "      extends: base\n"                                /* 10 */
+           "      image_max_megapixels: 401\n"                    /* 11 */
+           "      image_max_ppi: 2400\n"                          /* 12 */
+           "    low:\n"                                           /* 13 */
+           "      format: html\n"                                 /* 14 */
+           "      template_max_iterations: 1000\n"                /* 15 */
+           "      template_max_output_mb: 1\n",                   /* 16 */
+           "{\"book\": {\"editions\": {\"low\": {\"image_max_ppi\": 2401}}}}");
+  CHECK(c != NULL);
+  CHECK(diags.errors == 0 && diags.warnings == 4);
+  CHECK_SAID("config.yml:6:32: warning: 'template_max_iterations' is "
+             "9000000000000000000, above its ceiling of 500000000, which "
+             "applies: a book may lower this budget but not lift it past "
+             "that");
+  CHECK_SAID("config.yml:7:31: warning: 'template_max_output_mb' is 4097, "
+             "above its ceiling of 4096, which applies: a book may lower "
+             "this budget but not lift it past that");
+  CHECK_SAID("config.yml:11:29: warning: 'image_max_megapixels' is 401, "
+             "above its ceiling of 400, which applies: a book may lower this "
+             "budget but not lift it past that");
+  CHECK_SAID("--configuration:1:49: warning: 'image_max_ppi' is 2401, above "
+             "its ceiling of 2400, which applies: a book may lower this "
+             "budget but not lift it past that");
+  if (!c)
+    return;
+  tpl_value web = bk_config_edition(c, "web");
+  CHECK_INT(get(web, "template_max_iterations"), BK_MAX_TEMPLATE_ITERATIONS);
+  CHECK_INT(get(web, "template_max_output_mb"), BK_MAX_TEMPLATE_OUTPUT_MB);
+  CHECK_INT(get(web, "image_max_megapixels"), BK_MAX_IMAGE_MEGAPIXELS);
+  CHECK_INT(get(web, "image_max_ppi"), 2400);
+  tpl_value low = bk_config_edition(c, "low");
+  CHECK_INT(get(low, "template_max_iterations"), 1000);
+  CHECK_INT(get(low, "template_max_output_mb"), 1);
+  CHECK_INT(get(low, "image_max_ppi"), BK_MAX_IMAGE_PPI);
+}
+
 static void test_type_errors(void) {
   bk_config *c = load("types",
                       "book:\n"                                 /* 1 */
@@ -890,6 +939,7 @@ int main(void) {
   test_format();
   test_json();
   test_warnings();
+  test_budget_ceilings();
   test_type_errors();
   test_structure_errors();
   test_yaml_errors();

@@ -867,6 +867,67 @@ static void test_loader(void) {
   tpl_env_free(env);
 }
 
+/* Templates that are symbolic links: one inside the loader's root is
+ * read, one out of it or to nothing is an error, not a missing template
+ * a later folder may give (the book's override replaced by the theme's). */
+static void test_loader_links(void) {
+  char dir[] = "/tmp/octavo-test-links-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char book[64], tpl[96], p[256], q[256];
+  snprintf(book, sizeof book, "%s/book", dir);
+  snprintf(tpl, sizeof tpl, "%s/book/Templates", dir);
+  mkdir(book, 0700);
+  mkdir(tpl, 0700);
+  snprintf(p, sizeof p, "%s/shared.twig", book);
+  write_file(p, "shared");
+  snprintf(p, sizeof p, "%s/outside.twig", dir);
+  write_file(p, "outside");
+  snprintf(p, sizeof p, "%s/in.twig", tpl);
+  CHECK(symlink("../shared.twig", p) == 0);
+  snprintf(p, sizeof p, "%s/out.twig", tpl);
+  snprintf(q, sizeof q, "%s/outside.twig", dir);
+  CHECK(symlink(q, p) == 0);
+  snprintf(p, sizeof p, "%s/none.twig", tpl);
+  CHECK(symlink("nothing.twig", p) == 0);
+  for (int rooted = 0; rooted < 2; rooted++) {
+    tpl_env *env = tpl_env_new();
+    tpl_loader *l = tpl_loader_new(env);
+    if (rooted)
+      tpl_loader_set_root(l, book, "the book's folder");
+    tpl_loader_add_dir(l, tpl);
+    /* a later source's templates must not stand in for refused ones */
+    tpl_loader *theme = tpl_loader_new(env);
+    add_string(theme, "out.twig", "theme's");
+    add_string(theme, "none.twig", "theme's");
+    CHECK_RENDER(env, "in.twig", tpl_null(),
+                 rooted ? "shared"
+                        : "ERR:in.twig:0:0: 'in.twig' is a symbolic link "
+                          "that leads out of its folder: refusing to read "
+                          "it");
+    CHECK_RENDER(env, "out.twig", tpl_null(),
+                 rooted ? "ERR:out.twig:0:0: 'out.twig' is a symbolic link "
+                          "that leads out of the book's folder: refusing to "
+                          "read it"
+                        : "ERR:out.twig:0:0: 'out.twig' is a symbolic link "
+                          "that leads out of its folder: refusing to read "
+                          "it");
+    CHECK_RENDER(env, "none.twig", tpl_null(),
+                 "ERR:none.twig:0:0: 'none.twig' is a symbolic link that "
+                 "leads to nothing: refusing to read it");
+    tpl_env_free(env);
+  }
+  const char *gone[] = {"Templates/in.twig", "Templates/out.twig",
+                        "Templates/none.twig", "shared.twig"};
+  for (size_t i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s/%s", book, gone[i]);
+    unlink(p);
+  }
+  unlink(q);
+  rmdir(tpl);
+  rmdir(book);
+  rmdir(dir);
+}
+
 /* ---- data files ----------------------------------------------------- */
 
 static void test_data(void) {
@@ -1015,6 +1076,7 @@ int main(void) {
   test_engine();
   test_interp_ast();
   test_loader();
+  test_loader_links();
   test_data();
   test_memory_limit();
   test_speed();
