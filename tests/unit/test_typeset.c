@@ -1673,6 +1673,45 @@ static void test_deep_nesting(void) {
     free(t);
     free(d);
   }
+  /* Where pages start numbers elements as the XHTML does, those left out
+     included: html 0, body 1, p 2 ("above"), 300 divs 3-302 (254 of them
+     in the tree), the p 303; page 1 holds "above", "deepest" and 14 of
+     its lines */
+  char *pd = deep_doc("<div>", "</div>", 300);
+  char *end = strstr(pd, "</body>");
+  size_t pn = (size_t)(end - pd), pcap = pn + 1024;
+  pd = realloc(pd, pcap);
+  pn += (size_t)snprintf(pd + pn, pcap - pn, "<p>");
+  for (int i = 0; i < 40; i++)
+    pn += (size_t)snprintf(pd + pn, pcap - pn, "line%02d<br/>", i + 1);
+  snprintf(pd + pn, pcap - pn, "</p></body></html>");
+  oc_arena *pa = oc_arena_new();
+  oc_reporter rep = {print_diag, NULL};
+  const char *pcss = PAGE_CSS "div { margin: 0 }";
+  const css_stylesheet *sheet =
+      css_parse(pa, pcss, strlen(pcss), "test.css", CSS_ORIGIN_AUTHOR, &rep);
+  ts_engine_input in = {.xhtml = pd,
+                        .len = strlen(pd),
+                        .name = "doc.xhtml",
+                        .sheets = &sheet,
+                        .nsheets = 1,
+                        .lang = "en",
+                        .rep = &rep,
+                        .resolve = resolve_abs,
+                        .page_starts = true};
+  ts_engine_stats pst = {0};
+  CHECK(ts_engine_render(pa, &in, tmp_pdf, &pst) == 0);
+  CHECK(pst.pages >= 2 && pst.page_starts);
+  if (pst.pages >= 2 && pst.page_starts) {
+    CHECK(pst.page_starts[1].element == 303);
+    CHECK(pst.page_starts[1].offset == 14 * 6);
+    if (pst.page_starts[1].element != 303 ||
+        pst.page_starts[1].offset != 14 * 6)
+      fprintf(stderr, "  page 2 starts at element %zu, offset %zu\n",
+              pst.page_starts[1].element, pst.page_starts[1].offset);
+  }
+  oc_arena_free(pa);
+  free(pd);
   /* 30 deep places, one a line */
   size_t cap = 30 * 300 * 14 + 256, k = 0;
   char *d = malloc(cap);
