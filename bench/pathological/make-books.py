@@ -21,6 +21,18 @@
                   footnote reference in every sentence (cmark-gfm alone:
                   over 300 s): refused
 
+Issue 24's deep books (nesting past every cap; each edition within 10 s
+and 1 GB):
+
+  deep-emphasis   50,000 '*' on each side of a word (100 KB)
+  deep-quotes     10,000-deep block quotes
+  deep-mixed      lists and quotes alternating, 10,000 deep
+  deep-div        100,000 raw HTML <div> nested
+  deep-span       100,000 raw HTML <span> nested in a paragraph
+  deep-tables     10,000 raw HTML tables, each in the cell of the last
+  deep-links      100,000 '[' before a link and 100,000 '](u)' after it
+  deep-a          10,000 raw HTML <a href> nested
+
 Every book has the editions web (html), website (html_chunked), ebook
 (epub) and print (pdf). Usage: make-books.py DIR [NAME...]"""
 import os
@@ -149,12 +161,35 @@ def make(root, name):
                 "another `late` coffee.[^1] ")
         text = unit * ((10 << 20) // len(unit))
         book(root, name, "# Prose\n\n" + text + "\n\n[^1]: A note.\n")
+    elif name == "deep-emphasis":
+        book(root, name, "# Deep\n\n" + "*" * 50000 + "word" + "*" * 50000 + "\n")
+    elif name == "deep-quotes":
+        book(root, name, "# Deep\n\n" + "> " * 10000 + "deep\n")
+    elif name == "deep-mixed":
+        book(root, name, "# Deep\n\n" + "- > " * 5000 + "deep\n")
+    elif name == "deep-div":
+        book(root, name, "# Deep\n\n" + "<div>" * 100000 + "deep" +
+             "</div>" * 100000 + "\n")
+    elif name == "deep-span":
+        book(root, name, "# Deep\n\nText " + "<span>" * 100000 + "deep" +
+             "</span>" * 100000 + "\n")
+    elif name == "deep-tables":
+        book(root, name, "# Deep\n\n" + "<table><tr><td>" * 10000 + "deep" +
+             "</td></tr></table>" * 10000 + "\n")
+    elif name == "deep-links":
+        book(root, name, "# Deep\n\n" + "[" * 100000 + "x" + "](u)" * 100000
+             + "\n")
+    elif name == "deep-a":
+        book(root, name, "# Deep\n\nText " + '<a href="https://example.org/">' * 10000 + "deep"
+             + "</a>" * 10000 + "\n")
     else:
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
          "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose"]
+NAMES += ["deep-emphasis", "deep-quotes", "deep-mixed", "deep-div", "deep-span",
+          "deep-tables", "deep-links", "deep-a"]
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -1800,25 +1800,39 @@ static void md_flatten(md *m, cmark_node *x) {
   cmark_node_free(x);
 }
 
-static void md_limit_nesting(md *m) {
+/* The nodes for which counts() holds that stand inside max others of
+ * them, in document order: the outermost of what is too deep. */
+static cmark_node **md_too_deep(md *m, bool (*counts)(cmark_node *), int max,
+                                size_t *n) {
   cmark_node **deep = NULL;
-  size_t n = 0, cap = 0;
+  size_t cap = 0;
   int depth = 0;
+  *n = 0;
   cmark_iter *it = cmark_iter_new(m->doc);
   cmark_event_type ev;
   while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
     cmark_node *x = cmark_iter_get_node(it);
-    cmark_node_type t = cmark_node_get_type(x);
-    if (t != CMARK_NODE_LIST && t != CMARK_NODE_BLOCK_QUOTE)
+    if (!counts(x))
       continue;
     if (ev == CMARK_EVENT_EXIT) {
       depth--;
-    } else if (++depth == MD_MAX_NESTING + 1) {
-      deep = oc_arena_grow_array(m->a, deep, n, &cap, n + 1, sizeof *deep);
-      deep[n++] = x;
+    } else if (++depth == max + 1) {
+      deep = oc_arena_grow_array(m->a, deep, *n, &cap, *n + 1, sizeof *deep);
+      deep[(*n)++] = x;
     }
   }
   cmark_iter_free(it);
+  return deep;
+}
+
+static bool md_is_list_or_quote(cmark_node *x) {
+  cmark_node_type t = cmark_node_get_type(x);
+  return t == CMARK_NODE_LIST || t == CMARK_NODE_BLOCK_QUOTE;
+}
+
+static void md_limit_nesting(md *m) {
+  size_t n;
+  cmark_node **deep = md_too_deep(m, md_is_list_or_quote, MD_MAX_NESTING, &n);
   for (size_t i = 0; i < n; i++) {
     oc_report(m->opt->report, OC_WARNING, md_file(m), md_node_line(m, deep[i]),
               (unsigned)cmark_node_get_start_column(deep[i]),
@@ -1826,6 +1840,55 @@ static void md_limit_nesting(md *m) {
               "set at level %d",
               MD_MAX_NESTING, MD_MAX_NESTING);
     md_flatten(m, deep[i]);
+  }
+}
+
+/* Emphasis, strikethrough and links nested deeper than this lose their
+ * tags, their text kept where it stands: what is deeper than Markdown
+ * sets on purpose (***a***) is a run of marks, and every edition would
+ * nest it (25,000 levels from 50,000 '*'), past what XHTML readers take. */
+#define MD_MAX_INLINE_NESTING 16
+
+static bool md_is_inline_nesting(cmark_node *x) {
+  cmark_node_type t = cmark_node_get_type(x);
+  return (t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE &&
+         t != CMARK_NODE_IMAGE && cmark_node_first_child(x);
+}
+
+/* Replaces x and every nesting inline inside it by their children. */
+static void md_unwrap_inlines(md *m, cmark_node *x) {
+  cmark_node **all = NULL;
+  size_t n = 0, cap = 0;
+  cmark_iter *it = cmark_iter_new(x);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *k = cmark_iter_get_node(it);
+    if (ev == CMARK_EVENT_ENTER && md_is_inline_nesting(k)) {
+      all = oc_arena_grow_array(m->a, all, n, &cap, n + 1, sizeof *all);
+      all[n++] = k;
+    }
+  }
+  cmark_iter_free(it);
+  /* outermost first: each one's parent is then no deeper than x's */
+  for (size_t i = 0; i < n; i++) {
+    cmark_node *k;
+    while ((k = cmark_node_first_child(all[i])))
+      cmark_node_insert_before(all[i], k);
+    cmark_node_free(all[i]);
+  }
+}
+
+static void md_limit_inline_nesting(md *m) {
+  size_t n;
+  cmark_node **deep =
+      md_too_deep(m, md_is_inline_nesting, MD_MAX_INLINE_NESTING, &n);
+  for (size_t i = 0; i < n; i++) {
+    oc_report(m->opt->report, OC_WARNING, md_file(m), md_node_line(m, deep[i]),
+              (unsigned)cmark_node_get_start_column(deep[i]),
+              "emphasis and links nested more than %d deep: the deeper ones "
+              "are left out, their text kept",
+              MD_MAX_INLINE_NESTING);
+    md_unwrap_inlines(m, deep[i]);
   }
 }
 
@@ -1950,6 +2013,7 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   free(text);
 
   md_limit_nesting(&m);
+  md_limit_inline_nesting(&m);
   bk_rawhtml_ctx raw = {a, md_file(&m), opt->report, &m, md_raw_line,
                         md_raw_image};
   bk_rawhtml_clean(m.doc, &raw);

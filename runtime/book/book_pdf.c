@@ -90,8 +90,10 @@ static void mark_matter(bk_edition *e) {
 /* ---- the document ---------------------------------------------------- */
 
 /* The XHTML is the writer's own: its nesting is capped where the Markdown
- * and raw HTML are read, so XML_PARSE_HUGE only lifts libxml2's 10 MB
- * bound on one text node (a long paragraph is no mistake). */
+ * and raw HTML are read, and a theme's templates nesting deeper are set at
+ * the typesetter's cap (TS_MAX_DEPTH, with a warning), so XML_PARSE_HUGE
+ * only lifts libxml2's 10 MB bound on one text node (a long paragraph is
+ * no mistake) and its 256 levels. */
 static xmlDocPtr parse_xml(const char *xml, size_t len, const char *name,
                            bk_xml_error *fe) {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();

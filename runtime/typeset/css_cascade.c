@@ -33,36 +33,48 @@ static bool compound_matches(const css_compound *c, const css_dom *dom,
   return true;
 }
 
+/* How a match failed, as WebKit's selector checker tells it: here only
+ * (an ancestor or earlier sibling may still do), for every later sibling
+ * of el too, or for every ancestor too. A descendant combinator stops at
+ * the last: what failed over all ancestors of a node fails over those of
+ * its ancestors. Without it, `.x div div div div div div` over 200 nested
+ * divs tries every choice of six ancestors (over 10^10). */
+typedef enum { M_YES, M_NO_HERE, M_NO_SIBLINGS, M_NO_ANCESTORS } match_result;
+
 /* Matches parts[0..k] with parts[k] on el, right to left; a descendant
  * combinator tries every ancestor, as a later part may need a higher one. */
-static bool match_from(const css_selector *sel, size_t k, const css_dom *dom,
-                       const void *el) {
+static match_result match_from(const css_selector *sel, size_t k,
+                               const css_dom *dom, const void *el) {
   if (!compound_matches(&sel->parts[k], dom, el))
-    return false;
+    return M_NO_HERE;
   if (k == 0)
-    return true;
+    return M_YES;
   if (sel->parts[k].comb == CSS_COMB_ADJACENT) {
     const void *s = dom->prev_sibling(el);
-    return s && match_from(sel, k - 1, dom, s);
+    return s ? match_from(sel, k - 1, dom, s) : M_NO_SIBLINGS;
   }
   if (sel->parts[k].comb == CSS_COMB_SIBLING) {
-    for (const void *s = dom->prev_sibling(el); s; s = dom->prev_sibling(s))
-      if (match_from(sel, k - 1, dom, s))
-        return true;
-    return false;
+    for (const void *s = dom->prev_sibling(el); s; s = dom->prev_sibling(s)) {
+      match_result r = match_from(sel, k - 1, dom, s);
+      if (r != M_NO_HERE)
+        return r;
+    }
+    return M_NO_SIBLINGS;
   }
   const void *p = dom->parent(el);
   if (sel->parts[k].comb == CSS_COMB_CHILD)
-    return p && match_from(sel, k - 1, dom, p);
-  for (; p; p = dom->parent(p))
-    if (match_from(sel, k - 1, dom, p))
-      return true;
-  return false;
+    return p ? match_from(sel, k - 1, dom, p) : M_NO_ANCESTORS;
+  for (; p; p = dom->parent(p)) {
+    match_result r = match_from(sel, k - 1, dom, p);
+    if (r == M_YES || r == M_NO_ANCESTORS)
+      return r;
+  }
+  return M_NO_ANCESTORS;
 }
 
 bool css_selector_matches(const css_selector *sel, const css_dom *dom,
                           const void *el) {
-  return sel->nparts && match_from(sel, sel->nparts - 1, dom, el);
+  return sel->nparts && match_from(sel, sel->nparts - 1, dom, el) == M_YES;
 }
 
 /* ---- cascade -------------------------------------------------------- */

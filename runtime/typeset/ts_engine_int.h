@@ -83,6 +83,8 @@ struct ts_node {
   bool sid_done;         /* sid is known (ts_struct.c) */
   uint32_t sid;          /* the structure element its content goes to */
   uint32_t ord, ord_end; /* preorder numbers: its own, its last descendant's */
+  size_t xel; /* elements: its index among the XHTML's, in document order
+                 (elements nested past TS_MAX_DEPTH have no node) */
 };
 
 /* ---- computed styles ------------------------------------------------- */
@@ -408,6 +410,11 @@ void ts_load_font_faces(ts_ctx *c);
 void ts_warn_font(ts_ctx *c, const css_decl *fam, const char *first);
 
 /* ts_style.c */
+/* How deep the node tree nests: what is deeper in the XHTML is set at this
+ * level (ts_dom_load warns, TS_DEPTH_WARNINGS times at most), so that the
+ * walks over the tree and its boxes may recurse. */
+#define TS_MAX_DEPTH 256
+#define TS_DEPTH_WARNINGS 10
 ts_node *ts_dom_load(ts_ctx *c);
 void ts_style_init(ts_ctx *c);
 void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,

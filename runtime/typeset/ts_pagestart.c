@@ -49,12 +49,12 @@ typedef struct walk {
   start_at *at; /* sorted by src */
   size_t n;
   ts_page_start *out;
-  size_t elements; /* elements seen, in document order */
-  size_t text;     /* text bytes seen */
+  size_t text; /* text bytes seen */
 } walk;
 
 /* Document order; an element's text starts at text_start. Recursion is as
- * deep as the document, which ts_dom_load's own walk already was. */
+ * deep as the node tree, TS_MAX_DEPTH at most; elements are numbered as in
+ * the XHTML, which holds those deeper too (xel). */
 static void visit(walk *w, const ts_node *n, size_t element,
                   size_t text_start) {
   if (!n->tag) {
@@ -75,7 +75,7 @@ static void visit(walk *w, const ts_node *n, size_t element,
     w->text += n->text_len;
     return;
   }
-  size_t self = w->elements++, start = w->text;
+  size_t self = n->xel, start = w->text;
   for (const ts_node *ch = n->first; ch; ch = ch->next)
     visit(w, ch, self, start);
 }
@@ -93,7 +93,7 @@ ts_page_start *ts_page_starts(ts_ctx *c, const ts_pages *pg) {
       at[n++] = (start_at){(uintptr_t)s, i};
   }
   qsort(at, n, sizeof *at, by_src);
-  walk w = {at, n, out, 0, 0};
+  walk w = {at, n, out, 0};
   if (c->root)
     visit(&w, c->root, 0, 0);
   free(at);

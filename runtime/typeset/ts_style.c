@@ -80,10 +80,11 @@ static size_t split_classes(oc_arena *a, const char *v, const char ***out) {
   return n;
 }
 
-/* *ord counts the nodes in document order: a tagged PDF's structure
- * orders its elements' content by it. */
-static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent,
-                        uint32_t *ord) {
+/* One node of x, its children not yet made. *ord counts the nodes in
+ * document order: a tagged PDF's structure orders its elements' content by
+ * it. */
+static ts_node *make_node(oc_arena *a, xmlNode *x, ts_node *parent,
+                          uint32_t *ord) {
   ts_node *n = oc_arena_calloc(a, 1, sizeof *n);
   n->parent = parent;
   n->line = (unsigned)xmlGetLineNo(x);
@@ -122,24 +123,95 @@ static ts_node *convert(oc_arena *a, xmlNode *x, ts_node *parent,
     else if (strcmp(name, "class") == 0)
       n->nclasses = split_classes(a, val, &n->classes);
   }
-  ts_node *last = NULL, *prev_el = NULL;
-  for (xmlNode *ch = x->children; ch; ch = ch->next) {
-    if (ch->type != XML_ELEMENT_NODE && ch->type != XML_TEXT_NODE &&
-        ch->type != XML_CDATA_SECTION_NODE)
-      continue;
-    ts_node *k = convert(a, ch, n, ord);
-    if (k->tag) {
-      k->prev_el = prev_el;
-      prev_el = k;
-    }
-    if (last)
-      last->next = k;
-    else
-      n->first = k;
-    last = k;
-  }
-  n->ord_end = *ord - 1;
   return n;
+}
+
+/* An element whose children are being made: the xml child next to read,
+ * and the frame of the node that takes them (`owner`: this one, or, for an
+ * element left out below the cap, the frame of the node at the cap). An
+ * owner keeps its last child and last child element so far. */
+typedef struct dom_frame {
+  xmlNode *next;
+  size_t owner;
+  ts_node *into;
+  ts_node *last, *prev_el;
+  bool cut; /* an element was left out below it */
+} dom_frame;
+
+static bool dom_kept(const xmlNode *x) {
+  return x->type == XML_ELEMENT_NODE || x->type == XML_TEXT_NODE ||
+         x->type == XML_CDATA_SECTION_NODE;
+}
+
+/* Elements nested deeper than TS_MAX_DEPTH are left out and their content
+ * given to the element at that depth (text, images and all): every later
+ * walk of the engine (cascade, layout, tables, structure tree, drawing,
+ * where pages start) may then recurse, its depth bounded. This walk keeps
+ * its stack on the heap, as the document's depth is not known yet. */
+static ts_node *convert(ts_ctx *c, xmlNode *x, uint32_t *ord) {
+  dom_frame *st = NULL;
+  size_t n = 0, cap = 0, depth = 1; /* the frames of nodes made */
+  unsigned cuts = 0;
+  size_t xel = 0; /* XHTML elements met */
+  ts_node *root = make_node(c->a, x, NULL, ord);
+  root->xel = xel++;
+  st = oc_arena_grow_array(c->a, st, n, &cap, n + 1, sizeof *st);
+  st[n++] = (dom_frame){.next = x->children, .owner = 0, .into = root};
+  while (n) {
+    size_t top = n - 1;
+    xmlNode *ch = st[top].next;
+    while (ch && !dom_kept(ch))
+      ch = ch->next;
+    if (!ch) {
+      if (st[top].owner == top) {
+        st[top].into->ord_end = *ord - 1;
+        depth--;
+      }
+      n--;
+      continue;
+    }
+    st[top].next = ch->next;
+    dom_frame *o = &st[st[top].owner];
+    size_t ch_xel = ch->type == XML_ELEMENT_NODE ? xel++ : 0;
+    if (ch->type == XML_ELEMENT_NODE && depth >= TS_MAX_DEPTH) {
+      if (!o->cut) {
+        o->cut = true;
+        if (cuts++ < TS_DEPTH_WARNINGS)
+          oc_report(c->rep, OC_WARNING, c->in->name, (unsigned)xmlGetLineNo(ch),
+                    0,
+                    "elements nested more than %d deep: the deeper ones are "
+                    "left out, their content kept at level %d",
+                    TS_MAX_DEPTH, TS_MAX_DEPTH);
+      }
+      size_t owner = st[top].owner;
+      st = oc_arena_grow_array(c->a, st, n, &cap, n + 1, sizeof *st);
+      st[n++] = (dom_frame){.next = ch->children, .owner = owner};
+      continue;
+    }
+    ts_node *k = make_node(c->a, ch, o->into, ord);
+    k->xel = ch_xel;
+    if (k->tag) {
+      k->prev_el = o->prev_el;
+      o->prev_el = k;
+    }
+    if (o->last)
+      o->last->next = k;
+    else
+      o->into->first = k;
+    o->last = k;
+    if (k->tag) {
+      st = oc_arena_grow_array(c->a, st, n, &cap, n + 1, sizeof *st);
+      st[n] = (dom_frame){.next = ch->children, .owner = n, .into = k};
+      n++;
+      depth++;
+    }
+  }
+  if (cuts > TS_DEPTH_WARNINGS)
+    oc_report(c->rep, OC_WARNING, c->in->name, 0, 0,
+              "%u more elements hold elements nested more than %d deep, "
+              "set the same way",
+              cuts - TS_DEPTH_WARNINGS, TS_MAX_DEPTH);
+  return root;
 }
 
 static void xml_error(void *user, const char *msg, ...) {
@@ -153,9 +225,11 @@ ts_node *ts_dom_load(ts_ctx *c) {
   bool own = !doc || c->in->xml_doc_give;
   if (!doc) {
     xmlSetGenericErrorFunc(NULL, xml_error);
+    /* XML_PARSE_HUGE: libxml2's 256 levels would refuse what convert
+       sets at its cap with a warning */
     doc = xmlReadMemory(c->in->xhtml, (int)c->in->len, c->in->name, "UTF-8",
                         XML_PARSE_NONET | XML_PARSE_NOERROR |
-                            XML_PARSE_NOWARNING);
+                            XML_PARSE_NOWARNING | XML_PARSE_HUGE);
   }
   if (!doc) {
     const xmlError *e = xmlGetLastError();
@@ -166,7 +240,7 @@ ts_node *ts_dom_load(ts_ctx *c) {
   }
   xmlNode *r = xmlDocGetRootElement(doc);
   uint32_t ord = 1;
-  ts_node *root = r ? convert(c->a, r, NULL, &ord) : NULL;
+  ts_node *root = r ? convert(c, r, &ord) : NULL;
   if (own)
     xmlFreeDoc(doc);
   if (!root)

@@ -103,6 +103,11 @@ octavo_fuzz_target(config book
 octavo_fuzz_target(image book
                    SOURCES ${FUZZ_DIR}/fuzz_image.c ${FUZZ_DIR}/fuzz_tmpbook.c
                    LIBS octavo_publish)
+# Deep and repeated structure, built from a few bytes, through Markdown,
+# the writers and above all the typesetter.
+octavo_fuzz_target(deep typeset
+                   SOURCES ${FUZZ_DIR}/fuzz_deep.c ${FUZZ_DIR}/fuzz_tmpbook.c
+                   LIBS octavo_publish)
 # The PDF engine's CSS reader.
 octavo_fuzz_target(css typeset SOURCES ${FUZZ_DIR}/fuzz_css.c LIBS octavo_css)
 # A book's own font file (@font-face) through the typesetter's checks and

@@ -28,22 +28,13 @@ static const char appendix[] =
     "[^a]: The note.\n\n"
     "![A figure](images/pic.png)\n";
 
-/* A 1x1 grey PNG, for the figures chapters name as images/pic.png. */
-static const unsigned char png1x1[] = {
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d,
-    0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
-    0x08, 0x00, 0x00, 0x00, 0x00, 0x3a, 0x7e, 0x9b, 0x55, 0x00, 0x00, 0x00,
-    0x0a, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x68, 0x00, 0x00, 0x00,
-    0x82, 0x00, 0x81, 0x77, 0xcd, 0x72, 0xb6, 0x00, 0x00, 0x00, 0x00, 0x49,
-    0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
-
 static const char *book;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   book = fz_book_make(config);
   fz_book_write(book, "Contents/appendix.md", appendix, sizeof appendix - 1);
-  fz_book_write(book, "Contents/images/pic.png", png1x1, sizeof png1x1);
+  fz_book_write(book, "Contents/images/pic.png", fz_png1x1, sizeof fz_png1x1);
   return 0;
 }
 
@@ -54,15 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                          "ebook", "ebook", "print", "print"};
   int mode = data[0] % 8;
   fz_book_write(book, "Contents/chapter1.md", data + 1, size - 1);
-  fz_counts c = {0};
-  oc_reporter rep = fz_reporter(&c);
-  /* loaded for each input: the values it hands out live in its arena */
-  oc_arena *a = oc_arena_new();
-  bk_config *cfg = bk_config_load(a, book, NULL, &rep);
-  if (!cfg)
-    abort();
-  fz_publish(cfg, book, editions[mode], mode == 6 ? FZ_MODEL : FZ_WRITE, &rep,
-             &c);
-  oc_arena_free(a);
+  fz_load_publish(book, editions[mode], mode == 6 ? FZ_MODEL : FZ_WRITE);
   return 0;
 }

@@ -30,6 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
   "  contents:\n"                                                              \
   "    - { element: cover }\n"
 
+/* A 1x1 grey PNG, for the images chapters name as images/pic.png. */
+extern const unsigned char fz_png1x1[67];
+
 /* Counts what the reporter sees, for the fuzz targets' invariants. */
 typedef struct fz_counts {
   unsigned errors, warnings;
@@ -55,5 +58,11 @@ void fz_book_write(const char *book, const char *rel, const void *data,
 typedef enum fz_stage { FZ_MODEL, FZ_WRITE } fz_stage;
 int fz_publish(bk_config *cfg, const char *book, const char *name,
                fz_stage stage, const oc_reporter *rep, const fz_counts *c);
+
+/* Loads the book's config.yml (in an arena of its own, freed after: the
+ * values it hands out live there) and publishes edition `name` as
+ * fz_publish does, with fz_reporter; aborts when the config does not
+ * load. */
+void fz_load_publish(const char *book, const char *name, fz_stage stage);
 
 #endif

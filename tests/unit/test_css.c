@@ -506,6 +506,15 @@ static const void *n_prev(const void *el) { return ((const node *)el)->prev; }
 static const css_dom dom = {n_tag,    n_id,   n_has_class, n_attr,
                             n_parent, n_prev, false,       NULL};
 
+/* The same DOM, counting the steps to a parent. */
+static unsigned long parent_steps;
+static const void *n_parent_counted(const void *el) {
+  parent_steps++;
+  return ((const node *)el)->parent;
+}
+static const css_dom counted_dom = {
+    n_tag, n_id, n_has_class, n_attr, n_parent_counted, n_prev, false, NULL};
+
 /* html > body > div#main.chapter > (h1.title, p.first[lang=en] > em, p) */
 static node html = {"html", NULL, NULL, {0}, NULL, NULL};
 static node body = {"body", NULL, NULL, {0}, &html, NULL};
@@ -528,6 +537,46 @@ static bool sel_matches(oc_arena *a, const char *sel, const node *n) {
 static unsigned spec(oc_arena *a, const char *sel) {
   css_selector *s = css_parse_selector(a, sel, "t", NULL);
   return s ? s->specificity : 0xffffffff;
+}
+
+/* 300 nested divs, the top one .top, with a span first in each (for
+ * siblings): descendant combinators over them stop where what failed for
+ * all ancestors of a node would fail for those of its ancestors; the
+ * naive search tries every choice of ancestors (C(300, 6), over 10^12
+ * steps), a hang in a PDF. */
+static void test_deep_selectors(void) {
+  enum { DEPTH = 300 };
+  static node divs[DEPTH], spans[DEPTH];
+  for (int i = 0; i < DEPTH; i++) {
+    spans[i] = (node){"span", NULL, NULL, {0}, i ? &divs[i - 1] : NULL, NULL};
+    divs[i] =
+        (node){"div",    NULL, i ? NULL : " top ", {0}, i ? &divs[i - 1] : NULL,
+               &spans[i]};
+  }
+  oc_arena *a = oc_arena_new();
+  static const struct {
+    const char *sel;
+    bool yes;
+  } cases[] = {
+      {".x div div div div div div", false},
+      {".top div div div div div div", true},
+      {".x > div div div div div div", false},
+      {"div > div div div div div .x", false},
+      {".x div div div div span ~ div", false},
+      {".top div div div div span + div", true},
+      {".x span ~ div div span ~ div div span ~ div", false},
+      {".top > div div > div div div", true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    css_selector *s = css_parse_selector(a, cases[i].sel, "t", NULL);
+    parent_steps = 0;
+    bool got = s && css_selector_matches(s, &counted_dom, &divs[DEPTH - 1]);
+    CHECK(got == cases[i].yes);
+    CHECK(parent_steps < 100000);
+    if (got != cases[i].yes || parent_steps >= 100000)
+      fprintf(stderr, "  %s: %lu steps\n", cases[i].sel, parent_steps);
+  }
+  oc_arena_free(a);
 }
 
 static void test_selectors(void) {
@@ -1011,6 +1060,7 @@ int main(void) {
   test_recovery();
   test_shorthands();
   test_selectors();
+  test_deep_selectors();
   test_cascade();
   test_page_sizes();
   test_counters();

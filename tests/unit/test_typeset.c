@@ -1617,6 +1617,122 @@ static void test_pathological_structures(void) {
   free(tall);
 }
 
+/* Nesting far past the node tree's cap (256 levels), of every kind the
+ * engine walks recursively: blocks, inline elements, tables in tables,
+ * lists, footnotes in footnotes, links; each set at the cap with one
+ * warning at its line, its innermost text kept. Without the cap these
+ * overflow the stack. Then many deep places: ten warnings and a count. */
+static char *deep_doc(const char *open, const char *close, int n) {
+  size_t lo = strlen(open), lc = strlen(close);
+  char *d = malloc(256 + (lo + lc) * (size_t)n);
+  size_t k = (size_t)sprintf(d, "<html xmlns='http://www.w3.org/1999/xhtml'>"
+                                "<body>\n<p>above</p>\n");
+  for (int i = 0; i < n; i++, k += lo)
+    memcpy(d + k, open, lo);
+  k += (size_t)sprintf(d + k, "deepest");
+  for (int i = 0; i < n; i++, k += lc)
+    memcpy(d + k, close, lc);
+  strcpy(d + k, "</body></html>");
+  return d;
+}
+
+static void test_deep_nesting(void) {
+  /* shown: whether the innermost text is on the page (not so where each
+     level takes its share of the width: 64 tables in tables, notes) */
+  static const struct {
+    const char *open, *close;
+    bool shown;
+  } kinds[] = {{"<div>", "</div>", true},
+               {"<p><span>", "</span></p>", true},
+               {"<em><strong>", "</strong></em>", true},
+               {"<table><tr><td>", "</td></tr></table>", false},
+               {"<ul><li>", "</li></ul>", true},
+               {"<blockquote>", "</blockquote>", true},
+               {"<span class='fn'>a", "</span>", false},
+               {"<a href='#x'>", "</a>", true},
+               {"<div><table><tr><td><ul><li><span class='fn'><a href='#x'>",
+                "</a></span></li></ul></td></tr></table></div>", false}};
+  const char *css[1] = {".fn { float: footnote } ul, li, blockquote, table, "
+                        "td { margin: 0; padding: 0 }"};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    char *d = deep_doc(kinds[i].open, kinds[i].close,
+                       100000 / (int)strlen(kinds[i].open));
+    ts_engine_stats st = {0};
+    warnings_seen = 0;
+    bool ok = render(d, strlen(d), css, 1, tmp_pdf, &st) == 0 && st.pages >= 1;
+    CHECK(ok);
+    CHECK(warnings_seen == 1);
+    CHECK_STR(last_warning, "doc.xhtml:3:0: elements nested more than 256 "
+                            "deep: the deeper ones are left out, their "
+                            "content kept at level 256");
+    char *t = pdf_text_all();
+    bool shown = t && strstr(t, "deepest");
+    CHECK(shown || !kinds[i].shown);
+    if (!ok || (!shown && kinds[i].shown))
+      fprintf(stderr, "  deep nesting: kind %zu\n", i);
+    free(t);
+    free(d);
+  }
+  /* Where pages start numbers elements as the XHTML does, those left out
+     included: html 0, body 1, p 2 ("above"), 300 divs 3-302 (254 of them
+     in the tree), the p 303; page 1 holds "above", "deepest" and 14 of
+     its lines */
+  char *pd = deep_doc("<div>", "</div>", 300);
+  char *end = strstr(pd, "</body>");
+  size_t pn = (size_t)(end - pd), pcap = pn + 1024;
+  pd = realloc(pd, pcap);
+  pn += (size_t)snprintf(pd + pn, pcap - pn, "<p>");
+  for (int i = 0; i < 40; i++)
+    pn += (size_t)snprintf(pd + pn, pcap - pn, "line%02d<br/>", i + 1);
+  snprintf(pd + pn, pcap - pn, "</p></body></html>");
+  oc_arena *pa = oc_arena_new();
+  oc_reporter rep = {print_diag, NULL};
+  const char *pcss = PAGE_CSS "div { margin: 0 }";
+  const css_stylesheet *sheet =
+      css_parse(pa, pcss, strlen(pcss), "test.css", CSS_ORIGIN_AUTHOR, &rep);
+  ts_engine_input in = {.xhtml = pd,
+                        .len = strlen(pd),
+                        .name = "doc.xhtml",
+                        .sheets = &sheet,
+                        .nsheets = 1,
+                        .lang = "en",
+                        .rep = &rep,
+                        .resolve = resolve_abs,
+                        .page_starts = true};
+  ts_engine_stats pst = {0};
+  CHECK(ts_engine_render(pa, &in, tmp_pdf, &pst) == 0);
+  CHECK(pst.pages >= 2 && pst.page_starts);
+  if (pst.pages >= 2 && pst.page_starts) {
+    CHECK(pst.page_starts[1].element == 303);
+    CHECK(pst.page_starts[1].offset == 14 * 6);
+    if (pst.page_starts[1].element != 303 ||
+        pst.page_starts[1].offset != 14 * 6)
+      fprintf(stderr, "  page 2 starts at element %zu, offset %zu\n",
+              pst.page_starts[1].element, pst.page_starts[1].offset);
+  }
+  oc_arena_free(pa);
+  free(pd);
+  /* 30 deep places, one a line */
+  size_t cap = 30 * 300 * 14 + 256, k = 0;
+  char *d = malloc(cap);
+  k += (size_t)sprintf(d, "<html xmlns='http://www.w3.org/1999/xhtml'><body>");
+  for (int i = 0; i < 30; i++) {
+    for (int j = 0; j < 300; j++)
+      k += (size_t)sprintf(d + k, "<i>");
+    k += (size_t)sprintf(d + k, "w");
+    for (int j = 0; j < 300; j++)
+      k += (size_t)sprintf(d + k, "</i>");
+    k += (size_t)sprintf(d + k, "\n");
+  }
+  strcpy(d + k, "</body></html>");
+  warnings_seen = 0;
+  CHECK(render(d, strlen(d), css, 1, tmp_pdf, NULL) == 0);
+  CHECK(warnings_seen == 11);
+  CHECK_STR(last_warning, "doc.xhtml:0:0: 20 more elements hold elements "
+                          "nested more than 256 deep, set the same way");
+  free(d);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3) {
     size_t len;
@@ -1663,6 +1779,7 @@ int main(int argc, char **argv) {
   test_footnotes();
   test_floats();
   test_pathological_structures();
+  test_deep_nesting();
   test_cross_references();
   test_code_blocks();
   test_box_edges();
