@@ -20,6 +20,11 @@
   links-prose     10 MB of prose in one paragraph, a link, emphasis and a
                   footnote reference in every sentence (cmark-gfm alone:
                   over 300 s): refused
+  image-alt       an image nested in its own alternative text 100,000
+                  deep: ![![![...](images/i.png)](images/i.png)](images/i.png),
+                  a 1x1 PNG
+  footnote-refs   one footnote referenced 1,000,000 times, 100 references
+                  a paragraph
 
 Every book has the editions web (html), website (html_chunked), ebook
 (epub) and print (pdf). Usage: make-books.py DIR [NAME...]"""
@@ -149,12 +154,21 @@ def make(root, name):
                 "another `late` coffee.[^1] ")
         text = unit * ((10 << 20) // len(unit))
         book(root, name, "# Prose\n\n" + text + "\n\n[^1]: A note.\n")
+    elif name == "image-alt":
+        deep = 100000
+        book(root, name, "# Alt\n\n" + "![" * deep + "x" +
+             "](images/i.png)" * deep + "\n",
+             files={"Contents/images/i.png": png(1, 1)})
+    elif name == "footnote-refs":
+        para = " ".join("word[^1]" for _ in range(100)) + "\n\n"
+        book(root, name, "# Refs\n\n" + para * 10000 + "[^1]: The note.\n")
     else:
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
-         "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose"]
+         "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose",
+         "image-alt", "footnote-refs"]
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
