@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Values of config.yml are text (config-text/book): a title, an author, an
 edition, a chapter's number and an entry's title holding <script>, <b> or
-<img onerror> are printed as text in every edition and both bundled
+<img onerror>, and a title holding Markdown (a javascript: link, emphasis:
+the default title, edition and license pages are Markdown) are printed as
+text in every edition and both bundled
 themes, never as markup; ids, page and EPUB file names made from them are
 sanitised; the EPUB passes EPUBCheck; the PDF's metadata and text hold
 the values as written.
@@ -24,11 +26,12 @@ from themed import use_theme  # noqa: E402
 # Markup of the book's values, which must never reach a page unescaped
 # (the website's own <script src="search…"> aside).
 RAW = re.compile(r"<script(?! src=\"(\.\./)?search(-index)?\.js\")|<b>bold|"
-                 r"<i>one|<img src=x")
+                 r"<i>one|<img src=x|href=\"javascript:|<em>e</em>")
 ID = re.compile(r"""\sid="([^"]*)"|href="#([^"]*)\"""")
 SAFE_ID = re.compile(r"^[A-Za-z0-9._:-]+$")
 SAFE_FILE = re.compile(r"^[A-Za-z0-9._/-]+$")
-TEXTS = ["Title <script>alert('title')</script> & <b>bold</b>",
+TEXTS = ["Title <script>alert('title')</script> & <b>bold</b> "
+         "[x](javascript:alert(1)) *e*",
          "Chapter <script>alert('t')</script> title",
          "Chapter <script>alert('n')</script>"]
 
