@@ -259,484 +259,485 @@ static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_189 = {F_12, 12, 6};
 static const tpl_loc L_190 = {F_12, 12, 9};
 static const tpl_loc L_191 = {F_12, 15, 1};
-static const tpl_loc L_192 = {F_12, 15, 120};
-static const tpl_loc L_193 = {F_12, 15, 8};
+static const tpl_loc L_192 = {F_12, 15, 130};
+static const tpl_loc L_193 = {F_12, 15, 47};
+static const tpl_loc L_194 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_194 = {F_13, 1, 12};
+static const tpl_loc L_195 = {F_13, 1, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_195 = {F_14, 1, 12};
+static const tpl_loc L_196 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_196 = {F_15, 4, 4};
-static const tpl_loc L_197 = {F_15, 4, 18};
-static const tpl_loc L_198 = {F_15, 4, 23};
+static const tpl_loc L_197 = {F_15, 4, 4};
+static const tpl_loc L_198 = {F_15, 4, 18};
+static const tpl_loc L_199 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_199 = {F_15, 4, 74};
+static const tpl_loc L_200 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_200 = {F_15, 5, 23};
-static const tpl_loc L_201 = {F_15, 5, 26};
-static const tpl_loc L_202 = {F_15, 5, 31};
+static const tpl_loc L_201 = {F_15, 5, 23};
+static const tpl_loc L_202 = {F_15, 5, 26};
+static const tpl_loc L_203 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_203 = {F_15, 5, 55};
-static const tpl_loc L_204 = {F_15, 5, 63};
-static const tpl_loc L_205 = {F_15, 5, 75};
-static const tpl_loc L_206 = {F_15, 6, 1};
-static const tpl_loc L_207 = {F_15, 6, 9};
-static const tpl_loc L_208 = {F_15, 7, 4};
-static const tpl_loc L_209 = {F_15, 7, 12};
-static const tpl_loc L_210 = {F_15, 7, 26};
-static const tpl_loc L_211 = {F_15, 9, 5};
-static const tpl_loc L_212 = {F_15, 9, 41};
-static const tpl_loc L_213 = {F_15, 9, 67};
-static const tpl_loc L_214 = {F_15, 9, 75};
-static const tpl_loc L_215 = {F_15, 10, 5};
-static const tpl_loc L_216 = {F_15, 10, 8};
-static const tpl_loc L_217 = {F_15, 10, 43};
-static const tpl_loc L_218 = {F_15, 10, 51};
-static const tpl_loc L_219 = {F_15, 10, 78};
-static const tpl_loc L_220 = {F_15, 10, 86};
+static const tpl_loc L_204 = {F_15, 5, 55};
+static const tpl_loc L_205 = {F_15, 5, 63};
+static const tpl_loc L_206 = {F_15, 5, 75};
+static const tpl_loc L_207 = {F_15, 6, 1};
+static const tpl_loc L_208 = {F_15, 6, 9};
+static const tpl_loc L_209 = {F_15, 7, 4};
+static const tpl_loc L_210 = {F_15, 7, 12};
+static const tpl_loc L_211 = {F_15, 7, 26};
+static const tpl_loc L_212 = {F_15, 9, 5};
+static const tpl_loc L_213 = {F_15, 9, 41};
+static const tpl_loc L_214 = {F_15, 9, 67};
+static const tpl_loc L_215 = {F_15, 9, 75};
+static const tpl_loc L_216 = {F_15, 10, 5};
+static const tpl_loc L_217 = {F_15, 10, 8};
+static const tpl_loc L_218 = {F_15, 10, 43};
+static const tpl_loc L_219 = {F_15, 10, 51};
+static const tpl_loc L_220 = {F_15, 10, 78};
+static const tpl_loc L_221 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_221 = {F_16, 1, 12};
+static const tpl_loc L_222 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_222 = {F_17, 1, 12};
+static const tpl_loc L_223 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_223 = {F_18, 1, 12};
+static const tpl_loc L_224 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_224 = {F_19, 7, 4};
-static const tpl_loc L_225 = {F_19, 7, 7};
-static const tpl_loc L_226 = {F_19, 8, 9};
-static const tpl_loc L_227 = {F_19, 8, 12};
-static const tpl_loc L_228 = {F_19, 8, 17};
-static const tpl_loc L_229 = {F_19, 8, 29};
-static const tpl_loc L_230 = {F_19, 8, 37};
-static const tpl_loc L_231 = {F_19, 8, 65};
-static const tpl_loc L_232 = {F_19, 8, 91};
-static const tpl_loc L_233 = {F_19, 8, 99};
-static const tpl_loc L_234 = {F_19, 8, 130};
-static const tpl_loc L_235 = {F_19, 8, 138};
-static const tpl_loc L_236 = {F_19, 12, 1};
-static const tpl_loc L_237 = {F_19, 12, 4};
-static const tpl_loc L_238 = {F_19, 12, 9};
-static const tpl_loc L_239 = {F_19, 4, 4};
-static const tpl_loc L_240 = {F_19, 4, 22};
-static const tpl_loc L_241 = {F_19, 4, 27};
-static const tpl_loc L_242 = {F_19, 4, 41};
-static const tpl_loc L_243 = {F_19, 5, 22};
-static const tpl_loc L_244 = {F_19, 5, 25};
-static const tpl_loc L_245 = {F_19, 5, 30};
-static const tpl_loc L_246 = {F_19, 5, 37};
-static const tpl_loc L_247 = {F_19, 5, 45};
-static const tpl_loc L_248 = {F_19, 5, 53};
-static const tpl_loc L_249 = {F_19, 5, 60};
-static const tpl_loc L_250 = {F_19, 5, 79};
-static const tpl_loc L_251 = {F_19, 5, 87};
-static const tpl_loc L_252 = {F_19, 6, 10};
+static const tpl_loc L_225 = {F_19, 7, 4};
+static const tpl_loc L_226 = {F_19, 7, 7};
+static const tpl_loc L_227 = {F_19, 8, 9};
+static const tpl_loc L_228 = {F_19, 8, 12};
+static const tpl_loc L_229 = {F_19, 8, 17};
+static const tpl_loc L_230 = {F_19, 8, 29};
+static const tpl_loc L_231 = {F_19, 8, 37};
+static const tpl_loc L_232 = {F_19, 8, 65};
+static const tpl_loc L_233 = {F_19, 8, 91};
+static const tpl_loc L_234 = {F_19, 8, 99};
+static const tpl_loc L_235 = {F_19, 8, 130};
+static const tpl_loc L_236 = {F_19, 8, 138};
+static const tpl_loc L_237 = {F_19, 12, 1};
+static const tpl_loc L_238 = {F_19, 12, 4};
+static const tpl_loc L_239 = {F_19, 12, 9};
+static const tpl_loc L_240 = {F_19, 4, 4};
+static const tpl_loc L_241 = {F_19, 4, 22};
+static const tpl_loc L_242 = {F_19, 4, 27};
+static const tpl_loc L_243 = {F_19, 4, 41};
+static const tpl_loc L_244 = {F_19, 5, 22};
+static const tpl_loc L_245 = {F_19, 5, 25};
+static const tpl_loc L_246 = {F_19, 5, 30};
+static const tpl_loc L_247 = {F_19, 5, 37};
+static const tpl_loc L_248 = {F_19, 5, 45};
+static const tpl_loc L_249 = {F_19, 5, 53};
+static const tpl_loc L_250 = {F_19, 5, 60};
+static const tpl_loc L_251 = {F_19, 5, 79};
+static const tpl_loc L_252 = {F_19, 5, 87};
+static const tpl_loc L_253 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_253 = {F_19, 11, 10};
+static const tpl_loc L_254 = {F_19, 11, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_254 = {F_20, 2, 11};
-static const tpl_loc L_255 = {F_20, 3, 4};
-static const tpl_loc L_256 = {F_20, 3, 44};
-static const tpl_loc L_257 = {F_20, 3, 57};
-static const tpl_loc L_258 = {F_20, 3, 70};
-static const tpl_loc L_259 = {F_20, 3, 75};
-static const tpl_loc L_260 = {F_20, 3, 60};
-static const tpl_loc L_261 = {F_20, 5, 1};
-static const tpl_loc L_262 = {F_20, 5, 4};
-static const tpl_loc L_263 = {F_20, 5, 8};
+static const tpl_loc L_255 = {F_20, 2, 11};
+static const tpl_loc L_256 = {F_20, 3, 4};
+static const tpl_loc L_257 = {F_20, 3, 44};
+static const tpl_loc L_258 = {F_20, 3, 57};
+static const tpl_loc L_259 = {F_20, 3, 70};
+static const tpl_loc L_260 = {F_20, 3, 75};
+static const tpl_loc L_261 = {F_20, 3, 60};
+static const tpl_loc L_262 = {F_20, 5, 1};
+static const tpl_loc L_263 = {F_20, 5, 4};
+static const tpl_loc L_264 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_264 = {F_21, 1, 12};
+static const tpl_loc L_265 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_265 = {F_22, 3, 9};
-static const tpl_loc L_266 = {F_22, 3, 12};
-static const tpl_loc L_267 = {F_22, 3, 17};
-static const tpl_loc L_268 = {F_22, 3, 26};
-static const tpl_loc L_269 = {F_22, 3, 34};
-static const tpl_loc L_270 = {F_22, 4, 12};
-static const tpl_loc L_271 = {F_22, 4, 52};
-static const tpl_loc L_272 = {F_22, 4, 56};
+static const tpl_loc L_266 = {F_22, 3, 9};
+static const tpl_loc L_267 = {F_22, 3, 12};
+static const tpl_loc L_268 = {F_22, 3, 17};
+static const tpl_loc L_269 = {F_22, 3, 26};
+static const tpl_loc L_270 = {F_22, 3, 34};
+static const tpl_loc L_271 = {F_22, 4, 12};
+static const tpl_loc L_272 = {F_22, 4, 52};
+static const tpl_loc L_273 = {F_22, 4, 56};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_273 = {F_23, 3, 9};
-static const tpl_loc L_274 = {F_23, 3, 12};
-static const tpl_loc L_275 = {F_23, 3, 17};
-static const tpl_loc L_276 = {F_23, 3, 26};
-static const tpl_loc L_277 = {F_23, 3, 34};
-static const tpl_loc L_278 = {F_23, 4, 12};
-static const tpl_loc L_279 = {F_23, 4, 52};
-static const tpl_loc L_280 = {F_23, 4, 56};
+static const tpl_loc L_274 = {F_23, 3, 9};
+static const tpl_loc L_275 = {F_23, 3, 12};
+static const tpl_loc L_276 = {F_23, 3, 17};
+static const tpl_loc L_277 = {F_23, 3, 26};
+static const tpl_loc L_278 = {F_23, 3, 34};
+static const tpl_loc L_279 = {F_23, 4, 12};
+static const tpl_loc L_280 = {F_23, 4, 52};
+static const tpl_loc L_281 = {F_23, 4, 56};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_281 = {F_24, 3, 4};
-static const tpl_loc L_282 = {F_24, 3, 22};
-static const tpl_loc L_283 = {F_24, 3, 27};
-static const tpl_loc L_284 = {F_24, 3, 41};
-static const tpl_loc L_285 = {F_24, 4, 30};
-static const tpl_loc L_286 = {F_24, 4, 37};
-static const tpl_loc L_287 = {F_24, 4, 56};
-static const tpl_loc L_288 = {F_24, 4, 59};
-static const tpl_loc L_289 = {F_24, 4, 64};
-static const tpl_loc L_290 = {F_24, 5, 4};
-static const tpl_loc L_291 = {F_24, 6, 9};
-static const tpl_loc L_292 = {F_24, 6, 12};
-static const tpl_loc L_293 = {F_24, 6, 17};
-static const tpl_loc L_294 = {F_24, 6, 29};
-static const tpl_loc L_295 = {F_24, 6, 37};
-static const tpl_loc L_296 = {F_24, 6, 65};
-static const tpl_loc L_297 = {F_24, 6, 91};
-static const tpl_loc L_298 = {F_24, 6, 99};
-static const tpl_loc L_299 = {F_24, 6, 130};
-static const tpl_loc L_300 = {F_24, 6, 138};
-static const tpl_loc L_301 = {F_24, 8, 1};
-static const tpl_loc L_302 = {F_24, 8, 4};
-static const tpl_loc L_303 = {F_24, 8, 9};
+static const tpl_loc L_282 = {F_24, 3, 4};
+static const tpl_loc L_283 = {F_24, 3, 22};
+static const tpl_loc L_284 = {F_24, 3, 27};
+static const tpl_loc L_285 = {F_24, 3, 41};
+static const tpl_loc L_286 = {F_24, 4, 30};
+static const tpl_loc L_287 = {F_24, 4, 37};
+static const tpl_loc L_288 = {F_24, 4, 56};
+static const tpl_loc L_289 = {F_24, 4, 59};
+static const tpl_loc L_290 = {F_24, 4, 64};
+static const tpl_loc L_291 = {F_24, 5, 4};
+static const tpl_loc L_292 = {F_24, 6, 9};
+static const tpl_loc L_293 = {F_24, 6, 12};
+static const tpl_loc L_294 = {F_24, 6, 17};
+static const tpl_loc L_295 = {F_24, 6, 29};
+static const tpl_loc L_296 = {F_24, 6, 37};
+static const tpl_loc L_297 = {F_24, 6, 65};
+static const tpl_loc L_298 = {F_24, 6, 91};
+static const tpl_loc L_299 = {F_24, 6, 99};
+static const tpl_loc L_300 = {F_24, 6, 130};
+static const tpl_loc L_301 = {F_24, 6, 138};
+static const tpl_loc L_302 = {F_24, 8, 1};
+static const tpl_loc L_303 = {F_24, 8, 4};
+static const tpl_loc L_304 = {F_24, 8, 9};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_304 = {F_25, 3, 31};
-static const tpl_loc L_305 = {F_25, 3, 60};
-static const tpl_loc L_306 = {F_25, 3, 63};
-static const tpl_loc L_307 = {F_25, 3, 68};
-static const tpl_loc L_308 = {F_25, 4, 24};
-static const tpl_loc L_309 = {F_25, 4, 27};
-static const tpl_loc L_310 = {F_25, 4, 32};
-static const tpl_loc L_311 = {F_25, 4, 38};
-static const tpl_loc L_312 = {F_25, 5, 4};
-static const tpl_loc L_313 = {F_25, 6, 26};
-static const tpl_loc L_314 = {F_25, 6, 34};
+static const tpl_loc L_305 = {F_25, 3, 31};
+static const tpl_loc L_306 = {F_25, 3, 60};
+static const tpl_loc L_307 = {F_25, 3, 63};
+static const tpl_loc L_308 = {F_25, 3, 68};
+static const tpl_loc L_309 = {F_25, 4, 24};
+static const tpl_loc L_310 = {F_25, 4, 27};
+static const tpl_loc L_311 = {F_25, 4, 32};
+static const tpl_loc L_312 = {F_25, 4, 38};
+static const tpl_loc L_313 = {F_25, 5, 4};
+static const tpl_loc L_314 = {F_25, 6, 26};
+static const tpl_loc L_315 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_315 = {F_25, 6, 43};
-static const tpl_loc L_316 = {F_25, 8, 4};
-static const tpl_loc L_317 = {F_25, 8, 12};
-static const tpl_loc L_318 = {F_25, 9, 24};
-static const tpl_loc L_319 = {F_25, 9, 39};
-static const tpl_loc L_320 = {F_25, 11, 4};
-static const tpl_loc L_321 = {F_25, 11, 12};
-static const tpl_loc L_322 = {F_25, 12, 25};
-static const tpl_loc L_323 = {F_25, 12, 41};
+static const tpl_loc L_316 = {F_25, 6, 43};
+static const tpl_loc L_317 = {F_25, 8, 4};
+static const tpl_loc L_318 = {F_25, 8, 12};
+static const tpl_loc L_319 = {F_25, 9, 24};
+static const tpl_loc L_320 = {F_25, 9, 39};
+static const tpl_loc L_321 = {F_25, 11, 4};
+static const tpl_loc L_322 = {F_25, 11, 12};
+static const tpl_loc L_323 = {F_25, 12, 25};
+static const tpl_loc L_324 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_324 = {F_26, 4, 4};
+static const tpl_loc L_325 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_325 = {F_26, 4, 61};
-static const tpl_loc L_326 = {F_26, 4, 36};
+static const tpl_loc L_326 = {F_26, 4, 61};
+static const tpl_loc L_327 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_327 = {F_26, 5, 4};
-static const tpl_loc L_328 = {F_26, 5, 7};
-static const tpl_loc L_329 = {F_26, 5, 22};
-static const tpl_loc L_330 = {F_26, 7, 4};
+static const tpl_loc L_328 = {F_26, 5, 4};
+static const tpl_loc L_329 = {F_26, 5, 7};
+static const tpl_loc L_330 = {F_26, 5, 22};
+static const tpl_loc L_331 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_331 = {F_26, 8, 4};
-static const tpl_loc L_332 = {F_26, 8, 16};
-static const tpl_loc L_333 = {F_26, 8, 22};
+static const tpl_loc L_332 = {F_26, 8, 4};
+static const tpl_loc L_333 = {F_26, 8, 16};
+static const tpl_loc L_334 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_334 = {F_26, 9, 14};
-static const tpl_loc L_335 = {F_26, 9, 17};
+static const tpl_loc L_335 = {F_26, 9, 14};
+static const tpl_loc L_336 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_336 = {F_26, 9, 24};
-static const tpl_loc L_337 = {F_26, 9, 27};
-static const tpl_loc L_338 = {F_26, 9, 33};
+static const tpl_loc L_337 = {F_26, 9, 24};
+static const tpl_loc L_338 = {F_26, 9, 27};
+static const tpl_loc L_339 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_339 = {F_26, 9, 61};
-static const tpl_loc L_340 = {F_26, 9, 70};
-static const tpl_loc L_341 = {F_26, 9, 79};
-static const tpl_loc L_342 = {F_26, 9, 92};
+static const tpl_loc L_340 = {F_26, 9, 61};
+static const tpl_loc L_341 = {F_26, 9, 70};
+static const tpl_loc L_342 = {F_26, 9, 79};
+static const tpl_loc L_343 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_343 = {F_26, 9, 121};
-static const tpl_loc L_344 = {F_26, 9, 127};
-static const tpl_loc L_345 = {F_26, 9, 135};
-static const tpl_loc L_346 = {F_26, 9, 83};
-static const tpl_loc L_347 = {F_26, 9, 156};
-static const tpl_loc L_348 = {F_26, 9, 165};
-static const tpl_loc L_349 = {F_26, 9, 176};
+static const tpl_loc L_344 = {F_26, 9, 121};
+static const tpl_loc L_345 = {F_26, 9, 127};
+static const tpl_loc L_346 = {F_26, 9, 135};
+static const tpl_loc L_347 = {F_26, 9, 83};
+static const tpl_loc L_348 = {F_26, 9, 156};
+static const tpl_loc L_349 = {F_26, 9, 165};
+static const tpl_loc L_350 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_350 = {F_27, 4, 8};
-static const tpl_loc L_351 = {F_27, 4, 11};
+static const tpl_loc L_351 = {F_27, 4, 8};
+static const tpl_loc L_352 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_352 = {F_27, 5, 4};
-static const tpl_loc L_353 = {F_27, 5, 7};
-static const tpl_loc L_354 = {F_27, 5, 12};
-static const tpl_loc L_355 = {F_27, 6, 30};
-static const tpl_loc L_356 = {F_27, 6, 45};
-static const tpl_loc L_357 = {F_27, 8, 4};
-static const tpl_loc L_358 = {F_27, 8, 44};
+static const tpl_loc L_353 = {F_27, 5, 4};
+static const tpl_loc L_354 = {F_27, 5, 7};
+static const tpl_loc L_355 = {F_27, 5, 12};
+static const tpl_loc L_356 = {F_27, 6, 30};
+static const tpl_loc L_357 = {F_27, 6, 45};
+static const tpl_loc L_358 = {F_27, 8, 4};
+static const tpl_loc L_359 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_359 = {F_27, 9, 35};
-static const tpl_loc L_360 = {F_27, 9, 43};
-static const tpl_loc L_361 = {F_27, 9, 55};
-static const tpl_loc L_362 = {F_27, 11, 33};
-static const tpl_loc L_363 = {F_27, 11, 74};
-static const tpl_loc L_364 = {F_27, 11, 79};
-static const tpl_loc L_365 = {F_27, 11, 113};
-static const tpl_loc L_366 = {F_27, 11, 117};
-static const tpl_loc L_367 = {F_27, 11, 131};
-static const tpl_loc L_368 = {F_27, 13, 4};
-static const tpl_loc L_369 = {F_27, 13, 7};
-static const tpl_loc L_370 = {F_27, 13, 15};
+static const tpl_loc L_360 = {F_27, 9, 35};
+static const tpl_loc L_361 = {F_27, 9, 43};
+static const tpl_loc L_362 = {F_27, 9, 55};
+static const tpl_loc L_363 = {F_27, 11, 33};
+static const tpl_loc L_364 = {F_27, 11, 74};
+static const tpl_loc L_365 = {F_27, 11, 79};
+static const tpl_loc L_366 = {F_27, 11, 113};
+static const tpl_loc L_367 = {F_27, 11, 117};
+static const tpl_loc L_368 = {F_27, 11, 131};
+static const tpl_loc L_369 = {F_27, 13, 4};
+static const tpl_loc L_370 = {F_27, 13, 7};
+static const tpl_loc L_371 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_371 = {F_27, 14, 30};
-static const tpl_loc L_372 = {F_27, 14, 33};
-static const tpl_loc L_373 = {F_27, 16, 4};
-static const tpl_loc L_374 = {F_27, 16, 7};
+static const tpl_loc L_372 = {F_27, 14, 30};
+static const tpl_loc L_373 = {F_27, 14, 33};
+static const tpl_loc L_374 = {F_27, 16, 4};
+static const tpl_loc L_375 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_375 = {F_27, 17, 30};
-static const tpl_loc L_376 = {F_27, 17, 33};
+static const tpl_loc L_376 = {F_27, 17, 30};
+static const tpl_loc L_377 = {F_27, 17, 33};
 static const char F_28[] = "partials/macros.twig";
-static const tpl_loc L_377 = {F_28, 6, 4};
-static const tpl_loc L_378 = {F_28, 6, 7};
-static const tpl_loc L_379 = {F_28, 6, 13};
-static const tpl_loc L_380 = {F_28, 6, 41};
-static const tpl_loc L_381 = {F_28, 6, 68};
-static const tpl_loc L_382 = {F_28, 6, 77};
-static const tpl_loc L_383 = {F_28, 6, 108};
-static const tpl_loc L_384 = {F_28, 6, 117};
-static const tpl_loc L_385 = {F_28, 13, 4};
-static const tpl_loc L_386 = {F_28, 14, 4};
-static const tpl_loc L_387 = {F_28, 14, 16};
-static const tpl_loc L_388 = {F_28, 14, 46};
-static const tpl_loc L_389 = {F_28, 14, 64};
-static const tpl_loc L_390 = {F_28, 14, 74};
-static const tpl_loc L_391 = {F_28, 15, 1};
-static const tpl_loc L_392 = {F_28, 15, 57};
-static const tpl_loc L_393 = {F_28, 15, 5};
+static const tpl_loc L_378 = {F_28, 6, 4};
+static const tpl_loc L_379 = {F_28, 6, 7};
+static const tpl_loc L_380 = {F_28, 6, 13};
+static const tpl_loc L_381 = {F_28, 6, 41};
+static const tpl_loc L_382 = {F_28, 6, 68};
+static const tpl_loc L_383 = {F_28, 6, 77};
+static const tpl_loc L_384 = {F_28, 6, 108};
+static const tpl_loc L_385 = {F_28, 6, 117};
+static const tpl_loc L_386 = {F_28, 13, 4};
+static const tpl_loc L_387 = {F_28, 14, 4};
+static const tpl_loc L_388 = {F_28, 14, 16};
+static const tpl_loc L_389 = {F_28, 14, 46};
+static const tpl_loc L_390 = {F_28, 14, 64};
+static const tpl_loc L_391 = {F_28, 14, 74};
+static const tpl_loc L_392 = {F_28, 15, 1};
+static const tpl_loc L_393 = {F_28, 15, 57};
+static const tpl_loc L_394 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_394 = {F_28, 21, 1};
-static const tpl_loc L_395 = {F_28, 21, 28};
-static const tpl_loc L_396 = {F_28, 21, 34};
-static const tpl_loc L_397 = {F_28, 21, 49};
-static const tpl_loc L_398 = {F_28, 21, 4};
+static const tpl_loc L_395 = {F_28, 21, 1};
+static const tpl_loc L_396 = {F_28, 21, 28};
+static const tpl_loc L_397 = {F_28, 21, 34};
+static const tpl_loc L_398 = {F_28, 21, 49};
+static const tpl_loc L_399 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_399 = {F_28, 21, 57};
-static const tpl_loc L_400 = {F_28, 21, 67};
+static const tpl_loc L_400 = {F_28, 21, 57};
+static const tpl_loc L_401 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_401 = {F_28, 29, 4};
-static const tpl_loc L_402 = {F_28, 29, 7};
-static const tpl_loc L_403 = {F_28, 29, 22};
-static const tpl_loc L_404 = {F_28, 30, 4};
+static const tpl_loc L_402 = {F_28, 29, 4};
+static const tpl_loc L_403 = {F_28, 29, 7};
+static const tpl_loc L_404 = {F_28, 29, 22};
+static const tpl_loc L_405 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_405 = {F_28, 32, 4};
-static const tpl_loc L_406 = {F_28, 32, 17};
-static const tpl_loc L_407 = {F_28, 33, 4};
-static const tpl_loc L_408 = {F_28, 33, 7};
-static const tpl_loc L_409 = {F_28, 33, 19};
-static const tpl_loc L_410 = {F_28, 34, 4};
-static const tpl_loc L_411 = {F_28, 34, 7};
-static const tpl_loc L_412 = {F_28, 34, 13};
+static const tpl_loc L_406 = {F_28, 32, 4};
+static const tpl_loc L_407 = {F_28, 32, 17};
+static const tpl_loc L_408 = {F_28, 33, 4};
+static const tpl_loc L_409 = {F_28, 33, 7};
+static const tpl_loc L_410 = {F_28, 33, 19};
+static const tpl_loc L_411 = {F_28, 34, 4};
+static const tpl_loc L_412 = {F_28, 34, 7};
+static const tpl_loc L_413 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_413 = {F_28, 34, 26};
-static const tpl_loc L_414 = {F_28, 37, 4};
-static const tpl_loc L_415 = {F_28, 37, 40};
-static const tpl_loc L_416 = {F_28, 37, 46};
-static const tpl_loc L_417 = {F_28, 37, 23};
-static const tpl_loc L_418 = {F_28, 37, 53};
+static const tpl_loc L_414 = {F_28, 34, 26};
+static const tpl_loc L_415 = {F_28, 37, 4};
+static const tpl_loc L_416 = {F_28, 37, 40};
+static const tpl_loc L_417 = {F_28, 37, 46};
+static const tpl_loc L_418 = {F_28, 37, 23};
+static const tpl_loc L_419 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_419 = {F_28, 39, 4};
-static const tpl_loc L_420 = {F_28, 39, 7};
-static const tpl_loc L_421 = {F_28, 39, 24};
-static const tpl_loc L_422 = {F_28, 39, 34};
+static const tpl_loc L_420 = {F_28, 39, 4};
+static const tpl_loc L_421 = {F_28, 39, 7};
+static const tpl_loc L_422 = {F_28, 39, 24};
+static const tpl_loc L_423 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_423 = {F_28, 41, 4};
-static const tpl_loc L_424 = {F_28, 41, 15};
-static const tpl_loc L_425 = {F_28, 41, 34};
-static const tpl_loc L_426 = {F_28, 41, 41};
-static const tpl_loc L_427 = {F_28, 41, 20};
-static const tpl_loc L_428 = {F_28, 44, 4};
-static const tpl_loc L_429 = {F_28, 44, 15};
-static const tpl_loc L_430 = {F_28, 44, 27};
-static const tpl_loc L_431 = {F_28, 44, 33};
-static const tpl_loc L_432 = {F_28, 44, 20};
-static const tpl_loc L_433 = {F_28, 45, 4};
-static const tpl_loc L_434 = {F_28, 45, 34};
-static const tpl_loc L_435 = {F_28, 45, 40};
-static const tpl_loc L_436 = {F_28, 46, 15};
-static const tpl_loc L_437 = {F_28, 46, 50};
-static const tpl_loc L_438 = {F_28, 46, 53};
-static const tpl_loc L_439 = {F_28, 46, 59};
-static const tpl_loc L_440 = {F_28, 46, 66};
-static const tpl_loc L_441 = {F_28, 46, 74};
-static const tpl_loc L_442 = {F_28, 46, 96};
-static const tpl_loc L_443 = {F_28, 46, 99};
-static const tpl_loc L_444 = {F_28, 46, 105};
-static const tpl_loc L_445 = {F_28, 46, 124};
-static const tpl_loc L_446 = {F_28, 46, 127};
-static const tpl_loc L_447 = {F_28, 46, 134};
-static const tpl_loc L_448 = {F_28, 46, 137};
-static const tpl_loc L_449 = {F_28, 46, 147};
-static const tpl_loc L_450 = {F_28, 46, 150};
-static const tpl_loc L_451 = {F_28, 46, 211};
-static const tpl_loc L_452 = {F_28, 46, 214};
-static const tpl_loc L_453 = {F_28, 49, 4};
-static const tpl_loc L_454 = {F_28, 49, 7};
-static const tpl_loc L_455 = {F_28, 49, 12};
-static const tpl_loc L_456 = {F_28, 49, 28};
-static const tpl_loc L_457 = {F_28, 49, 46};
-static const tpl_loc L_458 = {F_28, 49, 38};
+static const tpl_loc L_424 = {F_28, 41, 4};
+static const tpl_loc L_425 = {F_28, 41, 15};
+static const tpl_loc L_426 = {F_28, 41, 34};
+static const tpl_loc L_427 = {F_28, 41, 41};
+static const tpl_loc L_428 = {F_28, 41, 20};
+static const tpl_loc L_429 = {F_28, 44, 4};
+static const tpl_loc L_430 = {F_28, 44, 15};
+static const tpl_loc L_431 = {F_28, 44, 27};
+static const tpl_loc L_432 = {F_28, 44, 33};
+static const tpl_loc L_433 = {F_28, 44, 20};
+static const tpl_loc L_434 = {F_28, 45, 4};
+static const tpl_loc L_435 = {F_28, 45, 34};
+static const tpl_loc L_436 = {F_28, 45, 40};
+static const tpl_loc L_437 = {F_28, 46, 15};
+static const tpl_loc L_438 = {F_28, 46, 50};
+static const tpl_loc L_439 = {F_28, 46, 53};
+static const tpl_loc L_440 = {F_28, 46, 59};
+static const tpl_loc L_441 = {F_28, 46, 66};
+static const tpl_loc L_442 = {F_28, 46, 74};
+static const tpl_loc L_443 = {F_28, 46, 96};
+static const tpl_loc L_444 = {F_28, 46, 99};
+static const tpl_loc L_445 = {F_28, 46, 105};
+static const tpl_loc L_446 = {F_28, 46, 124};
+static const tpl_loc L_447 = {F_28, 46, 127};
+static const tpl_loc L_448 = {F_28, 46, 134};
+static const tpl_loc L_449 = {F_28, 46, 137};
+static const tpl_loc L_450 = {F_28, 46, 147};
+static const tpl_loc L_451 = {F_28, 46, 150};
+static const tpl_loc L_452 = {F_28, 46, 211};
+static const tpl_loc L_453 = {F_28, 46, 214};
+static const tpl_loc L_454 = {F_28, 49, 4};
+static const tpl_loc L_455 = {F_28, 49, 7};
+static const tpl_loc L_456 = {F_28, 49, 12};
+static const tpl_loc L_457 = {F_28, 49, 28};
+static const tpl_loc L_458 = {F_28, 49, 46};
+static const tpl_loc L_459 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_459 = {F_28, 57, 4};
-static const tpl_loc L_460 = {F_28, 57, 7};
-static const tpl_loc L_461 = {F_28, 57, 22};
-static const tpl_loc L_462 = {F_28, 58, 13};
-static const tpl_loc L_463 = {F_28, 58, 58};
-static const tpl_loc L_464 = {F_28, 58, 61};
-static const tpl_loc L_465 = {F_28, 59, 27};
-static const tpl_loc L_466 = {F_28, 59, 37};
-static const tpl_loc L_467 = {F_28, 59, 40};
-static const tpl_loc L_468 = {F_28, 60, 1};
-static const tpl_loc L_469 = {F_28, 60, 28};
-static const tpl_loc L_470 = {F_28, 60, 34};
-static const tpl_loc L_471 = {F_28, 60, 4};
+static const tpl_loc L_460 = {F_28, 57, 4};
+static const tpl_loc L_461 = {F_28, 57, 7};
+static const tpl_loc L_462 = {F_28, 57, 22};
+static const tpl_loc L_463 = {F_28, 58, 13};
+static const tpl_loc L_464 = {F_28, 58, 58};
+static const tpl_loc L_465 = {F_28, 58, 61};
+static const tpl_loc L_466 = {F_28, 59, 27};
+static const tpl_loc L_467 = {F_28, 59, 37};
+static const tpl_loc L_468 = {F_28, 59, 40};
+static const tpl_loc L_469 = {F_28, 60, 1};
+static const tpl_loc L_470 = {F_28, 60, 28};
+static const tpl_loc L_471 = {F_28, 60, 34};
+static const tpl_loc L_472 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
-static const tpl_loc L_472 = {F_28, 71, 1};
-static const tpl_loc L_473 = {F_28, 71, 4};
-static const tpl_loc L_474 = {F_28, 71, 6};
+static const tpl_loc L_473 = {F_28, 71, 1};
+static const tpl_loc L_474 = {F_28, 71, 4};
+static const tpl_loc L_475 = {F_28, 71, 6};
 static const char F_29[] = "preface.twig";
-static const tpl_loc L_475 = {F_29, 1, 12};
+static const tpl_loc L_476 = {F_29, 1, 12};
 static const char F_30[] = "prologue.twig";
-static const tpl_loc L_476 = {F_30, 1, 12};
+static const tpl_loc L_477 = {F_30, 1, 12};
 static const char F_31[] = "style.css.twig";
-static const tpl_loc L_477 = {F_31, 6, 33};
-static const tpl_loc L_478 = {F_31, 7, 28};
-static const tpl_loc L_479 = {F_31, 8, 34};
-static const tpl_loc L_480 = {F_31, 9, 31};
-static const tpl_loc L_481 = {F_31, 10, 28};
-static const tpl_loc L_482 = {F_31, 11, 31};
-static const tpl_loc L_483 = {F_31, 12, 30};
-static const tpl_loc L_484 = {F_31, 13, 29};
-static const tpl_loc L_485 = {F_31, 14, 30};
-static const tpl_loc L_486 = {F_31, 15, 34};
-static const tpl_loc L_487 = {F_31, 16, 22};
-static const tpl_loc L_488 = {F_31, 16, 25};
-static const tpl_loc L_489 = {F_31, 16, 33};
+static const tpl_loc L_478 = {F_31, 6, 33};
+static const tpl_loc L_479 = {F_31, 7, 28};
+static const tpl_loc L_480 = {F_31, 8, 34};
+static const tpl_loc L_481 = {F_31, 9, 31};
+static const tpl_loc L_482 = {F_31, 10, 28};
+static const tpl_loc L_483 = {F_31, 11, 31};
+static const tpl_loc L_484 = {F_31, 12, 30};
+static const tpl_loc L_485 = {F_31, 13, 29};
+static const tpl_loc L_486 = {F_31, 14, 30};
+static const tpl_loc L_487 = {F_31, 15, 34};
+static const tpl_loc L_488 = {F_31, 16, 22};
+static const tpl_loc L_489 = {F_31, 16, 25};
+static const tpl_loc L_490 = {F_31, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_490 = {F_31, 16, 100};
-static const tpl_loc L_491 = {F_31, 17, 29};
-static const tpl_loc L_492 = {F_31, 6, 10};
+static const tpl_loc L_491 = {F_31, 16, 100};
+static const tpl_loc L_492 = {F_31, 17, 29};
+static const tpl_loc L_493 = {F_31, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_493 = {F_31, 7, 10};
+static const tpl_loc L_494 = {F_31, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_494 = {F_31, 8, 10};
+static const tpl_loc L_495 = {F_31, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_495 = {F_31, 9, 10};
-static const tpl_loc L_496 = {F_31, 10, 10};
+static const tpl_loc L_496 = {F_31, 9, 10};
+static const tpl_loc L_497 = {F_31, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_497 = {F_31, 11, 10};
+static const tpl_loc L_498 = {F_31, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_498 = {F_31, 12, 10};
+static const tpl_loc L_499 = {F_31, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_499 = {F_31, 13, 10};
-static const tpl_loc L_500 = {F_31, 14, 10};
+static const tpl_loc L_500 = {F_31, 13, 10};
+static const tpl_loc L_501 = {F_31, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_501 = {F_31, 15, 10};
+static const tpl_loc L_502 = {F_31, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_502 = {F_31, 16, 10};
+static const tpl_loc L_503 = {F_31, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_503 = {F_31, 17, 10};
+static const tpl_loc L_504 = {F_31, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_504 = {F_31, 18, 10};
+static const tpl_loc L_505 = {F_31, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_32[] = "table.twig";
-static const tpl_loc L_505 = {F_32, 4, 4};
-static const tpl_loc L_506 = {F_32, 4, 20};
-static const tpl_loc L_507 = {F_32, 4, 25};
-static const tpl_loc L_508 = {F_32, 4, 39};
+static const tpl_loc L_506 = {F_32, 4, 4};
+static const tpl_loc L_507 = {F_32, 4, 20};
+static const tpl_loc L_508 = {F_32, 4, 25};
+static const tpl_loc L_509 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_509 = {F_32, 5, 25};
-static const tpl_loc L_510 = {F_32, 5, 28};
-static const tpl_loc L_511 = {F_32, 5, 33};
-static const tpl_loc L_512 = {F_32, 5, 45};
-static const tpl_loc L_513 = {F_32, 6, 4};
-static const tpl_loc L_514 = {F_32, 6, 7};
-static const tpl_loc L_515 = {F_32, 7, 31};
-static const tpl_loc L_516 = {F_32, 7, 51};
-static const tpl_loc L_517 = {F_32, 8, 5};
-static const tpl_loc L_518 = {F_32, 8, 13};
-static const tpl_loc L_519 = {F_32, 8, 41};
-static const tpl_loc L_520 = {F_32, 8, 67};
-static const tpl_loc L_521 = {F_32, 8, 75};
-static const tpl_loc L_522 = {F_32, 8, 108};
-static const tpl_loc L_523 = {F_32, 8, 116};
-static const tpl_loc L_524 = {F_32, 11, 42};
-static const tpl_loc L_525 = {F_32, 11, 103};
-static const tpl_loc L_526 = {F_32, 12, 1};
-static const tpl_loc L_527 = {F_32, 12, 9};
+static const tpl_loc L_510 = {F_32, 5, 25};
+static const tpl_loc L_511 = {F_32, 5, 28};
+static const tpl_loc L_512 = {F_32, 5, 33};
+static const tpl_loc L_513 = {F_32, 5, 45};
+static const tpl_loc L_514 = {F_32, 6, 4};
+static const tpl_loc L_515 = {F_32, 6, 7};
+static const tpl_loc L_516 = {F_32, 7, 31};
+static const tpl_loc L_517 = {F_32, 7, 51};
+static const tpl_loc L_518 = {F_32, 8, 5};
+static const tpl_loc L_519 = {F_32, 8, 13};
+static const tpl_loc L_520 = {F_32, 8, 41};
+static const tpl_loc L_521 = {F_32, 8, 67};
+static const tpl_loc L_522 = {F_32, 8, 75};
+static const tpl_loc L_523 = {F_32, 8, 108};
+static const tpl_loc L_524 = {F_32, 8, 116};
+static const tpl_loc L_525 = {F_32, 11, 42};
+static const tpl_loc L_526 = {F_32, 11, 103};
+static const tpl_loc L_527 = {F_32, 12, 1};
+static const tpl_loc L_528 = {F_32, 12, 9};
 static const char F_33[] = "title.md.twig";
-static const tpl_loc L_528 = {F_33, 6, 11};
-static const tpl_loc L_529 = {F_33, 7, 3};
-static const tpl_loc L_530 = {F_33, 7, 16};
-static const tpl_loc L_531 = {F_33, 7, 21};
-static const tpl_loc L_532 = {F_33, 7, 6};
-static const tpl_loc L_533 = {F_33, 9, 4};
-static const tpl_loc L_534 = {F_33, 9, 12};
-static const tpl_loc L_535 = {F_33, 10, 24};
-static const tpl_loc L_536 = {F_33, 10, 39};
-static const tpl_loc L_537 = {F_33, 10, 41};
-static const tpl_loc L_538 = {F_33, 13, 4};
-static const tpl_loc L_539 = {F_33, 13, 12};
-static const tpl_loc L_540 = {F_33, 14, 25};
-static const tpl_loc L_541 = {F_33, 14, 41};
-static const tpl_loc L_542 = {F_33, 14, 43};
+static const tpl_loc L_529 = {F_33, 6, 11};
+static const tpl_loc L_530 = {F_33, 7, 3};
+static const tpl_loc L_531 = {F_33, 7, 16};
+static const tpl_loc L_532 = {F_33, 7, 21};
+static const tpl_loc L_533 = {F_33, 7, 6};
+static const tpl_loc L_534 = {F_33, 9, 4};
+static const tpl_loc L_535 = {F_33, 9, 12};
+static const tpl_loc L_536 = {F_33, 10, 24};
+static const tpl_loc L_537 = {F_33, 10, 39};
+static const tpl_loc L_538 = {F_33, 10, 41};
+static const tpl_loc L_539 = {F_33, 13, 4};
+static const tpl_loc L_540 = {F_33, 13, 12};
+static const tpl_loc L_541 = {F_33, 14, 25};
+static const tpl_loc L_542 = {F_33, 14, 41};
+static const tpl_loc L_543 = {F_33, 14, 43};
 static const char F_34[] = "title.twig";
-static const tpl_loc L_543 = {F_34, 4, 4};
-static const tpl_loc L_544 = {F_34, 4, 18};
-static const tpl_loc L_545 = {F_34, 4, 23};
-static const tpl_loc L_546 = {F_34, 4, 47};
-static const tpl_loc L_547 = {F_34, 4, 51};
-static const tpl_loc L_548 = {F_34, 4, 84};
-static const tpl_loc L_549 = {F_34, 4, 89};
-static const tpl_loc L_550 = {F_34, 4, 95};
-static const tpl_loc L_551 = {F_34, 6, 9};
-static const tpl_loc L_552 = {F_34, 6, 12};
-static const tpl_loc L_553 = {F_34, 6, 17};
-static const tpl_loc L_554 = {F_34, 6, 26};
-static const tpl_loc L_555 = {F_34, 6, 29};
-static const tpl_loc L_556 = {F_34, 7, 1};
-static const tpl_loc L_557 = {F_34, 7, 9};
+static const tpl_loc L_544 = {F_34, 4, 4};
+static const tpl_loc L_545 = {F_34, 4, 18};
+static const tpl_loc L_546 = {F_34, 4, 23};
+static const tpl_loc L_547 = {F_34, 4, 47};
+static const tpl_loc L_548 = {F_34, 4, 51};
+static const tpl_loc L_549 = {F_34, 4, 84};
+static const tpl_loc L_550 = {F_34, 4, 89};
+static const tpl_loc L_551 = {F_34, 4, 95};
+static const tpl_loc L_552 = {F_34, 6, 9};
+static const tpl_loc L_553 = {F_34, 6, 12};
+static const tpl_loc L_554 = {F_34, 6, 17};
+static const tpl_loc L_555 = {F_34, 6, 26};
+static const tpl_loc L_556 = {F_34, 6, 29};
+static const tpl_loc L_557 = {F_34, 7, 1};
+static const tpl_loc L_558 = {F_34, 7, 9};
 static const char F_35[] = "toc.twig";
-static const tpl_loc L_558 = {F_35, 5, 11};
-static const tpl_loc L_559 = {F_35, 6, 4};
+static const tpl_loc L_559 = {F_35, 5, 11};
+static const tpl_loc L_560 = {F_35, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_560 = {F_35, 7, 4};
+static const tpl_loc L_561 = {F_35, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_561 = {F_35, 8, 4};
-static const tpl_loc L_562 = {F_35, 9, 4};
-static const tpl_loc L_563 = {F_35, 9, 17};
-static const tpl_loc L_564 = {F_35, 9, 21};
+static const tpl_loc L_562 = {F_35, 8, 4};
+static const tpl_loc L_563 = {F_35, 9, 4};
+static const tpl_loc L_564 = {F_35, 9, 17};
+static const tpl_loc L_565 = {F_35, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_565 = {F_35, 10, 4};
-static const tpl_loc L_566 = {F_35, 10, 7};
-static const tpl_loc L_567 = {F_35, 10, 13};
-static const tpl_loc L_568 = {F_35, 10, 20};
-static const tpl_loc L_569 = {F_35, 10, 31};
-static const tpl_loc L_570 = {F_35, 11, 4};
-static const tpl_loc L_571 = {F_35, 11, 46};
-static const tpl_loc L_572 = {F_35, 11, 55};
-static const tpl_loc L_573 = {F_35, 11, 32};
+static const tpl_loc L_566 = {F_35, 10, 4};
+static const tpl_loc L_567 = {F_35, 10, 7};
+static const tpl_loc L_568 = {F_35, 10, 13};
+static const tpl_loc L_569 = {F_35, 10, 20};
+static const tpl_loc L_570 = {F_35, 10, 31};
+static const tpl_loc L_571 = {F_35, 11, 4};
+static const tpl_loc L_572 = {F_35, 11, 46};
+static const tpl_loc L_573 = {F_35, 11, 55};
+static const tpl_loc L_574 = {F_35, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_574 = {F_35, 12, 4};
-static const tpl_loc L_575 = {F_35, 12, 7};
-static const tpl_loc L_576 = {F_35, 12, 14};
-static const tpl_loc L_577 = {F_35, 12, 25};
-static const tpl_loc L_578 = {F_35, 12, 31};
-static const tpl_loc L_579 = {F_35, 12, 46};
-static const tpl_loc L_580 = {F_35, 13, 4};
-static const tpl_loc L_581 = {F_35, 13, 33};
-static const tpl_loc L_582 = {F_35, 13, 39};
-static const tpl_loc L_583 = {F_35, 13, 59};
-static const tpl_loc L_584 = {F_35, 13, 77};
-static const tpl_loc L_585 = {F_35, 15, 4};
-static const tpl_loc L_586 = {F_35, 15, 18};
-static const tpl_loc L_587 = {F_35, 15, 32};
+static const tpl_loc L_575 = {F_35, 12, 4};
+static const tpl_loc L_576 = {F_35, 12, 7};
+static const tpl_loc L_577 = {F_35, 12, 14};
+static const tpl_loc L_578 = {F_35, 12, 25};
+static const tpl_loc L_579 = {F_35, 12, 31};
+static const tpl_loc L_580 = {F_35, 12, 46};
+static const tpl_loc L_581 = {F_35, 13, 4};
+static const tpl_loc L_582 = {F_35, 13, 33};
+static const tpl_loc L_583 = {F_35, 13, 39};
+static const tpl_loc L_584 = {F_35, 13, 59};
+static const tpl_loc L_585 = {F_35, 13, 77};
+static const tpl_loc L_586 = {F_35, 15, 4};
+static const tpl_loc L_587 = {F_35, 15, 18};
+static const tpl_loc L_588 = {F_35, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_588 = {F_35, 15, 62};
-static const tpl_loc L_589 = {F_35, 15, 68};
-static const tpl_loc L_590 = {F_35, 15, 47};
-static const tpl_loc L_591 = {F_35, 15, 36};
-static const tpl_loc L_592 = {F_35, 15, 26};
-static const tpl_loc L_593 = {F_35, 18, 1};
-static const tpl_loc L_594 = {F_35, 18, 14};
-static const tpl_loc L_595 = {F_35, 18, 23};
-static const tpl_loc L_596 = {F_35, 18, 28};
-static const tpl_loc L_597 = {F_35, 18, 40};
-static const tpl_loc L_598 = {F_35, 18, 46};
-static const tpl_loc L_599 = {F_35, 18, 4};
+static const tpl_loc L_589 = {F_35, 15, 62};
+static const tpl_loc L_590 = {F_35, 15, 68};
+static const tpl_loc L_591 = {F_35, 15, 47};
+static const tpl_loc L_592 = {F_35, 15, 36};
+static const tpl_loc L_593 = {F_35, 15, 26};
+static const tpl_loc L_594 = {F_35, 18, 1};
+static const tpl_loc L_595 = {F_35, 18, 14};
+static const tpl_loc L_596 = {F_35, 18, 23};
+static const tpl_loc L_597 = {F_35, 18, 28};
+static const tpl_loc L_598 = {F_35, 18, 40};
+static const tpl_loc L_599 = {F_35, 18, 46};
+static const tpl_loc L_600 = {F_35, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -3115,11 +3116,13 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v56 = v58;
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
-    tpl_map_set(rt->arena, m34, v35, v59);
-    tpl_value v60 = tpl_map_or_list(rt->arena, m34);
-    const tpl_value a61[2] = {v33, v60};
-    tpl_value v62 = tpl_call_method(rt, v20, v32, 2, a61, &L_193);
-    tpl_out_value(rt, v62);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_193);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_194);
+    tpl_out_value(rt, v64);
   }
 #line 15 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -3135,9 +3138,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/edition.twig"
   {
-    rt->loc = &L_194;
+    rt->loc = &L_195;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_194);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_195);
   }
 }
 
@@ -3151,9 +3154,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/epilogue.twig"
   {
-    rt->loc = &L_195;
+    rt->loc = &L_196;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_195);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_196);
   }
 }
 
@@ -3190,16 +3193,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_196;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_197);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_198, &ic0);
+    rt->loc = &L_197;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_198);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_199, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_199, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_200, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3210,10 +3213,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_200;
+    rt->loc = &L_201;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_201);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_202, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_202);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_203, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3226,15 +3229,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_203;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_204, &ic3);
+    rt->loc = &L_204;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_205, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_205;
+        rt->loc = &L_206;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3245,19 +3248,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_206;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_207, &ic4);
+    rt->loc = &L_207;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_208, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_208;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_209, &ic5);
+    rt->loc = &L_209;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_210, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_210, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_211, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3266,22 +3269,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_211;
+        rt->loc = &L_212;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_212;
+            rt->loc = &L_213;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_213;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_214, &ic7);
+            rt->loc = &L_214;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_215, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3292,16 +3295,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_215;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_216);
+        rt->loc = &L_216;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_217);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_217;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_218, &ic8);
+            rt->loc = &L_218;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_219, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3309,8 +3312,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_219;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_220, &ic9);
+            rt->loc = &L_220;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_221, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3333,9 +3336,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/foreword.twig"
   {
-    rt->loc = &L_221;
+    rt->loc = &L_222;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_221);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
   }
 }
 
@@ -3349,9 +3352,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/glossary.twig"
   {
-    rt->loc = &L_222;
+    rt->loc = &L_223;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_223);
   }
 }
 
@@ -3365,9 +3368,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/introduction.twig"
   {
-    rt->loc = &L_223;
+    rt->loc = &L_224;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_223);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_224);
   }
 }
 
@@ -3392,40 +3395,40 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 7 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_224;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_225);
+    rt->loc = &L_225;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_226);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_226;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_227);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_228, &ic0);
+        rt->loc = &L_227;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_228);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_229, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_229;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_230, &ic1);
+        rt->loc = &L_230;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_231, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_231;
+            rt->loc = &L_232;
             tpl_out_value(rt, v4);
           }
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_232;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_233, &ic2);
+            rt->loc = &L_233;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_234, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 8 "themes/clean/html/item.twig"
@@ -3436,8 +3439,8 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_234;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_235, &ic3);
+        rt->loc = &L_235;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_236, &ic3);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/html/item.twig"
@@ -3458,9 +3461,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_236;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_237);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_238, &ic0);
+    rt->loc = &L_237;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_238);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_239, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/clean/html/item.twig"
@@ -3488,12 +3491,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_239;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_240);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_241, &ic0);
+    rt->loc = &L_240;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_242, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_242, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_243, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3504,19 +3507,19 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_243;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_244);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_245, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_246, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_247);
+    rt->loc = &L_244;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_245);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_246, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_247, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_248);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/clean/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_248;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_249);
+    rt->loc = &L_249;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_250);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3524,8 +3527,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_250;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_251, &ic4);
+        rt->loc = &L_251;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_252, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/clean/html/item.twig"
@@ -3536,13 +3539,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_252;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_252);
+    rt->loc = &L_253;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_253);
   }
 #line 11 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_253;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_253);
+    rt->loc = &L_254;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_254);
   }
 #line 14 "themes/clean/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3563,15 +3566,15 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_254;
+    rt->loc = &L_255;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_254);
+    tpl_import(rt, self, 0, v0, &L_255);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "© ", 3);
 #line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_255;
+    rt->loc = &L_256;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3592,31 +3595,31 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v8 = tpl_str("Y", 1u);
     const tpl_value a9[2] = {v6, v8};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_256);
-    tpl_value v10 = k6->fn(rt, ctx, 2, a9, &L_256);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_257);
+    tpl_value v10 = k6->fn(rt, ctx, 2, a9, &L_257);
     tpl_out_value(rt, v10);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_257;
-    v11 = tpl_var(rt, ctx, self, &N_book, &L_258);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_259, &ic0);
+    rt->loc = &L_258;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_259);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_260, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_260);
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_261);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_261;
-    v15 = tpl_var(rt, ctx, self, &N_app, &L_262);
+    rt->loc = &L_262;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_263);
     tpl_value v16 = tpl_str("getLabel", 8u);
     tpl_value v17 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a18[1] = {v17};
-    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_263);
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_264);
     tpl_out_value(rt, v19);
   }
 #line 5 "themes/clean/contents/license.md.twig"
@@ -3633,9 +3636,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/license.twig"
   {
-    rt->loc = &L_264;
+    rt->loc = &L_265;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_264);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_265);
   }
 }
 
@@ -3657,38 +3660,38 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_265;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_266);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_267, &ic0);
+    rt->loc = &L_266;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_267);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_268, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_268;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_269, &ic1);
+    rt->loc = &L_269;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_271;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_271);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_272);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_272);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_273);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_270);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_271);
   }
 #line 5 "themes/clean/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3712,38 +3715,38 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_273;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_274);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_275, &ic0);
+    rt->loc = &L_274;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_275);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_276, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_276;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_277, &ic1);
+    rt->loc = &L_277;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_278, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_278;
+    rt->loc = &L_279;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_279);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_280);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_280);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_281);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_278);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_279);
   }
 #line 5 "themes/clean/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3780,12 +3783,12 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_281;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_282);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_283, &ic0);
+    rt->loc = &L_282;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_283);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_284, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_285, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3796,8 +3799,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_285;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_286);
+    rt->loc = &L_286;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_287);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3805,9 +3808,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_287;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_288);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_289, &ic2);
+        rt->loc = &L_288;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_289);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_290, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/part.twig"
@@ -3818,39 +3821,39 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_290;
+    rt->loc = &L_291;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_291;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_292);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_293, &ic3);
+        rt->loc = &L_292;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_293);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_294, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_294;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_295, &ic4);
+        rt->loc = &L_295;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_296, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_296;
+            rt->loc = &L_297;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_297;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_298, &ic5);
+            rt->loc = &L_298;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_299, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/part.twig"
@@ -3861,8 +3864,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_299;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_300, &ic6);
+        rt->loc = &L_300;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_301, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/part.twig"
@@ -3871,9 +3874,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_301;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_302);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_303, &ic7);
+    rt->loc = &L_302;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_303);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_304, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/part.twig"
@@ -3904,7 +3907,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_304;
+    rt->loc = &L_305;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3928,9 +3931,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_305;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_306);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_307, &ic0);
+        rt->loc = &L_306;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_307);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_308, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3941,17 +3944,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_308;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_309);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_310, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_311);
+    rt->loc = &L_309;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_310);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_311, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_312);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_312;
+    rt->loc = &L_313;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3975,9 +3978,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_313;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_314, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_315);
+        rt->loc = &L_314;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_315, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_316);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3986,16 +3989,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_316;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_317, &ic3);
+    rt->loc = &L_317;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_318, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_318;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_319);
+        rt->loc = &L_319;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_320);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4004,16 +4007,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_320;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_321, &ic4);
+    rt->loc = &L_321;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_322, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_322;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_323);
+        rt->loc = &L_323;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_324);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4046,8 +4049,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k7)
-    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_325);
-  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_325);
+    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_326);
+  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_326);
   return v3;
 }
 
@@ -4080,7 +4083,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_324;
+    rt->loc = &L_325;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4098,74 +4101,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_326);
-    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_326);
+      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_327);
+    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_327);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_327;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_328);
+    rt->loc = &L_328;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_329);
     const tpl_value a11[1] = {v10};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_329);
-    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_329));
+      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_330);
+    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_330));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_330;
+        rt->loc = &L_331;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_331;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_332);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_333, &ic0);
+            rt->loc = &L_332;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_333);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_334, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_334;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_335);
+            rt->loc = &L_335;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_336);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_336;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_337);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_338, &ic1);
+            rt->loc = &L_337;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_338);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_339, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_339;
+            rt->loc = &L_340;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_340, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_341, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_341);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_342);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_342);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_343);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_343);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_344, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_345, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_344);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_345, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_346, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_346);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_347);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4174,15 +4177,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_347;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_348, &ic5);
+            rt->loc = &L_348;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_349, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_349;
+                rt->loc = &L_350;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4226,25 +4229,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_350;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_351);
+    rt->loc = &L_351;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_352);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_352;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_353);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_354, &ic0);
+    rt->loc = &L_353;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_354);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_355, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_355;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_356);
+        rt->loc = &L_356;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_357);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -4253,7 +4256,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_357;
+    rt->loc = &L_358;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4267,7 +4270,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_358, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_359, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4276,9 +4279,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_359;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_360, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_361);
+        rt->loc = &L_360;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_361, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_362);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -4289,7 +4292,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_362;
+    rt->loc = &L_363;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4313,14 +4316,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_363);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_364);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_364;
+    rt->loc = &L_365;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4341,29 +4344,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_365);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_366);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_366);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_367);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_367);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_368);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_368;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_369);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_370, &ic3);
+    rt->loc = &L_369;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_370);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_371, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_371;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_372);
+        rt->loc = &L_372;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_373);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4372,16 +4375,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_373;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_374);
+    rt->loc = &L_374;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_375);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_375;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_376);
+        rt->loc = &L_376;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_377);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4412,24 +4415,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_377;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_378);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_379, &ic0);
+    rt->loc = &L_378;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_379);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_380, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_380;
+        rt->loc = &L_381;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_381;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_382, &ic1);
+        rt->loc = &L_382;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_383, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4440,8 +4443,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_383;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_384, &ic2);
+    rt->loc = &L_384;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_385, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4463,7 +4466,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_385;
+    rt->loc = &L_386;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4485,9 +4488,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_386;
+    rt->loc = &L_387;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_387);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_388);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4497,22 +4500,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_388;
+        rt->loc = &L_389;
         const tpl_value a12[1] = {v8};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_389);
-        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_389);
+          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_390);
+        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_390);
         const tpl_value a14[1] = {v13};
         if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_390);
-        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_390);
+          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_391);
+        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_391);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_391;
+    rt->loc = &L_392;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4534,11 +4537,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_392);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_393);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_393);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_394);
     tpl_out_value(rt, v29);
   }
 }
@@ -4563,30 +4566,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_394;
+    rt->loc = &L_395;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_395);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_396, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_396);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_397, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_397, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_398, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_398);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_399);
     const tpl_value a9[1] = {v8};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_399);
-    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_399);
+      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_400);
+    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_400);
     const tpl_value a11[1] = {v10};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_400);
-    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_400);
+      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_401);
+    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_401);
     tpl_out_value(rt, v12);
   }
 }
@@ -4605,9 +4608,9 @@ static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_415);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_416);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_416, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_417, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4669,16 +4672,16 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_401;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_402);
+    rt->loc = &L_402;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_403);
     const tpl_value a1[1] = {v0};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_403);
-    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_403));
+      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_404);
+    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_404));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_404;
+        rt->loc = &L_405;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4687,30 +4690,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_405;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_406);
+        rt->loc = &L_406;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_407);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_407;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_408);
+            rt->loc = &L_408;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_409);
             const tpl_value a8[1] = {v7};
             if (!k14)
-              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_409);
-            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_409));
+              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_410);
+            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_410));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_410;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_411);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_412, &ic0);
+                rt->loc = &L_411;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_412);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_413, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k15)
-                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_413);
-                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_413);
+                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_414);
+                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_414);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4718,32 +4721,32 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_414;
+                    rt->loc = &L_415;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_417);
-                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_417);
+                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_418);
+                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_418);
                     const tpl_value a18[1] = {v17};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_418);
-                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_418);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
+                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_419);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_419;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_420);
+                    rt->loc = &L_420;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_421);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_421;
+                        rt->loc = &L_422;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_422);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_423);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4758,18 +4761,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_423;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_424);
+                    rt->loc = &L_424;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_425);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_425);
-                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_425);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_426);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_426);
+                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_426);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_427);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_427);
-                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_427);
+                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_428);
+                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_428);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4778,22 +4781,22 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_428;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_429);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_430);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_431, &ic1);
+            rt->loc = &L_429;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_430);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_431);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_432, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_432);
-            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_432);
+              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_433);
+            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_433);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_433;
+            rt->loc = &L_434;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4809,8 +4812,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_434);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_435, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_435);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_436, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4820,7 +4823,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_436;
+            rt->loc = &L_437;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4848,11 +4851,11 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_437;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_438);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_439, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_440, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_441);
+                rt->loc = &L_438;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_439);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_440, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_441, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_442);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4863,31 +4866,31 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_442;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_443);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_444, &ic5);
+            rt->loc = &L_443;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_444);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_445, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_445;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_446);
+            rt->loc = &L_446;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_447);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_447;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_448);
+            rt->loc = &L_448;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_449);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_449;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_450);
+            rt->loc = &L_450;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_451);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4902,9 +4905,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_451;
+            rt->loc = &L_452;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_452);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_453);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4915,24 +4918,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_453;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_454);
+        rt->loc = &L_454;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_455);
         const tpl_value a76[1] = {v75};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_455);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
+        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_456);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_456;
+            rt->loc = &L_457;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k17)
-              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_457);
-            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_457);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_458);
+              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_458);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_459);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4990,18 +4993,18 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_459;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_460);
+    rt->loc = &L_460;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_461);
     const tpl_value a1[1] = {v0};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_461);
-    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_461));
+      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_462);
+    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_462));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_462;
+        rt->loc = &L_463;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5019,34 +5022,34 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_463;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_464);
+        rt->loc = &L_464;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_465);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_465;
+        rt->loc = &L_466;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_466;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_467);
+        rt->loc = &L_467;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_468);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_468;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_469);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_470);
+        rt->loc = &L_469;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_470);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_471);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_471);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_472);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -5070,8 +5073,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 71 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_472;
-    v0 = tpl_var(rt, ctx, self, &N_s, &L_473);
+    rt->loc = &L_473;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_474);
     tpl_map *m1 = tpl_map_new(rt->arena, 19);
     tpl_value v2 = tpl_str("&", 1u);
     tpl_value v3 = tpl_str("&amp;", 5u);
@@ -5133,8 +5136,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v40 = tpl_map_or_list(rt->arena, m1);
     const tpl_value a41[2] = {v0, v40};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_474);
-    tpl_value v42 = k21->fn(rt, ctx, 2, a41, &L_474);
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_475);
+    tpl_value v42 = k21->fn(rt, ctx, 2, a41, &L_475);
     tpl_out_value(rt, v42);
   }
 }
@@ -5157,9 +5160,9 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_475;
+    rt->loc = &L_476;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_475);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_476);
   }
 }
 
@@ -5173,9 +5176,9 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_476;
+    rt->loc = &L_477;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_476);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_477);
   }
 }
 
@@ -5190,9 +5193,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
+    rt->loc = &L_478;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
   }
 }
 
@@ -5205,9 +5208,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_479;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
   }
 }
 
@@ -5220,9 +5223,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_480;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
   }
 }
 
@@ -5235,9 +5238,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
+    rt->loc = &L_481;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
   }
 }
 
@@ -5250,9 +5253,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
+    rt->loc = &L_482;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
   }
 }
 
@@ -5265,9 +5268,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
+    rt->loc = &L_483;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_483);
   }
 }
 
@@ -5280,9 +5283,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_483;
+    rt->loc = &L_484;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_483);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_484);
   }
 }
 
@@ -5295,9 +5298,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_484;
+    rt->loc = &L_485;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_484);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
   }
 }
 
@@ -5310,9 +5313,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_485;
+    rt->loc = &L_486;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
   }
 }
 
@@ -5325,9 +5328,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
+    rt->loc = &L_487;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_487);
   }
 }
 
@@ -5343,9 +5346,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_488);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_489, &ic0);
+    rt->loc = &L_488;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_489);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_490, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5372,9 +5375,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/clean/common/style.css.twig"
       {
-        rt->loc = &L_490;
+        rt->loc = &L_491;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_490);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_491);
       }
     }
   }
@@ -5389,9 +5392,9 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
+    rt->loc = &L_492;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_491);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_492);
   }
 }
 
@@ -5414,68 +5417,68 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_492);
+    rt->loc = &L_493;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_493);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_493);
+    rt->loc = &L_494;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_494);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_494);
+    rt->loc = &L_495;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_495);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_495;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_495);
+    rt->loc = &L_496;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_496);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_496;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_496);
+    rt->loc = &L_497;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_497);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_497;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_497);
+    rt->loc = &L_498;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_498);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_498;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_498);
+    rt->loc = &L_499;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_499);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_499;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_499);
+    rt->loc = &L_500;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_500);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_500;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_500);
+    rt->loc = &L_501;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_501);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_501;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_501);
+    rt->loc = &L_502;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_502);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_502;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_502);
+    rt->loc = &L_503;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_503);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_503;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_503);
+    rt->loc = &L_504;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_504);
   }
 #line 18 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_504;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_504);
+    rt->loc = &L_505;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_505);
   }
 }
 
@@ -5506,12 +5509,12 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_505;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_506);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_507, &ic0);
+    rt->loc = &L_506;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_507);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_508, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_508, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_509, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5522,16 +5525,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_509;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_510);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_511, &ic2);
+    rt->loc = &L_510;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_511);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_512, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_512;
+        rt->loc = &L_513;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5542,22 +5545,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_513;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_514);
+    rt->loc = &L_514;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_515);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_515;
+        rt->loc = &L_516;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_516;
+            rt->loc = &L_517;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5568,23 +5571,23 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_517;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_518, &ic3);
+        rt->loc = &L_518;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_519, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_519;
+            rt->loc = &L_520;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_520;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_521, &ic4);
+            rt->loc = &L_521;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_522, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5595,8 +5598,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_522;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_523, &ic5);
+        rt->loc = &L_523;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_524, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5607,7 +5610,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_524;
+    rt->loc = &L_525;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5618,7 +5621,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_525;
+        rt->loc = &L_526;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5629,8 +5632,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_526;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_527, &ic6);
+    rt->loc = &L_527;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_528, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5655,35 +5658,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_528;
+    rt->loc = &L_529;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_528);
+    tpl_import(rt, self, 0, v0, &L_529);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "# ", 2);
 #line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_529;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_530);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_531, &ic0);
+    rt->loc = &L_530;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_531);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_532, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_532);
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_533);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_533;
-    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_534, &ic1);
+    rt->loc = &L_534;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_535, &ic1);
     bool b6 = tpl_truthy(v5);
     if (b6) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_535;
-        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_536);
+        rt->loc = &L_536;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_537);
         tpl_map *m8 = tpl_map_new(rt->arena, 1);
         tpl_value v9 = tpl_str("\n", 1u);
         tpl_value v10 = tpl_str(" ", 1u);
@@ -5691,8 +5694,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v11 = tpl_map_or_list(rt->arena, m8);
         const tpl_value a12[2] = {v7, v11};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_537);
-        tpl_value v13 = k22->fn(rt, ctx, 2, a12, &L_537);
+          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_538);
+        tpl_value v13 = k22->fn(rt, ctx, 2, a12, &L_538);
         tpl_out_value(rt, v13);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5701,16 +5704,16 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_538;
-    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_539, &ic2);
+    rt->loc = &L_539;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_540, &ic2);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_540;
-        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_541);
+        rt->loc = &L_541;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_542);
         tpl_map *m17 = tpl_map_new(rt->arena, 1);
         tpl_value v18 = tpl_str("\n", 1u);
         tpl_value v19 = tpl_str(" ", 1u);
@@ -5718,8 +5721,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v20 = tpl_map_or_list(rt->arena, m17);
         const tpl_value a21[2] = {v16, v20};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_542);
-        tpl_value v22 = k22->fn(rt, ctx, 2, a21, &L_542);
+          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_543);
+        tpl_value v22 = k22->fn(rt, ctx, 2, a21, &L_543);
         tpl_out_value(rt, v22);
       }
 #line 14 "themes/clean/contents/title.md.twig"
@@ -5751,26 +5754,26 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_543;
+    rt->loc = &L_544;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_544);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_545, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_545);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_546, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_546);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_547);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_547);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_548);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_548);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_549, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_550);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_549);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_550, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_551);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5779,25 +5782,25 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_551;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_552);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_553, &ic2);
+    rt->loc = &L_552;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_553);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_554, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_554;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_555);
+    rt->loc = &L_555;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_556);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_556;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_557, &ic3);
+    rt->loc = &L_557;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_558, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5819,9 +5822,9 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_571, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_572, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_572);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_573);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5847,15 +5850,15 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_588);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_589);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_589, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_590, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_590);
-  tpl_value v7 = k25->fn(rt, scope, 2, a6, &L_590);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_591);
+  tpl_value v7 = k25->fn(rt, scope, 2, a6, &L_591);
   return v7;
 }
 
@@ -5900,13 +5903,13 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_558;
+    rt->loc = &L_559;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_558);
+    tpl_import(rt, self, 0, v0, &L_559);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_559;
+    rt->loc = &L_560;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5939,7 +5942,7 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_560;
+    rt->loc = &L_561;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5967,35 +5970,35 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_561;
+    rt->loc = &L_562;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_562;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_563);
+    rt->loc = &L_563;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_564);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_564);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_565);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_565;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_566);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_567, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_568, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_569);
+        rt->loc = &L_566;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_567);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_568, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_569, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_570);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_570;
+            rt->loc = &L_571;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6017,24 +6020,24 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k23)
-              k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_573);
-            tpl_value v47 = k23->fn(rt, it31.scope, 2, a46, &L_573);
+              k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_574);
+            tpl_value v47 = k23->fn(rt, it31.scope, 2, a46, &L_574);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_574;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_575);
+            rt->loc = &L_575;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_576);
             const tpl_value a49[1] = {v48};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_576);
-            bool b50 = tpl_truthy(k24->fn(rt, it31.scope, 1, a49, &L_576));
+              k24 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_577);
+            bool b50 = tpl_truthy(k24->fn(rt, it31.scope, 1, a49, &L_577));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_577);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_578, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_578);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_579, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_579, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_580, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6043,20 +6046,20 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_580;
+                rt->loc = &L_581;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_581);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_582, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_582);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_583, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_583, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_584, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_584, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_585, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6068,18 +6071,18 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_585;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_586);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_587);
+            rt->loc = &L_586;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_587);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_588);
             tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_591);
-            tpl_value v73 = k26->fn(rt, it31.scope, 2, a72, &L_591);
+              k26 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_592);
+            tpl_value v73 = k26->fn(rt, it31.scope, 2, a72, &L_592);
             const tpl_value a74[2] = {v69, v73};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_592);
-            tpl_value v75 = k27->fn(rt, it31.scope, 2, a74, &L_592);
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_593);
+            tpl_value v75 = k27->fn(rt, it31.scope, 2, a74, &L_593);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6088,22 +6091,22 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_593;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_594);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_595);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_596, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_597, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_598);
+    rt->loc = &L_594;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_595);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_596);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_597, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_598, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_599);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_599);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_600);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 6107 "clean_html.c"
+#line 6110 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7310,13 +7313,13 @@ static const char T23_source[] =
     "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
-  .source_len = 710,
+  .source_len = 721,
   .ast = NULL,
 };
 

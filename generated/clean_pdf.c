@@ -173,550 +173,551 @@ static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_109 = {F_12, 12, 6};
 static const tpl_loc L_110 = {F_12, 12, 9};
 static const tpl_loc L_111 = {F_12, 15, 1};
-static const tpl_loc L_112 = {F_12, 15, 120};
-static const tpl_loc L_113 = {F_12, 15, 8};
+static const tpl_loc L_112 = {F_12, 15, 130};
+static const tpl_loc L_113 = {F_12, 15, 47};
+static const tpl_loc L_114 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_114 = {F_13, 6, 1};
-static const tpl_loc L_115 = {F_13, 6, 4};
-static const tpl_loc L_116 = {F_13, 6, 9};
-static const tpl_loc L_117 = {F_13, 7, 4};
-static const tpl_loc L_118 = {F_13, 7, 7};
-static const tpl_loc L_119 = {F_13, 7, 15};
-static const tpl_loc L_120 = {F_13, 8, 22};
-static const tpl_loc L_121 = {F_13, 8, 38};
-static const tpl_loc L_122 = {F_13, 4, 12};
+static const tpl_loc L_115 = {F_13, 6, 1};
+static const tpl_loc L_116 = {F_13, 6, 4};
+static const tpl_loc L_117 = {F_13, 6, 9};
+static const tpl_loc L_118 = {F_13, 7, 4};
+static const tpl_loc L_119 = {F_13, 7, 7};
+static const tpl_loc L_120 = {F_13, 7, 15};
+static const tpl_loc L_121 = {F_13, 8, 22};
+static const tpl_loc L_122 = {F_13, 8, 38};
+static const tpl_loc L_123 = {F_13, 4, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_123 = {F_14, 1, 12};
+static const tpl_loc L_124 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_124 = {F_15, 4, 4};
-static const tpl_loc L_125 = {F_15, 4, 18};
-static const tpl_loc L_126 = {F_15, 4, 23};
+static const tpl_loc L_125 = {F_15, 4, 4};
+static const tpl_loc L_126 = {F_15, 4, 18};
+static const tpl_loc L_127 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_127 = {F_15, 4, 74};
+static const tpl_loc L_128 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_128 = {F_15, 5, 23};
-static const tpl_loc L_129 = {F_15, 5, 26};
-static const tpl_loc L_130 = {F_15, 5, 31};
+static const tpl_loc L_129 = {F_15, 5, 23};
+static const tpl_loc L_130 = {F_15, 5, 26};
+static const tpl_loc L_131 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_131 = {F_15, 5, 55};
-static const tpl_loc L_132 = {F_15, 5, 63};
-static const tpl_loc L_133 = {F_15, 5, 75};
-static const tpl_loc L_134 = {F_15, 6, 1};
-static const tpl_loc L_135 = {F_15, 6, 9};
-static const tpl_loc L_136 = {F_15, 7, 4};
-static const tpl_loc L_137 = {F_15, 7, 12};
+static const tpl_loc L_132 = {F_15, 5, 55};
+static const tpl_loc L_133 = {F_15, 5, 63};
+static const tpl_loc L_134 = {F_15, 5, 75};
+static const tpl_loc L_135 = {F_15, 6, 1};
+static const tpl_loc L_136 = {F_15, 6, 9};
+static const tpl_loc L_137 = {F_15, 7, 4};
+static const tpl_loc L_138 = {F_15, 7, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_138 = {F_15, 7, 26};
-static const tpl_loc L_139 = {F_15, 9, 5};
-static const tpl_loc L_140 = {F_15, 9, 41};
-static const tpl_loc L_141 = {F_15, 9, 67};
-static const tpl_loc L_142 = {F_15, 9, 75};
-static const tpl_loc L_143 = {F_15, 10, 5};
-static const tpl_loc L_144 = {F_15, 10, 8};
-static const tpl_loc L_145 = {F_15, 10, 43};
-static const tpl_loc L_146 = {F_15, 10, 51};
-static const tpl_loc L_147 = {F_15, 10, 78};
-static const tpl_loc L_148 = {F_15, 10, 86};
+static const tpl_loc L_139 = {F_15, 7, 26};
+static const tpl_loc L_140 = {F_15, 9, 5};
+static const tpl_loc L_141 = {F_15, 9, 41};
+static const tpl_loc L_142 = {F_15, 9, 67};
+static const tpl_loc L_143 = {F_15, 9, 75};
+static const tpl_loc L_144 = {F_15, 10, 5};
+static const tpl_loc L_145 = {F_15, 10, 8};
+static const tpl_loc L_146 = {F_15, 10, 43};
+static const tpl_loc L_147 = {F_15, 10, 51};
+static const tpl_loc L_148 = {F_15, 10, 78};
+static const tpl_loc L_149 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_149 = {F_16, 1, 12};
+static const tpl_loc L_150 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_150 = {F_17, 1, 12};
+static const tpl_loc L_151 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_151 = {F_18, 1, 12};
+static const tpl_loc L_152 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_152 = {F_19, 14, 4};
-static const tpl_loc L_153 = {F_19, 14, 7};
+static const tpl_loc L_153 = {F_19, 14, 4};
+static const tpl_loc L_154 = {F_19, 14, 7};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_154 = {F_19, 15, 9};
-static const tpl_loc L_155 = {F_19, 15, 12};
-static const tpl_loc L_156 = {F_19, 15, 17};
-static const tpl_loc L_157 = {F_19, 15, 29};
-static const tpl_loc L_158 = {F_19, 15, 37};
-static const tpl_loc L_159 = {F_19, 15, 65};
-static const tpl_loc L_160 = {F_19, 15, 91};
-static const tpl_loc L_161 = {F_19, 15, 99};
-static const tpl_loc L_162 = {F_19, 15, 133};
-static const tpl_loc L_163 = {F_19, 15, 141};
-static const tpl_loc L_164 = {F_19, 15, 169};
-static const tpl_loc L_165 = {F_19, 21, 1};
-static const tpl_loc L_166 = {F_19, 21, 4};
-static const tpl_loc L_167 = {F_19, 21, 9};
-static const tpl_loc L_168 = {F_19, 21, 17};
-static const tpl_loc L_169 = {F_19, 8, 4};
-static const tpl_loc L_170 = {F_19, 8, 22};
-static const tpl_loc L_171 = {F_19, 8, 27};
-static const tpl_loc L_172 = {F_19, 8, 41};
-static const tpl_loc L_173 = {F_19, 9, 4};
-static const tpl_loc L_174 = {F_19, 9, 27};
-static const tpl_loc L_175 = {F_19, 9, 32};
+static const tpl_loc L_155 = {F_19, 15, 9};
+static const tpl_loc L_156 = {F_19, 15, 12};
+static const tpl_loc L_157 = {F_19, 15, 17};
+static const tpl_loc L_158 = {F_19, 15, 29};
+static const tpl_loc L_159 = {F_19, 15, 37};
+static const tpl_loc L_160 = {F_19, 15, 65};
+static const tpl_loc L_161 = {F_19, 15, 91};
+static const tpl_loc L_162 = {F_19, 15, 99};
+static const tpl_loc L_163 = {F_19, 15, 133};
+static const tpl_loc L_164 = {F_19, 15, 141};
+static const tpl_loc L_165 = {F_19, 15, 169};
+static const tpl_loc L_166 = {F_19, 21, 1};
+static const tpl_loc L_167 = {F_19, 21, 4};
+static const tpl_loc L_168 = {F_19, 21, 9};
+static const tpl_loc L_169 = {F_19, 21, 17};
+static const tpl_loc L_170 = {F_19, 8, 4};
+static const tpl_loc L_171 = {F_19, 8, 22};
+static const tpl_loc L_172 = {F_19, 8, 27};
+static const tpl_loc L_173 = {F_19, 8, 41};
+static const tpl_loc L_174 = {F_19, 9, 4};
+static const tpl_loc L_175 = {F_19, 9, 27};
+static const tpl_loc L_176 = {F_19, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_176 = {F_19, 9, 39};
+static const tpl_loc L_177 = {F_19, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_177 = {F_19, 9, 47};
+static const tpl_loc L_178 = {F_19, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_178 = {F_19, 10, 4};
-static const tpl_loc L_179 = {F_19, 10, 37};
-static const tpl_loc L_180 = {F_19, 10, 51};
-static const tpl_loc L_181 = {F_19, 10, 59};
-static const tpl_loc L_182 = {F_19, 11, 4};
-static const tpl_loc L_183 = {F_19, 11, 32};
-static const tpl_loc L_184 = {F_19, 11, 46};
-static const tpl_loc L_185 = {F_19, 11, 54};
-static const tpl_loc L_186 = {F_19, 12, 17};
-static const tpl_loc L_187 = {F_19, 12, 20};
-static const tpl_loc L_188 = {F_19, 12, 28};
-static const tpl_loc L_189 = {F_19, 12, 44};
-static const tpl_loc L_190 = {F_19, 12, 51};
-static const tpl_loc L_191 = {F_19, 12, 70};
-static const tpl_loc L_192 = {F_19, 12, 73};
-static const tpl_loc L_193 = {F_19, 12, 78};
-static const tpl_loc L_194 = {F_19, 13, 10};
+static const tpl_loc L_179 = {F_19, 10, 4};
+static const tpl_loc L_180 = {F_19, 10, 37};
+static const tpl_loc L_181 = {F_19, 10, 51};
+static const tpl_loc L_182 = {F_19, 10, 59};
+static const tpl_loc L_183 = {F_19, 11, 4};
+static const tpl_loc L_184 = {F_19, 11, 32};
+static const tpl_loc L_185 = {F_19, 11, 46};
+static const tpl_loc L_186 = {F_19, 11, 54};
+static const tpl_loc L_187 = {F_19, 12, 17};
+static const tpl_loc L_188 = {F_19, 12, 20};
+static const tpl_loc L_189 = {F_19, 12, 28};
+static const tpl_loc L_190 = {F_19, 12, 44};
+static const tpl_loc L_191 = {F_19, 12, 51};
+static const tpl_loc L_192 = {F_19, 12, 70};
+static const tpl_loc L_193 = {F_19, 12, 73};
+static const tpl_loc L_194 = {F_19, 12, 78};
+static const tpl_loc L_195 = {F_19, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_195 = {F_19, 18, 10};
+static const tpl_loc L_196 = {F_19, 18, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_196 = {F_20, 2, 11};
-static const tpl_loc L_197 = {F_20, 3, 4};
-static const tpl_loc L_198 = {F_20, 3, 44};
-static const tpl_loc L_199 = {F_20, 3, 57};
-static const tpl_loc L_200 = {F_20, 3, 70};
-static const tpl_loc L_201 = {F_20, 3, 75};
-static const tpl_loc L_202 = {F_20, 3, 60};
-static const tpl_loc L_203 = {F_20, 5, 1};
-static const tpl_loc L_204 = {F_20, 5, 4};
-static const tpl_loc L_205 = {F_20, 5, 8};
+static const tpl_loc L_197 = {F_20, 2, 11};
+static const tpl_loc L_198 = {F_20, 3, 4};
+static const tpl_loc L_199 = {F_20, 3, 44};
+static const tpl_loc L_200 = {F_20, 3, 57};
+static const tpl_loc L_201 = {F_20, 3, 70};
+static const tpl_loc L_202 = {F_20, 3, 75};
+static const tpl_loc L_203 = {F_20, 3, 60};
+static const tpl_loc L_204 = {F_20, 5, 1};
+static const tpl_loc L_205 = {F_20, 5, 4};
+static const tpl_loc L_206 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_206 = {F_21, 1, 12};
+static const tpl_loc L_207 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_207 = {F_22, 4, 12};
-static const tpl_loc L_208 = {F_22, 4, 52};
-static const tpl_loc L_209 = {F_22, 4, 56};
-static const tpl_loc L_210 = {F_22, 2, 12};
+static const tpl_loc L_208 = {F_22, 4, 12};
+static const tpl_loc L_209 = {F_22, 4, 52};
+static const tpl_loc L_210 = {F_22, 4, 56};
+static const tpl_loc L_211 = {F_22, 2, 12};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_211 = {F_23, 4, 12};
-static const tpl_loc L_212 = {F_23, 4, 52};
-static const tpl_loc L_213 = {F_23, 4, 56};
-static const tpl_loc L_214 = {F_23, 2, 12};
+static const tpl_loc L_212 = {F_23, 4, 12};
+static const tpl_loc L_213 = {F_23, 4, 52};
+static const tpl_loc L_214 = {F_23, 4, 56};
+static const tpl_loc L_215 = {F_23, 2, 12};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_215 = {F_24, 6, 4};
-static const tpl_loc L_216 = {F_24, 6, 7};
-static const tpl_loc L_217 = {F_24, 6, 12};
-static const tpl_loc L_218 = {F_24, 6, 26};
-static const tpl_loc L_219 = {F_24, 7, 9};
-static const tpl_loc L_220 = {F_24, 7, 17};
-static const tpl_loc L_221 = {F_24, 7, 29};
-static const tpl_loc L_222 = {F_24, 7, 37};
-static const tpl_loc L_223 = {F_24, 7, 65};
-static const tpl_loc L_224 = {F_24, 7, 91};
-static const tpl_loc L_225 = {F_24, 7, 133};
-static const tpl_loc L_226 = {F_24, 7, 174};
-static const tpl_loc L_227 = {F_24, 4, 12};
+static const tpl_loc L_216 = {F_24, 6, 4};
+static const tpl_loc L_217 = {F_24, 6, 7};
+static const tpl_loc L_218 = {F_24, 6, 12};
+static const tpl_loc L_219 = {F_24, 6, 26};
+static const tpl_loc L_220 = {F_24, 7, 9};
+static const tpl_loc L_221 = {F_24, 7, 17};
+static const tpl_loc L_222 = {F_24, 7, 29};
+static const tpl_loc L_223 = {F_24, 7, 37};
+static const tpl_loc L_224 = {F_24, 7, 65};
+static const tpl_loc L_225 = {F_24, 7, 91};
+static const tpl_loc L_226 = {F_24, 7, 133};
+static const tpl_loc L_227 = {F_24, 7, 174};
+static const tpl_loc L_228 = {F_24, 4, 12};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_228 = {F_25, 3, 31};
-static const tpl_loc L_229 = {F_25, 3, 60};
-static const tpl_loc L_230 = {F_25, 3, 63};
-static const tpl_loc L_231 = {F_25, 3, 68};
-static const tpl_loc L_232 = {F_25, 4, 24};
-static const tpl_loc L_233 = {F_25, 4, 27};
-static const tpl_loc L_234 = {F_25, 4, 32};
-static const tpl_loc L_235 = {F_25, 4, 38};
-static const tpl_loc L_236 = {F_25, 5, 4};
-static const tpl_loc L_237 = {F_25, 6, 26};
-static const tpl_loc L_238 = {F_25, 6, 34};
-static const tpl_loc L_239 = {F_25, 6, 43};
-static const tpl_loc L_240 = {F_25, 8, 4};
-static const tpl_loc L_241 = {F_25, 8, 12};
-static const tpl_loc L_242 = {F_25, 9, 24};
-static const tpl_loc L_243 = {F_25, 9, 39};
-static const tpl_loc L_244 = {F_25, 11, 4};
-static const tpl_loc L_245 = {F_25, 11, 12};
-static const tpl_loc L_246 = {F_25, 12, 25};
-static const tpl_loc L_247 = {F_25, 12, 41};
+static const tpl_loc L_229 = {F_25, 3, 31};
+static const tpl_loc L_230 = {F_25, 3, 60};
+static const tpl_loc L_231 = {F_25, 3, 63};
+static const tpl_loc L_232 = {F_25, 3, 68};
+static const tpl_loc L_233 = {F_25, 4, 24};
+static const tpl_loc L_234 = {F_25, 4, 27};
+static const tpl_loc L_235 = {F_25, 4, 32};
+static const tpl_loc L_236 = {F_25, 4, 38};
+static const tpl_loc L_237 = {F_25, 5, 4};
+static const tpl_loc L_238 = {F_25, 6, 26};
+static const tpl_loc L_239 = {F_25, 6, 34};
+static const tpl_loc L_240 = {F_25, 6, 43};
+static const tpl_loc L_241 = {F_25, 8, 4};
+static const tpl_loc L_242 = {F_25, 8, 12};
+static const tpl_loc L_243 = {F_25, 9, 24};
+static const tpl_loc L_244 = {F_25, 9, 39};
+static const tpl_loc L_245 = {F_25, 11, 4};
+static const tpl_loc L_246 = {F_25, 11, 12};
+static const tpl_loc L_247 = {F_25, 12, 25};
+static const tpl_loc L_248 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_248 = {F_26, 4, 4};
+static const tpl_loc L_249 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_249 = {F_26, 4, 61};
-static const tpl_loc L_250 = {F_26, 4, 36};
+static const tpl_loc L_250 = {F_26, 4, 61};
+static const tpl_loc L_251 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_251 = {F_26, 5, 4};
-static const tpl_loc L_252 = {F_26, 5, 7};
-static const tpl_loc L_253 = {F_26, 5, 22};
-static const tpl_loc L_254 = {F_26, 7, 4};
+static const tpl_loc L_252 = {F_26, 5, 4};
+static const tpl_loc L_253 = {F_26, 5, 7};
+static const tpl_loc L_254 = {F_26, 5, 22};
+static const tpl_loc L_255 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_255 = {F_26, 8, 4};
-static const tpl_loc L_256 = {F_26, 8, 16};
-static const tpl_loc L_257 = {F_26, 8, 22};
+static const tpl_loc L_256 = {F_26, 8, 4};
+static const tpl_loc L_257 = {F_26, 8, 16};
+static const tpl_loc L_258 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_258 = {F_26, 9, 14};
-static const tpl_loc L_259 = {F_26, 9, 17};
+static const tpl_loc L_259 = {F_26, 9, 14};
+static const tpl_loc L_260 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_260 = {F_26, 9, 24};
-static const tpl_loc L_261 = {F_26, 9, 27};
-static const tpl_loc L_262 = {F_26, 9, 33};
+static const tpl_loc L_261 = {F_26, 9, 24};
+static const tpl_loc L_262 = {F_26, 9, 27};
+static const tpl_loc L_263 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_263 = {F_26, 9, 61};
-static const tpl_loc L_264 = {F_26, 9, 70};
-static const tpl_loc L_265 = {F_26, 9, 79};
-static const tpl_loc L_266 = {F_26, 9, 92};
+static const tpl_loc L_264 = {F_26, 9, 61};
+static const tpl_loc L_265 = {F_26, 9, 70};
+static const tpl_loc L_266 = {F_26, 9, 79};
+static const tpl_loc L_267 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_267 = {F_26, 9, 121};
-static const tpl_loc L_268 = {F_26, 9, 127};
-static const tpl_loc L_269 = {F_26, 9, 135};
-static const tpl_loc L_270 = {F_26, 9, 83};
-static const tpl_loc L_271 = {F_26, 9, 156};
-static const tpl_loc L_272 = {F_26, 9, 165};
-static const tpl_loc L_273 = {F_26, 9, 176};
+static const tpl_loc L_268 = {F_26, 9, 121};
+static const tpl_loc L_269 = {F_26, 9, 127};
+static const tpl_loc L_270 = {F_26, 9, 135};
+static const tpl_loc L_271 = {F_26, 9, 83};
+static const tpl_loc L_272 = {F_26, 9, 156};
+static const tpl_loc L_273 = {F_26, 9, 165};
+static const tpl_loc L_274 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_274 = {F_27, 4, 8};
-static const tpl_loc L_275 = {F_27, 4, 11};
+static const tpl_loc L_275 = {F_27, 4, 8};
+static const tpl_loc L_276 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_276 = {F_27, 5, 4};
-static const tpl_loc L_277 = {F_27, 5, 7};
-static const tpl_loc L_278 = {F_27, 5, 12};
-static const tpl_loc L_279 = {F_27, 6, 30};
-static const tpl_loc L_280 = {F_27, 6, 45};
-static const tpl_loc L_281 = {F_27, 8, 4};
-static const tpl_loc L_282 = {F_27, 8, 44};
+static const tpl_loc L_277 = {F_27, 5, 4};
+static const tpl_loc L_278 = {F_27, 5, 7};
+static const tpl_loc L_279 = {F_27, 5, 12};
+static const tpl_loc L_280 = {F_27, 6, 30};
+static const tpl_loc L_281 = {F_27, 6, 45};
+static const tpl_loc L_282 = {F_27, 8, 4};
+static const tpl_loc L_283 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_283 = {F_27, 9, 35};
-static const tpl_loc L_284 = {F_27, 9, 43};
-static const tpl_loc L_285 = {F_27, 9, 55};
-static const tpl_loc L_286 = {F_27, 11, 33};
-static const tpl_loc L_287 = {F_27, 11, 74};
-static const tpl_loc L_288 = {F_27, 11, 79};
-static const tpl_loc L_289 = {F_27, 11, 113};
-static const tpl_loc L_290 = {F_27, 11, 117};
-static const tpl_loc L_291 = {F_27, 11, 131};
-static const tpl_loc L_292 = {F_27, 13, 4};
-static const tpl_loc L_293 = {F_27, 13, 7};
-static const tpl_loc L_294 = {F_27, 13, 15};
+static const tpl_loc L_284 = {F_27, 9, 35};
+static const tpl_loc L_285 = {F_27, 9, 43};
+static const tpl_loc L_286 = {F_27, 9, 55};
+static const tpl_loc L_287 = {F_27, 11, 33};
+static const tpl_loc L_288 = {F_27, 11, 74};
+static const tpl_loc L_289 = {F_27, 11, 79};
+static const tpl_loc L_290 = {F_27, 11, 113};
+static const tpl_loc L_291 = {F_27, 11, 117};
+static const tpl_loc L_292 = {F_27, 11, 131};
+static const tpl_loc L_293 = {F_27, 13, 4};
+static const tpl_loc L_294 = {F_27, 13, 7};
+static const tpl_loc L_295 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_295 = {F_27, 14, 30};
-static const tpl_loc L_296 = {F_27, 14, 33};
-static const tpl_loc L_297 = {F_27, 16, 4};
-static const tpl_loc L_298 = {F_27, 16, 7};
+static const tpl_loc L_296 = {F_27, 14, 30};
+static const tpl_loc L_297 = {F_27, 14, 33};
+static const tpl_loc L_298 = {F_27, 16, 4};
+static const tpl_loc L_299 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_299 = {F_27, 17, 30};
-static const tpl_loc L_300 = {F_27, 17, 33};
+static const tpl_loc L_300 = {F_27, 17, 30};
+static const tpl_loc L_301 = {F_27, 17, 33};
 static const char F_28[] = "partials/macros.twig";
-static const tpl_loc L_301 = {F_28, 6, 4};
-static const tpl_loc L_302 = {F_28, 6, 7};
-static const tpl_loc L_303 = {F_28, 6, 13};
-static const tpl_loc L_304 = {F_28, 6, 41};
-static const tpl_loc L_305 = {F_28, 6, 68};
-static const tpl_loc L_306 = {F_28, 6, 77};
-static const tpl_loc L_307 = {F_28, 6, 108};
-static const tpl_loc L_308 = {F_28, 6, 117};
-static const tpl_loc L_309 = {F_28, 13, 4};
-static const tpl_loc L_310 = {F_28, 14, 4};
-static const tpl_loc L_311 = {F_28, 14, 16};
-static const tpl_loc L_312 = {F_28, 14, 46};
-static const tpl_loc L_313 = {F_28, 14, 64};
-static const tpl_loc L_314 = {F_28, 14, 74};
-static const tpl_loc L_315 = {F_28, 15, 1};
-static const tpl_loc L_316 = {F_28, 15, 57};
-static const tpl_loc L_317 = {F_28, 15, 5};
+static const tpl_loc L_302 = {F_28, 6, 4};
+static const tpl_loc L_303 = {F_28, 6, 7};
+static const tpl_loc L_304 = {F_28, 6, 13};
+static const tpl_loc L_305 = {F_28, 6, 41};
+static const tpl_loc L_306 = {F_28, 6, 68};
+static const tpl_loc L_307 = {F_28, 6, 77};
+static const tpl_loc L_308 = {F_28, 6, 108};
+static const tpl_loc L_309 = {F_28, 6, 117};
+static const tpl_loc L_310 = {F_28, 13, 4};
+static const tpl_loc L_311 = {F_28, 14, 4};
+static const tpl_loc L_312 = {F_28, 14, 16};
+static const tpl_loc L_313 = {F_28, 14, 46};
+static const tpl_loc L_314 = {F_28, 14, 64};
+static const tpl_loc L_315 = {F_28, 14, 74};
+static const tpl_loc L_316 = {F_28, 15, 1};
+static const tpl_loc L_317 = {F_28, 15, 57};
+static const tpl_loc L_318 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_318 = {F_28, 21, 1};
-static const tpl_loc L_319 = {F_28, 21, 28};
-static const tpl_loc L_320 = {F_28, 21, 34};
-static const tpl_loc L_321 = {F_28, 21, 49};
-static const tpl_loc L_322 = {F_28, 21, 4};
+static const tpl_loc L_319 = {F_28, 21, 1};
+static const tpl_loc L_320 = {F_28, 21, 28};
+static const tpl_loc L_321 = {F_28, 21, 34};
+static const tpl_loc L_322 = {F_28, 21, 49};
+static const tpl_loc L_323 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_323 = {F_28, 21, 57};
-static const tpl_loc L_324 = {F_28, 21, 67};
+static const tpl_loc L_324 = {F_28, 21, 57};
+static const tpl_loc L_325 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_325 = {F_28, 29, 4};
-static const tpl_loc L_326 = {F_28, 29, 7};
-static const tpl_loc L_327 = {F_28, 29, 22};
-static const tpl_loc L_328 = {F_28, 30, 4};
+static const tpl_loc L_326 = {F_28, 29, 4};
+static const tpl_loc L_327 = {F_28, 29, 7};
+static const tpl_loc L_328 = {F_28, 29, 22};
+static const tpl_loc L_329 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_329 = {F_28, 32, 4};
-static const tpl_loc L_330 = {F_28, 32, 17};
-static const tpl_loc L_331 = {F_28, 33, 4};
-static const tpl_loc L_332 = {F_28, 33, 7};
-static const tpl_loc L_333 = {F_28, 33, 19};
-static const tpl_loc L_334 = {F_28, 34, 4};
-static const tpl_loc L_335 = {F_28, 34, 7};
-static const tpl_loc L_336 = {F_28, 34, 13};
+static const tpl_loc L_330 = {F_28, 32, 4};
+static const tpl_loc L_331 = {F_28, 32, 17};
+static const tpl_loc L_332 = {F_28, 33, 4};
+static const tpl_loc L_333 = {F_28, 33, 7};
+static const tpl_loc L_334 = {F_28, 33, 19};
+static const tpl_loc L_335 = {F_28, 34, 4};
+static const tpl_loc L_336 = {F_28, 34, 7};
+static const tpl_loc L_337 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_337 = {F_28, 34, 26};
-static const tpl_loc L_338 = {F_28, 37, 4};
-static const tpl_loc L_339 = {F_28, 37, 40};
-static const tpl_loc L_340 = {F_28, 37, 46};
-static const tpl_loc L_341 = {F_28, 37, 23};
-static const tpl_loc L_342 = {F_28, 37, 53};
+static const tpl_loc L_338 = {F_28, 34, 26};
+static const tpl_loc L_339 = {F_28, 37, 4};
+static const tpl_loc L_340 = {F_28, 37, 40};
+static const tpl_loc L_341 = {F_28, 37, 46};
+static const tpl_loc L_342 = {F_28, 37, 23};
+static const tpl_loc L_343 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_343 = {F_28, 39, 4};
-static const tpl_loc L_344 = {F_28, 39, 7};
-static const tpl_loc L_345 = {F_28, 39, 24};
-static const tpl_loc L_346 = {F_28, 39, 34};
+static const tpl_loc L_344 = {F_28, 39, 4};
+static const tpl_loc L_345 = {F_28, 39, 7};
+static const tpl_loc L_346 = {F_28, 39, 24};
+static const tpl_loc L_347 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_347 = {F_28, 41, 4};
-static const tpl_loc L_348 = {F_28, 41, 15};
-static const tpl_loc L_349 = {F_28, 41, 34};
-static const tpl_loc L_350 = {F_28, 41, 41};
-static const tpl_loc L_351 = {F_28, 41, 20};
-static const tpl_loc L_352 = {F_28, 44, 4};
-static const tpl_loc L_353 = {F_28, 44, 15};
-static const tpl_loc L_354 = {F_28, 44, 27};
-static const tpl_loc L_355 = {F_28, 44, 33};
-static const tpl_loc L_356 = {F_28, 44, 20};
-static const tpl_loc L_357 = {F_28, 45, 4};
-static const tpl_loc L_358 = {F_28, 45, 34};
-static const tpl_loc L_359 = {F_28, 45, 40};
-static const tpl_loc L_360 = {F_28, 46, 15};
-static const tpl_loc L_361 = {F_28, 46, 50};
-static const tpl_loc L_362 = {F_28, 46, 53};
-static const tpl_loc L_363 = {F_28, 46, 59};
-static const tpl_loc L_364 = {F_28, 46, 66};
-static const tpl_loc L_365 = {F_28, 46, 74};
-static const tpl_loc L_366 = {F_28, 46, 96};
-static const tpl_loc L_367 = {F_28, 46, 99};
-static const tpl_loc L_368 = {F_28, 46, 105};
-static const tpl_loc L_369 = {F_28, 46, 124};
-static const tpl_loc L_370 = {F_28, 46, 127};
-static const tpl_loc L_371 = {F_28, 46, 134};
-static const tpl_loc L_372 = {F_28, 46, 137};
-static const tpl_loc L_373 = {F_28, 46, 147};
-static const tpl_loc L_374 = {F_28, 46, 150};
-static const tpl_loc L_375 = {F_28, 46, 211};
-static const tpl_loc L_376 = {F_28, 46, 214};
-static const tpl_loc L_377 = {F_28, 49, 4};
-static const tpl_loc L_378 = {F_28, 49, 7};
-static const tpl_loc L_379 = {F_28, 49, 12};
-static const tpl_loc L_380 = {F_28, 49, 28};
-static const tpl_loc L_381 = {F_28, 49, 46};
-static const tpl_loc L_382 = {F_28, 49, 38};
+static const tpl_loc L_348 = {F_28, 41, 4};
+static const tpl_loc L_349 = {F_28, 41, 15};
+static const tpl_loc L_350 = {F_28, 41, 34};
+static const tpl_loc L_351 = {F_28, 41, 41};
+static const tpl_loc L_352 = {F_28, 41, 20};
+static const tpl_loc L_353 = {F_28, 44, 4};
+static const tpl_loc L_354 = {F_28, 44, 15};
+static const tpl_loc L_355 = {F_28, 44, 27};
+static const tpl_loc L_356 = {F_28, 44, 33};
+static const tpl_loc L_357 = {F_28, 44, 20};
+static const tpl_loc L_358 = {F_28, 45, 4};
+static const tpl_loc L_359 = {F_28, 45, 34};
+static const tpl_loc L_360 = {F_28, 45, 40};
+static const tpl_loc L_361 = {F_28, 46, 15};
+static const tpl_loc L_362 = {F_28, 46, 50};
+static const tpl_loc L_363 = {F_28, 46, 53};
+static const tpl_loc L_364 = {F_28, 46, 59};
+static const tpl_loc L_365 = {F_28, 46, 66};
+static const tpl_loc L_366 = {F_28, 46, 74};
+static const tpl_loc L_367 = {F_28, 46, 96};
+static const tpl_loc L_368 = {F_28, 46, 99};
+static const tpl_loc L_369 = {F_28, 46, 105};
+static const tpl_loc L_370 = {F_28, 46, 124};
+static const tpl_loc L_371 = {F_28, 46, 127};
+static const tpl_loc L_372 = {F_28, 46, 134};
+static const tpl_loc L_373 = {F_28, 46, 137};
+static const tpl_loc L_374 = {F_28, 46, 147};
+static const tpl_loc L_375 = {F_28, 46, 150};
+static const tpl_loc L_376 = {F_28, 46, 211};
+static const tpl_loc L_377 = {F_28, 46, 214};
+static const tpl_loc L_378 = {F_28, 49, 4};
+static const tpl_loc L_379 = {F_28, 49, 7};
+static const tpl_loc L_380 = {F_28, 49, 12};
+static const tpl_loc L_381 = {F_28, 49, 28};
+static const tpl_loc L_382 = {F_28, 49, 46};
+static const tpl_loc L_383 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_383 = {F_28, 57, 4};
-static const tpl_loc L_384 = {F_28, 57, 7};
-static const tpl_loc L_385 = {F_28, 57, 22};
-static const tpl_loc L_386 = {F_28, 58, 13};
-static const tpl_loc L_387 = {F_28, 58, 58};
-static const tpl_loc L_388 = {F_28, 58, 61};
-static const tpl_loc L_389 = {F_28, 59, 27};
-static const tpl_loc L_390 = {F_28, 59, 37};
-static const tpl_loc L_391 = {F_28, 59, 40};
-static const tpl_loc L_392 = {F_28, 60, 1};
-static const tpl_loc L_393 = {F_28, 60, 28};
-static const tpl_loc L_394 = {F_28, 60, 34};
-static const tpl_loc L_395 = {F_28, 60, 4};
+static const tpl_loc L_384 = {F_28, 57, 4};
+static const tpl_loc L_385 = {F_28, 57, 7};
+static const tpl_loc L_386 = {F_28, 57, 22};
+static const tpl_loc L_387 = {F_28, 58, 13};
+static const tpl_loc L_388 = {F_28, 58, 58};
+static const tpl_loc L_389 = {F_28, 58, 61};
+static const tpl_loc L_390 = {F_28, 59, 27};
+static const tpl_loc L_391 = {F_28, 59, 37};
+static const tpl_loc L_392 = {F_28, 59, 40};
+static const tpl_loc L_393 = {F_28, 60, 1};
+static const tpl_loc L_394 = {F_28, 60, 28};
+static const tpl_loc L_395 = {F_28, 60, 34};
+static const tpl_loc L_396 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
-static const tpl_loc L_396 = {F_28, 71, 1};
-static const tpl_loc L_397 = {F_28, 71, 4};
-static const tpl_loc L_398 = {F_28, 71, 6};
+static const tpl_loc L_397 = {F_28, 71, 1};
+static const tpl_loc L_398 = {F_28, 71, 4};
+static const tpl_loc L_399 = {F_28, 71, 6};
 static const char F_29[] = "preface.twig";
-static const tpl_loc L_399 = {F_29, 1, 12};
+static const tpl_loc L_400 = {F_29, 1, 12};
 static const char F_30[] = "prologue.twig";
-static const tpl_loc L_400 = {F_30, 1, 12};
+static const tpl_loc L_401 = {F_30, 1, 12};
 static const char F_31[] = "style.css.twig";
-static const tpl_loc L_401 = {F_31, 20, 9};
-static const tpl_loc L_402 = {F_31, 20, 12};
+static const tpl_loc L_402 = {F_31, 20, 9};
+static const tpl_loc L_403 = {F_31, 20, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_403 = {F_31, 20, 17};
+static const tpl_loc L_404 = {F_31, 20, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_404 = {F_31, 21, 15};
-static const tpl_loc L_405 = {F_31, 21, 18};
+static const tpl_loc L_405 = {F_31, 21, 15};
+static const tpl_loc L_406 = {F_31, 21, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_406 = {F_31, 21, 20};
+static const tpl_loc L_407 = {F_31, 21, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_407 = {F_31, 22, 18};
-static const tpl_loc L_408 = {F_31, 22, 23};
+static const tpl_loc L_408 = {F_31, 22, 18};
+static const tpl_loc L_409 = {F_31, 22, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_409 = {F_31, 23, 16};
-static const tpl_loc L_410 = {F_31, 23, 21};
+static const tpl_loc L_410 = {F_31, 23, 16};
+static const tpl_loc L_411 = {F_31, 23, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_411 = {F_31, 24, 17};
-static const tpl_loc L_412 = {F_31, 24, 22};
+static const tpl_loc L_412 = {F_31, 24, 17};
+static const tpl_loc L_413 = {F_31, 24, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_413 = {F_31, 25, 4};
-static const tpl_loc L_414 = {F_31, 25, 11};
+static const tpl_loc L_414 = {F_31, 25, 4};
+static const tpl_loc L_415 = {F_31, 25, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_415 = {F_31, 31, 4};
-static const tpl_loc L_416 = {F_31, 34, 16};
-static const tpl_loc L_417 = {F_31, 35, 17};
-static const tpl_loc L_418 = {F_31, 40, 16};
-static const tpl_loc L_419 = {F_31, 41, 17};
-static const tpl_loc L_420 = {F_31, 48, 4};
-static const tpl_loc L_421 = {F_31, 63, 4};
-static const tpl_loc L_422 = {F_31, 64, 7};
-static const tpl_loc L_423 = {F_31, 69, 4};
-static const tpl_loc L_424 = {F_31, 70, 7};
-static const tpl_loc L_425 = {F_31, 83, 4};
-static const tpl_loc L_426 = {F_31, 84, 7};
-static const tpl_loc L_427 = {F_31, 94, 32};
-static const tpl_loc L_428 = {F_31, 94, 35};
+static const tpl_loc L_416 = {F_31, 31, 4};
+static const tpl_loc L_417 = {F_31, 34, 16};
+static const tpl_loc L_418 = {F_31, 35, 17};
+static const tpl_loc L_419 = {F_31, 40, 16};
+static const tpl_loc L_420 = {F_31, 41, 17};
+static const tpl_loc L_421 = {F_31, 48, 4};
+static const tpl_loc L_422 = {F_31, 63, 4};
+static const tpl_loc L_423 = {F_31, 64, 7};
+static const tpl_loc L_424 = {F_31, 69, 4};
+static const tpl_loc L_425 = {F_31, 70, 7};
+static const tpl_loc L_426 = {F_31, 83, 4};
+static const tpl_loc L_427 = {F_31, 84, 7};
+static const tpl_loc L_428 = {F_31, 94, 32};
+static const tpl_loc L_429 = {F_31, 94, 35};
 static const tpl_name N_title_css = {"title_css", 9u, 0xfd7e6729u};
-static const tpl_loc L_429 = {F_31, 107, 14};
-static const tpl_loc L_430 = {F_31, 107, 17};
+static const tpl_loc L_430 = {F_31, 107, 14};
+static const tpl_loc L_431 = {F_31, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_431 = {F_31, 108, 16};
-static const tpl_loc L_432 = {F_31, 205, 4};
-static const tpl_loc L_433 = {F_31, 231, 14};
-static const tpl_loc L_434 = {F_31, 231, 17};
-static const tpl_loc L_435 = {F_31, 241, 4};
-static const tpl_loc L_436 = {F_31, 247, 12};
-static const tpl_loc L_437 = {F_31, 299, 28};
-static const tpl_loc L_438 = {F_31, 299, 31};
-static const tpl_loc L_439 = {F_31, 300, 23};
-static const tpl_loc L_440 = {F_31, 306, 29};
-static const tpl_loc L_441 = {F_31, 308, 41};
-static const tpl_loc L_442 = {F_31, 313, 16};
-static const tpl_loc L_443 = {F_31, 313, 19};
-static const tpl_loc L_444 = {F_31, 377, 15};
-static const tpl_loc L_445 = {F_31, 377, 18};
-static const tpl_loc L_446 = {F_31, 377, 22};
-static const tpl_loc L_447 = {F_31, 377, 55};
-static const tpl_loc L_448 = {F_31, 10, 4};
-static const tpl_loc L_449 = {F_31, 10, 12};
-static const tpl_loc L_450 = {F_31, 10, 20};
+static const tpl_loc L_432 = {F_31, 108, 16};
+static const tpl_loc L_433 = {F_31, 205, 4};
+static const tpl_loc L_434 = {F_31, 231, 14};
+static const tpl_loc L_435 = {F_31, 231, 17};
+static const tpl_loc L_436 = {F_31, 241, 4};
+static const tpl_loc L_437 = {F_31, 247, 12};
+static const tpl_loc L_438 = {F_31, 299, 28};
+static const tpl_loc L_439 = {F_31, 299, 31};
+static const tpl_loc L_440 = {F_31, 300, 23};
+static const tpl_loc L_441 = {F_31, 306, 29};
+static const tpl_loc L_442 = {F_31, 308, 41};
+static const tpl_loc L_443 = {F_31, 313, 16};
+static const tpl_loc L_444 = {F_31, 313, 19};
+static const tpl_loc L_445 = {F_31, 377, 15};
+static const tpl_loc L_446 = {F_31, 377, 18};
+static const tpl_loc L_447 = {F_31, 377, 22};
+static const tpl_loc L_448 = {F_31, 377, 55};
+static const tpl_loc L_449 = {F_31, 10, 4};
+static const tpl_loc L_450 = {F_31, 10, 12};
+static const tpl_loc L_451 = {F_31, 10, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_451 = {F_31, 11, 4};
-static const tpl_loc L_452 = {F_31, 12, 4};
-static const tpl_loc L_453 = {F_31, 12, 16};
-static const tpl_loc L_454 = {F_31, 12, 21};
+static const tpl_loc L_452 = {F_31, 11, 4};
+static const tpl_loc L_453 = {F_31, 12, 4};
+static const tpl_loc L_454 = {F_31, 12, 16};
+static const tpl_loc L_455 = {F_31, 12, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_455 = {F_31, 13, 4};
-static const tpl_loc L_456 = {F_31, 13, 43};
-static const tpl_loc L_457 = {F_31, 14, 40};
-static const tpl_loc L_458 = {F_31, 14, 43};
-static const tpl_loc L_459 = {F_31, 14, 48};
-static const tpl_loc L_460 = {F_31, 14, 53};
-static const tpl_loc L_461 = {F_31, 14, 59};
-static const tpl_loc L_462 = {F_31, 14, 62};
-static const tpl_loc L_463 = {F_31, 15, 10};
-static const tpl_loc L_464 = {F_31, 97, 10};
+static const tpl_loc L_456 = {F_31, 13, 4};
+static const tpl_loc L_457 = {F_31, 13, 43};
+static const tpl_loc L_458 = {F_31, 14, 40};
+static const tpl_loc L_459 = {F_31, 14, 43};
+static const tpl_loc L_460 = {F_31, 14, 48};
+static const tpl_loc L_461 = {F_31, 14, 53};
+static const tpl_loc L_462 = {F_31, 14, 59};
+static const tpl_loc L_463 = {F_31, 14, 62};
+static const tpl_loc L_464 = {F_31, 15, 10};
+static const tpl_loc L_465 = {F_31, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_465 = {F_31, 160, 10};
-static const tpl_loc L_466 = {F_31, 219, 10};
+static const tpl_loc L_466 = {F_31, 160, 10};
+static const tpl_loc L_467 = {F_31, 219, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_467 = {F_31, 249, 10};
+static const tpl_loc L_468 = {F_31, 249, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_468 = {F_31, 267, 10};
+static const tpl_loc L_469 = {F_31, 267, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_469 = {F_31, 295, 10};
-static const tpl_loc L_470 = {F_31, 352, 10};
+static const tpl_loc L_470 = {F_31, 295, 10};
+static const tpl_loc L_471 = {F_31, 352, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_471 = {F_31, 370, 10};
+static const tpl_loc L_472 = {F_31, 370, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_472 = {F_31, 380, 10};
+static const tpl_loc L_473 = {F_31, 380, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_32[] = "table.twig";
-static const tpl_loc L_473 = {F_32, 4, 4};
-static const tpl_loc L_474 = {F_32, 4, 20};
-static const tpl_loc L_475 = {F_32, 4, 25};
-static const tpl_loc L_476 = {F_32, 4, 39};
+static const tpl_loc L_474 = {F_32, 4, 4};
+static const tpl_loc L_475 = {F_32, 4, 20};
+static const tpl_loc L_476 = {F_32, 4, 25};
+static const tpl_loc L_477 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_477 = {F_32, 5, 25};
-static const tpl_loc L_478 = {F_32, 5, 28};
-static const tpl_loc L_479 = {F_32, 5, 33};
-static const tpl_loc L_480 = {F_32, 5, 45};
-static const tpl_loc L_481 = {F_32, 6, 4};
-static const tpl_loc L_482 = {F_32, 6, 7};
-static const tpl_loc L_483 = {F_32, 7, 31};
-static const tpl_loc L_484 = {F_32, 7, 51};
-static const tpl_loc L_485 = {F_32, 8, 5};
-static const tpl_loc L_486 = {F_32, 8, 13};
-static const tpl_loc L_487 = {F_32, 8, 41};
-static const tpl_loc L_488 = {F_32, 8, 67};
-static const tpl_loc L_489 = {F_32, 8, 75};
-static const tpl_loc L_490 = {F_32, 8, 108};
-static const tpl_loc L_491 = {F_32, 8, 116};
-static const tpl_loc L_492 = {F_32, 11, 42};
-static const tpl_loc L_493 = {F_32, 11, 103};
-static const tpl_loc L_494 = {F_32, 12, 1};
-static const tpl_loc L_495 = {F_32, 12, 9};
+static const tpl_loc L_478 = {F_32, 5, 25};
+static const tpl_loc L_479 = {F_32, 5, 28};
+static const tpl_loc L_480 = {F_32, 5, 33};
+static const tpl_loc L_481 = {F_32, 5, 45};
+static const tpl_loc L_482 = {F_32, 6, 4};
+static const tpl_loc L_483 = {F_32, 6, 7};
+static const tpl_loc L_484 = {F_32, 7, 31};
+static const tpl_loc L_485 = {F_32, 7, 51};
+static const tpl_loc L_486 = {F_32, 8, 5};
+static const tpl_loc L_487 = {F_32, 8, 13};
+static const tpl_loc L_488 = {F_32, 8, 41};
+static const tpl_loc L_489 = {F_32, 8, 67};
+static const tpl_loc L_490 = {F_32, 8, 75};
+static const tpl_loc L_491 = {F_32, 8, 108};
+static const tpl_loc L_492 = {F_32, 8, 116};
+static const tpl_loc L_493 = {F_32, 11, 42};
+static const tpl_loc L_494 = {F_32, 11, 103};
+static const tpl_loc L_495 = {F_32, 12, 1};
+static const tpl_loc L_496 = {F_32, 12, 9};
 static const char F_33[] = "title.md.twig";
-static const tpl_loc L_496 = {F_33, 6, 11};
-static const tpl_loc L_497 = {F_33, 7, 3};
-static const tpl_loc L_498 = {F_33, 7, 16};
-static const tpl_loc L_499 = {F_33, 7, 21};
-static const tpl_loc L_500 = {F_33, 7, 6};
-static const tpl_loc L_501 = {F_33, 9, 4};
-static const tpl_loc L_502 = {F_33, 9, 12};
-static const tpl_loc L_503 = {F_33, 10, 24};
-static const tpl_loc L_504 = {F_33, 10, 39};
-static const tpl_loc L_505 = {F_33, 10, 41};
-static const tpl_loc L_506 = {F_33, 13, 4};
-static const tpl_loc L_507 = {F_33, 13, 12};
-static const tpl_loc L_508 = {F_33, 14, 25};
-static const tpl_loc L_509 = {F_33, 14, 41};
-static const tpl_loc L_510 = {F_33, 14, 43};
+static const tpl_loc L_497 = {F_33, 6, 11};
+static const tpl_loc L_498 = {F_33, 7, 3};
+static const tpl_loc L_499 = {F_33, 7, 16};
+static const tpl_loc L_500 = {F_33, 7, 21};
+static const tpl_loc L_501 = {F_33, 7, 6};
+static const tpl_loc L_502 = {F_33, 9, 4};
+static const tpl_loc L_503 = {F_33, 9, 12};
+static const tpl_loc L_504 = {F_33, 10, 24};
+static const tpl_loc L_505 = {F_33, 10, 39};
+static const tpl_loc L_506 = {F_33, 10, 41};
+static const tpl_loc L_507 = {F_33, 13, 4};
+static const tpl_loc L_508 = {F_33, 13, 12};
+static const tpl_loc L_509 = {F_33, 14, 25};
+static const tpl_loc L_510 = {F_33, 14, 41};
+static const tpl_loc L_511 = {F_33, 14, 43};
 static const char F_34[] = "title.twig";
-static const tpl_loc L_511 = {F_34, 6, 9};
-static const tpl_loc L_512 = {F_34, 6, 12};
-static const tpl_loc L_513 = {F_34, 6, 17};
-static const tpl_loc L_514 = {F_34, 6, 26};
-static const tpl_loc L_515 = {F_34, 6, 34};
-static const tpl_loc L_516 = {F_34, 6, 58};
-static const tpl_loc L_517 = {F_34, 6, 62};
-static const tpl_loc L_518 = {F_34, 6, 95};
-static const tpl_loc L_519 = {F_34, 6, 100};
-static const tpl_loc L_520 = {F_34, 6, 106};
-static const tpl_loc L_521 = {F_34, 4, 12};
+static const tpl_loc L_512 = {F_34, 6, 9};
+static const tpl_loc L_513 = {F_34, 6, 12};
+static const tpl_loc L_514 = {F_34, 6, 17};
+static const tpl_loc L_515 = {F_34, 6, 26};
+static const tpl_loc L_516 = {F_34, 6, 34};
+static const tpl_loc L_517 = {F_34, 6, 58};
+static const tpl_loc L_518 = {F_34, 6, 62};
+static const tpl_loc L_519 = {F_34, 6, 95};
+static const tpl_loc L_520 = {F_34, 6, 100};
+static const tpl_loc L_521 = {F_34, 6, 106};
+static const tpl_loc L_522 = {F_34, 4, 12};
 static const char F_35[] = "toc.twig";
-static const tpl_loc L_522 = {F_35, 8, 11};
-static const tpl_loc L_523 = {F_35, 9, 4};
+static const tpl_loc L_523 = {F_35, 8, 11};
+static const tpl_loc L_524 = {F_35, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_524 = {F_35, 10, 4};
+static const tpl_loc L_525 = {F_35, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_525 = {F_35, 11, 4};
-static const tpl_loc L_526 = {F_35, 12, 4};
-static const tpl_loc L_527 = {F_35, 12, 17};
-static const tpl_loc L_528 = {F_35, 12, 21};
+static const tpl_loc L_526 = {F_35, 11, 4};
+static const tpl_loc L_527 = {F_35, 12, 4};
+static const tpl_loc L_528 = {F_35, 12, 17};
+static const tpl_loc L_529 = {F_35, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_529 = {F_35, 13, 4};
-static const tpl_loc L_530 = {F_35, 13, 7};
-static const tpl_loc L_531 = {F_35, 13, 13};
-static const tpl_loc L_532 = {F_35, 13, 20};
-static const tpl_loc L_533 = {F_35, 13, 31};
-static const tpl_loc L_534 = {F_35, 14, 4};
-static const tpl_loc L_535 = {F_35, 14, 46};
-static const tpl_loc L_536 = {F_35, 14, 55};
-static const tpl_loc L_537 = {F_35, 14, 32};
+static const tpl_loc L_530 = {F_35, 13, 4};
+static const tpl_loc L_531 = {F_35, 13, 7};
+static const tpl_loc L_532 = {F_35, 13, 13};
+static const tpl_loc L_533 = {F_35, 13, 20};
+static const tpl_loc L_534 = {F_35, 13, 31};
+static const tpl_loc L_535 = {F_35, 14, 4};
+static const tpl_loc L_536 = {F_35, 14, 46};
+static const tpl_loc L_537 = {F_35, 14, 55};
+static const tpl_loc L_538 = {F_35, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_538 = {F_35, 15, 4};
-static const tpl_loc L_539 = {F_35, 15, 7};
-static const tpl_loc L_540 = {F_35, 15, 14};
-static const tpl_loc L_541 = {F_35, 15, 25};
-static const tpl_loc L_542 = {F_35, 15, 31};
-static const tpl_loc L_543 = {F_35, 15, 46};
-static const tpl_loc L_544 = {F_35, 16, 4};
-static const tpl_loc L_545 = {F_35, 16, 33};
-static const tpl_loc L_546 = {F_35, 16, 39};
-static const tpl_loc L_547 = {F_35, 16, 59};
-static const tpl_loc L_548 = {F_35, 16, 77};
-static const tpl_loc L_549 = {F_35, 18, 4};
-static const tpl_loc L_550 = {F_35, 18, 18};
-static const tpl_loc L_551 = {F_35, 18, 32};
+static const tpl_loc L_539 = {F_35, 15, 4};
+static const tpl_loc L_540 = {F_35, 15, 7};
+static const tpl_loc L_541 = {F_35, 15, 14};
+static const tpl_loc L_542 = {F_35, 15, 25};
+static const tpl_loc L_543 = {F_35, 15, 31};
+static const tpl_loc L_544 = {F_35, 15, 46};
+static const tpl_loc L_545 = {F_35, 16, 4};
+static const tpl_loc L_546 = {F_35, 16, 33};
+static const tpl_loc L_547 = {F_35, 16, 39};
+static const tpl_loc L_548 = {F_35, 16, 59};
+static const tpl_loc L_549 = {F_35, 16, 77};
+static const tpl_loc L_550 = {F_35, 18, 4};
+static const tpl_loc L_551 = {F_35, 18, 18};
+static const tpl_loc L_552 = {F_35, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_552 = {F_35, 18, 62};
-static const tpl_loc L_553 = {F_35, 18, 68};
-static const tpl_loc L_554 = {F_35, 18, 47};
-static const tpl_loc L_555 = {F_35, 18, 36};
-static const tpl_loc L_556 = {F_35, 18, 26};
-static const tpl_loc L_557 = {F_35, 21, 1};
-static const tpl_loc L_558 = {F_35, 21, 4};
-static const tpl_loc L_559 = {F_35, 21, 9};
-static const tpl_loc L_560 = {F_35, 22, 4};
-static const tpl_loc L_561 = {F_35, 22, 7};
-static const tpl_loc L_562 = {F_35, 22, 22};
-static const tpl_loc L_563 = {F_35, 24, 4};
-static const tpl_loc L_564 = {F_35, 25, 12};
-static const tpl_loc L_565 = {F_35, 25, 21};
-static const tpl_loc L_566 = {F_35, 25, 28};
-static const tpl_loc L_567 = {F_35, 25, 36};
-static const tpl_loc L_568 = {F_35, 25, 47};
-static const tpl_loc L_569 = {F_35, 25, 56};
-static const tpl_loc L_570 = {F_35, 25, 75};
-static const tpl_loc L_571 = {F_35, 25, 104};
-static const tpl_loc L_572 = {F_35, 25, 114};
-static const tpl_loc L_573 = {F_35, 25, 117};
-static const tpl_loc L_574 = {F_35, 6, 12};
+static const tpl_loc L_553 = {F_35, 18, 62};
+static const tpl_loc L_554 = {F_35, 18, 68};
+static const tpl_loc L_555 = {F_35, 18, 47};
+static const tpl_loc L_556 = {F_35, 18, 36};
+static const tpl_loc L_557 = {F_35, 18, 26};
+static const tpl_loc L_558 = {F_35, 21, 1};
+static const tpl_loc L_559 = {F_35, 21, 4};
+static const tpl_loc L_560 = {F_35, 21, 9};
+static const tpl_loc L_561 = {F_35, 22, 4};
+static const tpl_loc L_562 = {F_35, 22, 7};
+static const tpl_loc L_563 = {F_35, 22, 22};
+static const tpl_loc L_564 = {F_35, 24, 4};
+static const tpl_loc L_565 = {F_35, 25, 12};
+static const tpl_loc L_566 = {F_35, 25, 21};
+static const tpl_loc L_567 = {F_35, 25, 28};
+static const tpl_loc L_568 = {F_35, 25, 36};
+static const tpl_loc L_569 = {F_35, 25, 47};
+static const tpl_loc L_570 = {F_35, 25, 56};
+static const tpl_loc L_571 = {F_35, 25, 75};
+static const tpl_loc L_572 = {F_35, 25, 104};
+static const tpl_loc L_573 = {F_35, 25, 114};
+static const tpl_loc L_574 = {F_35, 25, 117};
+static const tpl_loc L_575 = {F_35, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -2647,11 +2648,13 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v56 = v58;
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
-    tpl_map_set(rt->arena, m34, v35, v59);
-    tpl_value v60 = tpl_map_or_list(rt->arena, m34);
-    const tpl_value a61[2] = {v33, v60};
-    tpl_value v62 = tpl_call_method(rt, v20, v32, 2, a61, &L_113);
-    tpl_out_value(rt, v62);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_113);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_114);
+    tpl_out_value(rt, v64);
   }
 #line 15 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -2674,18 +2677,18 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 6 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_114;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_115);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_116, &ic0);
+    rt->loc = &L_115;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_116);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_117, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/edition.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_117;
-    v2 = tpl_var(rt, ctx, self, &N_edition, &L_118);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_119, &ic1);
+    rt->loc = &L_118;
+    v2 = tpl_var(rt, ctx, self, &N_edition, &L_119);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_120, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str("ISBN", 4u);
@@ -2697,8 +2700,8 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"isbn\">ISBN ", 21);
 #line 8 "themes/clean/pdf/edition.twig"
       {
-        rt->loc = &L_120;
-        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_121);
+        rt->loc = &L_121;
+        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_122);
         tpl_out_value(rt, v7);
       }
 #line 8 "themes/clean/pdf/edition.twig"
@@ -2715,9 +2718,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_122;
+    rt->loc = &L_123;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_122);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_123);
   }
 }
 
@@ -2731,9 +2734,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/epilogue.twig"
   {
-    rt->loc = &L_123;
+    rt->loc = &L_124;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_123);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_124);
   }
 }
 
@@ -2770,16 +2773,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_124;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_125);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_126, &ic0);
+    rt->loc = &L_125;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_126);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_127, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_127, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_128, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2790,10 +2793,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_128;
+    rt->loc = &L_129;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_129);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_130, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_130);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_131, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2806,15 +2809,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_131;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_132, &ic3);
+    rt->loc = &L_132;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_133, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_133;
+        rt->loc = &L_134;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2825,19 +2828,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_134;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_135, &ic4);
+    rt->loc = &L_135;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_136, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_136;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_137, &ic5);
+    rt->loc = &L_137;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_138, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_138, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_139, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2846,22 +2849,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_139;
+        rt->loc = &L_140;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_140;
+            rt->loc = &L_141;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_141;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_142, &ic7);
+            rt->loc = &L_142;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_143, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2872,16 +2875,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_143;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_144);
+        rt->loc = &L_144;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_145);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_145;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_146, &ic8);
+            rt->loc = &L_146;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_147, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2889,8 +2892,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_147;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_148, &ic9);
+            rt->loc = &L_148;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_149, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2913,9 +2916,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/foreword.twig"
   {
-    rt->loc = &L_149;
+    rt->loc = &L_150;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_149);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_150);
   }
 }
 
@@ -2929,9 +2932,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/glossary.twig"
   {
-    rt->loc = &L_150;
+    rt->loc = &L_151;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_150);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_151);
   }
 }
 
@@ -2945,9 +2948,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/introduction.twig"
   {
-    rt->loc = &L_151;
+    rt->loc = &L_152;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_151);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_152);
   }
 }
 
@@ -2972,40 +2975,40 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 14 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_152;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_153);
+    rt->loc = &L_153;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_154);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_154;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_155);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_156, &ic0);
+        rt->loc = &L_155;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_156);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_157, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "\">", 2);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_157;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_158, &ic1);
+        rt->loc = &L_158;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_159, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_159;
+            rt->loc = &L_160;
             tpl_out_value(rt, v4);
           }
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_160;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_161, &ic2);
+            rt->loc = &L_161;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_162, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 15 "themes/clean/pdf/item.twig"
@@ -3016,15 +3019,15 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_162;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_163, &ic3);
+        rt->loc = &L_163;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_164, &ic3);
         bool b9 = tpl_truthy(v8);
         if (b9) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"title\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_164;
+            rt->loc = &L_165;
             tpl_out_value(rt, v8);
           }
 #line 15 "themes/clean/pdf/item.twig"
@@ -3050,9 +3053,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 21 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_165;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_166);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_167, &ic0);
+    rt->loc = &L_166;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_167);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_168, &ic0);
     tpl_map *m2 = tpl_map_new(rt->arena, 3);
     tpl_value v3 = tpl_str("<a href=\"#", 10u);
     tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
@@ -3066,8 +3069,8 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v9 = tpl_map_or_list(rt->arena, m2);
     const tpl_value a10[2] = {v1, v9};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_168);
-    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_168);
+      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_169);
+    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_169);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/clean/pdf/item.twig"
@@ -3101,12 +3104,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_169;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_170);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_171, &ic0);
+    rt->loc = &L_170;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_171);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_172, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_172, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_173, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3115,12 +3118,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_173;
+    rt->loc = &L_174;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_174);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_175, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_176, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_177);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_175);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_176, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_177, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_178);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -3147,7 +3150,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_178;
+    rt->loc = &L_179;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -3169,23 +3172,23 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_179;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_180);
+        rt->loc = &L_180;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_181);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_181);
-        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_181);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_182);
+        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_182);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_182;
+    rt->loc = &L_183;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -3207,16 +3210,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_183;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_184);
+        rt->loc = &L_184;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_185);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_185);
-        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_185);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_186);
+        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_186);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -3225,21 +3228,21 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_186;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_187);
+    rt->loc = &L_187;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_188);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_188);
-    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_188);
+      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_189);
+    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_189);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/clean/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_189;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_190);
+    rt->loc = &L_190;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_191);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -3247,9 +3250,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_191;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_192);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_193, &ic4);
+        rt->loc = &L_192;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_193);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_194, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/clean/pdf/item.twig"
@@ -3260,13 +3263,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_194;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_194);
+    rt->loc = &L_195;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_195);
   }
 #line 18 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_195;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_195);
+    rt->loc = &L_196;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_196);
   }
 #line 23 "themes/clean/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3287,15 +3290,15 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 2 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_196;
+    rt->loc = &L_197;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_196);
+    tpl_import(rt, self, 0, v0, &L_197);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "© ", 3);
 #line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_197;
+    rt->loc = &L_198;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3316,31 +3319,31 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v8 = tpl_str("Y", 1u);
     const tpl_value a9[2] = {v6, v8};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_198);
-    tpl_value v10 = k5->fn(rt, ctx, 2, a9, &L_198);
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_199);
+    tpl_value v10 = k5->fn(rt, ctx, 2, a9, &L_199);
     tpl_out_value(rt, v10);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_199;
-    v11 = tpl_var(rt, ctx, self, &N_book, &L_200);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_201, &ic0);
+    rt->loc = &L_200;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_201);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_202, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_202);
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_203);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_203;
-    v15 = tpl_var(rt, ctx, self, &N_app, &L_204);
+    rt->loc = &L_204;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_205);
     tpl_value v16 = tpl_str("getLabel", 8u);
     tpl_value v17 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a18[1] = {v17};
-    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_205);
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_206);
     tpl_out_value(rt, v19);
   }
 #line 5 "themes/clean/contents/license.md.twig"
@@ -3357,9 +3360,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/license.twig"
   {
-    rt->loc = &L_206;
+    rt->loc = &L_207;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_206);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_207);
   }
 }
 
@@ -3375,21 +3378,21 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_207;
+    rt->loc = &L_208;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_208);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_209);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_209);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_210);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_207);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_208);
   }
 }
 
@@ -3401,9 +3404,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_210;
+    rt->loc = &L_211;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_210);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_211);
   }
 }
 
@@ -3419,21 +3422,21 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_211;
+    rt->loc = &L_212;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_212);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_213);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_213);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_214);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_211);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_212);
   }
 }
 
@@ -3445,9 +3448,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_214;
+    rt->loc = &L_215;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_215);
   }
 }
 
@@ -3471,12 +3474,12 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_215;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_216);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_217, &ic0);
+    rt->loc = &L_216;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_217);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_218, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_218, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_219, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3485,30 +3488,30 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_219;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_220, &ic2);
+        rt->loc = &L_220;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_221, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/clean/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_221;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_222, &ic3);
+        rt->loc = &L_222;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_223, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_223;
+            rt->loc = &L_224;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_224;
+            rt->loc = &L_225;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/clean/pdf/part.twig"
@@ -3519,14 +3522,14 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_225;
+        rt->loc = &L_226;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_226;
+            rt->loc = &L_227;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/clean/pdf/part.twig"
@@ -3547,9 +3550,9 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_227;
+    rt->loc = &L_228;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_227);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_228);
   }
 }
 
@@ -3577,7 +3580,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_228;
+    rt->loc = &L_229;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3601,9 +3604,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_229;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_230);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_231, &ic0);
+        rt->loc = &L_230;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_231);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_232, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3614,17 +3617,17 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_232;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_233);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_234, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_235);
+    rt->loc = &L_233;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_234);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_235, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_236);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_236;
+    rt->loc = &L_237;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3648,9 +3651,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_237;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_238, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_239);
+        rt->loc = &L_238;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_239, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_240);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3659,16 +3662,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_240;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_241, &ic3);
+    rt->loc = &L_241;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_242, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_242;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_243);
+        rt->loc = &L_243;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_244);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3677,16 +3680,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_244;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_245, &ic4);
+    rt->loc = &L_245;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_246, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_246;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_247);
+        rt->loc = &L_247;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_248);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3719,8 +3722,8 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k6)
-    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_249);
-  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_249);
+    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_250);
+  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_250);
   return v3;
 }
 
@@ -3753,7 +3756,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_248;
+    rt->loc = &L_249;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3771,74 +3774,74 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_250);
-    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_250);
+      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_251);
+    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_251);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_251;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_252);
+    rt->loc = &L_252;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_253);
     const tpl_value a11[1] = {v10};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_253);
-    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_253));
+      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_254);
+    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_254));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_254;
+        rt->loc = &L_255;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_255;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_256);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_257, &ic0);
+            rt->loc = &L_256;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_257);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_258, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_258;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_259);
+            rt->loc = &L_259;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_260);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_260;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_261);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_262, &ic1);
+            rt->loc = &L_261;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_262);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_263, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_263;
+            rt->loc = &L_264;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_264, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_265, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_265);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_266);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_266);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_267);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_267);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_268, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_269, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_268);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_269, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_270, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_270);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_271);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3847,15 +3850,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_271;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_272, &ic5);
+            rt->loc = &L_272;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_273, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_273;
+                rt->loc = &L_274;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3899,25 +3902,25 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_274;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_275);
+    rt->loc = &L_275;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_276);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_276;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_277);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_278, &ic0);
+    rt->loc = &L_277;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_278);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_279, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_279;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_280);
+        rt->loc = &L_280;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_281);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3926,7 +3929,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_281;
+    rt->loc = &L_282;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3940,7 +3943,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_282, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_283, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3949,9 +3952,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_283;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_284, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_285);
+        rt->loc = &L_284;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_285, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_286);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3962,7 +3965,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_286;
+    rt->loc = &L_287;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3986,14 +3989,14 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_287);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_288);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_288;
+    rt->loc = &L_289;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4014,29 +4017,29 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_289);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_290);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_290);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_291);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_291);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_292);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_292;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_293);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_294, &ic3);
+    rt->loc = &L_293;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_294);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_295, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_295;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_296);
+        rt->loc = &L_296;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_297);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4045,16 +4048,16 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_297;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_298);
+    rt->loc = &L_298;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_299);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_299;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_300);
+        rt->loc = &L_300;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_301);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4085,24 +4088,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_301;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_302);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_303, &ic0);
+    rt->loc = &L_302;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_303);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_304, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_304;
+        rt->loc = &L_305;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_305;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic1);
+        rt->loc = &L_306;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_307, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4113,8 +4116,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_307;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_308, &ic2);
+    rt->loc = &L_308;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_309, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4136,7 +4139,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_309;
+    rt->loc = &L_310;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4158,9 +4161,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_311;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_311);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_312);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4170,22 +4173,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_312;
+        rt->loc = &L_313;
         const tpl_value a12[1] = {v8};
         if (!k9)
-          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_313);
-        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_313);
+          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_314);
+        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_314);
         const tpl_value a14[1] = {v13};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_314);
-        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_314);
+          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_315);
+        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_315);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_316;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4207,11 +4210,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_316);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_317);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_317);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_318);
     tpl_out_value(rt, v29);
   }
 }
@@ -4236,30 +4239,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_318;
+    rt->loc = &L_319;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_319);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_320, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_320);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_321, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_321, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_322, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_322);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_323);
     const tpl_value a9[1] = {v8};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_323);
-    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_323);
+      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_324);
+    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_324);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_324);
-    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_324);
+      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_325);
+    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_325);
     tpl_out_value(rt, v12);
   }
 }
@@ -4278,9 +4281,9 @@ static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_339);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_340);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_340, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_341, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4342,16 +4345,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_325;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_326);
+    rt->loc = &L_326;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_327);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_327);
-    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_327));
+      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_328);
+    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_328));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_328;
+        rt->loc = &L_329;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4360,30 +4363,30 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_329;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_330);
+        rt->loc = &L_330;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_331);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_331;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_332);
+            rt->loc = &L_332;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_333);
             const tpl_value a8[1] = {v7};
             if (!k13)
-              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_333);
-            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_333));
+              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_334);
+            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_334));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_334;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_335);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_336, &ic0);
+                rt->loc = &L_335;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_336);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_337, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k14)
-                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_337);
-                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_337);
+                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_338);
+                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_338);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4391,32 +4394,32 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_338;
+                    rt->loc = &L_339;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn51, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_341);
-                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_341);
+                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_342);
+                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_342);
                     const tpl_value a18[1] = {v17};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_342);
-                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_342);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_343);
+                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_343);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_343;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_344);
+                    rt->loc = &L_344;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_345);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_345;
+                        rt->loc = &L_346;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_346);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_347);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4431,18 +4434,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_347;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_348);
+                    rt->loc = &L_348;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_349);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_349);
-                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_349);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_350);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_350);
+                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_350);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_351);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_351);
-                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_351);
+                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_352);
+                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_352);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4451,22 +4454,22 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_352;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_353);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_354);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_355, &ic1);
+            rt->loc = &L_353;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_354);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_355);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_356, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_356);
-            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_356);
+              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_357);
+            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_357);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_357;
+            rt->loc = &L_358;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4482,8 +4485,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_358);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_359, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_359);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_360, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4493,7 +4496,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_360;
+            rt->loc = &L_361;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4521,11 +4524,11 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_361;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_362);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_363, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_364, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_365);
+                rt->loc = &L_362;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_363);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_364, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_365, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_366);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4536,31 +4539,31 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_366;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_367);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_368, &ic5);
+            rt->loc = &L_367;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_368);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_369, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_369;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_370);
+            rt->loc = &L_370;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_371);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_371;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_372);
+            rt->loc = &L_372;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_373);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_373;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_374);
+            rt->loc = &L_374;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_375);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4575,9 +4578,9 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_375;
+            rt->loc = &L_376;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_376);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_377);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4588,24 +4591,24 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_377;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_378);
+        rt->loc = &L_378;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_379);
         const tpl_value a76[1] = {v75};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_379);
-        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_379);
+          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_380);
+        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_380);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_380;
+            rt->loc = &L_381;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_381);
-            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_381);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_382);
+              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_382);
+            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_382);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_383);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4663,18 +4666,18 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_383;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_384);
+    rt->loc = &L_384;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_385);
     const tpl_value a1[1] = {v0};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_385);
-    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_385));
+      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_386);
+    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_386));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_386;
+        rt->loc = &L_387;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4692,34 +4695,34 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_387;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_388);
+        rt->loc = &L_388;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_389);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_389;
+        rt->loc = &L_390;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_390;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_391);
+        rt->loc = &L_391;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_392);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_392;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_393);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_394);
+        rt->loc = &L_393;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_394);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_395);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_395);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_396);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4743,8 +4746,8 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 71 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_396;
-    v0 = tpl_var(rt, ctx, self, &N_s, &L_397);
+    rt->loc = &L_397;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_398);
     tpl_map *m1 = tpl_map_new(rt->arena, 19);
     tpl_value v2 = tpl_str("&", 1u);
     tpl_value v3 = tpl_str("&amp;", 5u);
@@ -4806,8 +4809,8 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v40 = tpl_map_or_list(rt->arena, m1);
     const tpl_value a41[2] = {v0, v40};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_398);
-    tpl_value v42 = k20->fn(rt, ctx, 2, a41, &L_398);
+      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_399);
+    tpl_value v42 = k20->fn(rt, ctx, 2, a41, &L_399);
     tpl_out_value(rt, v42);
   }
 }
@@ -4830,9 +4833,9 @@ static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/preface.twig"
   {
-    rt->loc = &L_399;
+    rt->loc = &L_400;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_399);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_400);
   }
 }
 
@@ -4846,9 +4849,9 @@ static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/prologue.twig"
   {
-    rt->loc = &L_400;
+    rt->loc = &L_401;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_400);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_401);
   }
 }
 
@@ -4886,50 +4889,50 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 94);
 #line 20 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_401;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_402);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_403, &ic0);
+    rt->loc = &L_402;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_403);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_404, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 20 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 21 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_404;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_405);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_406, &ic1);
+    rt->loc = &L_405;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_406);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_407, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 21 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 22 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_407;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_408, &ic2);
+    rt->loc = &L_408;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_409, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 22 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 23 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_409;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_410, &ic3);
+    rt->loc = &L_410;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_411, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 23 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 24 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_411;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_412, &ic4);
+    rt->loc = &L_412;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_413, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 24 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 25 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_413;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_414);
+    rt->loc = &L_414;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_415);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -4943,7 +4946,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 31 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_415;
+    rt->loc = &L_416;
     bool b10 = tpl_truthy(v7);
     if (b10) {
 #line 32 "themes/clean/pdf/style.css.twig"
@@ -4952,14 +4955,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 34 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_416;
+        rt->loc = &L_417;
         tpl_out_value(rt, v6);
       }
 #line 34 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 35 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_417;
+        rt->loc = &L_418;
         tpl_out_value(rt, v5);
       }
 #line 35 "themes/clean/pdf/style.css.twig"
@@ -4971,14 +4974,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 224);
 #line 40 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_418;
+        rt->loc = &L_419;
         tpl_out_value(rt, v5);
       }
 #line 40 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 41 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_419;
+        rt->loc = &L_420;
         tpl_out_value(rt, v6);
       }
 #line 41 "themes/clean/pdf/style.css.twig"
@@ -4992,7 +4995,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n/* front matter: folios in lower-case roman */\n", 48);
 #line 48 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_420;
+    rt->loc = &L_421;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 49 "themes/clean/pdf/style.css.twig"
@@ -5015,7 +5018,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   cover and on a part's title page, and blank pages truly blank */\n", 137);
 #line 63 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_421;
+    rt->loc = &L_422;
     tpl_value v12 = tpl_str("front", 5u);
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
@@ -5034,7 +5037,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 64 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_422;
+        rt->loc = &L_423;
         tpl_out_value(rt, v18);
       }
 #line 64 "themes/clean/pdf/style.css.twig"
@@ -5046,7 +5049,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 69 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_423;
+    rt->loc = &L_424;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -5063,7 +5066,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 70 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_424;
+        rt->loc = &L_425;
         tpl_out_value(rt, v24);
       }
 #line 70 "themes/clean/pdf/style.css.twig"
@@ -5084,7 +5087,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 149);
 #line 83 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_425;
+    rt->loc = &L_426;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -5103,7 +5106,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 84 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_426;
+        rt->loc = &L_427;
         tpl_out_value(rt, v31);
       }
 #line 84 "themes/clean/pdf/style.css.twig"
@@ -5122,8 +5125,8 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "body { string-set: book-title \"", 138);
 #line 94 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_427;
-    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_428);
+    rt->loc = &L_428;
+    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_429);
     tpl_out_value(rt, v32);
   }
 #line 94 "themes/clean/pdf/style.css.twig"
@@ -5151,9 +5154,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 288);
 #line 107 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_429;
+    rt->loc = &L_430;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_430);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_431);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("10.5pt", 6u);
@@ -5168,7 +5171,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 108 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_431;
+    rt->loc = &L_432;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5288,7 +5291,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1541);
 #line 205 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_432;
+    rt->loc = &L_433;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
     if (!b2)
@@ -5349,9 +5352,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 438);
 #line 231 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_433;
+    rt->loc = &L_434;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_434);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_435);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(".74em", 5u);
@@ -5375,7 +5378,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code > pre { margin: 0; }\n", 182);
 #line 241 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_435;
+    rt->loc = &L_436;
     tpl_value v8 = tpl_null();
     bool b7 = tpl_var_probe(rt, ctx, self, &N_edition, &v8);
     if (!b7)
@@ -5403,7 +5406,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 247 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_436;
+    rt->loc = &L_437;
     tpl_value v13 = tpl_str("css/highlight.css.twig", 22u);
     tpl_map *m14 = tpl_map_new(rt->arena, 1);
     tpl_value v15 = tpl_str("hl", 2u);
@@ -5456,7 +5459,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v47 = tpl_map_or_list(rt->arena, m16);
     tpl_map_set(rt->arena, m14, v15, v47);
     tpl_value v48 = tpl_map_or_list(rt->arena, m14);
-    tpl_include(rt, ctx, v13, v48, false, false, &L_436);
+    tpl_include(rt, ctx, v13, v48, false, false, &L_437);
   }
 }
 
@@ -5538,9 +5541,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* every item starts a page", 105);
 #line 299 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_437;
+    rt->loc = &L_438;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_438);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_439);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -5555,7 +5558,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, " */\n.item { break-before: ", 26);
 #line 300 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_440;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5577,7 +5580,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.verso { break-before: ", 263);
 #line 306 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_440;
+    rt->loc = &L_441;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -5595,7 +5598,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.body-start { counter-reset: page 1", 82);
 #line 308 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_442;
     tpl_value v13;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
@@ -5634,9 +5637,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding-top: ", 123);
 #line 313 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_443;
     tpl_value v25;
-    v26 = tpl_var(rt, ctx, self, &N_small, &L_443);
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_444);
     bool b27 = tpl_truthy(v26);
     if (b27) {
       tpl_value v28 = tpl_str("1.2in", 5u);
@@ -5733,13 +5736,13 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  content: \" (", 232);
 #line 377 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_444;
+    rt->loc = &L_445;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_445);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_446);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_446);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_447);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -5758,8 +5761,8 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_447);
-    tpl_value v16 = k21->fn(rt, ctx, 2, a15, &L_447);
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_448);
+    tpl_value v16 = k21->fn(rt, ctx, 2, a15, &L_448);
     tpl_out_value(rt, v16);
   }
 #line 377 "themes/clean/pdf/style.css.twig"
@@ -5794,14 +5797,14 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_448;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_449);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_450, &ic0);
+    rt->loc = &L_449;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_450);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_451, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 11 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_451;
+    rt->loc = &L_452;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5823,9 +5826,9 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 12 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_452;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_453);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_454, &ic1);
+    rt->loc = &L_453;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_454);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_455, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5833,7 +5836,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_455;
+    rt->loc = &L_456;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_book, &v17);
     if (!b16)
@@ -5864,27 +5867,27 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v28 = tpl_map_or_list(rt->arena, m21);
     const tpl_value a29[2] = {v19, v28};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_456);
-    tpl_value v30 = k22->fn(rt, ctx, 2, a29, &L_456);
+      k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_457);
+    tpl_value v30 = k22->fn(rt, ctx, 2, a29, &L_457);
     tpl_ctx_set(rt, ctx, &N_title_css, v30);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "/* Octavo, theme \"clean\": PDF edition (", 39);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_457;
-    v31 = tpl_var(rt, ctx, self, &N_page, &L_458);
-    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_459, &ic2);
-    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_460);
+    rt->loc = &L_458;
+    v31 = tpl_var(rt, ctx, self, &N_page, &L_459);
+    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_460, &ic2);
+    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_461);
     tpl_out_value(rt, v33);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_461;
+    rt->loc = &L_462;
     tpl_value v34;
-    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_462);
+    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_463);
     bool b36 = tpl_truthy(v35);
     if (b36) {
       tpl_value v37 = tpl_str("two-sided", 9u);
@@ -5899,53 +5902,53 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 15 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_463;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_463);
+    rt->loc = &L_464;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_464);
   }
 #line 97 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_464;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_464);
+    rt->loc = &L_465;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_465);
   }
 #line 160 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_465;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_465);
+    rt->loc = &L_466;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_466);
   }
 #line 219 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_466;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_466);
+    rt->loc = &L_467;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_467);
   }
 #line 249 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_467;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_467);
+    rt->loc = &L_468;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_468);
   }
 #line 267 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_468;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_468);
+    rt->loc = &L_469;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_469);
   }
 #line 295 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_469;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_469);
+    rt->loc = &L_470;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_470);
   }
 #line 352 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_470;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_470);
+    rt->loc = &L_471;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_471);
   }
 #line 370 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_471;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_471);
+    rt->loc = &L_472;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_472);
   }
 #line 380 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_472;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_472);
+    rt->loc = &L_473;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_473);
   }
 }
 
@@ -5976,12 +5979,12 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_473;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_474);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_475, &ic0);
+    rt->loc = &L_474;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_475);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_476, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_476, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_477, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5992,16 +5995,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_477;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_478);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_479, &ic2);
+    rt->loc = &L_478;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_479);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_480, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_480;
+        rt->loc = &L_481;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -6012,22 +6015,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_481;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_482);
+    rt->loc = &L_482;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_483);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_483;
+        rt->loc = &L_484;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_484;
+            rt->loc = &L_485;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -6038,23 +6041,23 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_485;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_486, &ic3);
+        rt->loc = &L_486;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_487, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_487;
+            rt->loc = &L_488;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_488;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_489, &ic4);
+            rt->loc = &L_489;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_490, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -6065,8 +6068,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_490;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_491, &ic5);
+        rt->loc = &L_491;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_492, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -6077,7 +6080,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_492;
+    rt->loc = &L_493;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6088,7 +6091,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_493;
+        rt->loc = &L_494;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -6099,8 +6102,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_494;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_495, &ic6);
+    rt->loc = &L_495;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_496, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -6125,35 +6128,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_496;
+    rt->loc = &L_497;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_496);
+    tpl_import(rt, self, 0, v0, &L_497);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "# ", 2);
 #line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_497;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_498);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_499, &ic0);
+    rt->loc = &L_498;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_499);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_500, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_500);
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_501);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_501;
-    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_502, &ic1);
+    rt->loc = &L_502;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_503, &ic1);
     bool b6 = tpl_truthy(v5);
     if (b6) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_503;
-        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_504);
+        rt->loc = &L_504;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_505);
         tpl_map *m8 = tpl_map_new(rt->arena, 1);
         tpl_value v9 = tpl_str("\n", 1u);
         tpl_value v10 = tpl_str(" ", 1u);
@@ -6161,8 +6164,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v11 = tpl_map_or_list(rt->arena, m8);
         const tpl_value a12[2] = {v7, v11};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_505);
-        tpl_value v13 = k23->fn(rt, ctx, 2, a12, &L_505);
+          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_506);
+        tpl_value v13 = k23->fn(rt, ctx, 2, a12, &L_506);
         tpl_out_value(rt, v13);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -6171,16 +6174,16 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_506;
-    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_507, &ic2);
+    rt->loc = &L_507;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_508, &ic2);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_508;
-        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_509);
+        rt->loc = &L_509;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_510);
         tpl_map *m17 = tpl_map_new(rt->arena, 1);
         tpl_value v18 = tpl_str("\n", 1u);
         tpl_value v19 = tpl_str(" ", 1u);
@@ -6188,8 +6191,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v20 = tpl_map_or_list(rt->arena, m17);
         const tpl_value a21[2] = {v16, v20};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_510);
-        tpl_value v22 = k23->fn(rt, ctx, 2, a21, &L_510);
+          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_511);
+        tpl_value v22 = k23->fn(rt, ctx, 2, a21, &L_511);
         tpl_out_value(rt, v22);
       }
 #line 14 "themes/clean/contents/title.md.twig"
@@ -6220,34 +6223,34 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_511;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_512);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_513, &ic0);
+    rt->loc = &L_512;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_513);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_514, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_514;
+    rt->loc = &L_515;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_515, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_516, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_516);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_517);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_517);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_518);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_518);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_519, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_520);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_519);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_520, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_521);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -6264,9 +6267,9 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_521;
+    rt->loc = &L_522;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_521);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_522);
   }
 }
 
@@ -6285,9 +6288,9 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_535, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_536, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_536);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_537);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6313,15 +6316,15 @@ static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_552);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_553);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_553, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_554, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k26)
-    k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_554);
-  tpl_value v7 = k26->fn(rt, scope, 2, a6, &L_554);
+    k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_555);
+  tpl_value v7 = k26->fn(rt, scope, 2, a6, &L_555);
   return v7;
 }
 
@@ -6373,13 +6376,13 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_522;
+    rt->loc = &L_523;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_522);
+    tpl_import(rt, self, 0, v0, &L_523);
   }
 #line 9 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_523;
+    rt->loc = &L_524;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6412,7 +6415,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_524;
+    rt->loc = &L_525;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6440,35 +6443,35 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_525;
+    rt->loc = &L_526;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_526;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_527);
+    rt->loc = &L_527;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_528);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_528);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_529);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_529;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_530);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_531, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_532, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_533);
+        rt->loc = &L_530;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_531);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_532, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_533, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_534);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_534;
+            rt->loc = &L_535;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6490,24 +6493,24 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_537);
-            tpl_value v47 = k24->fn(rt, it31.scope, 2, a46, &L_537);
+              k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_538);
+            tpl_value v47 = k24->fn(rt, it31.scope, 2, a46, &L_538);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_538;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_539);
+            rt->loc = &L_539;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_540);
             const tpl_value a49[1] = {v48};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_540);
-            bool b50 = tpl_truthy(k25->fn(rt, it31.scope, 1, a49, &L_540));
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_541);
+            bool b50 = tpl_truthy(k25->fn(rt, it31.scope, 1, a49, &L_541));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_541);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_542, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_542);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_543, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_543, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_544, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6516,20 +6519,20 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/clean/pdf/toc.twig"
               {
-                rt->loc = &L_544;
+                rt->loc = &L_545;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_545);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_546, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_546);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_547, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_547, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_548, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_548, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_549, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6541,18 +6544,18 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_549;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_550);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_551);
+            rt->loc = &L_550;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_551);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_552);
             tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_555);
-            tpl_value v73 = k27->fn(rt, it31.scope, 2, a72, &L_555);
+              k27 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_556);
+            tpl_value v73 = k27->fn(rt, it31.scope, 2, a72, &L_556);
             const tpl_value a74[2] = {v69, v73};
             if (!k28)
-              k28 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_556);
-            tpl_value v75 = k28->fn(rt, it31.scope, 2, a74, &L_556);
+              k28 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_557);
+            tpl_value v75 = k28->fn(rt, it31.scope, 2, a74, &L_557);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6561,27 +6564,27 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_557;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_558);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_559, &ic7);
+    rt->loc = &L_558;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_559);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_560, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/clean/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_560;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_561);
+    rt->loc = &L_561;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_562);
     const tpl_value a79[1] = {v78};
     if (!k25)
-      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_562);
-    bool b80 = !tpl_truthy(k25->fn(rt, ctx, 1, a79, &L_562));
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
+    bool b80 = !tpl_truthy(k25->fn(rt, ctx, 1, a79, &L_563));
     if (b80) {
 #line 23 "themes/clean/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_563;
+        rt->loc = &L_564;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -6592,25 +6595,25 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_564;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_565, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_566, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_567);
+            rt->loc = &L_565;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_566, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_567, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_568);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_568;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_569, &ic10);
+            rt->loc = &L_569;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_570, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_570;
+            rt->loc = &L_571;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -6626,7 +6629,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_571, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_572, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -6636,9 +6639,9 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_572;
+            rt->loc = &L_573;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_573);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_574);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"
@@ -6659,12 +6662,12 @@ static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 6 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_574;
+    rt->loc = &L_575;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_574);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_575);
   }
 }
-#line 6668 "clean_pdf.c"
+#line 6671 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7847,13 +7850,13 @@ static const char T23_source[] =
     "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn24,
   .source = T23_source,
-  .source_len = 710,
+  .source_len = 721,
   .ast = NULL,
 };
 

@@ -274,508 +274,509 @@ static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
 static const tpl_loc L_198 = {F_12, 12, 6};
 static const tpl_loc L_199 = {F_12, 12, 9};
 static const tpl_loc L_200 = {F_12, 15, 1};
-static const tpl_loc L_201 = {F_12, 15, 120};
-static const tpl_loc L_202 = {F_12, 15, 8};
+static const tpl_loc L_201 = {F_12, 15, 130};
+static const tpl_loc L_202 = {F_12, 15, 47};
+static const tpl_loc L_203 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_203 = {F_13, 1, 12};
+static const tpl_loc L_204 = {F_13, 1, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_204 = {F_14, 1, 12};
+static const tpl_loc L_205 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_205 = {F_15, 4, 4};
-static const tpl_loc L_206 = {F_15, 4, 18};
-static const tpl_loc L_207 = {F_15, 4, 23};
+static const tpl_loc L_206 = {F_15, 4, 4};
+static const tpl_loc L_207 = {F_15, 4, 18};
+static const tpl_loc L_208 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_208 = {F_15, 4, 74};
+static const tpl_loc L_209 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_209 = {F_15, 5, 23};
-static const tpl_loc L_210 = {F_15, 5, 26};
-static const tpl_loc L_211 = {F_15, 5, 31};
+static const tpl_loc L_210 = {F_15, 5, 23};
+static const tpl_loc L_211 = {F_15, 5, 26};
+static const tpl_loc L_212 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_212 = {F_15, 5, 55};
-static const tpl_loc L_213 = {F_15, 5, 63};
-static const tpl_loc L_214 = {F_15, 5, 75};
-static const tpl_loc L_215 = {F_15, 6, 1};
-static const tpl_loc L_216 = {F_15, 6, 9};
-static const tpl_loc L_217 = {F_15, 7, 4};
-static const tpl_loc L_218 = {F_15, 7, 12};
-static const tpl_loc L_219 = {F_15, 7, 26};
-static const tpl_loc L_220 = {F_15, 9, 5};
-static const tpl_loc L_221 = {F_15, 9, 41};
-static const tpl_loc L_222 = {F_15, 9, 67};
-static const tpl_loc L_223 = {F_15, 9, 75};
-static const tpl_loc L_224 = {F_15, 10, 5};
-static const tpl_loc L_225 = {F_15, 10, 8};
-static const tpl_loc L_226 = {F_15, 10, 43};
-static const tpl_loc L_227 = {F_15, 10, 51};
-static const tpl_loc L_228 = {F_15, 10, 78};
-static const tpl_loc L_229 = {F_15, 10, 86};
+static const tpl_loc L_213 = {F_15, 5, 55};
+static const tpl_loc L_214 = {F_15, 5, 63};
+static const tpl_loc L_215 = {F_15, 5, 75};
+static const tpl_loc L_216 = {F_15, 6, 1};
+static const tpl_loc L_217 = {F_15, 6, 9};
+static const tpl_loc L_218 = {F_15, 7, 4};
+static const tpl_loc L_219 = {F_15, 7, 12};
+static const tpl_loc L_220 = {F_15, 7, 26};
+static const tpl_loc L_221 = {F_15, 9, 5};
+static const tpl_loc L_222 = {F_15, 9, 41};
+static const tpl_loc L_223 = {F_15, 9, 67};
+static const tpl_loc L_224 = {F_15, 9, 75};
+static const tpl_loc L_225 = {F_15, 10, 5};
+static const tpl_loc L_226 = {F_15, 10, 8};
+static const tpl_loc L_227 = {F_15, 10, 43};
+static const tpl_loc L_228 = {F_15, 10, 51};
+static const tpl_loc L_229 = {F_15, 10, 78};
+static const tpl_loc L_230 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_230 = {F_16, 1, 12};
+static const tpl_loc L_231 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_231 = {F_17, 1, 12};
+static const tpl_loc L_232 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_232 = {F_18, 1, 12};
+static const tpl_loc L_233 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_233 = {F_19, 7, 4};
-static const tpl_loc L_234 = {F_19, 7, 7};
-static const tpl_loc L_235 = {F_19, 8, 9};
-static const tpl_loc L_236 = {F_19, 8, 12};
-static const tpl_loc L_237 = {F_19, 8, 17};
-static const tpl_loc L_238 = {F_19, 8, 37};
-static const tpl_loc L_239 = {F_19, 12, 1};
-static const tpl_loc L_240 = {F_19, 12, 4};
-static const tpl_loc L_241 = {F_19, 12, 9};
-static const tpl_loc L_242 = {F_19, 4, 4};
-static const tpl_loc L_243 = {F_19, 4, 22};
-static const tpl_loc L_244 = {F_19, 4, 27};
-static const tpl_loc L_245 = {F_19, 4, 41};
-static const tpl_loc L_246 = {F_19, 5, 22};
-static const tpl_loc L_247 = {F_19, 5, 25};
-static const tpl_loc L_248 = {F_19, 5, 30};
-static const tpl_loc L_249 = {F_19, 5, 37};
-static const tpl_loc L_250 = {F_19, 5, 45};
-static const tpl_loc L_251 = {F_19, 5, 53};
-static const tpl_loc L_252 = {F_19, 5, 60};
-static const tpl_loc L_253 = {F_19, 5, 79};
-static const tpl_loc L_254 = {F_19, 5, 87};
-static const tpl_loc L_255 = {F_19, 6, 10};
+static const tpl_loc L_234 = {F_19, 7, 4};
+static const tpl_loc L_235 = {F_19, 7, 7};
+static const tpl_loc L_236 = {F_19, 8, 9};
+static const tpl_loc L_237 = {F_19, 8, 12};
+static const tpl_loc L_238 = {F_19, 8, 17};
+static const tpl_loc L_239 = {F_19, 8, 37};
+static const tpl_loc L_240 = {F_19, 12, 1};
+static const tpl_loc L_241 = {F_19, 12, 4};
+static const tpl_loc L_242 = {F_19, 12, 9};
+static const tpl_loc L_243 = {F_19, 4, 4};
+static const tpl_loc L_244 = {F_19, 4, 22};
+static const tpl_loc L_245 = {F_19, 4, 27};
+static const tpl_loc L_246 = {F_19, 4, 41};
+static const tpl_loc L_247 = {F_19, 5, 22};
+static const tpl_loc L_248 = {F_19, 5, 25};
+static const tpl_loc L_249 = {F_19, 5, 30};
+static const tpl_loc L_250 = {F_19, 5, 37};
+static const tpl_loc L_251 = {F_19, 5, 45};
+static const tpl_loc L_252 = {F_19, 5, 53};
+static const tpl_loc L_253 = {F_19, 5, 60};
+static const tpl_loc L_254 = {F_19, 5, 79};
+static const tpl_loc L_255 = {F_19, 5, 87};
+static const tpl_loc L_256 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_256 = {F_19, 11, 10};
+static const tpl_loc L_257 = {F_19, 11, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_257 = {F_20, 2, 11};
-static const tpl_loc L_258 = {F_20, 3, 4};
-static const tpl_loc L_259 = {F_20, 3, 44};
-static const tpl_loc L_260 = {F_20, 3, 57};
-static const tpl_loc L_261 = {F_20, 3, 70};
-static const tpl_loc L_262 = {F_20, 3, 75};
-static const tpl_loc L_263 = {F_20, 3, 60};
-static const tpl_loc L_264 = {F_20, 5, 1};
-static const tpl_loc L_265 = {F_20, 5, 4};
-static const tpl_loc L_266 = {F_20, 5, 8};
+static const tpl_loc L_258 = {F_20, 2, 11};
+static const tpl_loc L_259 = {F_20, 3, 4};
+static const tpl_loc L_260 = {F_20, 3, 44};
+static const tpl_loc L_261 = {F_20, 3, 57};
+static const tpl_loc L_262 = {F_20, 3, 70};
+static const tpl_loc L_263 = {F_20, 3, 75};
+static const tpl_loc L_264 = {F_20, 3, 60};
+static const tpl_loc L_265 = {F_20, 5, 1};
+static const tpl_loc L_266 = {F_20, 5, 4};
+static const tpl_loc L_267 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_267 = {F_21, 1, 12};
+static const tpl_loc L_268 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_268 = {F_22, 3, 9};
-static const tpl_loc L_269 = {F_22, 3, 12};
-static const tpl_loc L_270 = {F_22, 3, 17};
-static const tpl_loc L_271 = {F_22, 3, 26};
-static const tpl_loc L_272 = {F_22, 3, 34};
-static const tpl_loc L_273 = {F_22, 4, 12};
-static const tpl_loc L_274 = {F_22, 4, 52};
-static const tpl_loc L_275 = {F_22, 4, 56};
+static const tpl_loc L_269 = {F_22, 3, 9};
+static const tpl_loc L_270 = {F_22, 3, 12};
+static const tpl_loc L_271 = {F_22, 3, 17};
+static const tpl_loc L_272 = {F_22, 3, 26};
+static const tpl_loc L_273 = {F_22, 3, 34};
+static const tpl_loc L_274 = {F_22, 4, 12};
+static const tpl_loc L_275 = {F_22, 4, 52};
+static const tpl_loc L_276 = {F_22, 4, 56};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_276 = {F_23, 3, 9};
-static const tpl_loc L_277 = {F_23, 3, 12};
-static const tpl_loc L_278 = {F_23, 3, 17};
-static const tpl_loc L_279 = {F_23, 3, 26};
-static const tpl_loc L_280 = {F_23, 3, 34};
-static const tpl_loc L_281 = {F_23, 4, 12};
-static const tpl_loc L_282 = {F_23, 4, 52};
-static const tpl_loc L_283 = {F_23, 4, 56};
+static const tpl_loc L_277 = {F_23, 3, 9};
+static const tpl_loc L_278 = {F_23, 3, 12};
+static const tpl_loc L_279 = {F_23, 3, 17};
+static const tpl_loc L_280 = {F_23, 3, 26};
+static const tpl_loc L_281 = {F_23, 3, 34};
+static const tpl_loc L_282 = {F_23, 4, 12};
+static const tpl_loc L_283 = {F_23, 4, 52};
+static const tpl_loc L_284 = {F_23, 4, 56};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_284 = {F_24, 3, 4};
-static const tpl_loc L_285 = {F_24, 3, 22};
-static const tpl_loc L_286 = {F_24, 3, 27};
-static const tpl_loc L_287 = {F_24, 3, 41};
-static const tpl_loc L_288 = {F_24, 4, 30};
-static const tpl_loc L_289 = {F_24, 4, 37};
-static const tpl_loc L_290 = {F_24, 4, 56};
-static const tpl_loc L_291 = {F_24, 4, 59};
-static const tpl_loc L_292 = {F_24, 4, 64};
-static const tpl_loc L_293 = {F_24, 5, 4};
-static const tpl_loc L_294 = {F_24, 6, 9};
-static const tpl_loc L_295 = {F_24, 6, 12};
-static const tpl_loc L_296 = {F_24, 6, 17};
-static const tpl_loc L_297 = {F_24, 6, 29};
-static const tpl_loc L_298 = {F_24, 6, 37};
-static const tpl_loc L_299 = {F_24, 6, 65};
-static const tpl_loc L_300 = {F_24, 6, 91};
-static const tpl_loc L_301 = {F_24, 6, 99};
-static const tpl_loc L_302 = {F_24, 6, 130};
-static const tpl_loc L_303 = {F_24, 6, 138};
-static const tpl_loc L_304 = {F_24, 8, 1};
-static const tpl_loc L_305 = {F_24, 8, 4};
-static const tpl_loc L_306 = {F_24, 8, 9};
+static const tpl_loc L_285 = {F_24, 3, 4};
+static const tpl_loc L_286 = {F_24, 3, 22};
+static const tpl_loc L_287 = {F_24, 3, 27};
+static const tpl_loc L_288 = {F_24, 3, 41};
+static const tpl_loc L_289 = {F_24, 4, 30};
+static const tpl_loc L_290 = {F_24, 4, 37};
+static const tpl_loc L_291 = {F_24, 4, 56};
+static const tpl_loc L_292 = {F_24, 4, 59};
+static const tpl_loc L_293 = {F_24, 4, 64};
+static const tpl_loc L_294 = {F_24, 5, 4};
+static const tpl_loc L_295 = {F_24, 6, 9};
+static const tpl_loc L_296 = {F_24, 6, 12};
+static const tpl_loc L_297 = {F_24, 6, 17};
+static const tpl_loc L_298 = {F_24, 6, 29};
+static const tpl_loc L_299 = {F_24, 6, 37};
+static const tpl_loc L_300 = {F_24, 6, 65};
+static const tpl_loc L_301 = {F_24, 6, 91};
+static const tpl_loc L_302 = {F_24, 6, 99};
+static const tpl_loc L_303 = {F_24, 6, 130};
+static const tpl_loc L_304 = {F_24, 6, 138};
+static const tpl_loc L_305 = {F_24, 8, 1};
+static const tpl_loc L_306 = {F_24, 8, 4};
+static const tpl_loc L_307 = {F_24, 8, 9};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_307 = {F_25, 3, 31};
-static const tpl_loc L_308 = {F_25, 3, 60};
-static const tpl_loc L_309 = {F_25, 3, 63};
-static const tpl_loc L_310 = {F_25, 3, 68};
-static const tpl_loc L_311 = {F_25, 4, 24};
-static const tpl_loc L_312 = {F_25, 4, 27};
-static const tpl_loc L_313 = {F_25, 4, 32};
-static const tpl_loc L_314 = {F_25, 4, 38};
-static const tpl_loc L_315 = {F_25, 5, 4};
-static const tpl_loc L_316 = {F_25, 6, 26};
-static const tpl_loc L_317 = {F_25, 6, 34};
+static const tpl_loc L_308 = {F_25, 3, 31};
+static const tpl_loc L_309 = {F_25, 3, 60};
+static const tpl_loc L_310 = {F_25, 3, 63};
+static const tpl_loc L_311 = {F_25, 3, 68};
+static const tpl_loc L_312 = {F_25, 4, 24};
+static const tpl_loc L_313 = {F_25, 4, 27};
+static const tpl_loc L_314 = {F_25, 4, 32};
+static const tpl_loc L_315 = {F_25, 4, 38};
+static const tpl_loc L_316 = {F_25, 5, 4};
+static const tpl_loc L_317 = {F_25, 6, 26};
+static const tpl_loc L_318 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_318 = {F_25, 6, 43};
-static const tpl_loc L_319 = {F_25, 8, 4};
-static const tpl_loc L_320 = {F_25, 8, 12};
-static const tpl_loc L_321 = {F_25, 9, 24};
-static const tpl_loc L_322 = {F_25, 9, 39};
-static const tpl_loc L_323 = {F_25, 11, 4};
-static const tpl_loc L_324 = {F_25, 11, 12};
-static const tpl_loc L_325 = {F_25, 12, 25};
-static const tpl_loc L_326 = {F_25, 12, 41};
+static const tpl_loc L_319 = {F_25, 6, 43};
+static const tpl_loc L_320 = {F_25, 8, 4};
+static const tpl_loc L_321 = {F_25, 8, 12};
+static const tpl_loc L_322 = {F_25, 9, 24};
+static const tpl_loc L_323 = {F_25, 9, 39};
+static const tpl_loc L_324 = {F_25, 11, 4};
+static const tpl_loc L_325 = {F_25, 11, 12};
+static const tpl_loc L_326 = {F_25, 12, 25};
+static const tpl_loc L_327 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_327 = {F_26, 4, 4};
+static const tpl_loc L_328 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_328 = {F_26, 4, 61};
-static const tpl_loc L_329 = {F_26, 4, 36};
+static const tpl_loc L_329 = {F_26, 4, 61};
+static const tpl_loc L_330 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_330 = {F_26, 5, 4};
-static const tpl_loc L_331 = {F_26, 5, 7};
-static const tpl_loc L_332 = {F_26, 5, 22};
-static const tpl_loc L_333 = {F_26, 7, 4};
+static const tpl_loc L_331 = {F_26, 5, 4};
+static const tpl_loc L_332 = {F_26, 5, 7};
+static const tpl_loc L_333 = {F_26, 5, 22};
+static const tpl_loc L_334 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_334 = {F_26, 8, 4};
-static const tpl_loc L_335 = {F_26, 8, 16};
-static const tpl_loc L_336 = {F_26, 8, 22};
+static const tpl_loc L_335 = {F_26, 8, 4};
+static const tpl_loc L_336 = {F_26, 8, 16};
+static const tpl_loc L_337 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_337 = {F_26, 9, 14};
-static const tpl_loc L_338 = {F_26, 9, 17};
+static const tpl_loc L_338 = {F_26, 9, 14};
+static const tpl_loc L_339 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_339 = {F_26, 9, 24};
-static const tpl_loc L_340 = {F_26, 9, 27};
-static const tpl_loc L_341 = {F_26, 9, 33};
+static const tpl_loc L_340 = {F_26, 9, 24};
+static const tpl_loc L_341 = {F_26, 9, 27};
+static const tpl_loc L_342 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_342 = {F_26, 9, 61};
-static const tpl_loc L_343 = {F_26, 9, 70};
-static const tpl_loc L_344 = {F_26, 9, 79};
-static const tpl_loc L_345 = {F_26, 9, 92};
+static const tpl_loc L_343 = {F_26, 9, 61};
+static const tpl_loc L_344 = {F_26, 9, 70};
+static const tpl_loc L_345 = {F_26, 9, 79};
+static const tpl_loc L_346 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_346 = {F_26, 9, 121};
-static const tpl_loc L_347 = {F_26, 9, 127};
-static const tpl_loc L_348 = {F_26, 9, 135};
-static const tpl_loc L_349 = {F_26, 9, 83};
-static const tpl_loc L_350 = {F_26, 9, 156};
-static const tpl_loc L_351 = {F_26, 9, 165};
-static const tpl_loc L_352 = {F_26, 9, 176};
+static const tpl_loc L_347 = {F_26, 9, 121};
+static const tpl_loc L_348 = {F_26, 9, 127};
+static const tpl_loc L_349 = {F_26, 9, 135};
+static const tpl_loc L_350 = {F_26, 9, 83};
+static const tpl_loc L_351 = {F_26, 9, 156};
+static const tpl_loc L_352 = {F_26, 9, 165};
+static const tpl_loc L_353 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_353 = {F_27, 4, 8};
-static const tpl_loc L_354 = {F_27, 4, 11};
+static const tpl_loc L_354 = {F_27, 4, 8};
+static const tpl_loc L_355 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_355 = {F_27, 5, 4};
-static const tpl_loc L_356 = {F_27, 5, 7};
-static const tpl_loc L_357 = {F_27, 5, 12};
-static const tpl_loc L_358 = {F_27, 6, 30};
-static const tpl_loc L_359 = {F_27, 6, 45};
-static const tpl_loc L_360 = {F_27, 8, 4};
-static const tpl_loc L_361 = {F_27, 8, 44};
+static const tpl_loc L_356 = {F_27, 5, 4};
+static const tpl_loc L_357 = {F_27, 5, 7};
+static const tpl_loc L_358 = {F_27, 5, 12};
+static const tpl_loc L_359 = {F_27, 6, 30};
+static const tpl_loc L_360 = {F_27, 6, 45};
+static const tpl_loc L_361 = {F_27, 8, 4};
+static const tpl_loc L_362 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_362 = {F_27, 9, 35};
-static const tpl_loc L_363 = {F_27, 9, 43};
-static const tpl_loc L_364 = {F_27, 9, 55};
-static const tpl_loc L_365 = {F_27, 11, 33};
-static const tpl_loc L_366 = {F_27, 11, 74};
-static const tpl_loc L_367 = {F_27, 11, 79};
-static const tpl_loc L_368 = {F_27, 11, 113};
-static const tpl_loc L_369 = {F_27, 11, 117};
-static const tpl_loc L_370 = {F_27, 11, 131};
-static const tpl_loc L_371 = {F_27, 13, 4};
-static const tpl_loc L_372 = {F_27, 13, 7};
-static const tpl_loc L_373 = {F_27, 13, 15};
+static const tpl_loc L_363 = {F_27, 9, 35};
+static const tpl_loc L_364 = {F_27, 9, 43};
+static const tpl_loc L_365 = {F_27, 9, 55};
+static const tpl_loc L_366 = {F_27, 11, 33};
+static const tpl_loc L_367 = {F_27, 11, 74};
+static const tpl_loc L_368 = {F_27, 11, 79};
+static const tpl_loc L_369 = {F_27, 11, 113};
+static const tpl_loc L_370 = {F_27, 11, 117};
+static const tpl_loc L_371 = {F_27, 11, 131};
+static const tpl_loc L_372 = {F_27, 13, 4};
+static const tpl_loc L_373 = {F_27, 13, 7};
+static const tpl_loc L_374 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_374 = {F_27, 14, 30};
-static const tpl_loc L_375 = {F_27, 14, 33};
-static const tpl_loc L_376 = {F_27, 16, 4};
-static const tpl_loc L_377 = {F_27, 16, 7};
+static const tpl_loc L_375 = {F_27, 14, 30};
+static const tpl_loc L_376 = {F_27, 14, 33};
+static const tpl_loc L_377 = {F_27, 16, 4};
+static const tpl_loc L_378 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_378 = {F_27, 17, 30};
-static const tpl_loc L_379 = {F_27, 17, 33};
+static const tpl_loc L_379 = {F_27, 17, 30};
+static const tpl_loc L_380 = {F_27, 17, 33};
 static const char F_28[] = "partials/heading.twig";
-static const tpl_loc L_380 = {F_28, 6, 4};
-static const tpl_loc L_381 = {F_28, 7, 4};
-static const tpl_loc L_382 = {F_28, 7, 17};
-static const tpl_loc L_383 = {F_28, 7, 22};
-static const tpl_loc L_384 = {F_28, 7, 35};
+static const tpl_loc L_381 = {F_28, 6, 4};
+static const tpl_loc L_382 = {F_28, 7, 4};
+static const tpl_loc L_383 = {F_28, 7, 17};
+static const tpl_loc L_384 = {F_28, 7, 22};
+static const tpl_loc L_385 = {F_28, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_385 = {F_28, 8, 4};
-static const tpl_loc L_386 = {F_28, 8, 7};
-static const tpl_loc L_387 = {F_28, 8, 12};
-static const tpl_loc L_388 = {F_28, 8, 22};
-static const tpl_loc L_389 = {F_28, 8, 39};
-static const tpl_loc L_390 = {F_28, 8, 45};
-static const tpl_loc L_391 = {F_28, 8, 60};
-static const tpl_loc L_392 = {F_28, 8, 66};
-static const tpl_loc L_393 = {F_28, 8, 74};
-static const tpl_loc L_394 = {F_28, 9, 46};
-static const tpl_loc L_395 = {F_28, 9, 49};
-static const tpl_loc L_396 = {F_28, 9, 70};
-static const tpl_loc L_397 = {F_28, 9, 77};
-static const tpl_loc L_398 = {F_28, 9, 55};
-static const tpl_loc L_399 = {F_28, 9, 82};
-static const tpl_loc L_400 = {F_28, 9, 129};
-static const tpl_loc L_401 = {F_28, 9, 132};
-static const tpl_loc L_402 = {F_28, 9, 139};
-static const tpl_loc L_403 = {F_28, 11, 21};
-static const tpl_loc L_404 = {F_28, 13, 5};
-static const tpl_loc L_405 = {F_28, 13, 28};
-static const tpl_loc L_406 = {F_28, 14, 5};
-static const tpl_loc L_407 = {F_28, 14, 13};
-static const tpl_loc L_408 = {F_28, 14, 41};
+static const tpl_loc L_386 = {F_28, 8, 4};
+static const tpl_loc L_387 = {F_28, 8, 7};
+static const tpl_loc L_388 = {F_28, 8, 12};
+static const tpl_loc L_389 = {F_28, 8, 22};
+static const tpl_loc L_390 = {F_28, 8, 39};
+static const tpl_loc L_391 = {F_28, 8, 45};
+static const tpl_loc L_392 = {F_28, 8, 60};
+static const tpl_loc L_393 = {F_28, 8, 66};
+static const tpl_loc L_394 = {F_28, 8, 74};
+static const tpl_loc L_395 = {F_28, 9, 46};
+static const tpl_loc L_396 = {F_28, 9, 49};
+static const tpl_loc L_397 = {F_28, 9, 70};
+static const tpl_loc L_398 = {F_28, 9, 77};
+static const tpl_loc L_399 = {F_28, 9, 55};
+static const tpl_loc L_400 = {F_28, 9, 82};
+static const tpl_loc L_401 = {F_28, 9, 129};
+static const tpl_loc L_402 = {F_28, 9, 132};
+static const tpl_loc L_403 = {F_28, 9, 139};
+static const tpl_loc L_404 = {F_28, 11, 21};
+static const tpl_loc L_405 = {F_28, 13, 5};
+static const tpl_loc L_406 = {F_28, 13, 28};
+static const tpl_loc L_407 = {F_28, 14, 5};
+static const tpl_loc L_408 = {F_28, 14, 13};
+static const tpl_loc L_409 = {F_28, 14, 41};
 static const char F_29[] = "partials/macros.twig";
-static const tpl_loc L_409 = {F_29, 6, 4};
-static const tpl_loc L_410 = {F_29, 6, 7};
-static const tpl_loc L_411 = {F_29, 6, 13};
-static const tpl_loc L_412 = {F_29, 6, 41};
-static const tpl_loc L_413 = {F_29, 6, 68};
-static const tpl_loc L_414 = {F_29, 6, 77};
-static const tpl_loc L_415 = {F_29, 6, 108};
-static const tpl_loc L_416 = {F_29, 6, 117};
-static const tpl_loc L_417 = {F_29, 13, 4};
-static const tpl_loc L_418 = {F_29, 14, 4};
-static const tpl_loc L_419 = {F_29, 14, 16};
-static const tpl_loc L_420 = {F_29, 14, 46};
-static const tpl_loc L_421 = {F_29, 14, 64};
-static const tpl_loc L_422 = {F_29, 14, 74};
-static const tpl_loc L_423 = {F_29, 15, 1};
-static const tpl_loc L_424 = {F_29, 15, 57};
-static const tpl_loc L_425 = {F_29, 15, 5};
+static const tpl_loc L_410 = {F_29, 6, 4};
+static const tpl_loc L_411 = {F_29, 6, 7};
+static const tpl_loc L_412 = {F_29, 6, 13};
+static const tpl_loc L_413 = {F_29, 6, 41};
+static const tpl_loc L_414 = {F_29, 6, 68};
+static const tpl_loc L_415 = {F_29, 6, 77};
+static const tpl_loc L_416 = {F_29, 6, 108};
+static const tpl_loc L_417 = {F_29, 6, 117};
+static const tpl_loc L_418 = {F_29, 13, 4};
+static const tpl_loc L_419 = {F_29, 14, 4};
+static const tpl_loc L_420 = {F_29, 14, 16};
+static const tpl_loc L_421 = {F_29, 14, 46};
+static const tpl_loc L_422 = {F_29, 14, 64};
+static const tpl_loc L_423 = {F_29, 14, 74};
+static const tpl_loc L_424 = {F_29, 15, 1};
+static const tpl_loc L_425 = {F_29, 15, 57};
+static const tpl_loc L_426 = {F_29, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_426 = {F_29, 21, 1};
-static const tpl_loc L_427 = {F_29, 21, 28};
-static const tpl_loc L_428 = {F_29, 21, 34};
-static const tpl_loc L_429 = {F_29, 21, 49};
-static const tpl_loc L_430 = {F_29, 21, 4};
+static const tpl_loc L_427 = {F_29, 21, 1};
+static const tpl_loc L_428 = {F_29, 21, 28};
+static const tpl_loc L_429 = {F_29, 21, 34};
+static const tpl_loc L_430 = {F_29, 21, 49};
+static const tpl_loc L_431 = {F_29, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_431 = {F_29, 21, 57};
-static const tpl_loc L_432 = {F_29, 21, 67};
+static const tpl_loc L_432 = {F_29, 21, 57};
+static const tpl_loc L_433 = {F_29, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_433 = {F_29, 29, 4};
-static const tpl_loc L_434 = {F_29, 29, 7};
-static const tpl_loc L_435 = {F_29, 29, 22};
-static const tpl_loc L_436 = {F_29, 30, 4};
+static const tpl_loc L_434 = {F_29, 29, 4};
+static const tpl_loc L_435 = {F_29, 29, 7};
+static const tpl_loc L_436 = {F_29, 29, 22};
+static const tpl_loc L_437 = {F_29, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_437 = {F_29, 32, 4};
-static const tpl_loc L_438 = {F_29, 32, 17};
-static const tpl_loc L_439 = {F_29, 33, 4};
-static const tpl_loc L_440 = {F_29, 33, 7};
-static const tpl_loc L_441 = {F_29, 33, 19};
-static const tpl_loc L_442 = {F_29, 34, 4};
-static const tpl_loc L_443 = {F_29, 34, 7};
-static const tpl_loc L_444 = {F_29, 34, 13};
+static const tpl_loc L_438 = {F_29, 32, 4};
+static const tpl_loc L_439 = {F_29, 32, 17};
+static const tpl_loc L_440 = {F_29, 33, 4};
+static const tpl_loc L_441 = {F_29, 33, 7};
+static const tpl_loc L_442 = {F_29, 33, 19};
+static const tpl_loc L_443 = {F_29, 34, 4};
+static const tpl_loc L_444 = {F_29, 34, 7};
+static const tpl_loc L_445 = {F_29, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_445 = {F_29, 34, 26};
-static const tpl_loc L_446 = {F_29, 37, 4};
-static const tpl_loc L_447 = {F_29, 37, 40};
-static const tpl_loc L_448 = {F_29, 37, 46};
-static const tpl_loc L_449 = {F_29, 37, 23};
-static const tpl_loc L_450 = {F_29, 37, 53};
+static const tpl_loc L_446 = {F_29, 34, 26};
+static const tpl_loc L_447 = {F_29, 37, 4};
+static const tpl_loc L_448 = {F_29, 37, 40};
+static const tpl_loc L_449 = {F_29, 37, 46};
+static const tpl_loc L_450 = {F_29, 37, 23};
+static const tpl_loc L_451 = {F_29, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_451 = {F_29, 39, 4};
-static const tpl_loc L_452 = {F_29, 39, 7};
-static const tpl_loc L_453 = {F_29, 39, 24};
-static const tpl_loc L_454 = {F_29, 39, 34};
-static const tpl_loc L_455 = {F_29, 41, 4};
-static const tpl_loc L_456 = {F_29, 41, 15};
-static const tpl_loc L_457 = {F_29, 41, 34};
-static const tpl_loc L_458 = {F_29, 41, 41};
-static const tpl_loc L_459 = {F_29, 41, 20};
-static const tpl_loc L_460 = {F_29, 44, 4};
-static const tpl_loc L_461 = {F_29, 44, 15};
-static const tpl_loc L_462 = {F_29, 44, 27};
-static const tpl_loc L_463 = {F_29, 44, 33};
-static const tpl_loc L_464 = {F_29, 44, 20};
-static const tpl_loc L_465 = {F_29, 45, 4};
-static const tpl_loc L_466 = {F_29, 45, 34};
-static const tpl_loc L_467 = {F_29, 45, 40};
-static const tpl_loc L_468 = {F_29, 46, 15};
-static const tpl_loc L_469 = {F_29, 46, 50};
-static const tpl_loc L_470 = {F_29, 46, 53};
-static const tpl_loc L_471 = {F_29, 46, 59};
-static const tpl_loc L_472 = {F_29, 46, 66};
-static const tpl_loc L_473 = {F_29, 46, 74};
-static const tpl_loc L_474 = {F_29, 46, 96};
-static const tpl_loc L_475 = {F_29, 46, 99};
-static const tpl_loc L_476 = {F_29, 46, 105};
-static const tpl_loc L_477 = {F_29, 46, 124};
-static const tpl_loc L_478 = {F_29, 46, 127};
-static const tpl_loc L_479 = {F_29, 46, 134};
-static const tpl_loc L_480 = {F_29, 46, 137};
-static const tpl_loc L_481 = {F_29, 46, 147};
-static const tpl_loc L_482 = {F_29, 46, 150};
-static const tpl_loc L_483 = {F_29, 46, 211};
-static const tpl_loc L_484 = {F_29, 46, 214};
-static const tpl_loc L_485 = {F_29, 49, 4};
-static const tpl_loc L_486 = {F_29, 49, 7};
-static const tpl_loc L_487 = {F_29, 49, 12};
-static const tpl_loc L_488 = {F_29, 49, 28};
-static const tpl_loc L_489 = {F_29, 49, 46};
-static const tpl_loc L_490 = {F_29, 49, 38};
+static const tpl_loc L_452 = {F_29, 39, 4};
+static const tpl_loc L_453 = {F_29, 39, 7};
+static const tpl_loc L_454 = {F_29, 39, 24};
+static const tpl_loc L_455 = {F_29, 39, 34};
+static const tpl_loc L_456 = {F_29, 41, 4};
+static const tpl_loc L_457 = {F_29, 41, 15};
+static const tpl_loc L_458 = {F_29, 41, 34};
+static const tpl_loc L_459 = {F_29, 41, 41};
+static const tpl_loc L_460 = {F_29, 41, 20};
+static const tpl_loc L_461 = {F_29, 44, 4};
+static const tpl_loc L_462 = {F_29, 44, 15};
+static const tpl_loc L_463 = {F_29, 44, 27};
+static const tpl_loc L_464 = {F_29, 44, 33};
+static const tpl_loc L_465 = {F_29, 44, 20};
+static const tpl_loc L_466 = {F_29, 45, 4};
+static const tpl_loc L_467 = {F_29, 45, 34};
+static const tpl_loc L_468 = {F_29, 45, 40};
+static const tpl_loc L_469 = {F_29, 46, 15};
+static const tpl_loc L_470 = {F_29, 46, 50};
+static const tpl_loc L_471 = {F_29, 46, 53};
+static const tpl_loc L_472 = {F_29, 46, 59};
+static const tpl_loc L_473 = {F_29, 46, 66};
+static const tpl_loc L_474 = {F_29, 46, 74};
+static const tpl_loc L_475 = {F_29, 46, 96};
+static const tpl_loc L_476 = {F_29, 46, 99};
+static const tpl_loc L_477 = {F_29, 46, 105};
+static const tpl_loc L_478 = {F_29, 46, 124};
+static const tpl_loc L_479 = {F_29, 46, 127};
+static const tpl_loc L_480 = {F_29, 46, 134};
+static const tpl_loc L_481 = {F_29, 46, 137};
+static const tpl_loc L_482 = {F_29, 46, 147};
+static const tpl_loc L_483 = {F_29, 46, 150};
+static const tpl_loc L_484 = {F_29, 46, 211};
+static const tpl_loc L_485 = {F_29, 46, 214};
+static const tpl_loc L_486 = {F_29, 49, 4};
+static const tpl_loc L_487 = {F_29, 49, 7};
+static const tpl_loc L_488 = {F_29, 49, 12};
+static const tpl_loc L_489 = {F_29, 49, 28};
+static const tpl_loc L_490 = {F_29, 49, 46};
+static const tpl_loc L_491 = {F_29, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_491 = {F_29, 57, 4};
-static const tpl_loc L_492 = {F_29, 57, 7};
-static const tpl_loc L_493 = {F_29, 57, 22};
-static const tpl_loc L_494 = {F_29, 58, 13};
-static const tpl_loc L_495 = {F_29, 58, 58};
-static const tpl_loc L_496 = {F_29, 58, 61};
-static const tpl_loc L_497 = {F_29, 59, 27};
-static const tpl_loc L_498 = {F_29, 59, 37};
-static const tpl_loc L_499 = {F_29, 59, 40};
-static const tpl_loc L_500 = {F_29, 60, 1};
-static const tpl_loc L_501 = {F_29, 60, 28};
-static const tpl_loc L_502 = {F_29, 60, 34};
-static const tpl_loc L_503 = {F_29, 60, 4};
+static const tpl_loc L_492 = {F_29, 57, 4};
+static const tpl_loc L_493 = {F_29, 57, 7};
+static const tpl_loc L_494 = {F_29, 57, 22};
+static const tpl_loc L_495 = {F_29, 58, 13};
+static const tpl_loc L_496 = {F_29, 58, 58};
+static const tpl_loc L_497 = {F_29, 58, 61};
+static const tpl_loc L_498 = {F_29, 59, 27};
+static const tpl_loc L_499 = {F_29, 59, 37};
+static const tpl_loc L_500 = {F_29, 59, 40};
+static const tpl_loc L_501 = {F_29, 60, 1};
+static const tpl_loc L_502 = {F_29, 60, 28};
+static const tpl_loc L_503 = {F_29, 60, 34};
+static const tpl_loc L_504 = {F_29, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
 static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
-static const tpl_loc L_504 = {F_29, 71, 1};
-static const tpl_loc L_505 = {F_29, 71, 4};
-static const tpl_loc L_506 = {F_29, 71, 6};
+static const tpl_loc L_505 = {F_29, 71, 1};
+static const tpl_loc L_506 = {F_29, 71, 4};
+static const tpl_loc L_507 = {F_29, 71, 6};
 static const char F_30[] = "preface.twig";
-static const tpl_loc L_507 = {F_30, 1, 12};
+static const tpl_loc L_508 = {F_30, 1, 12};
 static const char F_31[] = "prologue.twig";
-static const tpl_loc L_508 = {F_31, 1, 12};
+static const tpl_loc L_509 = {F_31, 1, 12};
 static const char F_32[] = "style.css.twig";
-static const tpl_loc L_509 = {F_32, 6, 33};
-static const tpl_loc L_510 = {F_32, 7, 28};
-static const tpl_loc L_511 = {F_32, 8, 34};
-static const tpl_loc L_512 = {F_32, 9, 31};
-static const tpl_loc L_513 = {F_32, 10, 28};
-static const tpl_loc L_514 = {F_32, 11, 31};
-static const tpl_loc L_515 = {F_32, 12, 30};
-static const tpl_loc L_516 = {F_32, 13, 29};
-static const tpl_loc L_517 = {F_32, 14, 30};
-static const tpl_loc L_518 = {F_32, 15, 34};
-static const tpl_loc L_519 = {F_32, 16, 22};
-static const tpl_loc L_520 = {F_32, 16, 25};
-static const tpl_loc L_521 = {F_32, 16, 33};
+static const tpl_loc L_510 = {F_32, 6, 33};
+static const tpl_loc L_511 = {F_32, 7, 28};
+static const tpl_loc L_512 = {F_32, 8, 34};
+static const tpl_loc L_513 = {F_32, 9, 31};
+static const tpl_loc L_514 = {F_32, 10, 28};
+static const tpl_loc L_515 = {F_32, 11, 31};
+static const tpl_loc L_516 = {F_32, 12, 30};
+static const tpl_loc L_517 = {F_32, 13, 29};
+static const tpl_loc L_518 = {F_32, 14, 30};
+static const tpl_loc L_519 = {F_32, 15, 34};
+static const tpl_loc L_520 = {F_32, 16, 22};
+static const tpl_loc L_521 = {F_32, 16, 25};
+static const tpl_loc L_522 = {F_32, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_522 = {F_32, 16, 100};
-static const tpl_loc L_523 = {F_32, 17, 29};
-static const tpl_loc L_524 = {F_32, 6, 10};
+static const tpl_loc L_523 = {F_32, 16, 100};
+static const tpl_loc L_524 = {F_32, 17, 29};
+static const tpl_loc L_525 = {F_32, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_525 = {F_32, 7, 10};
+static const tpl_loc L_526 = {F_32, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_526 = {F_32, 8, 10};
+static const tpl_loc L_527 = {F_32, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_527 = {F_32, 9, 10};
-static const tpl_loc L_528 = {F_32, 10, 10};
+static const tpl_loc L_528 = {F_32, 9, 10};
+static const tpl_loc L_529 = {F_32, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_529 = {F_32, 11, 10};
+static const tpl_loc L_530 = {F_32, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_530 = {F_32, 12, 10};
+static const tpl_loc L_531 = {F_32, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_531 = {F_32, 13, 10};
-static const tpl_loc L_532 = {F_32, 14, 10};
+static const tpl_loc L_532 = {F_32, 13, 10};
+static const tpl_loc L_533 = {F_32, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_533 = {F_32, 15, 10};
+static const tpl_loc L_534 = {F_32, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_534 = {F_32, 16, 10};
+static const tpl_loc L_535 = {F_32, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_535 = {F_32, 17, 10};
+static const tpl_loc L_536 = {F_32, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_536 = {F_32, 18, 10};
+static const tpl_loc L_537 = {F_32, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_33[] = "table.twig";
-static const tpl_loc L_537 = {F_33, 4, 4};
-static const tpl_loc L_538 = {F_33, 4, 20};
-static const tpl_loc L_539 = {F_33, 4, 25};
-static const tpl_loc L_540 = {F_33, 4, 39};
+static const tpl_loc L_538 = {F_33, 4, 4};
+static const tpl_loc L_539 = {F_33, 4, 20};
+static const tpl_loc L_540 = {F_33, 4, 25};
+static const tpl_loc L_541 = {F_33, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_541 = {F_33, 5, 25};
-static const tpl_loc L_542 = {F_33, 5, 28};
-static const tpl_loc L_543 = {F_33, 5, 33};
-static const tpl_loc L_544 = {F_33, 5, 45};
-static const tpl_loc L_545 = {F_33, 6, 4};
-static const tpl_loc L_546 = {F_33, 6, 7};
-static const tpl_loc L_547 = {F_33, 7, 31};
-static const tpl_loc L_548 = {F_33, 7, 51};
-static const tpl_loc L_549 = {F_33, 8, 5};
-static const tpl_loc L_550 = {F_33, 8, 13};
-static const tpl_loc L_551 = {F_33, 8, 41};
-static const tpl_loc L_552 = {F_33, 8, 67};
-static const tpl_loc L_553 = {F_33, 8, 75};
-static const tpl_loc L_554 = {F_33, 8, 108};
-static const tpl_loc L_555 = {F_33, 8, 116};
-static const tpl_loc L_556 = {F_33, 11, 42};
-static const tpl_loc L_557 = {F_33, 11, 103};
-static const tpl_loc L_558 = {F_33, 12, 1};
-static const tpl_loc L_559 = {F_33, 12, 9};
+static const tpl_loc L_542 = {F_33, 5, 25};
+static const tpl_loc L_543 = {F_33, 5, 28};
+static const tpl_loc L_544 = {F_33, 5, 33};
+static const tpl_loc L_545 = {F_33, 5, 45};
+static const tpl_loc L_546 = {F_33, 6, 4};
+static const tpl_loc L_547 = {F_33, 6, 7};
+static const tpl_loc L_548 = {F_33, 7, 31};
+static const tpl_loc L_549 = {F_33, 7, 51};
+static const tpl_loc L_550 = {F_33, 8, 5};
+static const tpl_loc L_551 = {F_33, 8, 13};
+static const tpl_loc L_552 = {F_33, 8, 41};
+static const tpl_loc L_553 = {F_33, 8, 67};
+static const tpl_loc L_554 = {F_33, 8, 75};
+static const tpl_loc L_555 = {F_33, 8, 108};
+static const tpl_loc L_556 = {F_33, 8, 116};
+static const tpl_loc L_557 = {F_33, 11, 42};
+static const tpl_loc L_558 = {F_33, 11, 103};
+static const tpl_loc L_559 = {F_33, 12, 1};
+static const tpl_loc L_560 = {F_33, 12, 9};
 static const char F_34[] = "title.md.twig";
-static const tpl_loc L_560 = {F_34, 6, 11};
-static const tpl_loc L_561 = {F_34, 7, 3};
-static const tpl_loc L_562 = {F_34, 7, 16};
-static const tpl_loc L_563 = {F_34, 7, 21};
-static const tpl_loc L_564 = {F_34, 7, 6};
-static const tpl_loc L_565 = {F_34, 9, 4};
-static const tpl_loc L_566 = {F_34, 9, 12};
-static const tpl_loc L_567 = {F_34, 10, 24};
-static const tpl_loc L_568 = {F_34, 10, 39};
-static const tpl_loc L_569 = {F_34, 10, 41};
-static const tpl_loc L_570 = {F_34, 13, 4};
-static const tpl_loc L_571 = {F_34, 13, 12};
-static const tpl_loc L_572 = {F_34, 14, 25};
-static const tpl_loc L_573 = {F_34, 14, 41};
-static const tpl_loc L_574 = {F_34, 14, 43};
+static const tpl_loc L_561 = {F_34, 6, 11};
+static const tpl_loc L_562 = {F_34, 7, 3};
+static const tpl_loc L_563 = {F_34, 7, 16};
+static const tpl_loc L_564 = {F_34, 7, 21};
+static const tpl_loc L_565 = {F_34, 7, 6};
+static const tpl_loc L_566 = {F_34, 9, 4};
+static const tpl_loc L_567 = {F_34, 9, 12};
+static const tpl_loc L_568 = {F_34, 10, 24};
+static const tpl_loc L_569 = {F_34, 10, 39};
+static const tpl_loc L_570 = {F_34, 10, 41};
+static const tpl_loc L_571 = {F_34, 13, 4};
+static const tpl_loc L_572 = {F_34, 13, 12};
+static const tpl_loc L_573 = {F_34, 14, 25};
+static const tpl_loc L_574 = {F_34, 14, 41};
+static const tpl_loc L_575 = {F_34, 14, 43};
 static const char F_35[] = "title.twig";
-static const tpl_loc L_575 = {F_35, 4, 4};
-static const tpl_loc L_576 = {F_35, 4, 18};
-static const tpl_loc L_577 = {F_35, 4, 23};
-static const tpl_loc L_578 = {F_35, 4, 47};
-static const tpl_loc L_579 = {F_35, 4, 51};
-static const tpl_loc L_580 = {F_35, 4, 84};
-static const tpl_loc L_581 = {F_35, 4, 89};
-static const tpl_loc L_582 = {F_35, 4, 95};
-static const tpl_loc L_583 = {F_35, 6, 9};
-static const tpl_loc L_584 = {F_35, 6, 12};
-static const tpl_loc L_585 = {F_35, 6, 17};
-static const tpl_loc L_586 = {F_35, 6, 26};
-static const tpl_loc L_587 = {F_35, 6, 29};
-static const tpl_loc L_588 = {F_35, 7, 1};
-static const tpl_loc L_589 = {F_35, 7, 9};
+static const tpl_loc L_576 = {F_35, 4, 4};
+static const tpl_loc L_577 = {F_35, 4, 18};
+static const tpl_loc L_578 = {F_35, 4, 23};
+static const tpl_loc L_579 = {F_35, 4, 47};
+static const tpl_loc L_580 = {F_35, 4, 51};
+static const tpl_loc L_581 = {F_35, 4, 84};
+static const tpl_loc L_582 = {F_35, 4, 89};
+static const tpl_loc L_583 = {F_35, 4, 95};
+static const tpl_loc L_584 = {F_35, 6, 9};
+static const tpl_loc L_585 = {F_35, 6, 12};
+static const tpl_loc L_586 = {F_35, 6, 17};
+static const tpl_loc L_587 = {F_35, 6, 26};
+static const tpl_loc L_588 = {F_35, 6, 29};
+static const tpl_loc L_589 = {F_35, 7, 1};
+static const tpl_loc L_590 = {F_35, 7, 9};
 static const char F_36[] = "toc.twig";
-static const tpl_loc L_590 = {F_36, 5, 11};
-static const tpl_loc L_591 = {F_36, 6, 4};
+static const tpl_loc L_591 = {F_36, 5, 11};
+static const tpl_loc L_592 = {F_36, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_592 = {F_36, 7, 4};
+static const tpl_loc L_593 = {F_36, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_593 = {F_36, 8, 4};
-static const tpl_loc L_594 = {F_36, 9, 4};
-static const tpl_loc L_595 = {F_36, 9, 17};
-static const tpl_loc L_596 = {F_36, 9, 21};
+static const tpl_loc L_594 = {F_36, 8, 4};
+static const tpl_loc L_595 = {F_36, 9, 4};
+static const tpl_loc L_596 = {F_36, 9, 17};
+static const tpl_loc L_597 = {F_36, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_597 = {F_36, 10, 4};
-static const tpl_loc L_598 = {F_36, 10, 7};
-static const tpl_loc L_599 = {F_36, 10, 13};
-static const tpl_loc L_600 = {F_36, 10, 20};
-static const tpl_loc L_601 = {F_36, 10, 31};
-static const tpl_loc L_602 = {F_36, 11, 4};
-static const tpl_loc L_603 = {F_36, 11, 46};
-static const tpl_loc L_604 = {F_36, 11, 55};
-static const tpl_loc L_605 = {F_36, 11, 32};
+static const tpl_loc L_598 = {F_36, 10, 4};
+static const tpl_loc L_599 = {F_36, 10, 7};
+static const tpl_loc L_600 = {F_36, 10, 13};
+static const tpl_loc L_601 = {F_36, 10, 20};
+static const tpl_loc L_602 = {F_36, 10, 31};
+static const tpl_loc L_603 = {F_36, 11, 4};
+static const tpl_loc L_604 = {F_36, 11, 46};
+static const tpl_loc L_605 = {F_36, 11, 55};
+static const tpl_loc L_606 = {F_36, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_606 = {F_36, 12, 4};
-static const tpl_loc L_607 = {F_36, 12, 7};
-static const tpl_loc L_608 = {F_36, 12, 14};
-static const tpl_loc L_609 = {F_36, 12, 25};
-static const tpl_loc L_610 = {F_36, 12, 31};
-static const tpl_loc L_611 = {F_36, 12, 46};
-static const tpl_loc L_612 = {F_36, 13, 4};
-static const tpl_loc L_613 = {F_36, 13, 33};
-static const tpl_loc L_614 = {F_36, 13, 39};
-static const tpl_loc L_615 = {F_36, 13, 59};
-static const tpl_loc L_616 = {F_36, 13, 77};
-static const tpl_loc L_617 = {F_36, 15, 4};
-static const tpl_loc L_618 = {F_36, 15, 18};
-static const tpl_loc L_619 = {F_36, 15, 32};
+static const tpl_loc L_607 = {F_36, 12, 4};
+static const tpl_loc L_608 = {F_36, 12, 7};
+static const tpl_loc L_609 = {F_36, 12, 14};
+static const tpl_loc L_610 = {F_36, 12, 25};
+static const tpl_loc L_611 = {F_36, 12, 31};
+static const tpl_loc L_612 = {F_36, 12, 46};
+static const tpl_loc L_613 = {F_36, 13, 4};
+static const tpl_loc L_614 = {F_36, 13, 33};
+static const tpl_loc L_615 = {F_36, 13, 39};
+static const tpl_loc L_616 = {F_36, 13, 59};
+static const tpl_loc L_617 = {F_36, 13, 77};
+static const tpl_loc L_618 = {F_36, 15, 4};
+static const tpl_loc L_619 = {F_36, 15, 18};
+static const tpl_loc L_620 = {F_36, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_620 = {F_36, 15, 62};
-static const tpl_loc L_621 = {F_36, 15, 68};
-static const tpl_loc L_622 = {F_36, 15, 47};
-static const tpl_loc L_623 = {F_36, 15, 36};
-static const tpl_loc L_624 = {F_36, 15, 26};
-static const tpl_loc L_625 = {F_36, 18, 1};
-static const tpl_loc L_626 = {F_36, 18, 14};
-static const tpl_loc L_627 = {F_36, 18, 23};
-static const tpl_loc L_628 = {F_36, 18, 28};
-static const tpl_loc L_629 = {F_36, 18, 40};
-static const tpl_loc L_630 = {F_36, 18, 46};
-static const tpl_loc L_631 = {F_36, 18, 4};
+static const tpl_loc L_621 = {F_36, 15, 62};
+static const tpl_loc L_622 = {F_36, 15, 68};
+static const tpl_loc L_623 = {F_36, 15, 47};
+static const tpl_loc L_624 = {F_36, 15, 36};
+static const tpl_loc L_625 = {F_36, 15, 26};
+static const tpl_loc L_626 = {F_36, 18, 1};
+static const tpl_loc L_627 = {F_36, 18, 14};
+static const tpl_loc L_628 = {F_36, 18, 23};
+static const tpl_loc L_629 = {F_36, 18, 28};
+static const tpl_loc L_630 = {F_36, 18, 40};
+static const tpl_loc L_631 = {F_36, 18, 46};
+static const tpl_loc L_632 = {F_36, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -3363,11 +3364,13 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v56 = v58;
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
-    tpl_map_set(rt->arena, m34, v35, v59);
-    tpl_value v60 = tpl_map_or_list(rt->arena, m34);
-    const tpl_value a61[2] = {v33, v60};
-    tpl_value v62 = tpl_call_method(rt, v20, v32, 2, a61, &L_202);
-    tpl_out_value(rt, v62);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_202);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_203);
+    tpl_out_value(rt, v64);
   }
 #line 15 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
@@ -3383,9 +3386,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/edition.twig"
   {
-    rt->loc = &L_203;
+    rt->loc = &L_204;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_203);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_204);
   }
 }
 
@@ -3399,9 +3402,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/epilogue.twig"
   {
-    rt->loc = &L_204;
+    rt->loc = &L_205;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_204);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_205);
   }
 }
 
@@ -3438,16 +3441,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_205;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_206);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_207, &ic0);
+    rt->loc = &L_206;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_207);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_208, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_208, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_209, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3458,10 +3461,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_209;
+    rt->loc = &L_210;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_210);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_211, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_211);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_212, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3474,15 +3477,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_212;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_213, &ic3);
+    rt->loc = &L_213;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_214, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_214;
+        rt->loc = &L_215;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3493,19 +3496,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_215;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_216, &ic4);
+    rt->loc = &L_216;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_217, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_217;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_218, &ic5);
+    rt->loc = &L_218;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_219, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_219, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_220, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3514,22 +3517,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_220;
+        rt->loc = &L_221;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_221;
+            rt->loc = &L_222;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_222;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_223, &ic7);
+            rt->loc = &L_223;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_224, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3540,16 +3543,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_224;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_225);
+        rt->loc = &L_225;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_226);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_226;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_227, &ic8);
+            rt->loc = &L_227;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_228, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3557,8 +3560,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_228;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_229, &ic9);
+            rt->loc = &L_229;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_230, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3581,9 +3584,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/foreword.twig"
   {
-    rt->loc = &L_230;
+    rt->loc = &L_231;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_230);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
   }
 }
 
@@ -3597,9 +3600,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/glossary.twig"
   {
-    rt->loc = &L_231;
+    rt->loc = &L_232;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_232);
   }
 }
 
@@ -3613,9 +3616,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/introduction.twig"
   {
-    rt->loc = &L_232;
+    rt->loc = &L_233;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_232);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_233);
   }
 }
 
@@ -3634,26 +3637,26 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 7 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_233;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_234);
+    rt->loc = &L_234;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_235);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_235;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_236);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_237, &ic0);
+        rt->loc = &L_236;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_237);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_238, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_238;
+        rt->loc = &L_239;
         tpl_value v4 = tpl_str("partials/heading.twig", 21u);
-        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_238);
+        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_239);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "</h1>\n", 6);
@@ -3673,9 +3676,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_239;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_240);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_241, &ic0);
+    rt->loc = &L_240;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_242, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/tech/html/item.twig"
@@ -3703,12 +3706,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_242;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_243);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_244, &ic0);
+    rt->loc = &L_243;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_245, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_245, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_246, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3719,19 +3722,19 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_246;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_247);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_248, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_249, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_250);
+    rt->loc = &L_247;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_248);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_249, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_250, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_251);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/tech/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_251;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_252);
+    rt->loc = &L_252;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_253);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3739,8 +3742,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_253;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_254, &ic4);
+        rt->loc = &L_254;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_255, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/tech/html/item.twig"
@@ -3751,13 +3754,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_255;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_255);
+    rt->loc = &L_256;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_256);
   }
 #line 11 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_256;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_256);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_257);
   }
 #line 14 "themes/tech/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3778,15 +3781,15 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 2 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_257;
+    rt->loc = &L_258;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_257);
+    tpl_import(rt, self, 0, v0, &L_258);
   }
 #line 3 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "© ", 3);
 #line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_258;
+    rt->loc = &L_259;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3807,31 +3810,31 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v8 = tpl_str("Y", 1u);
     const tpl_value a9[2] = {v6, v8};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_259);
-    tpl_value v10 = k9->fn(rt, ctx, 2, a9, &L_259);
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_260);
+    tpl_value v10 = k9->fn(rt, ctx, 2, a9, &L_260);
     tpl_out_value(rt, v10);
   }
 #line 3 "themes/tech/contents/license.md.twig"
   tpl_out(rt, " ", 1);
 #line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_260;
-    v11 = tpl_var(rt, ctx, self, &N_book, &L_261);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_262, &ic0);
+    rt->loc = &L_261;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_262);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_263, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_263);
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_264);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_264;
-    v15 = tpl_var(rt, ctx, self, &N_app, &L_265);
+    rt->loc = &L_265;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_266);
     tpl_value v16 = tpl_str("getLabel", 8u);
     tpl_value v17 = tpl_str("all_rights_reserved", 19u);
     const tpl_value a18[1] = {v17};
-    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_266);
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_267);
     tpl_out_value(rt, v19);
   }
 #line 5 "themes/tech/contents/license.md.twig"
@@ -3848,9 +3851,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/license.twig"
   {
-    rt->loc = &L_267;
+    rt->loc = &L_268;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_267);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_268);
   }
 }
 
@@ -3872,38 +3875,38 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_268;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_269);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_270, &ic0);
+    rt->loc = &L_269;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_270);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_271, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_271;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_272, &ic1);
+    rt->loc = &L_272;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_273, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_273;
+    rt->loc = &L_274;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_274);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_275);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_275);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_276);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_273);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_274);
   }
 #line 5 "themes/tech/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3927,38 +3930,38 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_276;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_277);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_278, &ic0);
+    rt->loc = &L_277;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_278);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_279, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_279;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_280, &ic1);
+    rt->loc = &L_280;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_281, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_281;
+    rt->loc = &L_282;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_282);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_283);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_283);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_284);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_281);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_282);
   }
 #line 5 "themes/tech/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3995,12 +3998,12 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_284;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_285);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_286, &ic0);
+    rt->loc = &L_285;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_286);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_287, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_287, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_288, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -4011,8 +4014,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_288;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_289);
+    rt->loc = &L_289;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_290);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -4020,9 +4023,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_290;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_291);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_292, &ic2);
+        rt->loc = &L_291;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_292);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_293, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/tech/html/part.twig"
@@ -4033,39 +4036,39 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_293;
+    rt->loc = &L_294;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_294;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_295);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_296, &ic3);
+        rt->loc = &L_295;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_296);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_297, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_297;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_298, &ic4);
+        rt->loc = &L_298;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_299, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_299;
+            rt->loc = &L_300;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_300;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_301, &ic5);
+            rt->loc = &L_301;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_302, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/tech/html/part.twig"
@@ -4076,8 +4079,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_302;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_303, &ic6);
+        rt->loc = &L_303;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_304, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/tech/html/part.twig"
@@ -4086,9 +4089,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_304;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_305);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_306, &ic7);
+    rt->loc = &L_305;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_306);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_307, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/tech/html/part.twig"
@@ -4119,7 +4122,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_307;
+    rt->loc = &L_308;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4143,9 +4146,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_308;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_309);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_310, &ic0);
+        rt->loc = &L_309;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_310);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_311, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4156,17 +4159,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_311;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_312);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_313, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_314);
+    rt->loc = &L_312;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_313);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_314, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_315);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_316;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4190,9 +4193,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_316;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_317, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_318);
+        rt->loc = &L_317;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_318, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_319);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4201,16 +4204,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_319;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_320, &ic3);
+    rt->loc = &L_320;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_321, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_321;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_322);
+        rt->loc = &L_322;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_323);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4219,16 +4222,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_323;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_324, &ic4);
+    rt->loc = &L_324;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_325, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_325;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_326);
+        rt->loc = &L_326;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_327);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4261,8 +4264,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k10)
-    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_328);
-  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_328);
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_329);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_329);
   return v3;
 }
 
@@ -4295,7 +4298,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_328;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4313,74 +4316,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_329);
-    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_329);
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_330);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_330);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_330;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_331);
+    rt->loc = &L_331;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_332);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_332);
-    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_332));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_333);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_333));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_333;
+        rt->loc = &L_334;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_334;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_335);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_336, &ic0);
+            rt->loc = &L_335;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_336);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_337, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_337;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_338);
+            rt->loc = &L_338;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_339);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_339;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_340);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_341, &ic1);
+            rt->loc = &L_340;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_341);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_342, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_342;
+            rt->loc = &L_343;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_343, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_344, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_344);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_345);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_345);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_346);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_346);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_347, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_348, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_347);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_348, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_349, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_349);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_350);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4389,15 +4392,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_350;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_351, &ic5);
+            rt->loc = &L_351;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_352, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_352;
+                rt->loc = &L_353;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4441,25 +4444,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_353;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_354);
+    rt->loc = &L_354;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_355);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_355;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_356);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_357, &ic0);
+    rt->loc = &L_356;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_357);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_358, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_358;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_359);
+        rt->loc = &L_359;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_360);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4468,7 +4471,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_360;
+    rt->loc = &L_361;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4482,7 +4485,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_361, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_362, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4491,9 +4494,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_362;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_363, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_364);
+        rt->loc = &L_363;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_364, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_365);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4504,7 +4507,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_365;
+    rt->loc = &L_366;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4528,14 +4531,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_366);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_367);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_368;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4556,29 +4559,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_368);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_369);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_369);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_370);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_370);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_371);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_371;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_372);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_373, &ic3);
+    rt->loc = &L_372;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_373);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_374, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_374;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_375);
+        rt->loc = &L_375;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_376);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4587,16 +4590,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_376;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_377);
+    rt->loc = &L_377;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_378);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_378;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_379);
+        rt->loc = &L_379;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_380);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4636,7 +4639,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_380;
+    rt->loc = &L_381;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4666,10 +4669,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_382;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_382);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_383, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_383);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_384, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4679,39 +4682,39 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_384);
-    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_384);
+      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_385);
+    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_385);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_385;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_386);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_387, &ic1);
+    rt->loc = &L_386;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_387);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_388, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_388);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_389);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_389);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_390);
       const tpl_value a26[1] = {v25};
       if (!k14)
-        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_390);
-      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_390);
+        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_391);
+      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_391);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_391);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_392);
       const tpl_value a31[1] = {v30};
       if (!k15)
-        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_392);
-      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_392);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_393);
+        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_393);
+      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_393);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_394);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4720,33 +4723,33 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_394;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_395);
+        rt->loc = &L_395;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_396);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k14)
-          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_396);
-        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_396);
+          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_397);
+        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_397);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_397);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_398);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_398);
-        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_398);
+          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_399);
+        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_399);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_399);
-        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_399);
+          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_400);
+        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_400);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_400;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_401);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_402);
+        rt->loc = &L_401;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_402);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_403);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4759,7 +4762,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_403;
+          rt->loc = &L_404;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4769,10 +4772,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_404;
+    rt->loc = &L_405;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_405, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_406, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4783,15 +4786,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_406;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_407, &ic3);
+    rt->loc = &L_407;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_408, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_408;
+        rt->loc = &L_409;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4822,24 +4825,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_409;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_410);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_411, &ic0);
+    rt->loc = &L_410;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_411);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_412, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_412;
+        rt->loc = &L_413;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_413;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic1);
+        rt->loc = &L_414;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_415, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4850,8 +4853,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_415;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_416, &ic2);
+    rt->loc = &L_416;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_417, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4873,7 +4876,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_417;
+    rt->loc = &L_418;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4895,9 +4898,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_418;
+    rt->loc = &L_419;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_419);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_420);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4907,22 +4910,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_420;
+        rt->loc = &L_421;
         const tpl_value a12[1] = {v8};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_421);
-        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_421);
+          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_422);
+        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_422);
         const tpl_value a14[1] = {v13};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_422);
-        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_422);
+          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_423);
+        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_423);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_423;
+    rt->loc = &L_424;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4944,11 +4947,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_424);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_425);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_425);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_426);
     tpl_out_value(rt, v29);
   }
 }
@@ -4973,30 +4976,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_426;
+    rt->loc = &L_427;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_427);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_428, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_428);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_429, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_429, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_430, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_430);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_431);
     const tpl_value a9[1] = {v8};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_431);
-    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_431);
+      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_432);
+    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_432);
     const tpl_value a11[1] = {v10};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_432);
-    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_432);
+      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_433);
+    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_433);
     tpl_out_value(rt, v12);
   }
 }
@@ -5015,9 +5018,9 @@ static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_447);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_448);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_448, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_449, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5079,16 +5082,16 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_433;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_434);
+    rt->loc = &L_434;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_435);
     const tpl_value a1[1] = {v0};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_435);
-    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_435));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_436);
+    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_436));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_436;
+        rt->loc = &L_437;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -5097,30 +5100,30 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_437;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_438);
+        rt->loc = &L_438;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_439);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_439;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_440);
+            rt->loc = &L_440;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_441);
             const tpl_value a8[1] = {v7};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_441);
-            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_441));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_442);
+            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_442));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_442;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_443);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_444, &ic0);
+                rt->loc = &L_443;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_444);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_445, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k23)
-                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_445);
-                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_445);
+                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_446);
+                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_446);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -5128,32 +5131,32 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_446;
+                    rt->loc = &L_447;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_449);
-                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_449);
+                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_450);
+                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_450);
                     const tpl_value a18[1] = {v17};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_450);
-                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_450);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
+                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_451);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_451;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_452);
+                    rt->loc = &L_452;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_453);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_453;
+                        rt->loc = &L_454;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_454);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_455);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -5168,18 +5171,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_455;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_456);
+                    rt->loc = &L_456;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_457);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_457);
-                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_457);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_458);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_458);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_459);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k26)
-                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_459);
-                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_459);
+                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_460);
+                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_460);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -5188,22 +5191,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_460;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_461);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_462);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_463, &ic1);
+            rt->loc = &L_461;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_462);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_463);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_464, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_464);
-            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_464);
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_465);
+            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_465);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_465;
+            rt->loc = &L_466;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -5219,8 +5222,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_466);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_467, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_467);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_468, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5230,7 +5233,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_468;
+            rt->loc = &L_469;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5258,11 +5261,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_469;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_470);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_471, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_472, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_473);
+                rt->loc = &L_470;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_471);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_472, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_473, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_474);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5273,31 +5276,31 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_474;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_475);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_476, &ic5);
+            rt->loc = &L_475;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_476);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_477, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_477;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_478);
+            rt->loc = &L_478;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_479);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_479;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_480);
+            rt->loc = &L_480;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_481);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_481;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_482);
+            rt->loc = &L_482;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_483);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5312,9 +5315,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_483;
+            rt->loc = &L_484;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_484);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_485);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5325,24 +5328,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_485;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_486);
+        rt->loc = &L_486;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_487);
         const tpl_value a76[1] = {v75};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_487);
-        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_487);
+          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_488);
+        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_488);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_488;
+            rt->loc = &L_489;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_489);
-            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_489);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_490);
+              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_490);
+            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_490);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_491);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5400,18 +5403,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_491;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_492);
+    rt->loc = &L_492;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_493);
     const tpl_value a1[1] = {v0};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_493);
-    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_493));
+      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
+    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_494));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_494;
+        rt->loc = &L_495;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5429,34 +5432,34 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_495;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_496);
+        rt->loc = &L_496;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_497);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_497;
+        rt->loc = &L_498;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_498;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_499);
+        rt->loc = &L_499;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_500);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_500;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_501);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_502);
+        rt->loc = &L_501;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_502);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_503);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_503);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_504);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5480,8 +5483,8 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 71 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_504;
-    v0 = tpl_var(rt, ctx, self, &N_s, &L_505);
+    rt->loc = &L_505;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_506);
     tpl_map *m1 = tpl_map_new(rt->arena, 19);
     tpl_value v2 = tpl_str("&", 1u);
     tpl_value v3 = tpl_str("&amp;", 5u);
@@ -5543,8 +5546,8 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v40 = tpl_map_or_list(rt->arena, m1);
     const tpl_value a41[2] = {v0, v40};
     if (!k29)
-      k29 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_506);
-    tpl_value v42 = k29->fn(rt, ctx, 2, a41, &L_506);
+      k29 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_507);
+    tpl_value v42 = k29->fn(rt, ctx, 2, a41, &L_507);
     tpl_out_value(rt, v42);
   }
 }
@@ -5567,9 +5570,9 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/preface.twig"
   {
-    rt->loc = &L_507;
+    rt->loc = &L_508;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_507);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_508);
   }
 }
 
@@ -5583,9 +5586,9 @@ static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/prologue.twig"
   {
-    rt->loc = &L_508;
+    rt->loc = &L_509;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_508);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_509);
   }
 }
 
@@ -5600,9 +5603,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_509;
+    rt->loc = &L_510;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_509);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_510);
   }
 }
 
@@ -5615,9 +5618,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_511;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_510);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_511);
   }
 }
 
@@ -5630,9 +5633,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_511;
+    rt->loc = &L_512;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_511);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_512);
   }
 }
 
@@ -5645,9 +5648,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_513;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_512);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_513);
   }
 }
 
@@ -5660,9 +5663,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_513;
+    rt->loc = &L_514;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_513);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
   }
 }
 
@@ -5675,9 +5678,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_514;
+    rt->loc = &L_515;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_515);
   }
 }
 
@@ -5690,9 +5693,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_515;
+    rt->loc = &L_516;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_515);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_516);
   }
 }
 
@@ -5705,9 +5708,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_516;
+    rt->loc = &L_517;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_516);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_517);
   }
 }
 
@@ -5720,9 +5723,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_517;
+    rt->loc = &L_518;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_517);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
   }
 }
 
@@ -5735,9 +5738,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_518;
+    rt->loc = &L_519;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_519);
   }
 }
 
@@ -5753,9 +5756,9 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_519;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_520);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_521, &ic0);
+    rt->loc = &L_520;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_521);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_522, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5782,9 +5785,9 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/tech/common/style.css.twig"
       {
-        rt->loc = &L_522;
+        rt->loc = &L_523;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_522);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_523);
       }
     }
   }
@@ -5799,9 +5802,9 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_523;
+    rt->loc = &L_524;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_523);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_524);
   }
 }
 
@@ -5824,68 +5827,68 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_524;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_524);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_525);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_525;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_525);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_526);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_526;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_526);
+    rt->loc = &L_527;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_527);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_527;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_527);
+    rt->loc = &L_528;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_528);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_528;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_528);
+    rt->loc = &L_529;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_529);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_529;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_529);
+    rt->loc = &L_530;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_530);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_530;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_530);
+    rt->loc = &L_531;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_531);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_531;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_531);
+    rt->loc = &L_532;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_532);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_532;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_532);
+    rt->loc = &L_533;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_533);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_533;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_533);
+    rt->loc = &L_534;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_534);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_534;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_534);
+    rt->loc = &L_535;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_535);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_535;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_535);
+    rt->loc = &L_536;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_536);
   }
 #line 18 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_536;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_536);
+    rt->loc = &L_537;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_537);
   }
 }
 
@@ -5916,12 +5919,12 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_537;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_538);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_539, &ic0);
+    rt->loc = &L_538;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_539);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_540, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_540, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_541, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5932,16 +5935,16 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_541;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_542);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_543, &ic2);
+    rt->loc = &L_542;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_543);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_544, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_544;
+        rt->loc = &L_545;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5952,22 +5955,22 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_545;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_546);
+    rt->loc = &L_546;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_547);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_547;
+        rt->loc = &L_548;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_548;
+            rt->loc = &L_549;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5978,23 +5981,23 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_549;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_550, &ic3);
+        rt->loc = &L_550;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_551, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_551;
+            rt->loc = &L_552;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_552;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_553, &ic4);
+            rt->loc = &L_553;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_554, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6005,8 +6008,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_554;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_555, &ic5);
+        rt->loc = &L_555;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_556, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6017,7 +6020,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_556;
+    rt->loc = &L_557;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6028,7 +6031,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_557;
+        rt->loc = &L_558;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6039,8 +6042,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_558;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_559, &ic6);
+    rt->loc = &L_559;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_560, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6065,35 +6068,35 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_560;
+    rt->loc = &L_561;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_560);
+    tpl_import(rt, self, 0, v0, &L_561);
   }
 #line 7 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "# ", 2);
 #line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_561;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_562);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_563, &ic0);
+    rt->loc = &L_562;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_563);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_564, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_564);
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_565);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_565;
-    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_566, &ic1);
+    rt->loc = &L_566;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_567, &ic1);
     bool b6 = tpl_truthy(v5);
     if (b6) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_567;
-        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_568);
+        rt->loc = &L_568;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_569);
         tpl_map *m8 = tpl_map_new(rt->arena, 1);
         tpl_value v9 = tpl_str("\n", 1u);
         tpl_value v10 = tpl_str(" ", 1u);
@@ -6101,8 +6104,8 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v11 = tpl_map_or_list(rt->arena, m8);
         const tpl_value a12[2] = {v7, v11};
         if (!k30)
-          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_569);
-        tpl_value v13 = k30->fn(rt, ctx, 2, a12, &L_569);
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_570);
+        tpl_value v13 = k30->fn(rt, ctx, 2, a12, &L_570);
         tpl_out_value(rt, v13);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -6111,16 +6114,16 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_570;
-    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_571, &ic2);
+    rt->loc = &L_571;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_572, &ic2);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_572;
-        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_573);
+        rt->loc = &L_573;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_574);
         tpl_map *m17 = tpl_map_new(rt->arena, 1);
         tpl_value v18 = tpl_str("\n", 1u);
         tpl_value v19 = tpl_str(" ", 1u);
@@ -6128,8 +6131,8 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v20 = tpl_map_or_list(rt->arena, m17);
         const tpl_value a21[2] = {v16, v20};
         if (!k30)
-          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_574);
-        tpl_value v22 = k30->fn(rt, ctx, 2, a21, &L_574);
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_575);
+        tpl_value v22 = k30->fn(rt, ctx, 2, a21, &L_575);
         tpl_out_value(rt, v22);
       }
 #line 14 "themes/tech/contents/title.md.twig"
@@ -6161,26 +6164,26 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_575;
+    rt->loc = &L_576;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_576);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_577, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_577);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_578, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_578);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_579);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_579);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_580);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_580);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_581, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_582);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_581);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_582, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_583);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -6189,25 +6192,25 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_583;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_584);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_585, &ic2);
+    rt->loc = &L_584;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_585);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_586, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_586;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_587);
+    rt->loc = &L_587;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_588);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_588;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_589, &ic3);
+    rt->loc = &L_589;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_590, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/tech/html/title.twig"
@@ -6229,9 +6232,9 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_603, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_604, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_604);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_605);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6257,15 +6260,15 @@ static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_620);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_621);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_621, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_622, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
   if (!k33)
-    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_622);
-  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_622);
+    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_623);
+  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_623);
   return v7;
 }
 
@@ -6310,13 +6313,13 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_590;
+    rt->loc = &L_591;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_590);
+    tpl_import(rt, self, 0, v0, &L_591);
   }
 #line 6 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_591;
+    rt->loc = &L_592;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6349,7 +6352,7 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_592;
+    rt->loc = &L_593;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6377,35 +6380,35 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_593;
+    rt->loc = &L_594;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_594;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_595);
+    rt->loc = &L_595;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_596);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_596);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_597);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/tech/html/toc.twig"
       {
-        rt->loc = &L_597;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_598);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_599, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_600, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_601);
+        rt->loc = &L_598;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_599);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_600, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_601, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_602);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_602;
+            rt->loc = &L_603;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6427,24 +6430,24 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
             if (!k31)
-              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_605);
-            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_605);
+              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_606);
+            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_606);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_606;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_607);
+            rt->loc = &L_607;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_608);
             const tpl_value a49[1] = {v48};
             if (!k32)
-              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_608);
-            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_608));
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_609);
+            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_609));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_609);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_610, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_610);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_611, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_611, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_612, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6453,20 +6456,20 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/tech/html/toc.twig"
               {
-                rt->loc = &L_612;
+                rt->loc = &L_613;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_613);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_614, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_614);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_615, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_615, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_616, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_616, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_617, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6478,18 +6481,18 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_617;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_618);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_619);
+            rt->loc = &L_618;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_619);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_620);
             tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
             if (!k34)
-              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_623);
-            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_623);
+              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_624);
+            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_624);
             const tpl_value a74[2] = {v69, v73};
             if (!k35)
-              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_624);
-            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_624);
+              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_625);
+            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_625);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6498,22 +6501,22 @@ static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_625;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_626);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_627);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_628, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_629, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_630);
+    rt->loc = &L_626;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_627);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_628);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_629, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_630, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_631);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_631);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_632);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/tech/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 6517 "tech_html.c"
+#line 6520 "tech_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7871,13 +7874,13 @@ static const char T23_source[] =
     "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
-  .source_len = 710,
+  .source_len = 721,
   .ast = NULL,
 };
 
